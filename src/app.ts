@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { apiKeysRoutes } from './auth/api-keys.routes.js'
+import { createBearerGuard } from './auth/bearer-guard.hook.js'
+import { systemClock, type Clock } from './auth/clock.js'
+import { createCredentialsService } from './auth/credentials.service.js'
+import { resolveSigningSecret } from './auth/signing-secret.js'
+import { ensureStartupCredentials, type StartupCredentials } from './auth/startup-credentials.js'
+import { tokenExchangeRoutes } from './auth/token-exchange.routes.js'
+import { createTokenService } from './auth/token.service.js'
+import type { Config } from './config.js'
+import { createDb, type Store } from './db/create-db.js'
+import { migrateToLatest } from './db/migrate.js'
+import { registerApiDocs } from './http/api-docs.js'
+import { ErrorBody } from './http/error-body.schema.js'
+import { registerErrorHandling } from './http/error-handler.js'
+import { healthRoutes } from './http/health.routes.js'
+import { ApiKeyView } from './auth/api-keys.schemas.js'
+import { TokenResponse } from './auth/token-exchange.schemas.js'
+
+/** Outer-edge collaborators that tests replace. */
+export interface AppDeps {
+  readonly clock?: Clock
+}
+
+export interface FloeApp {
+  readonly http: FastifyInstance
+  readonly store: Store
+  /** What start-up did about organizations and keys. */
+  readonly startup: StartupCredentials
+  /** Stops accepting, finishes in-flight requests, then closes the store. */
+  close(): Promise<void>
+}
+
+const ORGANIZATION_PREFIX = '/api/msc/v1/organizations/:organizationId'
+
+function packageVersion(): string {
+  const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+  return typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string' ? pkg.version : '0.0.0'
+}
+
+/** Composition root: the store, the services, and one HTTP server with every context mounted. */
+export async function createApp(config: Config, deps: AppDeps = {}): Promise<FloeApp> {
+  const clock = deps.clock ?? systemClock
+  const store = createDb(config.db)
+  try {
+    await migrateToLatest(store.db)
+    const startup = await ensureStartupCredentials(store.db, config.bootstrap)
+    const credentials = createCredentialsService({ db: store.db, clock })
+    const tokens = createTokenService({
+      secret: await resolveSigningSecret(store.db, config.auth.jwtSecret),
+      ttlSeconds: config.auth.tokenTtlSeconds,
+      clock,
+    })
+
+    const http = Fastify({
+      logger: { level: config.log.level },
+      forceCloseConnections: 'idle',
+      return503OnClosing: true,
+      ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    }).withTypeProvider<TypeBoxTypeProvider>()
+    http.decorateRequest('principal', null)
+    http.addSchema(ErrorBody)
+    http.addSchema(TokenResponse)
+    http.addSchema(ApiKeyView)
+    registerErrorHandling(http)
+    await registerApiDocs(http, packageVersion())
+    await http.register(healthRoutes)
+
+    const bearerGuard = createBearerGuard({ tokens, credentials })
+    await http.register(
+      async (organization) => {
+        await organization.register(tokenExchangeRoutes, { credentials, tokens })
+        await organization.register(async (guarded) => {
+          guarded.addHook('onRequest', bearerGuard)
+          await guarded.register(apiKeysRoutes, { credentials })
+        })
+      },
+      { prefix: ORGANIZATION_PREFIX },
+    )
+    http.addHook('onClose', async () => store.close())
+    await http.ready()
+
+    return { http, store, startup, close: () => http.close() }
+  } catch (error) {
+    await store.close()
+    throw error
+  }
+}

@@ -1,0 +1,95 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/database.js'
+import type { ApiKeyRow } from './api-keys.table.js'
+
+export interface ApiKey {
+  readonly id: string
+  readonly organizationId: string
+  readonly isAdmin: boolean
+  readonly description: string | null
+  readonly createdAt: Date
+  readonly revokedAt: Date | null
+}
+
+/** An API key together with the hash of its secret, for the token exchange only. */
+export interface ApiKeyCredential {
+  readonly key: ApiKey
+  readonly secretHash: string
+}
+
+export interface NewApiKey {
+  readonly id: string
+  readonly organizationId: string
+  readonly secretHash: string
+  readonly isAdmin: boolean
+  readonly description: string | null
+}
+
+export function createApiKeysStore(db: Kysely<Database>) {
+  return {
+    async insert(key: NewApiKey): Promise<ApiKey> {
+      const row = await db
+        .insertInto('api_keys')
+        .values({
+          id: key.id,
+          organization_id: key.organizationId,
+          secret_hash: key.secretHash,
+          is_admin: key.isAdmin,
+          description: key.description,
+          revoked_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+      return toApiKey(row)
+    },
+
+    async findCredentialById(id: string): Promise<ApiKeyCredential | null> {
+      const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst()
+      return row ? { key: toApiKey(row), secretHash: row.secret_hash } : null
+    },
+
+    async findBySecretHash(secretHash: string): Promise<ApiKey | null> {
+      const row = await db.selectFrom('api_keys').selectAll().where('secret_hash', '=', secretHash).executeTakeFirst()
+      return row ? toApiKey(row) : null
+    },
+
+    async list(filter: { organizationId?: string | undefined } = {}): Promise<readonly ApiKey[]> {
+      let query = db.selectFrom('api_keys').selectAll()
+      if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId)
+      const rows = await query.orderBy('created_at').orderBy('id').execute()
+      return rows.map(toApiKey)
+    },
+
+    /** Marks the key revoked (once); returns null when there is no such key. */
+    async revoke(id: string, at: Date): Promise<ApiKey | null> {
+      const row = await db
+        .updateTable('api_keys')
+        .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(at)) }))
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst()
+      return row ? toApiKey(row) : null
+    },
+
+    async update(id: string, changes: { secretHash?: string; isAdmin?: boolean }): Promise<void> {
+      await db
+        .updateTable('api_keys')
+        .set({ secret_hash: changes.secretHash, is_admin: changes.isAdmin })
+        .where('id', '=', id)
+        .execute()
+    },
+  }
+}
+
+export type ApiKeysStore = ReturnType<typeof createApiKeysStore>
+
+function toApiKey(row: ApiKeyRow): ApiKey {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    isAdmin: row.is_admin,
+    description: row.description,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  }
+}

@@ -1,0 +1,16 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+
+export interface ApiKeysTable {
+  id: string
+  organization_id: string
+  /** SHA-256 (hex) of the secret; the secret itself is never stored. */
+  secret_hash: string
+  is_admin: boolean
+  description: string | null
+  created_at: Generated<Date>
+  revoked_at: Date | null
+}
+
+export type ApiKeyRow = Selectable<ApiKeysTable>
+export type NewApiKeyRow = Insertable<ApiKeysTable>
+export type ApiKeyRowUpdate = Updateable<ApiKeysTable>

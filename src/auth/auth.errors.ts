@@ -1,0 +1,58 @@
+import { DomainError } from '../domain-error.js'
+
+export type AuthErrorCode =
+  | 'INVALID_ORGANIZATION_ID'
+  | 'INVALID_API_KEY'
+  | 'INVALID_TOKEN'
+  | 'ORGANIZATION_MISMATCH'
+  | 'ADMIN_REQUIRED'
+  | 'ORGANIZATION_NOT_FOUND'
+  | 'API_KEY_NOT_FOUND'
+
+/** The organization id in a path is not a UUID. */
+export class InvalidOrganizationIdError extends DomainError<'INVALID_ORGANIZATION_ID'> {
+  readonly code = 'INVALID_ORGANIZATION_ID'
+  constructor(value: string) {
+    super(`organizationId must be a UUID (got "${value.slice(0, 64)}")`, { field: 'organizationId' })
+  }
+}
+
+/** The API key (or key id) presented for a token exchange is missing, unknown, revoked or of another organization. */
+export class InvalidApiKeyError extends DomainError<'INVALID_API_KEY'> {
+  readonly code = 'INVALID_API_KEY'
+}
+
+/** The bearer token is missing, malformed, badly signed, expired, or its key was revoked. */
+export class InvalidTokenError extends DomainError<'INVALID_TOKEN'> {
+  readonly code = 'INVALID_TOKEN'
+}
+
+/** A valid token used on another organization's resources. */
+export class OrganizationMismatchError extends DomainError<'ORGANIZATION_MISMATCH'> {
+  readonly code = 'ORGANIZATION_MISMATCH'
+  constructor() {
+    super('This token does not grant access to this organization')
+  }
+}
+
+/** The action needs a token issued for an admin API key. */
+export class AdminRequiredError extends DomainError<'ADMIN_REQUIRED'> {
+  readonly code = 'ADMIN_REQUIRED'
+  constructor(action: string) {
+    super(`Only admin API keys may ${action}`)
+  }
+}
+
+export class OrganizationNotFoundError extends DomainError<'ORGANIZATION_NOT_FOUND'> {
+  readonly code = 'ORGANIZATION_NOT_FOUND'
+  constructor(id: string) {
+    super(`Organization ${id} does not exist`, { organizationId: id })
+  }
+}
+
+export class ApiKeyNotFoundError extends DomainError<'API_KEY_NOT_FOUND'> {
+  readonly code = 'API_KEY_NOT_FOUND'
+  constructor(id: string) {
+    super(`API key ${id} does not exist`, { apiKeyId: id })
+  }
+}

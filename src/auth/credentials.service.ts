@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/database.js'
+import { isUuid } from '../uuid.js'
+import { generateApiKeySecret, hashApiKeySecret, secretMatchesHash } from './api-key-secret.js'
+import { createApiKeysStore, type ApiKey } from './api-keys.store.js'
+import { ApiKeyNotFoundError, InvalidApiKeyError, OrganizationNotFoundError } from './auth.errors.js'
+import type { Clock } from './clock.js'
+import { createOrganizationsStore, type Organization } from './organizations.store.js'
+
+/** A key as it is handed out once, at creation: the secret is never shown again. */
+export interface IssuedApiKey {
+  readonly key: ApiKey
+  readonly secret: string
+}
+
+export interface NewApiKeyRequest {
+  readonly organizationId: string
+  readonly isAdmin: boolean
+  readonly description?: string | null | undefined
+}
+
+/** Organizations and their API keys: creation, listing, revocation, and checking presented secrets. */
+export function createCredentialsService(deps: { db: Kysely<Database>; clock: Clock }) {
+  const organizations = createOrganizationsStore(deps.db)
+  const apiKeys = createApiKeysStore(deps.db)
+
+  function usable(key: ApiKey | null, organizationId: string): key is ApiKey {
+    return key !== null && key.revokedAt === null && key.organizationId === organizationId.toLowerCase()
+  }
+
+  return {
+    async createOrganization(name: string): Promise<Organization> {
+      return organizations.insert({ id: randomUUID(), name })
+    },
+
+    listOrganizations: () => organizations.list(),
+
+    async createApiKey(request: NewApiKeyRequest): Promise<IssuedApiKey> {
+      const organizationId = request.organizationId.toLowerCase()
+      if (!isUuid(organizationId) || (await organizations.findById(organizationId)) === null) {
+        throw new OrganizationNotFoundError(request.organizationId)
+      }
+      const secret = generateApiKeySecret()
+      const key = await apiKeys.insert({
+        id: randomUUID(),
+        organizationId,
+        secretHash: hashApiKeySecret(secret),
+        isAdmin: request.isAdmin,
+        description: request.description ?? null,
+      })
+      return { key, secret }
+    },
+
+    listApiKeys: (filter: { organizationId?: string | undefined } = {}) => apiKeys.list(filter),
+
+    /** Revokes a key; with an organization, only a key of that organization. */
+    async revokeApiKey(id: string, organizationId?: string): Promise<ApiKey> {
+      const existing = isUuid(id) ? await apiKeys.findCredentialById(id.toLowerCase()) : null
+      if (existing === null || (organizationId !== undefined && existing.key.organizationId !== organizationId)) {
+        throw new ApiKeyNotFoundError(id)
+      }
+      return (await apiKeys.revoke(existing.key.id, deps.clock.now())) ?? existing.key
+    },
+
+    /** Token exchange v2: the secret alone identifies the key. */
+    async authenticateBySecret(organizationId: string, secret: string | undefined): Promise<ApiKey> {
+      if (!secret) throw new InvalidApiKeyError('Missing X-API-Key header')
+      const key = await apiKeys.findBySecretHash(hashApiKeySecret(secret))
+      if (!usable(key, organizationId)) throw new InvalidApiKeyError('Invalid API key for this organization')
+      return key
+    },
+
+    /** Token exchange v3: the key id names the key and the secret proves it. */
+    async authenticateByIdAndSecret(organizationId: string, keyId: string | undefined, secret: string | undefined): Promise<ApiKey> {
+      if (!keyId) throw new InvalidApiKeyError('Missing X-API-Key-Id header')
+      if (!secret) throw new InvalidApiKeyError('Missing X-API-Key header')
+      const credential = isUuid(keyId) ? await apiKeys.findCredentialById(keyId.toLowerCase()) : null
+      const matches = credential !== null && secretMatchesHash(secret, credential.secretHash)
+      if (!matches || !usable(credential.key, organizationId)) {
+        throw new InvalidApiKeyError('Invalid API key id or secret for this organization')
+      }
+      return credential.key
+    },
+
+    /** The key behind a token, if it still exists and is not revoked. */
+    async findActiveKey(id: string): Promise<ApiKey | null> {
+      if (!isUuid(id)) return null
+      const credential = await apiKeys.findCredentialById(id.toLowerCase())
+      return credential !== null && credential.key.revokedAt === null ? credential.key : null
+    },
+  }
+}
+
+export type CredentialsService = ReturnType<typeof createCredentialsService>

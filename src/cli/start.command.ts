@@ -1,0 +1,69 @@
+import { createApp, type FloeApp } from '../app.js'
+import type { StartupCredentials } from '../auth/startup-credentials.js'
+import { loadConfig, type ConfigFlags } from '../config.js'
+
+/** `floe start`: one listener for every service, until SIGINT or SIGTERM. */
+export async function runStart(flags: ConfigFlags): Promise<void> {
+  const config = loadConfig(flags)
+  const app = await createApp(config)
+  installShutdown(app)
+  const address = await app.http.listen({ host: config.http.host, port: config.http.port })
+  const publicUrl = publicBaseUrl(address, config.http.host)
+  process.stdout.write(describeStartup(app.startup, publicUrl))
+}
+
+function installShutdown(app: FloeApp): void {
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`Second ${signal}: exiting without waiting.\n`)
+      process.exit(1)
+    }
+    stopping = true
+    app.http.log.info({ signal }, 'shutting down: finishing in-flight requests, then closing the store')
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.http.log.error({ err: error }, 'shutdown failed')
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  // A stray rejection must be seen, but must not take down a server that is answering requests.
+  process.on('unhandledRejection', (reason) => app.http.log.error({ err: reason }, 'unhandled rejection'))
+}
+
+function publicBaseUrl(address: string, host: string): string {
+  if (host !== '0.0.0.0' && host !== '::') return address
+  return address.replace(/\/\/[^/:]+|\/\/\[[^\]]+\]/, '//localhost')
+}
+
+export function describeStartup(startup: StartupCredentials, baseUrl: string): string {
+  const lines = [`Floe is listening on ${baseUrl} (docs: ${baseUrl}/docs)`]
+  if (startup.kind === 'initial') {
+    lines.push(
+      '',
+      'This store was empty, so Floe created a default organization and an admin API key.',
+      'The secret is shown only this once and cannot be recovered; keep it now.',
+      '',
+      `  organization id: ${startup.organizationId}`,
+      `  API key id:      ${startup.apiKeyId}`,
+      `  API key secret:  ${startup.apiKey}`,
+      '',
+      'Exchange them for an access token (valid for the token TTL):',
+      '',
+      `  curl -s -H 'X-API-Key-Id: ${startup.apiKeyId}' -H 'X-API-Key: ${startup.apiKey}' \\`,
+      `    ${baseUrl}/api/msc/v1/organizations/${startup.organizationId}/credentials/v3/token`,
+    )
+  } else if (startup.kind === 'bootstrap') {
+    const changes = [
+      startup.organizationCreated ? 'organization created' : 'organization present',
+      startup.keyCreated ? 'admin key created' : startup.secretChanged ? 'admin key secret updated' : 'admin key present',
+    ]
+    lines.push(`Bootstrap organization ${startup.organizationId}, key ${startup.apiKeyId}: ${changes.join(', ')}.`)
+    if (startup.keyRevoked) lines.push('Warning: the bootstrap API key is revoked; tokens cannot be obtained with it.')
+  }
+  return `${lines.join('\n')}\n`
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig, parseTtl } from './config.js'
+
+describe('loadConfig', () => {
+  it('defaults to 0.0.0.0:9090, PGlite in ./.floe and one-hour tokens', () => {
+    const config = loadConfig({}, {})
+    expect(config.http).toEqual({ host: '0.0.0.0', port: 9090 })
+    expect(config.db).toMatchObject({ kind: 'pglite', dataDir: expect.stringMatching(/\.floe$/) })
+    expect(config.auth.tokenTtlSeconds).toBe(3600)
+    expect(config.bootstrap).toBeNull()
+    expect(Object.isFrozen(config.http)).toBe(true)
+  })
+
+  it('lets flags win over environment variables', () => {
+    const config = loadConfig({ port: '7000', dataDir: '/tmp/a', tokenTtl: '15m' }, { PORT: '8000', FLOE_DATA_DIR: '/tmp/b', FLOE_TOKEN_TTL: '1' })
+    expect(config.http.port).toBe(7000)
+    expect(config.db).toEqual({ kind: 'pglite', dataDir: '/tmp/a' })
+    expect(config.auth.tokenTtlSeconds).toBe(900)
+  })
+
+  it('uses a PostgreSQL server when DATABASE_URL is set', () => {
+    expect(loadConfig({}, { DATABASE_URL: 'postgres://u@h/db' }).db).toEqual({ kind: 'postgres', url: 'postgres://u@h/db' })
+  })
+
+  it('reports every problem at once', () => {
+    const env = { PORT: 'x', FLOE_TOKEN_TTL: '-1', DATABASE_URL: 'mysql://x', FLOE_JWT_SECRET: 'short', FLOE_BOOTSTRAP_ORG_ID: 'a' }
+    try {
+      loadConfig({}, env)
+      expect.unreachable()
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError)
+      expect((error as ConfigError).problems).toHaveLength(5)
+    }
+  })
+
+  it('requires the three bootstrap variables together, with UUIDs', () => {
+    const good = {
+      FLOE_BOOTSTRAP_ORG_ID: '0B7E1F4E-5C1A-4C52-9D6B-3F2F8F0D1A11',
+      FLOE_BOOTSTRAP_API_KEY_ID: '7d8d9a61-2b43-4f0e-8d1e-2c4b7a9e0c22',
+      FLOE_BOOTSTRAP_API_KEY: 'a-long-enough-secret',
+    }
+    expect(loadConfig({}, good).bootstrap?.organizationId).toBe('0b7e1f4e-5c1a-4c52-9d6b-3f2f8f0d1a11')
+    expect(() => loadConfig({}, { ...good, FLOE_BOOTSTRAP_API_KEY_ID: 'nope' })).toThrow(/FLOE_BOOTSTRAP_API_KEY_ID must be a UUID/)
+  })
+
+  it('parses token lifetimes with units', () => {
+    const problems: string[] = []
+    expect([parseTtl('90', problems), parseTtl('90s', problems), parseTtl('2h', problems), parseTtl('1d', problems)]).toEqual([90, 90, 7200, 86400])
+    expect(problems).toEqual([])
+    parseTtl('0', problems)
+    parseTtl('1w', problems)
+    expect(problems).toHaveLength(2)
+  })
+})

@@ -1,0 +1,146 @@
+import path from 'node:path'
+import { isUuid } from './uuid.js'
+
+/** Where the store lives: embedded PGlite (on disk, or in memory when `dataDir` is null) or a PostgreSQL server. */
+export type DatabaseConfig =
+  | { readonly kind: 'pglite'; readonly dataDir: string | null }
+  | { readonly kind: 'postgres'; readonly url: string }
+
+/** Credentials that start-up makes sure exist, for automated deployments. */
+export interface BootstrapCredentials {
+  readonly organizationId: string
+  readonly apiKeyId: string
+  readonly apiKey: string
+}
+
+export interface Config {
+  readonly http: {
+    /** Interface the single listener binds to. */
+    readonly host: string
+    /** TCP port of the single listener (0 picks a free one). */
+    readonly port: number
+  }
+  readonly db: DatabaseConfig
+  readonly auth: {
+    /** HS256 signing secret; null means "generate once and keep it in the store". */
+    readonly jwtSecret: string | null
+    /** Lifetime of issued access tokens, in seconds. */
+    readonly tokenTtlSeconds: number
+  }
+  /** Organization and admin key ensured at start-up, or null. */
+  readonly bootstrap: BootstrapCredentials | null
+  readonly log: {
+    readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  }
+}
+
+/** Values given on the command line; each one wins over its environment variable. */
+export interface ConfigFlags {
+  readonly port?: string | undefined
+  readonly host?: string | undefined
+  readonly dataDir?: string | undefined
+  readonly tokenTtl?: string | undefined
+  readonly logLevel?: string | undefined
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+const TTL_UNITS: Readonly<Record<string, number>> = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }
+
+type Env = Readonly<Record<string, string | undefined>>
+
+/**
+ * Builds the one typed configuration object from flags and the environment.
+ * This module is the only reader of `process.env`; every problem is reported at once.
+ */
+export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Config {
+  const problems: string[] = []
+  const pick = (flag: string | undefined, name: string): string | undefined => {
+    const value = flag ?? env[name]
+    return value === undefined || value.trim() === '' ? undefined : value.trim()
+  }
+
+  const port = parsePort(pick(flags.port, 'PORT') ?? '9090', problems)
+  const host = pick(flags.host, 'HOST') ?? '0.0.0.0'
+  const tokenTtlSeconds = parseTtl(pick(flags.tokenTtl, 'FLOE_TOKEN_TTL') ?? '3600', problems)
+
+  const logLevel = pick(flags.logLevel, 'FLOE_LOG_LEVEL') ?? 'info'
+  if (!isLogLevel(logLevel)) problems.push(`log level must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`)
+
+  const databaseUrl = pick(undefined, 'DATABASE_URL')
+  let db: DatabaseConfig
+  if (databaseUrl !== undefined) {
+    if (!/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://')
+    db = { kind: 'postgres', url: databaseUrl }
+  } else {
+    db = { kind: 'pglite', dataDir: path.resolve(pick(flags.dataDir, 'FLOE_DATA_DIR') ?? '.floe') }
+  }
+
+  const jwtSecret = pick(undefined, 'FLOE_JWT_SECRET') ?? null
+  if (jwtSecret !== null && Buffer.byteLength(jwtSecret) < 32) problems.push('FLOE_JWT_SECRET must be at least 32 bytes long')
+
+  const bootstrap = parseBootstrap(env, problems)
+
+  if (problems.length > 0) throw new ConfigError(problems)
+  return deepFreeze({
+    http: { host, port },
+    db,
+    auth: { jwtSecret, tokenTtlSeconds },
+    bootstrap,
+    log: { level: logLevel as Config['log']['level'] },
+  })
+}
+
+function parsePort(raw: string, problems: string[]): number {
+  const port = Number(raw)
+  if (!/^\d+$/.test(raw) || port > 65535) {
+    problems.push(`port must be an integer between 0 and 65535 (got "${raw}")`)
+    return 0
+  }
+  return port
+}
+
+/** Accepts whole seconds ("3600") or a number with a unit: "90s", "15m", "1h", "7d". */
+export function parseTtl(raw: string, problems: string[]): number {
+  const match = /^(\d+)\s*([smhd]?)$/.exec(raw)
+  const seconds = match ? Number(match[1]) * (TTL_UNITS[match[2] ?? ''] ?? 1) : NaN
+  if (!Number.isSafeInteger(seconds) || seconds < 1) {
+    problems.push(`token TTL must be a positive number of seconds, optionally with s, m, h or d (got "${raw}")`)
+    return 3600
+  }
+  return seconds
+}
+
+function parseBootstrap(env: Env, problems: string[]): BootstrapCredentials | null {
+  const organizationId = env.FLOE_BOOTSTRAP_ORG_ID?.trim() || undefined
+  const apiKeyId = env.FLOE_BOOTSTRAP_API_KEY_ID?.trim() || undefined
+  const apiKey = env.FLOE_BOOTSTRAP_API_KEY?.trim() || undefined
+  const given = [organizationId, apiKeyId, apiKey].filter((v) => v !== undefined).length
+  if (given === 0) return null
+  if (given < 3 || !organizationId || !apiKeyId || !apiKey) {
+    problems.push('FLOE_BOOTSTRAP_ORG_ID, FLOE_BOOTSTRAP_API_KEY_ID and FLOE_BOOTSTRAP_API_KEY must be set together')
+    return null
+  }
+  if (!isUuid(organizationId)) problems.push('FLOE_BOOTSTRAP_ORG_ID must be a UUID')
+  if (!isUuid(apiKeyId)) problems.push('FLOE_BOOTSTRAP_API_KEY_ID must be a UUID')
+  if (apiKey.length < 16) problems.push('FLOE_BOOTSTRAP_API_KEY must be at least 16 characters long')
+  return { organizationId: organizationId.toLowerCase(), apiKeyId: apiKeyId.toLowerCase(), apiKey }
+}
+
+function isLogLevel(value: string): value is Config['log']['level'] {
+  return (LOG_LEVELS as readonly string[]).includes(value)
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner)
+    Object.freeze(value)
+  }
+  return value
+}

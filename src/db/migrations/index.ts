@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely/migration'
+import * as createOrganizationsAndApiKeys from './2026-11-21-01-create-organizations-and-api-keys.js'
+
+/**
+ * Every migration by name. Names sort by date, and a migration is never edited once merged.
+ * A static list (not a folder scan) so that it works the same from `src/` and from `dist/`.
+ */
+export const migrations: Readonly<Record<string, Migration>> = {
+  '2026-11-21-01-create-organizations-and-api-keys': createOrganizationsAndApiKeys,
+}

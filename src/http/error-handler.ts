@@ -1,0 +1,37 @@
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { DomainError } from '../domain-error.js'
+import type { ErrorBody } from './error-body.schema.js'
+import { codeForClientStatus, STATUS_BY_DOMAIN_CODE, type DomainErrorCode } from './error-status.js'
+
+function isKnownCode(code: string): code is DomainErrorCode {
+  return Object.hasOwn(STATUS_BY_DOMAIN_CODE, code)
+}
+
+/**
+ * The one place where errors become HTTP answers: domain errors by their code, the framework's
+ * client errors (validation, bad JSON, size) with their own 4xx, and anything else as a logged 500
+ * that reveals nothing.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+    if (error instanceof DomainError && isKnownCode(error.code)) {
+      const body: ErrorBody = { message: error.message, code: error.code }
+      if (error.details !== undefined) body.details = { ...error.details }
+      return reply.code(STATUS_BY_DOMAIN_CODE[error.code]).send(body)
+    }
+    const status = 'statusCode' in error ? error.statusCode : undefined
+    if ('validation' in error && error.validation !== undefined) {
+      return reply.code(400).send({ message: error.message, code: 'INVALID_REQUEST' } satisfies ErrorBody)
+    }
+    if (status !== undefined && status >= 400 && status < 500) {
+      return reply.code(status).send({ message: error.message, code: codeForClientStatus(status) } satisfies ErrorBody)
+    }
+    request.log.error({ err: error }, 'unhandled error')
+    return reply.code(500).send({ message: 'Internal server error', code: 'INTERNAL' } satisfies ErrorBody)
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? request.url
+    return reply.code(404).send({ message: `Route ${request.method} ${path} not found`, code: 'NOT_FOUND' } satisfies ErrorBody)
+  })
+}

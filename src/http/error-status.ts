@@ -1,0 +1,34 @@
+import type { AuthErrorCode } from '../auth/auth.errors.js'
+
+/** Every domain error code of every context. A code missing from the table below fails to compile. */
+export type DomainErrorCode = AuthErrorCode
+
+export const STATUS_BY_DOMAIN_CODE: Readonly<Record<DomainErrorCode, number>> = {
+  INVALID_ORGANIZATION_ID: 400,
+  INVALID_API_KEY: 401,
+  INVALID_TOKEN: 401,
+  ORGANIZATION_MISMATCH: 403,
+  ADMIN_REQUIRED: 403,
+  ORGANIZATION_NOT_FOUND: 404,
+  API_KEY_NOT_FOUND: 404,
+}
+
+/** Codes for the framework's own client errors (bad JSON, too large, unsupported media type...). */
+export function codeForClientStatus(status: number): string {
+  switch (status) {
+    case 400:
+      return 'INVALID_REQUEST'
+    case 404:
+      return 'NOT_FOUND'
+    case 405:
+      return 'METHOD_NOT_ALLOWED'
+    case 406:
+      return 'NOT_ACCEPTABLE'
+    case 413:
+      return 'PAYLOAD_TOO_LARGE'
+    case 415:
+      return 'UNSUPPORTED_MEDIA_TYPE'
+    default:
+      return 'BAD_REQUEST'
+  }
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+import { Command } from 'commander'
+import { ConfigError, type ConfigFlags } from './config.js'
+import { DomainError } from './domain-error.js'
+import { DataDirLockedError } from './db/data-dir-lock.js'
+import {
+  createKeyCommand,
+  createOrganizationCommand,
+  listKeysCommand,
+  listOrganizationsCommand,
+  revokeKeyCommand,
+} from './cli/credentials.commands.js'
+import { runStart } from './cli/start.command.js'
+
+function storeFlags(command: Command): ConfigFlags {
+  const { dataDir } = command.optsWithGlobals<{ dataDir?: string }>()
+  return { dataDir }
+}
+
+function print(output: Promise<string>): Promise<void> {
+  return output.then((text) => void process.stdout.write(text))
+}
+
+const program = new Command('floe')
+  .description('Floe: design, register and test Snowplow event tracking')
+  .option('--data-dir <path>', 'data directory of the embedded database (env FLOE_DATA_DIR, default ./.floe); ignored when DATABASE_URL is set')
+  .showHelpAfterError()
+
+program
+  .command('start')
+  .description('serve every service on one HTTP listener')
+  .option('-p, --port <port>', 'port to listen on (env PORT, default 9090)')
+  .option('--host <host>', 'interface to bind (env HOST, default 0.0.0.0)')
+  .option('--token-ttl <ttl>', 'access token lifetime: seconds, or 15m, 1h, 1d (env FLOE_TOKEN_TTL, default 1h)')
+  .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (env FLOE_LOG_LEVEL, default info)')
+  .action(async (options: ConfigFlags, command: Command) => runStart({ ...options, ...storeFlags(command) }))
+
+const orgs = program.command('orgs').description('manage organizations')
+orgs
+  .command('create <name>')
+  .description('create an organization and print its id')
+  .action((name: string, _options: unknown, command: Command) => print(createOrganizationCommand(name, storeFlags(command))))
+orgs
+  .command('list')
+  .description('list organizations')
+  .action((_options: unknown, command: Command) => print(listOrganizationsCommand(storeFlags(command))))
+
+const keys = program.command('keys').description('manage API keys (secrets are stored only as hashes)')
+keys
+  .command('create')
+  .description('create an API key and print its secret, once')
+  .requiredOption('--org <uuid>', 'organization the key belongs to')
+  .option('--admin', 'allow admin actions such as deploying to PROD')
+  .option('--description <text>', 'what the key is for')
+  .action((options: { org: string; admin?: boolean; description?: string }, command: Command) =>
+    print(createKeyCommand(options, storeFlags(command))),
+  )
+keys
+  .command('list')
+  .description('list API keys, without their secrets')
+  .option('--org <uuid>', 'only the keys of this organization')
+  .action((options: { org?: string }, command: Command) => print(listKeysCommand(options, storeFlags(command))))
+keys
+  .command('revoke <id>')
+  .description('revoke an API key; tokens issued for it stop working')
+  .action((id: string, _options: unknown, command: Command) => print(revokeKeyCommand(id, storeFlags(command))))
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  const expected = error instanceof ConfigError || error instanceof DomainError || error instanceof DataDirLockedError
+  process.stderr.write(`floe: ${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`)
+  process.exit(1)
+})

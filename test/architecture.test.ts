@@ -1,0 +1,45 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const SRC = fileURLToPath(new URL('../src', import.meta.url))
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) return sourceFiles(full)
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [full] : []
+  })
+}
+
+const files = sourceFiles(SRC).map((file) => ({ file: path.relative(SRC, file), text: readFileSync(file, 'utf8') }))
+
+/** Folders whose code must stay pure: no HTTP, no database, no configuration. */
+const PURE_CORES = ['iglu/', 'compatibility/', 'micro/pipeline/steps/', 'micro/event-filters.ts']
+const IMPURE_IMPORT = /from '(fastify|@fastify\/[^']+|kysely[^']*|pg|@electric-sql\/pglite|[./]+\/(http|db)\/[^']*|[./]+\/config\.js)'/
+
+describe('architecture', () => {
+  it('reads process.env only in src/config.ts', () => {
+    const readers = files.filter((f) => /process\.env/.test(f.text)).map((f) => f.file)
+    expect(readers).toEqual(['config.ts'])
+  })
+
+  it('keeps pure cores free of HTTP, database and configuration imports', () => {
+    const offenders = files
+      .filter((f) => PURE_CORES.some((core) => f.file.startsWith(core)))
+      .filter((f) => IMPURE_IMPORT.test(f.text))
+      .map((f) => f.file)
+    expect(offenders).toEqual([])
+  })
+
+  it('lets only db/create-db.ts import the database engines', () => {
+    const engines = files.filter((f) => /from '(pg|@electric-sql\/pglite)'/.test(f.text)).map((f) => f.file)
+    expect(engines).toEqual([path.join('db', 'create-db.ts')])
+  })
+
+  it('keeps every source file under about 400 lines', () => {
+    const long = files.filter((f) => f.text.split('\n').length > 450).map((f) => f.file)
+    expect(long).toEqual([])
+  })
+})

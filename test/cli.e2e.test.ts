@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { backends, type TestDatabase } from './support/test-databases.js'
+import { floeCli, startFloe, type FloeProcess } from './support/floe-process.js'
+
+function field(banner: string, label: string): string {
+  const value = new RegExp(`${label}:\\s+(\\S+)`).exec(banner)?.[1]
+  if (value === undefined) throw new Error(`no "${label}" in:\n${banner}`)
+  return value
+}
+
+describe.each(backends)('floe start and the CLI on $name', (backend) => {
+  let database: TestDatabase
+  let env: Record<string, string>
+  let server: FloeProcess | null = null
+
+  beforeAll(async () => {
+    database = await backend.create({ onDisk: true })
+    env = database.config.kind === 'postgres' ? { DATABASE_URL: database.config.url } : { FLOE_DATA_DIR: database.config.dataDir ?? '' }
+  })
+  afterAll(async () => {
+    await server?.stop('SIGKILL')
+    await database?.drop()
+  })
+
+  it('prints the bootstrap credentials once, serves health, docs and the token exchange, and stops on SIGTERM', async () => {
+    server = await startFloe([], env)
+    const organizationId = field(server.banner, 'organization id')
+    const apiKeyId = field(server.banner, 'API key id')
+    const apiKey = field(server.banner, 'API key secret')
+    expect(server.banner).toContain(`curl -s -H 'X-API-Key-Id: ${apiKeyId}' -H 'X-API-Key: ${apiKey}'`)
+
+    const health = await fetch(`${server.baseUrl}/health`)
+    expect([health.status, await health.text()]).toEqual([200, 'ok'])
+    const docs = await fetch(`${server.baseUrl}/docs`)
+    expect(docs.status).toBe(200)
+    expect(await docs.text()).toContain('swagger')
+    const openapi = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as { paths: Record<string, unknown> }
+    expect(Object.keys(openapi.paths)).toContain('/api/msc/v1/organizations/{organizationId}/credentials/v3/token')
+
+    const token = await fetch(`${server.baseUrl}/api/msc/v1/organizations/${organizationId}/credentials/v3/token`, {
+      headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey },
+    })
+    expect(token.status).toBe(200)
+
+    if (backend.name === 'pglite') {
+      const busy = await floeCli(['keys', 'list'], env)
+      expect(busy.code).toBe(1)
+      expect(busy.stderr).toContain('in use by process')
+    }
+    expect(await server.stop('SIGTERM')).toBe(0)
+    server = null
+
+    const keys = await floeCli(['keys', 'list'], env)
+    expect(keys.code).toBe(0)
+    expect(keys.stdout).toContain(apiKeyId)
+    expect(keys.stdout).not.toContain(apiKey)
+  })
+
+  it('manages organizations and keys from the CLI, and the server honours them after a restart', async () => {
+    const org = await floeCli(['orgs', 'create', 'analytics'], env)
+    expect(org.code).toBe(0)
+    const organizationId = field(org.stdout, 'organization id')
+    const created = await floeCli(['keys', 'create', '--org', organizationId, '--description', 'ci key'], env)
+    expect(created.code).toBe(0)
+    const apiKeyId = field(created.stdout, 'API key id')
+    const apiKey = field(created.stdout, 'API key secret')
+    expect((await floeCli(['keys', 'create', '--org', 'not-an-org'], env)).code).toBe(1)
+
+    server = await startFloe([], env)
+    expect(server.banner).not.toContain('API key secret')
+    const exchange = () =>
+      fetch(`${server!.baseUrl}/api/msc/v1/organizations/${organizationId}/credentials/v3/token`, {
+        headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey },
+      })
+    expect((await exchange()).status).toBe(200)
+    await server.stop('SIGTERM')
+
+    const revoked = await floeCli(['keys', 'revoke', apiKeyId], env)
+    expect(revoked.code).toBe(0)
+    expect((await floeCli(['keys', 'list', '--org', organizationId], env)).stdout).toMatch(/revoked/)
+    server = await startFloe([], env)
+    expect((await exchange()).status).toBe(401)
+  })
+})

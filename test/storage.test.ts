@@ -1,0 +1,104 @@
+import { sql } from 'kysely'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createApp, type FloeApp } from '../src/app.js'
+import { createCredentialsService } from '../src/auth/credentials.service.js'
+import { systemClock } from '../src/auth/clock.js'
+import { createDb } from '../src/db/create-db.js'
+import { migrateToLatest } from '../src/db/migrate.js'
+import { migrations } from '../src/db/migrations/index.js'
+import { backends, type TestDatabase } from './support/test-databases.js'
+import { testConfig } from './support/test-config.js'
+
+const BOOTSTRAP = {
+  organizationId: '0b7e1f4e-5c1a-4c52-9d6b-3f2f8f0d1a11',
+  apiKeyId: '7d8d9a61-2b43-4f0e-8d1e-2c4b7a9e0c22',
+  apiKey: 'bootstrap-secret-for-tests-0001',
+}
+
+describe.each(backends)('storage on $name', (backend) => {
+  const cleanups: (() => Promise<void>)[] = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+  async function fresh(options: { onDisk?: boolean } = {}): Promise<TestDatabase> {
+    const database = await backend.create(options)
+    cleanups.push(() => database.drop())
+    return database
+  }
+  async function open(database: TestDatabase, overrides: Parameters<typeof testConfig>[0] = {}): Promise<FloeApp> {
+    const app = await createApp(testConfig({ db: database.config, ...overrides }))
+    cleanups.push(() => app.close())
+    return app
+  }
+
+  it('applies every migration, and applying again changes nothing', async () => {
+    const database = await fresh()
+    const store = createDb(database.config)
+    cleanups.push(() => store.close())
+    const first = await migrateToLatest(store.db)
+    expect(first.map((r) => [r.migrationName, r.status])).toEqual(Object.keys(migrations).map((name) => [name, 'Success']))
+    expect(await migrateToLatest(store.db)).toEqual([])
+    const tables = await sql<{ table_name: string }>`
+      select table_name from information_schema.tables where table_schema = 'public' order by table_name`.execute(store.db)
+    expect(tables.rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(['api_keys', 'organizations', 'server_secrets']))
+  })
+
+  it('keeps organizations, keys and the signing secret across a restart', async () => {
+    const database = await fresh({ onDisk: true })
+    const first = await open(database)
+    if (first.startup.kind !== 'initial') throw new Error('expected initial credentials')
+    const { organizationId, apiKeyId, apiKey } = first.startup
+    const created = await createCredentialsService({ db: first.store.db, clock: systemClock }).createOrganization('kept')
+    await first.http.listen({ host: '127.0.0.1', port: 0 })
+    const tokenUrl = (app: FloeApp) =>
+      `http://127.0.0.1:${(app.http.server.address() as { port: number }).port}/api/msc/v1/organizations/${organizationId}/credentials/v3/token`
+    const before = await fetch(tokenUrl(first), { headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey } })
+    const { accessToken } = (await before.json()) as { accessToken: string }
+    await first.close()
+
+    const second = await open(database)
+    expect(second.startup.kind).toBe('existing')
+    await second.http.listen({ host: '127.0.0.1', port: 0 })
+    const after = await fetch(tokenUrl(second), { headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey } })
+    expect(after.status).toBe(200)
+    const listUrl = tokenUrl(second).replace('/credentials/v3/token', '/credentials/v2/api-keys')
+    const listed = await fetch(listUrl, { headers: { authorization: `Bearer ${accessToken}` } })
+    expect(listed.status).toBe(200)
+    const organizations = await createCredentialsService({ db: second.store.db, clock: systemClock }).listOrganizations()
+    expect(organizations.map((o) => o.id)).toEqual(expect.arrayContaining([organizationId, created.id]))
+  })
+
+  it('creates the default organization and admin key only when the store is empty', async () => {
+    const database = await fresh({ onDisk: true })
+    const first = await open(database)
+    expect(first.startup.kind).toBe('initial')
+    await first.close()
+    const second = await open(database)
+    expect(second.startup.kind).toBe('existing')
+    const keys = await createCredentialsService({ db: second.store.db, clock: systemClock }).listApiKeys()
+    expect(keys).toHaveLength(1)
+    expect(keys[0]?.isAdmin).toBe(true)
+  })
+
+  it('ensures the bootstrap organization and admin key, harmlessly when repeated', async () => {
+    const database = await fresh({ onDisk: true })
+    const first = await open(database, { bootstrap: BOOTSTRAP })
+    expect(first.startup).toMatchObject({ kind: 'bootstrap', organizationCreated: true, keyCreated: true })
+    await first.close()
+    const second = await open(database, { bootstrap: BOOTSTRAP })
+    expect(second.startup).toMatchObject({ kind: 'bootstrap', organizationCreated: false, keyCreated: false, secretChanged: false })
+    const service = createCredentialsService({ db: second.store.db, clock: systemClock })
+    expect((await service.listOrganizations()).map((o) => o.id)).toEqual([BOOTSTRAP.organizationId])
+    const keys = await service.listApiKeys()
+    expect(keys.map((k) => [k.id, k.isAdmin])).toEqual([[BOOTSTRAP.apiKeyId, true]])
+    const key = await service.authenticateByIdAndSecret(BOOTSTRAP.organizationId, BOOTSTRAP.apiKeyId, BOOTSTRAP.apiKey)
+    expect(key.id).toBe(BOOTSTRAP.apiKeyId)
+  })
+
+  it('keeps a configured FLOE_JWT_SECRET out of the store', async () => {
+    const database = await fresh()
+    const app = await open(database, { jwtSecret: 'k'.repeat(40) })
+    const secrets = await app.store.db.selectFrom('server_secrets').selectAll().execute()
+    expect(secrets).toEqual([])
+  })
+})

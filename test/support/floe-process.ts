@@ -1,0 +1,57 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process'
+import { promisify } from 'node:util'
+import { fileURLToPath } from 'node:url'
+
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url))
+const run = promisify(execFile)
+
+/** `floe start` as a child process, as a user runs it (needs `npm run build` first, which `npm test` does). */
+export interface FloeProcess {
+  readonly child: ChildProcess
+  readonly baseUrl: string
+  /** Everything printed on stdout up to the listening line. */
+  readonly banner: string
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>
+}
+
+export async function startFloe(args: readonly string[], env: Readonly<Record<string, string>>): Promise<FloeProcess> {
+  const child = spawn(process.execPath, [MAIN, 'start', '--host', '127.0.0.1', '--port', '0', '--log-level', 'warn', ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  let stdout = ''
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const banner = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      // The banner follows listen(); with first-start credentials it ends with the curl line.
+      const complete = stdout.includes('This store was empty') ? stdout.includes('/credentials/v3/token\n') : stdout.endsWith('\n')
+      if (stdout.includes('Floe is listening on') && complete) resolve(stdout)
+    })
+    void exited.then((code) => reject(new Error(`floe start exited with ${code}: ${stderr}`)))
+  })
+  const baseUrl = /Floe is listening on (\S+)/.exec(banner)?.[1] ?? ''
+  return {
+    child,
+    baseUrl,
+    banner,
+    stop: (signal = 'SIGTERM') => {
+      child.kill(signal)
+      return exited
+    },
+  }
+}
+
+/** Runs a one-shot CLI command such as `keys list`; resolves even when it fails. */
+export async function floeCli(args: readonly string[], env: Readonly<Record<string, string>>): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string }
+    return { code: failed.code ?? 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' }
+  }
+}

@@ -1,0 +1,19 @@
+import type { Config, DatabaseConfig } from '../../src/config.js'
+
+export interface TestConfigOverrides {
+  readonly db?: DatabaseConfig
+  readonly jwtSecret?: string | null
+  readonly tokenTtlSeconds?: number
+  readonly bootstrap?: Config['bootstrap']
+}
+
+/** A complete Config for tests, built directly instead of through environment variables. */
+export function testConfig(overrides: TestConfigOverrides = {}): Config {
+  return {
+    http: { host: '127.0.0.1', port: 0 },
+    db: overrides.db ?? { kind: 'pglite', dataDir: null },
+    auth: { jwtSecret: overrides.jwtSecret ?? null, tokenTtlSeconds: overrides.tokenTtlSeconds ?? 3600 },
+    bootstrap: overrides.bootstrap ?? null,
+    log: { level: 'silent' },
+  }
+}

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import type { DatabaseConfig } from '../../src/config.js'
+
+/** A fresh, empty database of one backend, and how to throw it away. */
+export interface TestDatabase {
+  readonly config: DatabaseConfig
+  drop(): Promise<void>
+}
+
+export interface Backend {
+  readonly name: 'pglite' | 'postgres'
+  /** A new empty database; `onDisk` asks PGlite for a data directory instead of memory. */
+  create(options?: { onDisk?: boolean }): Promise<TestDatabase>
+}
+
+/** Set by `.ci/run`: an admin connection to a PostgreSQL server, where each test gets its own database. */
+// The one place outside src/config.ts that reads the environment: test infrastructure, not the app.
+const adminUrl = process.env.TEST_DATABASE_URL
+
+const pgliteBackend: Backend = {
+  name: 'pglite',
+  async create(options = {}) {
+    if (options.onDisk !== true) return { config: { kind: 'pglite', dataDir: null }, drop: async () => undefined }
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-test-'))
+    return { config: { kind: 'pglite', dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) }
+  },
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url)
+  parsed.pathname = `/${database}`
+  return parsed.toString()
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+const postgresBackend: Backend = {
+  name: 'postgres',
+  async create() {
+    if (adminUrl === undefined) throw new Error('TEST_DATABASE_URL is not set')
+    const database = `floe_test_${randomBytes(6).toString('hex')}`
+    await adminQuery(`create database ${database}`)
+    return {
+      config: { kind: 'postgres', url: withDatabase(adminUrl, database) },
+      drop: () => adminQuery(`drop database if exists ${database} with (force)`),
+    }
+  },
+}
+
+/** Every backend the storage tests run on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const backends: readonly Backend[] = adminUrl ? [pgliteBackend, postgresBackend] : [pgliteBackend]
