@@ -18,6 +18,10 @@ import { registerErrorHandling } from './http/error-handler.js'
 import { healthRoutes } from './http/health.routes.js'
 import { ApiKeyView } from './auth/api-keys.schemas.js'
 import { TokenResponse } from './auth/token-exchange.schemas.js'
+import { BackgroundTasks } from './background-tasks.js'
+import { createAjv } from './iglu/ajv-factory.js'
+import { registryRoutes } from './registry/registry.routes.js'
+import { createRegistryService } from './registry/registry.service.js'
 
 /** Outer-edge collaborators that tests replace. */
 export interface AppDeps {
@@ -60,6 +64,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       return503OnClosing: true,
       ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     }).withTypeProvider<TypeBoxTypeProvider>()
+    const background = new BackgroundTasks((error) => http.log.error({ err: error }, 'background task failed'))
+    const registry = createRegistryService({ db: store.db, ajv: createAjv({ allErrors: true }), clock, background })
     http.decorateRequest('principal', null)
     http.addSchema(ErrorBody)
     http.addSchema(TokenResponse)
@@ -75,11 +81,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
         await organization.register(async (guarded) => {
           guarded.addHook('onRequest', bearerGuard)
           await guarded.register(apiKeysRoutes, { credentials })
+          await guarded.register(registryRoutes, { prefix: '/data-structures/v1', registry })
         })
       },
       { prefix: ORGANIZATION_PREFIX },
     )
-    http.addHook('onClose', async () => store.close())
+    http.addHook('onClose', async () => {
+      await background.drain()
+      await store.close()
+    })
     await http.ready()
 
     return { http, store, startup, close: () => http.close() }

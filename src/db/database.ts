@@ -1,10 +1,22 @@
 import type { ApiKeysTable } from '../auth/api-keys.table.js'
 import type { OrganizationsTable } from '../auth/organizations.table.js'
 import type { ServerSecretsTable } from '../auth/server-secrets.table.js'
+import type {
+  DataStructuresTable,
+  DeploymentsTable,
+  RegistryRequestsTable,
+  SchemaVersionsTable,
+  ValidatedSchemasTable,
+} from '../registry/registry.table.js'
 
 /** Every table of the store, as the bounded contexts declare them. */
 export interface Database {
   organizations: OrganizationsTable
   api_keys: ApiKeysTable
   server_secrets: ServerSecretsTable
+  validated_schemas: ValidatedSchemasTable
+  data_structures: DataStructuresTable
+  schema_versions: SchemaVersionsTable
+  deployments: DeploymentsTable
+  registry_requests: RegistryRequestsTable
 }

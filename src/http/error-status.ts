@@ -1,7 +1,8 @@
 import type { AuthErrorCode } from '../auth/auth.errors.js'
+import type { RegistryErrorCode } from '../registry/registry.errors.js'
 
 /** Every domain error code of every context. A code missing from the table below fails to compile. */
-export type DomainErrorCode = AuthErrorCode
+export type DomainErrorCode = AuthErrorCode | RegistryErrorCode
 
 export const STATUS_BY_DOMAIN_CODE: Readonly<Record<DomainErrorCode, number>> = {
   INVALID_ORGANIZATION_ID: 400,
@@ -11,6 +12,17 @@ export const STATUS_BY_DOMAIN_CODE: Readonly<Record<DomainErrorCode, number>> = 
   ADMIN_REQUIRED: 403,
   ORGANIZATION_NOT_FOUND: 404,
   API_KEY_NOT_FOUND: 404,
+  DATA_STRUCTURE_NOT_FOUND: 404,
+  VERSION_NOT_DEPLOYED: 404,
+  REQUEST_NOT_FOUND: 404,
+  INVALID_SCHEMA_KEY: 400,
+  INVALID_DEPLOYMENT_PATH: 400,
+  NOT_VALIDATED: 409,
+  NOT_IN_DEV: 409,
+  VERSION_GAP: 409,
+  PATCH_REQUIRED: 409,
+  PROD_IMMUTABLE: 409,
+  SCHEMA_TOO_DEEP: 400,
 }
 
 /** Codes for the framework's own client errors (bad JSON, too large, unsupported media type...). */

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely/migration'
 import * as createOrganizationsAndApiKeys from './2026-11-21-01-create-organizations-and-api-keys.js'
+import * as createRegistry from './2026-11-21-02-create-registry.js'
 
 /**
  * Every migration by name. Names sort by date, and a migration is never edited once merged.
@@ -7,4 +8,5 @@ import * as createOrganizationsAndApiKeys from './2026-11-21-01-create-organizat
  */
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21-01-create-organizations-and-api-keys': createOrganizationsAndApiKeys,
+  '2026-11-21-02-create-registry': createRegistry,
 }

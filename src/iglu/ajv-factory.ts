@@ -1,0 +1,94 @@
+import ajvDraft04 from 'ajv-draft-04'
+import ajvFormats from 'ajv-formats'
+import { SELF_DESC_METASCHEMA_URI } from './self-describing.js'
+
+/** The formats Snowplow's validator asserts; any other format name passes, as it does there. */
+export const ASSERTED_FORMATS = ['date-time', 'date', 'email', 'hostname', 'ipv4', 'ipv6', 'uri', 'uuid'] as const
+
+// Our own statement of the Iglu self-describing meta-schema: a draft-04 schema plus a required
+// `self` (vendor, name, format, version). Registered so that schemas declaring it compile.
+const selfDescribingMetaSchema = {
+  id: SELF_DESC_METASCHEMA_URI,
+  $schema: 'http://json-schema.org/draft-04/schema#',
+  description: 'A draft-04 JSON Schema that names itself through a self object',
+  allOf: [
+    {
+      type: 'object',
+      required: ['self'],
+      properties: {
+        self: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['vendor', 'name', 'format', 'version'],
+          properties: {
+            vendor: { type: 'string', pattern: '^[a-zA-Z0-9-_.]+$' },
+            name: { type: 'string', pattern: '^[a-zA-Z0-9-_]+$' },
+            format: { type: 'string', pattern: '^[a-zA-Z0-9-_]+$' },
+            version: { type: 'string', pattern: '^[0-9]+-[0-9]+-[0-9]+$' },
+          },
+        },
+      },
+    },
+    { $ref: 'http://json-schema.org/draft-04/schema#' },
+  ],
+}
+
+// Both packages are CommonJS with the real export on `.default`.
+const Ajv04 = ajvDraft04.default
+const addFormats = ajvFormats.default
+
+export type Ajv = InstanceType<typeof Ajv04>
+
+export interface AjvOptions {
+  /** Collect every error (for reports) instead of stopping at the first (for speed). */
+  readonly allErrors?: boolean
+}
+
+/**
+ * The one way the project builds a JSON Schema validator: draft-04, Snowplow's asserted formats,
+ * no type coercion, unknown keywords (such as `self`) ignored.
+ */
+export function createAjv(options: AjvOptions = {}): Ajv {
+  const ajv = new Ajv04({
+    strict: false,
+    allErrors: options.allErrors ?? false,
+    validateFormats: true,
+    coerceTypes: false,
+    useDefaults: false,
+    removeAdditional: false,
+    addUsedSchema: false,
+    // Remote $refs are not fetched: Snowplow's validator resolves them to {}, which accepts anything.
+    loadSchema: undefined,
+    logger: false,
+  })
+  addFormats(ajv, { mode: 'full', formats: [...ASSERTED_FORMATS] })
+  ajv.addMetaSchema(selfDescribingMetaSchema, SELF_DESC_METASCHEMA_URI, false)
+  return ajv
+}
+
+/** Base URIs of every `$ref` that points outside the document. */
+function remoteRefBases(schema: unknown): Set<string> {
+  const bases = new Set<string>()
+  const stack: unknown[] = [schema]
+  while (stack.length > 0) {
+    const node = stack.pop()
+    if (node === null || typeof node !== 'object') continue
+    if (!Array.isArray(node)) {
+      const ref = (node as Record<string, unknown>).$ref
+      if (typeof ref === 'string' && !ref.startsWith('#')) bases.add(ref.split('#')[0] ?? ref)
+    }
+    stack.push(...Object.values(node))
+  }
+  return bases
+}
+
+/**
+ * Compiles a (self-describing) schema. Remote `$ref`s resolve to `{}`, which accepts anything,
+ * as in Snowplow's validator. Throws when the schema cannot be compiled (bad regex, bad pointer...).
+ */
+export function compileSchema(ajv: Ajv, schema: object): ReturnType<Ajv['compile']> {
+  for (const base of remoteRefBases(schema)) {
+    if (base !== '' && ajv.getSchema(base) === undefined) ajv.addSchema({}, base)
+  }
+  return ajv.compile(schema)
+}

@@ -1,0 +1,136 @@
+import type { Kysely } from 'kysely'
+import { AdminRequiredError } from '../auth/auth.errors.js'
+import type { Database } from '../db/database.js'
+import { dataStructureHash, schemaKeyProblems, schemaKeyToUri } from '../iglu/schema-key.js'
+import { parseSchemaVer, sequencingProblem, type SchemaVer } from '../iglu/schema-ver.js'
+import {
+  InvalidDeploymentPathError,
+  InvalidSchemaKeyError,
+  NotInDevError,
+  NotValidatedError,
+  PatchRequiredError,
+  ProdImmutableError,
+  VersionGapError,
+} from './registry.errors.js'
+import { createRegistryStore, type Deployment, type Env, type RegistryStore, type SchemaVersion } from './registry.store.js'
+
+export interface DeploymentRequest {
+  readonly source: string
+  readonly target: string
+  readonly vendor: string
+  readonly name: string
+  readonly format: string
+  readonly version: string
+  readonly message?: string | null | undefined
+}
+
+export interface Initiator {
+  readonly apiKeyId: string
+  readonly isAdmin: boolean
+}
+
+/** What a deployment did: a new history entry, or nothing because that content was already there. */
+export type DeploymentOutcome =
+  | { readonly kind: 'deployed'; readonly hash: string; readonly deployment: Deployment }
+  | { readonly kind: 'unchanged'; readonly hash: string; readonly env: Env }
+
+function gapCheck(version: SchemaVer, existing: readonly SchemaVersion[], env: Env): void {
+  const problem = sequencingProblem(version, existing.flatMap((v) => parseSchemaVer(v.version) ?? []))
+  if (problem !== null) throw new VersionGapError(problem, env)
+}
+
+/**
+ * Moves one schema version VALIDATED → DEV or DEV → PROD, in one transaction that also holds the
+ * structure's lock, so concurrent deployments of one structure happen one after the other.
+ */
+export async function deploySchema(
+  db: Kysely<Database>,
+  organizationId: string,
+  request: DeploymentRequest,
+  options: { patch: boolean; initiator: Initiator; now: Date },
+): Promise<DeploymentOutcome> {
+  const path = `${request.source}->${request.target}`
+  if (path !== 'VALIDATED->DEV' && path !== 'DEV->PROD') throw new InvalidDeploymentPathError(request.source, request.target)
+  const problems = schemaKeyProblems(request)
+  const version = parseSchemaVer(request.version)
+  if (problems.length > 0 || version === null) throw new InvalidSchemaKeyError(problems)
+  if (request.target === 'PROD' && !options.initiator.isAdmin) throw new AdminRequiredError('deploy to PROD')
+
+  const hash = dataStructureHash(organizationId, request.vendor, request.name, request.format)
+  const uri = schemaKeyToUri({ ...request, version })
+  return db.transaction().execute(async (trx) => {
+    const store = createRegistryStore(trx)
+    await store.lockStructure(hash)
+    const step = { store, hash, uri, version, request, options, organizationId }
+    return request.target === 'DEV' ? toDev(step) : toProd(step)
+  })
+}
+
+interface Step {
+  readonly store: RegistryStore
+  readonly hash: string
+  readonly uri: string
+  readonly version: SchemaVer
+  readonly request: DeploymentRequest
+  readonly options: { patch: boolean; initiator: Initiator; now: Date }
+  readonly organizationId: string
+}
+
+async function toDev({ store, hash, uri, version, request, options, organizationId }: Step): Promise<DeploymentOutcome> {
+  const candidate = await store.findValidated({ organizationId, ...request })
+  if (candidate === null) throw new NotValidatedError(uri)
+  if ((await store.findStructure(organizationId, hash)) === null) {
+    const description = typeof candidate.schema.description === 'string' ? candidate.schema.description : null
+    await store.insertStructure({ ...request, hash, organizationId, description, meta: candidate.meta })
+  }
+  const dev = await store.versions(hash, 'DEV')
+  const existing = dev.find((v) => v.version === request.version)
+  if (existing?.contentHash === candidate.contentHash) return { kind: 'unchanged', hash, env: 'DEV' }
+  if (existing !== undefined) {
+    if (!options.patch) throw new PatchRequiredError(uri)
+    const prod = await store.versions(hash, 'PROD')
+    if (prod.some((v) => v.version === request.version)) throw new ProdImmutableError(uri)
+  } else {
+    gapCheck(version, dev, 'DEV')
+  }
+  const patchLevel = existing === undefined ? 0 : existing.patchLevel + 1
+  return record(store, hash, options, {
+    env: 'DEV',
+    version: request.version,
+    schema: candidate.schema,
+    contentHash: candidate.contentHash,
+    patchLevel,
+  }, request.message ?? null)
+}
+
+async function toProd({ store, hash, uri, version, request, options }: Step): Promise<DeploymentOutcome> {
+  const dev = (await store.versions(hash, 'DEV')).find((v) => v.version === request.version)
+  if (dev === undefined) throw new NotInDevError(uri)
+  const prod = await store.versions(hash, 'PROD')
+  const existing = prod.find((v) => v.version === request.version)
+  if (existing?.contentHash === dev.contentHash) return { kind: 'unchanged', hash, env: 'PROD' }
+  if (existing !== undefined) throw new ProdImmutableError(uri)
+  gapCheck(version, prod, 'PROD')
+  return record(store, hash, options, { ...dev, env: 'PROD' }, request.message ?? null)
+}
+
+async function record(
+  store: RegistryStore,
+  hash: string,
+  options: { initiator: Initiator; now: Date },
+  version: SchemaVersion,
+  message: string | null,
+): Promise<DeploymentOutcome> {
+  await store.putVersion(hash, version, options.now)
+  const deployment: Deployment = {
+    version: version.version,
+    patchLevel: version.patchLevel,
+    contentHash: version.contentHash,
+    env: version.env,
+    ts: options.now,
+    message,
+    initiator: options.initiator.apiKeyId,
+  }
+  await store.appendDeployment(hash, deployment)
+  return { kind: 'deployed', hash, deployment }
+}

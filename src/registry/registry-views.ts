@@ -1,0 +1,36 @@
+import type { DataStructure, Deployment } from './registry.store.js'
+
+/** ISO 8601 UTC with seconds and no milliseconds, as the Console writes `ts`. */
+export function toSecondsIso(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`
+}
+
+export function deploymentView(deployment: Deployment) {
+  return {
+    version: deployment.version,
+    patchLevel: deployment.patchLevel,
+    contentHash: deployment.contentHash,
+    env: deployment.env,
+    ts: toSecondsIso(deployment.ts),
+    message: deployment.message,
+    initiator: deployment.initiator,
+  }
+}
+
+/** A data structure record, with its current deployment per environment (PROD first, then DEV). */
+export function dataStructureView(structure: DataStructure, current: readonly Deployment[]) {
+  const ordered = [...current].sort((a, b) => (a.env === b.env ? 0 : a.env === 'PROD' ? -1 : 1))
+  return {
+    hash: structure.hash,
+    organizationId: structure.organizationId,
+    vendor: structure.vendor,
+    name: structure.name,
+    format: structure.format,
+    description: structure.description,
+    meta: structure.meta,
+    deployments: ordered.map(deploymentView),
+  }
+}
+
+export type DataStructureView = ReturnType<typeof dataStructureView>
+export type DeploymentView = ReturnType<typeof deploymentView>

@@ -1,0 +1,93 @@
+import { DomainError } from '../domain-error.js'
+
+export type RegistryErrorCode =
+  | 'DATA_STRUCTURE_NOT_FOUND'
+  | 'VERSION_NOT_DEPLOYED'
+  | 'REQUEST_NOT_FOUND'
+  | 'INVALID_SCHEMA_KEY'
+  | 'INVALID_DEPLOYMENT_PATH'
+  | 'NOT_VALIDATED'
+  | 'NOT_IN_DEV'
+  | 'VERSION_GAP'
+  | 'PATCH_REQUIRED'
+  | 'PROD_IMMUTABLE'
+  | 'SCHEMA_TOO_DEEP'
+
+abstract class RegistryError<C extends RegistryErrorCode> extends DomainError<C> {}
+
+export class DataStructureNotFoundError extends RegistryError<'DATA_STRUCTURE_NOT_FOUND'> {
+  readonly code = 'DATA_STRUCTURE_NOT_FOUND'
+  constructor(hash: string) {
+    super(`No data structure with hash "${hash.slice(0, 100)}" in this organization`, { field: 'dataStructureHash' })
+  }
+}
+
+export class VersionNotDeployedError extends RegistryError<'VERSION_NOT_DEPLOYED'> {
+  readonly code = 'VERSION_NOT_DEPLOYED'
+  constructor(version: string, env: string | undefined) {
+    super(`Version ${version} is not deployed${env === undefined ? '' : ` to ${env}`}`, { field: 'version' })
+  }
+}
+
+export class RequestNotFoundError extends RegistryError<'REQUEST_NOT_FOUND'> {
+  readonly code = 'REQUEST_NOT_FOUND'
+  constructor(id: string) {
+    super(`No request with id "${id.slice(0, 100)}"`, { field: 'id' })
+  }
+}
+
+export class InvalidSchemaKeyError extends RegistryError<'INVALID_SCHEMA_KEY'> {
+  readonly code = 'INVALID_SCHEMA_KEY'
+  constructor(problems: readonly string[]) {
+    super(problems.join('; '), { problems: [...problems] })
+  }
+}
+
+export class InvalidDeploymentPathError extends RegistryError<'INVALID_DEPLOYMENT_PATH'> {
+  readonly code = 'INVALID_DEPLOYMENT_PATH'
+  constructor(source: string, target: string) {
+    super(`Cannot deploy from ${source} to ${target}: the only moves are VALIDATED → DEV and DEV → PROD`, { field: 'source' })
+  }
+}
+
+export class NotValidatedError extends RegistryError<'NOT_VALIDATED'> {
+  readonly code = 'NOT_VALIDATED'
+  constructor(uri: string) {
+    super(`${uri} has not been validated: send it to validation-requests first`)
+  }
+}
+
+export class NotInDevError extends RegistryError<'NOT_IN_DEV'> {
+  readonly code = 'NOT_IN_DEV'
+  constructor(uri: string) {
+    super(`${uri} is not deployed to DEV, so it cannot be promoted to PROD`)
+  }
+}
+
+export class VersionGapError extends RegistryError<'VERSION_GAP'> {
+  readonly code = 'VERSION_GAP'
+  constructor(problem: string, env: string) {
+    super(`Version gap in ${env}: ${problem}`, { field: 'version' })
+  }
+}
+
+export class PatchRequiredError extends RegistryError<'PATCH_REQUIRED'> {
+  readonly code = 'PATCH_REQUIRED'
+  constructor(uri: string) {
+    super(`${uri} is already in DEV with different content: deploy with ?patch=true to overwrite it, or bump the version`)
+  }
+}
+
+export class ProdImmutableError extends RegistryError<'PROD_IMMUTABLE'> {
+  readonly code = 'PROD_IMMUTABLE'
+  constructor(uri: string) {
+    super(`${uri} is in PROD, and a PROD version is never changed: bump the version instead`)
+  }
+}
+
+export class SchemaTooDeepError extends RegistryError<'SCHEMA_TOO_DEEP'> {
+  readonly code = 'SCHEMA_TOO_DEEP'
+  constructor(limit: number) {
+    super(`data is nested deeper than ${limit} levels`, { field: 'data' })
+  }
+}

@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { requirePrincipal } from '../auth/principal.js'
+import type { RegistryService } from './registry.service.js'
+import {
+  deploymentSchema,
+  deploymentsSchema,
+  getSchema,
+  getVersionSchema,
+  latestSchemasSchema,
+  listSchema,
+  metaSchema,
+  requestStatusSchema,
+  validationSchema,
+} from './registry.schemas.js'
+
+/** Largest page of deployment history; clients asking for more (snowplow-cli asks for 1e9) get this many. */
+const MAX_PAGE = 100_000
+
+/** `/data-structures/v1`: the Console's data structures API over the registry service. */
+export const registryRoutes: FastifyPluginAsyncTypebox<{ registry: RegistryService }> = async (app, { registry }) => {
+  const caller = (principal: Parameters<typeof requirePrincipal>[0]) => requirePrincipal(principal, 'use the registry')
+
+  app.get('/', { schema: listSchema }, async (request) =>
+    registry.list(caller(request.principal).organizationId, request.query),
+  )
+
+  app.get('/schemas/versions', { schema: latestSchemasSchema }, async (request) =>
+    registry.latestSchemas(caller(request.principal).organizationId, request.query.env),
+  )
+
+  for (const url of ['/validation-requests', '/validation-requests/sync']) {
+    app.post(url, { schema: validationSchema }, async (request, reply) => {
+      const { organizationId } = caller(request.principal)
+      if (url.endsWith('/sync') || request.query.async !== 'true') {
+        return reply.code(201).send(await registry.validate(organizationId, request.body))
+      }
+      return reply.code(202).send(await registry.validateLater(organizationId, request.body))
+    })
+  }
+  app.get('/validation-requests/:id', { schema: requestStatusSchema }, async (request) =>
+    registry.findRequest(caller(request.principal).organizationId, 'validation', request.params.id),
+  )
+
+  for (const url of ['/deployment-requests', '/deployment-requests/sync']) {
+    app.post(url, { schema: deploymentSchema }, async (request, reply) => {
+      const principal = caller(request.principal)
+      const options = { patch: request.query.patch === 'true', initiator: principal }
+      if (url.endsWith('/sync') || request.query.async !== 'true') {
+        return reply.code(201).send(await registry.deploy(principal.organizationId, request.body, options))
+      }
+      return reply.code(202).send(await registry.deployLater(principal.organizationId, request.body, options))
+    })
+  }
+  app.get('/deployment-requests/:id', { schema: requestStatusSchema }, async (request) =>
+    registry.findRequest(caller(request.principal).organizationId, 'deployment', request.params.id),
+  )
+
+  app.get('/:hash', { schema: getSchema }, async (request) =>
+    registry.get(caller(request.principal).organizationId, request.params.hash),
+  )
+
+  app.get('/:hash/versions/:version', { schema: getVersionSchema }, async (request) =>
+    registry.getVersion(caller(request.principal).organizationId, request.params.hash, request.params.version, request.query.env),
+  )
+
+  app.get('/:hash/deployments', { schema: deploymentsSchema }, async (request) => {
+    const { from, size, env, version } = request.query
+    return registry.deployments(caller(request.principal).organizationId, request.params.hash, {
+      from: Number(from ?? 0),
+      size: Math.min(Number(size ?? MAX_PAGE), MAX_PAGE),
+      env,
+      version,
+    })
+  })
+
+  app.put('/:hash/meta', { schema: metaSchema }, async (request) =>
+    registry.updateMeta(caller(request.principal).organizationId, request.params.hash, request.body, 'replace'),
+  )
+  app.patch('/:hash/meta', { schema: metaSchema }, async (request) =>
+    registry.updateMeta(caller(request.principal).organizationId, request.params.hash, request.body, 'merge'),
+  )
+}

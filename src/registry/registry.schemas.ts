@@ -1,0 +1,130 @@
+import { Type } from 'typebox'
+import { ErrorBodyRef } from '../http/error-body.schema.js'
+
+const security = [{ bearer: [] }]
+const tags = ['data structures']
+const guardErrors = { 400: ErrorBodyRef, 401: ErrorBodyRef, 403: ErrorBodyRef }
+const AnyObject = Type.Object({}, { additionalProperties: true })
+const Env = Type.Union([Type.Literal('DEV'), Type.Literal('PROD')])
+const Count = Type.String({ pattern: '^[0-9]{1,9}$', description: 'A non-negative integer' })
+
+export const Meta = Type.Object(
+  {
+    hidden: Type.Optional(Type.Boolean()),
+    schemaType: Type.Optional(Type.Union([Type.Literal('event'), Type.Literal('entity'), Type.Null()])),
+    customData: Type.Optional(Type.Record(Type.String(), Type.String())),
+  },
+  { additionalProperties: true },
+)
+
+const Deployment = Type.Object({
+  version: Type.String(),
+  patchLevel: Type.Integer(),
+  contentHash: Type.String(),
+  env: Env,
+  ts: Type.String(),
+  message: Type.Union([Type.String(), Type.Null()]),
+  initiator: Type.String(),
+})
+
+const DataStructureRecord = Type.Object({
+  hash: Type.String(),
+  organizationId: Type.String(),
+  vendor: Type.String(),
+  name: Type.String(),
+  format: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  meta: Type.Object({}, { additionalProperties: true }),
+  deployments: Type.Array(Deployment),
+})
+
+const RequestResult = Type.Object(
+  {
+    id: Type.String(),
+    completed: Type.Boolean(),
+    success: Type.Boolean(),
+    errors: Type.Union([Type.Array(Type.String()), Type.Null()]),
+    warnings: Type.Union([Type.Array(Type.String()), Type.Null()]),
+    info: Type.Union([Type.Array(Type.String()), Type.Null()]),
+    message: Type.String(),
+  },
+  { additionalProperties: true },
+)
+
+const OrgParams = Type.Object({ organizationId: Type.String() })
+const HashParams = Type.Object({ organizationId: Type.String(), hash: Type.String() })
+const AsyncQuery = Type.Object({
+  async: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: answer 202 at once and poll by id' })),
+})
+
+export const listSchema = {
+  summary: 'List data structures', tags, security, params: OrgParams,
+  querystring: Type.Object({ vendor: Type.Optional(Type.String()), name: Type.Optional(Type.String()) }),
+  response: { 200: Type.Array(DataStructureRecord), ...guardErrors },
+}
+
+export const getSchema = {
+  summary: 'One data structure', tags, security, params: HashParams,
+  response: { 200: DataStructureRecord, ...guardErrors, 404: ErrorBodyRef },
+}
+
+export const getVersionSchema = {
+  summary: 'The raw schema of a version deployed to an environment', tags, security,
+  params: Type.Object({ organizationId: Type.String(), hash: Type.String(), version: Type.String() }),
+  querystring: Type.Object({ env: Type.Optional(Env) }),
+  response: { 200: AnyObject, ...guardErrors, 404: ErrorBodyRef },
+}
+
+export const deploymentsSchema = {
+  summary: 'Deployment history, newest first', tags, security, params: HashParams,
+  querystring: Type.Object({
+    from: Type.Optional(Count),
+    size: Type.Optional(Count),
+    env: Type.Optional(Env),
+    version: Type.Optional(Type.String()),
+  }),
+  response: { 200: Type.Array(Deployment), ...guardErrors, 404: ErrorBodyRef },
+}
+
+export const latestSchemasSchema = {
+  summary: 'The latest version of every data structure, as raw schemas', tags, security, params: OrgParams,
+  querystring: Type.Object({ latest: Type.Optional(Type.String()), env: Type.Optional(Env) }),
+  response: { 200: Type.Array(AnyObject), ...guardErrors },
+}
+
+export const validationSchema = {
+  summary: 'Validate a self-describing schema (JSON Schema, Iglu, warehouse lint)', tags, security, params: OrgParams,
+  querystring: AsyncQuery,
+  body: Type.Object({ meta: Type.Optional(Meta), data: AnyObject }, { additionalProperties: true }),
+  response: { 201: RequestResult, 202: RequestResult, ...guardErrors },
+}
+
+export const deploymentSchema = {
+  summary: 'Deploy a schema version: VALIDATED → DEV, or DEV → PROD (admin)', tags, security, params: OrgParams,
+  querystring: Type.Object({ ...AsyncQuery.properties, patch: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) }),
+  body: Type.Object(
+    {
+      source: Type.String({ description: 'VALIDATED or DEV' }),
+      target: Type.String({ description: 'DEV or PROD' }),
+      vendor: Type.String(),
+      name: Type.String(),
+      format: Type.String(),
+      version: Type.String(),
+      message: Type.Optional(Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()])),
+    },
+    { additionalProperties: true },
+  ),
+  response: { 201: RequestResult, 202: RequestResult, ...guardErrors, 404: ErrorBodyRef, 409: ErrorBodyRef },
+}
+
+export const requestStatusSchema = {
+  summary: 'Poll a validation or deployment request', tags, security,
+  params: Type.Object({ organizationId: Type.String(), id: Type.String() }),
+  response: { 200: RequestResult, ...guardErrors, 404: ErrorBodyRef },
+}
+
+export const metaSchema = {
+  summary: 'Update the metadata of a data structure', tags, security, params: HashParams,
+  body: Meta,
+  response: { 200: DataStructureRecord, ...guardErrors, 404: ErrorBodyRef },
+}

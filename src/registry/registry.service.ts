@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Clock } from '../auth/clock.js'
+import type { BackgroundTasks } from '../background-tasks.js'
+import type { Database } from '../db/database.js'
+import type { Ajv } from '../iglu/ajv-factory.js'
+import { contentHash } from '../iglu/content-hash.js'
+import { compareSchemaVer, formatSchemaVer, parseSchemaVer } from '../iglu/schema-ver.js'
+import { schemaKeyToUri } from '../iglu/schema-key.js'
+import { deploySchema, type DeploymentRequest, type Initiator } from './deploy-schema.js'
+import { jsonDepthExceeds } from '../iglu/json-depth.js'
+import { DataStructureNotFoundError, InvalidSchemaKeyError, SchemaTooDeepError, RequestNotFoundError, VersionNotDeployedError } from './registry.errors.js'
+import { createRegistryStore, type DataStructure, type Env } from './registry.store.js'
+import type { StructureMeta } from './registry.table.js'
+import { dataStructureView, deploymentView } from './registry-views.js'
+import { MAX_SCHEMA_DEPTH, validateSchemaDocument } from './schema-validation.js'
+
+/** The result object of validation and deployment requests, as Console clients read it. */
+export interface RequestResult {
+  readonly id: string
+  readonly completed: boolean
+  readonly success: boolean
+  readonly errors: string[] | null
+  readonly warnings: string[] | null
+  readonly info: string[] | null
+  readonly message: string
+  readonly [extra: string]: unknown
+}
+
+export type MetaInput = Partial<Pick<StructureMeta, 'hidden' | 'schemaType' | 'customData'>> & Record<string, unknown>
+
+const DEFAULT_META: StructureMeta = { hidden: false, schemaType: null, customData: {} }
+const orNull = (list: readonly string[]) => (list.length === 0 ? null : [...list])
+
+/** The data structures registry: validation, deployment, reads and metadata of one organization at a time. */
+export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; clock: Clock; background: BackgroundTasks }) {
+  const store = createRegistryStore(deps.db)
+
+  async function structureOrThrow(organizationId: string, hash: string): Promise<DataStructure> {
+    const structure = await store.findStructure(organizationId, hash)
+    if (structure === null) throw new DataStructureNotFoundError(hash)
+    return structure
+  }
+
+  async function validate(organizationId: string, id: string, body: { meta?: MetaInput | undefined; data: unknown }): Promise<RequestResult> {
+    if (jsonDepthExceeds(body.data, MAX_SCHEMA_DEPTH)) throw new SchemaTooDeepError(MAX_SCHEMA_DEPTH)
+    const report = validateSchemaDocument(body.data, deps.ajv)
+    const success = report.errors.length === 0 && report.key !== null
+    const uri = report.key === null ? 'the schema' : schemaKeyToUri(report.key)
+    const result: RequestResult = {
+      id,
+      completed: true,
+      success,
+      errors: orNull(report.errors),
+      warnings: orNull(report.warnings),
+      info: orNull(report.info),
+      message: success ? `${uri} is valid` : `${uri} is invalid: ${report.errors.length} error(s)`,
+    }
+    await deps.db.transaction().execute(async (trx) => {
+      const tx = createRegistryStore(trx)
+      if (success && report.key !== null) {
+        const schema = body.data as Record<string, unknown>
+        await tx.saveValidated(
+          { organizationId, ...report.key, version: formatSchemaVer(report.key.version) },
+          { schema, meta: { ...DEFAULT_META, ...body.meta }, contentHash: contentHash(schema) },
+        )
+      }
+      await tx.saveRequest({ id, organizationId, kind: 'validation', result })
+    })
+    return result
+  }
+
+  async function deploy(organizationId: string, id: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }) {
+    const outcome = await deploySchema(deps.db, organizationId, request, { ...options, now: deps.clock.now() })
+    const uri = `iglu:${request.vendor}/${request.name}/${request.format}/${request.version}`
+    const result: RequestResult = {
+      id,
+      completed: true,
+      success: true,
+      errors: null,
+      warnings: null,
+      info: null,
+      message:
+        outcome.kind === 'deployed'
+          ? `${uri} deployed to ${outcome.deployment.env}${outcome.deployment.patchLevel > 0 ? ` (patch ${outcome.deployment.patchLevel})` : ''}`
+          : `${uri} is already deployed to ${outcome.env} with this content; nothing changed`,
+      dataStructureHash: outcome.hash,
+      deployment: outcome.kind === 'deployed' ? deploymentView(outcome.deployment) : null,
+    }
+    await store.saveRequest({ id, organizationId, kind: 'deployment', result })
+    return result
+  }
+
+  /** Accepts the request now and does the work after answering; the client polls by id. */
+  async function later(organizationId: string, kind: 'validation' | 'deployment', work: (id: string) => Promise<RequestResult>) {
+    const id = randomUUID()
+    const pending: RequestResult = { id, completed: false, success: false, errors: null, warnings: null, info: null, message: 'in progress' }
+    await store.saveRequest({ id, organizationId, kind, result: pending })
+    deps.background.run(async () => {
+      try {
+        await work(id)
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error)
+        await store.saveRequest({ id, organizationId, kind, result: { ...pending, completed: true, errors: [message], message } })
+      }
+    })
+    return pending
+  }
+
+  return {
+    validate: (organizationId: string, body: { meta?: MetaInput | undefined; data: unknown }) => validate(organizationId, randomUUID(), body),
+    validateLater: (organizationId: string, body: { meta?: MetaInput | undefined; data: unknown }) =>
+      later(organizationId, 'validation', (id) => validate(organizationId, id, body)),
+    deploy: (organizationId: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }) =>
+      deploy(organizationId, randomUUID(), request, options),
+    deployLater: (organizationId: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }) =>
+      later(organizationId, 'deployment', (id) => deploy(organizationId, id, request, options)),
+
+    async findRequest(organizationId: string, kind: 'validation' | 'deployment', id: string) {
+      const result = /^[0-9a-f-]{36}$/i.test(id) ? await store.findRequest(organizationId, kind, id.toLowerCase()) : null
+      if (result === null) throw new RequestNotFoundError(id)
+      return result
+    },
+
+    async list(organizationId: string, filter: { vendor?: string | undefined; name?: string | undefined }) {
+      const structures = await store.listStructures(organizationId, filter)
+      const current = await store.currentDeployments(structures.map((s) => s.hash))
+      return structures.map((s) => dataStructureView(s, current.get(s.hash) ?? []))
+    },
+
+    async get(organizationId: string, hash: string) {
+      const structure = await structureOrThrow(organizationId, hash)
+      const current = await store.currentDeployments([hash])
+      return dataStructureView(structure, current.get(hash) ?? [])
+    },
+
+    /** The raw schema of a version in an environment (PROD, else DEV, when none is named). */
+    async getVersion(organizationId: string, hash: string, version: string, env: Env | undefined) {
+      await structureOrThrow(organizationId, hash)
+      if (parseSchemaVer(version) === null) throw new InvalidSchemaKeyError([`version "${version.slice(0, 100)}" must be MODEL-REVISION-ADDITION`])
+      const found = (await store.versions(hash, env)).filter((v) => v.version === version)
+      const chosen = found.find((v) => v.env === 'PROD') ?? found[0]
+      if (chosen === undefined) throw new VersionNotDeployedError(version, env)
+      return chosen.schema
+    },
+
+    async deployments(organizationId: string, hash: string, query: { from: number; size: number; env?: Env | undefined; version?: string | undefined }) {
+      await structureOrThrow(organizationId, hash)
+      return (await store.deployments(hash, query)).map(deploymentView)
+    },
+
+    /** The highest version of every structure (in `env`, or in either), as raw schemas. */
+    async latestSchemas(organizationId: string, env: Env | undefined) {
+      const structures = await store.listStructures(organizationId, {})
+      const latest: Record<string, unknown>[] = []
+      for (const structure of structures) {
+        const versions = await store.versions(structure.hash, env)
+        const best = versions.reduce<(typeof versions)[number] | undefined>((top, v) => {
+          if (top === undefined) return v
+          const order = compareSchemaVer(parseSchemaVer(v.version)!, parseSchemaVer(top.version)!)
+          return order > 0 || (order === 0 && v.env === 'DEV') ? v : top
+        }, undefined)
+        if (best !== undefined) latest.push(best.schema)
+      }
+      return latest
+    },
+
+    /** PUT replaces the metadata (missing fields take their defaults); PATCH changes only the given fields. */
+    async updateMeta(organizationId: string, hash: string, input: MetaInput, mode: 'replace' | 'merge') {
+      const structure = await structureOrThrow(organizationId, hash)
+      const meta: StructureMeta = mode === 'replace' ? { ...DEFAULT_META, ...input } : { ...structure.meta, ...input }
+      await store.updateMeta(hash, meta)
+      const current = await store.currentDeployments([hash])
+      return dataStructureView({ ...structure, meta }, current.get(hash) ?? [])
+    },
+  }
+}
+
+export type RegistryService = ReturnType<typeof createRegistryService>

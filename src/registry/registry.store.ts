@@ -1,0 +1,242 @@
+import { sql, type Kysely } from 'kysely'
+import type { Database } from '../db/database.js'
+import type { DataStructureRow, DeploymentRow, StructureMeta } from './registry.table.js'
+
+export type Env = 'DEV' | 'PROD'
+
+/** One entry of a structure's deployment history. */
+export interface Deployment {
+  readonly version: string
+  readonly patchLevel: number
+  readonly contentHash: string
+  readonly env: Env
+  readonly ts: Date
+  readonly message: string | null
+  readonly initiator: string
+}
+
+export interface DataStructure {
+  readonly hash: string
+  readonly organizationId: string
+  readonly vendor: string
+  readonly name: string
+  readonly format: string
+  readonly description: string | null
+  readonly meta: StructureMeta
+}
+
+export interface SchemaVersion {
+  readonly env: Env
+  readonly version: string
+  readonly schema: Record<string, unknown>
+  readonly contentHash: string
+  readonly patchLevel: number
+}
+
+export interface ValidatedCandidate {
+  readonly schema: Record<string, unknown>
+  readonly meta: StructureMeta
+  readonly contentHash: string
+}
+
+type Identity = { organizationId: string; vendor: string; name: string; format: string; version: string }
+
+/** Rows of the registry tables, mapped to domain values. Bind it to a transaction to make several calls atomic. */
+export function createRegistryStore(db: Kysely<Database>) {
+  return {
+    /** Serialises every change to one data structure until the transaction ends. */
+    async lockStructure(hash: string): Promise<void> {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${hash}, 0))`.execute(db)
+    },
+
+    async saveValidated(identity: Identity, candidate: ValidatedCandidate): Promise<void> {
+      const values = {
+        organization_id: identity.organizationId,
+        vendor: identity.vendor,
+        name: identity.name,
+        format: identity.format,
+        version: identity.version,
+        schema: JSON.stringify(candidate.schema),
+        meta: JSON.stringify(candidate.meta),
+        content_hash: candidate.contentHash,
+      }
+      await db
+        .insertInto('validated_schemas')
+        .values(values)
+        .onConflict((oc) =>
+          oc.columns(['organization_id', 'vendor', 'name', 'format', 'version']).doUpdateSet({
+            schema: values.schema,
+            meta: values.meta,
+            content_hash: values.content_hash,
+            validated_at: sql`now()`,
+          }),
+        )
+        .execute()
+    },
+
+    async findValidated(identity: Identity): Promise<ValidatedCandidate | null> {
+      const row = await db
+        .selectFrom('validated_schemas')
+        .select(['schema', 'meta', 'content_hash'])
+        .where('organization_id', '=', identity.organizationId)
+        .where('vendor', '=', identity.vendor)
+        .where('name', '=', identity.name)
+        .where('format', '=', identity.format)
+        .where('version', '=', identity.version)
+        .executeTakeFirst()
+      return row ? { schema: row.schema, meta: row.meta, contentHash: row.content_hash } : null
+    },
+
+    async findStructure(organizationId: string, hash: string): Promise<DataStructure | null> {
+      const row = await db
+        .selectFrom('data_structures')
+        .selectAll()
+        .where('hash', '=', hash)
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst()
+      return row ? toStructure(row) : null
+    },
+
+    async listStructures(organizationId: string, filter: { vendor?: string | undefined; name?: string | undefined }): Promise<DataStructure[]> {
+      let query = db.selectFrom('data_structures').selectAll().where('organization_id', '=', organizationId)
+      if (filter.vendor !== undefined) query = query.where('vendor', '=', filter.vendor)
+      if (filter.name !== undefined) query = query.where('name', '=', filter.name)
+      const rows = await query.orderBy('vendor').orderBy('name').orderBy('format').execute()
+      return rows.map(toStructure)
+    },
+
+    async insertStructure(structure: DataStructure): Promise<void> {
+      await db
+        .insertInto('data_structures')
+        .values({ ...pick(structure), organization_id: structure.organizationId, meta: JSON.stringify(structure.meta) })
+        .execute()
+    },
+
+    async updateMeta(hash: string, meta: StructureMeta): Promise<void> {
+      await db.updateTable('data_structures').set({ meta: JSON.stringify(meta) }).where('hash', '=', hash).execute()
+    },
+
+    async versions(hash: string, env?: Env): Promise<SchemaVersion[]> {
+      let query = db.selectFrom('schema_versions').selectAll().where('data_structure_hash', '=', hash)
+      if (env !== undefined) query = query.where('env', '=', env)
+      const rows = await query.execute()
+      return rows.map((r) => ({ env: r.env, version: r.version, schema: r.schema, contentHash: r.content_hash, patchLevel: r.patch_level }))
+    },
+
+    async putVersion(hash: string, version: SchemaVersion, at: Date): Promise<void> {
+      const values = {
+        data_structure_hash: hash,
+        env: version.env,
+        version: version.version,
+        schema: JSON.stringify(version.schema),
+        content_hash: version.contentHash,
+        patch_level: version.patchLevel,
+        deployed_at: at,
+      }
+      await db
+        .insertInto('schema_versions')
+        .values(values)
+        .onConflict((oc) =>
+          oc.columns(['data_structure_hash', 'env', 'version']).doUpdateSet({
+            schema: values.schema,
+            content_hash: values.content_hash,
+            patch_level: values.patch_level,
+            deployed_at: values.deployed_at,
+          }),
+        )
+        .execute()
+    },
+
+    async appendDeployment(hash: string, deployment: Deployment): Promise<void> {
+      await db
+        .insertInto('deployments')
+        .values({
+          data_structure_hash: hash,
+          version: deployment.version,
+          env: deployment.env,
+          patch_level: deployment.patchLevel,
+          content_hash: deployment.contentHash,
+          message: deployment.message,
+          initiator: deployment.initiator,
+          ts: deployment.ts,
+        })
+        .execute()
+    },
+
+    /** Newest first, with optional filters and offset paging. */
+    async deployments(hash: string, query: { from: number; size: number; env?: Env | undefined; version?: string | undefined }): Promise<Deployment[]> {
+      let select = db.selectFrom('deployments').selectAll().where('data_structure_hash', '=', hash)
+      if (query.env !== undefined) select = select.where('env', '=', query.env)
+      if (query.version !== undefined) select = select.where('version', '=', query.version)
+      const rows = await select.orderBy('id', 'desc').offset(query.from).limit(query.size).execute()
+      return rows.map(toDeployment)
+    },
+
+    /** The latest deployment of each environment, for each of the given structures. */
+    async currentDeployments(hashes: readonly string[]): Promise<Map<string, Deployment[]>> {
+      const byHash = new Map<string, Deployment[]>()
+      if (hashes.length === 0) return byHash
+      const rows = await db
+        .selectFrom('deployments')
+        .selectAll()
+        .distinctOn(['data_structure_hash', 'env'])
+        .where('data_structure_hash', 'in', hashes)
+        .orderBy('data_structure_hash')
+        .orderBy('env', 'desc')
+        .orderBy('id', 'desc')
+        .execute()
+      for (const row of rows) byHash.set(row.data_structure_hash, [...(byHash.get(row.data_structure_hash) ?? []), toDeployment(row)])
+      return byHash
+    },
+
+    async saveRequest(request: { id: string; organizationId: string; kind: 'validation' | 'deployment'; result: object }): Promise<void> {
+      await db
+        .insertInto('registry_requests')
+        .values({ id: request.id, organization_id: request.organizationId, kind: request.kind, result: JSON.stringify(request.result) })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ result: JSON.stringify(request.result) }))
+        .execute()
+    },
+
+    async findRequest(organizationId: string, kind: 'validation' | 'deployment', id: string): Promise<Record<string, unknown> | null> {
+      const row = await db
+        .selectFrom('registry_requests')
+        .select('result')
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .where('kind', '=', kind)
+        .executeTakeFirst()
+      return row?.result ?? null
+    },
+  }
+}
+
+export type RegistryStore = ReturnType<typeof createRegistryStore>
+
+function pick(structure: DataStructure) {
+  const { hash, vendor, name, format, description } = structure
+  return { hash, vendor, name, format, description }
+}
+
+function toStructure(row: DataStructureRow): DataStructure {
+  return {
+    hash: row.hash,
+    organizationId: row.organization_id,
+    vendor: row.vendor,
+    name: row.name,
+    format: row.format,
+    description: row.description,
+    meta: row.meta,
+  }
+}
+
+function toDeployment(row: DeploymentRow): Deployment {
+  return {
+    version: row.version,
+    patchLevel: row.patch_level,
+    contentHash: row.content_hash,
+    env: row.env,
+    ts: row.ts,
+    message: row.message,
+    initiator: row.initiator,
+  }
+}

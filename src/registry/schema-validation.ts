@@ -1,0 +1,64 @@
+import { compileSchema, type Ajv } from '../iglu/ajv-factory.js'
+import { jsonDepthExceeds } from '../iglu/json-depth.js'
+import type { SchemaKey } from '../iglu/schema-key.js'
+import { checkSelfDescribing, isJsonObject } from '../iglu/self-describing.js'
+import { lintSchema } from './lint/lint-schema.js'
+import type { LintFinding } from './lint/linter.js'
+
+/** Deeper schemas are refused before any recursive work is done on them. */
+export const MAX_SCHEMA_DEPTH = 100
+
+const DRAFT_04 = 'http://json-schema.org/draft-04/schema#'
+
+/** The outcome of checking one schema document: ERRORs make it unusable, the rest is advice. */
+export interface SchemaValidationReport {
+  /** The schema's own key, when its `self` is valid. */
+  readonly key: SchemaKey | null
+  readonly errors: readonly string[]
+  readonly warnings: readonly string[]
+  readonly info: readonly string[]
+}
+
+function describe(finding: LintFinding): string {
+  return `${finding.pointer}: ${finding.message} [${finding.linter}]`
+}
+
+/**
+ * Is `data` a proper draft-04 JSON Schema, a valid self-describing schema, and loadable by
+ * warehouses? Pure apart from the Ajv instance it is given.
+ */
+export function validateSchemaDocument(data: unknown, ajv: Ajv): SchemaValidationReport {
+  if (!isJsonObject(data)) return { key: null, errors: ['/: the schema must be a JSON object'], warnings: [], info: [] }
+  if (jsonDepthExceeds(data, MAX_SCHEMA_DEPTH)) {
+    return { key: null, errors: [`/: the schema is nested deeper than ${MAX_SCHEMA_DEPTH} levels`], warnings: [], info: [] }
+  }
+  const errors: string[] = []
+  const selfDescribing = checkSelfDescribing(data)
+  if (selfDescribing.kind === 'invalid') {
+    // `$schema` is reported by the schemaUri linter below.
+    errors.push(...selfDescribing.problems.filter((p) => !p.startsWith('/$schema')).map((p) => `${p} [selfDescribing]`))
+  }
+
+  const asDraft04 = { ...data, $schema: DRAFT_04 }
+  if (!ajv.validateSchema(asDraft04)) {
+    for (const error of ajv.errors ?? []) errors.push(`${error.instancePath || '/'}: ${error.message ?? 'invalid'} [jsonSchema]`)
+  } else {
+    try {
+      compileSchema(ajv, asDraft04)
+    } catch (error) {
+      errors.push(`/: the schema cannot be compiled: ${error instanceof Error ? error.message : String(error)} [jsonSchema]`)
+    } finally {
+      ajv.removeSchema(asDraft04)
+    }
+  }
+
+  const findings = lintSchema(data)
+  const at = (level: LintFinding['level']) => findings.filter((f) => f.level === level).map(describe)
+  errors.push(...at('ERROR'))
+  return {
+    key: selfDescribing.kind === 'valid' ? selfDescribing.key : null,
+    errors,
+    warnings: at('WARNING'),
+    info: at('INFO'),
+  }
+}
