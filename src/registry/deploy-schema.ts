@@ -31,8 +31,8 @@ export interface Initiator {
 
 /** What a deployment did: a new history entry, or nothing because that content was already there. */
 export type DeploymentOutcome =
-  | { readonly kind: 'deployed'; readonly hash: string; readonly deployment: Deployment }
-  | { readonly kind: 'unchanged'; readonly hash: string; readonly env: Env }
+  | { readonly kind: 'deployed'; readonly hash: string; readonly uri: string; readonly deployment: Deployment }
+  | { readonly kind: 'unchanged'; readonly hash: string; readonly uri: string; readonly env: Env }
 
 function gapCheck(version: SchemaVer, existing: readonly SchemaVersion[], env: Env): void {
   const problem = sequencingProblem(version, existing.flatMap((v) => parseSchemaVer(v.version) ?? []))
@@ -85,7 +85,7 @@ async function toDev({ store, hash, uri, version, request, options, organization
   }
   const dev = await store.versions(hash, 'DEV')
   const existing = dev.find((v) => v.version === request.version)
-  if (existing?.contentHash === candidate.contentHash) return { kind: 'unchanged', hash, env: 'DEV' }
+  if (existing?.contentHash === candidate.contentHash) return { kind: 'unchanged', hash, uri, env: 'DEV' }
   if (existing !== undefined) {
     if (!options.patch) throw new PatchRequiredError(uri)
     const prod = await store.versions(hash, 'PROD')
@@ -94,7 +94,7 @@ async function toDev({ store, hash, uri, version, request, options, organization
     gapCheck(version, dev, 'DEV')
   }
   const patchLevel = existing === undefined ? 0 : existing.patchLevel + 1
-  return record(store, hash, options, {
+  return record(store, hash, uri, options, {
     env: 'DEV',
     version: request.version,
     schema: candidate.schema,
@@ -108,15 +108,16 @@ async function toProd({ store, hash, uri, version, request, options }: Step): Pr
   if (dev === undefined) throw new NotInDevError(uri)
   const prod = await store.versions(hash, 'PROD')
   const existing = prod.find((v) => v.version === request.version)
-  if (existing?.contentHash === dev.contentHash) return { kind: 'unchanged', hash, env: 'PROD' }
+  if (existing?.contentHash === dev.contentHash) return { kind: 'unchanged', hash, uri, env: 'PROD' }
   if (existing !== undefined) throw new ProdImmutableError(uri)
   gapCheck(version, prod, 'PROD')
-  return record(store, hash, options, { ...dev, env: 'PROD' }, request.message ?? null)
+  return record(store, hash, uri, options, { ...dev, env: 'PROD' }, request.message ?? null)
 }
 
 async function record(
   store: RegistryStore,
   hash: string,
+  uri: string,
   options: { initiator: Initiator; now: Date },
   version: SchemaVersion,
   message: string | null,
@@ -132,5 +133,5 @@ async function record(
     initiator: options.initiator.apiKeyId,
   }
   await store.appendDeployment(hash, deployment)
-  return { kind: 'deployed', hash, deployment }
+  return { kind: 'deployed', hash, uri, deployment }
 }

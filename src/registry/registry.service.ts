@@ -8,12 +8,12 @@ import { contentHash } from '../iglu/content-hash.js'
 import { compareSchemaVer, formatSchemaVer, parseSchemaVer } from '../iglu/schema-ver.js'
 import { schemaKeyToUri } from '../iglu/schema-key.js'
 import { deploySchema, type DeploymentRequest, type Initiator } from './deploy-schema.js'
-import { jsonDepthExceeds } from '../iglu/json-depth.js'
-import { DataStructureNotFoundError, InvalidSchemaKeyError, SchemaTooDeepError, RequestNotFoundError, VersionNotDeployedError } from './registry.errors.js'
+import { DataStructureNotFoundError, InvalidSchemaKeyError, RequestNotFoundError, VersionNotDeployedError } from './registry.errors.js'
 import { createRegistryStore, type DataStructure, type Env } from './registry.store.js'
 import type { StructureMeta } from './registry.table.js'
 import { dataStructureView, deploymentView } from './registry-views.js'
-import { MAX_SCHEMA_DEPTH, validateSchemaDocument } from './schema-validation.js'
+import { validateSchemaDocument } from './schema-validation.js'
+import { isUuid } from '../uuid.js'
 
 /** The result object of validation and deployment requests, as Console clients read it. */
 export interface RequestResult {
@@ -43,7 +43,6 @@ export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; cl
   }
 
   async function validate(organizationId: string, id: string, body: { meta?: MetaInput | undefined; data: unknown }): Promise<RequestResult> {
-    if (jsonDepthExceeds(body.data, MAX_SCHEMA_DEPTH)) throw new SchemaTooDeepError(MAX_SCHEMA_DEPTH)
     const report = validateSchemaDocument(body.data, deps.ajv)
     const success = report.errors.length === 0 && report.key !== null
     const uri = report.key === null ? 'the schema' : schemaKeyToUri(report.key)
@@ -72,7 +71,7 @@ export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; cl
 
   async function deploy(organizationId: string, id: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }) {
     const outcome = await deploySchema(deps.db, organizationId, request, { ...options, now: deps.clock.now() })
-    const uri = `iglu:${request.vendor}/${request.name}/${request.format}/${request.version}`
+    const { uri } = outcome
     const result: RequestResult = {
       id,
       completed: true,
@@ -117,7 +116,7 @@ export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; cl
       later(organizationId, 'deployment', (id) => deploy(organizationId, id, request, options)),
 
     async findRequest(organizationId: string, kind: 'validation' | 'deployment', id: string) {
-      const result = /^[0-9a-f-]{36}$/i.test(id) ? await store.findRequest(organizationId, kind, id.toLowerCase()) : null
+      const result = isUuid(id) ? await store.findRequest(organizationId, kind, id.toLowerCase()) : null
       if (result === null) throw new RequestNotFoundError(id)
       return result
     },

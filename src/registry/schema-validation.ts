@@ -3,6 +3,7 @@ import { jsonDepthExceeds } from '../iglu/json-depth.js'
 import type { SchemaKey } from '../iglu/schema-key.js'
 import { checkSelfDescribing, isJsonObject } from '../iglu/self-describing.js'
 import { lintSchema } from './lint/lint-schema.js'
+import { SchemaTooDeepError } from './registry.errors.js'
 import type { LintFinding } from './lint/linter.js'
 
 /** Deeper schemas are refused before any recursive work is done on them. */
@@ -25,13 +26,12 @@ function describe(finding: LintFinding): string {
 
 /**
  * Is `data` a proper draft-04 JSON Schema, a valid self-describing schema, and loadable by
- * warehouses? Pure apart from the Ajv instance it is given.
+ * warehouses? Pure apart from the Ajv instance it is given. Throws SchemaTooDeepError past MAX_SCHEMA_DEPTH.
  */
 export function validateSchemaDocument(data: unknown, ajv: Ajv): SchemaValidationReport {
   if (!isJsonObject(data)) return { key: null, errors: ['/: the schema must be a JSON object'], warnings: [], info: [] }
-  if (jsonDepthExceeds(data, MAX_SCHEMA_DEPTH)) {
-    return { key: null, errors: [`/: the schema is nested deeper than ${MAX_SCHEMA_DEPTH} levels`], warnings: [], info: [] }
-  }
+  // Refused outright (not reported) so that no recursive validation ever sees a hostile depth.
+  if (jsonDepthExceeds(data, MAX_SCHEMA_DEPTH)) throw new SchemaTooDeepError(MAX_SCHEMA_DEPTH)
   const errors: string[] = []
   const selfDescribing = checkSelfDescribing(data)
   if (selfDescribing.kind === 'invalid') {
