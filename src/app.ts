@@ -20,7 +20,10 @@ import { ApiKeyView } from './auth/api-keys.schemas.js'
 import { TokenResponse } from './auth/token-exchange.schemas.js'
 import { BackgroundTasks } from './background-tasks.js'
 import { createAjv } from './iglu/ajv-factory.js'
-import { registryRoutes } from './registry/registry.routes.js'
+import { createIgluAccessGuard } from './auth/iglu-access.hook.js'
+import { createIgluRepository } from './registry/iglu-repository.js'
+import { igluServerRoutes } from './registry/iglu-server.routes.js'
+import { legacySchemasRoutes, registryRoutes } from './registry/registry.routes.js'
 import { createRegistryService } from './registry/registry.service.js'
 
 /** Outer-edge collaborators that tests replace. */
@@ -38,6 +41,8 @@ export interface FloeApp {
 }
 
 const ORGANIZATION_PREFIX = '/api/msc/v1/organizations/:organizationId'
+const LEGACY_SCHEMAS_PREFIX = '/api/schemas/v1/organizations/:organizationId'
+const IGLU_PREFIX = '/iglu/:organizationId/:env/api'
 
 function packageVersion(): string {
   const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
@@ -85,6 +90,21 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
         })
       },
       { prefix: ORGANIZATION_PREFIX },
+    )
+    await http.register(
+      async (legacy) => {
+        legacy.addHook('onRequest', bearerGuard)
+        await legacy.register(legacySchemasRoutes, { registry })
+      },
+      { prefix: LEGACY_SCHEMAS_PREFIX },
+    )
+    const igluAccessGuard = createIgluAccessGuard({ credentials, bearerGuard })
+    await http.register(
+      async (iglu) => {
+        iglu.addHook('onRequest', igluAccessGuard)
+        await iglu.register(igluServerRoutes, { repository: createIgluRepository(store.db) })
+      },
+      { prefix: IGLU_PREFIX },
     )
     http.addHook('onClose', async () => {
       await background.drain()

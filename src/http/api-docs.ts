@@ -16,7 +16,10 @@ export async function registerApiDocs(app: FastifyInstance, version: string): Pr
         description: 'Data structures (Iglu registry), tracking scenarios and event inspection, Snowplow-compatible.',
       },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          igluApiKey: { type: 'apiKey', in: 'header', name: 'apikey', description: 'An API key secret of the organization (Iglu reads only)' },
+        },
       },
     },
     refResolver: {

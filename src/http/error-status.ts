@@ -23,6 +23,8 @@ export const STATUS_BY_DOMAIN_CODE: Readonly<Record<DomainErrorCode, number>> = 
   PATCH_REQUIRED: 409,
   PROD_IMMUTABLE: 409,
   SCHEMA_TOO_DEEP: 400,
+  SCHEMA_NOT_FOUND: 404,
+  NO_SCHEMAS_AVAILABLE: 404,
 }
 
 /** Codes for the framework's own client errors (bad JSON, too large, unsupported media type...). */

@@ -12,6 +12,8 @@ export type RegistryErrorCode =
   | 'PATCH_REQUIRED'
   | 'PROD_IMMUTABLE'
   | 'SCHEMA_TOO_DEEP'
+  | 'SCHEMA_NOT_FOUND'
+  | 'NO_SCHEMAS_AVAILABLE'
 
 abstract class RegistryError<C extends RegistryErrorCode> extends DomainError<C> {}
 
@@ -89,5 +91,21 @@ export class SchemaTooDeepError extends RegistryError<'SCHEMA_TOO_DEEP'> {
   readonly code = 'SCHEMA_TOO_DEEP'
   constructor(limit: number) {
     super(`data is nested deeper than ${limit} levels`, { field: 'data' })
+  }
+}
+
+/** Iglu Server's answer for a schema that is not there (or not readable): clients treat it as "not found". */
+export class SchemaNotFoundError extends RegistryError<'SCHEMA_NOT_FOUND'> {
+  readonly code = 'SCHEMA_NOT_FOUND'
+  constructor() {
+    super('The schema is not found')
+  }
+}
+
+/** Iglu Server's answer for an empty listing under a vendor, name or model. */
+export class NoSchemasAvailableError extends RegistryError<'NO_SCHEMAS_AVAILABLE'> {
+  readonly code = 'NO_SCHEMAS_AVAILABLE'
+  constructor() {
+    super('No schemas available')
   }
 }

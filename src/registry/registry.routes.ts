@@ -16,18 +16,11 @@ import {
 /** Largest page of deployment history; clients asking for more (snowplow-cli asks for 1e9) get this many. */
 const MAX_PAGE = 100_000
 
-/** `/data-structures/v1`: the Console's data structures API over the registry service. */
-export const registryRoutes: FastifyPluginAsyncTypebox<{ registry: RegistryService }> = async (app, { registry }) => {
-  const caller = (principal: Parameters<typeof requirePrincipal>[0]) => requirePrincipal(principal, 'use the registry')
+type RegistryOptions = { registry: RegistryService }
+const caller = (principal: Parameters<typeof requirePrincipal>[0]) => requirePrincipal(principal, 'use the registry')
 
-  app.get('/', { schema: listSchema }, async (request) =>
-    registry.list(caller(request.principal).organizationId, request.query),
-  )
-
-  app.get('/schemas/versions', { schema: latestSchemasSchema }, async (request) =>
-    registry.latestSchemas(caller(request.principal).organizationId, request.query.env),
-  )
-
+/** Validation and deployment requests, sync and async, and their polling routes. */
+export const registryRequestRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async (app, { registry }) => {
   for (const url of ['/validation-requests', '/validation-requests/sync']) {
     app.post(url, { schema: validationSchema }, async (request, reply) => {
       const { organizationId } = caller(request.principal)
@@ -54,6 +47,13 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{ registry: RegistryServi
   app.get('/deployment-requests/:id', { schema: requestStatusSchema }, async (request) =>
     registry.findRequest(caller(request.principal).organizationId, 'deployment', request.params.id),
   )
+}
+
+/** Reads of data structure records, their versions and history, and their metadata. */
+export const dataStructureRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async (app, { registry }) => {
+  app.get('/', { schema: listSchema }, async (request) =>
+    registry.list(caller(request.principal).organizationId, request.query),
+  )
 
   app.get('/:hash', { schema: getSchema }, async (request) =>
     registry.get(caller(request.principal).organizationId, request.params.hash),
@@ -79,4 +79,22 @@ export const registryRoutes: FastifyPluginAsyncTypebox<{ registry: RegistryServi
   app.patch('/:hash/meta', { schema: metaSchema }, async (request) =>
     registry.updateMeta(caller(request.principal).organizationId, request.params.hash, request.body, 'merge'),
   )
+}
+
+/** `/data-structures/v1`: the Console's data structures API over the registry service. */
+export const registryRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async (app, { registry }) => {
+  app.get('/schemas/versions', { schema: latestSchemasSchema }, async (request) =>
+    registry.latestSchemas(caller(request.principal).organizationId, request.query.env),
+  )
+  await app.register(registryRequestRoutes, { registry })
+  await app.register(dataStructureRoutes, { registry })
+}
+
+/**
+ * `/api/schemas/v1/organizations/{organizationId}`: the legacy Schemas API, tunnelled to the same handlers.
+ * Records live under `/schemas`; validation and deployment requests sit at the organization level.
+ */
+export const legacySchemasRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async (app, { registry }) => {
+  await app.register(registryRequestRoutes, { registry })
+  await app.register(dataStructureRoutes, { registry, prefix: '/schemas' })
 }

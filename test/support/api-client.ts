@@ -1,29 +1,47 @@
 import type { TestApp } from './test-app.js'
 
+export interface JsonResponse {
+  status: number
+  body: any
+  headers: Headers
+}
+
+/** One HTTP request over loopback; the body is parsed when it is JSON, else kept as text. */
+export async function requestJson(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<JsonResponse> {
+  const headers: Record<string, string> = { ...init.headers }
+  if (init.body !== undefined) headers['content-type'] ??= 'application/json'
+  const body = typeof init.body === 'string' ? init.body : init.body === undefined ? undefined : JSON.stringify(init.body)
+  const response = await fetch(url, { method: init.method ?? 'GET', headers, body })
+  const text = await response.text()
+  let parsed: unknown = text
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body: parsed, headers: response.headers }
+}
+
 /** A logged-in client of one organization's API, over real HTTP. */
 export interface ApiClient {
   readonly organizationId: string
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>
+  readonly accessToken: string
+  /** A request under `/api/msc/v1/organizations/{organizationId}`. */
+  call(method: string, path: string, body?: unknown): Promise<JsonResponse>
+  /** A request to any path of the server, with this client's bearer token. */
+  callAt(method: string, absolutePath: string, body?: unknown): Promise<JsonResponse>
 }
 
 export async function apiClient(server: TestApp, organizationId: string, apiKeyId: string, apiKey: string): Promise<ApiClient> {
   const base = `${server.baseUrl}/api/msc/v1/organizations/${organizationId}`
   const tokenResponse = await fetch(`${base}/credentials/v3/token`, { headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey } })
   const { accessToken } = (await tokenResponse.json()) as { accessToken: string }
+  const callAt = (method: string, absolutePath: string, body?: unknown) =>
+    requestJson(`${server.baseUrl}${absolutePath}`, { method, headers: { authorization: `Bearer ${accessToken}` }, body })
   return {
     organizationId,
-    async call(method, path, body) {
-      const headers: Record<string, string> = { authorization: `Bearer ${accessToken}` }
-      if (body !== undefined) headers['content-type'] = 'application/json'
-      const response = await fetch(`${base}${path}`, { method, headers, body: typeof body === 'string' ? body : body === undefined ? undefined : JSON.stringify(body) })
-      const text = await response.text()
-      let parsed: unknown = text
-      try {
-        parsed = JSON.parse(text)
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: response.status, body: parsed }
-    },
+    accessToken,
+    callAt,
+    call: (method, path, body) => callAt(method, `/api/msc/v1/organizations/${organizationId}${path}`, body),
   }
 }

@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/database.js'
+import { compareSchemaVer, formatSchemaVer, parseSchemaVer } from '../iglu/schema-ver.js'
+import { schemaKeyToUri, type SchemaKey } from '../iglu/schema-key.js'
+import { NoSchemasAvailableError, SchemaNotFoundError } from './registry.errors.js'
+import type { Env } from './registry.store.js'
+
+/** A schema as an Iglu repository serves it. */
+export interface PublishedSchema {
+  readonly key: SchemaKey
+  readonly uri: string
+  readonly schema: Record<string, unknown>
+  readonly deployedAt: Date
+}
+
+export interface SchemaFilter {
+  readonly vendor?: string | undefined
+  readonly name?: string | undefined
+  readonly format?: string | undefined
+  readonly model?: number | undefined
+  readonly version?: string | undefined
+}
+
+/** The canonical representation: `$schema` and `self` first, then the body, as Iglu Server prints it. */
+export function canonicalSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema, self, ...body } = schema
+  return { $schema, self, ...body }
+}
+
+/**
+ * One organization's deployed schemas seen as Iglu repositories, one per environment. This is what
+ * `/iglu/{organizationId}/{dev|prod}/api/schemas` serves and what the inspection resolver reads in-process.
+ */
+export function createIgluRepository(db: Kysely<Database>) {
+  async function published(organizationId: string, env: Env, filter: SchemaFilter): Promise<PublishedSchema[]> {
+    let query = db
+      .selectFrom('schema_versions')
+      .innerJoin('data_structures', 'data_structures.hash', 'schema_versions.data_structure_hash')
+      .select(['vendor', 'name', 'format', 'version', 'schema', 'deployed_at'])
+      .where('organization_id', '=', organizationId)
+      .where('env', '=', env)
+    if (filter.vendor !== undefined) query = query.where('vendor', '=', filter.vendor)
+    if (filter.name !== undefined) query = query.where('name', '=', filter.name)
+    if (filter.format !== undefined) query = query.where('format', '=', filter.format)
+    if (filter.version !== undefined) query = query.where('version', '=', filter.version)
+    const rows = await query.execute()
+    const schemas: PublishedSchema[] = []
+    for (const row of rows) {
+      const version = parseSchemaVer(row.version)
+      if (version === null || (filter.model !== undefined && version.model !== filter.model)) continue
+      const key: SchemaKey = { vendor: row.vendor, name: row.name, format: row.format, version }
+      schemas.push({ key, uri: schemaKeyToUri(key), schema: row.schema, deployedAt: row.deployed_at })
+    }
+    return schemas.sort(bySchemaKey)
+  }
+
+  return {
+    /** Every schema of the environment matching the filter, ordered by vendor, name, format, then SchemaVer. */
+    list: published,
+
+    /** Like `list`, but an empty answer is Iglu Server's 404 "No schemas available". */
+    async listOrFail(organizationId: string, env: Env, filter: SchemaFilter): Promise<PublishedSchema[]> {
+      const schemas = await published(organizationId, env, filter)
+      if (schemas.length === 0) throw new NoSchemasAvailableError()
+      return schemas
+    },
+
+    async find(organizationId: string, env: Env, key: SchemaKey): Promise<PublishedSchema | null> {
+      const version = formatSchemaVer(key.version)
+      const [found] = await published(organizationId, env, { vendor: key.vendor, name: key.name, format: key.format, version })
+      return found ?? null
+    },
+
+    /** Like `find`, but a missing schema is Iglu Server's 404 "The schema is not found". */
+    async get(organizationId: string, env: Env, key: SchemaKey): Promise<PublishedSchema> {
+      const found = await this.find(organizationId, env, key)
+      if (found === null) throw new SchemaNotFoundError()
+      return found
+    },
+  }
+}
+
+export type IgluRepository = ReturnType<typeof createIgluRepository>
+
+function bySchemaKey(a: PublishedSchema, b: PublishedSchema): number {
+  return (
+    byText(a.key.vendor, b.key.vendor) ||
+    byText(a.key.name, b.key.name) ||
+    byText(a.key.format, b.key.format) ||
+    compareSchemaVer(a.key.version, b.key.version)
+  )
+}
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)

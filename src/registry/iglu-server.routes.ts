@@ -1,0 +1,110 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { requirePrincipal } from '../auth/principal.js'
+import { ErrorBodyRef } from '../http/error-body.schema.js'
+import { parseSchemaVer } from '../iglu/schema-ver.js'
+import { canonicalSchema, type IgluRepository, type PublishedSchema } from './iglu-repository.js'
+import { SchemaNotFoundError } from './registry.errors.js'
+
+const tags = ['iglu server']
+const security: Array<Record<string, string[]>> = [{ bearer: [] }, { igluApiKey: [] }]
+const Repr = Type.Union([Type.Literal('uri'), Type.Literal('canonical'), Type.Literal('meta')])
+const RepoParams = { organizationId: Type.String(), env: Type.Union([Type.Literal('dev'), Type.Literal('prod')]) }
+const errors = { 400: ErrorBodyRef, 401: ErrorBodyRef, 403: ErrorBodyRef, 404: ErrorBodyRef }
+const listResponse = { 200: Type.Array(Type.Unknown()), ...errors }
+const MODEL = /^(0|[1-9][0-9]{0,8})$/
+
+type ReprName = 'uri' | 'canonical' | 'meta'
+
+function represent(schema: PublishedSchema, repr: ReprName): unknown {
+  if (repr === 'uri') return schema.uri
+  const canonical = canonicalSchema(schema.schema)
+  if (repr === 'canonical') return canonical
+  const { $schema: _metaSchema, self, ...body } = canonical
+  const at = schema.deployedAt.toISOString()
+  return { self, metadata: { createdAt: at, updatedAt: at, isPublic: false }, ...body }
+}
+
+/**
+ * `/iglu/{organizationId}/{dev|prod}/api`: the read side of Iglu Server's API over one environment of
+ * the registry, so that Iglu resolvers (Enrich, Micro, igluctl, our own inspection) can use it.
+ */
+export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepository }> = async (app, { repository }) => {
+  const scope = (request: { principal: Parameters<typeof requirePrincipal>[0]; params: { env: 'dev' | 'prod' } }) => ({
+    organizationId: requirePrincipal(request.principal, 'read schemas').organizationId,
+    env: request.params.env === 'dev' ? ('DEV' as const) : ('PROD' as const),
+  })
+
+  app.get('/meta/health', { schema: { summary: 'Iglu Server health', tags, params: Type.Object(RepoParams) } }, async (_request, reply) =>
+    reply.type('text/plain').send('OK'),
+  )
+
+  app.get(
+    '/schemas',
+    {
+      schema: {
+        summary: 'Every schema of the environment (always 200)', tags, security,
+        params: Type.Object(RepoParams), querystring: Type.Object({ repr: Type.Optional(Repr) }), response: listResponse,
+      },
+    },
+    async (request) => {
+      const { organizationId, env } = scope(request)
+      return (await repository.list(organizationId, env, {})).map((s) => represent(s, request.query.repr ?? 'uri'))
+    },
+  )
+
+  app.get(
+    '/schemas/:vendor',
+    {
+      schema: {
+        summary: "A vendor's schemas (404 when none)", tags, security,
+        params: Type.Object({ ...RepoParams, vendor: Type.String() }), querystring: Type.Object({ repr: Type.Optional(Repr) }), response: listResponse,
+      },
+    },
+    async (request) => {
+      const { organizationId, env } = scope(request)
+      const found = await repository.listOrFail(organizationId, env, { vendor: request.params.vendor })
+      return found.map((s) => represent(s, request.query.repr ?? 'uri'))
+    },
+  )
+
+  app.get(
+    '/schemas/:vendor/:name',
+    {
+      schema: {
+        summary: 'The versions of one schema (404 when none)', tags, security,
+        params: Type.Object({ ...RepoParams, vendor: Type.String(), name: Type.String() }), querystring: Type.Object({ repr: Type.Optional(Repr) }), response: listResponse,
+      },
+    },
+    async (request) => {
+      const { organizationId, env } = scope(request)
+      const { vendor, name } = request.params
+      return (await repository.listOrFail(organizationId, env, { vendor, name })).map((s) => represent(s, request.query.repr ?? 'uri'))
+    },
+  )
+
+  app.get(
+    '/schemas/:vendor/:name/:format/:version',
+    {
+      schema: {
+        summary: 'One schema by SchemaVer (default repr canonical), or with a bare MODEL the list of that model (default repr uri)',
+        tags, security,
+        params: Type.Object({ ...RepoParams, vendor: Type.String(), name: Type.String(), format: Type.String(), version: Type.String() }),
+        querystring: Type.Object({ repr: Type.Optional(Repr) }),
+        response: { 200: Type.Unknown(), ...errors },
+      },
+    },
+    async (request) => {
+      const { organizationId, env } = scope(request)
+      const { vendor, name, format, version } = request.params
+      if (MODEL.test(version)) {
+        const found = await repository.listOrFail(organizationId, env, { vendor, name, format, model: Number(version) })
+        return found.map((s) => represent(s, request.query.repr ?? 'uri'))
+      }
+      const schemaVer = parseSchemaVer(version)
+      if (schemaVer === null) throw new SchemaNotFoundError()
+      const found = await repository.get(organizationId, env, { vendor, name, format, version: schemaVer })
+      return represent(found, request.query.repr ?? 'canonical')
+    },
+  )
+}

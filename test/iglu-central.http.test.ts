@@ -1,0 +1,86 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compareSchemaVer, parseSchemaVer } from '../src/iglu/schema-ver.js'
+import { apiClient, type ApiClient } from './support/api-client.js'
+import { backends, type TestDatabase } from './support/test-databases.js'
+import { startTestApp, type TestApp } from './support/test-app.js'
+import { testConfig } from './support/test-config.js'
+
+/** Iglu Central, read in place from the shared test data: never copied into the repository. */
+const IGLU_CENTRAL = new URL('../../shared/data/iglu-central/schemas', import.meta.url).pathname
+
+interface CorpusSchema {
+  readonly vendor: string
+  readonly name: string
+  readonly version: string
+  readonly schema: Record<string, unknown>
+}
+
+function loadCorpus(): CorpusSchema[] {
+  const schemas: CorpusSchema[] = []
+  for (const vendor of readdirSync(IGLU_CENTRAL)) {
+    for (const name of readdirSync(join(IGLU_CENTRAL, vendor))) {
+      let versions: string[]
+      try {
+        versions = readdirSync(join(IGLU_CENTRAL, vendor, name, 'jsonschema'))
+      } catch {
+        continue // another format (e.g. thrift)
+      }
+      for (const version of versions) {
+        const schema = JSON.parse(readFileSync(join(IGLU_CENTRAL, vendor, name, 'jsonschema', version), 'utf8')) as Record<string, unknown>
+        schemas.push({ vendor, name, version, schema })
+      }
+    }
+  }
+  // Deploy each structure's versions in SchemaVer order, as their authors published them.
+  return schemas.sort(
+    (a, b) =>
+      a.vendor.localeCompare(b.vendor) || a.name.localeCompare(b.name) || compareSchemaVer(parseSchemaVer(a.version)!, parseSchemaVer(b.version)!),
+  )
+}
+
+describe.each(backends)('every Iglu Central schema through validate and deploy on $name', (backend) => {
+  let database: TestDatabase
+  let server: TestApp
+  let admin: ApiClient
+  const corpus = loadCorpus()
+
+  beforeAll(async () => {
+    database = await backend.create()
+    server = await startTestApp(testConfig({ db: database.config }))
+    const startup = server.app.startup
+    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
+    admin = await apiClient(server, startup.organizationId, startup.apiKeyId, startup.apiKey)
+  })
+  afterAll(async () => {
+    await server?.close()
+    await database?.drop()
+  })
+
+  it('validates and deploys all of them to DEV, with no ERROR-level finding', async () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(600)
+    const withErrors: string[] = []
+    const notDeployed: string[] = []
+    let warned = 0
+    for (const { vendor, name, version, schema } of corpus) {
+      const uri = `iglu:${vendor}/${name}/jsonschema/${version}`
+      const validation = await admin.call('POST', '/data-structures/v1/validation-requests', { meta: { hidden: false }, data: schema })
+      expect(validation.status).toBe(201)
+      if (validation.body.success !== true) {
+        withErrors.push(`${uri}: ${(validation.body.errors ?? []).join('; ')}`)
+        continue
+      }
+      if (validation.body.warnings !== null) warned++
+      const deployment = await admin.call('POST', '/data-structures/v1/deployment-requests', {
+        source: 'VALIDATED', target: 'DEV', vendor, name, format: 'jsonschema', version, message: 'Iglu Central',
+      })
+      if (deployment.status !== 201) notDeployed.push(`${uri}: ${deployment.status} ${deployment.body.message}`)
+    }
+    console.log(`Iglu Central: ${corpus.length} schemas, ${withErrors.length} with ERROR findings, ${warned} with warnings, ${notDeployed.length} refused at deployment`)
+    expect(withErrors).toEqual([])
+    expect(notDeployed).toEqual([])
+    const listed = await admin.callAt('GET', `/iglu/${admin.organizationId}/dev/api/schemas`, undefined)
+    expect(listed.body).toHaveLength(corpus.length)
+  })
+})
