@@ -1,50 +1,15 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { compareSchemaVer, parseSchemaVer } from '../src/iglu/schema-ver.js'
 import { apiClient, type ApiClient } from './support/api-client.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
-
-/** Iglu Central, read in place from the shared test data: never copied into the repository. */
-const IGLU_CENTRAL = new URL('../../shared/data/iglu-central/schemas', import.meta.url).pathname
-
-interface CorpusSchema {
-  readonly vendor: string
-  readonly name: string
-  readonly version: string
-  readonly schema: Record<string, unknown>
-}
-
-function loadCorpus(): CorpusSchema[] {
-  const schemas: CorpusSchema[] = []
-  for (const vendor of readdirSync(IGLU_CENTRAL)) {
-    for (const name of readdirSync(join(IGLU_CENTRAL, vendor))) {
-      let versions: string[]
-      try {
-        versions = readdirSync(join(IGLU_CENTRAL, vendor, name, 'jsonschema'))
-      } catch {
-        continue // another format (e.g. thrift)
-      }
-      for (const version of versions) {
-        const schema = JSON.parse(readFileSync(join(IGLU_CENTRAL, vendor, name, 'jsonschema', version), 'utf8')) as Record<string, unknown>
-        schemas.push({ vendor, name, version, schema })
-      }
-    }
-  }
-  // Deploy each structure's versions in SchemaVer order, as their authors published them.
-  return schemas.sort(
-    (a, b) =>
-      a.vendor.localeCompare(b.vendor) || a.name.localeCompare(b.name) || compareSchemaVer(parseSchemaVer(a.version)!, parseSchemaVer(b.version)!),
-  )
-}
+import { loadIgluCentral } from './support/shared-data.js'
 
 describe.each(backends)('every Iglu Central schema through validate and deploy on $name', (backend) => {
   let database: TestDatabase
   let server: TestApp
   let admin: ApiClient
-  const corpus = loadCorpus()
+  const corpus = loadIgluCentral()
 
   beforeAll(async () => {
     database = await backend.create()

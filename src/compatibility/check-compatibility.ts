@@ -1,0 +1,145 @@
+import { isDeepStrictEqual } from 'node:util'
+import type { NFA } from 'refa'
+import { compileSchema, createAjv, type Ajv } from '../iglu/ajv-factory.js'
+import { Budget, BudgetExceeded, DEFAULT_BUDGET, type BudgetLimits } from './budget.js'
+import type { CompatibilityResult, Reason } from './compatibility-result.js'
+import { proveInclusion } from './inclusion-prover.js'
+import { prepareSchema, type Schema } from './prepared-schema.js'
+import type { ProofContext } from './proof-context.js'
+import { intersect, lengthLanguage, patternLanguage } from './regex-language.js'
+import { candidateValues } from './witness-search.js'
+
+export interface CompatibilityOptions {
+  /** The validator the answer is relative to; by default one made by the shared factory. */
+  readonly ajv?: Ajv
+  readonly budget?: Partial<BudgetLimits>
+  /** Answer `compatible` at once for identical schemas (true by default; tests turn it off to exercise the prover). */
+  readonly identityShortcut?: boolean
+}
+
+const ANNOTATIONS = ['self', '$schema', 'title', 'description', 'default', 'examples', '$comment']
+const MAX_REASONS = 20
+
+let defaultAjv: Ajv | undefined
+
+/** A copy of the document without root annotations (an Iglu `$schema` would make Ajv demand `self`). */
+function document(schema: unknown): object {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return {}
+  const copy: Record<string, unknown> = structuredClone(schema as Record<string, unknown>)
+  for (const key of ANNOTATIONS) delete copy[key]
+  return copy
+}
+
+/**
+ * Whether every JSON value the candidate accepts is also accepted by the reference, with validation
+ * as the shared Ajv runs it. `compatible` is proved by sound rules; `incompatible` comes with a witness
+ * that Ajv accepts under the candidate and rejects under the reference; otherwise `undecidable`.
+ */
+export function checkCompatibility(candidate: unknown, reference: unknown, options: CompatibilityOptions = {}): CompatibilityResult {
+  const ajv = options.ajv ?? (defaultAjv ??= createAjv())
+  const limits: BudgetLimits = { ...DEFAULT_BUDGET, ...options.budget }
+  const candidateDoc = document(candidate)
+  const referenceDoc = document(reference)
+  const compiled: object[] = []
+  const compile = (schema: object) => {
+    const validate = compileSchema(ajv, schema)
+    compiled.push(schema)
+    return validate
+  }
+  // Two documents declaring the same ids cannot share one Ajv: the second gets a validator of its own.
+  const compileDocument = (schema: object) => {
+    try {
+      return compile(schema)
+    } catch (error) {
+      if (!(error instanceof Error) || !/already exists|more than one schema/.test(error.message)) throw error
+      return compileSchema(createAjv(), schema)
+    }
+  }
+  if (options.identityShortcut !== false && isDeepStrictEqual(candidate, reference)) return { outcome: 'compatible', reasons: [] }
+  try {
+    let validCandidate: ReturnType<Ajv['compile']>
+    let validReference: ReturnType<Ajv['compile']>
+    try {
+      validCandidate = compileDocument(candidateDoc)
+      validReference = compileDocument(referenceDoc)
+    } catch (error) {
+      const detail = error instanceof Error ? error.message.slice(0, 300) : String(error)
+      return { outcome: 'undecidable', reasons: [{ code: 'invalid-schema', schema: compiled.length === 0 ? 'candidate' : 'reference', pointer: '', detail }] }
+    }
+
+    // The proof gets most of the time; the witness search what is left, with a floor of its own.
+    const proofBudget = new Budget({ ...limits, maxMillis: limits.maxMillis * 0.7 })
+    const reasons: Reason[] = []
+    const hints: unknown[] = []
+    const languages = new Map<string, NFA>()
+    const subValidators = new Map<Schema, ReturnType<Ajv['compile']>>()
+    const strings = (patterns: readonly string[], minLength: number, maxLength: number | undefined): NFA => {
+      const key = JSON.stringify([patterns, minLength, maxLength])
+      let language = languages.get(key)
+      if (language === undefined) {
+        const parts = patterns.map((p) => patternLanguage(p, limits.maxAutomatonStates))
+        if (minLength > 0 || maxLength !== undefined) parts.push(lengthLanguage(minLength, maxLength, limits.maxAutomatonStates))
+        language = intersect(parts, limits.maxAutomatonStates)
+        languages.set(key, language)
+      }
+      return language
+    }
+    const accepts = (schema: Schema, value: unknown): boolean => {
+      let validate = subValidators.get(schema)
+      if (validate === undefined) {
+        validate = compile(schema as object)
+        subValidators.set(schema, validate)
+      }
+      return validate(value) === true
+    }
+    const ctx: ProofContext = {
+      budget: proofBudget,
+      maxAutomatonStates: limits.maxAutomatonStates,
+      prove: (l, r, pointer) => proveInclusion(l, r, ctx, pointer),
+      fail(code, pointer, detail) {
+        if (reasons.length < MAX_REASONS * 5) reasons.push({ code, schema: 'reference', pointer, detail })
+        return false
+      },
+      acceptsAll: (schema, values) => values.every((v) => accepts(schema, v)),
+      strings,
+      hint: (value) => {
+        if (hints.length < 200) hints.push(value)
+      },
+    }
+
+    const preparedCandidate = prepareSchema(candidateDoc, 'candidate', proofBudget)
+    const preparedReference = prepareSchema(referenceDoc, 'reference', proofBudget)
+    const refProblems = [...preparedCandidate.reasons, ...preparedReference.reasons]
+    let proved = false
+    try {
+      proved = proveInclusion(preparedCandidate.schema, preparedReference.schema, ctx, '')
+    } catch (error) {
+      if (!(error instanceof BudgetExceeded)) throw error
+      reasons.push({ code: 'budget', schema: 'reference', pointer: '', detail: error.message })
+    }
+    if (proved && refProblems.length === 0) return { outcome: 'compatible', reasons: [] }
+
+    const searchBudget = new Budget({ ...limits, maxMillis: Math.max(limits.maxMillis * 0.3, 5) })
+    try {
+      const values = candidateValues(preparedCandidate.schema, preparedReference.schema, { budget: searchBudget, hints, strings, accepts })
+      for (const value of [...values, ...hints]) {
+        searchBudget.visit()
+        if (validCandidate(value) === true && validReference(value) !== true) {
+          const error = validReference.errors?.[0]
+          return { outcome: 'incompatible', witness: value, path: error?.instancePath ?? '', schemaPath: error?.schemaPath ?? '', reasons: [] }
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof BudgetExceeded)) throw error
+      reasons.push({ code: 'budget', schema: 'reference', pointer: '', detail: `witness search: ${error.message}` })
+    }
+    const all = [...refProblems, ...reasons]
+    const unique = all.filter((r, i) => all.findIndex((o) => o.code === r.code && o.pointer === r.pointer && o.schema === r.schema) === i)
+    return {
+      outcome: 'undecidable',
+      reasons: unique.length > 0 ? unique.slice(0, MAX_REASONS) : [{ code: 'not-proved', schema: 'reference', pointer: '', detail: 'no proof and no witness' }],
+    }
+  } finally {
+    for (const schema of compiled) ajv.removeSchema(schema)
+  }
+}

@@ -1,0 +1,48 @@
+import { ASSERTED_FORMATS } from '../iglu/ajv-factory.js'
+import type { Schema } from './prepared-schema.js'
+import type { ProofContext } from './proof-context.js'
+import { inclusion, lengthRange, patternLanguage, sampleWords, UnsupportedRegex } from './regex-language.js'
+
+/** Strings: length bounds, `pattern` through regex inclusion, and the formats Ajv asserts. */
+export function proveStrings(L: Schema, R: Schema, ctx: ProofContext, pointer: string): boolean {
+  const lMin = typeof L.minLength === 'number' ? L.minLength : 0
+  const lMax = typeof L.maxLength === 'number' ? L.maxLength : undefined
+  const rMin = typeof R.minLength === 'number' ? R.minLength : 0
+  const rMax = typeof R.maxLength === 'number' ? R.maxLength : undefined
+  if (lMax !== undefined && lMin > lMax) return true
+  if (typeof R.format === 'string' && (ASSERTED_FORMATS as readonly string[]).includes(R.format) && R.format !== L.format) {
+    ctx.hint('')
+    ctx.hint('not a ' + R.format)
+    return ctx.fail('not-proved', `${pointer}/format`, `the candidate does not restrict strings to format ${R.format}`)
+  }
+  const needLength = rMin > lMin || (rMax !== undefined && (lMax === undefined || lMax > rMax))
+  const needPattern = typeof R.pattern === 'string' && R.pattern !== L.pattern
+  if (!needLength && !needPattern) return true
+  if (rMin > lMin) ctx.hint('x'.repeat(Math.min(lMin, 1_000_000)))
+  if (rMax !== undefined && rMax < 1_000_000) ctx.hint('x'.repeat(rMax + 1))
+  const patterns = typeof L.pattern === 'string' ? [L.pattern] : []
+  if (patterns.length === 0 && needLength) {
+    return ctx.fail('not-proved', `${pointer}/${rMin > lMin ? 'minLength' : 'maxLength'}`, 'the candidate allows string lengths the reference rejects')
+  }
+  try {
+    const language = ctx.strings(patterns, lMin, lMax)
+    const range = lengthRange(language)
+    if (range === null) return true
+    if (needLength && (range.min < rMin || (rMax !== undefined && (range.max === undefined || range.max > rMax)))) {
+      if (range.min < rMin) for (const word of sampleWords(language, 3)) ctx.hint(word)
+      if (rMax !== undefined && rMax < 5000) for (const word of sampleWords(ctx.strings(patterns, Math.max(lMin, rMax + 1), lMax), 3)) ctx.hint(word)
+      return ctx.fail('not-proved', `${pointer}/maxLength`, 'the candidate allows string lengths the reference rejects')
+    }
+    if (needPattern) {
+      const result = inclusion(language, patternLanguage(R.pattern as string, ctx.maxAutomatonStates), ctx.maxAutomatonStates)
+      if (!result.included) {
+        if (result.example !== undefined) ctx.hint(result.example)
+        return ctx.fail('not-proved', `${pointer}/pattern`, 'the candidate allows strings that do not match the reference pattern')
+      }
+    }
+    return true
+  } catch (error) {
+    if (!(error instanceof UnsupportedRegex)) throw error
+    return ctx.fail('regex', `${pointer}/pattern`, `cannot compare the patterns as automata: ${error.message.slice(0, 200)}`)
+  }
+}

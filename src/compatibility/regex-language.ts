@@ -1,0 +1,132 @@
+import { RegExpParser } from '@eslint-community/regexpp'
+import { DFA, getIntersectionWords, isDisjointWith, JS, NFA, transform, Transformers, type ReadonlyWord } from 'refa'
+
+/**
+ * Regular languages of JSON Schema strings, through refa's automata. A `pattern` is unanchored, as
+ * Ajv runs it (`new RegExp(pattern, 'u')` and `test`): each top-level alternative without `^` or `$`
+ * gets `[^]*` on that side. Lengths count code points, as the `u` flag and Ajv's maxLength do.
+ */
+export class UnsupportedRegex extends Error {}
+
+const regexpParser = new RegExpParser({ ecmaVersion: 2024 })
+
+/** The pattern rewritten to match whole strings. */
+function anchoredSource(pattern: string): string {
+  const ast = regexpParser.parsePattern(pattern, 0, pattern.length, { unicode: true })
+  return ast.alternatives
+    .map((alternative) => {
+      const { elements } = alternative
+      const first = elements[0]
+      const last = elements[elements.length - 1]
+      const startsAnchored = first?.type === 'Assertion' && first.kind === 'start'
+      const endsAnchored = last?.type === 'Assertion' && last.kind === 'end' && elements.length > (startsAnchored ? 1 : 0)
+      const from = startsAnchored && first !== undefined ? first.end : alternative.start
+      const to = endsAnchored && last !== undefined ? last.start : alternative.end
+      return `(?:${startsAnchored ? '' : '[^]*'}(?:${pattern.slice(from, to)})${endsAnchored ? '' : '[^]*'})`
+    })
+    .join('|')
+}
+
+function fromSource(source: string, maxStates: number): NFA {
+  try {
+    const parser = JS.Parser.fromLiteral({ source, flags: 'u' })
+    const { expression, maxCharacter } = parser.parse({ assertions: 'parse', backreferences: 'throw', maxNodes: maxStates })
+    const simplified = transform(Transformers.simplify(), expression)
+    return NFA.fromRegex(simplified, { maxCharacter }, { assertions: 'throw' }, new NFA.LimitedNodeFactory(maxStates))
+  } catch (error) {
+    throw new UnsupportedRegex(error instanceof Error ? error.message : String(error))
+  }
+}
+
+/** The strings a `pattern` accepts. Throws UnsupportedRegex for lookarounds, backreferences, or too many states. */
+export function patternLanguage(pattern: string, maxStates: number): NFA {
+  let source: string
+  try {
+    source = anchoredSource(pattern)
+  } catch (error) {
+    throw new UnsupportedRegex(error instanceof Error ? error.message : String(error))
+  }
+  return fromSource(source, maxStates)
+}
+
+/** The strings of length in [min, max] code points (max undefined: unbounded). */
+export function lengthLanguage(min: number, max: number | undefined, maxStates: number): NFA {
+  if (min > 5000 || (max !== undefined && max > 5000)) throw new UnsupportedRegex('length bound too large for an automaton')
+  return fromSource(`[^]{${min},${max ?? ''}}`, maxStates)
+}
+
+export function intersect(languages: readonly NFA[], maxStates: number): NFA {
+  const [first, ...rest] = languages
+  if (first === undefined) return fromSource('[^]*', maxStates)
+  let result = first
+  try {
+    for (const next of rest) result = NFA.fromIntersection(result, next, new NFA.LimitedNodeFactory(maxStates))
+  } catch (error) {
+    throw new UnsupportedRegex(error instanceof Error ? error.message : String(error))
+  }
+  return result
+}
+
+const wordToString = (word: ReadonlyWord) => String.fromCodePoint(...word)
+
+/** Whether every string of `left` is in `right`; when not, one string that is in `left` only. */
+export function inclusion(left: NFA, right: NFA, maxStates: number): { included: true } | { included: false; example: string | undefined } {
+  try {
+    const complement = DFA.fromFA(right, new DFA.LimitedNodeFactory(maxStates))
+    complement.complement()
+    if (isDisjointWith(left, complement, maxStates)) return { included: true }
+    for (const word of getIntersectionWords(left, complement, maxStates)) return { included: false, example: wordToString(word) }
+    return { included: false, example: undefined }
+  } catch (error) {
+    throw new UnsupportedRegex(error instanceof Error ? error.message : String(error))
+  }
+}
+
+/** A few strings of the language, shortest first. */
+export function sampleWords(language: NFA, count: number): string[] {
+  const words: string[] = []
+  for (const word of language.words()) {
+    words.push(wordToString(word))
+    if (words.length >= count) break
+  }
+  return words
+}
+
+/** The shortest and (for a finite language) longest word length; null when the language is empty. */
+export function lengthRange(language: NFA): { min: number; max: number | undefined } | null {
+  if (language.isEmpty) return null
+  const distance = new Map<NFA.ReadonlyNode, number>([[language.initial, 0]])
+  const queue: NFA.ReadonlyNode[] = [language.initial]
+  let min: number | undefined
+  while (queue.length > 0) {
+    const node = queue.shift()!
+    const d = distance.get(node)!
+    if (language.finals.has(node as NFA.Node) && min === undefined) min = d
+    for (const next of node.out.keys()) {
+      if (!distance.has(next)) {
+        distance.set(next, d + 1)
+        queue.push(next)
+      }
+    }
+  }
+  if (!language.isFinite) return { min: min ?? 0, max: undefined }
+  const longest = new Map<NFA.ReadonlyNode, number>()
+  const visit = (node: NFA.ReadonlyNode): number => {
+    const known = longest.get(node)
+    if (known !== undefined) return known
+    let best = language.finals.has(node as NFA.Node) ? 0 : -Infinity
+    for (const next of node.out.keys()) best = Math.max(best, 1 + visit(next))
+    longest.set(node, best)
+    return best
+  }
+  return { min: min ?? 0, max: visit(language.initial) }
+}
+
+/** Whether no string is in both languages. */
+export function disjoint(left: NFA, right: NFA, maxStates: number): boolean {
+  try {
+    return isDisjointWith(left, right, maxStates)
+  } catch (error) {
+    throw new UnsupportedRegex(error instanceof Error ? error.message : String(error))
+  }
+}

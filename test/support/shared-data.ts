@@ -1,0 +1,62 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { compareSchemaVer, parseSchemaVer } from '../../src/iglu/schema-ver.js'
+
+/** Test data shared with the project but never copied into it. */
+export const SHARED_DATA = new URL('../../../shared/data/', import.meta.url).pathname
+export const IGLU_CENTRAL = join(SHARED_DATA, 'iglu-central/schemas')
+export const TEST_SUITE_DRAFT4 = join(SHARED_DATA, 'json-schema-test-suite/tests/draft4')
+
+export interface IgluCentralSchema {
+  readonly vendor: string
+  readonly name: string
+  readonly version: string
+  readonly schema: Record<string, unknown>
+}
+
+/** Every jsonschema of Iglu Central, ordered by vendor, name, then SchemaVer. */
+export function loadIgluCentral(): IgluCentralSchema[] {
+  const schemas: IgluCentralSchema[] = []
+  for (const vendor of readdirSync(IGLU_CENTRAL)) {
+    for (const name of readdirSync(join(IGLU_CENTRAL, vendor))) {
+      let versions: string[]
+      try {
+        versions = readdirSync(join(IGLU_CENTRAL, vendor, name, 'jsonschema'))
+      } catch {
+        continue // another format (e.g. thrift)
+      }
+      for (const version of versions) {
+        const schema = JSON.parse(readFileSync(join(IGLU_CENTRAL, vendor, name, 'jsonschema', version), 'utf8')) as Record<string, unknown>
+        schemas.push({ vendor, name, version, schema })
+      }
+    }
+  }
+  return schemas.sort(
+    (a, b) =>
+      a.vendor.localeCompare(b.vendor) || a.name.localeCompare(b.name) || compareSchemaVer(parseSchemaVer(a.version)!, parseSchemaVer(b.version)!),
+  )
+}
+
+export interface SuiteGroup {
+  readonly file: string
+  readonly description: string
+  readonly schema: unknown
+  readonly tests: readonly { description: string; data: unknown; valid: boolean }[]
+}
+
+/** The draft-04 JSON Schema Test Suite, file by file (optional/ included). */
+export function loadTestSuite(): SuiteGroup[] {
+  const groups: SuiteGroup[] = []
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir)) {
+      const path = join(dir, entry)
+      if (statSync(path).isDirectory()) walk(path)
+      else if (entry.endsWith('.json')) {
+        const file = path.slice(TEST_SUITE_DRAFT4.length + 1)
+        for (const group of JSON.parse(readFileSync(path, 'utf8')) as Omit<SuiteGroup, 'file'>[]) groups.push({ ...group, file })
+      }
+    }
+  }
+  walk(TEST_SUITE_DRAFT4)
+  return groups
+}
