@@ -23,6 +23,7 @@ import { createAjv } from './iglu/ajv-factory.js'
 import { createIgluAccessGuard } from './auth/iglu-access.hook.js'
 import { createIgluRepository } from './registry/iglu-repository.js'
 import { igluServerRoutes } from './registry/iglu-server.routes.js'
+import { compatibilityChecksRoutes } from './compatibility-checks/compatibility-checks.routes.js'
 import { legacySchemasRoutes, registryRoutes } from './registry/registry.routes.js'
 import { createRegistryService } from './registry/registry.service.js'
 
@@ -80,6 +81,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     await http.register(healthRoutes)
 
     const bearerGuard = createBearerGuard({ tokens, credentials })
+    const igluRepository = createIgluRepository(store.db)
     await http.register(
       async (organization) => {
         await organization.register(tokenExchangeRoutes, { credentials, tokens })
@@ -87,6 +89,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
           guarded.addHook('onRequest', bearerGuard)
           await guarded.register(apiKeysRoutes, { credentials })
           await guarded.register(registryRoutes, { prefix: '/data-structures/v1', registry })
+          await guarded.register(compatibilityChecksRoutes, { repository: igluRepository })
         })
       },
       { prefix: ORGANIZATION_PREFIX },
@@ -102,7 +105,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     await http.register(
       async (iglu) => {
         iglu.addHook('onRequest', igluAccessGuard)
-        await iglu.register(igluServerRoutes, { repository: createIgluRepository(store.db) })
+        await iglu.register(igluServerRoutes, { repository: igluRepository })
       },
       { prefix: IGLU_PREFIX },
     )

@@ -1,8 +1,9 @@
 import type { AuthErrorCode } from '../auth/auth.errors.js'
 import type { RegistryErrorCode } from '../registry/registry.errors.js'
+import type { CompatibilityCheckErrorCode } from '../compatibility-checks/compatibility-checks.errors.js'
 
 /** Every domain error code of every context. A code missing from the table below fails to compile. */
-export type DomainErrorCode = AuthErrorCode | RegistryErrorCode
+export type DomainErrorCode = AuthErrorCode | RegistryErrorCode | CompatibilityCheckErrorCode
 
 export const STATUS_BY_DOMAIN_CODE: Readonly<Record<DomainErrorCode, number>> = {
   INVALID_ORGANIZATION_ID: 400,
@@ -25,6 +26,7 @@ export const STATUS_BY_DOMAIN_CODE: Readonly<Record<DomainErrorCode, number>> = 
   SCHEMA_TOO_DEEP: 400,
   SCHEMA_NOT_FOUND: 404,
   NO_SCHEMAS_AVAILABLE: 404,
+  SOURCE_NOT_FOUND: 422,
 }
 
 /** Codes for the framework's own client errors (bad JSON, too large, unsupported media type...). */

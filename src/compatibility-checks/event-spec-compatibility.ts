@@ -1,0 +1,68 @@
+import { checkCompatibility } from '../compatibility/check-compatibility.js'
+import type { CompatibilityOutcome } from '../compatibility/compatibility-result.js'
+import { parseIgluUri } from '../iglu/schema-key.js'
+import type { IgluRepository } from '../registry/iglu-repository.js'
+import { SourceNotFoundError } from './compatibility-checks.errors.js'
+
+export interface SpecSource {
+  readonly source: string
+  readonly schema?: unknown
+}
+
+export interface SourceVerdict {
+  readonly source: string
+  readonly status: CompatibilityOutcome
+  readonly properties: Record<string, CompatibilityOutcome>
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/** Overall status: any incompatible wins, then any undecidable. */
+function worst(statuses: readonly CompatibilityOutcome[]): CompatibilityOutcome {
+  if (statuses.includes('incompatible')) return 'incompatible'
+  if (statuses.includes('undecidable')) return 'undecidable'
+  return 'compatible'
+}
+
+/** Each property of the spec's schema against the same property of the data structure. */
+function propertyVerdicts(schema: unknown, reference: Record<string, unknown>): Record<string, CompatibilityOutcome> {
+  const verdicts: Record<string, CompatibilityOutcome> = {}
+  if (!isObject(schema) || !isObject(schema.properties)) return verdicts
+  const referenceProperties = isObject(reference.properties) ? reference.properties : {}
+  for (const [name, subschema] of Object.entries(schema.properties)) {
+    if (Object.hasOwn(referenceProperties, name)) verdicts[name] = checkCompatibility(subschema, referenceProperties[name]).outcome
+    else verdicts[name] = reference.additionalProperties === false ? 'incompatible' : checkCompatibility(subschema, isObject(reference.additionalProperties) ? reference.additionalProperties : {}).outcome
+  }
+  return verdicts
+}
+
+/**
+ * snowplow-cli's `event-specs/v1/compatibility`: the event and each tracked entity, where both a
+ * source and a schema are given, checked against the deployed source version (PROD, else DEV).
+ */
+export async function checkEventSpec(repository: IgluRepository, organizationId: string, spec: { event?: SpecSource; entities?: { tracked?: readonly SpecSource[] } }) {
+  const targets: { field: string; target: SpecSource }[] = []
+  if (spec.event?.schema !== undefined) targets.push({ field: 'spec.event.source', target: spec.event })
+  for (const [i, entity] of (spec.entities?.tracked ?? []).entries()) {
+    if (entity.schema !== undefined) targets.push({ field: `spec.entities.tracked[${i}].source`, target: entity })
+  }
+  const sources: SourceVerdict[] = []
+  for (const { field, target } of targets) {
+    const key = parseIgluUri(target.source)
+    if (key === null) throw new SourceNotFoundError(field, target.source)
+    const deployed = (await repository.find(organizationId, 'PROD', key)) ?? (await repository.find(organizationId, 'DEV', key))
+    if (deployed === null) throw new SourceNotFoundError(field, target.source)
+    const result = checkCompatibility(target.schema, deployed.schema)
+    sources.push({ source: target.source, status: result.outcome, properties: propertyVerdicts(target.schema, deployed.schema) })
+  }
+  const status = worst(sources.map((s) => s.status))
+  const message =
+    sources.length === 0
+      ? 'Nothing to check: give a source and a schema for the event or an entity'
+      : status === 'compatible'
+        ? 'Every schema is compatible with its source'
+        : status === 'incompatible'
+          ? 'At least one schema accepts data its source rejects'
+          : 'Compatibility could not be decided for at least one schema'
+  return { status, sources, message }
+}

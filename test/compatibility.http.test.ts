@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SELF_DESC_METASCHEMA_URI } from '../src/iglu/self-describing.js'
+import { apiClient, requestJson, type ApiClient } from './support/api-client.js'
+import { backends, type TestDatabase } from './support/test-databases.js'
+import { startTestApp, type TestApp } from './support/test-app.js'
+import { testConfig } from './support/test-config.js'
+
+const structure = {
+  $schema: SELF_DESC_METASCHEMA_URI,
+  self: { vendor: 'com.acme', name: 'search', format: 'jsonschema', version: '1-0-0' },
+  description: 'A search',
+  type: 'object',
+  properties: { term: { type: 'string', maxLength: 100, description: 't' }, page: { type: ['integer', 'null'], minimum: 0, maximum: 1000, description: 'p' } },
+  required: ['term'],
+  additionalProperties: false,
+}
+
+describe.each(backends)('compatibility over HTTP on $name', (backend) => {
+  let database: TestDatabase
+  let server: TestApp
+  let admin: ApiClient
+
+  beforeAll(async () => {
+    database = await backend.create()
+    server = await startTestApp(testConfig({ db: database.config }))
+    const startup = server.app.startup
+    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
+    admin = await apiClient(server, startup.organizationId, startup.apiKeyId, startup.apiKey)
+    await admin.call('POST', '/data-structures/v1/validation-requests', { data: structure })
+    const deployed = await admin.call('POST', '/data-structures/v1/deployment-requests', { source: 'VALIDATED', target: 'DEV', vendor: 'com.acme', name: 'search', format: 'jsonschema', version: '1-0-0', message: 'm' })
+    expect(deployed.status).toBe(201)
+  })
+  afterAll(async () => {
+    await server?.close()
+    await database?.drop()
+  })
+
+  it('answers compatibility-checks with the library result', async () => {
+    const compatible = await admin.call('POST', '/compatibility-checks', { candidate: { type: 'integer' }, reference: { type: 'number' } })
+    expect(compatible).toMatchObject({ status: 200, body: { outcome: 'compatible', reasons: [] } })
+    const incompatible = await admin.call('POST', '/compatibility-checks', { candidate: { type: ['string', 'null'] }, reference: { type: 'string' } })
+    expect(incompatible).toMatchObject({ status: 200, body: { outcome: 'incompatible', witness: null, path: '' } })
+    const undecidable = await admin.call('POST', '/compatibility-checks', { candidate: { type: 'string', pattern: '^a$' }, reference: { type: 'string', if: { maxLength: 1 }, then: { pattern: 'a' } } })
+    expect(undecidable.body.outcome).toBe('undecidable')
+    expect(undecidable.body.reasons[0]).toMatchObject({ code: 'unsupported-keyword', pointer: '/if' })
+    expect((await admin.call('POST', '/compatibility-checks', { candidate: {} })).status).toBe(400)
+    expect((await requestJson(`${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}/compatibility-checks`, { method: 'POST', body: { candidate: {}, reference: {} } })).status).toBe(401)
+  })
+
+  it('checks an event specification against its deployed source, property by property', async () => {
+    const spec = (schema: unknown) => ({ spec: { id: '00000000-0000-4000-8000-000000000000', name: 's', status: 'draft', version: '0', event: { source: 'iglu:com.acme/search/jsonschema/1-0-0', schema } } })
+    const good = await admin.call('POST', '/event-specs/v1/compatibility', spec({ type: 'object', properties: { term: { enum: ['shoes'] } }, required: ['term'], additionalProperties: false }))
+    expect(good).toMatchObject({ status: 200, body: { status: 'compatible', sources: [{ source: 'iglu:com.acme/search/jsonschema/1-0-0', status: 'compatible', properties: { term: 'compatible' } }] } })
+    const bad = await admin.call('POST', '/event-specs/v1/compatibility', spec({ type: 'object', properties: { term: { type: 'string' }, page: { type: 'string' } }, required: ['term'], additionalProperties: false }))
+    expect(bad.body).toMatchObject({ status: 'incompatible', sources: [{ status: 'incompatible', properties: { term: 'incompatible', page: 'incompatible' } }] })
+    const missing = await admin.call('POST', '/event-specs/v1/compatibility', { spec: { event: { source: 'iglu:com.acme/nothing/jsonschema/1-0-0', schema: {} } } })
+    expect(missing).toMatchObject({ status: 422, body: { code: 'SOURCE_NOT_FOUND', message: expect.stringContaining('spec.event.source') } })
+  })
+})
