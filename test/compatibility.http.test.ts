@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SELF_DESC_METASCHEMA_URI } from '../src/iglu/self-describing.js'
-import { apiClient, requestJson, type ApiClient } from './support/api-client.js'
+import { bootstrapAdmin, requestJson, type ApiClient } from './support/api-client.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
@@ -23,9 +23,7 @@ describe.each(backends)('compatibility over HTTP on $name', (backend) => {
   beforeAll(async () => {
     database = await backend.create()
     server = await startTestApp(testConfig({ db: database.config }))
-    const startup = server.app.startup
-    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
-    admin = await apiClient(server, startup.organizationId, startup.apiKeyId, startup.apiKey)
+    admin = await bootstrapAdmin(server)
     await admin.call('POST', '/data-structures/v1/validation-requests', { data: structure })
     const deployed = await admin.call('POST', '/data-structures/v1/deployment-requests', { source: 'VALIDATED', target: 'DEV', vendor: 'com.acme', name: 'search', format: 'jsonschema', version: '1-0-0', message: 'm' })
     expect(deployed.status).toBe(201)

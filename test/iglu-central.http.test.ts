@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiClient, type ApiClient } from './support/api-client.js'
+import { bootstrapAdmin, type ApiClient } from './support/api-client.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
@@ -14,9 +14,7 @@ describe.each(backends)('every Iglu Central schema through validate and deploy o
   beforeAll(async () => {
     database = await backend.create()
     server = await startTestApp(testConfig({ db: database.config }))
-    const startup = server.app.startup
-    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
-    admin = await apiClient(server, startup.organizationId, startup.apiKeyId, startup.apiKey)
+    admin = await bootstrapAdmin(server)
   })
   afterAll(async () => {
     await server?.close()

@@ -45,3 +45,10 @@ export async function apiClient(server: TestApp, organizationId: string, apiKeyI
     call: (method, path, body) => callAt(method, `/api/msc/v1/organizations/${organizationId}${path}`, body),
   }
 }
+
+/** The admin client of the organization the app created on its first start. */
+export async function bootstrapAdmin(server: TestApp): Promise<ApiClient> {
+  const startup = server.app.startup
+  if (startup.kind !== 'initial') throw new Error('expected initial credentials')
+  return apiClient(server, startup.organizationId, startup.apiKeyId, startup.apiKey)
+}
