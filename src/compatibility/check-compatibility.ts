@@ -72,7 +72,8 @@ export function checkCompatibility(candidate: unknown, reference: unknown, optio
     const reasons: Reason[] = []
     const hints: unknown[] = []
     const languages = new Map<string, NFA>()
-    const subValidators = new Map<Schema, ReturnType<Ajv['compile']>>()
+    // Keyed by content: the prover builds equal subschemas afresh (meets, kind restrictions).
+    const subValidators = new Map<string, ReturnType<Ajv['compile']>>()
     const strings = (patterns: readonly string[], minLength: number, maxLength: number | undefined): NFA => {
       const key = JSON.stringify([patterns, minLength, maxLength])
       let language = languages.get(key)
@@ -85,10 +86,11 @@ export function checkCompatibility(candidate: unknown, reference: unknown, optio
       return language
     }
     const accepts = (schema: Schema, value: unknown): boolean => {
-      let validate = subValidators.get(schema)
+      const key = JSON.stringify(schema)
+      let validate = subValidators.get(key)
       if (validate === undefined) {
         validate = compile(schema as object)
-        subValidators.set(schema, validate)
+        subValidators.set(key, validate)
       }
       return validate(value) === true
     }

@@ -1,7 +1,7 @@
 import { asSchema, isAnything, isNothing, isSchemaObject, type Schema } from './prepared-schema.js'
 import type { ProofContext } from './proof-context.js'
 import { escapePointerToken } from './compatibility-result.js'
-import { disjoint, inclusion, patternLanguage, UnsupportedRegex } from './regex-language.js'
+import { disjoint, inclusion, UnsupportedRegex } from './regex-language.js'
 import { meet } from './schema-meet.js'
 
 const mapOf = (value: unknown): Record<string, Schema> => (isSchemaObject(value) ? (value as Record<string, Schema>) : {})
@@ -100,7 +100,7 @@ function proveOtherNames(L: Schema, R: Schema, ctx: ProofContext, pointer: strin
 
 function patternsDisjoint(a: string, b: string, ctx: ProofContext): boolean {
   try {
-    return disjoint(patternLanguage(a, ctx.maxAutomatonStates), patternLanguage(b, ctx.maxAutomatonStates), ctx.maxAutomatonStates)
+    return disjoint(ctx.strings([a], 0, undefined), ctx.strings([b], 0, undefined), ctx.maxAutomatonStates)
   } catch (error) {
     if (error instanceof UnsupportedRegex) return false
     throw error
@@ -110,7 +110,7 @@ function patternsDisjoint(a: string, b: string, ctx: ProofContext): boolean {
 /** Whether every name matching `pattern` also matches `cover`. */
 function coveredBy(pattern: string, cover: string, ctx: ProofContext): boolean {
   try {
-    return inclusion(patternLanguage(pattern, ctx.maxAutomatonStates), patternLanguage(cover, ctx.maxAutomatonStates), ctx.maxAutomatonStates).included
+    return inclusion(ctx.strings([pattern], 0, undefined), ctx.strings([cover], 0, undefined), ctx.maxAutomatonStates).included
   } catch (error) {
     if (error instanceof UnsupportedRegex) return false
     throw error

@@ -1,7 +1,7 @@
 import { ASSERTED_FORMATS } from '../iglu/ajv-factory.js'
 import type { Schema } from './prepared-schema.js'
 import type { ProofContext } from './proof-context.js'
-import { inclusion, lengthRange, patternLanguage, sampleWords, UnsupportedRegex } from './regex-language.js'
+import { inclusion, lengthRange, sampleWords, UnsupportedRegex } from './regex-language.js'
 
 /** Strings: length bounds, `pattern` through regex inclusion, and the formats Ajv asserts. */
 export function proveStrings(L: Schema, R: Schema, ctx: ProofContext, pointer: string): boolean {
@@ -34,7 +34,7 @@ export function proveStrings(L: Schema, R: Schema, ctx: ProofContext, pointer: s
       return ctx.fail('not-proved', `${pointer}/maxLength`, 'the candidate allows string lengths the reference rejects')
     }
     if (needPattern) {
-      const result = inclusion(language, patternLanguage(R.pattern as string, ctx.maxAutomatonStates), ctx.maxAutomatonStates)
+      const result = inclusion(language, ctx.strings([R.pattern as string], 0, undefined), ctx.maxAutomatonStates)
       if (!result.included) {
         if (result.example !== undefined) ctx.hint(result.example)
         return ctx.fail('not-proved', `${pointer}/pattern`, 'the candidate allows strings that do not match the reference pattern')

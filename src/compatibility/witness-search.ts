@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { Budget } from './budget.js'
-import { possibleKinds, type Kind } from './json-kinds.js'
+import { kindOfValue, possibleKinds, type Kind } from './json-kinds.js'
 import { asSchema, isNothing, isSchemaObject, type Schema } from './prepared-schema.js'
 import { sampleWords, UnsupportedRegex } from './regex-language.js'
 import { meet } from './schema-meet.js'
@@ -70,16 +70,9 @@ export function candidateValues(L: Schema, R: Schema, ctx: WitnessSearchContext,
   const perKind = [...possibleKinds(L)].map((kind) => valuesOfKind(kind, L, R, ctx, depth))
   const values: unknown[] = []
   for (let i = 0; perKind.some((list) => i < list.length); i++) for (const list of perKind) if (i < list.length) values.push(list[i])
-  for (const hint of ctx.hints) if (possibleKinds(L).has(kindOf(hint))) values.push(hint)
+  for (const hint of ctx.hints) if (possibleKinds(L).has(kindOfValue(hint))) values.push(hint)
   // The root gets room for every variant; nested positions contribute their first few.
   return dedupe(values).slice(0, depth === 0 ? ROOT_CANDIDATES : PER_NODE)
-}
-
-function kindOf(value: unknown): Kind {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'array'
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number'
-  return typeof value as Kind
 }
 
 function valuesOfKind(kind: Kind, L: Schema, R: Schema, ctx: WitnessSearchContext, depth: number): unknown[] {
