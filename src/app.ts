@@ -26,6 +26,14 @@ import { igluServerRoutes } from './registry/iglu-server.routes.js'
 import { compatibilityChecksRoutes } from './compatibility-checks/compatibility-checks.routes.js'
 import { legacySchemasRoutes, registryRoutes } from './registry/registry.routes.js'
 import { createRegistryService } from './registry/registry.service.js'
+import { createDataStructureCatalog } from './registry/data-structure-catalog.js'
+import { createScenariosStore } from './scenarios/scenarios.store.js'
+import { createScenariosService } from './scenarios/scenarios.service.js'
+import { createEventSpecs } from './scenarios/event-specs.js'
+import { eventSpecsRoutes, scenariosRoutes } from './scenarios/scenarios.routes.js'
+import { createDataProductsStore } from './data-products/data-products.store.js'
+import { createDataProductsService } from './data-products/data-products.service.js'
+import { dataProductsRoutes, sourceApplicationsRoutes } from './data-products/data-products.routes.js'
 
 /** Outer-edge collaborators that tests replace. */
 export interface AppDeps {
@@ -82,6 +90,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
 
     const bearerGuard = createBearerGuard({ tokens, credentials })
     const igluRepository = createIgluRepository(store.db)
+    const catalog = createDataStructureCatalog(store.db)
+    const scenariosStore = createScenariosStore(store.db)
+    // Data products list their event specifications, and scenarios check their data product: each
+    // side gets the other through a narrow interface, resolved lazily to break the cycle.
+    const eventSpecLinks = { forDataProducts: (organizationId: string, ids: readonly string[]) => eventSpecs.forDataProducts(organizationId, ids) }
+    const dataProducts = createDataProductsService({ store: createDataProductsStore(store.db), eventSpecs: eventSpecLinks, clock })
+    const scenarios = createScenariosService({ store: scenariosStore, catalog, dataProducts, clock, compatibility: { budget: { maxMillis: config.compatibility.maxMillis } } })
+    const eventSpecs = createEventSpecs({ store: scenariosStore, catalog, scenarios })
     await http.register(
       async (organization) => {
         await organization.register(tokenExchangeRoutes, { credentials, tokens })
@@ -90,6 +106,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
           await guarded.register(apiKeysRoutes, { credentials })
           await guarded.register(registryRoutes, { prefix: '/data-structures/v1', registry })
           await guarded.register(compatibilityChecksRoutes, { repository: igluRepository })
+          await guarded.register(scenariosRoutes, { prefix: '/tracking-scenarios/v1', scenarios })
+          await guarded.register(eventSpecsRoutes, { prefix: '/event-specs/v1', eventSpecs })
+          await guarded.register(dataProductsRoutes, { prefix: '/data-products/v2', dataProducts })
+          await guarded.register(sourceApplicationsRoutes, { prefix: '/source-apps/v1', dataProducts })
         })
       },
       { prefix: ORGANIZATION_PREFIX },

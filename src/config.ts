@@ -32,6 +32,10 @@ export interface Config {
   readonly log: {
     readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   }
+  readonly compatibility: {
+    /** Time budget of one scenario compatibility check, in milliseconds; past it the answer is undecidable. */
+    readonly maxMillis: number
+  }
 }
 
 /** Values given on the command line; each one wins over its environment variable. */
@@ -87,6 +91,10 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
 
   const bootstrap = parseBootstrap(env, problems)
 
+  const maxMillisRaw = pick(undefined, 'FLOE_COMPATIBILITY_MAX_MS') ?? '150'
+  const maxMillis = Number(maxMillisRaw)
+  if (!/^\d+$/.test(maxMillisRaw) || maxMillis < 1 || maxMillis > 600_000) problems.push(`FLOE_COMPATIBILITY_MAX_MS must be an integer between 1 and 600000 (got "${maxMillisRaw}")`)
+
   if (problems.length > 0) throw new ConfigError(problems)
   return deepFreeze({
     http: { host, port },
@@ -94,6 +102,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     auth: { jwtSecret, tokenTtlSeconds },
     bootstrap,
     log: { level: logLevel as Config['log']['level'] },
+    compatibility: { maxMillis },
   })
 }
 

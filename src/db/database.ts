@@ -1,6 +1,8 @@
 import type { ApiKeysTable } from '../auth/api-keys.table.js'
 import type { OrganizationsTable } from '../auth/organizations.table.js'
 import type { ServerSecretsTable } from '../auth/server-secrets.table.js'
+import type { DataProductSourceApplicationsTable, DataProductsTable, SourceApplicationsTable } from '../data-products/data-products.table.js'
+import type { TrackingScenarioHistoryTable, TrackingScenariosTable } from '../scenarios/scenarios.table.js'
 import type {
   DataStructuresTable,
   DeploymentsTable,
@@ -19,4 +21,9 @@ export interface Database {
   schema_versions: SchemaVersionsTable
   deployments: DeploymentsTable
   registry_requests: RegistryRequestsTable
+  source_applications: SourceApplicationsTable
+  data_products: DataProductsTable
+  data_product_source_applications: DataProductSourceApplicationsTable
+  tracking_scenarios: TrackingScenariosTable
+  tracking_scenario_history: TrackingScenarioHistoryTable
 }

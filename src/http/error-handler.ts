@@ -1,11 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { DomainError } from '../domain-error.js'
 import type { ErrorBody } from './error-body.schema.js'
-import { codeForClientStatus, STATUS_BY_DOMAIN_CODE, type DomainErrorCode } from './error-status.js'
-
-function isKnownCode(code: string): code is DomainErrorCode {
-  return Object.hasOwn(STATUS_BY_DOMAIN_CODE, code)
-}
+import { codeForClientStatus, isDomainErrorCode, STATUS_BY_DOMAIN_CODE } from './error-status.js'
 
 /**
  * The one place where errors become HTTP answers: domain errors by their code, the framework's
@@ -14,7 +10,7 @@ function isKnownCode(code: string): code is DomainErrorCode {
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
-    if (error instanceof DomainError && isKnownCode(error.code)) {
+    if (error instanceof DomainError && isDomainErrorCode(error.code)) {
       const body: ErrorBody = { message: error.message, code: error.code }
       if (error.details !== undefined) body.details = { ...error.details }
       return reply.code(STATUS_BY_DOMAIN_CODE[error.code]).send(body)

@@ -1,9 +1,11 @@
 import type { AuthErrorCode } from '../auth/auth.errors.js'
 import type { RegistryErrorCode } from '../registry/registry.errors.js'
 import type { CompatibilityCheckErrorCode } from '../compatibility-checks/compatibility-checks.errors.js'
+import type { DataProductErrorCode } from '../data-products/data-products.errors.js'
+import type { ScenarioErrorCode } from '../scenarios/scenarios.errors.js'
 
 /** Every domain error code of every context. A code missing from the table below fails to compile. */
-export type DomainErrorCode = AuthErrorCode | RegistryErrorCode | CompatibilityCheckErrorCode
+export type DomainErrorCode = AuthErrorCode | RegistryErrorCode | CompatibilityCheckErrorCode | ScenarioErrorCode | DataProductErrorCode
 
 export const STATUS_BY_DOMAIN_CODE: Readonly<Record<DomainErrorCode, number>> = {
   INVALID_ORGANIZATION_ID: 400,
@@ -27,6 +29,17 @@ export const STATUS_BY_DOMAIN_CODE: Readonly<Record<DomainErrorCode, number>> = 
   SCHEMA_NOT_FOUND: 404,
   NO_SCHEMAS_AVAILABLE: 404,
   SOURCE_NOT_FOUND: 422,
+  SCENARIO_REJECTED: 422,
+  SCENARIO_NOT_FOUND: 404,
+  SCENARIO_QUERY_INVALID: 400,
+  EVENT_SPEC_NOT_FOUND: 404,
+  DATA_PRODUCT_NOT_FOUND: 404,
+  SOURCE_APPLICATION_NOT_FOUND: 404,
+  UNKNOWN_SOURCE_APPLICATIONS: 422,
+}
+
+export function isDomainErrorCode(code: string): code is DomainErrorCode {
+  return Object.hasOwn(STATUS_BY_DOMAIN_CODE, code)
 }
 
 /** Codes for the framework's own client errors (bad JSON, too large, unsupported media type...). */

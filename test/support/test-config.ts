@@ -15,5 +15,7 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
     auth: { jwtSecret: overrides.jwtSecret ?? null, tokenTtlSeconds: overrides.tokenTtlSeconds ?? 3600 },
     bootstrap: overrides.bootstrap ?? null,
     log: { level: 'silent' },
+    // Generous, so that a slow CI machine cannot turn a decided check into "undecidable (budget)".
+    compatibility: { maxMillis: 60_000 },
   }
 }

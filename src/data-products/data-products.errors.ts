@@ -1,0 +1,24 @@
+import { DomainError } from '../domain-error.js'
+
+export type DataProductErrorCode = 'DATA_PRODUCT_NOT_FOUND' | 'SOURCE_APPLICATION_NOT_FOUND' | 'UNKNOWN_SOURCE_APPLICATIONS'
+
+export class DataProductNotFoundError extends DomainError<'DATA_PRODUCT_NOT_FOUND'> {
+  readonly code = 'DATA_PRODUCT_NOT_FOUND'
+  constructor(id: string) {
+    super(`Data product ${id} not found`)
+  }
+}
+
+export class SourceApplicationNotFoundError extends DomainError<'SOURCE_APPLICATION_NOT_FOUND'> {
+  readonly code = 'SOURCE_APPLICATION_NOT_FOUND'
+  constructor(id: string) {
+    super(`Source application ${id} not found`)
+  }
+}
+
+export class UnknownSourceApplicationsError extends DomainError<'UNKNOWN_SOURCE_APPLICATIONS'> {
+  readonly code = 'UNKNOWN_SOURCE_APPLICATIONS'
+  constructor(ids: readonly string[]) {
+    super(`sourceApplications: ${ids.join(', ')} ${ids.length === 1 ? 'is not a source application' : 'are not source applications'} of this organization`, { field: 'sourceApplications', ids: [...ids] })
+  }
+}

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto'
+import type { Static } from 'typebox'
+import type { Clock } from '../auth/clock.js'
+import { isForeignKeyViolation } from '../db/constraint-violation.js'
+import { DataProductNotFoundError, SourceApplicationNotFoundError, UnknownSourceApplicationsError } from './data-products.errors.js'
+import type { DataProductInput, SourceApplicationInput } from './data-products.schemas.js'
+import type { DataProductsStore, StoredDataProduct, StoredSourceApplication } from './data-products.store.js'
+
+/** Event specifications linked to data products, as the scenarios context renders them. */
+export interface LinkedEventSpecs {
+  forDataProducts(organizationId: string, dataProductIds: readonly string[]): Promise<readonly { readonly id: string; readonly dataProductId: string; readonly spec: unknown }[]>
+}
+
+function sourceApplicationView(app: StoredSourceApplication) {
+  return {
+    id: app.id,
+    ...app.document,
+    appIds: app.document.appIds ?? [],
+    entities: { tracked: app.document.entities?.tracked ?? [], enriched: app.document.entities?.enriched ?? [] },
+    createdAt: app.createdAt.toISOString(),
+    updatedAt: app.updatedAt.toISOString(),
+  }
+}
+
+/** Data products (v2) and source applications (v1): the records code generators read next to event specifications. */
+export function createDataProductsService(deps: { store: DataProductsStore; eventSpecs: LinkedEventSpecs; clock: Clock }) {
+  const { store, eventSpecs, clock } = deps
+
+  async function envelope(organizationId: string, products: StoredDataProduct[], linkTo: (specId: string) => string) {
+    const specs = await eventSpecs.forDataProducts(organizationId, products.map((p) => p.id))
+    const appIds = [...new Set(products.flatMap((p) => p.sourceApplications))]
+    const apps = await store.sourceApplications(organizationId, appIds)
+    return {
+      data: products.map((product) => ({
+        id: product.id,
+        organizationId: product.organizationId,
+        ...product.document,
+        status: product.document.status ?? 'draft',
+        eventSpecs: specs.filter((s) => s.dataProductId === product.id).map((s) => ({ id: s.id, url: linkTo(s.id) })),
+        sourceApplications: [...product.sourceApplications],
+        createdAt: product.createdAt.toISOString(),
+        updatedAt: product.updatedAt.toISOString(),
+      })),
+      includes: { owners: [], eventSpecs: specs.map((s) => s.spec), sourceApplications: apps.map(sourceApplicationView) },
+      errors: [] as never[],
+      metadata: null,
+    }
+  }
+
+  async function missingSourceApplications(organizationId: string, ids: readonly string[]): Promise<string[]> {
+    const found = new Set((await store.sourceApplications(organizationId, ids.map((i) => i.toLowerCase()))).map((a) => a.id))
+    return ids.filter((id) => !found.has(id.toLowerCase()))
+  }
+
+  async function checkSourceApplications(organizationId: string, ids: readonly string[]): Promise<void> {
+    const missing = await missingSourceApplications(organizationId, ids)
+    if (missing.length > 0) throw new UnknownSourceApplicationsError(missing)
+  }
+
+  async function save(organizationId: string, id: string, input: Static<typeof DataProductInput>, mode: 'insert' | 'update', linkTo: (specId: string) => string) {
+    const { sourceApplications = [], ...document } = input
+    const links = sourceApplications.map((s) => s.toLowerCase())
+    await checkSourceApplications(organizationId, links)
+    const now = clock.now()
+    const product: StoredDataProduct = { id, organizationId, document, sourceApplications: links, createdAt: now, updatedAt: now }
+    try {
+      if (!(await store.saveProduct(product, mode))) throw new DataProductNotFoundError(id)
+    } catch (error) {
+      // A linked source application deleted between the check and the write.
+      if (isForeignKeyViolation(error)) throw new UnknownSourceApplicationsError(links)
+      throw error
+    }
+    return envelope(organizationId, await store.products(organizationId, id), linkTo)
+  }
+
+  return {
+    async listProducts(organizationId: string, linkTo: (specId: string) => string) {
+      return envelope(organizationId, await store.products(organizationId), linkTo)
+    },
+    async getProduct(organizationId: string, id: string, linkTo: (specId: string) => string) {
+      const products = await store.products(organizationId, id.toLowerCase())
+      if (products.length === 0) throw new DataProductNotFoundError(id)
+      return envelope(organizationId, products, linkTo)
+    },
+    createProduct: (organizationId: string, input: Static<typeof DataProductInput>, linkTo: (specId: string) => string) =>
+      save(organizationId, randomUUID(), input, 'insert', linkTo),
+    updateProduct: (organizationId: string, id: string, input: Static<typeof DataProductInput>, linkTo: (specId: string) => string) =>
+      save(organizationId, id.toLowerCase(), input, 'update', linkTo),
+    async deleteProduct(organizationId: string, id: string): Promise<void> {
+      if (!(await store.deleteProduct(organizationId, id.toLowerCase()))) throw new DataProductNotFoundError(id)
+    },
+
+    async listSourceApplications(organizationId: string) {
+      return { data: (await store.sourceApplications(organizationId)).map(sourceApplicationView), includes: [], errors: [] as never[], metadata: null }
+    },
+    async getSourceApplication(organizationId: string, id: string) {
+      const [app] = await store.sourceApplications(organizationId, [id.toLowerCase()])
+      if (app === undefined) throw new SourceApplicationNotFoundError(id)
+      return { data: [sourceApplicationView(app)], includes: [], errors: [] as never[], metadata: null }
+    },
+    async createSourceApplication(organizationId: string, document: Static<typeof SourceApplicationInput>) {
+      const now = clock.now()
+      const app: StoredSourceApplication = { id: randomUUID(), document, createdAt: now, updatedAt: now }
+      await store.insertSourceApplication(organizationId, app)
+      return { data: [sourceApplicationView(app)], includes: [], errors: [] as never[], metadata: null }
+    },
+    async updateSourceApplication(organizationId: string, id: string, document: Static<typeof SourceApplicationInput>) {
+      if (!(await store.updateSourceApplication(organizationId, id.toLowerCase(), document, clock.now()))) throw new SourceApplicationNotFoundError(id)
+      return this.getSourceApplication(organizationId, id)
+    },
+    async deleteSourceApplication(organizationId: string, id: string): Promise<void> {
+      if (!(await store.deleteSourceApplication(organizationId, id.toLowerCase()))) throw new SourceApplicationNotFoundError(id)
+    },
+
+    /** Whether a data product of this organization has this id (the scenarios' dataProductId check). */
+    productExists: (organizationId: string, id: string) => store.productExists(organizationId, id.toLowerCase()),
+    /** The ids among `ids` that are not source applications of this organization. */
+    missingSourceApplications,
+  }
+}
+
+export type DataProductsService = ReturnType<typeof createDataProductsService>

@@ -1,0 +1,126 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/database.js'
+import type { DataProductDocument, SourceApplicationDocument } from './data-products.table.js'
+
+export interface StoredDataProduct {
+  readonly id: string
+  readonly organizationId: string
+  readonly document: DataProductDocument
+  readonly sourceApplications: readonly string[]
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export interface StoredSourceApplication {
+  readonly id: string
+  readonly document: SourceApplicationDocument
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+/** Data products, source applications and the links between them, per organization. */
+export function createDataProductsStore(db: Kysely<Database>) {
+  async function linksOf(productIds: readonly string[]): Promise<Map<string, string[]>> {
+    const links = new Map<string, string[]>()
+    if (productIds.length === 0) return links
+    const rows = await db
+      .selectFrom('data_product_source_applications')
+      .select(['data_product_id', 'source_application_id'])
+      .where('data_product_id', 'in', productIds)
+      .orderBy('data_product_id')
+      .orderBy('position')
+      .execute()
+    for (const row of rows) links.set(row.data_product_id, [...(links.get(row.data_product_id) ?? []), row.source_application_id])
+    return links
+  }
+
+  async function products(organizationId: string, id?: string): Promise<StoredDataProduct[]> {
+    let query = db.selectFrom('data_products').selectAll().where('organization_id', '=', organizationId)
+    if (id !== undefined) query = query.where('id', '=', id)
+    const rows = await query.orderBy('created_at').orderBy('id').execute()
+    const links = await linksOf(rows.map((row) => row.id))
+    return rows.map((row) => ({
+      id: row.id,
+      organizationId: row.organization_id,
+      document: row.document,
+      sourceApplications: links.get(row.id) ?? [],
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    }))
+  }
+
+  async function sourceApplications(organizationId: string, ids?: readonly string[]): Promise<StoredSourceApplication[]> {
+    if (ids !== undefined && ids.length === 0) return []
+    let query = db.selectFrom('source_applications').selectAll().where('organization_id', '=', organizationId)
+    if (ids !== undefined) query = query.where('id', 'in', ids)
+    const rows = await query.orderBy('created_at').orderBy('id').execute()
+    return rows.map((row) => ({ id: row.id, document: row.document, createdAt: row.created_at, updatedAt: row.updated_at }))
+  }
+
+  return {
+    products,
+    sourceApplications,
+
+    async productExists(organizationId: string, id: string): Promise<boolean> {
+      const row = await db.selectFrom('data_products').select('id').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
+      return row !== undefined
+    },
+
+    /** Writes a product and replaces its links in one transaction; false when the product is not there to update. */
+    async saveProduct(product: StoredDataProduct, mode: 'insert' | 'update'): Promise<boolean> {
+      return db.transaction().execute(async (tx) => {
+        if (mode === 'insert') {
+          await tx
+            .insertInto('data_products')
+            .values({ id: product.id, organization_id: product.organizationId, document: JSON.stringify(product.document), created_at: product.createdAt, updated_at: product.updatedAt })
+            .execute()
+        } else {
+          const updated = await tx
+            .updateTable('data_products')
+            .set({ document: JSON.stringify(product.document), updated_at: product.updatedAt })
+            .where('organization_id', '=', product.organizationId)
+            .where('id', '=', product.id)
+            .executeTakeFirst()
+          if (updated.numUpdatedRows === 0n) return false
+          await tx.deleteFrom('data_product_source_applications').where('data_product_id', '=', product.id).execute()
+        }
+        if (product.sourceApplications.length > 0) {
+          await tx
+            .insertInto('data_product_source_applications')
+            .values(product.sourceApplications.map((sourceApplicationId, position) => ({ data_product_id: product.id, source_application_id: sourceApplicationId, position })))
+            .execute()
+        }
+        return true
+      })
+    },
+
+    async deleteProduct(organizationId: string, id: string): Promise<boolean> {
+      const deleted = await db.deleteFrom('data_products').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
+      return deleted.numDeletedRows > 0n
+    },
+
+    async insertSourceApplication(organizationId: string, app: StoredSourceApplication): Promise<void> {
+      await db
+        .insertInto('source_applications')
+        .values({ id: app.id, organization_id: organizationId, document: JSON.stringify(app.document), created_at: app.createdAt, updated_at: app.updatedAt })
+        .execute()
+    },
+
+    async updateSourceApplication(organizationId: string, id: string, document: SourceApplicationDocument, updatedAt: Date): Promise<boolean> {
+      const updated = await db
+        .updateTable('source_applications')
+        .set({ document: JSON.stringify(document), updated_at: updatedAt })
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst()
+      return updated.numUpdatedRows > 0n
+    },
+
+    async deleteSourceApplication(organizationId: string, id: string): Promise<boolean> {
+      const deleted = await db.deleteFrom('source_applications').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
+      return deleted.numDeletedRows > 0n
+    },
+  }
+}
+
+export type DataProductsStore = ReturnType<typeof createDataProductsStore>

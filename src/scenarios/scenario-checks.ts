@@ -1,0 +1,137 @@
+import { compileSchema, createAjv, type Ajv } from '../iglu/ajv-factory.js'
+import { jsonDepthExceeds } from '../iglu/json-depth.js'
+import { formatSchemaVer } from '../iglu/schema-ver.js'
+import { parseIgluUri, schemaKeyToUri, type SchemaKey } from '../iglu/schema-key.js'
+import { isUuid } from '../uuid.js'
+import { problemError, type Problem } from './scenario-problem.js'
+import type { ScenarioInput } from './scenarios.schemas.js'
+
+/** One deployed version of a data structure. */
+export interface SourceVersion {
+  readonly version: string
+  readonly schema: Record<string, unknown>
+}
+
+/** What the registry knows about one data structure (the registry's catalog has this shape). */
+export interface SourceEntry {
+  readonly hash: string
+  readonly hidden: boolean
+  readonly versions: readonly SourceVersion[]
+}
+
+export interface SourceCatalog {
+  describe(organizationId: string, vendor: string, name: string, format: string): Promise<SourceEntry | null>
+}
+
+/** The data products context, as far as scenarios need it. */
+export interface DataProductDirectory {
+  productExists(organizationId: string, id: string): Promise<boolean>
+  missingSourceApplications(organizationId: string, ids: readonly string[]): Promise<string[]>
+}
+
+/** A source URI found in the registry: the version it names and the newest one. */
+export interface ResolvedSource {
+  readonly key: SchemaKey
+  readonly entry: SourceEntry
+  readonly current: SourceVersion
+  readonly latest: SourceVersion
+}
+
+export type SourceResolution = { readonly kind: 'found'; readonly source: ResolvedSource } | { readonly kind: 'not-a-uri' } | { readonly kind: 'not-deployed' }
+
+/** Deeper event schemas are refused: the reference pipeline's JSON depth limit is 40. */
+const MAX_SCHEMA_DEPTH = 40
+
+/** Registry lookups for one request, each data structure fetched once. */
+export function sourceResolver(catalog: SourceCatalog, organizationId: string) {
+  const entries = new Map<string, Promise<SourceEntry | null>>()
+  return async (uri: string): Promise<SourceResolution> => {
+    const key = parseIgluUri(uri)
+    if (key === null) return { kind: 'not-a-uri' }
+    const id = `${key.vendor}/${key.name}/${key.format}`
+    let entry = entries.get(id)
+    if (entry === undefined) {
+      entry = catalog.describe(organizationId, key.vendor, key.name, key.format)
+      entries.set(id, entry)
+    }
+    const found = await entry
+    const version = formatSchemaVer(key.version)
+    const current = found?.versions.find((v) => v.version === version)
+    const latest = found?.versions.at(-1)
+    if (found === null || found === undefined || current === undefined || latest === undefined) return { kind: 'not-deployed' }
+    return { kind: 'found', source: { key, entry: found, current, latest } }
+  }
+}
+
+export type SourceResolver = ReturnType<typeof sourceResolver>
+
+/** Why a source cannot be used, for a title. */
+export function unresolvedTitle(field: string, uri: string, resolution: SourceResolution): string {
+  const shown = JSON.stringify(uri.slice(0, 300))
+  return resolution.kind === 'not-a-uri'
+    ? `${field} ${shown} is not an Iglu URI (iglu:vendor/name/format/model-revision-addition)`
+    : `${field} ${shown} is not a schema deployed in this organization`
+}
+
+/** A JSON Schema that the shared validator can compile, and not absurdly deep. */
+function schemaProblems(ajv: Ajv, schema: object, field: string): Problem[] {
+  if (jsonDepthExceeds(schema, MAX_SCHEMA_DEPTH)) return [problemError('InvalidSchema', field, `${field} is nested deeper than ${MAX_SCHEMA_DEPTH} levels`)]
+  try {
+    compileSchema(ajv, schema)
+    ajv.removeSchema(schema)
+    return []
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    return [problemError('InvalidSchema', field, `${field} is not a valid JSON Schema: ${reason.slice(0, 300)}`)]
+  }
+}
+
+/**
+ * Every check of a scenario definition that needs the registry or the data products: the source,
+ * the schemas, the entities, the data product and the source applications. Returns the problems
+ * and the resolved source, if any.
+ */
+export async function definitionProblems(
+  deps: { readonly dataProducts: DataProductDirectory; readonly resolve: SourceResolver },
+  organizationId: string,
+  input: ScenarioInput,
+): Promise<{ problems: Problem[]; source: ResolvedSource | null }> {
+  // A validator of its own: user schemas may declare ids that must not meet other requests' schemas.
+  const ajv = createAjv()
+  const problems: Problem[] = []
+  let source: ResolvedSource | null = null
+  if (input.event?.source !== undefined) {
+    const resolution = await deps.resolve(input.event.source)
+    if (resolution.kind === 'found') source = resolution.source
+    else problems.push(problemError('SourceNotFound', 'event.source', unresolvedTitle('event.source', input.event.source, resolution)))
+  }
+  if (input.event?.schema !== undefined) problems.push(...schemaProblems(ajv, input.event.schema, 'event.schema'))
+
+  const seen = new Map<string, string>()
+  for (const list of ['tracked', 'enriched'] as const) {
+    for (const [index, entity] of (input.entities?.[list] ?? []).entries()) {
+      const field = `entities.${list}[${index}]`
+      const resolution = await deps.resolve(entity.source)
+      if (resolution.kind !== 'found') problems.push(problemError('EntityNotFound', `${field}.source`, unresolvedTitle(`${field}.source`, entity.source, resolution)))
+      const identity = resolution.kind === 'found' ? schemaKeyToUri(resolution.source.key) : entity.source
+      const first = seen.get(identity)
+      if (first === undefined) seen.set(identity, field)
+      else problems.push(problemError('DuplicateEntity', `${field}.source`, `${field}.source ${JSON.stringify(entity.source.slice(0, 300))} is already listed at ${first}`))
+      if (entity.minCardinality !== undefined && entity.maxCardinality !== undefined && entity.maxCardinality < entity.minCardinality) {
+        problems.push(problemError('InvalidCardinality', `${field}.maxCardinality`, `${field}.maxCardinality (${entity.maxCardinality}) is below minCardinality (${entity.minCardinality})`))
+      }
+      if (entity.schema !== undefined) problems.push(...schemaProblems(ajv, entity.schema, `${field}.schema`))
+    }
+  }
+
+  if (input.dataProductId !== undefined && !(isUuid(input.dataProductId) && (await deps.dataProducts.productExists(organizationId, input.dataProductId)))) {
+    problems.push(problemError('DataProductNotFound', 'dataProductId', `dataProductId ${JSON.stringify(input.dataProductId)} is not a data product of this organization`))
+  }
+  const applications = input.sourceApplications ?? []
+  const wellFormed = applications.filter(isUuid)
+  const missing = new Set([...applications.filter((a) => !isUuid(a)), ...(await deps.dataProducts.missingSourceApplications(organizationId, wellFormed))])
+  for (const [index, application] of applications.entries()) {
+    if (missing.has(application)) problems.push(problemError('SourceApplicationNotFound', `sourceApplications[${index}]`, `sourceApplications[${index}] ${JSON.stringify(application)} is not a source application of this organization`))
+  }
+  return { problems, source }
+}

@@ -1,0 +1,77 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+import { requirePrincipal } from '../auth/principal.js'
+import { ErrorBodyRef } from '../http/error-body.schema.js'
+import { registerEnvelopeErrorHandling } from '../http/envelope-error-handler.js'
+import type { EventSpecs } from './event-specs.js'
+import { createScenarioSchema, deleteScenarioSchema, editScenarioSchema, getScenarioSchema, listScenariosSchema, UUID_PATTERN } from './scenarios.schemas.js'
+import type { ScenariosService } from './scenarios.service.js'
+
+const caller = (request: FastifyRequest) => requirePrincipal(request.principal, 'use tracking scenarios')
+
+/**
+ * `/tracking-scenarios/v1`. Every answer, errors included, is the `{data, includes, errors}`
+ * envelope, so this plugin renders its own errors; body pointers are relative to `scenario`.
+ */
+export const scenariosRoutes: FastifyPluginAsyncTypebox<{ scenarios: ScenariosService }> = async (app, { scenarios }) => {
+  registerEnvelopeErrorHandling(app, { bodyRoot: 'scenario' })
+
+  app.get('/', { schema: listScenariosSchema }, async (request) => scenarios.list(caller(request).organizationId, request.query))
+  app.get('/:trackingScenarioId', { schema: getScenarioSchema }, async (request) =>
+    scenarios.get(caller(request).organizationId, request.params.trackingScenarioId, request.query),
+  )
+  app.post('/', { schema: createScenarioSchema }, async (request, reply) =>
+    reply.code(201).send(await scenarios.create(caller(request), request.body.scenario, request.body.message)),
+  )
+  app.put('/:trackingScenarioId', { schema: editScenarioSchema }, async (request) =>
+    scenarios.edit(caller(request), request.params.trackingScenarioId, request.body.scenario, request.body.message),
+  )
+  app.delete('/:trackingScenarioId', { schema: deleteScenarioSchema }, async (request) =>
+    scenarios.delete(caller(request).organizationId, request.params.trackingScenarioId),
+  )
+}
+
+const specTags = ['event specifications']
+const security = [{ bearer: [] }]
+const specErrors = { 400: ErrorBodyRef, 401: ErrorBodyRef, 403: ErrorBodyRef, 404: ErrorBodyRef }
+const SpecEnvelope = Type.Object({
+  data: Type.Array(Type.Object({}, { additionalProperties: true })),
+  includes: Type.Array(Type.Unknown()),
+  errors: Type.Array(Type.Unknown()),
+  metadata: Type.Union([Type.Null(), Type.Object({ outdatedDsWarnings: Type.Array(Type.Unknown()), hiddenDsWarnings: Type.Array(Type.Unknown()), metrics: Type.Array(Type.Unknown()) })]),
+})
+
+/** `/event-specs/v1` reads: scenarios in the shape snowtype and snowplow-cli read. */
+export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{ eventSpecs: EventSpecs }> = async (app, { eventSpecs }) => {
+  app.get(
+    '/',
+    {
+      schema: {
+        summary: 'Event specifications (tracking scenarios) of the organization',
+        tags: specTags,
+        security,
+        params: Type.Object({ organizationId: Type.String() }),
+        querystring: Type.Object({
+          dataProductId: Type.Optional(Type.String({ pattern: UUID_PATTERN })),
+          status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('deprecated')])),
+        }),
+        response: { 200: SpecEnvelope, ...specErrors },
+      },
+    },
+    async (request) => eventSpecs.list(caller(request).organizationId, request.query),
+  )
+  app.get(
+    '/:id',
+    {
+      schema: {
+        summary: 'One event specification, with snowtype metadata and compatibility warnings',
+        tags: specTags,
+        security,
+        params: Type.Object({ organizationId: Type.String(), id: Type.String({ pattern: UUID_PATTERN }) }),
+        response: { 200: SpecEnvelope, ...specErrors },
+      },
+    },
+    async (request) => eventSpecs.get(caller(request).organizationId, request.params.id),
+  )
+}

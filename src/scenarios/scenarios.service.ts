@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto'
+import type { Clock } from '../auth/clock.js'
+import type { Principal } from '../auth/principal.js'
+import type { CompatibilityOptions } from '../compatibility/check-compatibility.js'
+import { dataStructureHash } from '../iglu/schema-key.js'
+import { formatSchemaVer } from '../iglu/schema-ver.js'
+import { isUuid } from '../uuid.js'
+import { compatibilityProblems } from './scenario-compatibility.js'
+import { definitionProblems, sourceResolver, unresolvedTitle, type DataProductDirectory, type ResolvedSource, type SourceCatalog, type SourceResolver } from './scenario-checks.js'
+import { hasErrors, problemError, problemWarning, type Problem } from './scenario-problem.js'
+import { createVersionProblems, editVersionProblems, isScenarioStatus, nextVersion, statusProblems, versionsDiscardedByPublishing } from './scenario-versioning.js'
+import { ScenarioNotFoundError, ScenarioQueryInvalidError, ScenarioRejectedError } from './scenarios.errors.js'
+import type { HistoryRecord, ListQuery, OneQuery, Scenario, ScenarioInput, ScenarioStatus } from './scenarios.schemas.js'
+import type { ScenarioPlacement, ScenariosStore, WriteOutcome } from './scenarios.store.js'
+
+/** The response envelope of every tracking-scenarios endpoint. */
+export interface ScenarioEnvelope {
+  readonly data: Scenario[]
+  readonly includes: HistoryRecord[]
+  readonly errors: Problem[]
+}
+
+export interface ScenariosDeps {
+  readonly store: ScenariosStore
+  readonly catalog: SourceCatalog
+  readonly dataProducts: DataProductDirectory
+  readonly clock: Clock
+  /** Budget of the compatibility engine; tests widen the time limit to stay deterministic. */
+  readonly compatibility?: CompatibilityOptions
+}
+
+/** The stored form of a definition: id, version and status set, entities always two lists. */
+function buildScenario(id: string, input: ScenarioInput, version: number, status: ScenarioStatus): Scenario {
+  const { id: _id, version: _version, status: _status, event, entities, ...rest } = input
+  return {
+    id,
+    version,
+    status,
+    ...rest,
+    event: event ?? {},
+    entities: { tracked: entities?.tracked ?? [], enriched: entities?.enriched ?? [] },
+    ...(input.dataProductId === undefined ? {} : { dataProductId: input.dataProductId.toLowerCase() }),
+  }
+}
+
+function placementOf(organizationId: string, source: ResolvedSource | null): ScenarioPlacement {
+  if (source === null) return { contextKey: '', dataStructureHash: null, dataStructureVersion: null }
+  const { vendor, name, format, version } = source.key
+  const hash = dataStructureHash(organizationId, vendor, name, format)
+  return { contextKey: hash, dataStructureHash: hash, dataStructureVersion: formatSchemaVer(version) }
+}
+
+const validStatus = (status: string | undefined): ScenarioStatus | undefined => (status !== undefined && isScenarioStatus(status) ? status : undefined)
+
+const nameTakenProblem = (name: string) =>
+  problemError('NameNotUnique', 'name', `name ${JSON.stringify(name.slice(0, 255))} is already used by another tracking scenario of this data structure`)
+
+/** Tracking scenarios: validated writes with history, reads with compatibility warnings. */
+export function createScenariosService(deps: ScenariosDeps) {
+  const { store, catalog, dataProducts, clock } = deps
+
+  /** The compatibility check of one scenario, when it has both a source and an event schema. */
+  async function compatibilityOf(scenario: Scenario, resolve: SourceResolver, isWrite: boolean, subject = 'Tracking scenario'): Promise<Problem[]> {
+    const { source, schema } = scenario.event
+    if (source === undefined || schema === undefined) return []
+    const resolution = await resolve(source)
+    if (resolution.kind !== 'found') return [problemWarning('SourceNotFound', 'event.source', unresolvedTitle('event.source', source, resolution))]
+    const { key, current, latest } = resolution.source
+    return compatibilityProblems({ subject, id: scenario.id, eventSchema: schema, source: key, current, latest, isWrite }, deps.compatibility)
+  }
+
+  /** Every check of a write except the version rules of an edit, which need the row lock. */
+  async function writeProblems(organizationId: string, scenario: Scenario, input: ScenarioInput, exceptId?: string) {
+    const resolve = sourceResolver(catalog, organizationId)
+    const { problems, source } = await definitionProblems({ dataProducts, resolve }, organizationId, input)
+    const placement = placementOf(organizationId, source)
+    if (await store.nameTaken(organizationId, placement.contextKey, scenario.name, exceptId)) problems.push(nameTakenProblem(scenario.name))
+    if (!problems.some((p) => p.source.startsWith('event.'))) problems.push(...(await compatibilityOf(scenario, resolve, true)))
+    return { problems, placement }
+  }
+
+  /** Why a write the checks let through still failed: a race the database constraints settled. */
+  function rejectionOf(outcome: Exclude<WriteOutcome, { kind: 'written' }>, scenario: Scenario, warnings: readonly Problem[]): ScenarioRejectedError | ScenarioNotFoundError {
+    switch (outcome.kind) {
+      case 'name-taken':
+        return new ScenarioRejectedError([nameTakenProblem(scenario.name), ...warnings])
+      case 'version-taken':
+        return new ScenarioRejectedError([problemError('InvalidVersion', 'version', `version ${scenario.version} was taken by a concurrent edit`), ...warnings])
+      case 'data-product-gone':
+        return new ScenarioRejectedError([problemError('DataProductNotFound', 'dataProductId', `dataProductId ${JSON.stringify(scenario.dataProductId)} was deleted meanwhile`), ...warnings])
+      case 'not-found':
+        return new ScenarioNotFoundError(scenario.id)
+      default: {
+        const unknown: never = outcome
+        throw new Error(`unknown outcome ${JSON.stringify(unknown)}`)
+      }
+    }
+  }
+
+  return {
+    compatibilityOf,
+
+    async list(organizationId: string, query: ListQuery): Promise<ScenarioEnvelope> {
+      if (query.dataStructureVersion !== undefined && query.dataStructureId === undefined) {
+        throw new ScenarioQueryInvalidError('dataStructureVersion', 'dataStructureVersion is used together with dataStructureId')
+      }
+      // A data product id that is not a UUID matches nothing (and must not reach a uuid column).
+      if (query.dataProductId !== undefined && !isUuid(query.dataProductId)) return { data: [], includes: [], errors: [] }
+      const scenarios = await store.list(organizationId, {
+        dataProductId: query.dataProductId?.toLowerCase(),
+        dataStructureHash: query.dataStructureId?.toLowerCase(),
+        dataStructureVersion: query.dataStructureVersion,
+        status: query.status,
+      })
+      const includes = query.withLatestHistory === 'true' ? await store.history(scenarios.map((s) => s.id), { latestOnly: true }) : []
+      const resolve = sourceResolver(catalog, organizationId)
+      const errors: Problem[] = []
+      for (const scenario of scenarios) errors.push(...(await compatibilityOf(scenario, resolve, false)))
+      return { data: scenarios, includes, errors }
+    },
+
+    async get(organizationId: string, id: string, query: OneQuery): Promise<ScenarioEnvelope> {
+      const scenarioId = id.toLowerCase()
+      const current = await store.find(organizationId, scenarioId)
+      if (current === null) throw new ScenarioNotFoundError(id)
+      const scenario = query.status === undefined || query.status === current.status ? current : await store.snapshotWithStatus(organizationId, scenarioId, query.status)
+      if (scenario === null) throw new ScenarioNotFoundError(id, query.status)
+      const includes = query.withHistory === 'true' ? await store.history([scenarioId], { latestOnly: false }) : []
+      return { data: [scenario], includes, errors: await compatibilityOf(scenario, sourceResolver(catalog, organizationId), false) }
+    },
+
+    async create(principal: Principal, input: ScenarioInput, message: string | undefined): Promise<ScenarioEnvelope> {
+      const { organizationId } = principal
+      const problems = [...statusProblems(input.status), ...createVersionProblems(input.version)]
+      if (input.id !== undefined) problems.push(problemError('InvalidId', 'id', 'id is assigned by the service: leave it out when creating'))
+      const stored = buildScenario(randomUUID(), input, input.version ?? 0, validStatus(input.status) ?? 'draft')
+      const checked = await writeProblems(organizationId, stored, input)
+      problems.push(...checked.problems)
+      if (hasErrors(problems)) throw new ScenarioRejectedError(problems)
+      const outcome = await store.insert(organizationId, stored, checked.placement, { author: principal.apiKeyId, message: message ?? '', date: clock.now() })
+      if (outcome.kind !== 'written') throw rejectionOf(outcome, stored, problems)
+      return { data: [stored], includes: [outcome.record], errors: problems }
+    },
+
+    async edit(principal: Principal, id: string, input: ScenarioInput, message: string | undefined): Promise<ScenarioEnvelope> {
+      const { organizationId } = principal
+      const scenarioId = id.toLowerCase()
+      const current = await store.find(organizationId, scenarioId)
+      if (current === null) throw new ScenarioNotFoundError(id)
+      const problems = [...statusProblems(input.status), ...editVersionProblems(input.version, await store.keptVersions(scenarioId))]
+      if (input.id !== undefined && input.id.toLowerCase() !== scenarioId) problems.push(problemError('InvalidId', 'id', `id cannot change: this is tracking scenario ${scenarioId}`))
+      // An edit that leaves status out keeps the current one.
+      const draft = buildScenario(scenarioId, input, input.version ?? current.version, validStatus(input.status) ?? current.status)
+      const checked = await writeProblems(organizationId, draft, input, scenarioId)
+      problems.push(...checked.problems)
+      if (hasErrors(problems)) throw new ScenarioRejectedError(problems)
+      let stored = draft
+      const outcome = await store.edit(organizationId, scenarioId, (_locked, kept) => {
+        // Checked again under the lock: a concurrent edit may have taken the version meanwhile.
+        const versionProblems = editVersionProblems(input.version, kept)
+        if (versionProblems.length > 0) throw new ScenarioRejectedError([...versionProblems, ...problems])
+        stored = { ...draft, version: nextVersion(input.version, kept) }
+        const discard = versionsDiscardedByPublishing(stored.version, stored.status, kept)
+        return { scenario: stored, placement: checked.placement, record: { author: principal.apiKeyId, message: message ?? '', date: clock.now() }, discard }
+      })
+      if (outcome.kind !== 'written') throw rejectionOf(outcome, stored, problems)
+      return { data: [stored], includes: [outcome.record], errors: problems }
+    },
+
+    async delete(organizationId: string, id: string): Promise<ScenarioEnvelope> {
+      if ((await store.delete(organizationId, id.toLowerCase())) === null) throw new ScenarioNotFoundError(id)
+      return { data: [], includes: [], errors: [] }
+    },
+  }
+}
+
+export type ScenariosService = ReturnType<typeof createScenariosService>

@@ -1,0 +1,181 @@
+import type { Kysely, Selectable } from 'kysely'
+import { isForeignKeyViolation, violatedUniqueConstraint } from '../db/constraint-violation.js'
+import type { Database } from '../db/database.js'
+import type { KeptVersion } from './scenario-versioning.js'
+import type { HistoryRecord, Scenario, ScenarioStatus } from './scenarios.schemas.js'
+import type { ScenarioDocument, TrackingScenarioHistoryTable, TrackingScenariosTable } from './scenarios.table.js'
+
+/** Where a scenario sits: its data structure (from event.source), which scopes name uniqueness. */
+export interface ScenarioPlacement {
+  /** The data structure hash, or '' without a source. */
+  readonly contextKey: string
+  readonly dataStructureHash: string | null
+  readonly dataStructureVersion: string | null
+}
+
+export interface NewHistoryRecord {
+  readonly author: string
+  readonly message: string
+  readonly date: Date
+}
+
+export interface ScenarioFilter {
+  readonly dataProductId?: string | undefined
+  readonly dataStructureHash?: string | undefined
+  readonly dataStructureVersion?: string | undefined
+  readonly status?: ScenarioStatus | undefined
+}
+
+/** What an edit decided, given the current scenario and its kept versions. */
+export interface EditDecision {
+  readonly scenario: Scenario
+  readonly placement: ScenarioPlacement
+  readonly record: NewHistoryRecord
+  readonly discard: readonly number[]
+}
+
+export type WriteOutcome = { readonly kind: 'written'; readonly record: HistoryRecord } | { readonly kind: 'name-taken' } | { readonly kind: 'version-taken' } | { readonly kind: 'not-found' } | { readonly kind: 'data-product-gone' }
+
+const NAME_CONSTRAINT = 'tracking_scenarios_name_uq'
+const VERSION_CONSTRAINT = 'tracking_scenario_history_pk'
+
+function toScenario(row: Selectable<TrackingScenariosTable>): Scenario {
+  const base = { id: row.id, version: row.version, status: row.status, name: row.name, ...row.document }
+  return row.data_product_id === null ? base : { ...base, dataProductId: row.data_product_id }
+}
+
+function toHistoryRecord(row: Pick<Selectable<TrackingScenarioHistoryTable>, 'scenario_id' | 'version' | 'status' | 'author' | 'message' | 'date'>): HistoryRecord {
+  return { author: row.author, message: row.message, date: row.date.toISOString(), scenarioId: row.scenario_id, version: row.version, status: row.status, type: 'History' }
+}
+
+function documentOf(scenario: Scenario): ScenarioDocument {
+  const { id: _id, version: _version, status: _status, name: _name, dataProductId: _dataProductId, ...document } = scenario
+  return document
+}
+
+function columnsOf(scenario: Scenario, placement: ScenarioPlacement) {
+  return {
+    name: scenario.name,
+    context_key: placement.contextKey,
+    data_structure_hash: placement.dataStructureHash,
+    data_structure_version: placement.dataStructureVersion,
+    data_product_id: scenario.dataProductId ?? null,
+    status: scenario.status,
+    version: scenario.version,
+    document: JSON.stringify(documentOf(scenario)),
+  }
+}
+
+/** A unique violation as the outcome it means; anything else is rethrown. */
+function constraintOutcome(error: unknown): WriteOutcome {
+  const constraint = violatedUniqueConstraint(error)
+  if (constraint === NAME_CONSTRAINT) return { kind: 'name-taken' }
+  if (constraint === VERSION_CONSTRAINT) return { kind: 'version-taken' }
+  // The only foreign key a scenario write can break: its data product was deleted after the check.
+  if (isForeignKeyViolation(error)) return { kind: 'data-product-gone' }
+  throw error
+}
+
+/** Tracking scenarios and their history. Writes are transactions; the constraints settle races. */
+export function createScenariosStore(db: Kysely<Database>) {
+  const historyColumns = ['scenario_id', 'version', 'status', 'author', 'message', 'date'] as const
+
+  return {
+    async list(organizationId: string, filter: ScenarioFilter): Promise<Scenario[]> {
+      let query = db.selectFrom('tracking_scenarios').selectAll().where('organization_id', '=', organizationId)
+      if (filter.dataProductId !== undefined) query = query.where('data_product_id', '=', filter.dataProductId)
+      if (filter.dataStructureHash !== undefined) query = query.where('data_structure_hash', '=', filter.dataStructureHash)
+      if (filter.dataStructureVersion !== undefined) query = query.where('data_structure_version', '=', filter.dataStructureVersion)
+      if (filter.status !== undefined) query = query.where('status', '=', filter.status)
+      return (await query.orderBy('created_at').orderBy('id').execute()).map(toScenario)
+    },
+
+    async listForDataProducts(organizationId: string, dataProductIds: readonly string[]): Promise<Scenario[]> {
+      if (dataProductIds.length === 0) return []
+      const rows = await db.selectFrom('tracking_scenarios').selectAll().where('organization_id', '=', organizationId).where('data_product_id', 'in', dataProductIds).orderBy('created_at').orderBy('id').execute()
+      return rows.map(toScenario)
+    },
+
+    async find(organizationId: string, id: string): Promise<Scenario | null> {
+      const row = await db.selectFrom('tracking_scenarios').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
+      return row === undefined ? null : toScenario(row)
+    },
+
+    async keptVersions(scenarioId: string): Promise<KeptVersion[]> {
+      return db.selectFrom('tracking_scenario_history').select(['version', 'status']).where('scenario_id', '=', scenarioId).orderBy('version').execute()
+    },
+
+    /** Every record of these scenarios in write order, or only the latest of each. */
+    async history(scenarioIds: readonly string[], options: { latestOnly: boolean }): Promise<HistoryRecord[]> {
+      if (scenarioIds.length === 0) return []
+      const base = db.selectFrom('tracking_scenario_history').select(historyColumns).where('scenario_id', 'in', scenarioIds)
+      const rows = options.latestOnly
+        ? await base.distinctOn('scenario_id').orderBy('scenario_id').orderBy('seq', 'desc').execute()
+        : await base.orderBy('seq').execute()
+      return rows.map(toHistoryRecord)
+    },
+
+    /** The newest kept version of a scenario with this status, as it was then. */
+    async snapshotWithStatus(organizationId: string, id: string, status: ScenarioStatus): Promise<Scenario | null> {
+      const row = await db
+        .selectFrom('tracking_scenario_history')
+        .innerJoin('tracking_scenarios', 'tracking_scenarios.id', 'tracking_scenario_history.scenario_id')
+        .select('tracking_scenario_history.snapshot')
+        .where('tracking_scenarios.organization_id', '=', organizationId)
+        .where('tracking_scenarios.id', '=', id)
+        .where('tracking_scenario_history.status', '=', status)
+        .orderBy('tracking_scenario_history.seq', 'desc')
+        .limit(1)
+        .executeTakeFirst()
+      return row?.snapshot ?? null
+    },
+
+    async nameTaken(organizationId: string, contextKey: string, name: string, exceptId?: string): Promise<boolean> {
+      let query = db.selectFrom('tracking_scenarios').select('id').where('organization_id', '=', organizationId).where('context_key', '=', contextKey).where('name', '=', name)
+      if (exceptId !== undefined) query = query.where('id', '!=', exceptId)
+      return (await query.executeTakeFirst()) !== undefined
+    },
+
+    /** The scenario and its first history record, both or neither. */
+    async insert(organizationId: string, scenario: Scenario, placement: ScenarioPlacement, record: NewHistoryRecord): Promise<WriteOutcome> {
+      try {
+        await db.transaction().execute(async (tx) => {
+          await tx.insertInto('tracking_scenarios').values({ id: scenario.id, organization_id: organizationId, ...columnsOf(scenario, placement), created_at: record.date, updated_at: record.date }).execute()
+          await tx.insertInto('tracking_scenario_history').values({ scenario_id: scenario.id, version: scenario.version, status: scenario.status, ...record, snapshot: JSON.stringify(scenario) }).execute()
+        })
+      } catch (error) {
+        return constraintOutcome(error)
+      }
+      return { kind: 'written', record: toHistoryRecord({ scenario_id: scenario.id, version: scenario.version, status: scenario.status, ...record }) }
+    },
+
+    /**
+     * An edit under a row lock: `decide` sees the scenario and its versions as no concurrent edit can
+     * change them, and may throw to abort. Then the row, the new record and the discarded versions are written together.
+     */
+    async edit(organizationId: string, id: string, decide: (current: Scenario, kept: readonly KeptVersion[]) => EditDecision): Promise<WriteOutcome> {
+      try {
+        return await db.transaction().execute(async (tx): Promise<WriteOutcome> => {
+          const row = await tx.selectFrom('tracking_scenarios').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst()
+          if (row === undefined) return { kind: 'not-found' }
+          const kept = await tx.selectFrom('tracking_scenario_history').select(['version', 'status']).where('scenario_id', '=', id).orderBy('version').execute()
+          const { scenario, placement, record, discard } = decide(toScenario(row), kept)
+          await tx.updateTable('tracking_scenarios').set({ ...columnsOf(scenario, placement), updated_at: record.date }).where('id', '=', id).execute()
+          if (discard.length > 0) await tx.deleteFrom('tracking_scenario_history').where('scenario_id', '=', id).where('version', 'in', discard).execute()
+          await tx.insertInto('tracking_scenario_history').values({ scenario_id: id, version: scenario.version, status: scenario.status, ...record, snapshot: JSON.stringify(scenario) }).execute()
+          return { kind: 'written', record: toHistoryRecord({ scenario_id: id, version: scenario.version, status: scenario.status, ...record }) }
+        })
+      } catch (error) {
+        return constraintOutcome(error)
+      }
+    },
+
+    /** Deletes the scenario and, by cascade, its history; the deleted scenario, or null. */
+    async delete(organizationId: string, id: string): Promise<Scenario | null> {
+      const row = await db.deleteFrom('tracking_scenarios').where('organization_id', '=', organizationId).where('id', '=', id).returningAll().executeTakeFirst()
+      return row === undefined ? null : toScenario(row)
+    },
+  }
+}
+
+export type ScenariosStore = ReturnType<typeof createScenariosStore>

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bootstrapAdmin, type ApiClient } from './support/api-client.js'
+import { deployToDev, objectSchema } from './support/registry-builders.js'
+import { backends, type TestDatabase } from './support/test-databases.js'
+import { startTestApp, type TestApp } from './support/test-app.js'
+import { testConfig } from './support/test-config.js'
+
+const SEARCH_1 = 'iglu:com.acme/search/jsonschema/1-0-0'
+const USER_1 = 'iglu:com.acme/user/jsonschema/1-0-0'
+
+describe.each(backends)('data products, source applications and event specifications on $name', (backend) => {
+  let database: TestDatabase
+  let server: TestApp
+  let admin: ApiClient
+
+  beforeAll(async () => {
+    database = await backend.create()
+    server = await startTestApp(testConfig({ db: database.config }))
+    admin = await bootstrapAdmin(server)
+    await deployToDev(admin, objectSchema('com.acme', 'search', '1-0-0', { term: { type: 'string', maxLength: 100 } }, { required: ['term'] }))
+    await deployToDev(admin, objectSchema('com.acme', 'search', '1-1-0', { term: { type: 'string', maxLength: 100 }, page: { type: 'integer', minimum: 0, maximum: 99 } }, { required: ['term'] }))
+    await deployToDev(admin, objectSchema('com.acme', 'user', '1-0-0', { id: { type: 'string', maxLength: 36 } }), { meta: { hidden: true, schemaType: 'entity', customData: {} } })
+  })
+  afterAll(async () => {
+    await server?.close()
+    await database?.drop()
+  })
+
+  it('serves a data product with its event specifications and source applications in the shapes snowtype reads', async () => {
+    const app = await admin.call('POST', '/source-apps/v1', { name: 'Web', appIds: ['web'], entities: { tracked: [{ source: USER_1, minCardinality: 1 }] } })
+    expect(app.status).toBe(201)
+    const appId: string = app.body.data[0].id
+    const product = await admin.call('POST', '/data-products/v2', { name: 'Search', domain: 'discovery', owner: 'team@acme.test', sourceApplications: [appId] })
+    expect(product.status).toBe(201)
+    const productId: string = product.body.data[0].id
+    const scenario = await admin.call('POST', '/tracking-scenarios/v1', {
+      scenario: {
+        name: 'Search performed',
+        triggers: ['user presses enter'],
+        event: { source: SEARCH_1, schema: { type: 'object', properties: { term: { type: 'string', maxLength: 20 } }, required: ['term'], additionalProperties: false } },
+        entities: { tracked: [{ source: USER_1, minCardinality: 1, maxCardinality: 1 }] },
+        dataProductId: productId,
+        sourceApplications: [appId],
+      },
+      message: 'designed',
+    })
+    expect(scenario.status).toBe(201)
+    const specId: string = scenario.body.data[0].id
+
+    const read = await admin.call('GET', `/data-products/v2/${productId}`)
+    expect(read.status).toBe(200)
+    expect(read.body.data).toEqual([expect.objectContaining({ id: productId, organizationId: admin.organizationId, name: 'Search', domain: 'discovery', status: 'draft', sourceApplications: [appId], eventSpecs: [{ id: specId, url: `${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}/event-specs/v1/${specId}` }] })])
+    expect(read.body.includes.owners).toEqual([])
+    expect(read.body.includes.eventSpecs).toEqual([expect.objectContaining({ id: specId, name: 'Search performed', dataProductId: productId })])
+    expect(read.body.includes.sourceApplications).toEqual([expect.objectContaining({ id: appId, name: 'Web', appIds: ['web'], entities: { tracked: [{ source: USER_1, minCardinality: 1 }], enriched: [] } })])
+    expect(read.body).toMatchObject({ errors: [], metadata: null })
+    expect((await admin.call('GET', '/data-products/v2')).body.data.map((p: { id: string }) => p.id)).toEqual([productId])
+
+    const spec = await admin.call('GET', `/event-specs/v1/${specId}`)
+    expect(spec.status).toBe(200)
+    expect(spec.body.data[0]).toMatchObject({
+      id: specId, version: 0, status: 'draft', name: 'Search performed', description: '', dataProductId: productId, sourceApplications: [appId],
+      triggers: [{ description: 'user presses enter', appIds: [] }],
+      event: { source: SEARCH_1, schema: expect.any(Object) },
+      entities: { tracked: [{ source: USER_1, minCardinality: 1, maxCardinality: 1 }], enriched: [] },
+      author: expect.any(String), message: 'designed', date: expect.stringMatching(/\.\d+Z$/),
+    })
+    expect(spec.body.metadata).toEqual({
+      outdatedDsWarnings: [{ id: specId, sources: [{ source: SEARCH_1, latestVersion: '1-1-0' }] }],
+      hiddenDsWarnings: [{ id: specId, sources: [{ source: USER_1 }] }],
+      metrics: [],
+    })
+    expect(spec.body.errors).toEqual([])
+    const specs = await admin.call('GET', `/event-specs/v1?dataProductId=${productId}`)
+    expect(specs.body).toMatchObject({ data: [expect.objectContaining({ id: specId })], includes: [], errors: [], metadata: null })
+    expect((await admin.call('GET', '/event-specs/v1/55555555-5555-4555-8555-555555555555')).status).toBe(404)
+
+    // Deleting the source application unlinks it; deleting the product unlinks the scenario.
+    expect((await admin.call('DELETE', `/source-apps/v1/${appId}`)).status).toBe(204)
+    expect((await admin.call('GET', `/data-products/v2/${productId}`)).body.data[0].sourceApplications).toEqual([])
+    expect((await admin.call('DELETE', `/data-products/v2/${productId}`)).status).toBe(204)
+    expect((await admin.call('GET', `/data-products/v2/${productId}`)).status).toBe(404)
+    expect((await admin.call('GET', `/tracking-scenarios/v1/${specId}`)).body.data[0].dataProductId).toBeUndefined()
+  })
+
+  it('validates data product and source application writes', async () => {
+    const unknownApp = await admin.call('POST', '/data-products/v2', { name: 'X', sourceApplications: ['66666666-6666-4666-8666-666666666666'] })
+    expect(unknownApp).toMatchObject({ status: 422, body: { code: 'UNKNOWN_SOURCE_APPLICATIONS', message: expect.stringContaining('66666666') } })
+    expect((await admin.call('POST', '/data-products/v2', { domain: 'no name' })).status).toBe(400)
+    expect((await admin.call('POST', '/source-apps/v1', { name: 'A', colour: 'red' })).status).toBe(400)
+    expect((await admin.call('PUT', '/data-products/v2/77777777-7777-4777-8777-777777777777', { name: 'Ghost' })).status).toBe(404)
+    const app = (await admin.call('POST', '/source-apps/v1', { name: 'Mobile' })).body.data[0]
+    const renamed = await admin.call('PUT', `/source-apps/v1/${app.id}`, { name: 'Mobile apps', appIds: ['ios', 'android'] })
+    expect(renamed.body.data[0]).toMatchObject({ id: app.id, name: 'Mobile apps', appIds: ['ios', 'android'] })
+    const product = (await admin.call('POST', '/data-products/v2', { name: 'P' })).body.data[0]
+    const updated = await admin.call('PUT', `/data-products/v2/${product.id}`, { name: 'P2', sourceApplications: [app.id] })
+    expect(updated.body.data[0]).toMatchObject({ name: 'P2', sourceApplications: [app.id], createdAt: product.createdAt })
+    expect((await admin.call('GET', '/source-apps/v1')).body.data.map((a: { id: string }) => a.id)).toContain(app.id)
+  })
+})

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { systemClock } from '../src/auth/clock.js'
+import { createCredentialsService } from '../src/auth/credentials.service.js'
+import { apiClient, bootstrapAdmin, type ApiClient } from './support/api-client.js'
+import { deployToDev, objectSchema } from './support/registry-builders.js'
+import { backends, type TestDatabase } from './support/test-databases.js'
+import { startTestApp, type TestApp } from './support/test-app.js'
+import { testConfig } from './support/test-config.js'
+
+const SOURCE = 'iglu:com.acme/search/jsonschema/1-0-0'
+const RACERS = 12
+
+describe.each(backends)('tracking scenarios under concurrency, and organization isolation, on $name', (backend) => {
+  let database: TestDatabase
+  let server: TestApp
+  let admin: ApiClient
+  let other: ApiClient
+  const scenarios = '/tracking-scenarios/v1'
+
+  beforeAll(async () => {
+    database = await backend.create()
+    server = await startTestApp(testConfig({ db: database.config }))
+    admin = await bootstrapAdmin(server)
+    const credentials = createCredentialsService({ db: server.app.store.db, clock: systemClock })
+    const otherOrg = await credentials.createOrganization('other')
+    const otherKey = await credentials.createApiKey({ organizationId: otherOrg.id, isAdmin: true })
+    other = await apiClient(server, otherOrg.id, otherKey.key.id, otherKey.secret)
+    await deployToDev(admin, objectSchema('com.acme', 'search', '1-0-0', { term: { type: 'string', maxLength: 100 } }, { required: ['term'] }))
+  })
+  afterAll(async () => {
+    await server?.close()
+    await database?.drop()
+  })
+
+  it('lets exactly one of many simultaneous creates with one name in one data structure succeed', async () => {
+    const responses = await Promise.all(Array.from({ length: RACERS }, (_, i) => admin.call('POST', scenarios, { scenario: { name: 'Race', description: `racer ${i}`, event: { source: SOURCE } } })))
+    const statuses = responses.map((r) => r.status).sort()
+    expect(statuses).toEqual([201, ...Array<number>(RACERS - 1).fill(422)])
+    for (const loser of responses.filter((r) => r.status === 422)) expect(loser.body.errors).toContainEqual(expect.objectContaining({ code: 'NameNotUnique', source: 'name' }))
+    const stored = (await admin.call('GET', scenarios)).body.data.filter((s: { name: string }) => s.name === 'Race')
+    expect(stored).toHaveLength(1)
+  })
+
+  it('never lets two simultaneous edits take the same version', async () => {
+    const { id } = (await admin.call('POST', scenarios, { scenario: { name: 'Edited' } })).body.data[0]
+    const sameVersion = await Promise.all(Array.from({ length: RACERS }, (_, i) => admin.call('PUT', `${scenarios}/${id}`, { scenario: { name: 'Edited', version: 7, description: `editor ${i}` }, message: `editor ${i}` })))
+    expect(sameVersion.filter((r) => r.status === 200)).toHaveLength(1)
+    for (const loser of sameVersion.filter((r) => r.status !== 200)) {
+      expect(loser.status).toBe(422)
+      expect(loser.body.errors).toContainEqual(expect.objectContaining({ code: 'InvalidVersion', source: 'version' }))
+    }
+    const winner = sameVersion.find((r) => r.status === 200)!
+    const current = await admin.call('GET', `${scenarios}/${id}?withHistory=true`)
+    expect(current.body.data[0]).toMatchObject({ version: 7, description: winner.body.data[0].description })
+    expect(current.body.includes.map((r: { version: number }) => r.version)).toEqual([0, 7])
+
+    // Without a version, every edit succeeds and each gets its own.
+    const automatic = await Promise.all(Array.from({ length: RACERS }, (_, i) => admin.call('PUT', `${scenarios}/${id}`, { scenario: { name: 'Edited', description: `auto ${i}` } })))
+    expect(automatic.map((r) => r.status)).toEqual(Array<number>(RACERS).fill(200))
+    const versions = automatic.map((r) => r.body.data[0].version).sort((a: number, b: number) => a - b)
+    expect(versions).toEqual(Array.from({ length: RACERS }, (_, i) => 8 + i))
+    const history = (await admin.call('GET', `${scenarios}/${id}?withHistory=true`)).body.includes
+    expect(history).toHaveLength(2 + RACERS)
+    const final = (await admin.call('GET', `${scenarios}/${id}`)).body.data[0]
+    expect(final.version).toBe(7 + RACERS)
+    expect(history.at(-1)).toMatchObject({ version: final.version })
+  })
+
+  it('keeps organizations apart: ids, lists, sources, data products and tokens', async () => {
+    const mine = (await admin.call('POST', scenarios, { scenario: { name: 'Private', event: { source: SOURCE } } })).body.data[0]
+    const product = (await admin.call('POST', '/data-products/v2', { name: 'Mine' })).body.data[0]
+    expect((await other.call('GET', scenarios)).body).toEqual({ data: [], includes: [], errors: [] })
+    for (const [method, body] of [['GET', undefined], ['PUT', { scenario: { name: 'Stolen' } }], ['DELETE', undefined]] as const) {
+      expect((await other.call(method, `${scenarios}/${mine.id}`, body)).status).toBe(404)
+    }
+    const crossPath = await other.callAt('GET', `/api/msc/v1/organizations/${admin.organizationId}${scenarios}`)
+    expect(crossPath).toMatchObject({ status: 403, body: { data: [], includes: [], errors: [{ type: 'Error', code: 'Forbidden' }] } })
+    const borrowed = await other.call('POST', scenarios, { scenario: { name: 'Borrowed', event: { source: SOURCE }, dataProductId: product.id } })
+    expect(borrowed.status).toBe(422)
+    expect(borrowed.body.errors.map((e: { code: string }) => e.code).sort()).toEqual(['DataProductNotFound', 'SourceNotFound'])
+    expect((await other.call('GET', `/event-specs/v1/${mine.id}`)).status).toBe(404)
+    expect((await other.call('GET', `/data-products/v2/${product.id}`)).status).toBe(404)
+    expect((await admin.call('GET', `${scenarios}/${mine.id}`)).body.data[0].name).toBe('Private')
+  })
+})
