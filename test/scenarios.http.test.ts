@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { systemClock } from '../src/auth/clock.js'
 import { createCredentialsService } from '../src/auth/credentials.service.js'
-import { dataStructureHash } from '../src/iglu/schema-key.js'
 import { apiClient, bootstrapAdmin, requestJson, type ApiClient } from './support/api-client.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
@@ -12,7 +11,6 @@ const SEARCH_1 = 'iglu:com.acme/search/jsonschema/1-0-0'
 const ISO_WITH_FRACTION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z$/
 const searchSchema = (version: string, termLength: number) =>
   objectSchema('com.acme', 'search', version, { term: { type: 'string', maxLength: termLength }, page: { type: ['integer', 'null'], minimum: 0, maximum: 1000 } }, { required: ['term'] })
-const eventSchema = (term: object) => ({ type: 'object', properties: { term }, required: ['term'], additionalProperties: false })
 
 describe.each(backends)('tracking scenarios on $name', (backend) => {
   let database: TestDatabase
@@ -109,6 +107,7 @@ describe.each(backends)('tracking scenarios on $name', (backend) => {
       const anonymous = await requestJson(`${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}${scenarios}`)
       expect(anonymous).toMatchObject({ status: 401, body: { data: [], includes: [], errors: [{ type: 'Error', code: 'Unauthorized', source: 'authorization' }] } })
       expect((await admin.call('GET', `${scenarios}?status=archived`)).body.errors[0]).toMatchObject({ code: 'InvalidParameter', source: 'query.status' })
+      expect(await admin.call('PATCH', `${scenarios}/${missing}/extra`)).toMatchObject({ status: 404, body: { data: [], includes: [], errors: [{ code: 'NotFound' }] } })
     })
 
     it('accepts what the validations allow: a given version and status, distinct entities, and a name reused in another data structure', async () => {

@@ -75,4 +75,9 @@ export function registerEnvelopeErrorHandling(app: FastifyInstance, options: { r
     request.log.error({ err: error }, 'unhandled error')
     return envelope(500, [{ type: 'Error', code: 'InternalError', title: 'Internal server error', source: 'request' }])
   })
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? request.url
+    return reply.code(404).send({ data: [], includes: [], errors: [{ type: 'Error', code: 'NotFound', title: `Route ${request.method} ${path} not found`, source: 'path' }] })
+  })
 }
