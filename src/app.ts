@@ -34,6 +34,14 @@ import { eventSpecsRoutes, scenariosRoutes } from './scenarios/scenarios.routes.
 import { createDataProductsStore } from './data-products/data-products.store.js'
 import { createDataProductsService } from './data-products/data-products.service.js'
 import { dataProductsRoutes, sourceApplicationsRoutes } from './data-products/data-products.routes.js'
+import { createOrganizationsStore } from './auth/organizations.store.js'
+import { EventStore } from './micro/event-store.js'
+import { createInspectionService } from './micro/inspection.service.js'
+import { collectorRoutes } from './micro/collector.routes.js'
+import { microDisabledRoutes, microRoutes } from './micro/micro.routes.js'
+import { buildResolver } from './micro/resolver/build-resolver.js'
+import type { SchemaRepository } from './micro/resolver/schema-repositories.js'
+import { createSchemaValidation } from './micro/resolver/schema-validation.js'
 
 /** Outer-edge collaborators that tests replace. */
 export interface AppDeps {
@@ -129,6 +137,31 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       },
       { prefix: IGLU_PREFIX },
     )
+    // Event inspection: the registry of one organization and environment resolves schemas first.
+    const inspectedOrganization = config.inspection.organizationId ?? config.bootstrap?.organizationId ?? (await createOrganizationsStore(store.db).list())[0]?.id ?? null
+    const registrySchemas: SchemaRepository = {
+      name: `Floe registry (${config.inspection.env})`,
+      priority: 0,
+      vendorPrefixes: [],
+      kind: 'registry',
+      cacheable: false,
+      lookup: async (key) => (inspectedOrganization === null ? null : ((await igluRepository.find(inspectedOrganization, config.inspection.env, key))?.schema ?? null)),
+    }
+    const now = () => clock.now().getTime()
+    const resolver = buildResolver(config.inspection, registrySchemas, now)
+    const inspection = createInspectionService({
+      store: new EventStore(config.inspection.maxEvents),
+      iglu: createSchemaValidation(resolver),
+      resolver,
+      processor: { artifact: 'floe', version: packageVersion() },
+      now,
+    })
+    await http.register(collectorRoutes, { inspection, now })
+    for (const prefix of ['/local', '/micro']) {
+      if (config.inspection.maxEvents === 0) await http.register(microDisabledRoutes, { prefix })
+      else await http.register(microRoutes, { prefix, inspection })
+    }
+
     http.addHook('onClose', async () => {
       await background.drain()
       await store.close()

@@ -36,6 +36,27 @@ export interface Config {
     /** Time budget of one scenario compatibility check, in milliseconds; past it the answer is undecidable. */
     readonly maxMillis: number
   }
+  readonly inspection: InspectionConfig
+}
+
+/** The event inspection service (collector, /local and /micro) and its Iglu resolver. */
+export interface InspectionConfig {
+  /** Events kept per list (good, bad); the oldest are evicted. 0 turns the inspection API off. */
+  readonly maxEvents: number
+  /** Organization whose registry resolves schemas; null: the bootstrap organization, else the oldest one. */
+  readonly organizationId: string | null
+  /** Environment of that registry. */
+  readonly env: 'DEV' | 'PROD'
+  /** Embedded schema directories (`schemas/vendor/name/jsonschema/M-R-A`), tried after the registry. */
+  readonly igluDirs: readonly string[]
+  /** Iglu Central's address, or null to work offline. */
+  readonly igluCentralUrl: string | null
+  /** A further Iglu Server (MICRO_IGLU_REGISTRY_URL, MICRO_IGLU_API_KEY). */
+  readonly customRegistry: { readonly url: string; readonly apiKey: string | null } | null
+  /** A Snowplow resolver configuration file whose repositories are added. */
+  readonly resolverConfigFile: string | null
+  /** How long resolver hits and misses are cached, in seconds. */
+  readonly cacheTtlSeconds: number
 }
 
 /** Values given on the command line; each one wins over its environment variable. */
@@ -45,6 +66,13 @@ export interface ConfigFlags {
   readonly dataDir?: string | undefined
   readonly tokenTtl?: string | undefined
   readonly logLevel?: string | undefined
+  readonly maxEvents?: string | undefined
+  readonly igluDir?: readonly string[] | undefined
+  readonly iglu?: string | undefined
+  readonly inspectOrg?: string | undefined
+  readonly inspectEnv?: string | undefined
+  /** false with --no-iglu-central. */
+  readonly igluCentral?: boolean | undefined
 }
 
 export class ConfigError extends Error {
@@ -95,6 +123,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   const maxMillis = Number(maxMillisRaw)
   if (!/^\d+$/.test(maxMillisRaw) || maxMillis < 1 || maxMillis > 600_000) problems.push(`FLOE_COMPATIBILITY_MAX_MS must be an integer between 1 and 600000 (got "${maxMillisRaw}")`)
 
+  const inspection = parseInspection(flags, env, pick, problems)
+
   if (problems.length > 0) throw new ConfigError(problems)
   return deepFreeze({
     http: { host, port },
@@ -103,6 +133,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     bootstrap,
     log: { level: logLevel as Config['log']['level'] },
     compatibility: { maxMillis },
+    inspection,
   })
 }
 
@@ -140,6 +171,37 @@ function parseBootstrap(env: Env, problems: string[]): BootstrapCredentials | nu
   if (!isUuid(apiKeyId)) problems.push('FLOE_BOOTSTRAP_API_KEY_ID must be a UUID')
   if (apiKey.length < 16) problems.push('FLOE_BOOTSTRAP_API_KEY must be at least 16 characters long')
   return { organizationId: organizationId.toLowerCase(), apiKeyId: apiKeyId.toLowerCase(), apiKey }
+}
+
+const IGLU_CENTRAL = 'http://iglucentral.com'
+
+function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | undefined, name: string) => string | undefined, problems: string[]): InspectionConfig {
+  const maxEventsRaw = pick(flags.maxEvents, 'FLOE_MAX_EVENTS') ?? '100000'
+  const maxEvents = Number(maxEventsRaw)
+  if (!/^\d+$/.test(maxEventsRaw) || maxEvents > 10_000_000) problems.push(`max events must be an integer between 0 and 10000000 (got "${maxEventsRaw}")`)
+  const organizationId = pick(flags.inspectOrg, 'FLOE_INSPECT_ORG') ?? null
+  if (organizationId !== null && !isUuid(organizationId)) problems.push(`the inspection organization must be a UUID (got "${organizationId}")`)
+  const envName = (pick(flags.inspectEnv, 'FLOE_INSPECT_ENV') ?? 'DEV').toUpperCase()
+  if (envName !== 'DEV' && envName !== 'PROD') problems.push(`the inspection environment must be DEV or PROD (got "${envName}")`)
+  const dirs = flags.igluDir !== undefined && flags.igluDir.length > 0 ? flags.igluDir : (env.FLOE_IGLU_DIRS ?? '').split(path.delimiter).filter((d) => d.trim() !== '')
+  const central = pick(undefined, 'FLOE_IGLU_CENTRAL') ?? IGLU_CENTRAL
+  const igluCentralUrl = flags.igluCentral === false || central === 'off' ? null : central
+  if (igluCentralUrl !== null && !/^https?:\/\//.test(igluCentralUrl)) problems.push('FLOE_IGLU_CENTRAL must be an http(s) URL or "off"')
+  const registryUrl = pick(undefined, 'MICRO_IGLU_REGISTRY_URL') ?? null
+  if (registryUrl !== null && !/^https?:\/\//.test(registryUrl)) problems.push('MICRO_IGLU_REGISTRY_URL must be an http(s) URL')
+  const ttlRaw = pick(undefined, 'FLOE_IGLU_CACHE_TTL') ?? '600'
+  const cacheTtlSeconds = Number(ttlRaw)
+  if (!/^\d+$/.test(ttlRaw)) problems.push(`FLOE_IGLU_CACHE_TTL must be a whole number of seconds (got "${ttlRaw}")`)
+  return {
+    maxEvents,
+    organizationId: organizationId?.toLowerCase() ?? null,
+    env: envName === 'PROD' ? 'PROD' : 'DEV',
+    igluDirs: dirs.map((d) => path.resolve(d)),
+    igluCentralUrl,
+    customRegistry: registryUrl === null ? null : { url: registryUrl, apiKey: pick(undefined, 'MICRO_IGLU_API_KEY') ?? null },
+    resolverConfigFile: pick(flags.iglu, 'FLOE_IGLU_RESOLVER_CONFIG') ?? null,
+    cacheTtlSeconds,
+  }
 }
 
 function isLogLevel(value: string): value is Config['log']['level'] {

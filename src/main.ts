@@ -33,6 +33,12 @@ program
   .option('--host <host>', 'interface to bind (env HOST, default 0.0.0.0)')
   .option('--token-ttl <ttl>', 'access token lifetime: seconds, or 15m, 1h, 1d (env FLOE_TOKEN_TTL, default 1h)')
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (env FLOE_LOG_LEVEL, default info)')
+  .option('-m, --max-events <n>', 'events kept per list by the inspection service; 0 turns /local and /micro off (env FLOE_MAX_EVENTS, default 100000)')
+  .option('--iglu-dir <dir>', 'embedded schema directory, schemas/vendor/name/jsonschema/M-R-A (repeatable; env FLOE_IGLU_DIRS)', (dir: string, all: string[] = []) => [...all, dir])
+  .option('-i, --iglu <file>', 'Snowplow resolver configuration whose repositories are added (env FLOE_IGLU_RESOLVER_CONFIG)')
+  .option('--inspect-org <uuid>', 'organization whose registry validates events (env FLOE_INSPECT_ORG; default: bootstrap, else oldest organization)')
+  .option('--inspect-env <env>', 'registry environment that validates events, DEV or PROD (env FLOE_INSPECT_ENV, default DEV)')
+  .option('--no-iglu-central', 'do not look schemas up on Iglu Central (env FLOE_IGLU_CENTRAL=off)')
   .action(async (options: ConfigFlags, command: Command) => runStart({ ...options, ...storeFlags(command) }))
 
 const orgs = program.command('orgs').description('manage organizations')

@@ -5,6 +5,7 @@ export interface TestConfigOverrides {
   readonly jwtSecret?: string | null
   readonly tokenTtlSeconds?: number
   readonly bootstrap?: Config['bootstrap']
+  readonly inspection?: Partial<Config['inspection']>
 }
 
 /** A complete Config for tests, built directly instead of through environment variables. */
@@ -17,5 +18,7 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
     log: { level: 'silent' },
     // Generous, so that a slow CI machine cannot turn a decided check into "undecidable (budget)".
     compatibility: { maxMillis: 60_000 },
+    // Offline: core schemas and the registry only, unless a test adds directories.
+    inspection: { maxEvents: 100_000, organizationId: null, env: 'DEV', igluDirs: [], igluCentralUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600, ...overrides.inspection },
   }
 }

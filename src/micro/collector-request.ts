@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto'
+import type { IncomingHttpHeaders } from 'node:http'
+import type { ApiPath, CollectorPayload, QueryPair } from './pipeline/collector-payload.js'
+
+/** The network user id of an anonymous tracker (`SP-Anonymous` header). */
+export const ANONYMOUS_NUID = '00000000-0000-0000-0000-000000000000'
+export const NUID_COOKIE = 'sp'
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** Characters a strict URI parse rejects in a raw query string. */
+const ILLEGAL_QUERY = /[\s"{}|\\^`<>]|%(?![0-9a-fA-F]{2})/
+
+/** What the HTTP layer knows about a collector request. */
+export interface CollectorRequest {
+  readonly api: ApiPath
+  readonly method: string
+  /** The raw query string, without `?`. */
+  readonly rawQuery: string
+  readonly headers: IncomingHttpHeaders
+  readonly remoteAddress: string | null
+  readonly body: string | null
+  readonly timestamp: number
+  readonly collectorName: string
+}
+
+export type CollectorReading =
+  | { readonly kind: 'payload'; readonly payload: CollectorPayload; readonly nuid: string; readonly anonymous: boolean }
+  | { readonly kind: 'unreadable'; readonly message: { payloadField: string; value: string | null; expectation: string } }
+
+const header = (headers: IncomingHttpHeaders, name: string): string | null => {
+  const value = headers[name]
+  return value === undefined ? null : Array.isArray(value) ? (value[0] ?? null) : value
+}
+
+/** Cookies of the request, name → value (the first of each name). */
+export function requestCookies(headers: IncomingHttpHeaders): Map<string, string> {
+  const cookies = new Map<string, string>()
+  for (const part of (header(headers, 'cookie') ?? '').split(';')) {
+    const index = part.indexOf('=')
+    if (index <= 0) continue
+    const name = part.slice(0, index).trim()
+    if (!cookies.has(name)) cookies.set(name, part.slice(index + 1).trim())
+  }
+  return cookies
+}
+
+function parseQuery(raw: string): QueryPair[] | null {
+  if (raw === '') return []
+  if (ILLEGAL_QUERY.test(raw)) return null
+  const pairs: QueryPair[] = []
+  for (const part of raw.split('&')) {
+    if (part === '') continue
+    const index = part.indexOf('=')
+    try {
+      const name = decodeURIComponent((index < 0 ? part : part.slice(0, index)).replace(/\+/g, ' '))
+      pairs.push({ name, value: index < 0 ? null : decodeURIComponent(part.slice(index + 1).replace(/\+/g, ' ')) })
+    } catch {
+      return null
+    }
+  }
+  return pairs
+}
+
+/** The client IP: the first X-Forwarded-For address, else `Forwarded: for=`, else the socket's address. */
+function clientIp(headers: IncomingHttpHeaders, remoteAddress: string | null): string | null {
+  const forwardedFor = header(headers, 'x-forwarded-for')
+  if (forwardedFor !== null) {
+    const first = forwardedFor.split(',')[0]?.trim().replace(/^["[]/, '').replace(/[\]"]$/, '')
+    if (first) return first
+  }
+  const forwarded = /for="?\[?([^;,"\]]+)/i.exec(header(headers, 'forwarded') ?? '')
+  if (forwarded?.[1]) return forwarded[1]
+  return remoteAddress === null ? null : remoteAddress.replace(/^::ffff:/, '')
+}
+
+/** `"Name: value"` strings as the collector records them: one entry per cookie, the content type last. */
+function headerLines(headers: IncomingHttpHeaders, anonymous: boolean, contentType: string | null): string[] {
+  const dropped = anonymous ? new Set(['x-forwarded-for', 'x-real-ip', 'cookie']) : new Set<string>()
+  const lines: string[] = []
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || dropped.has(name) || name === 'content-type') continue
+    if (name === 'cookie') {
+      for (const [cookie, cookieValue] of requestCookies(headers)) lines.push(`Cookie: ${cookie}=${cookieValue}`)
+      continue
+    }
+    const display = name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())
+    for (const item of Array.isArray(value) ? value : [value]) lines.push(`${display}: ${item}`)
+  }
+  if (contentType !== null) lines.push(contentType)
+  return lines
+}
+
+/**
+ * Reads a collector request as the loader would: the query string strictly, the network user id
+ * from `nuid`, else the `sp` cookie, else a new UUID (all-zero for `SP-Anonymous`). A request the
+ * loader cannot read is `unreadable` and becomes a collector_payload_format_violation.
+ */
+export function readCollectorRequest(request: CollectorRequest): CollectorReading {
+  const querystring = parseQuery(request.rawQuery)
+  if (querystring === null) {
+    return { kind: 'unreadable', message: { payloadField: 'querystring', value: request.rawQuery.slice(0, 1000), expectation: 'could not extract name-value pairs from querystring with encoding UTF-8' } }
+  }
+  const anonymous = header(request.headers, 'sp-anonymous') !== null
+  const fromParameter = querystring.find((p) => p.name === 'nuid')?.value ?? null
+  const fromCookie = requestCookies(request.headers).get(NUID_COOKIE) ?? null
+  const nuid = anonymous ? ANONYMOUS_NUID : (fromParameter ?? fromCookie ?? randomUUID())
+  if (!UUID.test(nuid)) return { kind: 'unreadable', message: { payloadField: 'networkUserId', value: nuid.slice(0, 200), expectation: 'a UUID' } }
+  const rawContentType = header(request.headers, 'content-type')
+  const contentType = rawContentType === null ? null : rawContentType.toLowerCase()
+  const host = header(request.headers, 'host')
+  return {
+    kind: 'payload',
+    nuid,
+    anonymous,
+    payload: {
+      api: request.api,
+      querystring,
+      contentType,
+      body: request.body,
+      source: { name: request.collectorName, encoding: 'UTF-8', hostname: host === null ? null : host.replace(/:\d+$/, '') },
+      context: {
+        timestamp: request.timestamp,
+        ipAddress: anonymous ? 'unknown' : clientIp(request.headers, request.remoteAddress),
+        useragent: header(request.headers, 'user-agent'),
+        refererUri: header(request.headers, 'referer'),
+        headers: headerLines(request.headers, anonymous, contentType),
+        userId: nuid,
+      },
+    },
+  }
+}

@@ -1,0 +1,77 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { NUID_COOKIE } from './collector-request.js'
+import type { Collected, InspectionService } from './inspection.service.js'
+import { SNOWPLOW_VENDOR } from './pipeline/adapt-payload.js'
+
+const PIXEL = Buffer.from('R0lGODlhAQABAPAAAP///wAAACH5BAUAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64')
+const COOKIE_DAYS = 365
+const COLLECTOR_NAME = 'floe-collector'
+
+/** CORS as the collector sends it: the Origin echoed (else `*`), with credentials. */
+export function collectorCors(request: FastifyRequest, reply: FastifyReply): void {
+  const origin = request.headers.origin
+  void reply.header('Access-Control-Allow-Origin', typeof origin === 'string' && origin !== 'null' ? origin : '*')
+  void reply.header('Access-Control-Allow-Credentials', 'true')
+}
+
+function setNuidCookie(reply: FastifyReply, collected: Collected, hadCookie: boolean): void {
+  if (collected.anonymous) {
+    if (hadCookie) void reply.header('Set-Cookie', `${NUID_COOKIE}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/; SameSite=None; Secure; HttpOnly`)
+    return
+  }
+  if (collected.nuid === null) return
+  const expires = new Date(Date.now() + COOKIE_DAYS * 86_400_000).toUTCString()
+  void reply.header('Set-Cookie', `${NUID_COOKIE}=${collected.nuid}; Expires=${expires}; Path=/; SameSite=None; Secure; HttpOnly`)
+}
+
+const rawQuery = (url: string) => {
+  const index = url.indexOf('?')
+  return index < 0 ? '' : url.slice(index + 1)
+}
+
+/**
+ * The Snowplow collector surface: the `/i` pixel (tp1), `/{vendor}/{version}` (tp2 and the Iglu
+ * webhook, GET/HEAD as a pixel, POST answered `ok`), the OPTIONS preflight, and `/r/*` (redirects
+ * are disabled). Bodies of any content type are read as text: the adapter judges them.
+ */
+export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService; now: () => number }> = async (app, { inspection, now }) => {
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body))
+
+  async function collect(request: FastifyRequest, reply: FastifyReply, vendor: string, version: string) {
+    const hadCookie = (request.headers.cookie ?? '').includes(`${NUID_COOKIE}=`)
+    const collected = await inspection.collect({
+      api: { vendor, version },
+      method: request.method,
+      rawQuery: rawQuery(request.url),
+      headers: request.headers,
+      remoteAddress: request.ip ?? null,
+      body: request.method === 'POST' ? (typeof request.body === 'string' ? request.body : '') : null,
+      timestamp: now(),
+      collectorName: COLLECTOR_NAME,
+    })
+    collectorCors(request, reply)
+    setNuidCookie(reply, collected, hadCookie)
+    if (request.method === 'POST') return reply.type('text/plain; charset=utf-8').send('ok')
+    return reply.header('Cache-Control', 'no-cache, no-store, must-revalidate').type('image/gif').send(PIXEL)
+  }
+
+  for (const url of ['/i', '/ice.png']) {
+    app.route({ method: 'GET', url, handler: (request, reply) => collect(request, reply, SNOWPLOW_VENDOR, 'tp1') })
+  }
+  app.route<{ Params: { vendor: string; version: string } }>({
+    method: ['GET', 'POST'],
+    url: '/:vendor/:version',
+    handler: (request, reply) => collect(request, reply, request.params.vendor, request.params.version),
+  })
+  app.all('/r/*', async (_request, reply) => reply.code(404).type('text/plain; charset=utf-8').send('redirects disabled'))
+  app.options('*', async (request, reply) => {
+    collectorCors(request, reply)
+    return reply
+      .header('Access-Control-Allow-Headers', 'Content-Type, SP-Anonymous')
+      .header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS')
+      .header('Access-Control-Max-Age', '3600')
+      .code(200)
+      .send('')
+  })
+}

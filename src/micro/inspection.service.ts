@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto'
+import type { SchemaKey } from '../iglu/schema-key.js'
+import type { EventStore } from './event-store.js'
+import type { CollectorRequest } from './collector-request.js'
+import { readCollectorRequest } from './collector-request.js'
+import type { Processor } from './pipeline/bad-rows.js'
+import type { IgluValidation } from './pipeline/iglu-validation.js'
+import { formatViolation, processPayload, type PayloadOutcome } from './pipeline/process-payload.js'
+import type { IgluResolver } from './resolver/iglu-resolver.js'
+
+/** What the collector answers need to know after an event was stored. */
+export interface Collected {
+  readonly nuid: string | null
+  readonly anonymous: boolean
+}
+
+/**
+ * The event inspection service: collector requests through the pipeline into the store, which the
+ * /local and /micro routes read. Processing finishes before the collector answers, so an event is
+ * visible to the very next request.
+ */
+export function createInspectionService(deps: { store: EventStore; iglu: IgluValidation; resolver: IgluResolver; processor: Processor; now: () => number }) {
+  const { store } = deps
+  const pipeline = { iglu: deps.iglu, processor: deps.processor, now: deps.now, newEventId: randomUUID }
+
+  function keep(outcome: PayloadOutcome): void {
+    for (const event of outcome.good) store.addGood(event)
+    for (const event of outcome.bad) store.addBad(event)
+  }
+
+  return {
+    store,
+
+    async collect(request: CollectorRequest): Promise<Collected> {
+      const reading = readCollectorRequest(request)
+      if (reading.kind === 'unreadable') {
+        keep(formatViolation(pipeline, `${request.method} /${request.api.vendor}/${request.api.version}?${request.rawQuery}`, reading.message))
+        return { nuid: null, anonymous: false }
+      }
+      keep(await processPayload(reading.payload, pipeline))
+      return { nuid: reading.nuid, anonymous: reading.anonymous }
+    },
+
+    resolveSchema: (key: SchemaKey) => deps.resolver.resolve(key),
+  }
+}
+
+export type InspectionService = ReturnType<typeof createInspectionService>

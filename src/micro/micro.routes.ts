@@ -1,0 +1,94 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { parseIgluUri } from '../iglu/schema-key.js'
+import { collectorCors } from './collector.routes.js'
+import type { BadEventFilter, GoodEventFilter } from './event-filters.js'
+import type { InspectionService } from './inspection.service.js'
+
+const SCHEMA_VERSION = /^[1-9]\d*-(0|[1-9]\d*)-(0|[1-9]\d*)$/
+const LOOKUP_FORMAT = 'Schema lookup should be in format iglu/{vendor}/{schemaName}/jsonschema/{model}-{revision}-{addition}'
+
+type FilterReading<T> = { ok: true; filter: T } | { ok: false; status: 400 | 422; message: string }
+
+/** A filter body: malformed JSON is 400, a wrong type 422; unknown fields are ignored, null means "no filter". */
+function readFilter<T>(body: unknown, fields: Readonly<Record<string, 'string' | 'strings' | 'integer'>>): FilterReading<T> {
+  const text = typeof body === 'string' ? body : ''
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return { ok: false, status: 400, message: 'The request body was malformed.' }
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, status: 422, message: 'The request body was invalid: expected a JSON object.' }
+  const filter: Record<string, unknown> = {}
+  for (const [field, kind] of Object.entries(fields)) {
+    const value = (parsed as Record<string, unknown>)[field]
+    if (value === undefined || value === null) continue
+    const valid =
+      kind === 'string' ? typeof value === 'string'
+      : kind === 'integer' ? Number.isSafeInteger(value)
+      : Array.isArray(value) && value.every((item) => typeof item === 'string')
+    if (!valid) return { ok: false, status: 422, message: `The request body was invalid: ${field} must be ${kind === 'strings' ? 'an array of strings' : `a ${kind}`}.` }
+    filter[field] = value
+  }
+  return { ok: true, filter: filter as T }
+}
+
+const fail = (reply: FastifyReply, reading: { status: number; message: string }) => reply.code(reading.status).send({ message: reading.message })
+
+/**
+ * The inspection API, mounted at `/local` and at `/micro` for existing Micro users: counts, good and
+ * bad events (all, or filtered by POST), reset, and the Iglu lookup. Every answer carries CORS
+ * headers so that browser tests can call it.
+ */
+export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> = async (app, { inspection }) => {
+  const { store } = inspection
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body))
+  app.addHook('onSend', async (request, reply) => {
+    collectorCors(request, reply)
+    void reply.header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS').header('Access-Control-Allow-Headers', 'Content-Type')
+  })
+
+  const counts = async () => store.counts()
+  app.get('/all', counts)
+  app.post('/all', counts)
+  app.options('/all', counts)
+  const reset = async () => {
+    store.reset()
+    return store.counts()
+  }
+  app.get('/reset', reset)
+  app.post('/reset', reset)
+
+  app.get('/good', async () => store.findGood())
+  app.post('/good', async (request: FastifyRequest, reply) => {
+    const reading = readFilter<GoodEventFilter>(request.body, { event_type: 'string', schema: 'string', contexts: 'strings', limit: 'integer' })
+    return reading.ok ? store.findGood(reading.filter) : fail(reply, reading)
+  })
+  app.get('/bad', async () => store.findBad())
+  app.post('/bad', async (request: FastifyRequest, reply) => {
+    const reading = readFilter<BadEventFilter>(request.body, { vendor: 'string', version: 'string', limit: 'integer' })
+    return reading.ok ? store.findBad(reading.filter) : fail(reply, reading)
+  })
+
+  app.get<{ Params: { vendor: string; name: string; version: string } }>('/iglu/:vendor/:name/jsonschema/:version', async (request, reply) => {
+    const { vendor, name, version } = request.params
+    const key = SCHEMA_VERSION.test(version) ? parseIgluUri(`iglu:${vendor}/${name}/jsonschema/${version}`) : null
+    if (key === null) return reply.code(404).type('text/plain; charset=UTF-8').send(LOOKUP_FORMAT)
+    const resolution = await inspection.resolveSchema(key)
+    if (resolution.kind === 'found') return resolution.schema
+    return reply.code(404).send({ value: resolution.history })
+  })
+  app.all('/iglu/*', async (_request, reply) => reply.code(404).type('text/plain; charset=UTF-8').send(LOOKUP_FORMAT))
+  app.all('/*', async (request, reply) => {
+    // A browser's preflight must succeed; any other unknown path is Micro's 404 text.
+    if (request.method === 'OPTIONS') return reply.code(200).send('')
+    return reply.code(404).type('text/plain; charset=UTF-8').send('Path for micro has to be one of: /all /good /bad /reset /iglu')
+  })
+}
+
+/** `--max-events 0`: the inspection API is off, every path answers 404 with an empty body. */
+export const microDisabledRoutes: FastifyPluginAsync = async (app) => {
+  app.all('/*', async (_request, reply) => reply.code(404).send(''))
+  app.all('/', async (_request, reply) => reply.code(404).send(''))
+}

@@ -1,0 +1,129 @@
+import { jsonDepthExceeds } from '../../iglu/json-depth.js'
+import type { CollectorPayload, RawEvent } from './collector-payload.js'
+import type { IgluValidation } from './iglu-validation.js'
+
+export const SNOWPLOW_VENDOR = 'com.snowplowanalytics.snowplow'
+const IGLU_WEBHOOK_VENDOR = 'com.snowplowanalytics.iglu'
+/** Content types a tp2 POST may have, after lowercasing. */
+const TP2_CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8']
+const PAYLOAD_DATA = /^iglu:com\.snowplowanalytics\.snowplow\/payload_data\/jsonschema\/1-0-\d+$/
+/** The reference pipeline's JSON depth limit. */
+export const MAX_JSON_DEPTH = 40
+
+export type AdapterOutcome =
+  | { readonly kind: 'events'; readonly events: readonly RawEvent[] }
+  | { readonly kind: 'failure'; readonly badRowKind: 'adapter_failures' | 'tracker_protocol_violations'; readonly messages: readonly unknown[] }
+
+const queryMap = (payload: CollectorPayload) => new Map(payload.querystring.filter((p) => p.value !== null).map((p) => [p.name, p.value]))
+const rawEvent = (payload: CollectorPayload, parameters: Map<string, string | null>): RawEvent => ({
+  api: payload.api,
+  parameters,
+  contentType: payload.contentType,
+  source: payload.source,
+  context: payload.context,
+})
+
+/** JSON text to a value, or why not (depth-limited like the reference). */
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (text.length === 0) return { ok: false, error: 'invalid json: exhausted input' }
+  try {
+    const value: unknown = JSON.parse(text)
+    if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) return { ok: false, error: 'invalid json: maximum allowed JSON depth exceeded' }
+    return { ok: true, value }
+  } catch (error) {
+    return { ok: false, error: `invalid json: ${error instanceof Error ? error.message : String(error)}` }
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/** The tp1 pixel: the query string is the event. */
+function adaptTp1(payload: CollectorPayload): AdapterOutcome {
+  if (payload.querystring.length === 0) return { kind: 'failure', badRowKind: 'adapter_failures', messages: [{ field: 'querystring', value: null, expectation: 'empty querystring: not a valid URI redirect' }] }
+  return { kind: 'events', events: [rawEvent(payload, queryMap(payload))] }
+}
+
+/** tp2: GET carries one event in the query string; POST a payload_data envelope, the query string winning over each event. */
+async function adaptTp2(payload: CollectorPayload, iglu: IgluValidation): Promise<AdapterOutcome> {
+  const fail = (messages: unknown[]): AdapterOutcome => ({ kind: 'failure', badRowKind: 'tracker_protocol_violations', messages })
+  const query = queryMap(payload)
+  if (payload.body === null || payload.body === '') {
+    if (query.size > 0) return { kind: 'events', events: [rawEvent(payload, query)] }
+    return fail([
+      { field: 'body', value: null, expectation: 'empty body: not a valid tracker protocol event' },
+      { field: 'querystring', value: null, expectation: 'empty querystring: not a valid tracker protocol event' },
+    ])
+  }
+  if (payload.contentType === null || !TP2_CONTENT_TYPES.includes(payload.contentType.toLowerCase())) {
+    return fail([{ field: 'contentType', value: payload.contentType, expectation: 'expected one of application/json, application/json; charset=utf-8, application/json; charset=UTF-8' }])
+  }
+  const parsed = parseJson(payload.body)
+  if (!parsed.ok) return fail([{ field: 'body', value: payload.body.slice(0, 1000), error: parsed.error }])
+  const envelope = parsed.value
+  if (!isObject(envelope) || typeof envelope.schema !== 'string' || !('data' in envelope)) {
+    return fail([{ json: envelope, error: 'INVALID_DATA_PAYLOAD' }])
+  }
+  if (!PAYLOAD_DATA.test(envelope.schema)) {
+    return fail([{ schemaKey: envelope.schema, schemaCriterion: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-*' }])
+  }
+  const verdict = await iglu.validate(envelope.schema, envelope.data)
+  if (verdict.kind === 'invalid') return fail([{ schemaKey: envelope.schema, error: verdict.error }])
+  if (!Array.isArray(envelope.data)) return fail([{ field: 'data', value: JSON.stringify(envelope.data).slice(0, 1000), expectation: 'json is not an array' }])
+  if (envelope.data.length === 0) return fail([{ field: 'data', value: '[]', expectation: 'empty list of events' }])
+  const events: RawEvent[] = []
+  const messages: unknown[] = []
+  for (const item of envelope.data) {
+    if (!isObject(item)) {
+      messages.push({ field: 'data', value: JSON.stringify(item).slice(0, 1000), expectation: 'event is not an object' })
+      continue
+    }
+    const parameters = new Map<string, string | null>()
+    for (const [name, value] of Object.entries(item)) {
+      if (value === null) messages.push({ field: name, value: null, expectation: 'value cannot be null' })
+      else if (typeof value !== 'string') messages.push({ field: name, value: JSON.stringify(value), expectation: 'value is not a string' })
+      else parameters.set(name, value)
+    }
+    for (const [name, value] of query) parameters.set(name, value)
+    events.push(rawEvent(payload, parameters))
+  }
+  return messages.length > 0 ? fail(messages) : { kind: 'events', events }
+}
+
+/** `com.snowplowanalytics.iglu/v1`: a self-describing event given by `schema` in the query string or by the body. */
+function adaptIgluWebhook(payload: CollectorPayload): AdapterOutcome {
+  const fail = (field: string, value: string | null, expectation: string): AdapterOutcome => ({ kind: 'failure', badRowKind: 'adapter_failures', messages: [{ field, value, expectation }] })
+  const query = queryMap(payload)
+  const passthrough = ['nuid', 'aid', 'cv', 'eid', 'ttm', 'url']
+  const base = (platform: string) => {
+    const parameters = new Map<string, string | null>([['tv', 'com.snowplowanalytics.iglu-v1'], ['e', 'ue'], ['p', query.get('p') ?? platform]])
+    for (const name of passthrough) if (query.has(name)) parameters.set(name, query.get(name) ?? null)
+    return parameters
+  }
+  const unstruct = (schema: string, data: unknown) => JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0', data: { schema, data } })
+  const schema = query.get('schema') ?? null
+  if (schema !== null) {
+    if (payload.body === null || payload.body === '') {
+      const data: Record<string, string | null> = {}
+      for (const [name, value] of query) if (!['schema', 'nuid', 'aid', 'cv', 'p'].includes(name)) data[name] = value === '' ? null : value
+      return { kind: 'events', events: [rawEvent(payload, new Map([...base('app'), ['ue_pr', unstruct(schema, data)]]))] }
+    }
+    const parsed = parseJson(payload.body)
+    if (!parsed.ok) return fail('body', payload.body.slice(0, 1000), parsed.error)
+    const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value]
+    return { kind: 'events', events: items.map((item) => rawEvent(payload, new Map([...base('app'), ['ue_pr', unstruct(schema, item)]]))) }
+  }
+  if (payload.body === null || payload.body === '') return fail('querystring', null, 'no schema in the querystring and no body: not a valid Iglu webhook event')
+  const parsed = parseJson(payload.body)
+  if (!parsed.ok) return fail('body', payload.body.slice(0, 1000), parsed.error)
+  if (!isObject(parsed.value) || typeof parsed.value.schema !== 'string' || !('data' in parsed.value)) return fail('body', payload.body.slice(0, 1000), 'expected a self-describing JSON')
+  return { kind: 'events', events: [rawEvent(payload, new Map([...base('app'), ['ue_pr', unstruct(parsed.value.schema, parsed.value.data)]]))] }
+}
+
+/** Chooses the adapter by (vendor, version), as the reference does. */
+export async function adaptPayload(payload: CollectorPayload, iglu: IgluValidation): Promise<AdapterOutcome> {
+  const { vendor, version } = payload.api
+  if (vendor === SNOWPLOW_VENDOR && version === 'tp1') return adaptTp1(payload)
+  if (vendor === SNOWPLOW_VENDOR && version === 'tp2') return adaptTp2(payload, iglu)
+  if (vendor === IGLU_WEBHOOK_VENDOR && version === 'v1') return adaptIgluWebhook(payload)
+  return { kind: 'failure', badRowKind: 'adapter_failures', messages: [{ field: 'vendor/version', value: `${vendor}/${version}`, expectation: 'vendor/version combination is not supported' }] }
+}

@@ -1,0 +1,99 @@
+/** The 131 fields of the canonical enriched event, in TSV column order. */
+export const CANONICAL_FIELDS = [
+  'app_id', 'platform', 'etl_tstamp', 'collector_tstamp', 'dvce_created_tstamp', 'event', 'event_id', 'txn_id',
+  'name_tracker', 'v_tracker', 'v_collector', 'v_etl', 'user_id', 'user_ipaddress', 'user_fingerprint', 'domain_userid', 'domain_sessionidx', 'network_userid',
+  'geo_country', 'geo_region', 'geo_city', 'geo_zipcode', 'geo_latitude', 'geo_longitude', 'geo_region_name', 'ip_isp', 'ip_organization', 'ip_domain', 'ip_netspeed',
+  'page_url', 'page_title', 'page_referrer', 'page_urlscheme', 'page_urlhost', 'page_urlport', 'page_urlpath', 'page_urlquery', 'page_urlfragment',
+  'refr_urlscheme', 'refr_urlhost', 'refr_urlport', 'refr_urlpath', 'refr_urlquery', 'refr_urlfragment', 'refr_medium', 'refr_source', 'refr_term',
+  'mkt_medium', 'mkt_source', 'mkt_term', 'mkt_content', 'mkt_campaign',
+  'contexts',
+  'se_category', 'se_action', 'se_label', 'se_property', 'se_value',
+  'unstruct_event',
+  'tr_orderid', 'tr_affiliation', 'tr_total', 'tr_tax', 'tr_shipping', 'tr_city', 'tr_state', 'tr_country',
+  'ti_orderid', 'ti_sku', 'ti_name', 'ti_category', 'ti_price', 'ti_quantity',
+  'pp_xoffset_min', 'pp_xoffset_max', 'pp_yoffset_min', 'pp_yoffset_max',
+  'useragent', 'br_name', 'br_family', 'br_version', 'br_type', 'br_renderengine', 'br_lang',
+  'br_features_pdf', 'br_features_flash', 'br_features_java', 'br_features_director', 'br_features_quicktime', 'br_features_realplayer', 'br_features_windowsmedia', 'br_features_gears', 'br_features_silverlight', 'br_cookies',
+  'br_colordepth', 'br_viewwidth', 'br_viewheight',
+  'os_name', 'os_family', 'os_manufacturer', 'os_timezone',
+  'dvce_type', 'dvce_ismobile', 'dvce_screenwidth', 'dvce_screenheight',
+  'doc_charset', 'doc_width', 'doc_height',
+  'tr_currency', 'tr_total_base', 'tr_tax_base', 'tr_shipping_base', 'ti_currency', 'ti_price_base', 'base_currency',
+  'geo_timezone', 'mkt_clickid', 'mkt_network', 'etl_tags', 'dvce_sent_tstamp',
+  'refr_domain_userid', 'refr_dvce_tstamp', 'derived_contexts',
+  'domain_sessionid', 'derived_tstamp', 'event_vendor', 'event_name', 'event_format', 'event_version', 'event_fingerprint', 'true_tstamp',
+] as const
+
+export type CanonicalField = (typeof CANONICAL_FIELDS)[number]
+
+export const TIMESTAMP_FIELDS = new Set<CanonicalField>(['etl_tstamp', 'collector_tstamp', 'dvce_created_tstamp', 'dvce_sent_tstamp', 'refr_dvce_tstamp', 'derived_tstamp', 'true_tstamp'])
+export const BOOLEAN_FIELDS = new Set<CanonicalField>([
+  'br_features_pdf', 'br_features_flash', 'br_features_java', 'br_features_director', 'br_features_quicktime', 'br_features_realplayer',
+  'br_features_windowsmedia', 'br_features_gears', 'br_features_silverlight', 'br_cookies', 'dvce_ismobile',
+])
+
+/** A self-describing JSON: `{schema: "iglu:...", data}`. */
+export interface SelfDescribing {
+  readonly schema: string
+  readonly data: unknown
+}
+
+/**
+ * The event while it is being enriched. Scalars by field name (timestamps as epoch milliseconds,
+ * booleans as booleans); entities kept as lists until the event is rendered.
+ */
+export interface EnrichedEvent {
+  fields: Partial<Record<CanonicalField, string | number | boolean | null>>
+  contexts: SelfDescribing[]
+  derivedContexts: SelfDescribing[]
+  unstructEvent: SelfDescribing | null
+}
+
+export function emptyEvent(): EnrichedEvent {
+  return { fields: {}, contexts: [], derivedContexts: [], unstructEvent: null }
+}
+
+export const CONTEXTS_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0'
+export const UNSTRUCT_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0'
+
+/** Java's `Instant.toString`: ISO 8601 UTC, a zero millisecond part left out. */
+export function instantString(epochMillis: number): string {
+  return new Date(epochMillis).toISOString().replace('.000Z', 'Z')
+}
+
+/** The TSV and bad-row form: `yyyy-MM-dd HH:mm:ss.SSS`, UTC. */
+export function tsvTimestamp(epochMillis: number): string {
+  return new Date(epochMillis).toISOString().replace('T', ' ').replace('Z', '')
+}
+
+/** The analytics-SDK JSON of the event (Micro's `event`): all 131 keys, nulls kept. */
+export function toCanonicalJson(event: EnrichedEvent): Record<CanonicalField, unknown> {
+  const out = {} as Record<CanonicalField, unknown>
+  for (const field of CANONICAL_FIELDS) {
+    if (field === 'contexts') out[field] = event.contexts.length === 0 ? {} : { schema: CONTEXTS_SCHEMA, data: event.contexts }
+    else if (field === 'derived_contexts') out[field] = event.derivedContexts.length === 0 ? {} : { schema: CONTEXTS_SCHEMA, data: event.derivedContexts }
+    else if (field === 'unstruct_event') out[field] = event.unstructEvent === null ? null : { schema: UNSTRUCT_SCHEMA, data: event.unstructEvent }
+    else {
+      const value = event.fields[field] ?? null
+      out[field] = value !== null && TIMESTAMP_FIELDS.has(field) && typeof value === 'number' ? instantString(value) : value
+    }
+  }
+  return out
+}
+
+/** The bad-row form (`PartiallyEnrichedEvent`): TSV-style strings, booleans as 0/1, entities as JSON strings. */
+export function toPartiallyEnriched(event: EnrichedEvent): Record<CanonicalField, unknown> {
+  const out = {} as Record<CanonicalField, unknown>
+  for (const field of CANONICAL_FIELDS) {
+    if (field === 'contexts') out[field] = event.contexts.length === 0 ? null : JSON.stringify({ schema: CONTEXTS_SCHEMA, data: event.contexts })
+    else if (field === 'derived_contexts') out[field] = event.derivedContexts.length === 0 ? null : JSON.stringify({ schema: CONTEXTS_SCHEMA, data: event.derivedContexts })
+    else if (field === 'unstruct_event') out[field] = event.unstructEvent === null ? null : JSON.stringify({ schema: UNSTRUCT_SCHEMA, data: event.unstructEvent })
+    else {
+      const value = event.fields[field] ?? null
+      if (value !== null && TIMESTAMP_FIELDS.has(field) && typeof value === 'number') out[field] = tsvTimestamp(value)
+      else if (typeof value === 'boolean') out[field] = value ? 1 : 0
+      else out[field] = value
+    }
+  }
+  return out
+}

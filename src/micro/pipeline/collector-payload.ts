@@ -1,0 +1,116 @@
+import { instantString } from './canonical-event.js'
+
+/** What the collector recorded about one HTTP request. */
+export interface RequestContext {
+  /** Collector time, epoch milliseconds. */
+  readonly timestamp: number
+  readonly ipAddress: string | null
+  readonly useragent: string | null
+  readonly refererUri: string | null
+  /** `"Name: value"` strings, with the bare content type last when there is one. */
+  readonly headers: readonly string[]
+  /** The network user id (nuid). */
+  readonly userId: string | null
+}
+
+export interface PayloadSource {
+  readonly name: string
+  readonly encoding: string
+  readonly hostname: string | null
+}
+
+export interface ApiPath {
+  readonly vendor: string
+  readonly version: string
+}
+
+export interface QueryPair {
+  readonly name: string
+  readonly value: string | null
+}
+
+/** One collector request, as the loader types it. */
+export interface CollectorPayload {
+  readonly api: ApiPath
+  readonly querystring: readonly QueryPair[]
+  readonly contentType: string | null
+  readonly body: string | null
+  readonly source: PayloadSource
+  readonly context: RequestContext
+}
+
+/** One event extracted by an adapter: tracker-protocol parameters, last value wins. */
+export interface RawEvent {
+  readonly api: ApiPath
+  readonly parameters: ReadonlyMap<string, string | null>
+  readonly contentType: string | null
+  readonly source: PayloadSource
+  readonly context: RequestContext
+}
+
+const contextJson = (context: RequestContext) => ({
+  timestamp: instantString(context.timestamp),
+  ipAddress: context.ipAddress,
+  useragent: context.useragent,
+  refererUri: context.refererUri,
+  headers: [...context.headers],
+  userId: context.userId,
+})
+
+/** Micro's `rawEvent`. */
+export function rawEventJson(raw: RawEvent) {
+  return { api: raw.api, parameters: Object.fromEntries(raw.parameters), contentType: raw.contentType, source: raw.source, context: contextJson(raw.context) }
+}
+
+/** Micro's `collectorPayload` in a bad event: the query string as `name=value` strings. */
+export function collectorPayloadJson(payload: CollectorPayload) {
+  return {
+    api: payload.api,
+    querystring: payload.querystring.map((p) => (p.value === null ? p.name : `${p.name}=${p.value}`)),
+    contentType: payload.contentType,
+    body: payload.body,
+    source: payload.source,
+    context: contextJson(payload.context),
+  }
+}
+
+/** The bad-row `CollectorPayload` object (adapter failures, tracker protocol violations). */
+export function badRowCollectorPayload(payload: CollectorPayload) {
+  const { context, source } = payload
+  return {
+    vendor: payload.api.vendor,
+    version: payload.api.version,
+    querystring: payload.querystring.map((p) => ({ name: p.name, value: p.value })),
+    contentType: payload.contentType,
+    body: payload.body,
+    collector: source.name,
+    encoding: source.encoding,
+    hostname: source.hostname,
+    timestamp: new Date(context.timestamp).toISOString(),
+    ipAddress: context.ipAddress,
+    useragent: context.useragent,
+    refererUri: context.refererUri,
+    headers: [...context.headers],
+    networkUserId: context.userId,
+  }
+}
+
+/** The bad-row `RawEvent` object (schema violations, enrichment failures). */
+export function badRowRawEvent(raw: RawEvent) {
+  const { context, source } = raw
+  return {
+    vendor: raw.api.vendor,
+    version: raw.api.version,
+    parameters: [...raw.parameters].map(([name, value]) => ({ name, value })),
+    contentType: raw.contentType,
+    loaderName: source.name,
+    encoding: source.encoding,
+    hostname: source.hostname,
+    timestamp: new Date(context.timestamp).toISOString(),
+    ipAddress: context.ipAddress,
+    useragent: context.useragent,
+    refererUri: context.refererUri,
+    headers: [...context.headers],
+    userId: context.userId,
+  }
+}

@@ -1,0 +1,100 @@
+import { badEvent, badRow, type BadEvent, type Processor } from './bad-rows.js'
+import { emptyEvent, toCanonicalJson, toPartiallyEnriched, type EnrichedEvent } from './canonical-event.js'
+import { badRowRawEvent, rawEventJson, type RawEvent } from './collector-payload.js'
+import type { IgluValidation } from './iglu-validation.js'
+import { checkFieldLengths } from './steps/check-field-lengths.js'
+import { deriveTimestamp } from './steps/derive-timestamp.js'
+import { enrichPageUrl, enrichRefererUrl, extractCrossDomain, parsePageQuery, type EnrichmentMessage } from './steps/enrich-urls.js'
+import { parseAtomicFields, tsvSafe } from './steps/parse-atomic-fields.js'
+import { setSchemaFields } from './steps/set-schema-fields.js'
+import { validateEntities } from './steps/validate-entities.js'
+
+const ATOMIC_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/atomic/jsonschema/1-0-0'
+
+export interface PipelineDeps {
+  readonly iglu: IgluValidation
+  readonly processor: Processor
+  /** Processing time, epoch milliseconds. */
+  readonly now: () => number
+  readonly newEventId: () => string
+}
+
+/** A validated, enriched event as `/local/good` serves it. */
+export interface GoodEvent {
+  readonly rawEvent: ReturnType<typeof rawEventJson>
+  readonly eventType: string | null
+  readonly schema: string | null
+  readonly contexts: readonly string[]
+  readonly event: ReturnType<typeof toCanonicalJson>
+  readonly incomplete: false
+}
+
+export type EventOutcome = { readonly kind: 'good'; readonly good: GoodEvent } | { readonly kind: 'bad'; readonly bad: BadEvent }
+
+/** Fields the collector sets before the parameters are read. */
+function setUp(event: EnrichedEvent, raw: RawEvent, deps: PipelineDeps): void {
+  event.fields.event_id = deps.newEventId()
+  event.fields.v_collector = raw.source.name
+  event.fields.v_etl = `${deps.processor.artifact}-${deps.processor.version}`
+  event.fields.etl_tstamp = deps.now()
+  event.fields.collector_tstamp = raw.context.timestamp
+  event.fields.network_userid = raw.context.userId
+  event.fields.user_ipaddress = raw.context.ipAddress
+  event.fields.useragent = raw.context.useragent === null ? null : tsvSafe(raw.context.useragent.replace(/[\r\n]/g, ''))
+}
+
+/** The default enrichment chain, in the reference order (each step may read what earlier ones wrote). */
+function runEnrichments(event: EnrichedEvent, raw: RawEvent): EnrichmentMessage[] {
+  const messages: EnrichmentMessage[] = []
+  if (typeof event.fields.v_collector !== 'string' || event.fields.v_collector === '') messages.push({ field: 'v_collector', value: null, expectation: 'should be set' })
+  const page = enrichPageUrl(event, raw.context.refererUri, messages)
+  deriveTimestamp(event)
+  enrichRefererUrl(event, messages)
+  // The page query is parsed for cross-domain `_sp` (and, later, campaign attribution).
+  const query = parsePageQuery(page?.query ?? null, messages)
+  extractCrossDomain(event, query, messages)
+  setSchemaFields(event, messages)
+  return messages
+}
+
+function goodEvent(event: EnrichedEvent, raw: RawEvent): GoodEvent {
+  const { event_vendor: vendor, event_name: name, event_format: format, event_version: version } = event.fields
+  const schema = [vendor, name, format, version].every((p) => typeof p === 'string') ? `iglu:${String(vendor)}/${String(name)}/${String(format)}/${String(version)}` : null
+  const type = event.fields.event
+  return { rawEvent: rawEventJson(raw), eventType: typeof type === 'string' ? type : null, schema, contexts: event.contexts.map((c) => c.schema), event: toCanonicalJson(event), incomplete: false }
+}
+
+/**
+ * One raw event through the pipeline: atomic fields and entities (phase 1), the enrichment chain
+ * (phase 2, run even when phase 1 failed, as upstream), then the length limits (phase 3). Phase 1
+ * errors win: schema_violations; else phase 2: enrichment_failures; else phase 3: schema_violations.
+ */
+export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<EventOutcome> {
+  const event = emptyEvent()
+  setUp(event, raw, deps)
+  const atomicErrors = parseAtomicFields(event, raw.parameters)
+  const entityMessages = await validateEntities(event, raw.parameters, deps.iglu)
+  const enrichmentMessages = runEnrichments(event, raw)
+  const lengthViolations = checkFieldLengths(event)
+
+  const phase1: unknown[] = []
+  if (atomicErrors.length > 0) {
+    phase1.push({
+      schemaKey: ATOMIC_SCHEMA,
+      error: { error: 'ValidationError', dataReports: atomicErrors.map((e) => ({ message: e.message, path: e.field, keyword: 'atomic_field_parse_error', targets: [] })) },
+    })
+  }
+  phase1.push(...entityMessages)
+  const fail = (kind: 'schema_violations' | 'enrichment_failures', messages: unknown[]): EventOutcome => {
+    const failure = { timestamp: new Date(deps.now()).toISOString(), messages }
+    const row = badRow(kind, deps.processor, failure, { enriched: toPartiallyEnriched(event), raw: badRowRawEvent(raw) })
+    return { kind: 'bad', bad: badEvent('enrichment', row, null, raw) }
+  }
+  if (phase1.length > 0) return fail('schema_violations', phase1)
+  if (enrichmentMessages.length > 0) return fail('enrichment_failures', enrichmentMessages.map((message) => ({ enrichment: null, message })))
+  if (lengthViolations.length > 0) {
+    const dataReports = lengthViolations.map((v) => ({ message: `Field is longer than maximum allowed size ${v.limit}`, path: v.field, keyword: 'atomic_field_length_exceeded', targets: [] }))
+    return fail('schema_violations', [{ schemaKey: ATOMIC_SCHEMA, error: { error: 'ValidationError', dataReports } }])
+  }
+  return { kind: 'good', good: goodEvent(event, raw) }
+}

@@ -1,0 +1,26 @@
+/** One problem Ajv found, in the bad-row shape. */
+export interface DataReport {
+  readonly message: string
+  readonly path: string
+  readonly keyword: string
+  readonly targets: readonly string[]
+}
+
+/** One repository's attempts at finding a schema. */
+export interface LookupAttempt {
+  readonly errors: readonly { readonly error: string; readonly message?: string }[]
+  readonly attempts: number
+  readonly lastAttempt: string
+}
+
+/** An Iglu client error, as bad rows embed it. */
+export type IgluClientError =
+  | { readonly error: 'ValidationError'; readonly dataReports: readonly DataReport[] }
+  | { readonly error: 'ResolutionError'; readonly lookupHistory: readonly ({ readonly repository: string } & LookupAttempt)[] }
+
+export type ValidationVerdict = { readonly kind: 'valid' } | { readonly kind: 'invalid'; readonly error: IgluClientError }
+
+/** Validation of self-describing data against schemas from the resolver: all the pipeline needs of Iglu. */
+export interface IgluValidation {
+  validate(schemaUri: string, data: unknown): Promise<ValidationVerdict>
+}

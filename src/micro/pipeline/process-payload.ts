@@ -1,0 +1,36 @@
+import { adaptPayload } from './adapt-payload.js'
+import { badEvent, badRow, payloadFailure, type BadEvent } from './bad-rows.js'
+import { collectorPayloadJson, type CollectorPayload } from './collector-payload.js'
+import { enrichEvent, type GoodEvent, type PipelineDeps } from './enrich-event.js'
+
+/** What one collector request produced, in the order the events were sent. */
+export interface PayloadOutcome {
+  readonly good: GoodEvent[]
+  readonly bad: BadEvent[]
+}
+
+/** A collector payload through the adapter, then each of its events through the pipeline. */
+export async function processPayload(payload: CollectorPayload, deps: PipelineDeps): Promise<PayloadOutcome> {
+  const adapted = await adaptPayload(payload, deps.iglu)
+  if (adapted.kind === 'failure') {
+    const row = payloadFailure(adapted.badRowKind, deps.processor, payload, adapted.messages, deps.now())
+    return { good: [], bad: [badEvent('adapter', row, payload, null)] }
+  }
+  const outcome: PayloadOutcome = { good: [], bad: [] }
+  for (const raw of adapted.events) {
+    const result = await enrichEvent(raw, deps)
+    if (result.kind === 'good') outcome.good.push(result.good)
+    else outcome.bad.push({ ...result.bad, collectorPayload: collectorPayloadJson(payload) })
+  }
+  return outcome
+}
+
+/**
+ * A request the loader cannot read (a bad path, an unparsable query string, a nuid that is not a
+ * UUID): a collector_payload_format_violation, with neither payload nor raw event.
+ */
+export function formatViolation(deps: Pick<PipelineDeps, 'processor' | 'now'>, rawRequest: string, message: { payloadField: string; value: string | null; expectation: string } | { error: string }): PayloadOutcome {
+  const failure = { timestamp: new Date(deps.now()).toISOString(), loader: 'http', message }
+  const row = badRow('collector_payload_format_violation', deps.processor, failure, Buffer.from(rawRequest, 'utf8').toString('base64'))
+  return { good: [], bad: [badEvent('format', row, null, null)] }
+}

@@ -1,0 +1,89 @@
+import { parseJson } from '../adapt-payload.js'
+import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
+import type { IgluValidation } from '../iglu-validation.js'
+
+const CONTEXTS = /^iglu:com\.snowplowanalytics\.snowplow\/contexts\/jsonschema\/1-\d+-\d+$/
+const UNSTRUCT = /^iglu:com\.snowplowanalytics\.snowplow\/unstruct_event\/jsonschema\/1-\d+-\d+$/
+const IGLU_URI = /^iglu:[a-zA-Z0-9-_.]+\/[a-zA-Z0-9-_]+\/[a-zA-Z0-9-_]+\/\d+-\d+-\d+$/
+
+const isSelfDescribing = (v: unknown): v is SelfDescribing =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as Record<string, unknown>).schema === 'string' && 'data' in v
+
+/** Base64 as the reference decodes it: both alphabets, padding optional, UTF-8. */
+const fromBase64 = (text: string) => Buffer.from(text, 'base64').toString('utf8')
+
+/** Why a value is not a self-describing JSON, as the reference's NotIglu codes say. */
+function notIglu(json: unknown): { json: unknown; error: string } | null {
+  if (!isSelfDescribing(json)) return { json, error: 'INVALID_DATA_PAYLOAD' }
+  if (!IGLU_URI.test(json.schema)) return { json, error: 'INVALID_IGLUURI' }
+  return null
+}
+
+/** Parses and checks one wrapper (contexts or unstruct_event); messages for what fails. */
+async function wrapper(text: string, field: 'contexts' | 'unstruct', criterion: RegExp, criterionText: string, iglu: IgluValidation, messages: unknown[]): Promise<SelfDescribing | null> {
+  const parsed = parseJson(text)
+  if (!parsed.ok) {
+    messages.push({ field, value: text.slice(0, 1000), error: parsed.error })
+    return null
+  }
+  const problem = notIglu(parsed.value)
+  if (problem !== null || !isSelfDescribing(parsed.value)) {
+    messages.push(problem)
+    return null
+  }
+  const envelope = parsed.value
+  if (!criterion.test(envelope.schema)) {
+    messages.push({ schemaKey: envelope.schema, schemaCriterion: criterionText })
+    return null
+  }
+  const verdict = await iglu.validate(envelope.schema, envelope.data)
+  if (verdict.kind === 'invalid') {
+    messages.push({ schemaKey: envelope.schema, error: verdict.error })
+    return null
+  }
+  return envelope
+}
+
+/** One entity or event: self-describing, and valid against its schema from the resolver. */
+async function entity(value: unknown, iglu: IgluValidation, messages: unknown[]): Promise<SelfDescribing | null> {
+  const problem = notIglu(value)
+  if (problem !== null || !isSelfDescribing(value)) {
+    messages.push(problem)
+    return null
+  }
+  const verdict = await iglu.validate(value.schema, value.data)
+  if (verdict.kind === 'invalid') {
+    messages.push({ schemaKey: value.schema, error: verdict.error })
+    return null
+  }
+  return { schema: value.schema, data: value.data }
+}
+
+/**
+ * Contexts (`co`, or base64 `cx`) and the self-describing event (`ue_pr`, or base64 `ue_px`), each
+ * validated against its schema. Each context is checked on its own: valid ones are kept. When both
+ * forms are sent, the plain one (`co`, `ue_pr`) is used.
+ */
+export async function validateEntities(event: EnrichedEvent, parameters: ReadonlyMap<string, string | null>, iglu: IgluValidation): Promise<unknown[]> {
+  const messages: unknown[] = []
+  const co = parameters.get('co') ?? null
+  const cx = parameters.get('cx') ?? null
+  const contextsText = co ?? (cx === null ? null : fromBase64(cx))
+  if (contextsText !== null) {
+    const envelope = await wrapper(contextsText, 'contexts', CONTEXTS, 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-*-*', iglu, messages)
+    if (envelope !== null && Array.isArray(envelope.data)) {
+      for (const item of envelope.data) {
+        const valid = await entity(item, iglu, messages)
+        if (valid !== null) event.contexts.push(valid)
+      }
+    }
+  }
+  const uePr = parameters.get('ue_pr') ?? null
+  const uePx = parameters.get('ue_px') ?? null
+  const unstructText = uePr ?? (uePx === null ? null : fromBase64(uePx))
+  if (unstructText !== null) {
+    const envelope = await wrapper(unstructText, 'unstruct', UNSTRUCT, 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-*-*', iglu, messages)
+    if (envelope !== null) event.unstructEvent = await entity(envelope.data, iglu, messages)
+  }
+  return messages
+}

@@ -1,0 +1,81 @@
+import { schemaKeyToUri, type SchemaKey } from '../../iglu/schema-key.js'
+import type { LookupAttempt } from '../pipeline/iglu-validation.js'
+import { RepositoryFailure, type SchemaRepository } from './schema-repositories.js'
+
+export type Resolution =
+  | { readonly kind: 'found'; readonly schema: Record<string, unknown>; readonly repository: string }
+  | { readonly kind: 'missing'; readonly history: Readonly<Record<string, LookupAttempt>> }
+
+interface CachedAnswer {
+  readonly schema: Record<string, unknown> | null
+  readonly error: { error: string; message?: string } | null
+  readonly attempts: number
+  readonly lastAttempt: number
+  readonly expires: number
+}
+
+/** Most entries kept; the oldest go first. */
+const MAX_CACHE_ENTRIES = 5000
+
+/**
+ * Tries repositories in order: Floe's registry first, then those whose vendor prefixes match, embedded
+ * before HTTP, then by priority. Hits and misses of cacheable repositories are kept for `cacheTtlMs`;
+ * every miss is reported per repository, as Iglu clients do.
+ */
+export function createIgluResolver(options: { repositories: readonly SchemaRepository[]; cacheTtlMs: number; now: () => number }) {
+  const cache = new Map<string, CachedAnswer>()
+  const kindRank = { registry: 0, embedded: 1, http: 2 } as const
+
+  function ordered(vendor: string): SchemaRepository[] {
+    const matches = (r: SchemaRepository) => r.vendorPrefixes.some((prefix) => vendor.startsWith(prefix))
+    return [...options.repositories].sort(
+      (a, b) =>
+        (a.kind === 'registry' ? 0 : 1) - (b.kind === 'registry' ? 0 : 1) ||
+        Number(matches(b)) - Number(matches(a)) ||
+        kindRank[a.kind] - kindRank[b.kind] ||
+        a.priority - b.priority,
+    )
+  }
+
+  async function ask(repository: SchemaRepository, key: SchemaKey, uri: string): Promise<CachedAnswer> {
+    const cacheKey = `${repository.name}\n${uri}`
+    const now = options.now()
+    const cached = repository.cacheable ? cache.get(cacheKey) : undefined
+    if (cached !== undefined && cached.expires > now) return cached
+    let answer: CachedAnswer
+    try {
+      const schema = await repository.lookup(key)
+      answer = { schema, error: schema === null ? { error: 'NotFound' } : null, attempts: (cached?.attempts ?? 0) + 1, lastAttempt: now, expires: now + options.cacheTtlMs }
+    } catch (error) {
+      const message = error instanceof RepositoryFailure ? error.message : String(error)
+      answer = { schema: null, error: { error: 'RepoFailure', message }, attempts: (cached?.attempts ?? 0) + 1, lastAttempt: now, expires: now + options.cacheTtlMs }
+    }
+    if (repository.cacheable) {
+      cache.delete(cacheKey)
+      cache.set(cacheKey, answer)
+      if (cache.size > MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string)
+    }
+    return answer
+  }
+
+  return {
+    async resolve(key: SchemaKey): Promise<Resolution> {
+      const uri = schemaKeyToUri(key)
+      const history: Record<string, LookupAttempt> = {}
+      for (const repository of ordered(key.vendor)) {
+        const answer = await ask(repository, key, uri)
+        if (answer.schema !== null) return { kind: 'found', schema: answer.schema, repository: repository.name }
+        history[repository.name] = { errors: answer.error === null ? [] : [answer.error], attempts: answer.attempts, lastAttempt: new Date(answer.lastAttempt).toISOString() }
+      }
+      const sorted = Object.fromEntries(Object.entries(history).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      return { kind: 'missing', history: sorted }
+    },
+
+    /** Forgets every cached answer. */
+    clear(): void {
+      cache.clear()
+    },
+  }
+}
+
+export type IgluResolver = ReturnType<typeof createIgluResolver>

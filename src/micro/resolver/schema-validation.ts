@@ -1,0 +1,106 @@
+import { compileSchema, createAjv, type Ajv } from '../../iglu/ajv-factory.js'
+import { contentHash } from '../../iglu/content-hash.js'
+import { parseIgluUri } from '../../iglu/schema-key.js'
+import type { DataReport, IgluValidation, ValidationVerdict } from '../pipeline/iglu-validation.js'
+import type { IgluResolver } from './iglu-resolver.js'
+
+type Validate = ReturnType<Ajv['compile']>
+interface AjvIssue {
+  readonly instancePath: string
+  readonly keyword: string
+  readonly message?: string
+  readonly params: Record<string, unknown>
+}
+
+/** Compiled validators kept, by schema content. */
+const MAX_VALIDATORS = 2000
+
+const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value)
+
+/** `/items/0/name` → `$.items[0].name`. */
+function jsonPath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, token) => (/^\d+$/.test(token) ? `${path}[${token}]` : `${path}.${token}`), '$')
+}
+
+function valueAt(data: unknown, pointer: string): unknown {
+  let current = data
+  for (const token of pointer.split('/').slice(1)) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<string, unknown>)[token.replace(/~1/g, '/').replace(/~0/g, '~')]
+  }
+  return current
+}
+
+/** An Ajv error as a data report worded like the reference's validator. */
+function dataReport(issue: AjvIssue, data: unknown): DataReport {
+  const path = jsonPath(issue.instancePath)
+  switch (issue.keyword) {
+    case 'type': {
+      const expected = ([] as unknown[]).concat(issue.params.type).map(String)
+      const found = kindOf(valueAt(data, issue.instancePath))
+      return { message: `${path}: ${found} found, ${expected.join(', ')} expected`, path, keyword: 'type', targets: [found, ...expected] }
+    }
+    case 'required': {
+      const property = String(issue.params.missingProperty)
+      return { message: `${path}.${property}: is missing but it is required`, path, keyword: 'required', targets: [property] }
+    }
+    case 'additionalProperties': {
+      const property = String(issue.params.additionalProperty)
+      return { message: `${path}.${property}: is not defined in the schema and the schema does not allow additional properties`, path, keyword: 'additionalProperties', targets: [property] }
+    }
+    default:
+      return { message: `${path}: ${issue.message ?? 'is invalid'}`, path, keyword: issue.keyword, targets: [] }
+  }
+}
+
+/** Validation against schemas from the resolver, with the shared Ajv factory; compiled validators are reused. */
+export function createSchemaValidation(resolver: IgluResolver): IgluValidation {
+  let ajv = createAjv({ allErrors: true })
+  const validators = new Map<string, Validate>()
+
+  function compiled(schema: Record<string, unknown>): Validate {
+    const hash = contentHash(schema)
+    const found = validators.get(hash)
+    if (found !== undefined) return found
+    if (validators.size >= MAX_VALIDATORS) {
+      // Start afresh rather than let one Ajv instance grow without bound.
+      validators.clear()
+      ajv = createAjv({ allErrors: true })
+    }
+    let validate: Validate
+    try {
+      validate = compileSchema(ajv, schema)
+    } catch (error) {
+      // Two schemas declaring the same `id` cannot share an Ajv instance.
+      if (!(error instanceof Error) || !/already exists/.test(error.message)) throw error
+      validate = compileSchema(createAjv({ allErrors: true }), schema)
+    }
+    validators.set(hash, validate)
+    return validate
+  }
+
+  return {
+    async validate(schemaUri: string, data: unknown): Promise<ValidationVerdict> {
+      const key = parseIgluUri(schemaUri)
+      if (key === null) return { kind: 'invalid', error: { error: 'ResolutionError', lookupHistory: [] } }
+      const resolution = await resolver.resolve(key)
+      if (resolution.kind === 'missing') {
+        return { kind: 'invalid', error: { error: 'ResolutionError', lookupHistory: Object.entries(resolution.history).map(([repository, attempt]) => ({ repository, ...attempt })) } }
+      }
+      let validate: Validate
+      try {
+        validate = compiled(resolution.schema)
+      } catch (error) {
+        const message = `the schema cannot be compiled: ${error instanceof Error ? error.message : String(error)}`
+        return { kind: 'invalid', error: { error: 'ValidationError', dataReports: [{ message, path: '$', keyword: 'schema', targets: [] }] } }
+      }
+      if (validate(data)) return { kind: 'valid' }
+      const issues = (validate.errors ?? []) as unknown as AjvIssue[]
+      return { kind: 'invalid', error: { error: 'ValidationError', dataReports: issues.slice(0, 50).map((issue) => dataReport(issue, data)) } }
+    },
+  }
+}
