@@ -129,7 +129,7 @@ describe('event inspection: collector and /local API', () => {
       const foreign = await get('/foo/bar?e=pv')
       expect(foreign.status).toBe(200)
       const [unsupported, empty, wrongType] = await bad()
-      const messages = (e: { errors: string[] }) => JSON.parse(e.errors[1]).data.failure.messages
+      const messages = (e: { errors: string[] }) => JSON.parse(e.errors[1] ?? "null").data.failure.messages
       expect(wrongType.errors[0]).toBe('Error while extracting event(s) from collector payload and validating it/them.')
       expect(JSON.parse(wrongType.errors[1]).schema).toBe('iglu:com.snowplowanalytics.snowplow.badrows/tracker_protocol_violations/jsonschema/1-0-0')
       expect(messages(wrongType)[0]).toMatchObject({ field: 'contentType', value: 'text/plain' })
