@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest'
+import { emptyEvent, instantString, toCanonicalJson, toPartiallyEnriched, tsvTimestamp } from '../canonical-event.js'
+import { parseJavaUri } from '../java-uri.js'
+import { checkFieldLengths } from './check-field-lengths.js'
+import { deriveTimestamp } from './derive-timestamp.js'
+import { extractCrossDomain, parsePageQuery, type EnrichmentMessage } from './enrich-urls.js'
+import { parseAtomicFields, tsvSafe } from './parse-atomic-fields.js'
+import { setSchemaFields } from './set-schema-fields.js'
+
+const parse = (params: Record<string, string>) => {
+  const event = emptyEvent()
+  const errors = parseAtomicFields(event, new Map(Object.entries(params)))
+  return { fields: event.fields, errors }
+}
+
+describe('parse-atomic-fields', () => {
+  it('converts each kind of parameter', () => {
+    const { fields, errors } = parse({ e: 'pv', p: 'mob', eid: 'BEE0A6D7-0000-4000-8000-00000000000A', vid: '7', se_va: '1e3', cookie: '0', res: '800x600', dtm: '1630238465748', ip: '1.2.3.4, 5.6.7.8', page: 'a\tb\u0001c', tid: 'null' })
+    expect(errors).toEqual([])
+    expect(fields).toMatchObject({ event: 'page_view', platform: 'mob', event_id: 'bee0a6d7-0000-4000-8000-00000000000a', domain_sessionidx: 7, se_value: 1000, br_cookies: false, dvce_screenwidth: 800, dvce_screenheight: 600, dvce_created_tstamp: 1630238465748, user_ipaddress: '1.2.3.4', page_title: 'a    bc', txn_id: null })
+  })
+
+  it('collects every error instead of stopping at the first', () => {
+    const { errors } = parse({ e: 'xx', p: 'moon', eid: 'nope', vid: '1.5', cookie: 'yes', res: '800', dtm: 'soon', tid: '99999999999' })
+    expect(errors.map((e) => [e.field, e.message])).toEqual([
+      ['e', 'Not a valid event type'],
+      ['p', 'Not a valid platform'],
+      ['eid', 'Not a valid UUID'],
+      ['vid', 'Cannot be converted to java.lang.Integer'],
+      ['cookie', 'Cannot be converted to Boolean-like java.lang.Byte'],
+      ['res', 'Does not conform to regex (\\d+)x(\\d+)'],
+      ['dtm', 'Not in the expected format: ms since epoch'],
+      ['tid', 'Cannot be converted to java.lang.Integer'],
+    ])
+  })
+
+  it('lets tnuid beat nuid, and empties strings to null', () => {
+    expect(parse({ nuid: 'a', tnuid: 'b', aid: '' }).fields).toMatchObject({ network_userid: 'b', app_id: null })
+    expect(tsvSafe('\r\n')).toBeNull()
+  })
+})
+
+describe('java-uri', () => {
+  it('keeps the host case, raw path and query, and nulls hosts Java rejects', () => {
+    const parsed = parseJavaUri('http://Example.COM:8080/a%2Fb?x=1&y=%20#frag')
+    expect(parsed).toEqual({ ok: true, uri: { serialized: 'http://Example.COM:8080/a%2Fb?x=1&y=%20#frag', scheme: 'http', host: 'Example.COM', port: 8080, path: '/a%2Fb', query: 'x=1&y=%20', fragment: 'frag' } })
+    expect(parseJavaUri('http://a_b.com/x')).toMatchObject({ ok: true, uri: { host: null } })
+    expect(parseJavaUri('http://a.com')).toMatchObject({ ok: true, uri: { path: null, port: null } })
+    expect(parseJavaUri('http://a.com/a b')).toMatchObject({ ok: true, uri: { serialized: 'http://a.com/a%20b' } })
+    expect(parseJavaUri('http://a.com/%zz').ok).toBe(false)
+    expect(parseJavaUri('no scheme').ok).toBe(false)
+  })
+})
+
+describe('enrichment steps', () => {
+  it('derives the timestamp only when the device clock can be corrected', () => {
+    const event = emptyEvent()
+    Object.assign(event.fields, { collector_tstamp: 10_000, dvce_created_tstamp: 1_000, dvce_sent_tstamp: 1_500 })
+    deriveTimestamp(event)
+    expect(event.fields.derived_tstamp).toBe(9_500)
+    event.fields.dvce_sent_tstamp = 1_000
+    deriveTimestamp(event)
+    expect(event.fields.derived_tstamp).toBe(10_000)
+    event.fields.true_tstamp = 42
+    deriveTimestamp(event)
+    expect(event.fields.derived_tstamp).toBe(42)
+  })
+
+  it('reads _sp for cross-domain navigation, and fails on a bad timestamp', () => {
+    const messages: EnrichmentMessage[] = []
+    const event = emptyEvent()
+    extractCrossDomain(event, parsePageQuery('a=1&_sp=abc.1630238465748', messages), messages)
+    expect(event.fields).toMatchObject({ refr_domain_userid: 'abc', refr_dvce_tstamp: 1630238465748 })
+    extractCrossDomain(emptyEvent(), new Map([['_sp', 'abc.soon']]), messages)
+    expect(messages).toEqual([expect.objectContaining({ field: 'sp_dtm', value: 'soon' })])
+  })
+
+  it('sets schema fields for built-in types and refuses unknown ones', () => {
+    const messages: EnrichmentMessage[] = []
+    const struct = emptyEvent()
+    struct.fields.event = 'struct'
+    setSchemaFields(struct, messages)
+    expect(struct.fields).toMatchObject({ event_vendor: 'com.google.analytics', event_name: 'event', event_format: 'jsonschema', event_version: '1-0-0' })
+    const ad = emptyEvent()
+    ad.fields.event = 'ad_impression'
+    setSchemaFields(ad, messages)
+    expect(messages).toEqual([expect.objectContaining({ field: 'event', value: 'ad_impression' })])
+  })
+
+  it('finds fields over the atomic limits', () => {
+    const event = emptyEvent()
+    event.fields.app_id = 'x'.repeat(256)
+    event.fields.page_title = 'x'.repeat(2000)
+    expect(checkFieldLengths(event)).toEqual([{ field: 'app_id', limit: 255 }])
+  })
+})
+
+describe('canonical event', () => {
+  it('renders timestamps like Instant.toString and the TSV form, entities by convention', () => {
+    expect(instantString(Date.parse('2020-05-05T05:05:05.000Z'))).toBe('2020-05-05T05:05:05Z')
+    expect(instantString(Date.parse('2021-08-29T12:01:05.787Z'))).toBe('2021-08-29T12:01:05.787Z')
+    expect(tsvTimestamp(Date.parse('2020-05-05T05:05:05.000Z'))).toBe('2020-05-05 05:05:05.000')
+    const event = emptyEvent()
+    Object.assign(event.fields, { br_cookies: true, collector_tstamp: 0 })
+    const json = toCanonicalJson(event)
+    expect(json).toMatchObject({ br_cookies: true, collector_tstamp: '1970-01-01T00:00:00Z', contexts: {}, derived_contexts: {}, unstruct_event: null, app_id: null })
+    expect(toPartiallyEnriched(event)).toMatchObject({ br_cookies: 1, collector_tstamp: '1970-01-01 00:00:00.000', contexts: null })
+  })
+})
