@@ -1,6 +1,6 @@
-import type { InspectionConfig } from '../../config.js'
+import { ConfigError, type InspectionConfig } from '../../config.js'
 import { createIgluResolver, type IgluResolver } from './iglu-resolver.js'
-import { loadResolverConfig } from './resolver-config.js'
+import { loadResolverConfig, ResolverConfigError } from './resolver-config.js'
 import { coreSchemasRepository, directoryRepository, httpRepository, type SchemaRepository } from './schema-repositories.js'
 
 /**
@@ -13,6 +13,14 @@ export function buildResolver(config: Pick<InspectionConfig, 'igluDirs' | 'igluC
   config.igluDirs.forEach((dir, index) => repositories.push(directoryRepository(dir, { name: `Embedded ${index + 1} (${dir})`, priority: index })))
   if (config.igluCentralUrl !== null) repositories.push(httpRepository({ name: 'Iglu Central', uri: config.igluCentralUrl, priority: 1 }))
   if (config.customRegistry !== null) repositories.push(httpRepository({ name: `Custom (${config.customRegistry.url})`, uri: config.customRegistry.url, apiKey: config.customRegistry.apiKey, priority: 0 }))
-  if (config.resolverConfigFile !== null) repositories.push(...loadResolverConfig(config.resolverConfigFile))
+  if (config.resolverConfigFile !== null) {
+    try {
+      repositories.push(...loadResolverConfig(config.resolverConfigFile))
+    } catch (error) {
+      // A bad --iglu file stops start-up with the other configuration errors' message.
+      if (error instanceof ResolverConfigError) throw new ConfigError([`--iglu: ${error.message}`])
+      throw error
+    }
+  }
   return createIgluResolver({ repositories, cacheTtlMs: config.cacheTtlSeconds * 1000, now })
 }
