@@ -60,6 +60,8 @@ export interface FloeApp {
 const ORGANIZATION_PREFIX = '/api/msc/v1/organizations/:organizationId'
 const LEGACY_SCHEMAS_PREFIX = '/api/schemas/v1/organizations/:organizationId'
 const IGLU_PREFIX = '/iglu/:organizationId/:env/api'
+/** Largest collector payload processed; bigger ones are recorded as size_violation bad rows. */
+const MAX_COLLECTOR_PAYLOAD_BYTES = 1_000_000
 
 function packageVersion(): string {
   const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
@@ -155,6 +157,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       resolver,
       processor: { artifact: 'floe', version: packageVersion() },
       now,
+      maxPayloadBytes: MAX_COLLECTOR_PAYLOAD_BYTES,
     })
     await http.register(collectorRoutes, { inspection, now })
     for (const prefix of ['/local', '/micro']) {

@@ -196,6 +196,22 @@ describe('event inspection: collector and /local API', () => {
       expect(await (await fetch(`${server.baseUrl}/head-test/tp2?e=pp&p=web`, { method: 'HEAD' })).status).toBe(200)
     })
 
+    it('records oversized payloads as size violations and reads Iglu webhook events', async () => {
+      const huge = await postTp2([{ ...base, page: 'x'.repeat(1_100_000) }])
+      expect(huge.status).toBe(200)
+      const [size] = await bad()
+      const row = JSON.parse(size.errors[1])
+      expect(row.schema).toBe('iglu:com.snowplowanalytics.snowplow.badrows/size_violation/jsonschema/1-0-0')
+      expect(row.data.failure).toMatchObject({ maximumAllowedSizeBytes: 1_000_000, actualSizeBytes: expect.any(Number) })
+      expect(row.data.failure.actualSizeBytes).toBeGreaterThan(1_100_000)
+      expect(row.data.payload).toHaveLength(100_000)
+
+      await get(`/com.snowplowanalytics.iglu/v1?${query({ schema: linkClick.schema, targetUrl: 'http://x.test', aid: 'hook' })}`)
+      const [hook] = await good()
+      expect(hook).toMatchObject({ eventType: 'unstruct', schema: linkClick.schema, event: { app_id: 'hook', platform: 'app', v_tracker: 'com.snowplowanalytics.iglu-v1' } })
+      expect(hook.event.unstruct_event.data).toEqual({ schema: linkClick.schema, data: { targetUrl: 'http://x.test' } })
+    })
+
     it('makes unreadable requests a format violation', async () => {
       await get('/i?e=pp&p=web&url=%zz')
       await get('/i?e=pp', { cookie: 'sp=not-a-uuid' })

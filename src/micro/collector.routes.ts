@@ -6,6 +6,8 @@ import { SNOWPLOW_VENDOR } from './pipeline/adapt-payload.js'
 const PIXEL = Buffer.from('R0lGODlhAQABAPAAAP///wAAACH5BAUAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64')
 const COOKIE_DAYS = 365
 const COLLECTOR_NAME = 'floe-collector'
+/** Bodies up to this size are read; above the payload limit (but below this) they become size_violation bad rows. */
+export const COLLECTOR_BODY_LIMIT = 10 * 1024 * 1024
 
 /** CORS as the collector sends it: the Origin echoed (else `*`), with credentials. */
 export function collectorCors(request: FastifyRequest, reply: FastifyReply): void {
@@ -36,7 +38,7 @@ const rawQuery = (url: string) => {
  */
 export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService; now: () => number }> = async (app, { inspection, now }) => {
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body))
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: COLLECTOR_BODY_LIMIT }, (_request, body, done) => done(null, body))
 
   async function collect(request: FastifyRequest, reply: FastifyReply, vendor: string, version: string) {
     const hadCookie = (request.headers.cookie ?? '').includes(`${NUID_COOKIE}=`)

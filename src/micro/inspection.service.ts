@@ -5,7 +5,7 @@ import type { CollectorRequest } from './collector-request.js'
 import { readCollectorRequest } from './collector-request.js'
 import type { Processor } from './pipeline/bad-rows.js'
 import type { IgluValidation } from './pipeline/iglu-validation.js'
-import { formatViolation, processPayload, type PayloadOutcome } from './pipeline/process-payload.js'
+import { formatViolation, processPayload, sizeViolation, type PayloadOutcome } from './pipeline/process-payload.js'
 import type { IgluResolver } from './resolver/iglu-resolver.js'
 
 /** What the collector answers need to know after an event was stored. */
@@ -19,7 +19,7 @@ export interface Collected {
  * /local and /micro routes read. Processing finishes before the collector answers, so an event is
  * visible to the very next request.
  */
-export function createInspectionService(deps: { store: EventStore; iglu: IgluValidation; resolver: IgluResolver; processor: Processor; now: () => number }) {
+export function createInspectionService(deps: { store: EventStore; iglu: IgluValidation; resolver: IgluResolver; processor: Processor; now: () => number; maxPayloadBytes: number }) {
   const { store } = deps
   const pipeline = { iglu: deps.iglu, processor: deps.processor, now: deps.now, newEventId: randomUUID }
 
@@ -32,6 +32,10 @@ export function createInspectionService(deps: { store: EventStore; iglu: IgluVal
     store,
 
     async collect(request: CollectorRequest): Promise<Collected> {
+      if (request.body !== null && Buffer.byteLength(request.body, 'utf8') > deps.maxPayloadBytes) {
+        keep(sizeViolation(pipeline, request.body, deps.maxPayloadBytes))
+        return { nuid: null, anonymous: false }
+      }
       const reading = readCollectorRequest(request)
       if (reading.kind === 'unreadable') {
         keep(formatViolation(pipeline, `${request.method} /${request.api.vendor}/${request.api.version}?${request.rawQuery}`, reading.message))

@@ -34,3 +34,14 @@ export function formatViolation(deps: Pick<PipelineDeps, 'processor' | 'now'>, r
   const row = badRow('collector_payload_format_violation', deps.processor, failure, Buffer.from(rawRequest, 'utf8').toString('base64'))
   return { good: [], bad: [badEvent('format', row, null, null)] }
 }
+
+/**
+ * A payload larger than the collector accepts: a size_violation bad row carrying the start of the
+ * payload (a tenth of the limit), as the reference collector records it.
+ */
+export function sizeViolation(deps: Pick<PipelineDeps, 'processor' | 'now'>, body: string, limitBytes: number): PayloadOutcome {
+  const actualSizeBytes = Buffer.byteLength(body, 'utf8')
+  const failure = { timestamp: new Date(deps.now()).toISOString(), maximumAllowedSizeBytes: limitBytes, actualSizeBytes, expectation: `the collector payload must be at most ${limitBytes} bytes` }
+  const row = badRow('size_violation', deps.processor, failure, body.slice(0, Math.floor(limitBytes / 10)))
+  return { good: [], bad: [badEvent('format', row, null, null)] }
+}
