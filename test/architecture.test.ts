@@ -16,7 +16,7 @@ function sourceFiles(dir: string): string[] {
 const files = sourceFiles(SRC).map((file) => ({ file: path.relative(SRC, file), text: readFileSync(file, 'utf8') }))
 
 /** Folders whose code must stay pure: no HTTP, no database, no configuration. */
-const PURE_CORES = ['iglu/', 'compatibility/', 'scenarios/scenario-versioning.ts', 'scenarios/scenario-compatibility.ts', 'scenarios/scenario-problem.ts', 'micro/pipeline/steps/', 'micro/event-filters.ts']
+const PURE_CORES = ['iglu/', 'compatibility/', 'scenarios/scenario-versioning.ts', 'scenarios/scenario-compatibility.ts', 'scenarios/scenario-problem.ts', 'micro/pipeline/', 'micro/event-filters.ts']
 const IMPURE_IMPORT = /from '(fastify|@fastify\/[^']+|kysely[^']*|pg|@electric-sql\/pglite|[./]+\/(http|db)\/[^']*|[./]+\/config\.js)'/
 
 describe('architecture', () => {
