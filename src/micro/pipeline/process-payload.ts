@@ -1,12 +1,27 @@
 import { adaptPayload } from './adapt-payload.js'
 import { badEvent, badRow, payloadFailure, type BadEvent } from './bad-rows.js'
-import { collectorPayloadJson, type CollectorPayload } from './collector-payload.js'
+import { badRowRawEvent, collectorPayloadJson, type CollectorPayload, type RawEvent } from './collector-payload.js'
 import { enrichEvent, type GoodEvent, type PipelineDeps } from './enrich-event.js'
 
 /** What one collector request produced, in the order the events were sent. */
 export interface PayloadOutcome {
   readonly good: GoodEvent[]
   readonly bad: BadEvent[]
+}
+
+/**
+ * One event through the pipeline; an unexpected throw (a bug, never a property of the input) becomes
+ * an enrichment failure of that event instead of failing the request and its other events.
+ */
+async function enrichSafely(raw: RawEvent, deps: PipelineDeps) {
+  try {
+    return await enrichEvent(raw, deps)
+  } catch (error) {
+    const message = { error: `unexpected error in the pipeline: ${error instanceof Error ? error.message : String(error)}` }
+    const failure = { timestamp: new Date(deps.now()).toISOString(), messages: [{ enrichment: null, message }] }
+    const row = badRow('enrichment_failures', deps.processor, failure, { enriched: null, raw: badRowRawEvent(raw) })
+    return { kind: 'bad' as const, bad: badEvent('enrichment', row, null, raw) }
+  }
 }
 
 /** A collector payload through the adapter, then each of its events through the pipeline. */
@@ -18,7 +33,7 @@ export async function processPayload(payload: CollectorPayload, deps: PipelineDe
   }
   const outcome: PayloadOutcome = { good: [], bad: [] }
   for (const raw of adapted.events) {
-    const result = await enrichEvent(raw, deps)
+    const result = await enrichSafely(raw, deps)
     if (result.kind === 'good') outcome.good.push(result.good)
     else outcome.bad.push({ ...result.bad, collectorPayload: collectorPayloadJson(payload) })
   }

@@ -42,7 +42,8 @@ export function directoryRepository(directory: string, options: { name?: string;
     kind: 'embedded',
     cacheable: true,
     async lookup(key) {
-      // Schema keys are checked by the caller's pattern, so no segment can climb out of the directory.
+      // Schema keys are checked by the caller's pattern (no `/`); a vendor of dots alone could still climb.
+      if (key.vendor.startsWith('.')) return null
       const relative = path.join(key.vendor, key.name, key.format, formatSchemaVer(key.version))
       for (const candidate of [path.join(directory, 'schemas', relative), path.join(directory, relative), path.join(directory, 'schemas', `${relative}.json`)]) {
         let text: string
