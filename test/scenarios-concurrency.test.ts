@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { systemClock } from '../src/auth/clock.js'
-import { createCredentialsService } from '../src/auth/credentials.service.js'
-import { apiClient, bootstrapAdmin, type ApiClient } from './support/api-client.js'
+import { bootstrapAdmin, otherOrganizationAdmin, type ApiClient } from './support/api-client.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
@@ -21,10 +19,7 @@ describe.each(backends)('tracking scenarios under concurrency, and organization 
     database = await backend.create()
     server = await startTestApp(testConfig({ db: database.config }))
     admin = await bootstrapAdmin(server)
-    const credentials = createCredentialsService({ db: server.app.store.db, clock: systemClock })
-    const otherOrg = await credentials.createOrganization('other')
-    const otherKey = await credentials.createApiKey({ organizationId: otherOrg.id, isAdmin: true })
-    other = await apiClient(server, otherOrg.id, otherKey.key.id, otherKey.secret)
+    other = await otherOrganizationAdmin(server)
     await deployToDev(admin, objectSchema('com.acme', 'search', '1-0-0', { term: { type: 'string', maxLength: 100 } }, { required: ['term'] }))
   })
   afterAll(async () => {

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { systemClock } from '../src/auth/clock.js'
-import { createCredentialsService } from '../src/auth/credentials.service.js'
-import { apiClient, bootstrapAdmin, requestJson, type ApiClient } from './support/api-client.js'
+import { bootstrapAdmin, requestJson, type ApiClient } from './support/api-client.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
@@ -16,7 +14,6 @@ describe.each(backends)('tracking scenarios on $name', (backend) => {
   let database: TestDatabase
   let server: TestApp
   let admin: ApiClient
-  let other: ApiClient
   let count: () => Promise<number>
   const scenarios = '/tracking-scenarios/v1'
   const create = (scenario: object, message?: string) => admin.call('POST', scenarios, { scenario, ...(message === undefined ? {} : { message }) })
@@ -25,10 +22,6 @@ describe.each(backends)('tracking scenarios on $name', (backend) => {
     database = await backend.create()
     server = await startTestApp(testConfig({ db: database.config }))
     admin = await bootstrapAdmin(server)
-    const credentials = createCredentialsService({ db: server.app.store.db, clock: systemClock })
-    const otherOrg = await credentials.createOrganization('other')
-    const otherKey = await credentials.createApiKey({ organizationId: otherOrg.id, isAdmin: true })
-    other = await apiClient(server, otherOrg.id, otherKey.key.id, otherKey.secret)
     await deployToDev(admin, searchSchema('1-0-0', 100))
     await deployToDev(admin, searchSchema('2-0-0', 10))
     await deployToDev(admin, objectSchema('com.acme', 'user', '1-0-0', { id: { type: 'string', maxLength: 36 } }))

@@ -1,3 +1,5 @@
+import { systemClock } from '../../src/auth/clock.js'
+import { createCredentialsService } from '../../src/auth/credentials.service.js'
 import type { TestApp } from './test-app.js'
 
 export interface JsonResponse {
@@ -51,4 +53,12 @@ export async function bootstrapAdmin(server: TestApp): Promise<ApiClient> {
   const startup = server.app.startup
   if (startup.kind !== 'initial') throw new Error('expected initial credentials')
   return apiClient(server, startup.organizationId, startup.apiKeyId, startup.apiKey)
+}
+
+/** An admin client of a second, new organization, for isolation tests. */
+export async function otherOrganizationAdmin(server: TestApp): Promise<ApiClient> {
+  const credentials = createCredentialsService({ db: server.app.store.db, clock: systemClock })
+  const organization = await credentials.createOrganization('other')
+  const key = await credentials.createApiKey({ organizationId: organization.id, isAdmin: true })
+  return apiClient(server, organization.id, key.key.id, key.secret)
 }

@@ -74,43 +74,42 @@ export function collectorPayloadJson(payload: CollectorPayload) {
   }
 }
 
+/** The loader and request fields both bad-row payload objects carry. */
+function badRowRequestFields(source: PayloadSource, context: RequestContext) {
+  return {
+    encoding: source.encoding,
+    hostname: source.hostname,
+    timestamp: new Date(context.timestamp).toISOString(),
+    ipAddress: context.ipAddress,
+    useragent: context.useragent,
+    refererUri: context.refererUri,
+    headers: [...context.headers],
+  }
+}
+
 /** The bad-row `CollectorPayload` object (adapter failures, tracker protocol violations). */
 export function badRowCollectorPayload(payload: CollectorPayload) {
-  const { context, source } = payload
   return {
     vendor: payload.api.vendor,
     version: payload.api.version,
     querystring: payload.querystring.map((p) => ({ name: p.name, value: p.value })),
     contentType: payload.contentType,
     body: payload.body,
-    collector: source.name,
-    encoding: source.encoding,
-    hostname: source.hostname,
-    timestamp: new Date(context.timestamp).toISOString(),
-    ipAddress: context.ipAddress,
-    useragent: context.useragent,
-    refererUri: context.refererUri,
-    headers: [...context.headers],
-    networkUserId: context.userId,
+    collector: payload.source.name,
+    ...badRowRequestFields(payload.source, payload.context),
+    networkUserId: payload.context.userId,
   }
 }
 
 /** The bad-row `RawEvent` object (schema violations, enrichment failures). */
 export function badRowRawEvent(raw: RawEvent) {
-  const { context, source } = raw
   return {
     vendor: raw.api.vendor,
     version: raw.api.version,
     parameters: [...raw.parameters].map(([name, value]) => ({ name, value })),
     contentType: raw.contentType,
-    loaderName: source.name,
-    encoding: source.encoding,
-    hostname: source.hostname,
-    timestamp: new Date(context.timestamp).toISOString(),
-    ipAddress: context.ipAddress,
-    useragent: context.useragent,
-    refererUri: context.refererUri,
-    headers: [...context.headers],
-    userId: context.userId,
+    loaderName: raw.source.name,
+    ...badRowRequestFields(raw.source, raw.context),
+    userId: raw.context.userId,
   }
 }
