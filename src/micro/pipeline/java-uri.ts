@@ -1,4 +1,4 @@
-import { parse as parseUri } from 'fast-uri'
+import fastUri from 'fast-uri'
 
 /** The parts of a URI as Java's `java.net.URI` reports them: raw, case kept, nothing normalised. */
 export interface UriParts {
@@ -25,7 +25,7 @@ const emptyToNull = (value: string | undefined) => (value === undefined || value
  */
 export function parseJavaUri(raw: string): { ok: true; uri: UriParts } | { ok: false; error: string } {
   const text = raw.replace(/ /g, '%20')
-  const checked = parseUri(text)
+  const checked = fastUri.parse(text)
   if (checked.error !== undefined) return { ok: false, error: checked.error }
   if (/[\u0000-\u0020"<>\\^`{|}]/.test(text)) return { ok: false, error: 'Illegal character in URI' }
   const match = GENERIC.exec(text)
