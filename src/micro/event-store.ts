@@ -91,15 +91,20 @@ export class EventStore {
   private readonly good: BoundedLog<GoodEvent>
   private readonly bad: BoundedLog<BadEvent>
   private index = new Map<string, Postings>()
+  /** Incomplete events live in the good list (they share its order and its bound) but are not good. */
+  private incompleteCount = 0
 
   constructor(readonly capacity: number) {
     this.good = new BoundedLog(capacity)
     this.bad = new BoundedLog(capacity)
   }
 
+  /** A good event, or an incomplete one (`event.incomplete`), which only the events query shows. */
   addGood(event: GoodEvent): void {
     const seq = this.good.nextSeq
-    this.good.add(event)
+    if (event.incomplete) this.incompleteCount++
+    for (const evicted of this.good.add(event)) if (evicted.incomplete) this.incompleteCount--
+    if (event.incomplete) return
     for (const key of indexKeys(event)) {
       let postings = this.index.get(key)
       if (postings === undefined) this.index.set(key, (postings = new Postings()))
@@ -114,13 +119,23 @@ export class EventStore {
   }
 
   counts(): { total: number; good: number; bad: number } {
-    return { total: this.good.size + this.bad.size, good: this.good.size, bad: this.bad.size }
+    const good = this.good.size - this.incompleteCount
+    return { total: good + this.bad.size, good, bad: this.bad.size }
+  }
+
+  /** Good and incomplete events, newest first (the events query's source). */
+  *allGoodAndIncomplete(): Generator<GoodEvent> {
+    for (let seq = this.good.nextSeq - 1; seq >= this.good.firstSeq; seq--) {
+      const event = this.good.at(seq)
+      if (event !== undefined) yield event
+    }
   }
 
   reset(): void {
     this.good.clear()
     this.bad.clear()
     this.index = new Map()
+    this.incompleteCount = 0
   }
 
   /** Matching good events, newest first, at most `limit` (absent: all; 0 or less: none). */
@@ -132,7 +147,7 @@ export class EventStore {
     if (keys.length === 0) {
       for (let seq = this.good.nextSeq - 1; seq >= this.good.firstSeq && out.length < limit; seq--) {
         const event = this.good.at(seq)
-        if (event !== undefined) out.push(event)
+        if (event !== undefined && !event.incomplete) out.push(event)
       }
       return out
     }

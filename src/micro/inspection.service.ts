@@ -26,6 +26,7 @@ export function createInspectionService(deps: { store: EventStore; iglu: IgluVal
   function keep(outcome: PayloadOutcome): void {
     for (const event of outcome.good) store.addGood(event)
     for (const event of outcome.bad) store.addBad(event)
+    for (const event of outcome.incomplete) store.addGood(event)
   }
 
   return {

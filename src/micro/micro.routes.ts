@@ -3,6 +3,8 @@ import { parseIgluUri } from '../iglu/schema-key.js'
 import { collectorCors } from './collector.routes.js'
 import type { BadEventFilter, GoodEventFilter } from './event-filters.js'
 import type { InspectionService } from './inspection.service.js'
+import { columnStats, eventColumns, lossyOf, queryEvents, timeline, type EventsQuery } from './events-query.js'
+import { validateColumnStats, validateEventsQuery, validateTimeline } from './micro.schemas.js'
 
 const SCHEMA_VERSION = /^[1-9]\d*-(0|[1-9]\d*)-(0|[1-9]\d*)$/
 const LOOKUP_FORMAT = 'Schema lookup should be in format iglu/{vendor}/{schemaName}/jsonschema/{model}-{revision}-{addition}'
@@ -31,6 +33,19 @@ function readFilter<T>(body: unknown, fields: Readonly<Record<string, 'string' |
     filter[field] = value
   }
   return { ok: true, filter: filter as T }
+}
+
+/** A JSON body checked against one of the query schemas: 400 when it is not JSON, 422 when it does not fit. */
+function readBody<T>(body: unknown, validate: ((value: unknown) => boolean) & { errors?: unknown }): FilterReading<T> {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(typeof body === 'string' ? body : '')
+  } catch {
+    return { ok: false, status: 400, message: 'The request body was malformed.' }
+  }
+  if (validate(parsed)) return { ok: true, filter: parsed as T }
+  const [first] = (validate.errors ?? []) as { instancePath?: string; message?: string }[]
+  return { ok: false, status: 422, message: `The request body was invalid: ${first?.instancePath || 'body'} ${first?.message ?? ''}`.trim() }
 }
 
 const fail = (reply: FastifyReply, reading: { status: number; message: string }) => reply.code(reading.status).send({ message: reading.message })
@@ -71,6 +86,22 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
     return reading.ok ? store.findBad(reading.filter) : fail(reply, reading)
   })
 
+  // The events query of Micro 3.0 (GET) and 4.x (POST, columns, columnStats, timeline): good and incomplete events, flattened.
+  app.get('/events', async () => [...store.allGoodAndIncomplete()].map(lossyOf))
+  app.post('/events', async (request: FastifyRequest, reply) => {
+    const reading = readBody<EventsQuery>(request.body, validateEventsQuery)
+    return reading.ok ? queryEvents(store.allGoodAndIncomplete(), reading.filter) : fail(reply, reading)
+  })
+  app.get('/columns', async () => eventColumns(store.allGoodAndIncomplete()))
+  app.post('/columnStats', async (request: FastifyRequest, reply) => {
+    const reading = readBody<{ columns: string[] }>(request.body, validateColumnStats)
+    return reading.ok ? columnStats(store.allGoodAndIncomplete(), reading.filter.columns) : fail(reply, reading)
+  })
+  app.post('/timeline', async (request: FastifyRequest, reply) => {
+    const reading = readBody<{ buckets: { start: string; end: string }[] }>(request.body, validateTimeline)
+    return reading.ok ? timeline(store.allGoodAndIncomplete(), reading.filter.buckets) : fail(reply, reading)
+  })
+
   app.get<{ Params: { vendor: string; name: string; version: string } }>('/iglu/:vendor/:name/jsonschema/:version', async (request, reply) => {
     const { vendor, name, version } = request.params
     const key = SCHEMA_VERSION.test(version) ? parseIgluUri(`iglu:${vendor}/${name}/jsonschema/${version}`) : null
@@ -83,7 +114,7 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
   app.all('/*', async (request, reply) => {
     // A browser's preflight must succeed; any other unknown path is Micro's 404 text.
     if (request.method === 'OPTIONS') return reply.code(200).send('')
-    return reply.code(404).type('text/plain; charset=UTF-8').send('Path for micro has to be one of: /all /good /bad /reset /iglu')
+    return reply.code(404).type('text/plain; charset=UTF-8').send('Path for micro has to be one of: /events /all /good /bad /reset /iglu /columns /columnStats /timeline')
   })
 }
 

@@ -2,6 +2,7 @@ import { badEvent, badRow, type BadEvent, type Processor } from './bad-rows.js'
 import { emptyEvent, toCanonicalJson, toPartiallyEnriched, type EnrichedEvent } from './canonical-event.js'
 import { badRowRawEvent, rawEventJson, type RawEvent } from './collector-payload.js'
 import type { IgluValidation } from './iglu-validation.js'
+import { failureEntities } from './failure-entities.js'
 import { checkFieldLengths } from './steps/check-field-lengths.js'
 import { deriveTimestamp } from './steps/derive-timestamp.js'
 import { enrichPageUrl, enrichRefererUrl, extractCrossDomain, parsePageQuery, type EnrichmentMessage } from './steps/enrich-urls.js'
@@ -10,6 +11,8 @@ import { setSchemaFields } from './steps/set-schema-fields.js'
 import { validateEntities } from './steps/validate-entities.js'
 
 const ATOMIC_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/atomic/jsonschema/1-0-0'
+/** Fields an incomplete event keeps even when too long. */
+const KEPT_WHEN_TOO_LONG = new Set(['event_id', 'v_collector', 'v_etl'])
 
 export interface PipelineDeps {
   readonly iglu: IgluValidation
@@ -26,10 +29,12 @@ export interface GoodEvent {
   readonly schema: string | null
   readonly contexts: readonly string[]
   readonly event: ReturnType<typeof toCanonicalJson>
-  readonly incomplete: false
+  /** True for a failed event kept best-effort (hidden from /local/good and the counts). */
+  readonly incomplete: boolean
 }
 
-export type EventOutcome = { readonly kind: 'good'; readonly good: GoodEvent } | { readonly kind: 'bad'; readonly bad: BadEvent }
+/** A failure gives a bad event and, best-effort, an incomplete event carrying failure entities. */
+export type EventOutcome = { readonly kind: 'good'; readonly good: GoodEvent } | { readonly kind: 'bad'; readonly bad: BadEvent; readonly incomplete: GoodEvent | null }
 
 /** Fields the collector sets before the parameters are read. */
 function setUp(event: EnrichedEvent, raw: RawEvent, deps: PipelineDeps): void {
@@ -57,11 +62,11 @@ function runEnrichments(event: EnrichedEvent, raw: RawEvent): EnrichmentMessage[
   return messages
 }
 
-function goodEvent(event: EnrichedEvent, raw: RawEvent): GoodEvent {
+function goodEvent(event: EnrichedEvent, raw: RawEvent, incomplete = false): GoodEvent {
   const { event_vendor: vendor, event_name: name, event_format: format, event_version: version } = event.fields
   const schema = [vendor, name, format, version].every((p) => typeof p === 'string') ? `iglu:${String(vendor)}/${String(name)}/${String(format)}/${String(version)}` : null
   const type = event.fields.event
-  return { rawEvent: rawEventJson(raw), eventType: typeof type === 'string' ? type : null, schema, contexts: event.contexts.map((c) => c.schema), event: toCanonicalJson(event), incomplete: false }
+  return { rawEvent: rawEventJson(raw), eventType: typeof type === 'string' ? type : null, schema, contexts: event.contexts.map((c) => c.schema), event: toCanonicalJson(event), incomplete }
 }
 
 /**
@@ -88,7 +93,10 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
   const fail = (kind: 'schema_violations' | 'enrichment_failures', messages: unknown[]): EventOutcome => {
     const failure = { timestamp: new Date(deps.now()).toISOString(), messages }
     const row = badRow(kind, deps.processor, failure, { enriched: toPartiallyEnriched(event), raw: badRowRawEvent(raw) })
-    return { kind: 'bad', bad: badEvent('enrichment', row, null, raw) }
+    // The incomplete twin: over-long fields nulled (never the ids), failure entities first in derived_contexts.
+    for (const { field } of lengthViolations) if (!KEPT_WHEN_TOO_LONG.has(field)) event.fields[field] = null
+    event.derivedContexts.unshift(...failureEntities(messages, kind === 'enrichment_failures' ? 'enrichment' : 'schema', deps.processor, deps.now()))
+    return { kind: 'bad', bad: badEvent('enrichment', row, null, raw), incomplete: goodEvent(event, raw, true) }
   }
   if (phase1.length > 0) return fail('schema_violations', phase1)
   if (enrichmentMessages.length > 0) return fail('enrichment_failures', enrichmentMessages.map((message) => ({ enrichment: null, message })))

@@ -7,6 +7,8 @@ import { enrichEvent, type GoodEvent, type PipelineDeps } from './enrich-event.j
 export interface PayloadOutcome {
   readonly good: GoodEvent[]
   readonly bad: BadEvent[]
+  /** Failed events kept best-effort, with failure entities. */
+  readonly incomplete: GoodEvent[]
 }
 
 /**
@@ -20,7 +22,7 @@ async function enrichSafely(raw: RawEvent, deps: PipelineDeps) {
     const message = { error: `unexpected error in the pipeline: ${error instanceof Error ? error.message : String(error)}` }
     const failure = { timestamp: new Date(deps.now()).toISOString(), messages: [{ enrichment: null, message }] }
     const row = badRow('enrichment_failures', deps.processor, failure, { enriched: null, raw: badRowRawEvent(raw) })
-    return { kind: 'bad' as const, bad: badEvent('enrichment', row, null, raw) }
+    return { kind: 'bad' as const, bad: badEvent('enrichment', row, null, raw), incomplete: null }
   }
 }
 
@@ -29,13 +31,16 @@ export async function processPayload(payload: CollectorPayload, deps: PipelineDe
   const adapted = await adaptPayload(payload, deps.iglu)
   if (adapted.kind === 'failure') {
     const row = payloadFailure(adapted.badRowKind, deps.processor, payload, adapted.messages, deps.now())
-    return { good: [], bad: [badEvent('adapter', row, payload, null)] }
+    return { good: [], bad: [badEvent('adapter', row, payload, null)], incomplete: [] }
   }
-  const outcome: PayloadOutcome = { good: [], bad: [] }
+  const outcome: PayloadOutcome = { good: [], bad: [], incomplete: [] }
   for (const raw of adapted.events) {
     const result = await enrichSafely(raw, deps)
     if (result.kind === 'good') outcome.good.push(result.good)
-    else outcome.bad.push({ ...result.bad, collectorPayload: collectorPayloadJson(payload) })
+    else {
+      outcome.bad.push({ ...result.bad, collectorPayload: collectorPayloadJson(payload) })
+      if (result.incomplete !== null) outcome.incomplete.push(result.incomplete)
+    }
   }
   return outcome
 }
@@ -47,7 +52,7 @@ export async function processPayload(payload: CollectorPayload, deps: PipelineDe
 export function formatViolation(deps: Pick<PipelineDeps, 'processor' | 'now'>, rawRequest: string, message: { payloadField: string; value: string | null; expectation: string } | { error: string }): PayloadOutcome {
   const failure = { timestamp: new Date(deps.now()).toISOString(), loader: 'http', message }
   const row = badRow('collector_payload_format_violation', deps.processor, failure, Buffer.from(rawRequest, 'utf8').toString('base64'))
-  return { good: [], bad: [badEvent('format', row, null, null)] }
+  return { good: [], bad: [badEvent('format', row, null, null)], incomplete: [] }
 }
 
 /**
@@ -58,5 +63,5 @@ export function sizeViolation(deps: Pick<PipelineDeps, 'processor' | 'now'>, bod
   const actualSizeBytes = Buffer.byteLength(body, 'utf8')
   const failure = { timestamp: new Date(deps.now()).toISOString(), maximumAllowedSizeBytes: limitBytes, actualSizeBytes, expectation: `the collector payload must be at most ${limitBytes} bytes` }
   const row = badRow('size_violation', deps.processor, failure, body.slice(0, Math.floor(limitBytes / 10)))
-  return { good: [], bad: [badEvent('format', row, null, null)] }
+  return { good: [], bad: [badEvent('format', row, null, null)], incomplete: [] }
 }

@@ -1,0 +1,27 @@
+import { Type } from 'typebox'
+import { createAjv } from '../iglu/ajv-factory.js'
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()])
+const Instant = Type.String({ format: 'date-time' })
+
+/** POST .../events (Micro 4.x). */
+export const EventsQueryBody = Type.Object({
+  filters: Type.Array(Type.Object({ column: Type.String({ maxLength: 500 }), values: Type.Array(Type.String({ maxLength: 10_000 }), { maxItems: 1000 }) }), { maxItems: 100 }),
+  validEvents: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  timeRange: Type.Optional(Type.Union([Type.Object({ start: Type.Optional(Nullable(Instant)), end: Type.Optional(Nullable(Instant)) }), Type.Null()])),
+  sorting: Type.Optional(Type.Union([Type.Object({ column: Type.String({ maxLength: 500 }), desc: Type.Boolean() }), Type.Null()])),
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  pageSize: Type.Integer({ minimum: 1, maximum: 10_000 }),
+})
+
+/** POST .../columnStats. */
+export const ColumnStatsBody = Type.Object({ columns: Type.Array(Type.String({ maxLength: 500 }), { maxItems: 1000 }) })
+
+/** POST .../timeline. */
+export const TimelineBody = Type.Object({ buckets: Type.Array(Type.Object({ start: Instant, end: Instant }), { maxItems: 10_000 }) })
+
+const ajv = createAjv()
+/** Validators of the query bodies, from the shared Ajv factory. */
+export const validateEventsQuery = ajv.compile(EventsQueryBody)
+export const validateColumnStats = ajv.compile(ColumnStatsBody)
+export const validateTimeline = ajv.compile(TimelineBody)
