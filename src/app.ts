@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import type { Writable } from 'node:stream'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { apiKeysRoutes } from './auth/api-keys.routes.js'
@@ -37,6 +38,7 @@ import { dataProductsRoutes, sourceApplicationsRoutes } from './data-products/da
 import { createOrganizationsStore } from './auth/organizations.store.js'
 import { EventStore } from './micro/event-store.js'
 import { createInspectionService } from './micro/inspection.service.js'
+import { createEventOutput } from './micro/event-output.js'
 import { collectorRoutes } from './micro/collector.routes.js'
 import { microDisabledRoutes, microRoutes } from './micro/micro.routes.js'
 import { buildResolver } from './micro/resolver/build-resolver.js'
@@ -46,6 +48,8 @@ import { createSchemaValidation } from './micro/resolver/schema-validation.js'
 /** Outer-edge collaborators that tests replace. */
 export interface AppDeps {
   readonly clock?: Clock
+  /** Where `--output-tsv`/`--output-json` print; process.stdout by default. */
+  readonly stdout?: Writable
 }
 
 export interface FloeApp {
@@ -83,7 +87,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     })
 
     const http = Fastify({
-      logger: { level: config.log.level },
+      // With --output-tsv/--output-json, stdout carries events only: logs go to stderr.
+      logger: { level: config.log.level, ...(config.inspection.output === null ? {} : { stream: process.stderr }) },
       forceCloseConnections: 'idle',
       return503OnClosing: true,
       ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
@@ -158,6 +163,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       processor: { artifact: 'floe', version: packageVersion() },
       now,
       maxPayloadBytes: MAX_COLLECTOR_PAYLOAD_BYTES,
+      output:
+        config.inspection.output === null
+          ? null
+          : createEventOutput({
+              format: config.inspection.output,
+              stream: deps.stdout ?? process.stdout,
+              destination: config.inspection.destination,
+              onError: (error) => http.log.warn({ err: error }, 'forwarding events failed (not retried)'),
+            }),
     })
     await http.register(collectorRoutes, { inspection, now })
     for (const prefix of ['/local', '/micro']) {

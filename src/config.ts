@@ -57,6 +57,10 @@ export interface InspectionConfig {
   readonly resolverConfigFile: string | null
   /** How long resolver hits and misses are cached, in seconds. */
   readonly cacheTtlSeconds: number
+  /** Print each good or incomplete event to stdout as enriched TSV or flattened JSON, or not at all. */
+  readonly output: 'tsv' | 'json' | null
+  /** Forward each batch of printed events to this URL. */
+  readonly destination: string | null
 }
 
 /** Values given on the command line; each one wins over its environment variable. */
@@ -73,6 +77,9 @@ export interface ConfigFlags {
   readonly inspectEnv?: string | undefined
   /** false with --no-iglu-central. */
   readonly igluCentral?: boolean | undefined
+  readonly outputTsv?: boolean | undefined
+  readonly outputJson?: boolean | undefined
+  readonly destination?: string | undefined
 }
 
 export class ConfigError extends Error {
@@ -192,7 +199,14 @@ function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | und
   const ttlRaw = pick(undefined, 'FLOE_IGLU_CACHE_TTL') ?? '600'
   const cacheTtlSeconds = Number(ttlRaw)
   if (!/^\d+$/.test(ttlRaw)) problems.push(`FLOE_IGLU_CACHE_TTL must be a whole number of seconds (got "${ttlRaw}")`)
+  if (flags.outputTsv === true && flags.outputJson === true) problems.push('Cannot specify both --output-tsv and --output-json')
+  const output = flags.outputTsv === true ? 'tsv' : flags.outputJson === true ? 'json' : null
+  const destination = flags.destination ?? null
+  if (destination !== null && output === null) problems.push('--destination requires either --output-tsv or --output-json')
+  if (destination !== null && !/^https?:\/\//.test(destination)) problems.push('--destination must be an http(s) URL')
   return {
+    output,
+    destination,
     maxEvents,
     organizationId: organizationId?.toLowerCase() ?? null,
     env: envName === 'PROD' ? 'PROD' : 'DEV',

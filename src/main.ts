@@ -39,6 +39,9 @@ program
   .option('--inspect-org <uuid>', 'organization whose registry validates events (env FLOE_INSPECT_ORG; default: bootstrap, else oldest organization)')
   .option('--inspect-env <env>', 'registry environment that validates events, DEV or PROD (env FLOE_INSPECT_ENV, default DEV)')
   .option('--no-iglu-central', 'do not look schemas up on Iglu Central (env FLOE_IGLU_CENTRAL=off)')
+  .option('-t, --output-tsv', 'print each good and incomplete event to stdout as enriched TSV (logs go to stderr)')
+  .option('-j, --output-json', 'print each good and incomplete event to stdout as flattened JSON, one per line')
+  .option('-d, --destination <url>', 'also POST each batch of printed events to this URL')
   .action(async (options: ConfigFlags, command: Command) => runStart({ ...options, ...storeFlags(command) }))
 
 const orgs = program.command('orgs').description('manage organizations')

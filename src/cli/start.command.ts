@@ -9,7 +9,8 @@ export async function runStart(flags: ConfigFlags): Promise<void> {
   installShutdown(app)
   const address = await app.http.listen({ host: config.http.host, port: config.http.port })
   const publicUrl = publicBaseUrl(address, config.http.host)
-  process.stdout.write(describeStartup(app.startup, publicUrl))
+  // stdout is the event stream when events are printed; the banner then goes to stderr.
+  ;(config.inspection.output === null ? process.stdout : process.stderr).write(describeStartup(app.startup, publicUrl))
 }
 
 function installShutdown(app: FloeApp): void {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { SchemaKey } from '../iglu/schema-key.js'
 import type { EventStore } from './event-store.js'
+import type { EventOutput } from './event-output.js'
 import type { CollectorRequest } from './collector-request.js'
 import { readCollectorRequest } from './collector-request.js'
 import type { Processor } from './pipeline/bad-rows.js'
@@ -19,14 +20,16 @@ export interface Collected {
  * /local and /micro routes read. Processing finishes before the collector answers, so an event is
  * visible to the very next request.
  */
-export function createInspectionService(deps: { store: EventStore; iglu: IgluValidation; resolver: IgluResolver; processor: Processor; now: () => number; maxPayloadBytes: number }) {
+export function createInspectionService(deps: { store: EventStore; iglu: IgluValidation; resolver: IgluResolver; processor: Processor; now: () => number; maxPayloadBytes: number; output?: EventOutput | null }) {
   const { store } = deps
   const pipeline = { iglu: deps.iglu, processor: deps.processor, now: deps.now, newEventId: randomUUID }
 
-  function keep(outcome: PayloadOutcome): void {
+  async function keep(outcome: PayloadOutcome): Promise<void> {
     for (const event of outcome.good) store.addGood(event)
     for (const event of outcome.bad) store.addBad(event)
     for (const event of outcome.incomplete) store.addGood(event)
+    // Outputs see good and incomplete events, as Micro 3.x prints them.
+    deps.output?.write([...outcome.good, ...outcome.incomplete])
   }
 
   return {
@@ -34,15 +37,15 @@ export function createInspectionService(deps: { store: EventStore; iglu: IgluVal
 
     async collect(request: CollectorRequest): Promise<Collected> {
       if (request.body !== null && Buffer.byteLength(request.body, 'utf8') > deps.maxPayloadBytes) {
-        keep(sizeViolation(pipeline, request.body, deps.maxPayloadBytes))
+        await keep(sizeViolation(pipeline, request.body, deps.maxPayloadBytes))
         return { nuid: null, anonymous: false }
       }
       const reading = readCollectorRequest(request)
       if (reading.kind === 'unreadable') {
-        keep(formatViolation(pipeline, `${request.method} /${request.api.vendor}/${request.api.version}?${request.rawQuery}`, reading.message))
+        await keep(formatViolation(pipeline, `${request.method} /${request.api.vendor}/${request.api.version}?${request.rawQuery}`, reading.message))
         return { nuid: null, anonymous: false }
       }
-      keep(await processPayload(reading.payload, pipeline))
+      await keep(await processPayload(reading.payload, pipeline))
       return { nuid: reading.nuid, anonymous: reading.anonymous }
     },
 
