@@ -92,3 +92,38 @@ describe('incomplete events and the events query API', () => {
     expect(entityColumn('unstruct_event', 'iglu:com.acme-x/add_to-cart/jsonschema/2-1-0')).toBe('unstruct_event_com_acme_x_add_to_cart_2')
   })
 })
+
+describe('the live stream', () => {
+  it('sends every good and bad event as it arrives, filtered like POST good/bad', async () => {
+    const server = await startTestApp(testConfig())
+    const controller = new AbortController()
+    try {
+      const response = await fetch(`${server.baseUrl}/local/stream?event_type=page_ping&kind=good,bad&vendor=com.snowplowanalytics.snowplow`, { signal: controller.signal, headers: { origin: 'http://app.test' } })
+      expect(response.headers.get('content-type')).toBe('text/event-stream')
+      expect(response.headers.get('access-control-allow-origin')).toBe('http://app.test')
+      const reader = response.body!.getReader()
+      const decoder = new TextDecoder()
+      let text = ''
+      const until = async (predicate: () => boolean) => {
+        while (!predicate()) {
+          const { value, done } = await reader.read()
+          if (done) throw new Error('stream ended')
+          text += decoder.decode(value, { stream: true })
+        }
+      }
+      await until(() => text.includes(': connected'))
+      await fetch(`${server.baseUrl}/i?e=pv&p=web&aid=skipped`)
+      await fetch(`${server.baseUrl}/i?e=pp&p=web&aid=streamed`)
+      await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`)
+      await until(() => text.includes('event: bad'))
+      const messages = text.split('\n\n').filter((m) => m.startsWith('event:'))
+      expect(messages.map((m) => m.split('\n')[0])).toEqual(['event: good', 'event: bad'])
+      const good = JSON.parse(messages[0]!.split('\n')[1]!.slice('data: '.length)) as { event: { app_id: string } }
+      expect(good.event.app_id).toBe('streamed')
+    } finally {
+      // Closing with the stream still open must not hang: the server ends its streams first.
+      await server.close()
+      controller.abort()
+    }
+  })
+})

@@ -74,7 +74,7 @@ describe('event inspection: collector and /local API', () => {
     it('serves the same under /micro', async () => {
       await get('/i?e=pp&p=web&tv=lol')
       expect(await (await get('/micro/all')).text()).toBe('{"total":1,"good":1,"bad":0}')
-      expect(await (await get('/micro/nope')).text()).toBe('Path for micro has to be one of: /events /all /good /bad /reset /iglu /columns /columnStats /timeline')
+      expect(await (await get('/micro/nope')).text()).toBe('Path for micro has to be one of: /events /all /good /bad /reset /iglu /columns /columnStats /timeline /stream')
     })
   })
 

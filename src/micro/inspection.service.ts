@@ -4,10 +4,14 @@ import type { EventStore } from './event-store.js'
 import type { EventOutput } from './event-output.js'
 import type { CollectorRequest } from './collector-request.js'
 import { readCollectorRequest } from './collector-request.js'
-import type { Processor } from './pipeline/bad-rows.js'
+import type { BadEvent, Processor } from './pipeline/bad-rows.js'
+import type { GoodEvent } from './pipeline/enrich-event.js'
 import type { IgluValidation } from './pipeline/iglu-validation.js'
 import { formatViolation, processPayload, sizeViolation, type PayloadOutcome } from './pipeline/process-payload.js'
 import type { IgluResolver } from './resolver/iglu-resolver.js'
+
+/** One stored event, for live subscribers. */
+export type Arrival = { readonly kind: 'good'; readonly event: GoodEvent } | { readonly kind: 'bad'; readonly event: BadEvent }
 
 /** What the collector answers need to know after an event was stored. */
 export interface Collected {
@@ -24,9 +28,15 @@ export function createInspectionService(deps: { store: EventStore; iglu: IgluVal
   const { store } = deps
   const pipeline = { iglu: deps.iglu, processor: deps.processor, now: deps.now, newEventId: randomUUID }
 
+  const listeners = new Set<(arrival: Arrival) => void>()
+
   async function keep(outcome: PayloadOutcome): Promise<void> {
     for (const event of outcome.good) store.addGood(event)
     for (const event of outcome.bad) store.addBad(event)
+    for (const listener of listeners) {
+      for (const event of outcome.good) listener({ kind: 'good', event })
+      for (const event of outcome.bad) listener({ kind: 'bad', event })
+    }
     for (const event of outcome.incomplete) store.addGood(event)
     // Outputs see good and incomplete events, as Micro 3.x prints them.
     deps.output?.write([...outcome.good, ...outcome.incomplete])
@@ -50,6 +60,12 @@ export function createInspectionService(deps: { store: EventStore; iglu: IgluVal
     },
 
     resolveSchema: (key: SchemaKey) => deps.resolver.resolve(key),
+
+    /** Calls `listener` with every good and bad event as it is stored; returns the unsubscribe function. */
+    subscribe(listener: (arrival: Arrival) => void): () => void {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
   }
 }
 

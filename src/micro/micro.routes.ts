@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { parseIgluUri } from '../iglu/schema-key.js'
 import { collectorCors } from './collector.routes.js'
-import type { BadEventFilter, GoodEventFilter } from './event-filters.js'
+import { keepBadEvent, keepGoodEvent, type BadEventFilter, type GoodEventFilter } from './event-filters.js'
 import type { InspectionService } from './inspection.service.js'
 import { columnStats, eventColumns, lossyOf, queryEvents, timeline, type EventsQuery } from './events-query.js'
 import { validateColumnStats, validateEventsQuery, validateTimeline } from './micro.schemas.js'
@@ -86,6 +86,44 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
     return reading.ok ? store.findBad(reading.filter) : fail(reply, reading)
   })
 
+  // Open streams end when the server closes, or shutdown would wait for them forever.
+  const streams = new Set<() => void>()
+  app.addHook('preClose', async () => {
+    for (const end of streams) end()
+  })
+
+  // Server-sent events of every good and bad event as it arrives, with the filters of POST good/bad in the query string.
+  app.get<{ Querystring: Record<string, string | string[] | undefined> }>('/stream', (request, reply) => {
+    const one = (name: string) => {
+      const value = request.query[name]
+      return Array.isArray(value) ? value[0] : value
+    }
+    const contextsParam = request.query.contexts
+    const good: GoodEventFilter = {
+      event_type: one('event_type') ?? null,
+      schema: one('schema') ?? null,
+      contexts: contextsParam === undefined ? null : ([] as string[]).concat(contextsParam).flatMap((c) => c.split(',')).filter((c) => c !== ''),
+    }
+    const bad: BadEventFilter = { vendor: one('vendor') ?? null, version: one('version') ?? null }
+    const kinds = new Set((one('kind') ?? 'good,bad').split(','))
+    collectorCors(request, reply)
+    reply.hijack()
+    reply.raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
+    reply.raw.write(': connected\n\n')
+    const unsubscribe = inspection.subscribe((arrival) => {
+      if (!kinds.has(arrival.kind)) return
+      if (arrival.kind === 'good' ? !keepGoodEvent(arrival.event, good) : !keepBadEvent(arrival.event, bad)) return
+      reply.raw.write(`event: ${arrival.kind}\ndata: ${JSON.stringify(arrival.event)}\n\n`)
+    })
+    const end = () => {
+      unsubscribe()
+      streams.delete(end)
+      reply.raw.end()
+    }
+    streams.add(end)
+    request.raw.on('close', end)
+  })
+
   // The events query of Micro 3.0 (GET) and 4.x (POST, columns, columnStats, timeline): good and incomplete events, flattened.
   app.get('/events', async () => [...store.allGoodAndIncomplete()].map(lossyOf))
   app.post('/events', async (request: FastifyRequest, reply) => {
@@ -114,7 +152,7 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
   app.all('/*', async (request, reply) => {
     // A browser's preflight must succeed; any other unknown path is Micro's 404 text.
     if (request.method === 'OPTIONS') return reply.code(200).send('')
-    return reply.code(404).type('text/plain; charset=UTF-8').send('Path for micro has to be one of: /events /all /good /bad /reset /iglu /columns /columnStats /timeline')
+    return reply.code(404).type('text/plain; charset=UTF-8').send('Path for micro has to be one of: /events /all /good /bad /reset /iglu /columns /columnStats /timeline /stream')
   })
 }
 
