@@ -39,6 +39,7 @@ import { createOrganizationsStore } from './auth/organizations.store.js'
 import { EventStore } from './micro/event-store.js'
 import { createInspectionService } from './micro/inspection.service.js'
 import { createEventOutput } from './micro/event-output.js'
+import { loadEnrichments } from './micro/enrichment-configs.js'
 import { collectorRoutes } from './micro/collector.routes.js'
 import { microDisabledRoutes, microRoutes } from './micro/micro.routes.js'
 import { buildResolver } from './micro/resolver/build-resolver.js'
@@ -156,9 +157,13 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     }
     const now = () => clock.now().getTime()
     const resolver = buildResolver(config.inspection, registrySchemas, now)
+    const iglu = createSchemaValidation(resolver)
+    const optional = config.inspection.enrichmentsDir === null ? { enrichments: {}, enabled: [] } : await loadEnrichments(config.inspection.enrichmentsDir, iglu)
+    http.log.info(optional.enabled.length === 0 ? 'No enrichments enabled' : `Enabled enrichments: ${optional.enabled.join(', ')}`)
     const inspection = createInspectionService({
       store: new EventStore(config.inspection.maxEvents),
-      iglu: createSchemaValidation(resolver),
+      iglu,
+      enrichments: optional.enrichments,
       resolver,
       processor: { artifact: 'floe', version: packageVersion() },
       now,

@@ -61,6 +61,8 @@ export interface InspectionConfig {
   readonly output: 'tsv' | 'json' | null
   /** Forward each batch of printed events to this URL. */
   readonly destination: string | null
+  /** A directory of Snowplow enrichment configuration files; none enabled without it. */
+  readonly enrichmentsDir: string | null
 }
 
 /** Values given on the command line; each one wins over its environment variable. */
@@ -80,6 +82,7 @@ export interface ConfigFlags {
   readonly outputTsv?: boolean | undefined
   readonly outputJson?: boolean | undefined
   readonly destination?: string | undefined
+  readonly enrichments?: string | undefined
 }
 
 export class ConfigError extends Error {
@@ -204,9 +207,11 @@ function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | und
   const destination = flags.destination ?? null
   if (destination !== null && output === null) problems.push('--destination requires either --output-tsv or --output-json')
   if (destination !== null && !/^https?:\/\//.test(destination)) problems.push('--destination must be an http(s) URL')
+  const enrichmentsDir = pick(flags.enrichments, 'FLOE_ENRICHMENTS_DIR') ?? null
   return {
     output,
     destination,
+    enrichmentsDir: enrichmentsDir === null ? null : path.resolve(enrichmentsDir),
     maxEvents,
     organizationId: organizationId?.toLowerCase() ?? null,
     env: envName === 'PROD' ? 'PROD' : 'DEV',

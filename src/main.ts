@@ -42,6 +42,7 @@ program
   .option('-t, --output-tsv', 'print each good and incomplete event to stdout as enriched TSV (logs go to stderr)')
   .option('-j, --output-json', 'print each good and incomplete event to stdout as flattened JSON, one per line')
   .option('-d, --destination <url>', 'also POST each batch of printed events to this URL')
+  .option('-e, --enrichments <dir>', 'directory of Snowplow enrichment configuration files to enable (env FLOE_ENRICHMENTS_DIR)')
   .action(async (options: ConfigFlags, command: Command) => runStart({ ...options, ...storeFlags(command) }))
 
 const orgs = program.command('orgs').description('manage organizations')

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { SchemaKey } from '../iglu/schema-key.js'
 import type { EventStore } from './event-store.js'
 import type { EventOutput } from './event-output.js'
+import type { Enrichments } from './pipeline/enrichments/enrichments.js'
 import type { CollectorRequest } from './collector-request.js'
 import { readCollectorRequest } from './collector-request.js'
 import type { BadEvent, Processor } from './pipeline/bad-rows.js'
@@ -24,9 +25,9 @@ export interface Collected {
  * /local and /micro routes read. Processing finishes before the collector answers, so an event is
  * visible to the very next request.
  */
-export function createInspectionService(deps: { store: EventStore; iglu: IgluValidation; resolver: IgluResolver; processor: Processor; now: () => number; maxPayloadBytes: number; output?: EventOutput | null }) {
+export function createInspectionService(deps: { store: EventStore; iglu: IgluValidation; resolver: IgluResolver; processor: Processor; now: () => number; maxPayloadBytes: number; output?: EventOutput | null; enrichments?: Enrichments }) {
   const { store } = deps
-  const pipeline = { iglu: deps.iglu, processor: deps.processor, now: deps.now, newEventId: randomUUID }
+  const pipeline = { iglu: deps.iglu, processor: deps.processor, now: deps.now, newEventId: randomUUID, enrichments: deps.enrichments ?? {} }
 
   const listeners = new Set<(arrival: Arrival) => void>()
 

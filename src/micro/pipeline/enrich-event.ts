@@ -2,6 +2,7 @@ import { badEvent, badRow, type BadEvent, type Processor } from './bad-rows.js'
 import { emptyEvent, toCanonicalJson, toPartiallyEnriched, type EnrichedEvent } from './canonical-event.js'
 import { badRowRawEvent, rawEventJson, type RawEvent } from './collector-payload.js'
 import type { IgluValidation } from './iglu-validation.js'
+import type { Enrichments } from './enrichments/enrichments.js'
 import { failureEntities } from './failure-entities.js'
 import { checkFieldLengths } from './steps/check-field-lengths.js'
 import { deriveTimestamp } from './steps/derive-timestamp.js'
@@ -20,6 +21,8 @@ export interface PipelineDeps {
   /** Processing time, epoch milliseconds. */
   readonly now: () => number
   readonly newEventId: () => string
+  /** Optional enrichments switched on by configuration; none by default, as in Micro. */
+  readonly enrichments?: Enrichments
 }
 
 /** A validated, enriched event as `/local/good` serves it. */
@@ -48,17 +51,24 @@ function setUp(event: EnrichedEvent, raw: RawEvent, deps: PipelineDeps): void {
   event.fields.useragent = raw.context.useragent === null ? null : tsvSafe(raw.context.useragent.replace(/[\r\n]/g, ''))
 }
 
-/** The default enrichment chain, in the reference order (each step may read what earlier ones wrote). */
-function runEnrichments(event: EnrichedEvent, raw: RawEvent): EnrichmentMessage[] {
+/** The enrichment chain, in the reference order (each step may read what earlier ones wrote); optional steps only when configured. */
+function runEnrichments(event: EnrichedEvent, raw: RawEvent, optional: Enrichments): EnrichmentMessage[] {
   const messages: EnrichmentMessage[] = []
   if (typeof event.fields.v_collector !== 'string' || event.fields.v_collector === '') messages.push({ field: 'v_collector', value: null, expectation: 'should be set' })
   const page = enrichPageUrl(event, raw.context.refererUri, messages)
   deriveTimestamp(event)
   enrichRefererUrl(event, messages)
-  // The page query is parsed for cross-domain `_sp` (and, later, campaign attribution).
+  optional.refererParser?.(event)
+  // The page query feeds campaign attribution and cross-domain `_sp`.
   const query = parsePageQuery(page?.query ?? null, messages)
+  optional.campaignAttribution?.(event, query)
   extractCrossDomain(event, query, messages)
+  optional.eventFingerprint?.(event, raw.parameters)
+  optional.cookieExtractor?.(event, raw.context.headers)
+  optional.headerExtractor?.(event, raw.context.headers)
   setSchemaFields(event, messages)
+  // Last, so that everything before it saw the real address.
+  optional.anonymizeIp?.(event)
   return messages
 }
 
@@ -79,7 +89,7 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
   setUp(event, raw, deps)
   const atomicErrors = parseAtomicFields(event, raw.parameters)
   const entityMessages = await validateEntities(event, raw.parameters, deps.iglu)
-  const enrichmentMessages = runEnrichments(event, raw)
+  const enrichmentMessages = runEnrichments(event, raw, deps.enrichments ?? {})
   const lengthViolations = checkFieldLengths(event)
 
   const phase1: unknown[] = []

@@ -1,0 +1,15 @@
+import type { createAnonymizeIpStep } from './anonymize-ip.js'
+import type { createCampaignAttributionStep } from './campaign-attribution.js'
+import type { createEventFingerprintStep } from './event-fingerprint.js'
+import type { createCookieExtractorStep, createHeaderExtractorStep } from './extract-headers.js'
+import type { createRefererParserStep } from './referer-parser.js'
+
+/** The optional enrichments that are switched on, each a step built from its configuration. */
+export interface Enrichments {
+  readonly refererParser?: ReturnType<typeof createRefererParserStep>
+  readonly campaignAttribution?: ReturnType<typeof createCampaignAttributionStep>
+  readonly eventFingerprint?: ReturnType<typeof createEventFingerprintStep>
+  readonly cookieExtractor?: ReturnType<typeof createCookieExtractorStep>
+  readonly headerExtractor?: ReturnType<typeof createHeaderExtractorStep>
+  readonly anonymizeIp?: ReturnType<typeof createAnonymizeIpStep>
+}
