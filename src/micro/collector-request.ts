@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { ApiPath, CollectorPayload, QueryPair } from './pipeline/collector-payload.js'
+import { decodeQueryString } from './pipeline/query-string.js'
 
 /** The network user id of an anonymous tracker (`SP-Anonymous` header). */
 export const ANONYMOUS_NUID = '00000000-0000-0000-0000-000000000000'
@@ -23,7 +24,7 @@ export interface CollectorRequest {
 }
 
 export type CollectorReading =
-  | { readonly kind: 'payload'; readonly payload: CollectorPayload; readonly nuid: string; readonly anonymous: boolean }
+  | { readonly kind: 'payload'; readonly payload: CollectorPayload; readonly nuid: string; readonly anonymous: boolean; readonly hadNuidCookie: boolean }
   | { readonly kind: 'unreadable'; readonly message: { payloadField: string; value: string | null; expectation: string } }
 
 const header = (headers: IncomingHttpHeaders, name: string): string | null => {
@@ -44,20 +45,7 @@ export function requestCookies(headers: IncomingHttpHeaders): Map<string, string
 }
 
 function parseQuery(raw: string): QueryPair[] | null {
-  if (raw === '') return []
-  if (ILLEGAL_QUERY.test(raw)) return null
-  const pairs: QueryPair[] = []
-  for (const part of raw.split('&')) {
-    if (part === '') continue
-    const index = part.indexOf('=')
-    try {
-      const name = decodeURIComponent((index < 0 ? part : part.slice(0, index)).replace(/\+/g, ' '))
-      pairs.push({ name, value: index < 0 ? null : decodeURIComponent(part.slice(index + 1).replace(/\+/g, ' ')) })
-    } catch {
-      return null
-    }
-  }
-  return pairs
+  return ILLEGAL_QUERY.test(raw) ? null : decodeQueryString(raw)
 }
 
 /** The client IP: the first X-Forwarded-For address, else `Forwarded: for=`, else the socket's address. */
@@ -73,13 +61,13 @@ function clientIp(headers: IncomingHttpHeaders, remoteAddress: string | null): s
 }
 
 /** `"Name: value"` strings as the collector records them: one entry per cookie, the content type last. */
-function headerLines(headers: IncomingHttpHeaders, anonymous: boolean, contentType: string | null): string[] {
+function headerLines(headers: IncomingHttpHeaders, cookies: ReadonlyMap<string, string>, anonymous: boolean, contentType: string | null): string[] {
   const dropped = anonymous ? new Set(['x-forwarded-for', 'x-real-ip', 'cookie']) : new Set<string>()
   const lines: string[] = []
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || dropped.has(name) || name === 'content-type') continue
     if (name === 'cookie') {
-      for (const [cookie, cookieValue] of requestCookies(headers)) lines.push(`Cookie: ${cookie}=${cookieValue}`)
+      for (const [cookie, cookieValue] of cookies) lines.push(`Cookie: ${cookie}=${cookieValue}`)
       continue
     }
     const display = name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())
@@ -101,7 +89,8 @@ export function readCollectorRequest(request: CollectorRequest): CollectorReadin
   }
   const anonymous = header(request.headers, 'sp-anonymous') !== null
   const fromParameter = querystring.find((p) => p.name === 'nuid')?.value ?? null
-  const fromCookie = requestCookies(request.headers).get(NUID_COOKIE) ?? null
+  const cookies = requestCookies(request.headers)
+  const fromCookie = cookies.get(NUID_COOKIE) ?? null
   const nuid = anonymous ? ANONYMOUS_NUID : (fromParameter ?? fromCookie ?? randomUUID())
   if (!UUID.test(nuid)) return { kind: 'unreadable', message: { payloadField: 'networkUserId', value: nuid.slice(0, 200), expectation: 'a UUID' } }
   const rawContentType = header(request.headers, 'content-type')
@@ -111,6 +100,7 @@ export function readCollectorRequest(request: CollectorRequest): CollectorReadin
     kind: 'payload',
     nuid,
     anonymous,
+    hadNuidCookie: fromCookie !== null,
     payload: {
       api: request.api,
       querystring,
@@ -122,7 +112,7 @@ export function readCollectorRequest(request: CollectorRequest): CollectorReadin
         ipAddress: anonymous ? 'unknown' : clientIp(request.headers, request.remoteAddress),
         useragent: header(request.headers, 'user-agent'),
         refererUri: header(request.headers, 'referer'),
-        headers: headerLines(request.headers, anonymous, contentType),
+        headers: headerLines(request.headers, cookies, anonymous, contentType),
         userId: nuid,
       },
     },

@@ -16,9 +16,9 @@ export function collectorCors(request: FastifyRequest, reply: FastifyReply): voi
   void reply.header('Access-Control-Allow-Credentials', 'true')
 }
 
-function setNuidCookie(reply: FastifyReply, collected: Collected, hadCookie: boolean): void {
+function setNuidCookie(reply: FastifyReply, collected: Collected): void {
   if (collected.anonymous) {
-    if (hadCookie) void reply.header('Set-Cookie', `${NUID_COOKIE}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/; SameSite=None; Secure; HttpOnly`)
+    if (collected.hadNuidCookie) void reply.header('Set-Cookie', `${NUID_COOKIE}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/; SameSite=None; Secure; HttpOnly`)
     return
   }
   if (collected.nuid === null) return
@@ -41,7 +41,6 @@ export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: COLLECTOR_BODY_LIMIT }, (_request, body, done) => done(null, body))
 
   async function collect(request: FastifyRequest, reply: FastifyReply, vendor: string, version: string) {
-    const hadCookie = (request.headers.cookie ?? '').includes(`${NUID_COOKIE}=`)
     const collected = await inspection.collect({
       api: { vendor, version },
       method: request.method,
@@ -53,7 +52,7 @@ export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService
       collectorName: COLLECTOR_NAME,
     })
     collectorCors(request, reply)
-    setNuidCookie(reply, collected, hadCookie)
+    setNuidCookie(reply, collected)
     if (request.method === 'POST') return reply.type('text/plain; charset=utf-8').send('ok')
     return reply.header('Cache-Control', 'no-cache, no-store, must-revalidate').type('image/gif').send(PIXEL)
   }

@@ -18,6 +18,8 @@ export type Arrival = { readonly kind: 'good'; readonly event: GoodEvent } | { r
 export interface Collected {
   readonly nuid: string | null
   readonly anonymous: boolean
+  /** Whether the request carried the nuid cookie (an anonymous request then expires it). */
+  readonly hadNuidCookie: boolean
 }
 
 /**
@@ -49,15 +51,15 @@ export function createInspectionService(deps: { store: EventStore; iglu: IgluVal
     async collect(request: CollectorRequest): Promise<Collected> {
       if (request.body !== null && Buffer.byteLength(request.body, 'utf8') > deps.maxPayloadBytes) {
         await keep(sizeViolation(pipeline, request.body, deps.maxPayloadBytes))
-        return { nuid: null, anonymous: false }
+        return { nuid: null, anonymous: false, hadNuidCookie: false }
       }
       const reading = readCollectorRequest(request)
       if (reading.kind === 'unreadable') {
         await keep(formatViolation(pipeline, `${request.method} /${request.api.vendor}/${request.api.version}?${request.rawQuery}`, reading.message))
-        return { nuid: null, anonymous: false }
+        return { nuid: null, anonymous: false, hadNuidCookie: false }
       }
       await keep(await processPayload(reading.payload, pipeline))
-      return { nuid: reading.nuid, anonymous: reading.anonymous }
+      return { nuid: reading.nuid, anonymous: reading.anonymous, hadNuidCookie: reading.hadNuidCookie }
     },
 
     resolveSchema: (key: SchemaKey) => deps.resolver.resolve(key),

@@ -4,39 +4,15 @@ import { collectorCors } from './collector.routes.js'
 import { keepBadEvent, keepGoodEvent, type BadEventFilter, type GoodEventFilter } from './event-filters.js'
 import type { InspectionService } from './inspection.service.js'
 import { columnStats, eventColumns, lossyOf, queryEvents, timeline, type EventsQuery } from './events-query.js'
-import { validateColumnStats, validateEventsQuery, validateTimeline } from './micro.schemas.js'
+import { validateBadFilter, validateColumnStats, validateEventsQuery, validateGoodFilter, validateTimeline } from './micro.schemas.js'
 
 const SCHEMA_VERSION = /^[1-9]\d*-(0|[1-9]\d*)-(0|[1-9]\d*)$/
 const LOOKUP_FORMAT = 'Schema lookup should be in format iglu/{vendor}/{schemaName}/jsonschema/{model}-{revision}-{addition}'
 
-type FilterReading<T> = { ok: true; filter: T } | { ok: false; status: 400 | 422; message: string }
+type BodyReading<T> = { ok: true; filter: T } | { ok: false; status: 400 | 422; message: string }
 
-/** A filter body: malformed JSON is 400, a wrong type 422; unknown fields are ignored, null means "no filter". */
-function readFilter<T>(body: unknown, fields: Readonly<Record<string, 'string' | 'strings' | 'integer'>>): FilterReading<T> {
-  const text = typeof body === 'string' ? body : ''
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    return { ok: false, status: 400, message: 'The request body was malformed.' }
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, status: 422, message: 'The request body was invalid: expected a JSON object.' }
-  const filter: Record<string, unknown> = {}
-  for (const [field, kind] of Object.entries(fields)) {
-    const value = (parsed as Record<string, unknown>)[field]
-    if (value === undefined || value === null) continue
-    const valid =
-      kind === 'string' ? typeof value === 'string'
-      : kind === 'integer' ? Number.isSafeInteger(value)
-      : Array.isArray(value) && value.every((item) => typeof item === 'string')
-    if (!valid) return { ok: false, status: 422, message: `The request body was invalid: ${field} must be ${kind === 'strings' ? 'an array of strings' : `a ${kind}`}.` }
-    filter[field] = value
-  }
-  return { ok: true, filter: filter as T }
-}
-
-/** A JSON body checked against one of the query schemas: 400 when it is not JSON, 422 when it does not fit. */
-function readBody<T>(body: unknown, validate: ((value: unknown) => boolean) & { errors?: unknown }): FilterReading<T> {
+/** A JSON body checked against its schema: 400 when it is not JSON, 422 when it does not fit (Micro's statuses). */
+function readBody<T>(body: unknown, validate: ((value: unknown) => boolean) & { errors?: unknown }): BodyReading<T> {
   let parsed: unknown
   try {
     parsed = JSON.parse(typeof body === 'string' ? body : '')
@@ -77,12 +53,12 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
 
   app.get('/good', async () => store.findGood())
   app.post('/good', async (request: FastifyRequest, reply) => {
-    const reading = readFilter<GoodEventFilter>(request.body, { event_type: 'string', schema: 'string', contexts: 'strings', limit: 'integer' })
+    const reading = readBody<GoodEventFilter>(request.body, validateGoodFilter)
     return reading.ok ? store.findGood(reading.filter) : fail(reply, reading)
   })
   app.get('/bad', async () => store.findBad())
   app.post('/bad', async (request: FastifyRequest, reply) => {
-    const reading = readFilter<BadEventFilter>(request.body, { vendor: 'string', version: 'string', limit: 'integer' })
+    const reading = readBody<BadEventFilter>(request.body, validateBadFilter)
     return reading.ok ? store.findBad(reading.filter) : fail(reply, reading)
   })
 

@@ -4,6 +4,17 @@ import { createAjv } from '../iglu/ajv-factory.js'
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()])
 const Instant = Type.String({ format: 'date-time' })
 
+const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]))
+
+/** POST .../good: unknown fields are ignored, null means "no criterion". */
+export const GoodFilterBody = Type.Object(
+  { event_type: OrNull(Type.String()), schema: OrNull(Type.String()), contexts: OrNull(Type.Array(Type.String(), { maxItems: 1000 })), limit: OrNull(Type.Integer()) },
+  { additionalProperties: true },
+)
+
+/** POST .../bad. */
+export const BadFilterBody = Type.Object({ vendor: OrNull(Type.String()), version: OrNull(Type.String()), limit: OrNull(Type.Integer()) }, { additionalProperties: true })
+
 /** POST .../events (Micro 4.x). */
 export const EventsQueryBody = Type.Object({
   filters: Type.Array(Type.Object({ column: Type.String({ maxLength: 500 }), values: Type.Array(Type.String({ maxLength: 10_000 }), { maxItems: 1000 }) }), { maxItems: 100 }),
@@ -22,6 +33,8 @@ export const TimelineBody = Type.Object({ buckets: Type.Array(Type.Object({ star
 
 const ajv = createAjv()
 /** Validators of the query bodies, from the shared Ajv factory. */
+export const validateGoodFilter = ajv.compile(GoodFilterBody)
+export const validateBadFilter = ajv.compile(BadFilterBody)
 export const validateEventsQuery = ajv.compile(EventsQueryBody)
 export const validateColumnStats = ajv.compile(ColumnStatsBody)
 export const validateTimeline = ajv.compile(TimelineBody)

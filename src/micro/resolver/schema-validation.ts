@@ -61,14 +61,23 @@ function dataReport(issue: AjvIssue, data: unknown): DataReport {
 export function createSchemaValidation(resolver: IgluResolver): IgluValidation {
   let ajv = createAjv({ allErrors: true })
   const validators = new Map<string, Validate>()
+  // Cached repositories hand back the same object each time: on the collector's path the schema
+  // is then recognised without hashing it; fresh objects (the registry's) fall back to the hash.
+  let byObject = new WeakMap<object, Validate>()
 
   function compiled(schema: Record<string, unknown>): Validate {
+    const known = byObject.get(schema)
+    if (known !== undefined) return known
     const hash = contentHash(schema)
     const found = validators.get(hash)
-    if (found !== undefined) return found
+    if (found !== undefined) {
+      byObject.set(schema, found)
+      return found
+    }
     if (validators.size >= MAX_VALIDATORS) {
       // Start afresh rather than let one Ajv instance grow without bound.
       validators.clear()
+      byObject = new WeakMap()
       ajv = createAjv({ allErrors: true })
     }
     let validate: Validate
@@ -80,6 +89,7 @@ export function createSchemaValidation(resolver: IgluResolver): IgluValidation {
       validate = compileSchema(createAjv({ allErrors: true }), schema)
     }
     validators.set(hash, validate)
+    byObject.set(schema, validate)
     return validate
   }
 

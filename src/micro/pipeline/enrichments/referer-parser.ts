@@ -1,4 +1,5 @@
 import type { EnrichedEvent } from '../canonical-event.js'
+import { decodeQueryString } from '../query-string.js'
 import { tsvSafe } from '../steps/parse-atomic-fields.js'
 import { DEFAULT_REFERERS, type RefererDatabase } from './referer-database.js'
 
@@ -26,18 +27,8 @@ function index(database: RefererDatabase): Map<string, Entry> {
 }
 
 function searchTerm(query: string | null, parameters: readonly string[]): string | null {
-  if (query === null) return null
-  for (const pair of query.split('&')) {
-    const at = pair.indexOf('=')
-    const name = at < 0 ? pair : pair.slice(0, at)
-    if (!parameters.includes(name) || at < 0) continue
-    try {
-      return decodeURIComponent(pair.slice(at + 1).replace(/\+/g, ' '))
-    } catch {
-      return null
-    }
-  }
-  return null
+  const pairs = query === null ? null : decodeQueryString(query)
+  return pairs?.find((p) => parameters.includes(p.name) && p.value !== null)?.value ?? null
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { CanonicalField, EnrichedEvent } from '../canonical-event.js'
 import { parseJavaUri, type UriParts } from '../java-uri.js'
+import { decodeQueryString } from '../query-string.js'
 import { tsvSafe } from './parse-atomic-fields.js'
 
 /** An enrichment failure message: `{field, value, expectation}` or `{error}`. */
@@ -49,22 +50,15 @@ export function enrichRefererUrl(event: EnrichedEvent, messages: EnrichmentMessa
   setUrlFields(event, 'refr', parsed.uri)
 }
 
-/** The page query as name → value pairs, `+` and `%xx` decoded (Apache URLEncodedUtils); null on a decoding error. */
+/** The page query as name → value pairs (last value wins); a malformed escape is a failure and an empty map. */
 export function parsePageQuery(query: string | null, messages: EnrichmentMessage[]): Map<string, string | null> {
-  const pairs = new Map<string, string | null>()
-  if (query === null) return pairs
-  for (const part of query.split('&')) {
-    if (part === '') continue
-    const index = part.indexOf('=')
-    try {
-      const name = decodeURIComponent((index < 0 ? part : part.slice(0, index)).replace(/\+/g, ' '))
-      pairs.set(name, index < 0 ? null : decodeURIComponent(part.slice(index + 1).replace(/\+/g, ' ')))
-    } catch {
-      messages.push({ field: 'page_urlquery', value: query, expectation: 'could not parse the page querystring: malformed percent-encoding' })
-      return new Map()
-    }
+  if (query === null) return new Map()
+  const pairs = decodeQueryString(query)
+  if (pairs === null) {
+    messages.push({ field: 'page_urlquery', value: query, expectation: 'could not parse the page querystring: malformed percent-encoding' })
+    return new Map()
   }
-  return pairs
+  return new Map(pairs.map((p) => [p.name, p.value]))
 }
 
 /**
