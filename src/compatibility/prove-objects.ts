@@ -1,3 +1,4 @@
+import { compileLinearPattern, type LinearPattern } from '../iglu/linear-pattern.js'
 import { asSchema, isAnything, isNothing, isSchemaObject, type Schema } from './prepared-schema.js'
 import type { ProofContext } from './proof-context.js'
 import { escapePointerToken } from './compatibility-result.js'
@@ -7,12 +8,21 @@ import { meet } from './schema-meet.js'
 const mapOf = (value: unknown): Record<string, Schema> => (isSchemaObject(value) ? (value as Record<string, Schema>) : {})
 const requiredOf = (s: Schema): string[] => (Array.isArray(s.required) ? s.required.filter((x): x is string => typeof x === 'string') : [])
 
+const compiledPatterns = new Map<string, LinearPattern | null>()
+
+/** Whether a patternProperties pattern matches a name, on the linear-time engine (compiled once). */
 function matches(pattern: string, name: string): boolean {
-  try {
-    return new RegExp(pattern, 'u').test(name)
-  } catch {
-    return false
+  let compiled = compiledPatterns.get(pattern)
+  if (compiled === undefined) {
+    try {
+      compiled = compileLinearPattern(pattern)
+    } catch {
+      compiled = null
+    }
+    if (compiledPatterns.size >= 1000) compiledPatterns.clear()
+    compiledPatterns.set(pattern, compiled)
   }
+  return compiled !== null && compiled.test(name)
 }
 
 /** The schemas that apply to property `name` (all must hold); additionalProperties when no other does. */

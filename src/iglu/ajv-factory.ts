@@ -1,5 +1,7 @@
 import ajvDraft04 from 'ajv-draft-04'
 import ajvFormats from 'ajv-formats'
+import { linearPatternEngine } from './linear-pattern.js'
+import { findRefCycle } from './ref-cycles.js'
 import { SELF_DESC_METASCHEMA_URI } from './self-describing.js'
 
 /** The formats Snowplow's validator asserts; any other format name passes, as it does there. */
@@ -46,7 +48,7 @@ export interface AjvOptions {
 
 /**
  * The one way the project builds a JSON Schema validator: draft-04, Snowplow's asserted formats,
- * no type coercion, unknown keywords (such as `self`) ignored.
+ * no type coercion, unknown keywords (such as `self`) ignored, and `pattern`s run in linear time.
  */
 export function createAjv(options: AjvOptions = {}): Ajv {
   const ajv = new Ajv04({
@@ -60,6 +62,8 @@ export function createAjv(options: AjvOptions = {}): Ajv {
     // Remote $refs are not fetched: Snowplow's validator resolves them to {}, which accepts anything.
     loadSchema: undefined,
     logger: false,
+    // User patterns run on RE2 (linear time): a hostile `pattern` cannot stall validation.
+    code: { regExp: linearPatternEngine },
   })
   addFormats(ajv, { mode: 'full', formats: [...ASSERTED_FORMATS] })
   ajv.addMetaSchema(selfDescribingMetaSchema, SELF_DESC_METASCHEMA_URI, false)
@@ -84,9 +88,12 @@ function remoteRefBases(schema: unknown): Set<string> {
 
 /**
  * Compiles a (self-describing) schema. Remote `$ref`s resolve to `{}`, which accepts anything,
- * as in Snowplow's validator. Throws when the schema cannot be compiled (bad regex, bad pointer...).
+ * as in Snowplow's validator. Throws when the schema cannot be compiled (bad regex, bad pointer,
+ * a `$ref` cycle that never reaches a schema...).
  */
 export function compileSchema(ajv: Ajv, schema: object): ReturnType<Ajv['compile']> {
+  const cycle = findRefCycle(schema)
+  if (cycle !== null) throw new Error(`$ref cycle that never reaches a schema: ${cycle.join(' → ')}`)
   for (const base of remoteRefBases(schema)) {
     if (base !== '' && ajv.getSchema(base) === undefined) ajv.addSchema({}, base)
   }

@@ -1,3 +1,4 @@
+import { compileLinearPattern } from '../../../iglu/linear-pattern.js'
 import type { EnrichedEvent } from '../canonical-event.js'
 
 const COOKIE_SCHEMA = 'iglu:org.ietf/http_cookie/jsonschema/1-0-0'
@@ -26,7 +27,7 @@ export function createCookieExtractorStep(config: { readonly cookies: readonly s
 
 /** http_header_extractor_config: one `org.ietf/http_header` entity per header whose name matches the pattern. */
 export function createHeaderExtractorStep(config: { readonly headersPattern: string }) {
-  const pattern = new RegExp(config.headersPattern)
+  const pattern = compileLinearPattern(config.headersPattern)
   return function headerExtractorStep(event: EnrichedEvent, headers: readonly string[]): void {
     for (const [name, value] of headerPairs(headers)) if (pattern.test(name)) event.derivedContexts.unshift({ schema: HEADER_SCHEMA, data: { name, value } })
   }

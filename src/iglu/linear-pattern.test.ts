@@ -1,0 +1,38 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { compileLinearPattern, UnsupportedPatternError } from './linear-pattern.js'
+import { findRefCycle } from './ref-cycles.js'
+
+// Patterns as Iglu schemas write them, all of which both engines run.
+const PATTERNS = ['^[a-z]+$', '^\\d{3}-\\d{2}$', 'ab|cd', '^(?:[A-Za-z0-9+/]{4})*$', '^[^@\\s]+@[^@\\s]+$', '\\u00e9', '^.{2,4}$', '^(a+)+$', '[\\-_.]x$']
+
+describe('patterns on the linear-time engine', () => {
+  it('agrees with ECMAScript RegExp on the patterns schemas use', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...PATTERNS), fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', 'A', '1', '2', '-', '@', ' ', 'é', '+', '/', '.', 'x', '_') }), (pattern, input) => {
+        expect(compileLinearPattern(pattern).test(input)).toBe(new RegExp(pattern, 'u').test(input))
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('refuses what it cannot run and what is not ECMA-262, saying which', () => {
+    expect(() => compileLinearPattern('^(?!admin).*$')).toThrow(UnsupportedPatternError)
+    expect(() => compileLinearPattern('(x)\\1')).toThrow(/linear-time/)
+    expect(() => compileLinearPattern('[z-a]')).toThrow(/not a valid ECMA-262/)
+  })
+})
+
+describe('$ref cycles', () => {
+  it('finds chains of refs that only lead to each other', () => {
+    expect(findRefCycle({ $ref: '#' })).toEqual(['#'])
+    expect(findRefCycle({ definitions: { a: { $ref: '#/definitions/b' }, b: { $ref: '#/definitions/a' } }, properties: { x: { $ref: '#/definitions/a' } } })).toEqual(['#/definitions/a', '#/definitions/b', '#/definitions/a'])
+    expect(findRefCycle({ definitions: { 'a/b': { $ref: '#/definitions/a~1b' } } })).toEqual(['#/definitions/a~1b'])
+  })
+
+  it('accepts recursion through a real schema, dangling refs and remote refs', () => {
+    expect(findRefCycle({ definitions: { node: { type: 'object', properties: { next: { $ref: '#/definitions/node' } } } }, $ref: '#/definitions/node' })).toBeNull()
+    expect(findRefCycle({ properties: { a: { $ref: '#/definitions/missing' } } })).toBeNull()
+    expect(findRefCycle({ properties: { a: { $ref: 'http://example.com/schema#' } } })).toBeNull()
+  })
+})
