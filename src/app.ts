@@ -16,6 +16,7 @@ import { migrateToLatest } from './db/migrate.js'
 import { registerApiDocs } from './http/api-docs.js'
 import { ErrorBody } from './http/error-body.schema.js'
 import { registerErrorHandling } from './http/error-handler.js'
+import { BODY_LIMITS } from './http/body-limits.js'
 import { healthRoutes } from './http/health.routes.js'
 import { ApiKeyView } from './auth/api-keys.schemas.js'
 import { TokenResponse } from './auth/token-exchange.schemas.js'
@@ -65,8 +66,6 @@ export interface FloeApp {
 const ORGANIZATION_PREFIX = '/api/msc/v1/organizations/:organizationId'
 const LEGACY_SCHEMAS_PREFIX = '/api/schemas/v1/organizations/:organizationId'
 const IGLU_PREFIX = '/iglu/:organizationId/:env/api'
-/** Largest collector payload processed; bigger ones are recorded as size_violation bad rows. */
-const MAX_COLLECTOR_PAYLOAD_BYTES = 1_000_000
 
 function packageVersion(): string {
   const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
@@ -90,6 +89,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     const http = Fastify({
       // With --output-tsv/--output-json, stdout carries events only: logs go to stderr.
       logger: { level: config.log.level, ...(config.inspection.output === null ? {} : { stream: process.stderr }) },
+      bodyLimit: BODY_LIMITS.api,
       forceCloseConnections: 'idle',
       return503OnClosing: true,
       ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
@@ -167,7 +167,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       resolver,
       processor: { artifact: 'floe', version: packageVersion() },
       now,
-      maxPayloadBytes: MAX_COLLECTOR_PAYLOAD_BYTES,
+      maxPayloadBytes: BODY_LIMITS.collectorPayload,
       output:
         config.inspection.output === null
           ? null

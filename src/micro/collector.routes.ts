@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { BODY_LIMITS } from '../http/body-limits.js'
 import { NUID_COOKIE } from './collector-request.js'
 import type { Collected, InspectionService } from './inspection.service.js'
 import { SNOWPLOW_VENDOR } from './pipeline/adapt-payload.js'
@@ -6,8 +7,6 @@ import { SNOWPLOW_VENDOR } from './pipeline/adapt-payload.js'
 const PIXEL = Buffer.from('R0lGODlhAQABAPAAAP///wAAACH5BAUAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64')
 const COOKIE_DAYS = 365
 const COLLECTOR_NAME = 'floe-collector'
-/** Bodies up to this size are read; above the payload limit (but below this) they become size_violation bad rows. */
-export const COLLECTOR_BODY_LIMIT = 10 * 1024 * 1024
 
 /** CORS as the collector sends it: the Origin echoed (else `*`), with credentials. */
 export function collectorCors(request: FastifyRequest, reply: FastifyReply): void {
@@ -38,7 +37,7 @@ const rawQuery = (url: string) => {
  */
 export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService; now: () => number }> = async (app, { inspection, now }) => {
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: COLLECTOR_BODY_LIMIT }, (_request, body, done) => done(null, body))
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMITS.collectorRead }, (_request, body, done) => done(null, body))
 
   async function collect(request: FastifyRequest, reply: FastifyReply, vendor: string, version: string) {
     const collected = await inspection.collect({

@@ -29,7 +29,7 @@ export interface Collected {
  */
 export function createInspectionService(deps: { store: EventStore; iglu: IgluValidation; resolver: IgluResolver; processor: Processor; now: () => number; maxPayloadBytes: number; output?: EventOutput | null; enrichments?: Enrichments }) {
   const { store } = deps
-  const pipeline = { iglu: deps.iglu, processor: deps.processor, now: deps.now, newEventId: randomUUID, enrichments: deps.enrichments ?? {} }
+  const pipeline = { iglu: deps.iglu, processor: deps.processor, now: deps.now, newEventId: randomUUID, enrichments: deps.enrichments ?? {}, maxPayloadBytes: deps.maxPayloadBytes }
 
   const listeners = new Set<(arrival: Arrival) => void>()
 

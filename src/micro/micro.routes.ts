@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { BODY_LIMITS } from '../http/body-limits.js'
 import { parseIgluUri } from '../iglu/schema-key.js'
 import { collectorCors } from './collector.routes.js'
 import { keepBadEvent, keepGoodEvent, type BadEventFilter, type GoodEventFilter } from './event-filters.js'
@@ -34,7 +35,7 @@ const fail = (reply: FastifyReply, reading: { status: number; message: string })
 export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> = async (app, { inspection }) => {
   const { store } = inspection
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body))
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMITS.inspection }, (_request, body, done) => done(null, body))
   app.addHook('onSend', async (request, reply) => {
     collectorCors(request, reply)
     void reply.header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS').header('Access-Control-Allow-Headers', 'Content-Type')

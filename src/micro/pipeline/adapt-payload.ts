@@ -9,10 +9,13 @@ const TP2_CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8'
 const PAYLOAD_DATA = /^iglu:com\.snowplowanalytics\.snowplow\/payload_data\/jsonschema\/1-0-\d+$/
 /** The reference pipeline's JSON depth limit. */
 export const MAX_JSON_DEPTH = 40
+/** Events one tp2 payload may carry (trackers send far fewer per batch); more is a size_violation. */
+export const MAX_EVENTS_PER_PAYLOAD = 1000
 
 export type AdapterOutcome =
   | { readonly kind: 'events'; readonly events: readonly RawEvent[] }
   | { readonly kind: 'failure'; readonly badRowKind: 'adapter_failures' | 'tracker_protocol_violations'; readonly messages: readonly unknown[] }
+  | { readonly kind: 'too-many-events'; readonly count: number }
 
 const queryMap = (payload: CollectorPayload) => new Map(payload.querystring.filter((p) => p.value !== null).map((p) => [p.name, p.value]))
 const rawEvent = (payload: CollectorPayload, parameters: Map<string, string | null>): RawEvent => ({
@@ -70,6 +73,7 @@ async function adaptTp2(payload: CollectorPayload, iglu: IgluValidation): Promis
   if (verdict.kind === 'invalid') return fail([{ schemaKey: envelope.schema, error: verdict.error }])
   if (!Array.isArray(envelope.data)) return fail([{ field: 'data', value: JSON.stringify(envelope.data).slice(0, 1000), expectation: 'json is not an array' }])
   if (envelope.data.length === 0) return fail([{ field: 'data', value: '[]', expectation: 'empty list of events' }])
+  if (envelope.data.length > MAX_EVENTS_PER_PAYLOAD) return { kind: 'too-many-events', count: envelope.data.length }
   const events: RawEvent[] = []
   const messages: unknown[] = []
   for (const item of envelope.data) {

@@ -23,7 +23,12 @@ export interface PipelineDeps {
   readonly newEventId: () => string
   /** Optional enrichments switched on by configuration; none by default, as in Micro. */
   readonly enrichments?: Enrichments
+  /** The collector's payload limit in bytes, quoted by size violations (DEFAULT_MAX_PAYLOAD_BYTES when absent). */
+  readonly maxPayloadBytes?: number
 }
+
+/** The reference collector's default payload limit. */
+export const DEFAULT_MAX_PAYLOAD_BYTES = 1_000_000
 
 /** A validated, enriched event as `/local/good` serves it. */
 export interface GoodEvent {

@@ -1,7 +1,7 @@
-import { adaptPayload } from './adapt-payload.js'
+import { adaptPayload, MAX_EVENTS_PER_PAYLOAD } from './adapt-payload.js'
 import { badEvent, badRow, payloadFailure, type BadEvent } from './bad-rows.js'
 import { badRowRawEvent, collectorPayloadJson, type CollectorPayload, type RawEvent } from './collector-payload.js'
-import { enrichEvent, type GoodEvent, type PipelineDeps } from './enrich-event.js'
+import { DEFAULT_MAX_PAYLOAD_BYTES, enrichEvent, type GoodEvent, type PipelineDeps } from './enrich-event.js'
 
 /** What one collector request produced, in the order the events were sent. */
 export interface PayloadOutcome {
@@ -29,6 +29,10 @@ async function enrichSafely(raw: RawEvent, deps: PipelineDeps) {
 /** A collector payload through the adapter, then each of its events through the pipeline. */
 export async function processPayload(payload: CollectorPayload, deps: PipelineDeps): Promise<PayloadOutcome> {
   const adapted = await adaptPayload(payload, deps.iglu)
+  if (adapted.kind === 'too-many-events') {
+    const expectation = `a collector payload may carry at most ${MAX_EVENTS_PER_PAYLOAD} events; this one carries ${adapted.count}`
+    return sizeViolation(deps, payload.body ?? '', deps.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES, expectation)
+  }
   if (adapted.kind === 'failure') {
     const row = payloadFailure(adapted.badRowKind, deps.processor, payload, adapted.messages, deps.now())
     return { good: [], bad: [badEvent('adapter', row, payload, null)], incomplete: [] }
@@ -56,12 +60,12 @@ export function formatViolation(deps: Pick<PipelineDeps, 'processor' | 'now'>, r
 }
 
 /**
- * A payload larger than the collector accepts: a size_violation bad row carrying the start of the
- * payload (a tenth of the limit), as the reference collector records it.
+ * A payload larger than the collector accepts (in bytes, or in events): a size_violation bad row
+ * carrying the start of the payload (a tenth of the byte limit), as the reference collector records it.
  */
-export function sizeViolation(deps: Pick<PipelineDeps, 'processor' | 'now'>, body: string, limitBytes: number): PayloadOutcome {
+export function sizeViolation(deps: Pick<PipelineDeps, 'processor' | 'now'>, body: string, limitBytes: number, expectation = `the collector payload must be at most ${limitBytes} bytes`): PayloadOutcome {
   const actualSizeBytes = Buffer.byteLength(body, 'utf8')
-  const failure = { timestamp: new Date(deps.now()).toISOString(), maximumAllowedSizeBytes: limitBytes, actualSizeBytes, expectation: `the collector payload must be at most ${limitBytes} bytes` }
+  const failure = { timestamp: new Date(deps.now()).toISOString(), maximumAllowedSizeBytes: limitBytes, actualSizeBytes, expectation }
   const row = badRow('size_violation', deps.processor, failure, body.slice(0, Math.floor(limitBytes / 10)))
   return { good: [], bad: [badEvent('format', row, null, null)], incomplete: [] }
 }

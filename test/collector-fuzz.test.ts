@@ -1,0 +1,107 @@
+import fc from 'fast-check'
+import http from 'node:http'
+import net from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { collectorRequest, type FuzzRequest } from './support/collector-fuzz-requests.js'
+import { requestJson } from './support/api-client.js'
+import { startTestApp, type TestApp } from './support/test-app.js'
+import { testConfig } from './support/test-config.js'
+
+// Test infrastructure reads these to replay or lengthen a run; the app never does.
+const SEED = Number(process.env.FLOE_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31))
+const RUNS = Number(process.env.FLOE_FUZZ_RUNS ?? 20_000)
+const CONCURRENCY = 16
+
+const eventId = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
+
+/** Sends one generated request; resolves with the status, or 0 when the connection ended without one. */
+function send(target: URL, agent: http.Agent, request: FuzzRequest): Promise<number> {
+  if (request.raw !== undefined) return sendRaw(target, request.raw)
+  return new Promise((resolve) => {
+    const body = request.items !== undefined ? Buffer.from(JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data: request.items })) : request.body
+    const outgoing = http.request(
+      { host: target.hostname, port: target.port, method: request.method, path: request.path, agent, headers: { ...request.headers, ...(body === null ? {} : { 'content-length': String(body.length) }) } },
+      (response) => {
+        response.resume()
+        response.on('end', () => resolve(response.statusCode ?? 0))
+        response.on('error', () => resolve(response.statusCode ?? 0))
+      },
+    )
+    // A refused upload (413) may reset the connection while the body is still going out.
+    outgoing.on('error', () => resolve(0))
+    outgoing.end(body ?? undefined)
+  })
+}
+
+function sendRaw(target: URL, bytes: Buffer): Promise<number> {
+  return new Promise((resolve) => {
+    let answer = ''
+    const socket = net.connect({ host: target.hostname, port: Number(target.port) }, () => socket.end(bytes))
+    socket.setTimeout(10_000, () => socket.destroy())
+    socket.on('data', (chunk) => (answer += chunk.toString('latin1')))
+    socket.on('error', () => undefined)
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.[01] (\d{3})/.exec(answer)?.[1] ?? 0)))
+  })
+}
+
+describe('the collector under fuzzed requests', () => {
+  let server: TestApp
+  let unhandled = 0
+  const onUnhandled = () => unhandled++
+
+  beforeAll(async () => {
+    process.on('unhandledRejection', onUnhandled)
+    server = await startTestApp(testConfig({ inspection: { maxEvents: 1_000_000 } }))
+  })
+  afterAll(async () => {
+    process.off('unhandledRejection', onUnhandled)
+    await server?.close()
+  })
+
+  it(`answers ${RUNS} generated requests without a 5xx, and keeps every accepted event exactly once`, async () => {
+    console.info(`collector fuzz: seed ${SEED}, ${RUNS} requests (replay with FLOE_FUZZ_SEED=${SEED})`)
+    const requests = fc.sample(collectorRequest, { seed: SEED, numRuns: RUNS })
+    let nextId = 0
+    const batchIds: string[] = []
+    for (const request of requests) for (const item of request.items ?? []) batchIds.push((item.eid = eventId(nextId++)))
+
+    const target = new URL(server.baseUrl)
+    const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
+    const failures: string[] = []
+    const byKind = new Map<string, { sent: number; accepted: number; ms: number }>()
+    let expectedRows = 0
+    let cursor = 0
+    const worker = async () => {
+      while (cursor < requests.length) {
+        const request = requests[cursor++]!
+        const t0 = performance.now()
+        const status = await send(target, agent, request)
+        const tally = byKind.get(request.kind) ?? { sent: 0, accepted: 0, ms: 0 }
+        byKind.set(request.kind, { sent: tally.sent + 1, accepted: tally.accepted + (status === 200 ? 1 : 0), ms: Math.round(tally.ms + performance.now() - t0) })
+        if (status >= 500 || (request.statuses !== null && !request.statuses.includes(status))) {
+          failures.push(`${request.kind} ${request.method} ${request.path.slice(0, 120)} → ${status}`)
+        }
+        if (status === 200) expectedRows += request.rowsIfAccepted
+      }
+    }
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker))
+    agent.destroy()
+    console.info(`collector fuzz by kind: ${JSON.stringify(Object.fromEntries(byKind))}`)
+
+    expect(failures.slice(0, 20)).toEqual([])
+    expect(unhandled).toBe(0)
+    expect((await requestJson(`${server.baseUrl}/health`)).status).toBe(200)
+
+    // Conservation: what came in went out, once, as a good or a bad event.
+    const counts = (await requestJson(`${server.baseUrl}/local/all`)).body
+    expect(counts.good + counts.bad).toBe(expectedRows)
+    expect(counts.total).toBe(expectedRows)
+    const seen = new Map<string, number>()
+    const note = (eid: unknown) => typeof eid === 'string' && seen.set(eid, (seen.get(eid) ?? 0) + 1)
+    for (const event of (await requestJson(`${server.baseUrl}/local/good`)).body) note(event.rawEvent.parameters.eid)
+    for (const event of (await requestJson(`${server.baseUrl}/local/bad`)).body) note(event.rawEvent?.parameters?.eid)
+    const lostOrDoubled = batchIds.filter((id) => seen.get(id) !== 1)
+    expect(lostOrDoubled.slice(0, 10)).toEqual([])
+    console.info(`collector fuzz: ${expectedRows} rows expected and found (${counts.good} good, ${counts.bad} bad); ${batchIds.length} batch events each found once`)
+  }, 600_000)
+})

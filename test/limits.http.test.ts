@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BODY_LIMITS } from '../src/http/body-limits.js'
+import { MAX_EVENTS_PER_PAYLOAD, MAX_JSON_DEPTH } from '../src/micro/pipeline/adapt-payload.js'
+import { bootstrapAdmin, requestJson, type ApiClient } from './support/api-client.js'
+import { startTestApp, type TestApp } from './support/test-app.js'
+import { testConfig } from './support/test-config.js'
+
+const PAYLOAD_DATA = 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4'
+const event = { e: 'pv', p: 'web', tv: 'js-3.0.0', aid: 'limits' }
+
+describe('documented limits for each class of route', () => {
+  let server: TestApp
+  let admin: ApiClient
+  const tp2 = (body: string | Buffer) => fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+  const lastBadRow = async () => JSON.parse((await requestJson(`${server.baseUrl}/local/bad`)).body[0].errors[1])
+
+  beforeAll(async () => {
+    server = await startTestApp(testConfig())
+    admin = await bootstrapAdmin(server)
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  it('turns a payload with too many events into one size_violation, and keeps a full batch', async () => {
+    expect((await tp2(JSON.stringify({ schema: PAYLOAD_DATA, data: Array.from({ length: MAX_EVENTS_PER_PAYLOAD }, () => event) }))).status).toBe(200)
+    expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({ total: MAX_EVENTS_PER_PAYLOAD, good: MAX_EVENTS_PER_PAYLOAD, bad: 0 })
+
+    expect((await tp2(JSON.stringify({ schema: PAYLOAD_DATA, data: Array.from({ length: MAX_EVENTS_PER_PAYLOAD + 1 }, () => event) }))).status).toBe(200)
+    expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({ total: MAX_EVENTS_PER_PAYLOAD + 1, good: MAX_EVENTS_PER_PAYLOAD, bad: 1 })
+    const row = await lastBadRow()
+    expect(row.schema).toBe('iglu:com.snowplowanalytics.snowplow.badrows/size_violation/jsonschema/1-0-0')
+    expect(row.data.failure).toMatchObject({ maximumAllowedSizeBytes: BODY_LIMITS.collectorPayload, expectation: `a collector payload may carry at most ${MAX_EVENTS_PER_PAYLOAD} events; this one carries ${MAX_EVENTS_PER_PAYLOAD + 1}` })
+  })
+
+  it('refuses JSON nested past the reference depth of 40 in events, and accepts 40', async () => {
+    const nest = (depth: number) => `${'['.repeat(depth - 1)}{}${']'.repeat(depth - 1)}`
+    await requestJson(`${server.baseUrl}/local/reset`)
+    expect((await tp2(`{"schema":"${PAYLOAD_DATA}","data":[${JSON.stringify(event)}],"pad":${nest(MAX_JSON_DEPTH - 1)}}`)).status).toBe(200)
+    expect((await tp2(`{"schema":"${PAYLOAD_DATA}","data":[${JSON.stringify(event)}],"pad":${nest(MAX_JSON_DEPTH)}}`)).status).toBe(200)
+    expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({ total: 2, good: 1, bad: 1 })
+    expect(JSON.stringify(await lastBadRow())).toContain('maximum allowed JSON depth exceeded')
+  })
+
+  it('refuses collector bodies past the read limit with 413, recording nothing', async () => {
+    await requestJson(`${server.baseUrl}/local/reset`)
+    const response = await tp2(Buffer.alloc(BODY_LIMITS.collectorRead + 1, 0x20)).catch(() => null)
+    // The server may close the connection before the whole body is sent; either way nothing is kept.
+    if (response !== null) expect(response.status).toBe(413)
+    expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({ total: 0, good: 0, bad: 0 })
+  })
+
+  it('answers 413 with a JSON message past the inspection and API limits', async () => {
+    const inspection = await fetch(`${server.baseUrl}/local/good`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ schema: 'x'.repeat(BODY_LIMITS.inspection) }) })
+    expect(inspection.status).toBe(413)
+    expect(await inspection.json()).toMatchObject({ message: expect.any(String) })
+
+    const big = 'x'.repeat(BODY_LIMITS.api)
+    const scenario = await admin.call('POST', '/tracking-scenarios/v1', { scenario: { name: big } })
+    expect(scenario.status).toBe(413)
+    expect(scenario.body).toMatchObject({ data: [], errors: [expect.objectContaining({ title: expect.any(String) })] })
+    const products = await admin.call('POST', '/data-products/v2', { name: big })
+    expect(products.status).toBe(413)
+    // Just under the limit is read (and judged on its merits).
+    const underLimit = await admin.call('POST', '/data-structures/v1/validation-requests', { data: { blob: 'x'.repeat(BODY_LIMITS.api - 100) } })
+    expect(underLimit.status).not.toBe(413)
+  })
+})
