@@ -18,6 +18,7 @@ import { ErrorBody } from './http/error-body.schema.js'
 import { registerErrorHandling } from './http/error-handler.js'
 import { BODY_LIMITS } from './http/body-limits.js'
 import { healthRoutes } from './http/health.routes.js'
+import { rejectNulCharacters } from './http/nul-character-guard.js'
 import { ApiKeyView } from './auth/api-keys.schemas.js'
 import { TokenResponse } from './auth/token-exchange.schemas.js'
 import { BackgroundTasks } from './background-tasks.js'
@@ -116,6 +117,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     const eventSpecs = createEventSpecs({ store: scenariosStore, catalog, scenarios })
     await http.register(
       async (organization) => {
+        organization.addHook('preValidation', rejectNulCharacters)
         await organization.register(tokenExchangeRoutes, { credentials, tokens })
         await organization.register(async (guarded) => {
           guarded.addHook('onRequest', bearerGuard)
@@ -133,6 +135,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     await http.register(
       async (legacy) => {
         legacy.addHook('onRequest', bearerGuard)
+        legacy.addHook('preValidation', rejectNulCharacters)
         await legacy.register(legacySchemasRoutes, { registry })
       },
       { prefix: LEGACY_SCHEMAS_PREFIX },
@@ -141,6 +144,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     await http.register(
       async (iglu) => {
         iglu.addHook('onRequest', igluAccessGuard)
+        iglu.addHook('preValidation', rejectNulCharacters)
         await iglu.register(igluServerRoutes, { repository: igluRepository })
       },
       { prefix: IGLU_PREFIX },
