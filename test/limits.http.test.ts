@@ -65,4 +65,13 @@ describe('documented limits for each class of route', () => {
     const underLimit = await admin.call('POST', '/data-structures/v1/validation-requests', { data: { blob: 'x'.repeat(BODY_LIMITS.api - 100) } })
     expect(underLimit.status).not.toBe(413)
   })
+
+  it('refuses the NUL character, which PostgreSQL cannot store, naming where it is', async () => {
+    const inPath = await admin.call('GET', '/data-structures/v1/%00/deployments')
+    expect(inPath).toMatchObject({ status: 400, body: { message: expect.stringContaining('path/hash') } })
+    const inBody = await admin.call('POST', '/tracking-scenarios/v1', { scenario: { name: 'a\u0000b', event: { source: 'iglu:com.acme/x/jsonschema/1-0-0' } } })
+    expect(inBody.status).toBe(400)
+    expect(inBody.body.errors[0].title).toContain('body/scenario/name')
+    expect((await admin.call('GET', '/tracking-scenarios/v1')).body.data).toEqual([])
+  })
 })
