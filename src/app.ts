@@ -36,7 +36,7 @@ import { createDataProductsStore } from './data-products/data-products.store.js'
 import { createDataProductsService } from './data-products/data-products.service.js'
 import { dataProductsRoutes, sourceApplicationsRoutes } from './data-products/data-products.routes.js'
 import { createOrganizationsStore } from './auth/organizations.store.js'
-import { EventStore } from './micro/event-store.js'
+import { MemoryEventStore } from './micro/memory-event-store.js'
 import { createInspectionService } from './micro/inspection.service.js'
 import { createEventOutput } from './micro/event-output.js'
 import { loadEnrichments } from './micro/enrichment-configs.js'
@@ -161,7 +161,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     const optional = config.inspection.enrichmentsDir === null ? { enrichments: {}, enabled: [] } : await loadEnrichments(config.inspection.enrichmentsDir, iglu)
     http.log.info(optional.enabled.length === 0 ? 'No enrichments enabled' : `Enabled enrichments: ${optional.enabled.join(', ')}`)
     const inspection = createInspectionService({
-      store: new EventStore(config.inspection.maxEvents),
+      store: new MemoryEventStore(config.inspection.maxEvents),
       iglu,
       enrichments: optional.enrichments,
       resolver,
