@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Config } from '../src/config.js'
 import { requestJson } from './support/api-client.js'
@@ -80,5 +81,26 @@ describe.each(backends)('--storage postgres on $name', (backend) => {
     expect((await requestJson(`${a.baseUrl}/local/good`, { method: 'POST', body: { limit: 1 } })).body).toHaveLength(1)
     expect((await requestJson(`${b.baseUrl}/local/reset`)).body).toEqual({ total: 0, good: 0, bad: 0 })
     expect((await requestJson(`${a.baseUrl}/local/all`)).body).toEqual({ total: 0, good: 0, bad: 0 })
+  })
+})
+
+describe('--storage postgres when the database refuses a write', () => {
+  it('answers 500, so that the tracker sends the payload again, and keeps none of its events', async () => {
+    const server = await startTestApp(testConfig({ inspection: { storage: postgresStorage() } }))
+    const db = server.app.store.db
+    try {
+      await sql`create function refuse_poison() returns trigger language plpgsql as $$
+        begin if new.body like '%poison%' then raise exception 'poisoned row'; end if; return new; end $$`.execute(db)
+      await sql`create trigger refuse_poison before insert on inspected_events for each row execute function refuse_poison()`.execute(db)
+      const payload = JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data: [{ e: 'pp', p: 'web', tv: 't', aid: 'first' }, { e: 'pp', p: 'web', tv: 't', aid: 'poison' }] })
+      const send = () => fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload })
+      expect((await send()).status).toBe(500)
+      expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({ total: 0, good: 0, bad: 0 })
+      await sql`drop trigger refuse_poison on inspected_events`.execute(db)
+      expect((await send()).status).toBe(200)
+      expect(await appIds(server)).toEqual(['poison', 'first'])
+    } finally {
+      await server.close()
+    }
   })
 })
