@@ -10,7 +10,7 @@ import { resolveSigningSecret } from './auth/signing-secret.js'
 import { ensureStartupCredentials, type StartupCredentials } from './auth/startup-credentials.js'
 import { tokenExchangeRoutes } from './auth/token-exchange.routes.js'
 import { createTokenService } from './auth/token.service.js'
-import type { Config } from './config.js'
+import type { Config, InspectionConfig } from './config.js'
 import { createDb, type Store } from './db/create-db.js'
 import { migrateToLatest } from './db/migrate.js'
 import { registerApiDocs } from './http/api-docs.js'
@@ -38,7 +38,10 @@ import { createDataProductsStore } from './data-products/data-products.store.js'
 import { createDataProductsService } from './data-products/data-products.service.js'
 import { dataProductsRoutes, sourceApplicationsRoutes } from './data-products/data-products.routes.js'
 import { createOrganizationsStore } from './auth/organizations.store.js'
-import { EventStore } from './micro/event-store.js'
+import type { EventStore } from './micro/event-store.js'
+import { startEventRetention } from './micro/event-retention.js'
+import { MemoryEventStore } from './micro/memory-event-store.js'
+import { PostgresEventStore } from './micro/postgres-event-store.js'
 import { createInspectionService } from './micro/inspection.service.js'
 import { createEventOutput } from './micro/event-output.js'
 import { loadEnrichments } from './micro/enrichment-configs.js'
@@ -77,6 +80,7 @@ function packageVersion(): string {
 export async function createApp(config: Config, deps: AppDeps = {}): Promise<FloeApp> {
   const clock = deps.clock ?? systemClock
   const store = createDb(config.db)
+  let events: OpenEventStore | null = null
   try {
     await migrateToLatest(store.db)
     const startup = await ensureStartupCredentials(store.db, config.bootstrap)
@@ -164,8 +168,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     const iglu = createSchemaValidation(resolver)
     const optional = config.inspection.enrichmentsDir === null ? { enrichments: {}, enabled: [] } : await loadEnrichments(config.inspection.enrichmentsDir, iglu)
     http.log.info(optional.enabled.length === 0 ? 'No enrichments enabled' : `Enabled enrichments: ${optional.enabled.join(', ')}`)
+    events = await openEventStore(config.inspection, { registry: store, now, onError: (error) => http.log.error({ err: error }, 'cleaning up inspected events failed') })
+    http.log.info(events.description)
     const inspection = createInspectionService({
-      store: new EventStore(config.inspection.maxEvents),
+      store: events.store,
       iglu,
       enrichments: optional.enrichments,
       resolver,
@@ -188,15 +194,55 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       else await http.register(microRoutes, { prefix, inspection })
     }
 
+    const openEvents = events
     http.addHook('onClose', async () => {
       await background.drain()
+      await openEvents.close()
       await store.close()
     })
     await http.ready()
 
     return { http, store, startup, close: () => http.close() }
   } catch (error) {
+    await events?.close()
     await store.close()
+    throw error
+  }
+}
+
+interface OpenEventStore {
+  readonly store: EventStore
+  /** For the start-up log. */
+  readonly description: string
+  /** Stops the cleanup, then closes a database of the events' own. */
+  close(): Promise<void>
+}
+
+/**
+ * The inspection service's event store: in memory, or in PostgreSQL (the registry's database or
+ * one of its own, migrated like any other) with its retention job, which first runs before the
+ * server answers, so that a restart never shows expired events.
+ */
+async function openEventStore(config: InspectionConfig, deps: { registry: Store; now: () => number; onError: (error: unknown) => void }): Promise<OpenEventStore> {
+  const storage = config.storage
+  if (storage.kind === 'memory') {
+    return { store: new MemoryEventStore(config.maxEvents), description: `Inspected events in memory, at most ${config.maxEvents} per list`, close: async () => undefined }
+  }
+  const own = storage.url === null ? null : createDb({ kind: 'postgres', url: storage.url })
+  let retention: ReturnType<typeof startEventRetention> | null = null
+  const close = async () => {
+    await retention?.stop()
+    await own?.close()
+  }
+  try {
+    if (own !== null) await migrateToLatest(own.db)
+    const events = new PostgresEventStore({ db: (own ?? deps.registry).db, now: deps.now })
+    retention = startEventRetention({ store: events, ttlSeconds: storage.ttlSeconds, intervalSeconds: storage.cleanupIntervalSeconds, maxPerList: config.maxEvents, now: deps.now, onError: deps.onError })
+    await retention.runOnce()
+    const where = own === null ? "the registry's database" : 'their own database'
+    return { store: events, description: `Inspected events in ${where}, kept ${storage.ttlSeconds} s, at most ${config.maxEvents} per list at each cleanup`, close }
+  } catch (error) {
+    await close()
     throw error
   }
 }

@@ -51,4 +51,32 @@ describe('loadConfig', () => {
     parseTtl('1w', problems)
     expect(problems).toHaveLength(2)
   })
+
+  it('keeps inspected events in memory unless --storage postgres', () => {
+    expect(loadConfig({}, {}).inspection.storage).toEqual({ kind: 'memory' })
+    expect(loadConfig({ storage: 'postgres' }, {}).inspection.storage).toEqual({ kind: 'postgres', url: null, ttlSeconds: 86_400, cleanupIntervalSeconds: 60 })
+    const env = { FLOE_EVENT_STORAGE: 'postgres', FLOE_EVENTS_DATABASE_URL: 'postgres://u@h/events', FLOE_EVENTS_TTL: '7d', FLOE_EVENTS_CLEANUP_INTERVAL: '5m' }
+    expect(loadConfig({}, env).inspection.storage).toEqual({ kind: 'postgres', url: 'postgres://u@h/events', ttlSeconds: 604_800, cleanupIntervalSeconds: 300 })
+    expect(loadConfig({ eventsTtl: '30m', eventsDatabaseUrl: 'postgresql://x/y' }, env).inspection.storage).toMatchObject({ url: 'postgresql://x/y', ttlSeconds: 1800 })
+  })
+
+  it('names the field of each event storage problem', () => {
+    const problems = (flags: Parameters<typeof loadConfig>[0], env: Record<string, string> = {}) => {
+      try {
+        loadConfig(flags, env)
+        return []
+      } catch (error) {
+        return (error as ConfigError).problems
+      }
+    }
+    expect(problems({ storage: 'redis' })).toEqual(['event storage (--storage, FLOE_EVENT_STORAGE) must be memory or postgres (got "redis")'])
+    expect(problems({ storage: 'postgres', eventsDatabaseUrl: 'mysql://x' })).toEqual([expect.stringMatching(/^events database URL \(--events-database-url, FLOE_EVENTS_DATABASE_URL\) must start with postgres:\/\//)])
+    expect(problems({ storage: 'postgres', eventsTtl: '30s' })).toEqual(['events TTL (--events-ttl, FLOE_EVENTS_TTL) must be between 60 and 315360000 seconds, optionally with s, m, h or d (got "30s")'])
+    expect(problems({ storage: 'postgres' }, { FLOE_EVENTS_CLEANUP_INTERVAL: '2d' })).toEqual([expect.stringContaining('FLOE_EVENTS_CLEANUP_INTERVAL must be between 1 and 86400 seconds')])
+    expect(problems({ eventsTtl: '1h' }, { FLOE_EVENTS_DATABASE_URL: 'postgres://x/y' })).toEqual([
+      'events database URL (--events-database-url, FLOE_EVENTS_DATABASE_URL) applies only to --storage postgres',
+      'events TTL (--events-ttl, FLOE_EVENTS_TTL) applies only to --storage postgres',
+    ])
+    expect(problems({ storage: 'postgres', maxEvents: '0' })).toEqual([expect.stringContaining('--max-events 0')])
+  })
 })

@@ -63,7 +63,25 @@ export interface InspectionConfig {
   readonly destination: string | null
   /** A directory of Snowplow enrichment configuration files; none enabled without it. */
   readonly enrichmentsDir: string | null
+  /** Where inspected events are kept. */
+  readonly storage: EventStorageConfig
 }
+
+/**
+ * In this process (bounded by `maxEvents`, lost on restart), or in PostgreSQL, shared by every
+ * instance on the same database and kept across restarts until the TTL.
+ */
+export type EventStorageConfig =
+  | { readonly kind: 'memory' }
+  | {
+      readonly kind: 'postgres'
+      /** A database of its own (FLOE_EVENTS_DATABASE_URL); null: the registry's database. */
+      readonly url: string | null
+      /** Events stored longer ago than this are deleted, in seconds. */
+      readonly ttlSeconds: number
+      /** How often each instance deletes expired events and trims the lists to `maxEvents`, in seconds. */
+      readonly cleanupIntervalSeconds: number
+    }
 
 /** Values given on the command line; each one wins over its environment variable. */
 export interface ConfigFlags {
@@ -83,6 +101,9 @@ export interface ConfigFlags {
   readonly outputJson?: boolean | undefined
   readonly destination?: string | undefined
   readonly enrichments?: string | undefined
+  readonly storage?: string | undefined
+  readonly eventsDatabaseUrl?: string | undefined
+  readonly eventsTtl?: string | undefined
 }
 
 export class ConfigError extends Error {
@@ -158,11 +179,17 @@ function parsePort(raw: string, problems: string[]): number {
 
 /** Accepts whole seconds ("3600") or a number with a unit: "90s", "15m", "1h", "7d". */
 export function parseTtl(raw: string, problems: string[]): number {
+  return parseDuration(raw, { name: 'token TTL', min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 3600 }, problems)
+}
+
+/** A duration in seconds, as {@link parseTtl} reads it, within [min, max]; `fallback` after a problem. */
+function parseDuration(raw: string, rule: { name: string; min: number; max: number; fallback: number }, problems: string[]): number {
   const match = /^(\d+)\s*([smhd]?)$/.exec(raw)
   const seconds = match ? Number(match[1]) * (TTL_UNITS[match[2] ?? ''] ?? 1) : NaN
-  if (!Number.isSafeInteger(seconds) || seconds < 1) {
-    problems.push(`token TTL must be a positive number of seconds, optionally with s, m, h or d (got "${raw}")`)
-    return 3600
+  if (!Number.isSafeInteger(seconds) || seconds < rule.min || seconds > rule.max) {
+    const range = rule.max === Number.MAX_SAFE_INTEGER ? (rule.min === 1 ? 'a positive number of seconds' : `at least ${rule.min} seconds`) : `between ${rule.min} and ${rule.max} seconds`
+    problems.push(`${rule.name} must be ${range}, optionally with s, m, h or d (got "${raw}")`)
+    return rule.fallback
   }
   return seconds
 }
@@ -208,7 +235,10 @@ function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | und
   if (destination !== null && output === null) problems.push('--destination requires either --output-tsv or --output-json')
   if (destination !== null && !/^https?:\/\//.test(destination)) problems.push('--destination must be an http(s) URL')
   const enrichmentsDir = pick(flags.enrichments, 'FLOE_ENRICHMENTS_DIR') ?? null
+  const storage = parseEventStorage(flags, pick, problems)
+  if (storage.kind === 'postgres' && maxEvents === 0) problems.push('--max-events 0 turns the inspection API off; it cannot be combined with --storage postgres')
   return {
+    storage,
     output,
     destination,
     enrichmentsDir: enrichmentsDir === null ? null : path.resolve(enrichmentsDir),
@@ -220,6 +250,33 @@ function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | und
     customRegistry: registryUrl === null ? null : { url: registryUrl, apiKey: pick(undefined, 'MICRO_IGLU_API_KEY') ?? null },
     resolverConfigFile: pick(flags.iglu, 'FLOE_IGLU_RESOLVER_CONFIG') ?? null,
     cacheTtlSeconds,
+  }
+}
+
+const DAY = 86_400
+
+function parseEventStorage(flags: ConfigFlags, pick: (flag: string | undefined, name: string) => string | undefined, problems: string[]): EventStorageConfig {
+  const kind = pick(flags.storage, 'FLOE_EVENT_STORAGE') ?? 'memory'
+  const url = pick(flags.eventsDatabaseUrl, 'FLOE_EVENTS_DATABASE_URL') ?? null
+  const ttl = pick(flags.eventsTtl, 'FLOE_EVENTS_TTL') ?? null
+  const interval = pick(undefined, 'FLOE_EVENTS_CLEANUP_INTERVAL') ?? null
+  if (kind === 'memory') {
+    for (const [value, name] of [[url, 'events database URL (--events-database-url, FLOE_EVENTS_DATABASE_URL)'], [ttl, 'events TTL (--events-ttl, FLOE_EVENTS_TTL)'], [interval, 'FLOE_EVENTS_CLEANUP_INTERVAL']] as const) {
+      if (value !== null) problems.push(`${name} applies only to --storage postgres`)
+    }
+    return { kind: 'memory' }
+  }
+  if (kind !== 'postgres') {
+    problems.push(`event storage (--storage, FLOE_EVENT_STORAGE) must be memory or postgres (got "${kind}")`)
+    return { kind: 'memory' }
+  }
+  if (url !== null && !/^postgres(ql)?:\/\//.test(url)) problems.push('events database URL (--events-database-url, FLOE_EVENTS_DATABASE_URL) must start with postgres:// or postgresql://')
+  return {
+    kind: 'postgres',
+    url,
+    ttlSeconds: parseDuration(ttl ?? '24h', { name: 'events TTL (--events-ttl, FLOE_EVENTS_TTL)', min: 60, max: 3650 * DAY, fallback: DAY }, problems),
+    // setInterval takes at most 2^31 - 1 milliseconds: a day is well inside.
+    cleanupIntervalSeconds: parseDuration(interval ?? '60', { name: 'FLOE_EVENTS_CLEANUP_INTERVAL', min: 1, max: DAY, fallback: 60 }, problems),
   }
 }
 

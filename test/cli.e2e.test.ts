@@ -66,8 +66,11 @@ describe.each(backends)('floe start and the CLI on $name', (backend) => {
     const apiKey = field(created.stdout, 'API key secret')
     expect((await floeCli(['keys', 'create', '--org', 'not-an-org'], env)).code).toBe(1)
 
-    server = await startFloe([], env)
+    // Events kept in the database (--storage postgres) outlive the restart below.
+    const storage = ['--storage', 'postgres', '--events-ttl', '1h']
+    server = await startFloe(storage, env)
     expect(server.banner).not.toContain('API key secret')
+    await fetch(`${server.baseUrl}/i?e=pp&p=web&aid=before-restart`)
     const exchange = () =>
       fetch(`${server!.baseUrl}/api/msc/v1/organizations/${organizationId}/credentials/v3/token`, {
         headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey },
@@ -78,7 +81,9 @@ describe.each(backends)('floe start and the CLI on $name', (backend) => {
     const revoked = await floeCli(['keys', 'revoke', apiKeyId], env)
     expect(revoked.code).toBe(0)
     expect((await floeCli(['keys', 'list', '--org', organizationId], env)).stdout).toMatch(/revoked/)
-    server = await startFloe([], env)
+    server = await startFloe(storage, env)
     expect((await exchange()).status).toBe(401)
+    const kept = (await (await fetch(`${server.baseUrl}/local/good`)).json()) as { event: { app_id: string } }[]
+    expect(kept.map((e) => e.event.app_id)).toEqual(['before-restart'])
   })
 })

@@ -4,27 +4,34 @@ import { requestJson } from './support/api-client.js'
 import { IGLU_CENTRAL } from './support/shared-data.js'
 import { FakeClock, startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
+import { storageModes } from './support/storage-modes.js'
 
 const SP = 'com.snowplowanalytics.snowplow'
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString()
 const webPage = JSON.stringify({ schema: `iglu:${SP}/contexts/jsonschema/1-0-0`, data: [{ schema: `iglu:${SP}/web_page/jsonschema/1-0-0`, data: { id: '5cea9899-4a4d-4c84-9b4d-3b0c1c0e1a2f' } }] })
 const linkClick = JSON.stringify({ schema: `iglu:${SP}/unstruct_event/jsonschema/1-0-0`, data: { schema: `iglu:${SP}/link_click/jsonschema/1-0-1`, data: { targetUrl: 'http://x.test' } } })
 
-describe('incomplete events and the events query API', () => {
+describe.each(storageModes)('incomplete events and the events query API on $name storage', (mode) => {
   let server: TestApp
+  let dropStorage: () => Promise<void> = async () => undefined
   const clock = new FakeClock(new Date('2026-01-01T00:00:00Z'))
   const events = (body: unknown, prefix = '/local') => requestJson(`${server.baseUrl}${prefix}/events`, { method: 'POST', body })
   const ids = (page: { events: { app_id: string }[] }) => page.events.map((e) => e.app_id)
 
   beforeAll(async () => {
-    server = await startTestApp(testConfig({ inspection: { igluDirs: [IGLU_CENTRAL] } }), { clock })
+    const storage = await mode.create()
+    dropStorage = storage.drop
+    server = await startTestApp(testConfig({ db: storage.overrides.db, inspection: { igluDirs: [IGLU_CENTRAL], storage: storage.overrides.storage } }), { clock })
     await fetch(`${server.baseUrl}/i?${q({ e: 'pv', p: 'web', aid: 'a1', co: webPage })}`)
     clock.advanceSeconds(30)
     await fetch(`${server.baseUrl}/i?${q({ e: 'ue', p: 'web', aid: 'a2', ue_pr: linkClick })}`)
     clock.advanceSeconds(90)
     await fetch(`${server.baseUrl}/i?${q({ e: 'pp', p: 'web', aid: 'a3', eid: 'not-a-uuid' })}`)
   })
-  afterAll(async () => server?.close())
+  afterAll(async () => {
+    await server?.close()
+    await dropStorage()
+  })
 
   it('keeps a failed event as incomplete: hidden from good and the counts, visible in events with failure entities', async () => {
     expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({ total: 3, good: 2, bad: 1 })

@@ -3,6 +3,7 @@ import { bootstrapAdmin, requestJson, type ApiClient } from './support/api-clien
 import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { IGLU_CENTRAL } from './support/shared-data.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
+import { storageModes } from './support/storage-modes.js'
 import { testConfig } from './support/test-config.js'
 
 const SP = 'com.snowplowanalytics.snowplow'
@@ -16,9 +17,10 @@ const contexts = (...items: unknown[]) => JSON.stringify(sdj(`iglu:${SP}/context
 const query = (params: Record<string, string>) => new URLSearchParams(params).toString()
 const base = { tv: 'tracker v42', p: 'web', e: 'pp', aid: 'shop' }
 
-describe('event inspection: collector and /local API', () => {
+describe.each(storageModes)('event inspection on $name storage: collector and /local API', (mode) => {
   let server: TestApp
   let admin: ApiClient
+  let dropStorage: () => Promise<void> = async () => undefined
   const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.baseUrl}${path}`, { headers })
   const local = async (path: string, body?: unknown) => requestJson(`${server.baseUrl}/local${path}`, { method: body === undefined ? 'GET' : 'POST', body })
   const allText = async () => (await get('/local/all')).text()
@@ -28,10 +30,15 @@ describe('event inspection: collector and /local API', () => {
     fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2${qs}`, { method: 'POST', headers: { 'content-type': contentType }, body: JSON.stringify(sdj(`iglu:${SP}/payload_data/jsonschema/1-0-4`, events)) })
 
   beforeAll(async () => {
-    server = await startTestApp(testConfig({ inspection: { igluDirs: [IGLU_CENTRAL] } }))
+    const storage = await mode.create()
+    dropStorage = storage.drop
+    server = await startTestApp(testConfig({ db: storage.overrides.db, inspection: { igluDirs: [IGLU_CENTRAL], storage: storage.overrides.storage } }))
     admin = await bootstrapAdmin(server)
   })
-  afterAll(async () => server?.close())
+  afterAll(async () => {
+    await server?.close()
+    await dropStorage()
+  })
   beforeEach(async () => {
     await get('/local/reset')
   })

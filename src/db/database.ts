@@ -2,6 +2,7 @@ import type { ApiKeysTable } from '../auth/api-keys.table.js'
 import type { OrganizationsTable } from '../auth/organizations.table.js'
 import type { ServerSecretsTable } from '../auth/server-secrets.table.js'
 import type { DataProductSourceApplicationsTable, DataProductsTable, SourceApplicationsTable } from '../data-products/data-products.table.js'
+import type { InspectedEventsTable } from '../micro/inspected-events.table.js'
 import type { TrackingScenarioHistoryTable, TrackingScenariosTable } from '../scenarios/scenarios.table.js'
 import type {
   DataStructuresTable,
@@ -26,4 +27,5 @@ export interface Database {
   data_product_source_applications: DataProductSourceApplicationsTable
   tracking_scenarios: TrackingScenariosTable
   tracking_scenario_history: TrackingScenarioHistoryTable
+  inspected_events: InspectedEventsTable
 }

@@ -1,3 +1,4 @@
+import { collectorTime, type CollectorTimeRange, type EventScope } from './event-store.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
 import { toLossyJson } from './pipeline/lossy-json.js'
 
@@ -11,9 +12,12 @@ export interface EventsQuery {
   readonly pageSize: number
 }
 
+/** Good and incomplete events, newest first, a page at a time: what a store's scan gives. */
+export type EventPages = AsyncIterable<readonly GoodEvent[]>
+
 const lossyCache = new WeakMap<GoodEvent, Record<string, unknown>>()
 
-/** The flattened form of a stored event, computed once. */
+/** The flattened form of a stored event, computed once per event object. */
 export function lossyOf(event: GoodEvent): Record<string, unknown> {
   let lossy = lossyCache.get(event)
   if (lossy === undefined) {
@@ -25,27 +29,58 @@ export function lossyOf(event: GoodEvent): Record<string, unknown> {
 
 const isComplex = (value: unknown) => value !== null && typeof value === 'object'
 const asText = (value: unknown) => (value === null || value === undefined ? 'null' : String(value))
-const collectorTime = (event: GoodEvent) => Date.parse(String(event.event.collector_tstamp))
+/** An instant as epoch milliseconds; null when absent or unreadable (an unreadable bound excludes nothing). */
+const instant = (value: string | null | undefined) => {
+  const time = value == null ? NaN : Date.parse(value)
+  return Number.isNaN(time) ? null : time
+}
+
+/** The events a query can keep, for the store to select them. */
+export function eventsQueryScope(query: EventsQuery): EventScope {
+  return { validEvents: query.validEvents ?? null, collectorTime: { start: instant(query.timeRange?.start), end: instant(query.timeRange?.end) } }
+}
+
+/** The span of all buckets, for the store to select the events a timeline can count. */
+export function timelineScope(buckets: readonly { readonly start: string; readonly end: string }[]): EventScope {
+  if (buckets.length === 0) return {}
+  const starts = buckets.map((b) => instant(b.start))
+  const ends = buckets.map((b) => instant(b.end))
+  const collectorTime: CollectorTimeRange = {
+    start: starts.includes(null) ? null : Math.min(...(starts as number[])),
+    end: ends.includes(null) ? null : Math.max(...(ends as number[])),
+  }
+  return { collectorTime }
+}
+
+/** Events of every page, flattened, newest first. */
+export async function allEvents(source: EventPages): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = []
+  for await (const page of source) for (const event of page) out.push(lossyOf(event))
+  return out
+}
 
 /** Events matching a query, sorted and paged, as `{events, totalPages, totalItems}`. */
-export function queryEvents(source: Iterable<GoodEvent>, query: EventsQuery) {
-  const start = query.timeRange?.start == null ? -Infinity : Date.parse(query.timeRange.start)
-  const end = query.timeRange?.end == null ? Infinity : Date.parse(query.timeRange.end)
+export async function queryEvents(source: EventPages, query: EventsQuery) {
+  const { collectorTime: range } = eventsQueryScope(query)
+  const start = range?.start ?? -Infinity
+  const end = range?.end ?? Infinity
   const filters = query.filters
     .map((f) => ({ column: f.column, values: new Set(f.values.filter((v) => v !== '').map((v) => v.toLowerCase())) }))
     .filter((f) => f.values.size > 0)
   const matches: Record<string, unknown>[] = []
-  for (const event of source) {
-    if (query.validEvents === true && event.incomplete) continue
-    if (query.validEvents === false && !event.incomplete) continue
-    const time = collectorTime(event)
-    if (time < start || time >= end) continue
-    const lossy = lossyOf(event)
-    const kept = filters.every(({ column, values }) => {
-      const value = lossy[column]
-      return isComplex(value) || values.has(asText(value).toLowerCase())
-    })
-    if (kept) matches.push(lossy)
+  for await (const page of source) {
+    for (const event of page) {
+      if (query.validEvents === true && event.incomplete) continue
+      if (query.validEvents === false && !event.incomplete) continue
+      const time = collectorTime(event)
+      if (time < start || time >= end) continue
+      const lossy = lossyOf(event)
+      const kept = filters.every(({ column, values }) => {
+        const value = lossy[column]
+        return isComplex(value) || values.has(asText(value).toLowerCase())
+      })
+      if (kept) matches.push(lossy)
+    }
   }
   const sorting = query.sorting
   if (sorting != null) {
@@ -65,13 +100,15 @@ export function queryEvents(source: Iterable<GoodEvent>, query: EventsQuery) {
 }
 
 /** Every top-level key, plus `column.field` for the fields of entity objects. */
-export function eventColumns(source: Iterable<GoodEvent>): string[] {
+export async function eventColumns(source: EventPages): Promise<string[]> {
   const columns = new Set<string>()
-  for (const event of source) {
-    for (const [key, value] of Object.entries(lossyOf(event))) {
-      columns.add(key)
-      const items = key.startsWith('contexts_') && Array.isArray(value) ? value : key.startsWith('unstruct_event_') ? [value] : []
-      for (const item of items) if (item !== null && typeof item === 'object') for (const field of Object.keys(item)) columns.add(`${key}.${field}`)
+  for await (const page of source) {
+    for (const event of page) {
+      for (const [key, value] of Object.entries(lossyOf(event))) {
+        columns.add(key)
+        const items = key.startsWith('contexts_') && Array.isArray(value) ? value : key.startsWith('unstruct_event_') ? [value] : []
+        for (const item of items) if (item !== null && typeof item === 'object') for (const field of Object.keys(item)) columns.add(`${key}.${field}`)
+      }
     }
   }
   return [...columns].sort()
@@ -79,43 +116,51 @@ export function eventColumns(source: Iterable<GoodEvent>): string[] {
 
 const MAX_STAT_VALUES = 20
 
-/** Per column: can it be sorted, filtered, and its first distinct values. */
-export function columnStats(source: Iterable<GoodEvent>, columns: readonly string[]) {
-  const events = [...source].map(lossyOf)
-  const stats: Record<string, { sortable: boolean; filterable: boolean; values: string[] | null }> = {}
+type ColumnStat = { sortable: boolean; filterable: boolean; values: string[] | null }
+
+/** Per column: can it be sorted, filtered, and its first distinct values (newest events first). */
+export async function columnStats(source: EventPages, columns: readonly string[]) {
+  const stats: Record<string, ColumnStat> = {}
+  const collecting = new Map<string, Set<string>>()
   for (const column of columns) {
     if (column.startsWith('contexts_') || column.startsWith('unstruct_event')) stats[column] = { sortable: false, filterable: false, values: null }
     else if (column.endsWith('_tstamp')) stats[column] = { sortable: true, filterable: false, values: null }
     else {
-      const values = new Set<string>()
-      for (const event of events) {
-        const value = event[column]
-        if (value === undefined || isComplex(value)) continue
-        values.add(asText(value))
-        if (values.size >= MAX_STAT_VALUES) break
-      }
-      stats[column] = { sortable: true, filterable: true, values: [...values] }
+      // A placeholder keeps the answer's keys in the order asked; the values are filled in below.
+      stats[column] = { sortable: true, filterable: true, values: [] }
+      collecting.set(column, new Set())
     }
   }
+  const isFull = () => [...collecting.values()].every((values) => values.size >= MAX_STAT_VALUES)
+  if (!isFull()) {
+    for await (const page of source) {
+      for (const event of page.map(lossyOf)) {
+        for (const [column, values] of collecting) {
+          const value = event[column]
+          if (values.size < MAX_STAT_VALUES && value !== undefined && !isComplex(value)) values.add(asText(value))
+        }
+      }
+      if (isFull()) break
+    }
+  }
+  for (const [column, values] of collecting) stats[column] = { sortable: true, filterable: true, values: [...values] }
   return stats
 }
 
 /** Counts per bucket [start, end) of collector time: valid events, and failed (incomplete) ones. */
-export function timeline(source: Iterable<GoodEvent>, buckets: readonly { readonly start: string; readonly end: string }[]) {
-  const events = [...source]
-  return {
-    points: buckets.map((bucket) => {
-      const start = Date.parse(bucket.start)
-      const end = Date.parse(bucket.end)
-      let validEvents = 0
-      let failedEvents = 0
-      for (const event of events) {
+export async function timeline(source: EventPages, buckets: readonly { readonly start: string; readonly end: string }[]) {
+  const bounds = buckets.map((bucket) => ({ start: Date.parse(bucket.start), end: Date.parse(bucket.end), validEvents: 0, failedEvents: 0 }))
+  if (bounds.length > 0) {
+    for await (const page of source) {
+      for (const event of page) {
         const time = collectorTime(event)
-        if (time < start || time >= end) continue
-        if (event.incomplete) failedEvents++
-        else validEvents++
+        for (const bucket of bounds) {
+          if (time < bucket.start || time >= bucket.end) continue
+          if (event.incomplete) bucket.failedEvents++
+          else bucket.validEvents++
+        }
       }
-      return { validEvents, failedEvents, bucket }
-    }),
+    }
   }
+  return { points: buckets.map((bucket, i) => ({ validEvents: bounds[i]?.validEvents ?? 0, failedEvents: bounds[i]?.failedEvents ?? 0, bucket })) }
 }

@@ -34,13 +34,12 @@ export function createInspectionService(deps: { store: EventStore; iglu: IgluVal
   const listeners = new Set<(arrival: Arrival) => void>()
 
   async function keep(outcome: PayloadOutcome): Promise<void> {
-    for (const event of outcome.good) store.addGood(event)
-    for (const event of outcome.bad) store.addBad(event)
+    // Stored first: a failed write fails the request, so the tracker sends the events again.
+    await store.keep(outcome)
     for (const listener of listeners) {
       for (const event of outcome.good) listener({ kind: 'good', event })
       for (const event of outcome.bad) listener({ kind: 'bad', event })
     }
-    for (const event of outcome.incomplete) store.addGood(event)
     // Outputs see good and incomplete events, as Micro 3.x prints them.
     deps.output?.write([...outcome.good, ...outcome.incomplete])
   }
@@ -64,7 +63,10 @@ export function createInspectionService(deps: { store: EventStore; iglu: IgluVal
 
     resolveSchema: (key: SchemaKey) => deps.resolver.resolve(key),
 
-    /** Calls `listener` with every good and bad event as it is stored; returns the unsubscribe function. */
+    /**
+     * Calls `listener` with every good and bad event as this instance stores it (instances sharing a
+     * database do not see each other's arrivals); returns the unsubscribe function.
+     */
     subscribe(listener: (arrival: Arrival) => void): () => void {
       listeners.add(listener)
       return () => listeners.delete(listener)

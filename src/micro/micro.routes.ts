@@ -4,7 +4,7 @@ import { parseIgluUri } from '../iglu/schema-key.js'
 import { collectorCors } from './collector.routes.js'
 import { keepBadEvent, keepGoodEvent, type BadEventFilter, type GoodEventFilter } from './event-filters.js'
 import type { InspectionService } from './inspection.service.js'
-import { columnStats, eventColumns, lossyOf, queryEvents, timeline, type EventsQuery } from './events-query.js'
+import { allEvents, columnStats, eventColumns, eventsQueryScope, queryEvents, timeline, timelineScope, type EventsQuery } from './events-query.js'
 import { validateBadFilter, validateColumnStats, validateEventsQuery, validateGoodFilter, validateTimeline } from './micro.schemas.js'
 
 const SCHEMA_VERSION = /^[1-9]\d*-(0|[1-9]\d*)-(0|[1-9]\d*)$/
@@ -46,7 +46,7 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
   app.post('/all', counts)
   app.options('/all', counts)
   const reset = async () => {
-    store.reset()
+    await store.reset()
     return store.counts()
   }
   app.get('/reset', reset)
@@ -102,19 +102,19 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
   })
 
   // The events query of Micro 3.0 (GET) and 4.x (POST, columns, columnStats, timeline): good and incomplete events, flattened.
-  app.get('/events', async () => [...store.allGoodAndIncomplete()].map(lossyOf))
+  app.get('/events', async () => allEvents(store.scan()))
   app.post('/events', async (request: FastifyRequest, reply) => {
     const reading = readBody<EventsQuery>(request.body, validateEventsQuery)
-    return reading.ok ? queryEvents(store.allGoodAndIncomplete(), reading.filter) : fail(reply, reading)
+    return reading.ok ? queryEvents(store.scan(eventsQueryScope(reading.filter)), reading.filter) : fail(reply, reading)
   })
-  app.get('/columns', async () => eventColumns(store.allGoodAndIncomplete()))
+  app.get('/columns', async () => eventColumns(store.scan()))
   app.post('/columnStats', async (request: FastifyRequest, reply) => {
     const reading = readBody<{ columns: string[] }>(request.body, validateColumnStats)
-    return reading.ok ? columnStats(store.allGoodAndIncomplete(), reading.filter.columns) : fail(reply, reading)
+    return reading.ok ? columnStats(store.scan(), reading.filter.columns) : fail(reply, reading)
   })
   app.post('/timeline', async (request: FastifyRequest, reply) => {
     const reading = readBody<{ buckets: { start: string; end: string }[] }>(request.body, validateTimeline)
-    return reading.ok ? timeline(store.allGoodAndIncomplete(), reading.filter.buckets) : fail(reply, reading)
+    return reading.ok ? timeline(store.scan(timelineScope(reading.filter.buckets)), reading.filter.buckets) : fail(reply, reading)
   })
 
   app.get<{ Params: { vendor: string; name: string; version: string } }>('/iglu/:vendor/:name/jsonschema/:version', async (request, reply) => {

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import { aBadEvent, aGoodEvent, describeEventStoreContract } from '../../test/support/event-store.contract.js'
+import type { EventBatch } from './event-store.js'
+import { MemoryEventStore } from './memory-event-store.js'
+import type { GoodEvent } from './pipeline/enrich-event.js'
+
+describeEventStoreContract('in memory', async () => new MemoryEventStore(100_000))
+
+const goods = (...good: GoodEvent[]): EventBatch => ({ good, bad: [], incomplete: [] })
+const good1 = aGoodEvent({ eventType: 'type1', schema: 's1', contexts: ['context1a'] })
+const good2 = aGoodEvent({ eventType: 'type2', schema: 's2', contexts: ['context2a'] })
+
+// Capacity is the in-memory store's own rule: in PostgreSQL the retention job bounds the lists instead.
+describe('MemoryEventStore capacity', () => {
+  it('keeps only the newest events once full, in counts, lists and the index', async () => {
+    const one = new MemoryEventStore(1)
+    await one.keep(goods(good1, good2))
+    expect(await one.findGood()).toEqual([good2])
+    expect(await one.findGood({ event_type: 'type1' })).toEqual([])
+    const two = new MemoryEventStore(2)
+    const good3 = aGoodEvent({ eventType: 'type1', schema: 's3' })
+    await two.keep(goods(good1, good2, good3))
+    expect(await two.findGood()).toEqual([good3, good2])
+    expect(await two.findGood({ event_type: 'type1' })).toEqual([good3])
+    await two.keep({ good: [], incomplete: [], bad: [aBadEvent('vendor1'), aBadEvent('vendor2'), aBadEvent('vendor3')] })
+    expect(await two.counts()).toEqual({ total: 4, good: 2, bad: 2 })
+  })
+
+  it('lets incomplete events share the good list bound, and forgets their count when evicted', async () => {
+    const store = new MemoryEventStore(2)
+    await store.keep({ good: [good1], incomplete: [aGoodEvent({ incomplete: true })], bad: [] })
+    expect(await store.counts()).toEqual({ total: 1, good: 1, bad: 0 })
+    await store.keep(goods(good2, good2))
+    expect(await store.counts()).toEqual({ total: 2, good: 2, bad: 0 })
+  })
+
+  it('stays correct across many evictions and compactions', async () => {
+    const store = new MemoryEventStore(100)
+    for (let i = 0; i < 10_000; i++) await store.keep(goods(aGoodEvent({ eventType: i % 2 === 0 ? 'even' : 'odd', schema: `s${i % 7}`, contexts: [`c${i % 3}`] })))
+    expect((await store.counts()).good).toBe(100)
+    expect(await store.findGood({ event_type: 'even' })).toHaveLength(50)
+    expect((await store.findGood({ event_type: 'odd', schema: 's0', contexts: ['c0'] })).every((e) => e.eventType === 'odd' && e.schema === 's0')).toBe(true)
+    const brute = (await store.findGood()).filter((e) => e.schema === 's3' && e.contexts.includes('c1'))
+    expect(await store.findGood({ schema: 's3', contexts: ['c1'] })).toEqual(brute)
+  })
+})

@@ -1,0 +1,196 @@
+import type { BadEvent } from './pipeline/bad-rows.js'
+import type { GoodEvent } from './pipeline/enrich-event.js'
+import { keepBadEvent, keepGoodEvent, type BadEventFilter, type GoodEventFilter } from './event-filters.js'
+import { isInScope, type EventBatch, type EventCounts, type EventScope, type EventStore } from './event-store.js'
+
+/** Events per page of a scan: a reader yields to other requests between pages. */
+const SCAN_PAGE = 1024
+
+/**
+ * Items in arrival order, numbered, keeping only the newest `capacity`. Eviction moves a head
+ * index; the array is compacted once half of it is dead, so adding is amortised O(1).
+ */
+class BoundedLog<T> {
+  private items: (T | undefined)[] = []
+  private head = 0
+  /** Sequence number of items[0]. */
+  private offset = 0
+
+  constructor(private readonly capacity: number) {}
+
+  get size(): number {
+    return this.items.length - this.head
+  }
+  get firstSeq(): number {
+    return this.offset + this.head
+  }
+  get nextSeq(): number {
+    return this.offset + this.items.length
+  }
+
+  /** Adds an item; returns the items evicted to make room. */
+  add(item: T): T[] {
+    this.items.push(item)
+    const evicted: T[] = []
+    while (this.size > this.capacity) {
+      const old = this.items[this.head]
+      this.items[this.head] = undefined
+      this.head++
+      if (old !== undefined) evicted.push(old)
+    }
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head)
+      this.offset += this.head
+      this.head = 0
+    }
+    return evicted
+  }
+
+  at(seq: number): T | undefined {
+    return seq < this.firstSeq ? undefined : this.items[seq - this.offset]
+  }
+
+  clear(): void {
+    this.offset = this.nextSeq
+    this.items = []
+    this.head = 0
+  }
+}
+
+/** Sequence numbers of the events having one value of an indexed attribute, oldest first. */
+class Postings {
+  seqs: number[] = []
+  start = 0
+
+  /** Drops the numbers of evicted events; true when nothing live is left. */
+  trim(firstLive: number): boolean {
+    while (this.start < this.seqs.length && (this.seqs[this.start] ?? 0) < firstLive) this.start++
+    if (this.start > 1024 && this.start * 2 > this.seqs.length) {
+      this.seqs = this.seqs.slice(this.start)
+      this.start = 0
+    }
+    return this.start >= this.seqs.length
+  }
+}
+
+const indexKeys = (event: GoodEvent): string[] => {
+  const keys = [`type:${event.eventType ?? ''}`]
+  if (event.schema !== null) keys.push(`schema:${event.schema}`)
+  for (const context of new Set(event.contexts)) keys.push(`context:${context}`)
+  return keys
+}
+
+const filterKeys = (filter: GoodEventFilter): string[] => [
+  ...(filter.event_type != null ? [`type:${filter.event_type}`] : []),
+  ...(filter.schema != null ? [`schema:${filter.schema}`] : []),
+  ...(filter.contexts ?? []).map((c) => `context:${c}`),
+]
+
+/**
+ * Good and bad events in this process, newest first on read, each list bounded by `capacity` (the
+ * oldest go). Good events are indexed by type, schema and context, so a filtered read walks only
+ * the shortest matching posting list instead of every event.
+ */
+export class MemoryEventStore implements EventStore {
+  private readonly good: BoundedLog<GoodEvent>
+  private readonly bad: BoundedLog<BadEvent>
+  private index = new Map<string, Postings>()
+  /** Incomplete events live in the good list (they share its order and its bound) but are not good. */
+  private incompleteCount = 0
+
+  constructor(readonly capacity: number) {
+    this.good = new BoundedLog(capacity)
+    this.bad = new BoundedLog(capacity)
+  }
+
+  async keep(batch: EventBatch): Promise<void> {
+    for (const event of batch.good) this.addGood(event)
+    for (const event of batch.incomplete) this.addGood(event)
+    for (const event of batch.bad) this.bad.add(event)
+  }
+
+  async counts(): Promise<EventCounts> {
+    const good = this.good.size - this.incompleteCount
+    return { total: good + this.bad.size, good, bad: this.bad.size }
+  }
+
+  async *scan(scope: EventScope = {}): AsyncGenerator<readonly GoodEvent[]> {
+    let page: GoodEvent[] = []
+    // A reset or evictions between pages make the older numbers read as undefined: they are skipped.
+    for (let seq = this.good.nextSeq - 1; seq >= this.good.firstSeq; seq--) {
+      const event = this.good.at(seq)
+      if (event === undefined || !isInScope(event, scope)) continue
+      page.push(event)
+      if (page.length === SCAN_PAGE) {
+        yield page
+        page = []
+      }
+    }
+    if (page.length > 0) yield page
+  }
+
+  async reset(): Promise<void> {
+    this.good.clear()
+    this.bad.clear()
+    this.index = new Map()
+    this.incompleteCount = 0
+  }
+
+  /** Matching good events, newest first, at most `limit` (absent: all; 0 or less: none). */
+  async findGood(filter: GoodEventFilter = {}): Promise<GoodEvent[]> {
+    const limit = filter.limit ?? Infinity
+    if (limit <= 0) return []
+    const keys = filterKeys(filter)
+    const out: GoodEvent[] = []
+    if (keys.length === 0) {
+      for (let seq = this.good.nextSeq - 1; seq >= this.good.firstSeq && out.length < limit; seq--) {
+        const event = this.good.at(seq)
+        if (event !== undefined && !event.incomplete) out.push(event)
+      }
+      return out
+    }
+    let shortest: Postings | undefined
+    for (const key of keys) {
+      const postings = this.index.get(key)
+      if (postings === undefined || postings.trim(this.good.firstSeq)) return []
+      if (shortest === undefined || postings.seqs.length - postings.start < shortest.seqs.length - shortest.start) shortest = postings
+    }
+    if (shortest === undefined) return []
+    for (let i = shortest.seqs.length - 1; i >= shortest.start && out.length < limit; i--) {
+      const event = this.good.at(shortest.seqs[i] ?? -1)
+      if (event !== undefined && keepGoodEvent(event, filter)) out.push(event)
+    }
+    return out
+  }
+
+  /** Matching bad events, newest first (bad events are few: a scan). */
+  async findBad(filter: BadEventFilter = {}): Promise<BadEvent[]> {
+    const limit = filter.limit ?? Infinity
+    if (limit <= 0) return []
+    const out: BadEvent[] = []
+    for (let seq = this.bad.nextSeq - 1; seq >= this.bad.firstSeq && out.length < limit; seq--) {
+      const event = this.bad.at(seq)
+      if (event !== undefined && keepBadEvent(event, filter)) out.push(event)
+    }
+    return out
+  }
+
+  /** A good event, or an incomplete one (`event.incomplete`), which only scans show. */
+  private addGood(event: GoodEvent): void {
+    const seq = this.good.nextSeq
+    if (event.incomplete) this.incompleteCount++
+    for (const evicted of this.good.add(event)) if (evicted.incomplete) this.incompleteCount--
+    if (event.incomplete) return
+    for (const key of indexKeys(event)) {
+      let postings = this.index.get(key)
+      if (postings === undefined) this.index.set(key, (postings = new Postings()))
+      postings.seqs.push(seq)
+    }
+    // Keep the index from growing without bound under a flood of distinct values.
+    if (seq % 4096 === 0) this.trimIndex()
+  }
+
+  private trimIndex(): void {
+    for (const [key, postings] of this.index) if (postings.trim(this.good.firstSeq)) this.index.delete(key)
+  }
+}

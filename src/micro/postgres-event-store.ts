@@ -1,0 +1,149 @@
+import { sql, type Insertable, type Kysely } from 'kysely'
+import type { Database } from '../db/database.js'
+import type { BadEventFilter, GoodEventFilter } from './event-filters.js'
+import { collectorTime, type EventBatch, type EventCounts, type EventScope, type EventStore } from './event-store.js'
+import type { InspectedEventsTable } from './inspected-events.table.js'
+import type { BadEvent } from './pipeline/bad-rows.js'
+import type { GoodEvent } from './pipeline/enrich-event.js'
+
+/** Rows per INSERT: a tp2 payload may hold thousands of events, and a statement takes at most 65535 parameters. */
+const INSERT_CHUNK = 500
+/** Rows per page of a scan. */
+const SCAN_PAGE = 500
+/** Well inside timestamptz, which starts in 4713 BC while JavaScript dates go back further. */
+const EARLIEST_TIMESTAMP = Date.parse('-004000-01-01T00:00:00Z')
+
+const SPECIAL = /[\\\u0000]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+
+/**
+ * A string as PostgreSQL text that compares equal exactly when the originals are equal. PostgreSQL
+ * refuses NUL, and the drivers' UTF-8 turns lone surrogates into U+FFFD: both are escaped as `\uXXXX`,
+ * and backslashes doubled so that the escaping is one-to-one. Only the filter columns hold this
+ * form: the event itself is kept as JSON text, which escapes such characters on its own.
+ */
+function indexedText(value: string): string {
+  return value.replace(SPECIAL, (c) => (c === '\\' ? '\\\\' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
+}
+const indexedOrNull = (value: string | null | undefined) => (value == null ? null : indexedText(value))
+
+function collectorInstant(event: GoodEvent): Date | null {
+  const time = collectorTime(event)
+  // Out of range for timestamptz: kept without a time, which a scan yields in every range (the query checks again).
+  return Number.isNaN(time) || time < EARLIEST_TIMESTAMP ? null : new Date(time)
+}
+
+/** The events a store wrote itself: their JSON text is trusted. */
+const parseGood = (row: { body: string }) => JSON.parse(row.body) as GoodEvent
+const parseBad = (row: { body: string }) => JSON.parse(row.body) as BadEvent
+
+/**
+ * Inspected events in a PostgreSQL database (a server, or embedded PGlite), shared by every Floe
+ * instance that uses it: writes go in one transaction per payload, the filters of POST good and bad
+ * run in SQL, and reads are newest first by arrival number. There is no capacity here: the
+ * retention job ({@link startEventRetention}) expires and trims.
+ */
+export class PostgresEventStore implements EventStore {
+  constructor(private readonly deps: { readonly db: Kysely<Database>; readonly now: () => number }) {}
+
+  async keep(batch: EventBatch): Promise<void> {
+    const storedAt = new Date(this.deps.now())
+    const goodRow = (event: GoodEvent): Insertable<InspectedEventsTable> => ({
+      kind: event.incomplete ? 'incomplete' : 'good',
+      stored_at: storedAt,
+      collector_tstamp: collectorInstant(event),
+      event_type: indexedOrNull(event.eventType),
+      schema: indexedOrNull(event.schema),
+      contexts: event.contexts.map(indexedText),
+      body: JSON.stringify(event),
+    })
+    const badRow = (event: BadEvent): Insertable<InspectedEventsTable> => ({
+      kind: 'bad',
+      stored_at: storedAt,
+      api_vendor: indexedOrNull(event.collectorPayload?.api.vendor),
+      api_version: indexedOrNull(event.collectorPayload?.api.version),
+      body: JSON.stringify(event),
+    })
+    // Arrival numbers follow row order: good events, then incomplete ones (the order of the in-memory good list).
+    const rows = [...batch.good.map(goodRow), ...batch.incomplete.map(goodRow), ...batch.bad.map(badRow)]
+    if (rows.length === 0) return
+    await this.deps.db.transaction().execute(async (trx) => {
+      for (let from = 0; from < rows.length; from += INSERT_CHUNK) {
+        await trx.insertInto('inspected_events').values(rows.slice(from, from + INSERT_CHUNK)).execute()
+      }
+    })
+  }
+
+  async counts(): Promise<EventCounts> {
+    const rows = await this.deps.db
+      .selectFrom('inspected_events')
+      .select(['kind', (eb) => eb.fn.countAll().as('count')])
+      .where('kind', 'in', ['good', 'bad'])
+      .groupBy('kind')
+      .execute()
+    const count = (kind: string) => Number(rows.find((row) => row.kind === kind)?.count ?? 0)
+    return { total: count('good') + count('bad'), good: count('good'), bad: count('bad') }
+  }
+
+  async findGood(filter: GoodEventFilter = {}): Promise<GoodEvent[]> {
+    if (filter.limit != null && filter.limit <= 0) return []
+    let query = this.deps.db.selectFrom('inspected_events').select('body').where(sql<boolean>`kind = 'good'`)
+    if (filter.event_type != null) query = query.where('event_type', '=', indexedText(filter.event_type))
+    if (filter.schema != null) query = query.where('schema', '=', indexedText(filter.schema))
+    if (filter.contexts != null && filter.contexts.length > 0) query = query.where(sql<boolean>`contexts @> ${filter.contexts.map(indexedText)}::text[]`)
+    query = query.orderBy('seq', 'desc')
+    if (filter.limit != null) query = query.limit(filter.limit)
+    return (await query.execute()).map(parseGood)
+  }
+
+  /** A bad event without a collector payload (null api columns) matches any vendor and version. */
+  async findBad(filter: BadEventFilter = {}): Promise<BadEvent[]> {
+    if (filter.limit != null && filter.limit <= 0) return []
+    let query = this.deps.db.selectFrom('inspected_events').select('body').where(sql<boolean>`kind = 'bad'`)
+    if (filter.vendor != null) query = query.where((eb) => eb.or([eb('api_vendor', 'is', null), eb('api_vendor', '=', indexedText(filter.vendor ?? ''))]))
+    if (filter.version != null) query = query.where((eb) => eb.or([eb('api_version', 'is', null), eb('api_version', '=', indexedText(filter.version ?? ''))]))
+    query = query.orderBy('seq', 'desc')
+    if (filter.limit != null) query = query.limit(filter.limit)
+    return (await query.execute()).map(parseBad)
+  }
+
+  /** Pages by arrival number, so that events arriving meanwhile neither repeat nor shift a page. */
+  async *scan(scope: EventScope = {}): AsyncGenerator<readonly GoodEvent[]> {
+    const kinds = scope.validEvents === true ? sql`kind = 'good'` : scope.validEvents === false ? sql`kind = 'incomplete'` : sql`kind in ('good', 'incomplete')`
+    const start = scope.collectorTime?.start ?? null
+    const end = scope.collectorTime?.end ?? null
+    let before: string | null = null
+    for (;;) {
+      let query = this.deps.db.selectFrom('inspected_events').select([sql<string>`seq::text`.as('position'), 'body']).where(sql<boolean>`${kinds}`)
+      if (start !== null) query = query.where((eb) => eb.or([eb('collector_tstamp', 'is', null), eb('collector_tstamp', '>=', new Date(start))]))
+      if (end !== null) query = query.where((eb) => eb.or([eb('collector_tstamp', 'is', null), eb('collector_tstamp', '<', new Date(end))]))
+      if (before !== null) query = query.where(sql<boolean>`seq < cast(${before} as bigint)`)
+      const rows = await query.orderBy('seq', 'desc').limit(SCAN_PAGE).execute()
+      if (rows.length > 0) yield rows.map(parseGood)
+      const last = rows.at(-1)
+      if (rows.length < SCAN_PAGE || last === undefined) return
+      before = last.position
+    }
+  }
+
+  async reset(): Promise<void> {
+    await this.deps.db.deleteFrom('inspected_events').execute()
+  }
+
+  /** Deletes the events stored before `instant`; returns how many. */
+  async deleteStoredBefore(instant: Date): Promise<number> {
+    const result = await this.deps.db.deleteFrom('inspected_events').where('stored_at', '<', instant).executeTakeFirst()
+    return Number(result.numDeletedRows)
+  }
+
+  /** Keeps the newest `maxPerList` good-and-incomplete events and the newest `maxPerList` bad ones; returns how many went. */
+  async trimLists(maxPerList: number): Promise<number> {
+    let deleted = 0
+    for (const kinds of [sql`kind in ('good', 'incomplete')`, sql`kind = 'bad'`]) {
+      const result = await sql`
+        delete from inspected_events
+        where ${kinds} and seq <= (select seq from inspected_events where ${kinds} order by seq desc offset ${maxPerList} limit 1)`.execute(this.deps.db)
+      deleted += Number(result.numAffectedRows ?? 0)
+    }
+    return deleted
+  }
+}

@@ -1,0 +1,131 @@
+import { sql } from 'kysely'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createDb, type Store } from '../src/db/create-db.js'
+import { migrateToLatest } from '../src/db/migrate.js'
+import { startEventRetention } from '../src/micro/event-retention.js'
+import { PostgresEventStore } from '../src/micro/postgres-event-store.js'
+import { aBadEvent, aGoodEvent, describeEventStoreContract } from './support/event-store.contract.js'
+import { backends, type TestDatabase } from './support/test-databases.js'
+
+describe.each(backends)('PostgresEventStore on $name', (backend) => {
+  let database: TestDatabase
+  let store: Store
+  let now = Date.parse('2026-01-01T00:00:00Z')
+  const clock = () => now
+
+  beforeAll(async () => {
+    database = await backend.create()
+    store = createDb(database.config)
+    await migrateToLatest(store.db)
+  })
+  afterAll(async () => {
+    await store?.close()
+    await database?.drop()
+  })
+
+  async function fresh(): Promise<PostgresEventStore> {
+    await store.db.deleteFrom('inspected_events').execute()
+    return new PostgresEventStore({ db: store.db, now: clock })
+  }
+
+  describeEventStoreContract(`PostgreSQL (${backend.name})`, fresh)
+
+  it('writes a payload in one transaction: a failing row leaves none of its batch', async () => {
+    const events = await fresh()
+    await events.keep({ good: [aGoodEvent({ appId: 'before' })], bad: [], incomplete: [] })
+    // A trigger stands in for a failure that only the last chunk of a large batch meets.
+    await sql`create function refuse_poison() returns trigger language plpgsql as $$
+      begin if new.body like '%poison%' then raise exception 'poisoned row'; end if; return new; end $$`.execute(store.db)
+    await sql`create trigger refuse_poison before insert on inspected_events for each row execute function refuse_poison()`.execute(store.db)
+    try {
+      const good = Array.from({ length: 1200 }, (_, i) => aGoodEvent({ appId: i === 1100 ? 'poison' : `e${i}` }))
+      await expect(events.keep({ good, bad: [aBadEvent('v')], incomplete: [] })).rejects.toThrow(/poisoned row/)
+      expect(await events.counts()).toEqual({ total: 1, good: 1, bad: 0 })
+    } finally {
+      await sql`drop trigger refuse_poison on inspected_events`.execute(store.db)
+      await sql`drop function refuse_poison()`.execute(store.db)
+    }
+  })
+
+  it('deletes by the time events were stored, and trims each list to its newest events', async () => {
+    const events = await fresh()
+    now = Date.parse('2026-01-01T00:00:00Z')
+    await events.keep({ good: [aGoodEvent({ appId: 'old' })], bad: [aBadEvent('old')], incomplete: [aGoodEvent({ appId: 'old-incomplete', incomplete: true })] })
+    now += 60_000
+    await events.keep({ good: [aGoodEvent({ appId: 'new1' }), aGoodEvent({ appId: 'new2' })], bad: [aBadEvent('new1'), aBadEvent('new2')], incomplete: [aGoodEvent({ appId: 'new-incomplete', incomplete: true })] })
+    expect(await events.deleteStoredBefore(new Date(now))).toBe(3)
+    expect(await events.counts()).toEqual({ total: 4, good: 2, bad: 2 })
+    expect(await events.trimLists(2)).toBe(1)
+    expect((await events.findGood()).map((e) => e.event.app_id)).toEqual(['new2'])
+    expect(await events.trimLists(1)).toBe(2)
+    expect(await events.findBad()).toEqual([aBadEvent('new2')])
+    expect(await events.trimLists(1)).toBe(0)
+  })
+
+  describe('retention job', () => {
+    afterEach(() => {
+      vi.useRealTimers()
+    })
+
+    it('removes events older than the TTL and keeps newer ones, on its timer and on demand', async () => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+      const events = await fresh()
+      now = Date.parse('2026-01-01T00:00:00Z')
+      await events.keep({ good: [aGoodEvent({ appId: 'day-old' })], bad: [aBadEvent('day-old')], incomplete: [] })
+      now += 23 * 3600_000
+      await events.keep({ good: [aGoodEvent({ appId: 'recent' })], bad: [], incomplete: [] })
+      const errors: unknown[] = []
+      const retention = startEventRetention({ store: events, ttlSeconds: 24 * 3600, intervalSeconds: 60, maxPerList: 1000, now: clock, onError: (e) => errors.push(e) })
+      try {
+        expect(await retention.runOnce()).toEqual({ expired: 0, trimmed: 0 })
+        now += 3600_000 + 1
+        await vi.advanceTimersByTimeAsync(60_000)
+        await vi.waitFor(async () => expect(await events.counts()).toEqual({ total: 1, good: 1, bad: 0 }))
+        expect((await events.findGood()).map((e) => e.event.app_id)).toEqual(['recent'])
+        now += 23 * 3600_000
+        expect(await retention.runOnce()).toEqual({ expired: 1, trimmed: 0 })
+        expect(errors).toEqual([])
+      } finally {
+        await retention.stop()
+      }
+      expect(vi.getTimerCount()).toBe(0)
+    })
+
+    it('reports a failed cleanup and tries again at the next tick', async () => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+      let failures = 1
+      const expired: Date[] = []
+      const flaky = {
+        deleteStoredBefore: async (instant: Date) => {
+          if (failures-- > 0) throw new Error('database away')
+          expired.push(instant)
+          return 0
+        },
+        trimLists: async () => 0,
+      }
+      const errors: unknown[] = []
+      const retention = startEventRetention({ store: flaky, ttlSeconds: 300, intervalSeconds: 60, maxPerList: 10, now: clock, onError: (e) => errors.push(e) })
+      await vi.advanceTimersByTimeAsync(60_000)
+      expect(errors).toEqual([new Error('database away')])
+      await vi.advanceTimersByTimeAsync(60_000)
+      expect(expired).toEqual([new Date(now - 300_000)])
+      await retention.stop()
+    })
+  })
+
+  it.runIf(backend.name === 'postgres')('shares events between stores on separate connections', async () => {
+    const first = await fresh()
+    const other = createDb(database.config)
+    try {
+      const second = new PostgresEventStore({ db: other.db, now: clock })
+      await first.keep({ good: [aGoodEvent({ appId: 'from-first' })], bad: [], incomplete: [] })
+      await second.keep({ good: [aGoodEvent({ appId: 'from-second' })], bad: [aBadEvent('x')], incomplete: [] })
+      expect((await first.findGood()).map((e) => e.event.app_id)).toEqual(['from-second', 'from-first'])
+      expect(await first.counts()).toEqual({ total: 3, good: 2, bad: 1 })
+      await second.reset()
+      expect(await first.counts()).toEqual({ total: 0, good: 0, bad: 0 })
+    } finally {
+      await other.close()
+    }
+  })
+})

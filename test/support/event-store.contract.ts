@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest'
+import type { EventBatch, EventScope, EventStore } from '../../src/micro/event-store.js'
+import type { BadEvent } from '../../src/micro/pipeline/bad-rows.js'
+import type { GoodEvent } from '../../src/micro/pipeline/enrich-event.js'
+
+/** A good event with what the store, the filters and the events query read. */
+export function aGoodEvent(options: { eventType?: string | null; schema?: string | null; contexts?: string[]; appId?: string; collectorTstamp?: string; incomplete?: boolean } = {}): GoodEvent {
+  return {
+    rawEvent: { api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp2' }, parameters: { e: 'pv' }, contentType: null } as unknown as GoodEvent['rawEvent'],
+    eventType: options.eventType === undefined ? 'page_view' : options.eventType,
+    schema: options.schema === undefined ? 'iglu:com.snowplowanalytics.snowplow/page_view/jsonschema/1-0-0' : options.schema,
+    contexts: options.contexts ?? [],
+    event: { app_id: options.appId ?? 'app', collector_tstamp: options.collectorTstamp ?? '2026-01-01T00:00:00.000Z', user_id: null } as unknown as GoodEvent['event'],
+    incomplete: options.incomplete ?? false,
+  }
+}
+
+export function aBadEvent(vendor: string | null, version = 'v'): BadEvent {
+  return { collectorPayload: vendor === null ? null : ({ api: { vendor, version }, querystring: [] } as unknown as BadEvent['collectorPayload']), rawEvent: null, errors: ['x'] }
+}
+
+const batch = (parts: Partial<EventBatch>): EventBatch => ({ good: [], bad: [], incomplete: [], ...parts })
+
+async function scanned(store: EventStore, scope?: EventScope): Promise<GoodEvent[]> {
+  const out: GoodEvent[] = []
+  for await (const page of store.scan(scope)) out.push(...page)
+  return out
+}
+
+const appIds = (events: readonly GoodEvent[]) => events.map((e) => (e.event as unknown as { app_id: string }).app_id)
+
+/**
+ * What every event store must do, for the in-memory store and for PostgreSQL alike (the
+ * ValidationCacheSpec cases, plus what the events query and a shared database need). `fresh` gives
+ * an empty store for each test.
+ */
+export function describeEventStoreContract(name: string, fresh: () => Promise<EventStore>): void {
+  const good1 = aGoodEvent({ eventType: 'type1', schema: 'com.snowplowanalytics.example1', contexts: ['context1a', 'context1b'], appId: 'g1' })
+  const good2 = aGoodEvent({ eventType: 'type2', schema: 'com.snowplowanalytics.example2', contexts: ['context2a', 'context2b'], appId: 'g2' })
+  const bad1 = aBadEvent('vendor1', 'version1')
+  const bad2 = aBadEvent('vendor2', 'version2')
+
+  async function filled(): Promise<EventStore> {
+    const store = await fresh()
+    await store.keep(batch({ good: [good1] }))
+    await store.keep(batch({ good: [good2], bad: [bad1] }))
+    return store
+  }
+
+  describe(`event store contract: ${name}`, () => {
+    it('counts, and resets to zero', async () => {
+      const empty = await fresh()
+      expect(await empty.counts()).toEqual({ total: 0, good: 0, bad: 0 })
+      const store = await filled()
+      expect(await store.counts()).toEqual({ total: 3, good: 2, bad: 1 })
+      await store.keep(batch({ bad: [bad2] }))
+      expect(await store.counts()).toEqual({ total: 4, good: 2, bad: 2 })
+      await store.reset()
+      expect(await store.counts()).toEqual({ total: 0, good: 0, bad: 0 })
+      expect(await store.findGood({ event_type: 'type1' })).toEqual([])
+      expect(await store.findBad()).toEqual([])
+      expect(await scanned(store)).toEqual([])
+    })
+
+    it('filters good events by type, schema and contexts, each criterion excluding on its own', async () => {
+      const store = await filled()
+      expect(await store.findGood({ event_type: 'type1' })).toEqual([good1])
+      expect(await store.findGood({ schema: 'com.snowplowanalytics.example2' })).toEqual([good2])
+      expect(await store.findGood({ contexts: ['context1a'] })).toEqual([good1])
+      expect(await store.findGood({ contexts: ['context1b'] })).toEqual([good1])
+      expect(await store.findGood({ contexts: ['context1a', 'context1b'] })).toEqual([good1])
+      expect(await store.findGood({ contexts: ['context1a', 'context2a'] })).toEqual([])
+      expect(await store.findGood({ contexts: ['nonsense'] })).toEqual([])
+      expect(await store.findGood({ contexts: [] })).toEqual([good2, good1])
+      expect(await store.findGood({ event_type: 'nonsense' })).toEqual([])
+      expect(await store.findGood({ event_type: 'type1', schema: 'com.snowplowanalytics.example1', contexts: ['context1a'] })).toEqual([good1])
+      expect(await store.findGood({ event_type: 'type1', schema: 'com.snowplowanalytics.example2' })).toEqual([])
+      expect(await store.findGood({ event_type: 'type1', contexts: ['context2a'] })).toEqual([])
+      expect(await store.findGood({ event_type: null, schema: null, contexts: null, limit: null })).toEqual([good2, good1])
+    })
+
+    it('never matches a criterion against a missing type or schema', async () => {
+      const store = await fresh()
+      const untyped = aGoodEvent({ eventType: null, schema: null, appId: 'untyped' })
+      await store.keep(batch({ good: [untyped, good1] }))
+      expect(await store.findGood({ event_type: '' })).toEqual([])
+      expect(await store.findGood({ schema: '' })).toEqual([])
+      expect(await store.findGood()).toEqual([good1, untyped])
+    })
+
+    it('returns the most recent events first, the last of a batch first, limit keeping the newest', async () => {
+      const store = await filled()
+      await store.keep(batch({ bad: [bad2] }))
+      expect(await store.findGood()).toEqual([good2, good1])
+      expect(await store.findGood({ limit: 1 })).toEqual([good2])
+      expect(await store.findGood({ limit: 0 })).toEqual([])
+      expect(await store.findGood({ limit: -3 })).toEqual([])
+      expect(await store.findGood({ event_type: 'type1', limit: 0 })).toEqual([])
+      expect(await store.findBad({ limit: 1 })).toEqual([bad2])
+      expect(await store.findBad({ limit: 0 })).toEqual([])
+      const a = aGoodEvent({ appId: 'a' })
+      const b = aGoodEvent({ appId: 'b' })
+      await store.keep(batch({ good: [a, b] }))
+      expect(appIds(await store.findGood({ limit: 3 }))).toEqual(['b', 'a', 'g2'])
+    })
+
+    it('filters bad events by vendor and version; payload-less bad events match any', async () => {
+      const store = await filled()
+      await store.keep(batch({ bad: [bad2] }))
+      const payloadless = aBadEvent(null)
+      await store.keep(batch({ bad: [payloadless] }))
+      expect(await store.findBad()).toEqual([payloadless, bad2, bad1])
+      expect(await store.findBad({ vendor: 'vendor1' })).toEqual([payloadless, bad1])
+      expect(await store.findBad({ version: 'version2' })).toEqual([payloadless, bad2])
+      expect(await store.findBad({ vendor: 'vendor1', version: 'version2' })).toEqual([payloadless])
+      expect(await store.findBad({ vendor: 'nonsense' })).toEqual([payloadless])
+      expect(await store.findBad({ vendor: 'vendor1', limit: 1 })).toEqual([payloadless])
+    })
+
+    it('keeps incomplete events out of good reads and counts, and scans them after the good events of their batch', async () => {
+      const store = await fresh()
+      const failed = aGoodEvent({ eventType: 'type1', appId: 'failed', incomplete: true })
+      const ok = aGoodEvent({ eventType: 'type1', appId: 'ok' })
+      await store.keep(batch({ good: [ok], incomplete: [failed], bad: [bad1] }))
+      expect(await store.counts()).toEqual({ total: 2, good: 1, bad: 1 })
+      expect(await store.findGood({ event_type: 'type1' })).toEqual([ok])
+      expect(await scanned(store)).toEqual([failed, ok])
+      expect(await scanned(store, { validEvents: true })).toEqual([ok])
+      expect(await scanned(store, { validEvents: false })).toEqual([failed])
+      expect(await scanned(store, { validEvents: null })).toEqual([failed, ok])
+    })
+
+    it('scans a collector time range [start, end), bounds optional', async () => {
+      const store = await fresh()
+      const at = (appId: string, collectorTstamp: string) => aGoodEvent({ appId, collectorTstamp })
+      await store.keep(batch({ good: [at('t0', '2026-01-01T00:00:00.000Z'), at('t1', '2026-01-01T00:00:01.000Z'), at('t2', '2026-01-01T00:00:02.500Z')] }))
+      const range = (start: string | null, end: string | null): EventScope => ({ collectorTime: { start: start === null ? null : Date.parse(start), end: end === null ? null : Date.parse(end) } })
+      expect(appIds(await scanned(store, range('2026-01-01T00:00:01Z', '2026-01-01T00:00:02.500Z')))).toEqual(['t1'])
+      expect(appIds(await scanned(store, range('2026-01-01T00:00:00.001Z', null)))).toEqual(['t2', 't1'])
+      expect(appIds(await scanned(store, range(null, '2026-01-01T00:00:01Z')))).toEqual(['t0'])
+      expect(appIds(await scanned(store, range(null, null)))).toEqual(['t2', 't1', 't0'])
+    })
+
+    it('scans more events than fit one page, newest first, each once', async () => {
+      const store = await fresh()
+      const many = Array.from({ length: 2600 }, (_, i) => aGoodEvent({ appId: `e${i}`, incomplete: i % 10 === 0 }))
+      await store.keep(batch({ good: many.filter((e) => !e.incomplete), incomplete: many.filter((e) => e.incomplete) }))
+      const expected = [...many.filter((e) => !e.incomplete), ...many.filter((e) => e.incomplete)].reverse()
+      expect(appIds(await scanned(store))).toEqual(appIds(expected))
+      expect(await store.counts()).toEqual({ total: 2340, good: 2340, bad: 0 })
+      expect(await store.findGood({ limit: 2 })).toEqual([expected[260], expected[261]])
+    })
+
+    it('gives events back exactly as stored: key order, nulls, numbers and unusual strings', async () => {
+      const store = await fresh()
+      const strange = 'nul \u0000 backslash \\ lone \ud800 quote " emoji 😀 é'
+      const event: GoodEvent = {
+        ...aGoodEvent({ eventType: strange, schema: `iglu:${strange}`, contexts: [strange, 'plain'], appId: 'odd' }),
+        event: { zeta: 1, alpha: null, se_value: 1.5, big: 1e21, small: 5e-7, nested: { b: [1, null, 'x'], a: {} }, text: strange, collector_tstamp: '2026-01-01T00:00:00.000Z' } as unknown as GoodEvent['event'],
+      }
+      const bad: BadEvent = { ...aBadEvent(`vendor ${strange}`, `v ${strange}`), errors: [strange, JSON.stringify({ b: 1, a: 2 })] }
+      await store.keep(batch({ good: [event], bad: [bad] }))
+      const [found] = await store.findGood()
+      expect(JSON.stringify(found)).toBe(JSON.stringify(event))
+      expect(JSON.stringify(await store.findBad())).toBe(JSON.stringify([bad]))
+      expect(JSON.stringify(await scanned(store))).toBe(JSON.stringify([event]))
+      expect(await store.findGood({ event_type: strange, schema: `iglu:${strange}`, contexts: [strange] })).toHaveLength(1)
+      expect(await store.findGood({ event_type: strange.replace('\u0000', '') })).toEqual([])
+      expect(await store.findGood({ contexts: [strange.replace('\ud800', '\udc00')] })).toEqual([])
+      expect(await store.findGood({ schema: `iglu:${strange.replace('\\', '\\\\')}` })).toEqual([])
+      expect(await store.findBad({ vendor: `vendor ${strange}`, version: `v ${strange}` })).toHaveLength(1)
+      expect(await store.findBad({ vendor: `vendor ${strange.replace('\u0000', '\\0')}` })).toEqual([])
+    })
+  })
+}
