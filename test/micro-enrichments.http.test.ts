@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError } from '../src/config.js'
 import { createAjv } from '../src/iglu/ajv-factory.js'
 import { requestJson } from './support/api-client.js'
+import { writeTestGeoDatabases } from './support/geoip-databases.js'
 import { IGLU_CENTRAL } from './support/shared-data.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig, type TestConfigOverrides } from './support/test-config.js'
@@ -12,6 +13,7 @@ import { testConfig, type TestConfigOverrides } from './support/test-config.js'
 const SP = 'com.snowplowanalytics.snowplow'
 const config = (schema: string, name: string, parameters: object, enabled = true) => JSON.stringify({ schema, data: { name, vendor: SP, enabled, parameters } })
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.130 Safari/537.36'
+const LONDON = { geo_country: 'GB', geo_region: 'ENG', geo_city: 'London', geo_zipcode: 'EC1A', geo_latitude: 51.5142, geo_longitude: -0.0931, geo_region_name: 'England', geo_timezone: 'Europe/London' }
 
 /** The start-up error of an app with this configuration, or null when it starts. */
 async function startupError(inspection: TestConfigOverrides['inspection']): Promise<unknown> {
@@ -30,12 +32,18 @@ describe('optional enrichments from a directory of Snowplow configuration files'
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'floe-enrichments-'))
+    mkdirSync(path.join(dir, 'geoip'))
+    writeTestGeoDatabases(path.join(dir, 'geoip'))
     writeFileSync(path.join(dir, 'anon_ip.json'), config(`iglu:${SP}/anon_ip/jsonschema/1-0-1`, 'anon_ip', { anonOctets: 2 }))
     writeFileSync(path.join(dir, 'campaign_attribution.json'), config(`iglu:${SP}/campaign_attribution/jsonschema/1-0-1`, 'campaign_attribution', { mapping: 'static', fields: { mktMedium: ['utm_medium'], mktSource: ['utm_source'], mktTerm: ['utm_term'], mktContent: ['utm_content'], mktCampaign: ['utm_campaign'] } }))
     writeFileSync(path.join(dir, 'referer_parser.json'), config(`iglu:${SP}/referer_parser/jsonschema/2-0-0`, 'referer_parser', { internalDomains: [], database: 'referers-latest.json', uri: 'https://example.test/' }))
     writeFileSync(path.join(dir, 'event_fingerprint_config.json'), config(`iglu:${SP}/event_fingerprint_config/jsonschema/1-0-1`, 'event_fingerprint_config', { excludeParameters: ['eid', 'stm', 'nuid', 'cv'], hashAlgorithm: 'SHA256' }))
     writeFileSync(path.join(dir, 'cookie_extractor_config.json'), config(`iglu:${SP}/cookie_extractor_config/jsonschema/1-0-0`, 'cookie_extractor_config', { cookies: ['_ga'] }, false))
     writeFileSync(path.join(dir, 'ua_parser_config.json'), config(`iglu:${SP}/ua_parser_config/jsonschema/1-0-1`, 'ua_parser_config', {}))
+    // A file: URI relative to the enrichments directory; the ISP database by absolute file:// URI.
+    const geo = { database: 'GeoIP2-City.mmdb', uri: 'file:geoip' }
+    const isp = { database: 'GeoIP2-ISP.mmdb', uri: new URL(`file://${path.join(dir, 'geoip')}`).href }
+    writeFileSync(path.join(dir, 'ip_lookups.json'), config(`iglu:${SP}/ip_lookups/jsonschema/2-0-1`, 'ip_lookups', { geo, isp, domain: { database: 'GeoIP2-Domain.mmdb', uri: 'file:geoip' }, connectionType: { database: 'GeoIP2-Connection-Type.mmdb', uri: 'file:geoip' }, asn: { database: 'GeoLite2-ASN.mmdb', uri: 'file:geoip/' } }))
     writeFileSync(path.join(dir, 'notes.txt'), 'not a configuration')
     server = await startTestApp(testConfig({ inspection: { igluDirs: [IGLU_CENTRAL], enrichmentsDir: dir } }))
   })
@@ -49,13 +57,17 @@ describe('optional enrichments from a directory of Snowplow configuration files'
     await fetch(`${server.baseUrl}/i?${query}`, { headers: { 'x-forwarded-for': '203.0.113.9', cookie: '_ga=GA1.2', 'user-agent': CHROME } })
     const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
     expect(event.event).toMatchObject({
+      // IP lookups saw the address before anonymisation.
       user_ipaddress: '203.0.x.x',
+      ...LONDON,
+      ip_isp: 'Example Broadband', ip_organization: 'Example Org Ltd', ip_domain: 'example.net', ip_netspeed: 'Cable/DSL',
       mkt_medium: 'email', mkt_source: 'newsletter', mkt_campaign: 'winter', mkt_clickid: 'abc', mkt_network: 'Google',
       refr_medium: 'search', refr_source: 'Bing', refr_term: 'winter boots',
       event_fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
     })
-    // The cookie extractor is configured but disabled.
+    // Each enrichment prepends its entity (ip lookups run after the ua parser); the cookie extractor is disabled.
     expect(event.event.derived_contexts.data).toEqual([
+      { schema: `iglu:${SP}/asn/jsonschema/1-0-1`, data: { number: 64500, organization: 'Example Networks' } },
       { schema: `iglu:${SP}/ua_parser_context/jsonschema/1-0-0`, data: expect.objectContaining({ useragentFamily: 'Chrome', useragentVersion: 'Chrome 120.0.6099', osVersion: 'Windows 10', deviceFamily: 'Other' }) },
     ])
   })
@@ -70,6 +82,14 @@ describe('optional enrichments from a directory of Snowplow configuration files'
       const central = JSON.parse(readFileSync(path.join(IGLU_CENTRAL, vendor!, name!, 'jsonschema', version!), 'utf8')) as object
       for (const schema of [served, central]) expect(ajv.validate(schema, entity.data), JSON.stringify(ajv.errors)).toBe(true)
     }
+  })
+
+  it('leaves the geo fields empty for an address no database knows', async () => {
+    await fetch(`${server.baseUrl}/micro/reset`)
+    await fetch(`${server.baseUrl}/i?e=pv&p=web&ip=192.0.2.44`)
+    const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
+    expect(event.event).toMatchObject({ user_ipaddress: '192.0.x.x', geo_country: null, geo_city: null, geo_latitude: null, ip_isp: null })
+    expect(event.incomplete).toBe(false)
   })
 
   it('refuses invalid or unsupported configurations at start-up, listing every problem', async () => {
@@ -91,14 +111,15 @@ describe('optional enrichments from a directory of Snowplow configuration files'
   it('refuses remote or missing assets instead of downloading them', async () => {
     const bad = mkdtempSync(path.join(tmpdir(), 'floe-enrichments-assets-'))
     try {
+      const remote = { database: 'GeoLite2-City.mmdb', uri: 'https://assets.example.test/maxmind' }
+      writeFileSync(path.join(bad, 'ip_lookups.json'), config(`iglu:${SP}/ip_lookups/jsonschema/2-0-1`, 'ip_lookups', { geo: remote }))
       writeFileSync(path.join(bad, 'ua_parser_config.json'), config(`iglu:${SP}/ua_parser_config/jsonschema/1-0-1`, 'ua_parser_config', { database: 'regexes.yaml', uri: 'file:absent' }))
-      writeFileSync(path.join(bad, 'ua_parser_config_remote.json'), config(`iglu:${SP}/ua_parser_config/jsonschema/1-0-1`, 'ua_parser_config', { database: 'regexes.yaml', uri: 'https://assets.example.test/uap' }))
       const failure = await startupError({ igluDirs: [IGLU_CENTRAL], enrichmentsDir: bad })
       expect(failure).toBeInstanceOf(ConfigError)
       const problems = (failure as ConfigError).problems
       expect(problems).toHaveLength(2)
-      expect(problems[0]).toMatch(/ua_parser_config\.json: cannot read the user-agent rules .*absent\/regexes\.yaml/)
-      expect(problems[1]).toMatch(/ua_parser_config_remote\.json: https:\/\/assets\.example\.test\/uap: Floe does not download enrichment assets; fetch https:\/\/assets\.example\.test\/uap\/regexes\.yaml/)
+      expect(problems[0]).toMatch(/ip_lookups\.json: https:\/\/assets\.example\.test\/maxmind: Floe does not download enrichment assets; fetch https:\/\/assets\.example\.test\/maxmind\/GeoLite2-City\.mmdb/)
+      expect(problems[1]).toMatch(/ua_parser_config\.json: cannot read the user-agent rules .*absent\/regexes\.yaml/)
     } finally {
       rmSync(bad, { recursive: true, force: true })
     }

@@ -2,11 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { ConfigError } from '../config.js'
 import { localAssetPath } from './enrichment-assets.js'
+import { openIpLookupDatabases, type IpLookupDatabase } from './maxmind-databases.js'
 import { createAnonymizeIpStep, type AnonymizeIpConfig } from './pipeline/enrichments/anonymize-ip.js'
 import { createCampaignAttributionStep, type CampaignAttributionConfig } from './pipeline/enrichments/campaign-attribution.js'
 import type { Enrichments } from './pipeline/enrichments/enrichments.js'
 import { createEventFingerprintStep, type EventFingerprintConfig } from './pipeline/enrichments/event-fingerprint.js'
 import { createCookieExtractorStep, createHeaderExtractorStep } from './pipeline/enrichments/extract-headers.js'
+import { createIpLookupsStep } from './pipeline/enrichments/ip-lookups.js'
 import { createRefererParserStep } from './pipeline/enrichments/referer-parser.js'
 import { createUaParserStep } from './pipeline/enrichments/ua-parser.js'
 import type { IgluValidation } from './pipeline/iglu-validation.js'
@@ -14,6 +16,7 @@ import { loadUaParserRules } from './ua-parser-database.js'
 
 const CONFIG_SCHEMA = /^iglu:(com\.snowplowanalytics\.snowplow(?:\.enrichments)?)\/([a-z_]+)\/jsonschema\/(\d+)-\d+-\d+$/
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const IP_LOOKUP_DATABASES: readonly IpLookupDatabase[] = ['geo', 'isp', 'domain', 'connectionType', 'asn']
 
 interface BuildContext {
   /** The configuration's schema URI. */
@@ -40,6 +43,16 @@ const BUILDERS: Readonly<Record<string, Builder>> = {
     const { rules, skipped } = loadUaParserRules(file)
     if (skipped.length > 0) warnings.push(`ua_parser_config: skipped ${skipped.length} rules JavaScript cannot compile: ${skipped.map((s) => `${s.list}[${s.index}] (${s.error})`).join('; ')}`)
     return { uaParser: createUaParserStep({ rules, schemaKey: schema }) }
+  },
+  ip_lookups: async (p, { schema, directory }) => {
+    if (/\/jsonschema\/1-/.test(schema)) throw new Error('ip_lookups 1-0-x uses legacy GeoIP .dat files, which Floe cannot read; use ip_lookups 2-0-x with .mmdb files')
+    const files: Partial<Record<IpLookupDatabase, string>> = {}
+    for (const kind of IP_LOOKUP_DATABASES) {
+      const entry = p[kind]
+      if (isObject(entry)) files[kind] = localAssetPath(String(entry.uri), String(entry.database), directory)
+    }
+    if (Object.keys(files).length === 0) throw new Error(`ip_lookups needs at least one database (${IP_LOOKUP_DATABASES.join(', ')})`)
+    return { ipLookups: createIpLookupsStep(await openIpLookupDatabases(files)) }
   },
 }
 

@@ -72,7 +72,8 @@ function runEnrichments(event: EnrichedEvent, raw: RawEvent, optional: Enrichmen
   optional.cookieExtractor?.(event, raw.context.headers)
   optional.headerExtractor?.(event, raw.context.headers)
   setSchemaFields(event, messages)
-  // Last, so that everything before it saw the real address.
+  optional.ipLookups?.(event)
+  // Last, so that everything before it (IP lookups above all) saw the real address.
   optional.anonymizeIp?.(event)
   return [...messages.map((message) => ({ enrichment: null, message })), ...failures]
 }

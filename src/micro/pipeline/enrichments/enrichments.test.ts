@@ -7,6 +7,7 @@ import { createCampaignAttributionStep } from './campaign-attribution.js'
 import type { EnrichmentFailure } from './enrichments.js'
 import { createEventFingerprintStep } from './event-fingerprint.js'
 import { createCookieExtractorStep, createHeaderExtractorStep } from './extract-headers.js'
+import { ASN_CONTEXT, asJavaFloat, createIpLookupsStep } from './ip-lookups.js'
 import { createRefererParserStep } from './referer-parser.js'
 import { compileUaParserRules, parseUserAgent } from './ua-parser-rules.js'
 import { createUaParserStep, UA_PARSER_CONTEXT } from './ua-parser.js'
@@ -204,5 +205,50 @@ describe('ua parser', () => {
     createUaParserStep({ rules: { ...rules, device: [{ regex: broken, fields: [] }] }, schemaKey })(event, failures)
     expect(event.derivedContexts).toEqual([])
     expect(failures).toEqual([{ enrichment: { schemaKey, identifier: 'ua-parser' }, message: { error: expect.stringMatching(/Brwsr\/1.*regex engine failure/) } }])
+  })
+})
+
+describe('IP lookups', () => {
+  const city = { country: { iso_code: 'FR' }, subdivisions: [{ iso_code: 'IDF', names: { en: 'Île-de-France' } }], city: { names: { en: 'Paris', fr: 'Paris' } }, location: { latitude: 48.8566, longitude: 2.3522, time_zone: 'Europe/Paris' } }
+
+  it('writes geo, ISP, domain and connection fields from the records of the address, and an ASN entity', () => {
+    const seen: string[] = []
+    const event = emptyEvent()
+    event.fields.user_ipaddress = '192.0.2.1'
+    createIpLookupsStep({
+      geo: (ip) => (seen.push(ip), city),
+      isp: () => ({ isp: 'ISP', organization: 'Org' }),
+      domain: () => ({ domain: 'example.fr' }),
+      connectionType: () => ({ connection_type: 'Corporate' }),
+      asn: () => ({ autonomous_system_number: 3215, autonomous_system_organization: 'Orange' }),
+    })(event)
+    expect(seen).toEqual(['192.0.2.1'])
+    expect(event.fields).toMatchObject({ geo_country: 'FR', geo_region: 'IDF', geo_region_name: 'Île-de-France', geo_city: 'Paris', geo_zipcode: null, geo_latitude: 48.8566, geo_longitude: 2.3522, geo_timezone: 'Europe/Paris', ip_isp: 'ISP', ip_organization: 'Org', ip_domain: 'example.fr', ip_netspeed: 'Corporate' })
+    expect(event.derivedContexts).toEqual([{ schema: ASN_CONTEXT, data: { number: 3215, organization: 'Orange' } }])
+  })
+
+  it('suppresses lookup failures and missing records, and needs an address', () => {
+    const event = emptyEvent()
+    event.fields.user_ipaddress = 'not-an-ip'
+    createIpLookupsStep({
+      geo: () => {
+        throw new Error('unreadable address')
+      },
+      isp: () => null,
+      asn: () => ({ autonomous_system_organization: 'no number' }),
+    })(event)
+    expect(event.fields).toEqual({ user_ipaddress: 'not-an-ip' })
+    expect(event.derivedContexts).toEqual([])
+    const none = emptyEvent()
+    createIpLookupsStep({ geo: () => city })(none)
+    expect(none.fields).toEqual({})
+  })
+
+  it('keeps coordinates as Java floats print them, and a record without a location as 0, 0', () => {
+    expect([asJavaFloat(51.5142), asJavaFloat(37.386051), asJavaFloat(-122.0838551), asJavaFloat(0.1), asJavaFloat(undefined)]).toEqual([51.5142, 37.38605, -122.083855, 0.1, 0])
+    const event = emptyEvent()
+    event.fields.user_ipaddress = '192.0.2.1'
+    createIpLookupsStep({ geo: () => ({ country: { iso_code: 'FR' } }) })(event)
+    expect(event.fields).toMatchObject({ geo_country: 'FR', geo_latitude: 0, geo_longitude: 0, geo_region: null, geo_city: null })
   })
 })

@@ -3,6 +3,7 @@ import type { createAnonymizeIpStep } from './anonymize-ip.js'
 import type { createCampaignAttributionStep } from './campaign-attribution.js'
 import type { createEventFingerprintStep } from './event-fingerprint.js'
 import type { createCookieExtractorStep, createHeaderExtractorStep } from './extract-headers.js'
+import type { createIpLookupsStep } from './ip-lookups.js'
 import type { createRefererParserStep } from './referer-parser.js'
 import type { createUaParserStep } from './ua-parser.js'
 
@@ -14,6 +15,7 @@ export interface Enrichments {
   readonly eventFingerprint?: ReturnType<typeof createEventFingerprintStep>
   readonly cookieExtractor?: ReturnType<typeof createCookieExtractorStep>
   readonly headerExtractor?: ReturnType<typeof createHeaderExtractorStep>
+  readonly ipLookups?: ReturnType<typeof createIpLookupsStep>
   readonly anonymizeIp?: ReturnType<typeof createAnonymizeIpStep>
 }
 
