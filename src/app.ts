@@ -158,7 +158,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     const now = () => clock.now().getTime()
     const resolver = buildResolver(config.inspection, registrySchemas, now)
     const iglu = createSchemaValidation(resolver)
-    const optional = config.inspection.enrichmentsDir === null ? { enrichments: {}, enabled: [], warnings: [] } : await loadEnrichments(config.inspection.enrichmentsDir, iglu)
+    const optional = await loadEnrichments({ directory: config.inspection.enrichmentsDir, enable: config.inspection.enrich, geoDatabase: config.inspection.geoDatabase }, iglu)
     for (const warning of optional.warnings) http.log.warn(warning)
     http.log.info(optional.enabled.length === 0 ? 'No enrichments enabled' : `Enabled enrichments: ${optional.enabled.join(', ')}`)
     const inspection = createInspectionService({

@@ -61,8 +61,12 @@ export interface InspectionConfig {
   readonly output: 'tsv' | 'json' | null
   /** Forward each batch of printed events to this URL. */
   readonly destination: string | null
-  /** A directory of Snowplow enrichment configuration files; none enabled without it. */
+  /** A directory of Snowplow enrichment configuration files; none enabled without it or the two below. */
   readonly enrichmentsDir: string | null
+  /** Enrichments enabled with their typical configuration (`--enrich`), unless the directory configures them. */
+  readonly enrich: readonly string[]
+  /** A GeoIP2/GeoLite2 City `.mmdb` file enabling ip_lookups (`--geo-db`), unless the directory configures it. */
+  readonly geoDatabase: string | null
 }
 
 /** Values given on the command line; each one wins over its environment variable. */
@@ -83,6 +87,8 @@ export interface ConfigFlags {
   readonly outputJson?: boolean | undefined
   readonly destination?: string | undefined
   readonly enrichments?: string | undefined
+  readonly enrich?: readonly string[] | undefined
+  readonly geoDb?: string | undefined
 }
 
 export class ConfigError extends Error {
@@ -208,10 +214,15 @@ function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | und
   if (destination !== null && output === null) problems.push('--destination requires either --output-tsv or --output-json')
   if (destination !== null && !/^https?:\/\//.test(destination)) problems.push('--destination must be an http(s) URL')
   const enrichmentsDir = pick(flags.enrichments, 'FLOE_ENRICHMENTS_DIR') ?? null
+  // Names are checked when the enrichments are built, with the other enrichment problems.
+  const enrich = flags.enrich !== undefined && flags.enrich.length > 0 ? flags.enrich : (env.FLOE_ENRICH ?? '').split(',')
+  const geoDatabase = pick(flags.geoDb, 'FLOE_GEO_DB') ?? null
   return {
     output,
     destination,
     enrichmentsDir: enrichmentsDir === null ? null : path.resolve(enrichmentsDir),
+    enrich: [...new Set(enrich.map((name) => name.trim()).filter((name) => name !== ''))],
+    geoDatabase: geoDatabase === null ? null : path.resolve(geoDatabase),
     maxEvents,
     organizationId: organizationId?.toLowerCase() ?? null,
     env: envName === 'PROD' ? 'PROD' : 'DEV',

@@ -125,3 +125,48 @@ describe('optional enrichments from a directory of Snowplow configuration files'
     }
   })
 })
+
+describe('optional enrichments from flags', () => {
+  let dir: string
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'floe-enrich-flags-'))
+    writeTestGeoDatabases(dir)
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('enables enrichments with their typical configuration, and ip_lookups from --geo-db, offline', async () => {
+    const server = await startTestApp(testConfig({ inspection: { enrich: ['ua_parser_config', 'anon_ip', 'campaign_attribution', 'event_fingerprint_config'], geoDatabase: path.join(dir, 'GeoIP2-City.mmdb') } }))
+    try {
+      await fetch(`${server.baseUrl}/i?e=pv&p=web&url=${encodeURIComponent('http://shop.test/?utm_source=flyer')}`, { headers: { 'x-forwarded-for': '203.0.113.9', 'user-agent': CHROME } })
+      const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
+      expect(event.event).toMatchObject({ user_ipaddress: '203.0.113.x', ...LONDON, ip_isp: null, mkt_source: 'flyer', event_fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/) })
+      expect(event.event.derived_contexts.data).toEqual([{ schema: `iglu:${SP}/ua_parser_context/jsonschema/1-0-0`, data: expect.objectContaining({ useragentFamily: 'Chrome' }) }])
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('lets the enrichments directory win over a flag for the same enrichment', async () => {
+    const configs = mkdtempSync(path.join(tmpdir(), 'floe-enrich-both-'))
+    writeFileSync(path.join(configs, 'anon_ip.json'), config(`iglu:${SP}/anon_ip/jsonschema/1-0-1`, 'anon_ip', { anonOctets: 3 }))
+    const server = await startTestApp(testConfig({ inspection: { igluDirs: [IGLU_CENTRAL], enrichmentsDir: configs, enrich: ['anon_ip'] } }))
+    try {
+      await fetch(`${server.baseUrl}/i?e=pv&p=web&ip=203.0.113.9`)
+      const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
+      expect(event.event.user_ipaddress).toBe('203.x.x.x')
+    } finally {
+      await server.close()
+      rmSync(configs, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses unknown names and a geo database that cannot be read', async () => {
+    const failure = await startupError({ enrich: ['ua_parser_config', 'yauaa', 'cookie_extractor_config'], geoDatabase: path.join(dir, 'absent.mmdb') })
+    expect(failure).toBeInstanceOf(ConfigError)
+    const problems = (failure as ConfigError).problems
+    expect(problems).toHaveLength(3)
+    expect(problems[0]).toMatch(/^--enrich yauaa: not an enrichment Floe can enable with defaults \(one of campaign_attribution, referer_parser, ua_parser_config, event_fingerprint_config, anon_ip/)
+    expect(problems[1]).toMatch(/^--enrich cookie_extractor_config: /)
+    expect(problems[2]).toMatch(/^--geo-db .*absent\.mmdb: geo database .*absent\.mmdb/)
+  })
+})

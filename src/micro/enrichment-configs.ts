@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { ConfigError } from '../config.js'
 import { localAssetPath } from './enrichment-assets.js'
 import { openIpLookupDatabases, type IpLookupDatabase } from './maxmind-databases.js'
@@ -14,6 +15,7 @@ import { createUaParserStep } from './pipeline/enrichments/ua-parser.js'
 import type { IgluValidation } from './pipeline/iglu-validation.js'
 import { loadUaParserRules } from './ua-parser-database.js'
 
+const SP = 'com.snowplowanalytics.snowplow'
 const CONFIG_SCHEMA = /^iglu:(com\.snowplowanalytics\.snowplow(?:\.enrichments)?)\/([a-z_]+)\/jsonschema\/(\d+)-\d+-\d+$/
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 const IP_LOOKUP_DATABASES: readonly IpLookupDatabase[] = ['geo', 'isp', 'domain', 'connectionType', 'asn']
@@ -56,6 +58,28 @@ const BUILDERS: Readonly<Record<string, Builder>> = {
   },
 }
 
+/** What `--enrich <name>` switches on: each enrichment with a typical configuration. */
+const FLAG_DEFAULTS: Readonly<Record<string, { readonly schema: string; readonly parameters: Record<string, unknown> }>> = {
+  campaign_attribution: {
+    schema: `iglu:${SP}/campaign_attribution/jsonschema/1-0-1`,
+    parameters: { mapping: 'static', fields: { mktMedium: ['utm_medium'], mktSource: ['utm_source'], mktTerm: ['utm_term'], mktContent: ['utm_content'], mktCampaign: ['utm_campaign'] } },
+  },
+  referer_parser: { schema: `iglu:${SP}/referer_parser/jsonschema/2-0-0`, parameters: { internalDomains: [] } },
+  ua_parser_config: { schema: `iglu:${SP}/ua_parser_config/jsonschema/1-0-1`, parameters: {} },
+  event_fingerprint_config: { schema: `iglu:${SP}/event_fingerprint_config/jsonschema/1-0-1`, parameters: { excludeParameters: ['cv', 'eid', 'nuid', 'stm'], hashAlgorithm: 'MD5' } },
+  anon_ip: { schema: `iglu:${SP}/anon_ip/jsonschema/1-0-1`, parameters: { anonOctets: 1 } },
+}
+
+/** Enrichments to enable from a directory of Snowplow configuration files and from flags. */
+export interface EnrichmentSources {
+  /** A directory of configuration files (`*.json`), or null. */
+  readonly directory: string | null
+  /** `--enrich` names, each enabled with its typical configuration unless the directory configures it. */
+  readonly enable: readonly string[]
+  /** `--geo-db`: a GeoIP2/GeoLite2 City file for ip_lookups, unless the directory configures ip_lookups. */
+  readonly geoDatabase: string | null
+}
+
 /** The configurations of a directory: `[where, name, schema, data]` for each readable, supported one. */
 function readDirectory(directory: string, problems: string[]): [string, string, string, Record<string, unknown>][] {
   let files: string[]
@@ -88,28 +112,42 @@ function readDirectory(directory: string, problems: string[]): [string, string, 
 }
 
 /**
- * The enrichments of a directory of Snowplow enrichment configuration files (`*.json`), each
- * validated against its schema through the resolver. Disabled ones are skipped; unsupported,
- * invalid or unreadable ones stop start-up with every problem listed.
+ * The enrichments of a directory of Snowplow enrichment configuration files, each validated against
+ * its schema through the resolver, then those enabled by flags with their typical configuration.
+ * Disabled ones are skipped; unsupported, invalid or unreadable ones stop start-up with every
+ * problem listed.
  */
-export async function loadEnrichments(directory: string, iglu: IgluValidation): Promise<{ enrichments: Enrichments; enabled: string[]; warnings: string[] }> {
+export async function loadEnrichments(sources: EnrichmentSources, iglu: IgluValidation): Promise<{ enrichments: Enrichments; enabled: string[]; warnings: string[] }> {
   const problems: string[] = []
   const warnings: string[] = []
   let enrichments: Enrichments = {}
   const enabled: string[] = []
-  for (const [where, name, schema, data] of readDirectory(directory, problems)) {
-    const verdict = await iglu.validate(schema, data)
-    if (verdict.kind === 'invalid') {
-      problems.push(`${where}: invalid against ${schema}: ${JSON.stringify(verdict.error).slice(0, 500)}`)
-      continue
-    }
-    if (data.enabled === false) continue
+  const configured = new Set<string>()
+  const build = async (where: string, name: string, schema: string, parameters: Record<string, unknown>, directory: string) => {
     try {
-      enrichments = { ...enrichments, ...(await BUILDERS[name]?.(isObject(data.parameters) ? data.parameters : {}, { schema, directory, warnings })) }
+      enrichments = { ...enrichments, ...(await BUILDERS[name]?.(parameters, { schema, directory, warnings })) }
       enabled.push(name)
     } catch (error) {
       problems.push(`${where}: ${error instanceof Error ? error.message : String(error)}`)
     }
+  }
+
+  for (const [where, name, schema, data] of sources.directory === null ? [] : readDirectory(sources.directory, problems)) {
+    configured.add(name)
+    const verdict = await iglu.validate(schema, data)
+    if (verdict.kind === 'invalid') problems.push(`${where}: invalid against ${schema}: ${JSON.stringify(verdict.error).slice(0, 500)}`)
+    else if (data.enabled !== false) await build(where, name, schema, isObject(data.parameters) ? data.parameters : {}, sources.directory ?? '.')
+  }
+  for (const name of new Set(sources.enable)) {
+    const defaults = FLAG_DEFAULTS[name]
+    if (defaults === undefined) problems.push(`--enrich ${name}: not an enrichment Floe can enable with defaults (one of ${Object.keys(FLAG_DEFAULTS).join(', ')}; ip_lookups comes with --geo-db)`)
+    else if (configured.has(name)) warnings.push(`--enrich ${name}: the enrichments directory configures it, and wins`)
+    else await build(`--enrich ${name}`, name, defaults.schema, defaults.parameters, process.cwd())
+  }
+  if (sources.geoDatabase !== null) {
+    const geo = { database: path.basename(sources.geoDatabase), uri: pathToFileURL(path.dirname(path.resolve(sources.geoDatabase))).href }
+    if (configured.has('ip_lookups')) warnings.push('--geo-db: the enrichments directory configures ip_lookups, and wins')
+    else await build(`--geo-db ${sources.geoDatabase}`, 'ip_lookups', `iglu:${SP}/ip_lookups/jsonschema/2-0-1`, { geo }, process.cwd())
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return { enrichments, enabled, warnings }
