@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig, parseTtl } from './config.js'
 
@@ -41,6 +42,15 @@ describe('loadConfig', () => {
     }
     expect(loadConfig({}, good).bootstrap?.organizationId).toBe('0b7e1f4e-5c1a-4c52-9d6b-3f2f8f0d1a11')
     expect(() => loadConfig({}, { ...good, FLOE_BOOTSTRAP_API_KEY_ID: 'nope' })).toThrow(/FLOE_BOOTSTRAP_API_KEY_ID must be a UUID/)
+  })
+
+  it('reads the enrichments to enable from --enrich and --geo-db, else FLOE_ENRICH and FLOE_GEO_DB', () => {
+    expect(loadConfig({}, {}).inspection).toMatchObject({ enrich: [], geoDatabase: null })
+    const flags = loadConfig({ enrich: ['ua_parser_config', ' anon_ip ', 'ua_parser_config'], geoDb: 'geo/City.mmdb' }, { FLOE_ENRICH: 'referer_parser', FLOE_GEO_DB: '/x.mmdb' })
+    expect(flags.inspection.enrich).toEqual(['ua_parser_config', 'anon_ip'])
+    expect(flags.inspection.geoDatabase).toBe(path.resolve('geo/City.mmdb'))
+    const env = loadConfig({}, { FLOE_ENRICH: 'referer_parser, campaign_attribution,', FLOE_GEO_DB: '/data/GeoLite2-City.mmdb' })
+    expect(env.inspection).toMatchObject({ enrich: ['referer_parser', 'campaign_attribution'], geoDatabase: '/data/GeoLite2-City.mmdb' })
   })
 
   it('parses token lifetimes with units', () => {

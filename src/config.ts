@@ -61,10 +61,14 @@ export interface InspectionConfig {
   readonly output: 'tsv' | 'json' | null
   /** Forward each batch of printed events to this URL. */
   readonly destination: string | null
-  /** A directory of Snowplow enrichment configuration files; none enabled without it. */
+  /** A directory of Snowplow enrichment configuration files; none enabled without it or the two below. */
   readonly enrichmentsDir: string | null
   /** Where inspected events are kept. */
   readonly storage: EventStorageConfig
+  /** Enrichments enabled with their typical configuration (`--enrich`), unless the directory configures them. */
+  readonly enrich: readonly string[]
+  /** A GeoIP2/GeoLite2 City `.mmdb` file enabling ip_lookups (`--geo-db`), unless the directory configures it. */
+  readonly geoDatabase: string | null
 }
 
 /**
@@ -104,6 +108,8 @@ export interface ConfigFlags {
   readonly storage?: string | undefined
   readonly eventsDatabaseUrl?: string | undefined
   readonly eventsTtl?: string | undefined
+  readonly enrich?: readonly string[] | undefined
+  readonly geoDb?: string | undefined
 }
 
 export class ConfigError extends Error {
@@ -237,11 +243,16 @@ function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | und
   const enrichmentsDir = pick(flags.enrichments, 'FLOE_ENRICHMENTS_DIR') ?? null
   const storage = parseEventStorage(flags, pick, problems)
   if (storage.kind === 'postgres' && maxEvents === 0) problems.push('--max-events 0 turns the inspection API off; it cannot be combined with --storage postgres')
+  // Names are checked when the enrichments are built, with the other enrichment problems.
+  const enrich = flags.enrich !== undefined && flags.enrich.length > 0 ? flags.enrich : (env.FLOE_ENRICH ?? '').split(',')
+  const geoDatabase = pick(flags.geoDb, 'FLOE_GEO_DB') ?? null
   return {
     storage,
     output,
     destination,
     enrichmentsDir: enrichmentsDir === null ? null : path.resolve(enrichmentsDir),
+    enrich: [...new Set(enrich.map((name) => name.trim()).filter((name) => name !== ''))],
+    geoDatabase: geoDatabase === null ? null : path.resolve(geoDatabase),
     maxEvents,
     organizationId: organizationId?.toLowerCase() ?? null,
     env: envName === 'PROD' ? 'PROD' : 'DEV',

@@ -46,6 +46,12 @@ program
   .option('-j, --output-json', 'print each good and incomplete event to stdout as flattened JSON, one per line')
   .option('-d, --destination <url>', 'also POST each batch of printed events to this URL')
   .option('-e, --enrichments <dir>', 'directory of Snowplow enrichment configuration files to enable (env FLOE_ENRICHMENTS_DIR)')
+  .option(
+    '--enrich <name>',
+    'enable an enrichment with its typical configuration: campaign_attribution, referer_parser, ua_parser_config, event_fingerprint_config or anon_ip (repeatable; env FLOE_ENRICH, comma-separated)',
+    (name: string, all: string[] = []) => [...all, name],
+  )
+  .option('--geo-db <file>', 'GeoIP2/GeoLite2 City .mmdb file: enables ip_lookups with it (env FLOE_GEO_DB)')
   .action(async (options: ConfigFlags, command: Command) => runStart({ ...options, ...storeFlags(command) }))
 
 const orgs = program.command('orgs').description('manage organizations')

@@ -33,6 +33,12 @@ describe('architecture', () => {
     expect(offenders).toEqual([])
   })
 
+  it('keeps the event pipeline off the file system: files and databases are opened outside and passed in', () => {
+    const readers = files.filter((f) => f.file.startsWith(`micro${path.sep}pipeline${path.sep}`)).filter((f) => /from '(node:)?(fs|fs\/promises)'|from '(maxmind|mmdb-lib|yaml)'/.test(f.text))
+    expect(readers.map((f) => f.file)).toEqual([])
+    expect(files.filter((f) => f.file.startsWith(`micro${path.sep}pipeline${path.sep}`)).length).toBeGreaterThan(10)
+  })
+
   it('lets only db/create-db.ts import the database engines', () => {
     const engines = files.filter((f) => /from '(pg|@electric-sql\/pglite)'/.test(f.text)).map((f) => f.file)
     expect(engines).toEqual([path.join('db', 'create-db.ts')])

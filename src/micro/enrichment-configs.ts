@@ -1,18 +1,35 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { ConfigError } from '../config.js'
+import { localAssetPath } from './enrichment-assets.js'
+import { openIpLookupDatabases, type IpLookupDatabase } from './maxmind-databases.js'
 import { createAnonymizeIpStep, type AnonymizeIpConfig } from './pipeline/enrichments/anonymize-ip.js'
 import { createCampaignAttributionStep, type CampaignAttributionConfig } from './pipeline/enrichments/campaign-attribution.js'
 import type { Enrichments } from './pipeline/enrichments/enrichments.js'
 import { createEventFingerprintStep, type EventFingerprintConfig } from './pipeline/enrichments/event-fingerprint.js'
 import { createCookieExtractorStep, createHeaderExtractorStep } from './pipeline/enrichments/extract-headers.js'
+import { createIpLookupsStep } from './pipeline/enrichments/ip-lookups.js'
 import { createRefererParserStep } from './pipeline/enrichments/referer-parser.js'
+import { createUaParserStep } from './pipeline/enrichments/ua-parser.js'
 import type { IgluValidation } from './pipeline/iglu-validation.js'
+import { loadUaParserRules } from './ua-parser-database.js'
 
-const CONFIG_SCHEMA = /^iglu:(com\.snowplowanalytics\.snowplow(?:\.enrichments)?)\/([a-z_]+)\/jsonschema\/\d+-\d+-\d+$/
+const SP = 'com.snowplowanalytics.snowplow'
+const CONFIG_SCHEMA = /^iglu:(com\.snowplowanalytics\.snowplow(?:\.enrichments)?)\/([a-z_]+)\/jsonschema\/(\d+)-\d+-\d+$/
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const IP_LOOKUP_DATABASES: readonly IpLookupDatabase[] = ['geo', 'isp', 'domain', 'connectionType', 'asn']
 
-type Builder = (parameters: Record<string, unknown>) => Partial<Enrichments>
+interface BuildContext {
+  /** The configuration's schema URI. */
+  readonly schema: string
+  /** Where relative asset locations start: the enrichments directory. */
+  readonly directory: string
+  /** Start-up notes to log, such as skipped rules. */
+  readonly warnings: string[]
+}
+
+type Builder = (parameters: Record<string, unknown>, context: BuildContext) => Partial<Enrichments> | Promise<Partial<Enrichments>>
 
 /** Each supported configuration (by schema name) and how its parameters become a step. */
 const BUILDERS: Readonly<Record<string, Builder>> = {
@@ -22,56 +39,116 @@ const BUILDERS: Readonly<Record<string, Builder>> = {
   anon_ip: (p) => ({ anonymizeIp: createAnonymizeIpStep(p as unknown as AnonymizeIpConfig) }),
   cookie_extractor_config: (p) => ({ cookieExtractor: createCookieExtractorStep({ cookies: Array.isArray(p.cookies) ? p.cookies.map(String) : [] }) }),
   http_header_extractor_config: (p) => ({ headerExtractor: createHeaderExtractorStep({ headersPattern: String(p.headersPattern) }) }),
+  // Without database and uri: the uap-core rules installed with Floe.
+  ua_parser_config: (p, { schema, directory, warnings }) => {
+    const file = typeof p.database === 'string' && typeof p.uri === 'string' ? localAssetPath(p.uri, p.database, directory) : undefined
+    const { rules, skipped } = loadUaParserRules(file)
+    if (skipped.length > 0) warnings.push(`ua_parser_config: skipped ${skipped.length} rules JavaScript cannot compile: ${skipped.map((s) => `${s.list}[${s.index}] (${s.error})`).join('; ')}`)
+    return { uaParser: createUaParserStep({ rules, schemaKey: schema }) }
+  },
+  ip_lookups: async (p, { schema, directory }) => {
+    if (/\/jsonschema\/1-/.test(schema)) throw new Error('ip_lookups 1-0-x uses legacy GeoIP .dat files, which Floe cannot read; use ip_lookups 2-0-x with .mmdb files')
+    const files: Partial<Record<IpLookupDatabase, string>> = {}
+    for (const kind of IP_LOOKUP_DATABASES) {
+      const entry = p[kind]
+      if (isObject(entry)) files[kind] = localAssetPath(String(entry.uri), String(entry.database), directory)
+    }
+    if (Object.keys(files).length === 0) throw new Error(`ip_lookups needs at least one database (${IP_LOOKUP_DATABASES.join(', ')})`)
+    return { ipLookups: createIpLookupsStep(await openIpLookupDatabases(files)) }
+  },
 }
 
-/**
- * The enrichments of a directory of Snowplow enrichment configuration files (`*.json`), each
- * validated against its schema through the resolver. Disabled ones are skipped; unsupported,
- * invalid or unreadable ones stop start-up with every problem listed.
- */
-export async function loadEnrichments(directory: string, iglu: IgluValidation): Promise<{ enrichments: Enrichments; enabled: string[] }> {
-  const problems: string[] = []
-  let enrichments: Enrichments = {}
-  const enabled: string[] = []
+/** What `--enrich <name>` switches on: each enrichment with a typical configuration. */
+const FLAG_DEFAULTS: Readonly<Record<string, { readonly schema: string; readonly parameters: Record<string, unknown> }>> = {
+  campaign_attribution: {
+    schema: `iglu:${SP}/campaign_attribution/jsonschema/1-0-1`,
+    parameters: { mapping: 'static', fields: { mktMedium: ['utm_medium'], mktSource: ['utm_source'], mktTerm: ['utm_term'], mktContent: ['utm_content'], mktCampaign: ['utm_campaign'] } },
+  },
+  referer_parser: { schema: `iglu:${SP}/referer_parser/jsonschema/2-0-0`, parameters: { internalDomains: [] } },
+  ua_parser_config: { schema: `iglu:${SP}/ua_parser_config/jsonschema/1-0-1`, parameters: {} },
+  event_fingerprint_config: { schema: `iglu:${SP}/event_fingerprint_config/jsonschema/1-0-1`, parameters: { excludeParameters: ['cv', 'eid', 'nuid', 'stm'], hashAlgorithm: 'MD5' } },
+  anon_ip: { schema: `iglu:${SP}/anon_ip/jsonschema/1-0-1`, parameters: { anonOctets: 1 } },
+}
+
+/** Enrichments to enable from a directory of Snowplow configuration files and from flags. */
+export interface EnrichmentSources {
+  /** A directory of configuration files (`*.json`), or null. */
+  readonly directory: string | null
+  /** `--enrich` names, each enabled with its typical configuration unless the directory configures it. */
+  readonly enable: readonly string[]
+  /** `--geo-db`: a GeoIP2/GeoLite2 City file for ip_lookups, unless the directory configures ip_lookups. */
+  readonly geoDatabase: string | null
+}
+
+/** The configurations of a directory: `[where, name, schema, data]` for each readable, supported one. */
+function readDirectory(directory: string, problems: string[]): [string, string, string, Record<string, unknown>][] {
   let files: string[]
   try {
     files = readdirSync(directory).filter((f) => f.endsWith('.json')).sort()
   } catch (error) {
     throw new ConfigError([`--enrichments ${directory}: ${error instanceof Error ? error.message : String(error)}`])
   }
-  for (const file of files) {
+  return files.flatMap((file): [string, string, string, Record<string, unknown>][] => {
     const where = path.join(directory, file)
     let config: unknown
     try {
       config = JSON.parse(readFileSync(where, 'utf8'))
     } catch (error) {
       problems.push(`${where}: ${error instanceof Error ? error.message : String(error)}`)
-      continue
+      return []
     }
     const match = isObject(config) && typeof config.schema === 'string' ? CONFIG_SCHEMA.exec(config.schema) : null
     if (!isObject(config) || match === null || !isObject(config.data)) {
       problems.push(`${where}: expected {"schema": "iglu:com.snowplowanalytics.snowplow/<enrichment>/jsonschema/M-R-A", "data": {...}}`)
-      continue
+      return []
     }
     const name = match[2] ?? ''
-    const builder = BUILDERS[name]
-    if (builder === undefined) {
+    if (BUILDERS[name] === undefined) {
       problems.push(`${where}: the ${name} enrichment is not supported by Floe (supported: ${Object.keys(BUILDERS).join(', ')})`)
-      continue
+      return []
     }
-    const verdict = await iglu.validate(config.schema as string, config.data)
-    if (verdict.kind === 'invalid') {
-      problems.push(`${where}: invalid against ${String(config.schema)}: ${JSON.stringify(verdict.error).slice(0, 500)}`)
-      continue
-    }
-    if (config.data.enabled === false) continue
+    return [[where, name, config.schema as string, config.data]]
+  })
+}
+
+/**
+ * The enrichments of a directory of Snowplow enrichment configuration files, each validated against
+ * its schema through the resolver, then those enabled by flags with their typical configuration.
+ * Disabled ones are skipped; unsupported, invalid or unreadable ones stop start-up with every
+ * problem listed.
+ */
+export async function loadEnrichments(sources: EnrichmentSources, iglu: IgluValidation): Promise<{ enrichments: Enrichments; enabled: string[]; warnings: string[] }> {
+  const problems: string[] = []
+  const warnings: string[] = []
+  let enrichments: Enrichments = {}
+  const enabled: string[] = []
+  const configured = new Set<string>()
+  const build = async (where: string, name: string, schema: string, parameters: Record<string, unknown>, directory: string) => {
     try {
-      enrichments = { ...enrichments, ...builder(isObject(config.data.parameters) ? config.data.parameters : {}) }
+      enrichments = { ...enrichments, ...(await BUILDERS[name]?.(parameters, { schema, directory, warnings })) }
       enabled.push(name)
     } catch (error) {
       problems.push(`${where}: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
+
+  for (const [where, name, schema, data] of sources.directory === null ? [] : readDirectory(sources.directory, problems)) {
+    configured.add(name)
+    const verdict = await iglu.validate(schema, data)
+    if (verdict.kind === 'invalid') problems.push(`${where}: invalid against ${schema}: ${JSON.stringify(verdict.error).slice(0, 500)}`)
+    else if (data.enabled !== false) await build(where, name, schema, isObject(data.parameters) ? data.parameters : {}, sources.directory ?? '.')
+  }
+  for (const name of new Set(sources.enable)) {
+    const defaults = FLAG_DEFAULTS[name]
+    if (defaults === undefined) problems.push(`--enrich ${name}: not an enrichment Floe can enable with defaults (one of ${Object.keys(FLAG_DEFAULTS).join(', ')}; ip_lookups comes with --geo-db)`)
+    else if (configured.has(name)) warnings.push(`--enrich ${name}: the enrichments directory configures it, and wins`)
+    else await build(`--enrich ${name}`, name, defaults.schema, defaults.parameters, process.cwd())
+  }
+  if (sources.geoDatabase !== null) {
+    const geo = { database: path.basename(sources.geoDatabase), uri: pathToFileURL(path.dirname(path.resolve(sources.geoDatabase))).href }
+    if (configured.has('ip_lookups')) warnings.push('--geo-db: the enrichments directory configures ip_lookups, and wins')
+    else await build(`--geo-db ${sources.geoDatabase}`, 'ip_lookups', `iglu:${SP}/ip_lookups/jsonschema/2-0-1`, { geo }, process.cwd())
+  }
   if (problems.length > 0) throw new ConfigError(problems)
-  return { enrichments, enabled }
+  return { enrichments, enabled, warnings }
 }

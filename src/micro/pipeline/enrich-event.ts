@@ -2,7 +2,7 @@ import { badEvent, badRow, type BadEvent, type Processor } from './bad-rows.js'
 import { emptyEvent, toCanonicalJson, toPartiallyEnriched, type EnrichedEvent } from './canonical-event.js'
 import { badRowRawEvent, rawEventJson, type RawEvent } from './collector-payload.js'
 import type { IgluValidation } from './iglu-validation.js'
-import type { Enrichments } from './enrichments/enrichments.js'
+import type { EnrichmentFailure, Enrichments } from './enrichments/enrichments.js'
 import { failureEntities } from './failure-entities.js'
 import { checkFieldLengths } from './steps/check-field-lengths.js'
 import { deriveTimestamp } from './steps/derive-timestamp.js'
@@ -56,12 +56,17 @@ function setUp(event: EnrichedEvent, raw: RawEvent, deps: PipelineDeps): void {
   event.fields.useragent = raw.context.useragent === null ? null : tsvSafe(raw.context.useragent.replace(/[\r\n]/g, ''))
 }
 
-/** The enrichment chain, in the reference order (each step may read what earlier ones wrote); optional steps only when configured. */
-function runEnrichments(event: EnrichedEvent, raw: RawEvent, optional: Enrichments): EnrichmentMessage[] {
+/**
+ * The enrichment chain, in the reference order (each step may read what earlier ones wrote); optional
+ * steps only when configured. Returns the failures: the default steps' messages, then the optional ones'.
+ */
+function runEnrichments(event: EnrichedEvent, raw: RawEvent, optional: Enrichments): EnrichmentFailure[] {
   const messages: EnrichmentMessage[] = []
+  const failures: EnrichmentFailure[] = []
   if (typeof event.fields.v_collector !== 'string' || event.fields.v_collector === '') messages.push({ field: 'v_collector', value: null, expectation: 'should be set' })
   const page = enrichPageUrl(event, raw.context.refererUri, messages)
   deriveTimestamp(event)
+  optional.uaParser?.(event, failures)
   enrichRefererUrl(event, messages)
   optional.refererParser?.(event)
   // The page query feeds campaign attribution and cross-domain `_sp`.
@@ -72,9 +77,10 @@ function runEnrichments(event: EnrichedEvent, raw: RawEvent, optional: Enrichmen
   optional.cookieExtractor?.(event, raw.context.headers)
   optional.headerExtractor?.(event, raw.context.headers)
   setSchemaFields(event, messages)
-  // Last, so that everything before it saw the real address.
+  optional.ipLookups?.(event)
+  // Last, so that everything before it (IP lookups above all) saw the real address.
   optional.anonymizeIp?.(event)
-  return messages
+  return [...messages.map((message) => ({ enrichment: null, message })), ...failures]
 }
 
 function goodEvent(event: EnrichedEvent, raw: RawEvent, incomplete = false): GoodEvent {
@@ -94,7 +100,7 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
   setUp(event, raw, deps)
   const atomicErrors = parseAtomicFields(event, raw.parameters)
   const entityMessages = await validateEntities(event, raw.parameters, deps.iglu)
-  const enrichmentMessages = runEnrichments(event, raw, deps.enrichments ?? {})
+  const enrichmentFailures = runEnrichments(event, raw, deps.enrichments ?? {})
   const lengthViolations = checkFieldLengths(event)
 
   const phase1: unknown[] = []
@@ -114,7 +120,7 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
     return { kind: 'bad', bad: badEvent('enrichment', row, null, raw), incomplete: goodEvent(event, raw, true) }
   }
   if (phase1.length > 0) return fail('schema_violations', phase1)
-  if (enrichmentMessages.length > 0) return fail('enrichment_failures', enrichmentMessages.map((message) => ({ enrichment: null, message })))
+  if (enrichmentFailures.length > 0) return fail('enrichment_failures', enrichmentFailures)
   if (lengthViolations.length > 0) {
     const dataReports = lengthViolations.map((v) => ({ message: `Field is longer than maximum allowed size ${v.limit}`, path: v.field, keyword: 'atomic_field_length_exceeded', targets: [] }))
     return fail('schema_violations', [{ schemaKey: ATOMIC_SCHEMA, error: { error: 'ValidationError', dataReports } }])

@@ -18,7 +18,8 @@ function entityOf(message: unknown, stage: 'schema' | 'enrichment', processor: P
   const m = isObject(message) ? message : {}
   if (stage === 'enrichment') {
     const inner = isObject(m.message) ? m.message : {}
-    const identifier = typeof inner.field === 'string' ? inner.field : 'pipeline'
+    const enrichment = isObject(m.enrichment) ? m.enrichment : {}
+    const identifier = typeof enrichment.identifier === 'string' ? enrichment.identifier : typeof inner.field === 'string' ? inner.field : 'pipeline'
     const text = typeof inner.expectation === 'string' ? inner.expectation : typeof inner.error === 'string' ? inner.error : 'enrichment failed'
     return { schema: FAILURE_SCHEMA, data: { failureType: `EnrichmentError: ${identifier}`, errors: [{ message: text, source: identifier }], schema: null, data: inner.value ?? null, ...base } }
   }

@@ -1,7 +1,8 @@
 /**
  * Floe's own small set of the tracker-protocol schemas, so that events validate offline. Written
  * for Floe from the protocol's documented shape (not copied from Iglu Central): the envelopes
- * (payload_data, contexts, unstruct_event) and the entities trackers send by default.
+ * (payload_data, contexts, unstruct_event), the entities trackers send by default, and those
+ * Floe's enrichments derive (ua_parser_context, asn).
  */
 const SELF_DESC = 'http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#'
 const SNOWPLOW = 'com.snowplowanalytics.snowplow'
@@ -37,11 +38,48 @@ const selfDescribingItem = { type: 'object', properties: { schema: { type: 'stri
 const contexts = (version: string) => selfDescribing('contexts', version, 'A list of self-describing entities (Floe core schema)', { type: 'array', items: selfDescribingItem })
 const UUID = { type: 'string', format: 'uuid' }
 
+const nullableString = { type: ['string', 'null'] }
+
+/** The entity the ua_parser enrichment derives: family and version parts of the agent, its OS and device. */
+const uaParserContext = selfDescribing('ua_parser_context', '1-0-0', 'User agent, OS and device parsed from the user-agent string (Floe core schema)', {
+  type: 'object',
+  properties: {
+    useragentFamily: { type: 'string' },
+    useragentMajor: nullableString,
+    useragentMinor: nullableString,
+    useragentPatch: nullableString,
+    useragentVersion: { type: 'string' },
+    osFamily: { type: 'string' },
+    osMajor: nullableString,
+    osMinor: nullableString,
+    osPatch: nullableString,
+    osPatchMinor: nullableString,
+    osVersion: { type: 'string' },
+    deviceFamily: { type: 'string' },
+  },
+  required: ['useragentFamily', 'useragentMajor', 'useragentMinor', 'osFamily', 'deviceFamily'],
+  additionalProperties: false,
+})
+
+/** The entity the ip_lookups enrichment derives from an ASN database. */
+const asn = selfDescribing('asn', '1-0-1', 'Autonomous system of the IP address (Floe core schema)', {
+  type: 'object',
+  properties: {
+    number: { type: 'integer', minimum: 0, maximum: 2147483647 },
+    organization: nullableString,
+    likelyBot: { type: 'boolean' },
+  },
+  required: ['number'],
+  additionalProperties: false,
+})
+
 /** Every core schema by its Iglu URI. payload_data 1-0-0 to 1-0-3 share the 1-0-4 parameter list, a superset of theirs. */
 export const CORE_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new Map([
   ...['1-0-0', '1-0-1', '1-0-2', '1-0-3', '1-0-4'].map((v) => [`iglu:${SNOWPLOW}/payload_data/jsonschema/${v}`, payloadData(v)] as const),
   ...['1-0-0', '1-0-1'].map((v) => [`iglu:${SNOWPLOW}/contexts/jsonschema/${v}`, contexts(v)] as const),
   [`iglu:${SNOWPLOW}/unstruct_event/jsonschema/1-0-0`, selfDescribing('unstruct_event', '1-0-0', 'A self-describing event (Floe core schema)', selfDescribingItem)],
+  [`iglu:${SNOWPLOW}/ua_parser_context/jsonschema/1-0-0`, uaParserContext],
+  [`iglu:${SNOWPLOW}/asn/jsonschema/1-0-1`, asn],
   [`iglu:${SNOWPLOW}/web_page/jsonschema/1-0-0`, selfDescribing('web_page', '1-0-0', 'The page view a web event belongs to (Floe core schema)', { type: 'object', properties: { id: UUID }, required: ['id'], additionalProperties: false })],
   [
     `iglu:${SNOWPLOW}/client_session/jsonschema/1-0-2`,

@@ -1,15 +1,26 @@
+import type { EnrichmentMessage } from '../steps/enrich-urls.js'
 import type { createAnonymizeIpStep } from './anonymize-ip.js'
 import type { createCampaignAttributionStep } from './campaign-attribution.js'
 import type { createEventFingerprintStep } from './event-fingerprint.js'
 import type { createCookieExtractorStep, createHeaderExtractorStep } from './extract-headers.js'
+import type { createIpLookupsStep } from './ip-lookups.js'
 import type { createRefererParserStep } from './referer-parser.js'
+import type { createUaParserStep } from './ua-parser.js'
 
 /** The optional enrichments that are switched on, each a step built from its configuration. */
 export interface Enrichments {
+  readonly uaParser?: ReturnType<typeof createUaParserStep>
   readonly refererParser?: ReturnType<typeof createRefererParserStep>
   readonly campaignAttribution?: ReturnType<typeof createCampaignAttributionStep>
   readonly eventFingerprint?: ReturnType<typeof createEventFingerprintStep>
   readonly cookieExtractor?: ReturnType<typeof createCookieExtractorStep>
   readonly headerExtractor?: ReturnType<typeof createHeaderExtractorStep>
+  readonly ipLookups?: ReturnType<typeof createIpLookupsStep>
   readonly anonymizeIp?: ReturnType<typeof createAnonymizeIpStep>
+}
+
+/** One enrichment_failures message: the enrichment that failed (null for the default steps) and what went wrong. */
+export interface EnrichmentFailure {
+  readonly enrichment: { readonly schemaKey: string; readonly identifier: string } | null
+  readonly message: EnrichmentMessage
 }
