@@ -7,7 +7,7 @@ import type { Ajv } from '../iglu/ajv-factory.js'
 import { contentHash } from '../iglu/content-hash.js'
 import { compareSchemaVer, formatSchemaVer, parseSchemaVer } from '../iglu/schema-ver.js'
 import { schemaKeyToUri } from '../iglu/schema-key.js'
-import { deploySchema, type DeploymentRequest, type Initiator } from './deploy-schema.js'
+import { checkDeploymentRequest, deploySchema, type DeploymentRequest, type Initiator } from './deploy-schema.js'
 import { DataStructureNotFoundError, InvalidSchemaKeyError, RequestNotFoundError, VersionNotDeployedError } from './registry.errors.js'
 import { createRegistryStore, type DataStructure, type Env } from './registry.store.js'
 import type { StructureMeta } from './registry.table.js'
@@ -112,8 +112,10 @@ export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; cl
       later(organizationId, 'validation', (id) => validate(organizationId, id, body)),
     deploy: (organizationId: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }) =>
       deploy(organizationId, randomUUID(), request, options),
-    deployLater: (organizationId: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }) =>
-      later(organizationId, 'deployment', (id) => deploy(organizationId, id, request, options)),
+    async deployLater(organizationId: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }) {
+      checkDeploymentRequest(request, options.initiator)
+      return later(organizationId, 'deployment', (id) => deploy(organizationId, id, request, options))
+    },
 
     async findRequest(organizationId: string, kind: 'validation' | 'deployment', id: string) {
       const result = isUuid(id) ? await store.findRequest(organizationId, kind, id.toLowerCase()) : null
