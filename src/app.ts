@@ -195,6 +195,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       else await http.register(microRoutes, { prefix, inspection })
     }
 
+    const interrupted = await registry.finishInterruptedRequests()
+    if (interrupted > 0) http.log.warn(`Finishing ${interrupted} validation or deployment request(s) accepted before the server stopped`)
+
     const openEvents = events
     http.addHook('onClose', async () => {
       await background.drain()

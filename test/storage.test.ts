@@ -6,6 +6,10 @@ import { systemClock } from '../src/auth/clock.js'
 import { createDb } from '../src/db/create-db.js'
 import { migrateToLatest } from '../src/db/migrate.js'
 import { migrations } from '../src/db/migrations/index.js'
+import { createAjv } from '../src/iglu/ajv-factory.js'
+import { createRegistryService } from '../src/registry/registry.service.js'
+import { apiClient } from './support/api-client.js'
+import { objectSchema } from './support/registry-builders.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
 import { testConfig } from './support/test-config.js'
 
@@ -93,6 +97,32 @@ describe.each(backends)('storage on $name', (backend) => {
     expect(keys.map((k) => [k.id, k.isAdmin])).toEqual([[BOOTSTRAP.apiKeyId, true]])
     const key = await service.authenticateByIdAndSecret(BOOTSTRAP.organizationId, BOOTSTRAP.apiKeyId, BOOTSTRAP.apiKey)
     expect(key.id).toBe(BOOTSTRAP.apiKeyId)
+  })
+
+  it('finishes, after a restart, the asynchronous requests accepted before the server stopped', async () => {
+    const database = await fresh({ onDisk: true })
+    const first = await open(database, { bootstrap: BOOTSTRAP })
+    // The first life accepts the requests and dies before doing them: its background work never runs.
+    const dying = createRegistryService({ db: first.store.db, ajv: createAjv({ allErrors: true }), clock: systemClock, background: { run: () => undefined } })
+    const initiator = { organizationId: BOOTSTRAP.organizationId, apiKeyId: BOOTSTRAP.apiKeyId, isAdmin: true }
+    const deployed = objectSchema('com.acme', 'resumed', '1-0-0', { n: { type: 'integer' } })
+    expect((await dying.validate(BOOTSTRAP.organizationId, { data: deployed })).success).toBe(true)
+    const validation = await dying.validateLater(BOOTSTRAP.organizationId, { data: objectSchema('com.acme', 'resumed', '1-0-1', { n: { type: 'integer' } }) })
+    const deployment = await dying.deployLater(BOOTSTRAP.organizationId, { source: 'VALIDATED', target: 'DEV', vendor: 'com.acme', name: 'resumed', format: 'jsonschema', version: '1-0-0' }, { patch: false, initiator })
+    expect([validation.completed, deployment.completed]).toEqual([false, false])
+    await first.close()
+
+    const second = await open(database, { bootstrap: BOOTSTRAP })
+    const client = await apiClient({ baseUrl: await second.http.listen({ host: '127.0.0.1', port: 0 }) }, BOOTSTRAP.organizationId, BOOTSTRAP.apiKeyId, BOOTSTRAP.apiKey)
+    const finished = async (path: string) => {
+      let polled = (await client.call('GET', path)).body
+      while (polled.completed !== true) polled = (await client.call('GET', path)).body
+      return polled
+    }
+    expect(await finished(`/data-structures/v1/validation-requests/${validation.id}`)).toMatchObject({ success: true, message: 'iglu:com.acme/resumed/jsonschema/1-0-1 is valid' })
+    const done = await finished(`/data-structures/v1/deployment-requests/${deployment.id}`)
+    expect(done).toMatchObject({ success: true, deployment: { version: '1-0-0', env: 'DEV' } })
+    expect((await client.call('GET', `/data-structures/v1/${done.dataStructureHash}/versions/1-0-0?env=DEV`)).body).toEqual(deployed)
   })
 
   it('keeps a configured FLOE_JWT_SECRET out of the store', async () => {

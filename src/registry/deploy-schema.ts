@@ -40,6 +40,20 @@ function gapCheck(version: SchemaVer, existing: readonly SchemaVersion[], env: E
 }
 
 /**
+ * What can be refused without the store: the move, the schema key, and who may deploy to PROD.
+ * Asynchronous requests run it before they are accepted, so that they are refused as synchronous ones are.
+ */
+export function checkDeploymentRequest(request: DeploymentRequest, initiator: Initiator): SchemaVer {
+  const path = `${request.source}->${request.target}`
+  if (path !== 'VALIDATED->DEV' && path !== 'DEV->PROD') throw new InvalidDeploymentPathError(request.source, request.target)
+  const problems = schemaKeyProblems(request)
+  const version = parseSchemaVer(request.version)
+  if (problems.length > 0 || version === null) throw new InvalidSchemaKeyError(problems)
+  if (request.target === 'PROD' && !initiator.isAdmin) throw new AdminRequiredError('deploy to PROD')
+  return version
+}
+
+/**
  * Moves one schema version VALIDATED → DEV or DEV → PROD, in one transaction that also holds the
  * structure's lock, so concurrent deployments of one structure happen one after the other.
  */
@@ -49,13 +63,7 @@ export async function deploySchema(
   request: DeploymentRequest,
   options: { patch: boolean; initiator: Initiator; now: Date },
 ): Promise<DeploymentOutcome> {
-  const path = `${request.source}->${request.target}`
-  if (path !== 'VALIDATED->DEV' && path !== 'DEV->PROD') throw new InvalidDeploymentPathError(request.source, request.target)
-  const problems = schemaKeyProblems(request)
-  const version = parseSchemaVer(request.version)
-  if (problems.length > 0 || version === null) throw new InvalidSchemaKeyError(problems)
-  if (request.target === 'PROD' && !options.initiator.isAdmin) throw new AdminRequiredError('deploy to PROD')
-
+  const version = checkDeploymentRequest(request, options.initiator)
   const hash = dataStructureHash(organizationId, request.vendor, request.name, request.format)
   const uri = schemaKeyToUri({ ...request, version })
   return db.transaction().execute(async (trx) => {

@@ -7,10 +7,10 @@ import type { Ajv } from '../iglu/ajv-factory.js'
 import { contentHash } from '../iglu/content-hash.js'
 import { compareSchemaVer, formatSchemaVer, parseSchemaVer } from '../iglu/schema-ver.js'
 import { schemaKeyToUri } from '../iglu/schema-key.js'
-import { deploySchema, type DeploymentRequest, type Initiator } from './deploy-schema.js'
+import { checkDeploymentRequest, deploySchema, type DeploymentRequest, type Initiator } from './deploy-schema.js'
 import { DataStructureNotFoundError, InvalidSchemaKeyError, RequestNotFoundError, VersionNotDeployedError } from './registry.errors.js'
 import { createRegistryStore, type DataStructure, type Env } from './registry.store.js'
-import type { StructureMeta } from './registry.table.js'
+import type { PendingWork, StructureMeta } from './registry.table.js'
 import { dataStructureView, deploymentView } from './registry-views.js'
 import { validateSchemaDocument } from './schema-validation.js'
 import { isUuid } from '../uuid.js'
@@ -33,7 +33,7 @@ const DEFAULT_META: StructureMeta = { hidden: false, schemaType: null, customDat
 const orNull = (list: readonly string[]) => (list.length === 0 ? null : [...list])
 
 /** The data structures registry: validation, deployment, reads and metadata of one organization at a time. */
-export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; clock: Clock; background: BackgroundTasks }) {
+export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; clock: Clock; background: Pick<BackgroundTasks, 'run'> }) {
   const store = createRegistryStore(deps.db)
 
   async function structureOrThrow(organizationId: string, hash: string): Promise<DataStructure> {
@@ -42,7 +42,8 @@ export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; cl
     return structure
   }
 
-  async function validate(organizationId: string, id: string, body: { meta?: MetaInput | undefined; data: unknown }): Promise<RequestResult> {
+  /** Validates, then records the result with the candidate: a new request, or the final result of an accepted one. */
+  async function validate(organizationId: string, id: string, body: { meta?: MetaInput | undefined; data: unknown }, { isAccepted = false } = {}): Promise<RequestResult> {
     const report = validateSchemaDocument(body.data, deps.ajv)
     const success = report.errors.length === 0 && report.key !== null
     const uri = report.key === null ? 'the schema' : schemaKeyToUri(report.key)
@@ -64,12 +65,13 @@ export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; cl
           { schema, meta: { ...DEFAULT_META, ...body.meta }, contentHash: contentHash(schema) },
         )
       }
-      await tx.saveRequest({ id, organizationId, kind: 'validation', result })
+      if (isAccepted) await tx.finishRequest(id, result)
+      else await tx.saveRequest({ id, organizationId, kind: 'validation', result })
     })
     return result
   }
 
-  async function deploy(organizationId: string, id: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }) {
+  async function deploy(organizationId: string, id: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }, { isAccepted = false } = {}) {
     const outcome = await deploySchema(deps.db, organizationId, request, { ...options, now: deps.clock.now() })
     const { uri } = outcome
     const result: RequestResult = {
@@ -86,34 +88,56 @@ export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; cl
       dataStructureHash: outcome.hash,
       deployment: outcome.kind === 'deployed' ? deploymentView(outcome.deployment) : null,
     }
-    await store.saveRequest({ id, organizationId, kind: 'deployment', result })
+    if (isAccepted) await store.finishRequest(id, result)
+    else await store.saveRequest({ id, organizationId, kind: 'deployment', result })
     return result
   }
 
-  /** Accepts the request now and does the work after answering; the client polls by id. */
-  async function later(organizationId: string, kind: 'validation' | 'deployment', work: (id: string) => Promise<RequestResult>) {
-    const id = randomUUID()
-    const pending: RequestResult = { id, completed: false, success: false, errors: null, warnings: null, info: null, message: 'in progress' }
-    await store.saveRequest({ id, organizationId, kind, result: pending })
+  const pendingResult = (id: string): RequestResult => ({ id, completed: false, success: false, errors: null, warnings: null, info: null, message: 'in progress' })
+
+  /** Does the work of an accepted request after the answer; a failure becomes its final result. */
+  function finishLater(organizationId: string, id: string, work: PendingWork): void {
     deps.background.run(async () => {
       try {
-        await work(id)
+        if (work.kind === 'validation') await validate(organizationId, id, work.body, { isAccepted: true })
+        else await deploy(organizationId, id, work.request, { patch: work.patch, initiator: work.initiator }, { isAccepted: true })
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error)
-        await store.saveRequest({ id, organizationId, kind, result: { ...pending, completed: true, errors: [message], message } })
+        await store.finishRequest(id, { ...pendingResult(id), completed: true, errors: [message], message })
       }
     })
+  }
+
+  /** Accepts the request now, keeping its input with it, and does the work after answering; the client polls by id. */
+  async function later(organizationId: string, work: PendingWork) {
+    const id = randomUUID()
+    const pending = pendingResult(id)
+    await store.acceptRequest({ id, organizationId, kind: work.kind, result: pending, work })
+    finishLater(organizationId, id, work)
     return pending
   }
 
   return {
     validate: (organizationId: string, body: { meta?: MetaInput | undefined; data: unknown }) => validate(organizationId, randomUUID(), body),
-    validateLater: (organizationId: string, body: { meta?: MetaInput | undefined; data: unknown }) =>
-      later(organizationId, 'validation', (id) => validate(organizationId, id, body)),
+    validateLater: (organizationId: string, body: { meta?: MetaInput | undefined; data: unknown }) => later(organizationId, { kind: 'validation', body }),
     deploy: (organizationId: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }) =>
       deploy(organizationId, randomUUID(), request, options),
-    deployLater: (organizationId: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }) =>
-      later(organizationId, 'deployment', (id) => deploy(organizationId, id, request, options)),
+    async deployLater(organizationId: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }) {
+      checkDeploymentRequest(request, options.initiator)
+      const initiator = { apiKeyId: options.initiator.apiKeyId, isAdmin: options.initiator.isAdmin }
+      return later(organizationId, { kind: 'deployment', request, patch: options.patch, initiator })
+    },
+
+    /**
+     * Finishes the requests that were accepted but not finished when a server stopped (a crash, a kill):
+     * run once at start-up. Instances sharing one database may both run a request; the first result stays,
+     * and doing a validation or deployment twice changes nothing more.
+     */
+    async finishInterruptedRequests(): Promise<number> {
+      const unfinished = await store.unfinishedRequests()
+      for (const request of unfinished) finishLater(request.organizationId, request.id, request.work)
+      return unfinished.length
+    },
 
     async findRequest(organizationId: string, kind: 'validation' | 'deployment', id: string) {
       const result = isUuid(id) ? await store.findRequest(organizationId, kind, id.toLowerCase()) : null

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../db/database.js'
-import type { DataStructureRow, DeploymentRow, StructureMeta } from './registry.table.js'
+import type { DataStructureRow, DeploymentRow, PendingWork, StructureMeta } from './registry.table.js'
 
 export type Env = 'DEV' | 'PROD'
 
@@ -195,6 +195,31 @@ export function createRegistryStore(db: Kysely<Database>) {
         .values({ id: request.id, organization_id: request.organizationId, kind: request.kind, result: JSON.stringify(request.result) })
         .onConflict((oc) => oc.column('id').doUpdateSet({ result: JSON.stringify(request.result) }))
         .execute()
+    },
+
+    /** An asynchronous request, answered before its work is done: the work is kept with it until it is finished. */
+    async acceptRequest(request: { id: string; organizationId: string; kind: PendingWork['kind']; result: object; work: PendingWork }): Promise<void> {
+      await db
+        .insertInto('registry_requests')
+        .values({ id: request.id, organization_id: request.organizationId, kind: request.kind, result: JSON.stringify(request.result), pending_work: JSON.stringify(request.work) })
+        .execute()
+    },
+
+    /** The final result of an accepted request; false when another run already finished it (the first result stays). */
+    async finishRequest(id: string, result: object): Promise<boolean> {
+      const updated = await db
+        .updateTable('registry_requests')
+        .set({ result: JSON.stringify(result), pending_work: null })
+        .where('id', '=', id)
+        .where('pending_work', 'is not', null)
+        .executeTakeFirst()
+      return updated.numUpdatedRows > 0n
+    },
+
+    /** Accepted requests whose work is not finished, oldest first. */
+    async unfinishedRequests(): Promise<{ id: string; organizationId: string; work: PendingWork }[]> {
+      const rows = await db.selectFrom('registry_requests').select(['id', 'organization_id', 'pending_work']).where('pending_work', 'is not', null).orderBy('created_at').execute()
+      return rows.flatMap((row) => (row.pending_work === null ? [] : [{ id: row.id, organizationId: row.organization_id, work: row.pending_work }]))
     },
 
     async findRequest(organizationId: string, kind: 'validation' | 'deployment', id: string): Promise<Record<string, unknown> | null> {

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely'
+import type { DeploymentRequest, Initiator } from './deploy-schema.js'
 
 /** jsonb: written as a JSON string, read back parsed. */
 type Json<T> = ColumnType<T, string, string>
@@ -55,11 +56,18 @@ export interface DeploymentsTable {
   ts: Date
 }
 
+/** The input of an accepted asynchronous request: what is needed to do it again after a restart. */
+export type PendingWork =
+  | { readonly kind: 'validation'; readonly body: { readonly meta?: Record<string, unknown> | undefined; readonly data: unknown } }
+  | { readonly kind: 'deployment'; readonly request: DeploymentRequest; readonly patch: boolean; readonly initiator: Initiator }
+
 export interface RegistryRequestsTable {
   id: string
   organization_id: string
   kind: 'validation' | 'deployment'
   result: Json<Record<string, unknown>>
+  /** Set while an asynchronous request is accepted but unfinished; null once its result is final. */
+  pending_work: ColumnType<PendingWork | null, string | null | undefined, string | null>
   created_at: Generated<Date>
 }
 

@@ -34,7 +34,8 @@ export interface ApiClient {
   callAt(method: string, absolutePath: string, body?: unknown): Promise<JsonResponse>
 }
 
-export async function apiClient(server: TestApp, organizationId: string, apiKeyId: string, apiKey: string): Promise<ApiClient> {
+/** Logs in with an API key, on an in-process app or a `floe start` child process. */
+export async function apiClient(server: { readonly baseUrl: string }, organizationId: string, apiKeyId: string, apiKey: string): Promise<ApiClient> {
   const base = `${server.baseUrl}/api/msc/v1/organizations/${organizationId}`
   const tokenResponse = await fetch(`${base}/credentials/v3/token`, { headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey } })
   const { accessToken } = (await tokenResponse.json()) as { accessToken: string }

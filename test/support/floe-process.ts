@@ -11,6 +11,8 @@ export interface FloeProcess {
   readonly baseUrl: string
   /** Everything printed on stdout up to the listening line. */
   readonly banner: string
+  /** Everything printed on stderr so far (the logs). */
+  stderr(): string
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
@@ -38,6 +40,7 @@ export async function startFloe(args: readonly string[], env: Readonly<Record<st
     child,
     baseUrl,
     banner,
+    stderr: () => stderr,
     stop: (signal = 'SIGTERM') => {
       child.kill(signal)
       return exited

@@ -3,6 +3,7 @@ import * as createOrganizationsAndApiKeys from './2026-11-21-01-create-organizat
 import * as createRegistry from './2026-11-21-02-create-registry.js'
 import * as createScenariosAndDataProducts from './2026-11-21-03-create-scenarios-and-data-products.js'
 import * as createInspectedEvents from './2026-11-22-04-create-inspected-events.js'
+import * as keepAcceptedRequestWork from './2026-11-22-05-keep-accepted-request-work.js'
 
 /**
  * Every migration by name. Names sort by date, and a migration is never edited once merged.
@@ -13,4 +14,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21-02-create-registry': createRegistry,
   '2026-11-21-03-create-scenarios-and-data-products': createScenariosAndDataProducts,
   '2026-11-22-04-create-inspected-events': createInspectedEvents,
+  '2026-11-22-05-keep-accepted-request-work': keepAcceptedRequestWork,
 }

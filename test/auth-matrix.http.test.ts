@@ -1,0 +1,280 @@
+import { createHmac, randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createCredentialsService } from '../src/auth/credentials.service.js'
+import { apiClient, bootstrapAdmin, otherOrganizationAdmin, requestJson, type ApiClient, type JsonResponse } from './support/api-client.js'
+import { objectSchema } from './support/registry-builders.js'
+import { routeTable, type RouteEntry } from './support/route-table.js'
+import { FakeClock, startTestApp, type TestApp } from './support/test-app.js'
+import { testConfig } from './support/test-config.js'
+
+// Issue 8, item 7: every route of the Console APIs against every kind of bad credential.
+// The routes come from the router, so a new route cannot escape; the table below says who may call each one.
+
+const MSC = '/api/msc/v1/organizations/:organizationId'
+const LEGACY = '/api/schemas/v1/organizations/:organizationId'
+const GUARDED_PREFIXES = ['/api/msc/', '/api/schemas/']
+const TTL = 600
+
+type Access =
+  | { readonly kind: 'public'; readonly reason: string }
+  /** Any valid token of the organization in the path. */
+  | { readonly kind: 'member' }
+  /** Only a token of an admin key of that organization; `action` is what the request does. */
+  | { readonly kind: 'admin'; readonly action: string }
+
+const member: Access = { kind: 'member' }
+const tokenExchange: Access = { kind: 'public', reason: 'the token exchange is how a caller gets a token: it checks an API key instead (console-api.md, path 1)' }
+const keyManagement: Access = { kind: 'admin', action: 'manage API keys (floe keys ... over HTTP)' }
+const prodDeployment: Access = { kind: 'admin', action: 'deploy DEV → PROD (data-structures spec, Authentication 4)' }
+
+/**
+ * Who may call each route. HEAD follows GET, since Fastify derives one from the other. A route of the
+ * router missing here, or a row whose route is gone, fails the test.
+ */
+const ACCESS_TABLE: readonly (readonly [methods: string, url: string, access: Access])[] = [
+  ['GET POST', `${MSC}/credentials/v2/token`, tokenExchange],
+  ['GET POST', `${MSC}/credentials/v3/token`, tokenExchange],
+  ['GET POST', `${MSC}/credentials/v2/api-keys`, keyManagement],
+  ['DELETE', `${MSC}/credentials/v2/api-keys/:apiKeyId`, keyManagement],
+  ['POST', `${MSC}/compatibility-checks`, member],
+  ['GET', `${MSC}/data-structures/v1`, member],
+  ['GET', `${MSC}/data-structures/v1/`, member],
+  ['GET', `${MSC}/data-structures/v1/schemas/versions`, member],
+  ['POST', `${MSC}/data-structures/v1/validation-requests`, member],
+  ['POST', `${MSC}/data-structures/v1/validation-requests/sync`, member],
+  ['GET', `${MSC}/data-structures/v1/validation-requests/:id`, member],
+  ['POST', `${MSC}/data-structures/v1/deployment-requests`, prodDeployment],
+  ['POST', `${MSC}/data-structures/v1/deployment-requests/sync`, prodDeployment],
+  ['GET', `${MSC}/data-structures/v1/deployment-requests/:id`, member],
+  ['GET', `${MSC}/data-structures/v1/:hash`, member],
+  ['GET', `${MSC}/data-structures/v1/:hash/versions/:version`, member],
+  ['GET', `${MSC}/data-structures/v1/:hash/deployments`, member],
+  ['PUT PATCH', `${MSC}/data-structures/v1/:hash/meta`, member],
+  ['GET POST', `${MSC}/data-products/v2`, member],
+  ['GET POST', `${MSC}/data-products/v2/`, member],
+  ['GET PUT DELETE', `${MSC}/data-products/v2/:id`, member],
+  ['GET', `${MSC}/event-specs/v1`, member],
+  ['GET', `${MSC}/event-specs/v1/`, member],
+  ['POST', `${MSC}/event-specs/v1/compatibility`, member],
+  ['GET', `${MSC}/event-specs/v1/:id`, member],
+  ['GET POST', `${MSC}/tracking-scenarios/v1`, member],
+  ['GET POST', `${MSC}/tracking-scenarios/v1/`, member],
+  ['GET PUT DELETE', `${MSC}/tracking-scenarios/v1/:trackingScenarioId`, member],
+  ['GET POST', `${MSC}/source-apps/v1`, member],
+  ['GET POST', `${MSC}/source-apps/v1/`, member],
+  ['GET PUT DELETE', `${MSC}/source-apps/v1/:id`, member],
+  ['POST', `${LEGACY}/validation-requests`, member],
+  ['POST', `${LEGACY}/validation-requests/sync`, member],
+  ['GET', `${LEGACY}/validation-requests/:id`, member],
+  ['POST', `${LEGACY}/deployment-requests`, prodDeployment],
+  ['POST', `${LEGACY}/deployment-requests/sync`, prodDeployment],
+  ['GET', `${LEGACY}/deployment-requests/:id`, member],
+  ['GET', `${LEGACY}/schemas`, member],
+  ['GET', `${LEGACY}/schemas/`, member],
+  ['GET', `${LEGACY}/schemas/:hash`, member],
+  ['GET', `${LEGACY}/schemas/:hash/versions/:version`, member],
+  ['GET', `${LEGACY}/schemas/:hash/deployments`, member],
+  ['PUT PATCH', `${LEGACY}/schemas/:hash/meta`, member],
+]
+
+const routeKey = (method: string, url: string) => `${method} ${url}`
+const ACCESS = new Map(ACCESS_TABLE.flatMap(([methods, url, access]) => methods.split(' ').map((method) => [routeKey(method, url), access] as const)))
+const accessOf = (route: RouteEntry) => ACCESS.get(routeKey(route.method === 'HEAD' ? 'GET' : route.method, route.url))
+
+/** What the test owns in the organization under test, so that paths name real resources. */
+interface Fixture {
+  readonly organizationId: string
+  readonly schema: ReturnType<typeof objectSchema>
+  readonly hash: string
+  readonly validationRequestId: string
+  readonly deploymentRequestId: string
+  readonly scenarioId: string
+  readonly dataProductId: string
+  readonly sourceApplicationId: string
+  /** A key the admin control request may revoke. */
+  readonly spareApiKeyId: string
+}
+
+/** The id a path parameter stands for: by name, or for `:id` by the resource named before it. */
+function fillPath(url: string, fixture: Fixture): string {
+  const segments = url.split('/')
+  return segments
+    .map((segment, i) => {
+      if (!segment.startsWith(':')) return segment
+      const resource = segments.slice(0, i).reverse().find((s) => !/^v\d+$/.test(s))
+      const ids: Record<string, string | undefined> = {
+        organizationId: fixture.organizationId,
+        apiKeyId: fixture.spareApiKeyId,
+        hash: fixture.hash,
+        version: fixture.schema.self.version,
+        trackingScenarioId: fixture.scenarioId,
+        'id@validation-requests': fixture.validationRequestId,
+        'id@deployment-requests': fixture.deploymentRequestId,
+        'id@data-products': fixture.dataProductId,
+        'id@source-apps': fixture.sourceApplicationId,
+        'id@event-specs': fixture.scenarioId,
+      }
+      const name = segment.slice(1)
+      return ids[name] ?? ids[`${name}@${resource}`] ?? randomUUID()
+    })
+    .join('/')
+}
+
+/** A body that the handler accepts, aimed at the admin action where the route has one. */
+function bodyFor(route: RouteEntry, fixture: Fixture): unknown {
+  if (route.method === 'GET' || route.method === 'HEAD' || route.method === 'DELETE') return undefined
+  const { url } = route
+  const { vendor, name, format, version } = fixture.schema.self
+  if (url.endsWith('/token')) return undefined
+  if (url.endsWith('/api-keys')) return { description: 'auth matrix' }
+  if (url.endsWith('/compatibility-checks')) return { candidate: { type: 'string' }, reference: { type: 'string' } }
+  if (url.endsWith('/event-specs/v1/compatibility')) return { spec: { event: { source: `iglu:${vendor}/${name}/${format}/${version}` } } }
+  if (/\/validation-requests(\/sync)?$/.test(url)) return { data: fixture.schema }
+  if (/\/deployment-requests(\/sync)?$/.test(url)) return { source: 'DEV', target: 'PROD', vendor, name, format, version, message: 'auth matrix' }
+  if (url.endsWith('/meta')) return { hidden: false }
+  if (url.includes('/tracking-scenarios/')) return { scenario: { name: `Matrix ${randomUUID()}` } }
+  if (url.includes('/data-products/')) return { name: 'Matrix product' }
+  if (url.includes('/source-apps/')) return { name: 'Matrix app' }
+  throw new Error(`no request body for ${route.method} ${url}: add one`)
+}
+
+/** Query strings to try: asynchronous deployment requests must refuse at once too, not accept and fail later. */
+const queriesFor = (route: RouteEntry) => (/\/deployment-requests$/.test(route.url) ? ['', '?async=true'] : [''])
+
+/** The error code of either error body: `{message, code}` or the `{data, includes, errors}` envelope. */
+function errorCodeOf(response: JsonResponse): unknown {
+  const body = response.body as { code?: unknown; errors?: { code?: unknown }[] } | string
+  return typeof body === 'object' && body !== null ? (body.code ?? body.errors?.[0]?.code) : undefined
+}
+
+const UNAUTHENTICATED = ['INVALID_TOKEN', 'Unauthorized']
+const OTHER_ORGANIZATION = ['ORGANIZATION_MISMATCH', 'Forbidden']
+const NOT_ADMIN = ['ADMIN_REQUIRED', 'Forbidden']
+
+/** A token with the same header and claims, signed with another secret. */
+function resigned(token: string): string {
+  const [header, payload] = token.split('.')
+  const signature = createHmac('sha256', 'another secret of at least thirty-two bytes').update(`${header}.${payload}`).digest('base64url')
+  return `${header}.${payload}.${signature}`
+}
+
+describe('the authorization matrix of the Console APIs (PGlite)', () => {
+  const clock = new FakeClock()
+  let server: TestApp
+  let routes: RouteEntry[]
+  let fixture: Fixture
+  let admin: ApiClient
+  let nonAdmin: ApiClient
+  let otherOrganization: ApiClient
+  let expiredToken: string
+  let revokedToken: string
+  let adminKey: { id: string; secret: string }
+
+  beforeAll(async () => {
+    server = await startTestApp(testConfig({ tokenTtlSeconds: TTL }), { clock })
+    const startup = server.app.startup
+    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
+    adminKey = { id: startup.apiKeyId, secret: startup.apiKey }
+    expiredToken = (await bootstrapAdmin(server)).accessToken
+    clock.advanceSeconds(TTL + 1)
+
+    admin = await bootstrapAdmin(server)
+    otherOrganization = await otherOrganizationAdmin(server)
+    const credentials = createCredentialsService({ db: server.app.store.db, clock })
+    const organizationId = admin.organizationId
+    const plain = await credentials.createApiKey({ organizationId, isAdmin: false })
+    nonAdmin = await apiClient(server, organizationId, plain.key.id, plain.secret)
+    const doomed = await credentials.createApiKey({ organizationId, isAdmin: true })
+    revokedToken = (await apiClient(server, organizationId, doomed.key.id, doomed.secret)).accessToken
+    await credentials.revokeApiKey(doomed.key.id)
+    const spare = await credentials.createApiKey({ organizationId, isAdmin: false })
+
+    const schema = objectSchema('com.acme', 'matrix', '1-0-0', { step: { type: 'string', maxLength: 10 } })
+    const validation = await admin.call('POST', '/data-structures/v1/validation-requests', { data: schema })
+    const { vendor, name, format, version } = schema.self
+    const deployment = await admin.call('POST', '/data-structures/v1/deployment-requests', { source: 'VALIDATED', target: 'DEV', vendor, name, format, version })
+    const scenario = await admin.call('POST', '/tracking-scenarios/v1', { scenario: { name: 'Matrix', event: { source: `iglu:${vendor}/${name}/${format}/${version}` } } })
+    const product = await admin.call('POST', '/data-products/v2', { name: 'Matrix' })
+    const application = await admin.call('POST', '/source-apps/v1', { name: 'Matrix' })
+    expect([validation.status, deployment.status, scenario.status, product.status, application.status]).toEqual([201, 201, 201, 201, 201])
+    fixture = {
+      organizationId,
+      schema,
+      hash: deployment.body.dataStructureHash,
+      validationRequestId: validation.body.id,
+      deploymentRequestId: deployment.body.id,
+      scenarioId: scenario.body.data[0].id,
+      dataProductId: product.body.data[0].id,
+      sourceApplicationId: application.body.data[0].id,
+      spareApiKeyId: spare.key.id,
+    }
+    routes = routeTable(server.app.http).filter((route) => GUARDED_PREFIXES.some((prefix) => route.url.startsWith(prefix)))
+  })
+  afterAll(async () => server?.close())
+
+  it('reads the route table from the router, in step with the OpenAPI document', async () => {
+    const openapi = (await requestJson(`${server.baseUrl}/openapi.json`)).body as { paths: Record<string, Record<string, unknown>> }
+    const documented = Object.entries(openapi.paths)
+      .filter(([path]) => GUARDED_PREFIXES.some((prefix) => path.startsWith(prefix)))
+      .flatMap(([path, operations]) => Object.keys(operations).map((method) => routeKey(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ':$1'))))
+    const walked = new Set(routes.map((route) => routeKey(route.method, route.url)))
+    expect(documented.filter((key) => !walked.has(key))).toEqual([])
+    expect(routes.length).toBeGreaterThanOrEqual(documented.length)
+  })
+
+  it('classifies every route of the router, and nothing else', () => {
+    const unclassified = routes.filter((route) => accessOf(route) === undefined).map((route) => routeKey(route.method, route.url))
+    expect(unclassified, 'routes without a row in ACCESS_TABLE: say who may call them').toEqual([])
+    const walked = new Set(routes.map((route) => routeKey(route.method, route.url)))
+    expect([...ACCESS.keys()].filter((key) => !walked.has(key)), 'rows of ACCESS_TABLE for routes that no longer exist').toEqual([])
+  })
+
+  it('refuses every guarded route without a valid token of the organization, and admin actions to non-admins', async () => {
+    const problems: string[] = []
+    let requests = 0
+    const send = async (route: RouteEntry, query: string, token: string | null, headers: Record<string, string> = {}) => {
+      requests++
+      const authorization: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` }
+      return requestJson(`${server.baseUrl}${fillPath(route.url, fixture)}${query}`, { method: route.method, headers: { ...authorization, ...headers }, body: bodyFor(route, fixture) })
+    }
+    const expectAnswer = (label: string, response: JsonResponse, status: number, codes: readonly string[] | null) => {
+      const code = errorCodeOf(response)
+      if (response.status !== status || (codes !== null && !codes.includes(String(code)))) problems.push(`${label}: expected ${status} ${codes?.join('|') ?? ''}, got ${response.status} ${String(code)}`)
+    }
+    const expectThrough = (label: string, response: JsonResponse) => {
+      if (response.status === 401 || response.status === 403 || response.status >= 500) problems.push(`${label}: expected the guard to let it through, got ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`)
+    }
+
+    for (const route of routes) {
+      // A route missing from the table fails the classification test; here it must at least be guarded.
+      const access = accessOf(route) ?? member
+      const withBody = route.method !== 'HEAD'
+      for (const query of queriesFor(route)) {
+        const label = (who: string) => `${route.method} ${route.url}${query} with ${who}`
+        const refusals = [
+          ['no token', null],
+          ['a bad signature', resigned(admin.accessToken)],
+          ['an expired token', expiredToken],
+          ['a revoked key', revokedToken],
+        ] as const
+        if (access.kind === 'public') {
+          for (const [who, token] of [...refusals, ["another organization's token", otherOrganization.accessToken] as const]) {
+            expectAnswer(label(who), await send(route, query, token), 401, withBody ? ['INVALID_API_KEY'] : null)
+          }
+          const exchanged = await send(route, query, null, { 'X-API-Key-Id': adminKey.id, 'X-API-Key': adminKey.secret })
+          expectAnswer(label('its API key'), exchanged, 200, null)
+          continue
+        }
+        for (const [who, token] of refusals) expectAnswer(label(who), await send(route, query, token), 401, withBody ? UNAUTHENTICATED : null)
+        expectAnswer(label("another organization's token"), await send(route, query, otherOrganization.accessToken), 403, withBody ? OTHER_ORGANIZATION : null)
+        const byNonAdmin = await send(route, query, nonAdmin.accessToken)
+        if (access.kind === 'admin') expectAnswer(label('a non-admin token'), byNonAdmin, 403, withBody ? NOT_ADMIN : null)
+        else expectThrough(label('a non-admin token'), byNonAdmin)
+        expectThrough(label('an admin token'), await send(route, query, admin.accessToken))
+      }
+    }
+    expect(problems).toEqual([])
+    // Every route, in each query variant, with at least six credentials.
+    expect(requests).toBeGreaterThanOrEqual(routes.length * 6)
+  })
+})
