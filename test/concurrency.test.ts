@@ -195,6 +195,7 @@ describe.each(backends)('200 concurrent mixed requests on $name', (backend) => {
     const mustBeGone = events.filter((e) => e.answered < lastResetSent).map((e) => e.marker)
     expect(mustBeThere.filter((marker) => !present.has(marker))).toEqual([])
     expect(mustBeGone.filter((marker) => present.has(marker))).toEqual([])
+    console.info(`concurrency on ${backend.name}: ${edits.length} scenario edits, ${events.length} events and ${resets.length} resets among the concurrent requests; ${mustBeThere.length} events had to be kept and were, ${mustBeGone.length} had to be gone and were`)
 
     // 4. Quiet again: after one more reset the counts follow the events one by one, and the store holds no half write.
     await requestJson(`${server.baseUrl}/local/reset`)

@@ -95,5 +95,6 @@ describe.each(backends)('crash recovery on $name', (backend) => {
     }
     expect(kills).toBe(ROUNDS)
     expect(acknowledgedCount(writes)).toBeGreaterThanOrEqual(ROUNDS * KILL_AFTER)
+    console.info(`crash recovery on ${backend.name}: ${kills} SIGKILLs with writes in flight, ${acknowledgedCount(writes)} acknowledged writes, all read back intact after every restart`)
   })
 })
