@@ -27,24 +27,26 @@ const page = (collector: string) => `<!doctype html><html><head><title>Shop</tit
 
 describe('the real @snowplow/browser-tracker in headless chromium', () => {
   let floe: TestApp
-  let site: Server
+  let site: Server | undefined
   let siteUrl: string
   let browser: Browser
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does`)
     floe = await startTestApp(testConfig({ inspection: { igluDirs: [IGLU_CENTRAL] } }))
-    site = createServer((request, response) => {
+    const pages = createServer((request, response) => {
       if (request.url === '/sp.js') response.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(trackerScript))
       else response.writeHead(200, { 'content-type': 'text/html' }).end(page(floe.baseUrl))
     })
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
-    siteUrl = `http://localhost:${(site.address() as AddressInfo).port}/shop?q=shoes`
+    site = pages
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve))
+    siteUrl = `http://localhost:${(pages.address() as AddressInfo).port}/shop?q=shoes`
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
   })
   afterAll(async () => {
     await browser?.close()
-    await new Promise((resolve) => site?.close(resolve))
+    // When set-up failed before the page server started, there is nothing to wait for.
+    if (site !== undefined) await new Promise((resolve) => site?.close(resolve))
     await floe?.close()
   })
 
