@@ -25,6 +25,7 @@ import { BackgroundTasks } from './background-tasks.js'
 import { createAjv } from './iglu/ajv-factory.js'
 import { createIgluAccessGuard } from './auth/iglu-access.hook.js'
 import { createIgluRepository } from './registry/iglu-repository.js'
+import { createPublishedSchemaCache } from './registry/published-schema-cache.js'
 import { igluServerRoutes } from './registry/iglu-server.routes.js'
 import { compatibilityChecksRoutes } from './compatibility-checks/compatibility-checks.routes.js'
 import { legacySchemasRoutes, registryRoutes } from './registry/registry.routes.js'
@@ -70,6 +71,8 @@ export interface FloeApp {
 const ORGANIZATION_PREFIX = '/api/msc/v1/organizations/:organizationId'
 const LEGACY_SCHEMAS_PREFIX = '/api/schemas/v1/organizations/:organizationId'
 const IGLU_PREFIX = '/iglu/:organizationId/:env/api'
+/** How long the collector trusts what it read of the registry: deployments by other instances sharing the database show within it. */
+const PUBLISHED_SCHEMA_TTL_MS = 2000
 
 function packageVersion(): string {
   const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
@@ -100,7 +103,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     }).withTypeProvider<TypeBoxTypeProvider>()
     const background = new BackgroundTasks((error) => http.log.error({ err: error }, 'background task failed'))
-    const registry = createRegistryService({ db: store.db, ajv: createAjv({ allErrors: true }), clock, background })
+    const igluRepository = createIgluRepository(store.db)
+    // Event inspection: the registry of one organization and environment resolves schemas first.
+    const inspectedOrganization = config.inspection.organizationId ?? config.bootstrap?.organizationId ?? (await createOrganizationsStore(store.db).list())[0]?.id ?? null
+    const publishedSchemas = createPublishedSchemaCache({
+      find: async (key) => (inspectedOrganization === null ? null : ((await igluRepository.find(inspectedOrganization, config.inspection.env, key))?.schema ?? null)),
+      ttlMs: PUBLISHED_SCHEMA_TTL_MS,
+      now: () => clock.now().getTime(),
+    })
+    const registry = createRegistryService({ db: store.db, ajv: createAjv({ allErrors: true }), clock, background, onDeployed: () => publishedSchemas.invalidate() })
     http.decorateRequest('principal', null)
     http.addSchema(ErrorBody)
     http.addSchema(TokenResponse)
@@ -110,7 +121,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     await http.register(healthRoutes)
 
     const bearerGuard = createBearerGuard({ tokens, credentials })
-    const igluRepository = createIgluRepository(store.db)
     const catalog = createDataStructureCatalog(store.db)
     const scenariosStore = createScenariosStore(store.db)
     // Data products list their event specifications, and scenarios check their data product: each
@@ -153,15 +163,13 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       },
       { prefix: IGLU_PREFIX },
     )
-    // Event inspection: the registry of one organization and environment resolves schemas first.
-    const inspectedOrganization = config.inspection.organizationId ?? config.bootstrap?.organizationId ?? (await createOrganizationsStore(store.db).list())[0]?.id ?? null
     const registrySchemas: SchemaRepository = {
       name: `Floe registry (${config.inspection.env})`,
       priority: 0,
       vendorPrefixes: [],
       kind: 'registry',
       cacheable: false,
-      lookup: async (key) => (inspectedOrganization === null ? null : ((await igluRepository.find(inspectedOrganization, config.inspection.env, key))?.schema ?? null)),
+      lookup: (key) => publishedSchemas.lookup(key),
     }
     const now = () => clock.now().getTime()
     const resolver = buildResolver(config.inspection, registrySchemas, now)

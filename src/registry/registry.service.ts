@@ -33,7 +33,7 @@ const DEFAULT_META: StructureMeta = { hidden: false, schemaType: null, customDat
 const orNull = (list: readonly string[]) => (list.length === 0 ? null : [...list])
 
 /** The data structures registry: validation, deployment, reads and metadata of one organization at a time. */
-export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; clock: Clock; background: BackgroundTasks }) {
+export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; clock: Clock; background: BackgroundTasks; onDeployed?: () => void }) {
   const store = createRegistryStore(deps.db)
 
   async function structureOrThrow(organizationId: string, hash: string): Promise<DataStructure> {
@@ -71,6 +71,7 @@ export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; cl
 
   async function deploy(organizationId: string, id: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }) {
     const outcome = await deploySchema(deps.db, organizationId, request, { ...options, now: deps.clock.now() })
+    if (outcome.kind === 'deployed') deps.onDeployed?.()
     const { uri } = outcome
     const result: RequestResult = {
       id,
