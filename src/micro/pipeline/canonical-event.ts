@@ -66,19 +66,23 @@ export function tsvTimestamp(epochMillis: number): string {
   return new Date(epochMillis).toISOString().replace('T', ' ').replace('Z', '')
 }
 
-/** The analytics-SDK JSON of the event (Micro's `event`): all 131 keys, nulls kept. */
+/**
+ * The analytics-SDK JSON of the event (Micro's `event`): all 131 keys, nulls kept. Built with
+ * `Object.fromEntries`, which gives an object with fast properties: assigning 131 computed keys one
+ * by one turns it into a hash table, about six times bigger (it is kept for every stored event).
+ */
 export function toCanonicalJson(event: EnrichedEvent): Record<CanonicalField, unknown> {
-  const out = {} as Record<CanonicalField, unknown>
+  const entries: [CanonicalField, unknown][] = []
   for (const field of CANONICAL_FIELDS) {
-    if (field === 'contexts') out[field] = event.contexts.length === 0 ? {} : { schema: CONTEXTS_SCHEMA, data: event.contexts }
-    else if (field === 'derived_contexts') out[field] = event.derivedContexts.length === 0 ? {} : { schema: CONTEXTS_SCHEMA, data: event.derivedContexts }
-    else if (field === 'unstruct_event') out[field] = event.unstructEvent === null ? null : { schema: UNSTRUCT_SCHEMA, data: event.unstructEvent }
+    if (field === 'contexts') entries.push([field, event.contexts.length === 0 ? {} : { schema: CONTEXTS_SCHEMA, data: event.contexts }])
+    else if (field === 'derived_contexts') entries.push([field, event.derivedContexts.length === 0 ? {} : { schema: CONTEXTS_SCHEMA, data: event.derivedContexts }])
+    else if (field === 'unstruct_event') entries.push([field, event.unstructEvent === null ? null : { schema: UNSTRUCT_SCHEMA, data: event.unstructEvent }])
     else {
       const value = event.fields[field] ?? null
-      out[field] = value !== null && TIMESTAMP_FIELDS.has(field) && typeof value === 'number' ? instantString(value) : value
+      entries.push([field, value !== null && TIMESTAMP_FIELDS.has(field) && typeof value === 'number' ? instantString(value) : value])
     }
   }
-  return out
+  return Object.fromEntries(entries) as Record<CanonicalField, unknown>
 }
 
 /** The bad-row form (`PartiallyEnrichedEvent`): TSV-style strings, booleans as 0/1, entities as JSON strings. */
