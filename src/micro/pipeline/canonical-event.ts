@@ -66,23 +66,27 @@ export function tsvTimestamp(epochMillis: number): string {
   return new Date(epochMillis).toISOString().replace('T', ' ').replace('Z', '')
 }
 
+/** Every canonical field, null: copied for each event, so that each has this object's fast-property layout. */
+const NULL_EVENT = Object.fromEntries(CANONICAL_FIELDS.map((field) => [field, null])) as Record<CanonicalField, unknown>
+
 /**
- * The analytics-SDK JSON of the event (Micro's `event`): all 131 keys, nulls kept. Built with
- * `Object.fromEntries`, which gives an object with fast properties: assigning 131 computed keys one
- * by one turns it into a hash table, about six times bigger (it is kept for every stored event).
+ * The analytics-SDK JSON of the event (Micro's `event`): all 131 keys, nulls kept. It starts as a
+ * copy of a template holding every key, then only values change: adding 131 computed keys one by
+ * one to an empty object turns it into a hash table, about six times bigger, and it is kept for
+ * every stored event.
  */
 export function toCanonicalJson(event: EnrichedEvent): Record<CanonicalField, unknown> {
-  const entries: [CanonicalField, unknown][] = []
+  const out = { ...NULL_EVENT }
   for (const field of CANONICAL_FIELDS) {
-    if (field === 'contexts') entries.push([field, event.contexts.length === 0 ? {} : { schema: CONTEXTS_SCHEMA, data: event.contexts }])
-    else if (field === 'derived_contexts') entries.push([field, event.derivedContexts.length === 0 ? {} : { schema: CONTEXTS_SCHEMA, data: event.derivedContexts }])
-    else if (field === 'unstruct_event') entries.push([field, event.unstructEvent === null ? null : { schema: UNSTRUCT_SCHEMA, data: event.unstructEvent }])
+    if (field === 'contexts') out[field] = event.contexts.length === 0 ? {} : { schema: CONTEXTS_SCHEMA, data: event.contexts }
+    else if (field === 'derived_contexts') out[field] = event.derivedContexts.length === 0 ? {} : { schema: CONTEXTS_SCHEMA, data: event.derivedContexts }
+    else if (field === 'unstruct_event') out[field] = event.unstructEvent === null ? null : { schema: UNSTRUCT_SCHEMA, data: event.unstructEvent }
     else {
       const value = event.fields[field] ?? null
-      entries.push([field, value !== null && TIMESTAMP_FIELDS.has(field) && typeof value === 'number' ? instantString(value) : value])
+      out[field] = value !== null && TIMESTAMP_FIELDS.has(field) && typeof value === 'number' ? instantString(value) : value
     }
   }
-  return Object.fromEntries(entries) as Record<CanonicalField, unknown>
+  return out
 }
 
 /** The bad-row form (`PartiallyEnrichedEvent`): TSV-style strings, booleans as 0/1, entities as JSON strings. */
