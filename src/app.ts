@@ -25,7 +25,7 @@ import { BackgroundTasks } from './background-tasks.js'
 import { createAjv } from './iglu/ajv-factory.js'
 import { createIgluAccessGuard } from './auth/iglu-access.hook.js'
 import { createIgluRepository } from './registry/iglu-repository.js'
-import { createPublishedSchemaCache } from './registry/published-schema-cache.js'
+import { createDeployedSchemaCache } from './registry/deployed-schema-cache.js'
 import { igluServerRoutes } from './registry/iglu-server.routes.js'
 import { compatibilityChecksRoutes } from './compatibility-checks/compatibility-checks.routes.js'
 import { legacySchemasRoutes, registryRoutes } from './registry/registry.routes.js'
@@ -50,6 +50,7 @@ import { collectorRoutes } from './micro/collector.routes.js'
 import { microDisabledRoutes, microRoutes } from './micro/micro.routes.js'
 import { buildResolver } from './micro/resolver/build-resolver.js'
 import type { SchemaRepository } from './micro/resolver/schema-repositories.js'
+import { schemaKeyToUri, type SchemaKey } from './iglu/schema-key.js'
 import { createSchemaValidation } from './micro/resolver/schema-validation.js'
 
 /** Outer-edge collaborators that tests replace. */
@@ -71,8 +72,8 @@ export interface FloeApp {
 const ORGANIZATION_PREFIX = '/api/msc/v1/organizations/:organizationId'
 const LEGACY_SCHEMAS_PREFIX = '/api/schemas/v1/organizations/:organizationId'
 const IGLU_PREFIX = '/iglu/:organizationId/:env/api'
-/** How long the collector trusts what it read of the registry: deployments by other instances sharing the database show within it. */
-const PUBLISHED_SCHEMA_TTL_MS = 2000
+/** How long deployed schemas read from the database are trusted: deployments by other instances sharing it show within this time. */
+const DEPLOYED_SCHEMA_TTL_MS = 2000
 
 function packageVersion(): string {
   const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
@@ -106,12 +107,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     const igluRepository = createIgluRepository(store.db)
     // Event inspection: the registry of one organization and environment resolves schemas first.
     const inspectedOrganization = config.inspection.organizationId ?? config.bootstrap?.organizationId ?? (await createOrganizationsStore(store.db).list())[0]?.id ?? null
-    const publishedSchemas = createPublishedSchemaCache({
+    const publishedSchemas = createDeployedSchemaCache<SchemaKey>({
+      keyOf: schemaKeyToUri,
+      keepMisses: true,
       find: async (key) => (inspectedOrganization === null ? null : ((await igluRepository.find(inspectedOrganization, config.inspection.env, key))?.schema ?? null)),
-      ttlMs: PUBLISHED_SCHEMA_TTL_MS,
+      ttlMs: DEPLOYED_SCHEMA_TTL_MS,
       now: () => clock.now().getTime(),
     })
-    const registry = createRegistryService({ db: store.db, ajv: createAjv({ allErrors: true }), clock, background, onDeployed: () => publishedSchemas.invalidate() })
+    const registry = createRegistryService({ db: store.db, ajv: createAjv({ allErrors: true }), clock, background, versionCacheTtlMs: DEPLOYED_SCHEMA_TTL_MS, onDeployed: () => publishedSchemas.invalidate() })
     http.decorateRequest('principal', null)
     http.addSchema(ErrorBody)
     http.addSchema(TokenResponse)
