@@ -56,9 +56,17 @@ export function emptyEvent(): EnrichedEvent {
 export const CONTEXTS_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0'
 export const UNSTRUCT_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0'
 
+let lastInstant = NaN
+let lastInstantText = ''
+
 /** Java's `Instant.toString`: ISO 8601 UTC, a zero millisecond part left out. */
 export function instantString(epochMillis: number): string {
-  return new Date(epochMillis).toISOString().replace('.000Z', 'Z')
+  // The events of one payload share their collector and ETL times: the last answer is kept.
+  if (epochMillis !== lastInstant) {
+    lastInstantText = new Date(epochMillis).toISOString().replace('.000Z', 'Z')
+    lastInstant = epochMillis
+  }
+  return lastInstantText
 }
 
 /** The TSV and bad-row form: `yyyy-MM-dd HH:mm:ss.SSS`, UTC. */
