@@ -1,24 +1,70 @@
-// Runs every benchmark scenario in its own process and writes BENCHMARKS.md.
+// Runs every benchmark scenario in its own process, one after the other, and writes BENCHMARKS.md:
+// the machine, the date, and per scenario its figure, its baseline (measured in the same run), the
+// ratio, the target and whether it is met. Whatever follows the notes marker in the existing file
+// (the before/after record and the profile notes) is kept.
+// Usage: node bench/run.mjs [--duration 10] [--rounds 2] [--events 100000]
 import { execFileSync } from 'node:child_process'
-import { cpus, totalmem } from 'node:os'
-import { writeFileSync } from 'node:fs'
+import { cpus, loadavg, totalmem } from 'node:os'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 
-const scenarios = ['compatibility', 'memory-flood']
-const results = scenarios.map((name) => JSON.parse(execFileSync(process.execPath, [new URL(`./${name}.mjs`, import.meta.url).pathname], { encoding: 'utf8' }).trim().split('\n').pop()))
+const passed = (name) => {
+  const at = process.argv.indexOf(`--${name}`)
+  return at >= 0 ? [`--${name}`, process.argv[at + 1]] : []
+}
+const load = [...passed('duration'), ...passed('rounds')]
+const scenarios = [
+  ['ingest.mjs', '--mode', 'get', ...load],
+  ['ingest.mjs', '--mode', 'post', ...load],
+  ['query.mjs', ...load, ...passed('events')],
+  ['registry.mjs', ...load],
+  ['compatibility.mjs'],
+  ['memory-flood.mjs'],
+]
+const loadBefore = loadavg()[0]
+const results = scenarios.map(([script, ...args]) => {
+  process.stderr.write(`bench: ${script} ${args.join(' ')}\n`)
+  const output = execFileSync(process.execPath, [new URL(`./${script}`, import.meta.url).pathname, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+  return JSON.parse(output.trim().split('\n').pop())
+})
+const byName = (name) => results.find((r) => r.scenario === name)
+const ms = (value) => `${Number(value).toFixed(2)} ms`
+const yes = (met) => (met ? 'yes' : '**no**')
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`
+
+const get = byName('ingest-get')
+const post = byName('ingest-post')
+const query = byName('query')
+const registry = byName('registry')
+const compat = byName('compatibility')
+const rows = [
+  `| 1. Ingest, GET /i (page view, 2 contexts) | ${get.eventsPerSecond} events/s; p50 ${get.p50Ms} ms, p99 ${get.p99Ms} ms | bare GIF route: ${get.baselineRequestsPerSecond} req/s; p50 ${get.baselineP50Ms} ms, p99 ${get.baselineP99Ms} ms | ${get.ratio.toFixed(2)} | ≥ 0.7 | ${yes(get.met)} |`,
+  `| 2. Ingest, POST tp2 (${post.eventsPerRequest} events/request) | ${post.eventsPerSecond} events/s (${post.requestsPerSecond} req/s); p50 ${post.p50Ms} ms, p99 ${post.p99Ms} ms | bare "ok" route: ${post.baselineRequestsPerSecond} req/s | ${post.ratio.toFixed(2)} events per baseline request | ≥ 4 | ${yes(post.met)} |`,
+  `| 3. Query, POST /local/good (schema, limit ${query.limit}) over ${query.stored} events | HTTP p50 ${query.p50Ms} ms (${query.requestsPerSecond} req/s); lookup alone p50 ${ms(query.lookupP50Ms)} | linear scan: HTTP p50 ${query.baselineP50Ms} ms (${query.baselineRequestsPerSecond} req/s); scan alone p50 ${ms(query.scanP50Ms)} | ${query.speedup.toFixed(1)}× over HTTP (${query.throughputSpeedup.toFixed(1)}× req/s); ${query.lookupSpeedup.toFixed(0)}× lookup alone | ≥ 20× | ${yes(query.speedup >= 20)} over HTTP, ${yes(query.lookupSpeedup >= 20)} lookup alone |`,
+  `| 3. Query, memory | ${query.bytesPerEvent} bytes per stored event (heap delta ${query.heapDeltaMb} MB ÷ ${query.events}) | — | — | ≤ 4096 bytes | ${yes(query.bytesPerEvent <= 4096)} |`,
+  `| 4. Registry, GET …/versions/{v} with a bearer token | ${registry.requestsPerSecond} req/s; p50 ${registry.p50Ms} ms, p99 ${registry.p99Ms} ms | bare JSON route, no auth: ${registry.baselineRequestsPerSecond} req/s; p50 ${registry.baselineP50Ms} ms | ${registry.ratio.toFixed(2)} | ≥ 0.8 | ${yes(registry.met)} |`,
+  `| 4. Registry, validation request (50-property schema, 1 connection) | p50 ${registry.validationP50Ms} ms, p99 ${registry.validationP99Ms} ms (${registry.validationRequestsPerSecond} req/s) | — | — | — | — |`,
+  `| 5. Compatibility, ${compat.pairs} consecutive Iglu Central pairs | median ${ms(compat.medianMs)}, p99 ${ms(compat.p99Ms)}; ${(compat.decidedShare * 100).toFixed(1)}% decided | Ajv compiles both schemas: median ${ms(compat.baselineMedianMs)} | ${compat.ratioToBaseline.toFixed(2)}× the baseline's time | — | — |`,
+]
+const flood = byName('memory-flood')
+const marker = '<!-- notes: kept by bench/run.mjs -->'
+const path = new URL('../BENCHMARKS.md', import.meta.url)
+const previous = existsSync(path) ? readFileSync(path, 'utf8') : ''
+const notes = previous.includes(marker) ? previous.slice(previous.indexOf(marker)) : marker
 const lines = [
   '# Benchmarks',
   '',
-  `Machine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}. Produced by \`npm run bench\`.`,
+  `Machine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}. Produced by \`npm run bench\`; load average ${loadBefore.toFixed(1)} when it started.`,
   '',
-  '| Scenario | Figure | Baseline | Ratio |',
-  '|---|---|---|---|',
-  ...results.filter((r) => r.scenario === 'compatibility').map((r) => `| ${r.scenario} (${r.pairs} pairs, ${(r.decidedShare * 100).toFixed(1)}% decided) | median ${r.medianMs.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms | median ${r.baselineMedianMs.toFixed(2)} ms (Ajv compiles both schemas) | ${r.ratioToBaseline.toFixed(2)}× |`),
+  `Load comes from autocannon in the bench process; each server runs in its own process on loopback (Floe as \`floe start\` on a fresh embedded database, the baselines as bare Fastify routes with the same options and log level, \`${get.logLevel}\`). Subject and baseline run alternately, ${get.rounds} rounds of ${get.durationSeconds} s each with ${get.connections} connections (query: ${query.connections}); the median round is reported.`,
   '',
-  ...results.filter((r) => r.scenario === 'memory-flood').flatMap((r) => [
-    `Memory under a flood of ${r.events} events with \`--max-events ${r.maxEvents}\` (${r.eventsPerSecond} events/s): resident memory ${r.rssAtTenthMb} MB at 10%, ${r.rssAtHalfMb} MB at 50%, ${r.rssEndMb} MB at the end (peak during the flood ${r.rssPeakDuringFloodMb} MB; ${r.rssStartMb} MB just after start-up). Counts correct: ${r.countsCorrect}; eviction correct: ${r.evictionCorrect}.`,
-    '',
-  ]),
+  '| Scenario | Figure | Baseline (same run) | Ratio | Target | Met? |',
+  '|---|---|---|---|---|---|',
+  ...rows,
+  '',
+  `Memory under a flood of ${flood.events} events with \`--max-events ${flood.maxEvents}\` (${flood.eventsPerSecond} events/s): resident memory ${flood.rssAtTenthMb} MB at 10%, ${flood.rssAtHalfMb} MB at 50%, ${flood.rssEndMb} MB at the end (peak during the flood ${flood.rssPeakDuringFloodMb} MB; ${flood.rssStartMb} MB just after start-up). Counts correct: ${flood.countsCorrect}; eviction correct: ${flood.evictionCorrect}.`,
+  '',
+  notes,
+  '',
 ]
-writeFileSync(new URL('../BENCHMARKS.md', import.meta.url), lines.join('\n'))
+writeFileSync(path, lines.join('\n'))
 console.log(lines.join('\n'))

@@ -25,6 +25,7 @@ import { BackgroundTasks } from './background-tasks.js'
 import { createAjv } from './iglu/ajv-factory.js'
 import { createIgluAccessGuard } from './auth/iglu-access.hook.js'
 import { createIgluRepository } from './registry/iglu-repository.js'
+import { createDeployedSchemaCache } from './registry/deployed-schema-cache.js'
 import { igluServerRoutes } from './registry/iglu-server.routes.js'
 import { compatibilityChecksRoutes } from './compatibility-checks/compatibility-checks.routes.js'
 import { legacySchemasRoutes, registryRoutes } from './registry/registry.routes.js'
@@ -49,6 +50,7 @@ import { collectorRoutes } from './micro/collector.routes.js'
 import { microDisabledRoutes, microRoutes } from './micro/micro.routes.js'
 import { buildResolver } from './micro/resolver/build-resolver.js'
 import type { SchemaRepository } from './micro/resolver/schema-repositories.js'
+import { schemaKeyToUri, type SchemaKey } from './iglu/schema-key.js'
 import { createSchemaValidation } from './micro/resolver/schema-validation.js'
 
 /** Outer-edge collaborators that tests replace. */
@@ -70,6 +72,8 @@ export interface FloeApp {
 const ORGANIZATION_PREFIX = '/api/msc/v1/organizations/:organizationId'
 const LEGACY_SCHEMAS_PREFIX = '/api/schemas/v1/organizations/:organizationId'
 const IGLU_PREFIX = '/iglu/:organizationId/:env/api'
+/** How long deployed schemas read from the database are trusted: deployments by other instances sharing it show within this time. */
+const DEPLOYED_SCHEMA_TTL_MS = 2000
 
 function packageVersion(): string {
   const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
@@ -100,7 +104,17 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     }).withTypeProvider<TypeBoxTypeProvider>()
     const background = new BackgroundTasks((error) => http.log.error({ err: error }, 'background task failed'))
-    const registry = createRegistryService({ db: store.db, ajv: createAjv({ allErrors: true }), clock, background })
+    const igluRepository = createIgluRepository(store.db)
+    // Event inspection: the registry of one organization and environment resolves schemas first.
+    const inspectedOrganization = config.inspection.organizationId ?? config.bootstrap?.organizationId ?? (await createOrganizationsStore(store.db).list())[0]?.id ?? null
+    const publishedSchemas = createDeployedSchemaCache<SchemaKey>({
+      keyOf: schemaKeyToUri,
+      keepMisses: true,
+      find: async (key) => (inspectedOrganization === null ? null : ((await igluRepository.find(inspectedOrganization, config.inspection.env, key))?.schema ?? null)),
+      ttlMs: DEPLOYED_SCHEMA_TTL_MS,
+      now: () => clock.now().getTime(),
+    })
+    const registry = createRegistryService({ db: store.db, ajv: createAjv({ allErrors: true }), clock, background, versionCacheTtlMs: DEPLOYED_SCHEMA_TTL_MS, onDeployed: () => publishedSchemas.invalidate() })
     http.decorateRequest('principal', null)
     http.addSchema(ErrorBody)
     http.addSchema(TokenResponse)
@@ -110,7 +124,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     await http.register(healthRoutes)
 
     const bearerGuard = createBearerGuard({ tokens, credentials })
-    const igluRepository = createIgluRepository(store.db)
     const catalog = createDataStructureCatalog(store.db)
     const scenariosStore = createScenariosStore(store.db)
     // Data products list their event specifications, and scenarios check their data product: each
@@ -153,15 +166,13 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       },
       { prefix: IGLU_PREFIX },
     )
-    // Event inspection: the registry of one organization and environment resolves schemas first.
-    const inspectedOrganization = config.inspection.organizationId ?? config.bootstrap?.organizationId ?? (await createOrganizationsStore(store.db).list())[0]?.id ?? null
     const registrySchemas: SchemaRepository = {
       name: `Floe registry (${config.inspection.env})`,
       priority: 0,
       vendorPrefixes: [],
       kind: 'registry',
       cacheable: false,
-      lookup: async (key) => (inspectedOrganization === null ? null : ((await igluRepository.find(inspectedOrganization, config.inspection.env, key))?.schema ?? null)),
+      lookup: (key) => publishedSchemas.lookup(key),
     }
     const now = () => clock.now().getTime()
     const resolver = buildResolver(config.inspection, registrySchemas, now)

@@ -16,3 +16,34 @@ it('the memory flood benchmark runs at a tiny size, keeping exactly the newest e
   expect(report).toMatchObject({ scenario: 'memory-flood', events: 3000, maxEvents: 500, countsCorrect: true, evictionCorrect: true })
   expect(report.rssEndMb).toBeGreaterThan(0)
 }, 120_000)
+
+const lastJsonLine = (output: string) => JSON.parse(output.trim().split('\n').pop()!)
+const runBench = (args: string[]) => lastJsonLine(execFileSync(process.execPath, args, { encoding: 'utf8' }))
+
+it.each(['get', 'post'])('the ingest benchmark (%s) runs at a tiny size, with every event good, and reports events/s against its baseline', (mode) => {
+  const report = runBench(['bench/ingest.mjs', '--mode', mode, '--duration', '1', '--rounds', '1', '--connections', '2'])
+  expect(report).toMatchObject({ scenario: `ingest-${mode}`, eventsPerRequest: mode === 'get' ? 1 : 10, allGood: true, target: mode === 'get' ? 0.7 : 4 })
+  expect(report.eventsPerSecond).toBeGreaterThan(0)
+  expect(report.baselineRequestsPerSecond).toBeGreaterThan(0)
+  expect(report.ratio).toBeCloseTo((report.requestsPerSecond * report.eventsPerRequest) / report.baselineRequestsPerSecond, 1)
+  expect(report.met).toBe(report.ratio >= report.target)
+}, 120_000)
+
+it('the query benchmark runs at a tiny size: the indexed answer is the linear scan’s, and memory per event is reported', () => {
+  const report = runBench(['bench/query.mjs', '--events', '600', '--duration', '1', '--rounds', '1'])
+  expect(report).toMatchObject({ scenario: 'query', events: 600, stored: 600, limit: 100, sameAnswer: true, allOk: true })
+  expect(report.bytesPerEvent).toBeGreaterThan(0)
+  expect(report.lookupP50Ms).toBeGreaterThan(0)
+  expect(report.scanP50Ms).toBeGreaterThan(0)
+  expect(report.baselineRequestsPerSecond).toBeGreaterThan(0)
+}, 120_000)
+
+it('the registry benchmark runs at a tiny size: authorized reads and validations all succeed', () => {
+  const report = runBench(['bench/registry.mjs', '--duration', '1', '--rounds', '1', '--connections', '2'])
+  expect(report).toMatchObject({ scenario: 'registry', allOk: true, target: 0.8 })
+  expect(report.requestsPerSecond).toBeGreaterThan(0)
+  expect(report.baselineRequestsPerSecond).toBeGreaterThan(0)
+  expect(report.validationP50Ms).toBeGreaterThanOrEqual(0)
+  expect(report.validationRequestsPerSecond).toBeGreaterThan(0)
+  expect(report.met).toBe(report.ratio >= 0.8)
+}, 120_000)

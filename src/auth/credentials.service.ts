@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.js'
 import { isUuid } from '../uuid.js'
+import { activeKeyCacheFor } from './active-key-cache.js'
 import { generateApiKeySecret, hashApiKeySecret, secretMatchesHash } from './api-key-secret.js'
 import { createApiKeysStore, type ApiKey } from './api-keys.store.js'
 import { ApiKeyNotFoundError, InvalidApiKeyError, OrganizationNotFoundError } from './auth.errors.js'
@@ -24,6 +25,7 @@ export interface NewApiKeyRequest {
 export function createCredentialsService(deps: { db: Kysely<Database>; clock: Clock }) {
   const organizations = createOrganizationsStore(deps.db)
   const apiKeys = createApiKeysStore(deps.db)
+  const activeKeys = activeKeyCacheFor(deps.db)
 
   function usable(key: ApiKey | null, organizationId: string): key is ApiKey {
     return key !== null && key.revokedAt === null && key.organizationId === organizationId.toLowerCase()
@@ -60,7 +62,11 @@ export function createCredentialsService(deps: { db: Kysely<Database>; clock: Cl
       if (existing === null || (organizationId !== undefined && existing.key.organizationId !== organizationId)) {
         throw new ApiKeyNotFoundError(id)
       }
-      return (await apiKeys.revoke(existing.key.id, deps.clock.now())) ?? existing.key
+      activeKeys.forget(existing.key.id)
+      const revoked = (await apiKeys.revoke(existing.key.id, deps.clock.now())) ?? existing.key
+      // Again once written: a lookup that read the key while the revocation was under way is not kept.
+      activeKeys.forget(existing.key.id)
+      return revoked
     },
 
     /** Token exchange v2: the secret alone identifies the key. */
@@ -83,11 +89,21 @@ export function createCredentialsService(deps: { db: Kysely<Database>; clock: Cl
       return credential.key
     },
 
-    /** The key behind a token, if it still exists and is not revoked. */
+    /**
+     * The key behind a token, if it still exists and is not revoked. An active key is kept a second
+     * (ACTIVE_KEY_TTL_MS); a revocation in this process on this database forgets the key at once.
+     */
     async findActiveKey(id: string): Promise<ApiKey | null> {
       if (!isUuid(id)) return null
-      const credential = await apiKeys.findCredentialById(id.toLowerCase())
-      return credential !== null && credential.key.revokedAt === null ? credential.key : null
+      const keyId = id.toLowerCase()
+      const cached = activeKeys.get(keyId)
+      if (cached !== undefined) return cached
+      const asked = activeKeys.generation
+      const credential = await apiKeys.findCredentialById(keyId)
+      const active = credential !== null && credential.key.revokedAt === null ? credential.key : null
+      // Only active keys are kept: a key unknown or revoked is read again every time.
+      if (active !== null) activeKeys.set(keyId, active, asked)
+      return active
     },
   }
 }

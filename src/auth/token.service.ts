@@ -5,6 +5,8 @@ import type { Clock } from './clock.js'
 
 const ISSUER = 'floe'
 const ADMIN_ROLE = 'admin'
+/** Tokens whose signature and claims were checked, kept so that a client's next requests skip the check. */
+const MAX_VERIFIED = 10_000
 
 /** What a verified access token says about its bearer. */
 export interface TokenClaims {
@@ -20,6 +22,30 @@ export function createTokenService(deps: { secret: Uint8Array; ttlSeconds: numbe
   if (secret.byteLength < 32) throw new Error('the token signing secret must be at least 32 bytes')
   if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1) throw new Error('the token lifetime must be a positive integer')
 
+  // A token is immutable and the secret does not change while the service runs: once its signature
+  // and claims are checked, only its expiry can change the answer, and it is checked on every use.
+  const verified = new Map<string, TokenClaims>()
+
+  async function verifyOnce(token: string): Promise<TokenClaims> {
+    try {
+      const { payload } = await jwtVerify(token, secret, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        requiredClaims: ['sub', 'iat', 'exp'],
+        currentDate: clock.now(),
+      })
+      const { sub, org, roles, exp } = payload
+      if (typeof sub !== 'string' || typeof org !== 'string' || !Array.isArray(roles) || typeof exp !== 'number') {
+        throw new InvalidTokenError('The access token lacks the expected claims')
+      }
+      return { apiKeyId: sub, organizationId: org, isAdmin: roles.includes(ADMIN_ROLE), expiresAt: new Date(exp * 1000) }
+    } catch (error) {
+      if (error instanceof InvalidTokenError) throw error
+      if (error instanceof joseErrors.JWTExpired) throw new InvalidTokenError('The access token has expired', undefined, { cause: error })
+      throw new InvalidTokenError('The access token is malformed or badly signed', undefined, { cause: error })
+    }
+  }
+
   return {
     async issue(key: ApiKey): Promise<string> {
       const issuedAt = Math.floor(clock.now().getTime() / 1000)
@@ -33,23 +59,17 @@ export function createTokenService(deps: { secret: Uint8Array; ttlSeconds: numbe
     },
 
     async verify(token: string): Promise<TokenClaims> {
-      try {
-        const { payload } = await jwtVerify(token, secret, {
-          algorithms: ['HS256'],
-          issuer: ISSUER,
-          requiredClaims: ['sub', 'iat', 'exp'],
-          currentDate: clock.now(),
-        })
-        const { sub, org, roles, exp } = payload
-        if (typeof sub !== 'string' || typeof org !== 'string' || !Array.isArray(roles) || typeof exp !== 'number') {
-          throw new InvalidTokenError('The access token lacks the expected claims')
-        }
-        return { apiKeyId: sub, organizationId: org, isAdmin: roles.includes(ADMIN_ROLE), expiresAt: new Date(exp * 1000) }
-      } catch (error) {
-        if (error instanceof InvalidTokenError) throw error
-        if (error instanceof joseErrors.JWTExpired) throw new InvalidTokenError('The access token has expired', undefined, { cause: error })
-        throw new InvalidTokenError('The access token is malformed or badly signed', undefined, { cause: error })
+      const known = verified.get(token)
+      if (known !== undefined) {
+        // As jose decides it: expired once the current second reaches `exp`.
+        if (Math.floor(clock.now().getTime() / 1000) < known.expiresAt.getTime() / 1000) return known
+        verified.delete(token)
+        throw new InvalidTokenError('The access token has expired')
       }
+      const claims = await verifyOnce(token)
+      verified.set(token, claims)
+      if (verified.size > MAX_VERIFIED) verified.delete(verified.keys().next().value as string)
+      return claims
     },
   }
 }

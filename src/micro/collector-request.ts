@@ -60,6 +60,19 @@ function clientIp(headers: IncomingHttpHeaders, remoteAddress: string | null): s
   return remoteAddress === null ? null : remoteAddress.replace(/^::ffff:/, '')
 }
 
+/** Header names as displayed (`user-agent` → `User-Agent`), for the names seen first; the rest are computed each time. */
+const displayNames = new Map<string, string>()
+const MAX_DISPLAY_NAMES = 500
+
+function displayName(name: string): string {
+  let display = displayNames.get(name)
+  if (display === undefined) {
+    display = name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())
+    if (displayNames.size < MAX_DISPLAY_NAMES) displayNames.set(name, display)
+  }
+  return display
+}
+
 /** `"Name: value"` strings as the collector records them: one entry per cookie, the content type last. */
 function headerLines(headers: IncomingHttpHeaders, cookies: ReadonlyMap<string, string>, anonymous: boolean, contentType: string | null): string[] {
   const dropped = anonymous ? new Set(['x-forwarded-for', 'x-real-ip', 'cookie']) : new Set<string>()
@@ -70,7 +83,7 @@ function headerLines(headers: IncomingHttpHeaders, cookies: ReadonlyMap<string, 
       for (const [cookie, cookieValue] of cookies) lines.push(`Cookie: ${cookie}=${cookieValue}`)
       continue
     }
-    const display = name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())
+    const display = displayName(name)
     for (const item of Array.isArray(value) ? value : [value]) lines.push(`${display}: ${item}`)
   }
   if (contentType !== null) lines.push(contentType)

@@ -59,9 +59,15 @@ export const dataStructureRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = a
     registry.get(caller(request.principal).organizationId, request.params.hash),
   )
 
-  app.get('/:hash/versions/:version', { schema: getVersionSchema }, async (request) =>
-    registry.getVersion(caller(request.principal).organizationId, request.params.hash, request.params.version, request.query.env),
-  )
+  // Any JSON object: JSON.stringify writes it faster than the serializer generated for "any object",
+  // and a version read kept by the registry is the same object each time, written once.
+  const written = new WeakMap<object, string>()
+  app.get('/:hash/versions/:version', { schema: getVersionSchema }, async (request, reply) => {
+    const schema = await registry.getVersion(caller(request.principal).organizationId, request.params.hash, request.params.version, request.query.env)
+    let json = written.get(schema)
+    if (json === undefined) written.set(schema, (json = JSON.stringify(schema)))
+    return reply.type('application/json; charset=utf-8').send(json)
+  })
 
   app.get('/:hash/deployments', { schema: deploymentsSchema }, async (request) => {
     const { from, size, env, version } = request.query

@@ -9,6 +9,7 @@ import { compareSchemaVer, formatSchemaVer, parseSchemaVer } from '../iglu/schem
 import { schemaKeyToUri } from '../iglu/schema-key.js'
 import { checkDeploymentRequest, deploySchema, type DeploymentRequest, type Initiator } from './deploy-schema.js'
 import { DataStructureNotFoundError, InvalidSchemaKeyError, RequestNotFoundError, VersionNotDeployedError } from './registry.errors.js'
+import { createDeployedSchemaCache } from './deployed-schema-cache.js'
 import { createRegistryStore, type DataStructure, type Env } from './registry.store.js'
 import type { PendingWork, StructureMeta } from './registry.table.js'
 import { dataStructureView, deploymentView } from './registry-views.js'
@@ -33,8 +34,30 @@ const DEFAULT_META: StructureMeta = { hidden: false, schemaType: null, customDat
 const orNull = (list: readonly string[]) => (list.length === 0 ? null : [...list])
 
 /** The data structures registry: validation, deployment, reads and metadata of one organization at a time. */
-export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; clock: Clock; background: Pick<BackgroundTasks, 'run'> }) {
+/**
+ * `versionCacheTtlMs`: how long a version read is kept (deployments here clear it; 0: not kept).
+ * `onDeployed`: told after each deployment that changed something.
+ */
+export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; clock: Clock; background: Pick<BackgroundTasks, 'run'>; versionCacheTtlMs?: number; onDeployed?: () => void }) {
   const store = createRegistryStore(deps.db)
+  type VersionRead = { organizationId: string; hash: string; version: string; env: Env | undefined }
+  // Versions found are kept; a structure or version not (yet) there throws, and is asked again next time.
+  const versionReads = createDeployedSchemaCache<VersionRead>({
+    keyOf: (read) => `${read.organizationId}/${read.hash}/${read.version}/${read.env ?? ''}`,
+    find: readVersion,
+    keepMisses: false,
+    ttlMs: deps.versionCacheTtlMs ?? 0,
+    now: () => performance.now(),
+  })
+
+  async function readVersion({ organizationId, hash, version, env }: VersionRead): Promise<Record<string, unknown>> {
+    await structureOrThrow(organizationId, hash)
+    if (parseSchemaVer(version) === null) throw new InvalidSchemaKeyError([`version "${version.slice(0, 100)}" must be MODEL-REVISION-ADDITION`])
+    const found = (await store.versions(hash, env)).filter((v) => v.version === version)
+    const chosen = found.find((v) => v.env === 'PROD') ?? found[0]
+    if (chosen === undefined) throw new VersionNotDeployedError(version, env)
+    return chosen.schema
+  }
 
   async function structureOrThrow(organizationId: string, hash: string): Promise<DataStructure> {
     const structure = await store.findStructure(organizationId, hash)
@@ -73,6 +96,10 @@ export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; cl
 
   async function deploy(organizationId: string, id: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }, { isAccepted = false } = {}) {
     const outcome = await deploySchema(deps.db, organizationId, request, { ...options, now: deps.clock.now() })
+    if (outcome.kind === 'deployed') {
+      versionReads.invalidate()
+      deps.onDeployed?.()
+    }
     const { uri } = outcome
     const result: RequestResult = {
       id,
@@ -158,14 +185,8 @@ export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; cl
     },
 
     /** The raw schema of a version in an environment (PROD, else DEV, when none is named). */
-    async getVersion(organizationId: string, hash: string, version: string, env: Env | undefined) {
-      await structureOrThrow(organizationId, hash)
-      if (parseSchemaVer(version) === null) throw new InvalidSchemaKeyError([`version "${version.slice(0, 100)}" must be MODEL-REVISION-ADDITION`])
-      const found = (await store.versions(hash, env)).filter((v) => v.version === version)
-      const chosen = found.find((v) => v.env === 'PROD') ?? found[0]
-      if (chosen === undefined) throw new VersionNotDeployedError(version, env)
-      return chosen.schema
-    },
+    getVersion: async (organizationId: string, hash: string, version: string, env: Env | undefined) =>
+      (await versionReads.lookup({ organizationId, hash, version, env })) as Record<string, unknown>,
 
     async deployments(organizationId: string, hash: string, query: { from: number; size: number; env?: Env | undefined; version?: string | undefined }) {
       await structureOrThrow(organizationId, hash)

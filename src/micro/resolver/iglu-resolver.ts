@@ -26,7 +26,19 @@ export function createIgluResolver(options: { repositories: readonly SchemaRepos
   const cache = new Map<string, CachedAnswer>()
   const kindRank = { registry: 0, embedded: 1, http: 2 } as const
 
+  /** The order depends only on which vendor prefixes match: kept per vendor, for the vendors seen first. */
+  const orders = new Map<string, SchemaRepository[]>()
+
   function ordered(vendor: string): SchemaRepository[] {
+    let order = orders.get(vendor)
+    if (order === undefined) {
+      order = sortFor(vendor)
+      if (orders.size < MAX_CACHE_ENTRIES) orders.set(vendor, order)
+    }
+    return order
+  }
+
+  function sortFor(vendor: string): SchemaRepository[] {
     const matches = (r: SchemaRepository) => r.vendorPrefixes.some((prefix) => vendor.startsWith(prefix))
     return [...options.repositories].sort(
       (a, b) =>

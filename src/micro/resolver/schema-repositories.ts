@@ -14,7 +14,7 @@ export interface SchemaRepository {
   readonly priority: number
   readonly vendorPrefixes: readonly string[]
   readonly kind: 'registry' | 'embedded' | 'http'
-  /** Whether answers may be cached; the in-process registry is read fresh so deployments show at once. */
+  /** Whether the resolver may cache answers; the in-process registry keeps its own cache, which its deployments clear. */
   readonly cacheable: boolean
   lookup(key: SchemaKey): Promise<Record<string, unknown> | null>
 }

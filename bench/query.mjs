@@ -1,0 +1,57 @@
+// Query: POST /local/good with a schema filter and a limit of 100 over --events stored events (one in
+// ten matches), p50 latency over HTTP, against a linear scan of the same events in the same process
+// (filter the whole list by schema, take 100) served by a bare Fastify route; the same comparison
+// in-process (the store's lookup against the scan); and the heap the stored events take, per event.
+// Usage: node bench/query.mjs [--events 100000] [--duration 10] [--rounds 2] [--connections 1]
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { alternate, option } from './support/load.mjs'
+
+const EVENTS = option('events', 100_000)
+const DURATION = option('duration', 10)
+const ROUNDS = option('rounds', 2)
+const CONNECTIONS = option('connections', 1)
+const harnessPath = new URL('./query-harness.mjs', import.meta.url).pathname
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '')
+const harness = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=8192', ...nodeFlags, harnessPath, '--events', String(EVENTS)], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env })
+const exited = new Promise((resolve) => harness.once('exit', resolve))
+try {
+  const ready = await new Promise((resolve, reject) => {
+    const lines = createInterface({ input: harness.stdout })
+    lines.on('line', (line) => {
+      if (line.startsWith('{"ready"')) resolve(JSON.parse(line))
+    })
+    void exited.then((code) => reject(new Error(`the query harness exited with ${code}`)))
+  })
+  const body = JSON.stringify({ schema: ready.schema, limit: ready.limit })
+  const request = (url) => ({ url, method: 'POST', body, headers: { 'content-type': 'application/json' } })
+  const { subject, baseline } = await alternate({ subject: request(`${ready.subjectUrl}/local/good`), baseline: request(`${ready.baselineUrl}/scan`), rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, warmup: 1 })
+  const speedup = baseline.p50Ms / subject.p50Ms
+  const lookupSpeedup = ready.scanP50Ms / ready.lookupP50Ms
+  console.log(JSON.stringify({
+    scenario: 'query',
+    events: ready.events,
+    stored: ready.stored,
+    limit: ready.limit,
+    connections: CONNECTIONS,
+    p50Ms: subject.p50Ms,
+    p99Ms: subject.p99Ms,
+    requestsPerSecond: Math.round(subject.requestsPerSecond),
+    baselineP50Ms: baseline.p50Ms,
+    baselineRequestsPerSecond: Math.round(baseline.requestsPerSecond),
+    speedup,
+    throughputSpeedup: subject.requestsPerSecond / baseline.requestsPerSecond,
+    lookupP50Ms: ready.lookupP50Ms,
+    scanP50Ms: ready.scanP50Ms,
+    lookupSpeedup,
+    sameAnswer: ready.sameAnswer,
+    bytesPerEvent: Math.round(ready.bytesPerEvent),
+    heapDeltaMb: Number(ready.heapDeltaMb.toFixed(1)),
+    target: { speedup: 20, bytesPerEvent: 4096 },
+    met: speedup >= 20 && ready.bytesPerEvent <= 4096,
+    allOk: subject.non2xx === 0 && subject.errors === 0 && baseline.non2xx === 0,
+  }))
+} finally {
+  harness.kill('SIGTERM')
+  await exited
+}

@@ -1,0 +1,45 @@
+// Load from this process (autocannon, over loopback) against servers in other processes; a subject
+// and its baseline are measured alternately, same duration and connections, and the median round kept.
+import autocannon from 'autocannon'
+
+/** One autocannon run: requests/s (mean), latency p50/p99 in ms, and the answers that were not 2xx. */
+export async function load({ url, method = 'GET', body, headers = {}, duration = 10, connections = 10, amount }) {
+  const result = await autocannon({ url, method, body, headers, connections, ...(amount === undefined ? { duration } : { amount }) })
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  }
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]
+}
+
+/** `rounds` times: the baseline, then the subject. Each figure is the median over the rounds. */
+export async function alternate({ subject, baseline, rounds = 2, duration = 10, connections = 10, warmup = 2 }) {
+  await load({ ...baseline, duration: warmup, connections })
+  await load({ ...subject, duration: warmup, connections })
+  const runs = { subject: [], baseline: [] }
+  for (let round = 0; round < rounds; round++) {
+    runs.baseline.push(await load({ ...baseline, duration, connections }))
+    runs.subject.push(await load({ ...subject, duration, connections }))
+  }
+  const summary = (list) => ({
+    requestsPerSecond: median(list.map((r) => r.requestsPerSecond)),
+    p50Ms: median(list.map((r) => r.p50Ms)),
+    p99Ms: median(list.map((r) => r.p99Ms)),
+    non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: list.reduce((sum, r) => sum + r.errors, 0),
+  })
+  return { subject: summary(runs.subject), baseline: summary(runs.baseline) }
+}
+
+export const option = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`)
+  return at >= 0 ? Number(process.argv[at + 1]) : fallback
+}

@@ -1,0 +1,113 @@
+// Server processes for the load scenarios: `floe start` from dist and the bare baseline server,
+// each in its own process on loopback, with the same Fastify settings and the same log level.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+const MAIN = new URL('../../dist/main.js', import.meta.url).pathname
+const BASELINE = new URL('../baseline-server.mjs', import.meta.url).pathname
+
+/** Fixed credentials for the bench's Floe: its registry is reached with them. */
+export const BOOTSTRAP = {
+  organizationId: '0b1e5c4d-0000-4000-8000-00000000be0c',
+  apiKeyId: '0b1e5c4d-0000-4000-8000-0000000000a1',
+  apiKey: 'bench-secret-0123456789abcdef',
+}
+
+/** Extra Node flags for every server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (env BENCH_NODE_FLAGS). */
+const nodeFlags = () => (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '')
+
+export async function freePort() {
+  const server = net.createServer()
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address()
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+async function waitForHealth(url, child) {
+  let exited = null
+  child.once('exit', (code) => (exited = code))
+  for (let attempt = 0; attempt < 600; attempt++) {
+    if (exited !== null) throw new Error(`server exited with ${exited}`)
+    try {
+      if ((await fetch(`${url}/health`)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`${url} never answered /health`)
+}
+
+function handle(child, url, cleanup = () => undefined) {
+  return {
+    url,
+    pid: child.pid,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve))
+        child.kill('SIGTERM')
+        await exited
+      }
+      cleanup()
+    },
+  }
+}
+
+/** `floe start` on a fresh embedded database, with the bench's bootstrap credentials. Logs are discarded, as a server's would be shipped. */
+export async function startFloe({ logLevel = 'info', args = [] } = {}) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-'))
+  const port = await freePort()
+  const child = spawn(process.execPath, [...nodeFlags(), MAIN, 'start', '--host', '127.0.0.1', '--port', String(port), '--log-level', logLevel, '--no-iglu-central', ...args], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      FLOE_DATA_DIR: dataDir,
+      FLOE_BOOTSTRAP_ORG_ID: BOOTSTRAP.organizationId,
+      FLOE_BOOTSTRAP_API_KEY_ID: BOOTSTRAP.apiKeyId,
+      FLOE_BOOTSTRAP_API_KEY: BOOTSTRAP.apiKey,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const url = `http://127.0.0.1:${port}`
+  await waitForHealth(url, child)
+  return handle(child, url, () => rmSync(dataDir, { recursive: true, force: true }))
+}
+
+/** The bare Fastify server of `bench/baseline-server.mjs`; `json` is what its JSON route answers. */
+export async function startBaseline({ logLevel = 'info', json = {} } = {}) {
+  const port = await freePort()
+  const child = spawn(process.execPath, [...nodeFlags(), BASELINE, '--port', String(port), '--log-level', logLevel], {
+    env: { PATH: process.env.PATH ?? '', BENCH_BASELINE_JSON: JSON.stringify(json) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const url = `http://127.0.0.1:${port}`
+  await waitForHealth(url, child)
+  return handle(child, url)
+}
+
+/** An access token for the bench's bootstrap key. */
+export async function accessToken(url) {
+  const response = await fetch(`${url}/api/msc/v1/organizations/${BOOTSTRAP.organizationId}/credentials/v3/token`, {
+    method: 'POST',
+    headers: { 'X-API-Key-Id': BOOTSTRAP.apiKeyId, 'X-API-Key': BOOTSTRAP.apiKey },
+  })
+  if (!response.ok) throw new Error(`token exchange answered ${response.status}`)
+  return (await response.json()).accessToken
+}
+
+/** Validates a schema and deploys it to DEV through the registry API. */
+export async function deployToDev(url, token, schema) {
+  const base = `${url}/api/msc/v1/organizations/${BOOTSTRAP.organizationId}/data-structures/v1`
+  const call = async (p, body) => {
+    const response = await fetch(`${base}${p}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const answer = await response.json()
+    if (response.status !== 201 || answer.success !== true) throw new Error(`${p} answered ${response.status}: ${JSON.stringify(answer)}`)
+    return answer
+  }
+  await call('/validation-requests', { data: schema })
+  const { vendor, name, format, version } = schema.self
+  await call('/deployment-requests', { source: 'VALIDATED', target: 'DEV', vendor, name, format, version, message: 'bench' })
+}

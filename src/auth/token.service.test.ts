@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import type { ApiKey } from './api-keys.store.js'
+import { createTokenService } from './token.service.js'
+
+const key: ApiKey = { id: '6f1c2d3e-0000-4000-8000-000000000001', organizationId: '6f1c2d3e-0000-4000-8000-000000000002', isAdmin: true, description: null, createdAt: new Date(0), revokedAt: null }
+
+function setUp() {
+  let time = Date.UTC(2030, 0, 1)
+  const clock = { now: () => new Date(time) }
+  const service = createTokenService({ secret: new TextEncoder().encode('s'.repeat(40)), ttlSeconds: 60, clock })
+  return { service, advance: (seconds: number) => (time += seconds * 1000) }
+}
+
+describe('token service', () => {
+  it('accepts a token again and again until the second it expires, then refuses it as expired', async () => {
+    const { service, advance } = setUp()
+    const token = await service.issue(key)
+    expect(await service.verify(token)).toMatchObject({ apiKeyId: key.id, organizationId: key.organizationId, isAdmin: true })
+    advance(59.9)
+    expect((await service.verify(token)).apiKeyId).toBe(key.id)
+    advance(0.1)
+    await expect(service.verify(token)).rejects.toThrow(/expired/)
+    await expect(service.verify(token)).rejects.toThrow(/expired/)
+  })
+
+  it('decides the expiry of a token seen before as for a token never seen', async () => {
+    const seen = setUp()
+    const fresh = setUp()
+    const token = await seen.service.issue(key)
+    await seen.service.verify(token)
+    seen.advance(60)
+    fresh.advance(60)
+    await expect(seen.service.verify(token)).rejects.toThrow(/expired/)
+    await expect(fresh.service.verify(token)).rejects.toThrow(/expired/)
+  })
+
+  it('still refuses a token altered after a valid one was accepted', async () => {
+    const { service } = setUp()
+    const token = await service.issue(key)
+    await service.verify(token)
+    const [header, payload, signature] = token.split('.')
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>
+    const altered = `${header}.${Buffer.from(JSON.stringify({ ...claims, org: '6f1c2d3e-0000-4000-8000-000000000099' })).toString('base64url')}.${signature}`
+    await expect(service.verify(altered)).rejects.toThrow(/badly signed/)
+  })
+})
