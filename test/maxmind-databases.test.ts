@@ -41,6 +41,7 @@ describe('MaxMind databases read with the maxmind package', () => {
     london.fields.user_ipaddress = '203.0.113.9'
     createIpLookupsStep(databases)(london)
     expect(london.fields).toEqual({
+      ...emptyEvent().fields,
       user_ipaddress: '203.0.113.9',
       geo_country: 'GB', geo_region: 'ENG', geo_city: 'London', geo_zipcode: 'EC1A', geo_latitude: 51.5142, geo_longitude: -0.0931,
       geo_region_name: 'England', geo_timezone: 'Europe/London',
@@ -53,6 +54,7 @@ describe('MaxMind databases read with the maxmind package', () => {
     barcelona.fields.user_ipaddress = '198.51.100.7'
     createIpLookupsStep(databases)(barcelona)
     expect(barcelona.fields).toEqual({
+      ...emptyEvent().fields,
       user_ipaddress: '198.51.100.7',
       geo_country: 'ES', geo_region: 'B', geo_city: 'Barcelona', geo_zipcode: null, geo_latitude: 41.38879, geo_longitude: 2.15899,
       geo_region_name: 'Barcelona', geo_timezone: null,

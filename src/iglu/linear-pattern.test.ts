@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { createAjv } from './ajv-factory.js'
 import { compileLinearPattern, UnsupportedPatternError } from './linear-pattern.js'
 import { findRefCycle } from './ref-cycles.js'
 
@@ -14,6 +15,29 @@ describe('patterns on the linear-time engine', () => {
       }),
       { numRuns: 2000 },
     )
+  })
+
+  it('keeps agreeing when the same compiled patterns see inputs again (remembered answers)', () => {
+    const compiled = PATTERNS.map((pattern) => [pattern, compileLinearPattern(pattern)] as const)
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(PATTERNS.length - 1), fc.stringMatching(/^[ab1@x-]{0,80}$/)), { maxLength: 300 }), (calls) => {
+        for (const [which, input] of calls) {
+          const [pattern, linear] = compiled[which] ?? compiled[0]!
+          expect(linear.test(input)).toBe(new RegExp(pattern, 'u').test(input))
+        }
+      }),
+      { numRuns: 100 },
+    )
+  })
+
+  it('gives Ajv each pattern under its own text, so two patterns of one schema stay apart', () => {
+    // Ajv keys the patterns of generated code by their toString(): one shared text would make every
+    // property use the first pattern compiled.
+    const validate = createAjv().compile({ properties: { code: { type: 'string', pattern: '^[A-Z]{3}$' }, id: { type: 'string', pattern: '^[0-9]+$' } } })
+    expect(compileLinearPattern('^[A-Z]{3}$').toString()).toBe(new RegExp('^[A-Z]{3}$', 'u').source)
+    expect(validate({ code: 'EUR', id: '42' })).toBe(true)
+    expect(validate({ code: '42', id: 'EUR' })).toBe(false)
+    expect(validate({ code: 'EUR', id: 'EUR' })).toBe(false)
   })
 
   it('refuses what it cannot run and what is not ECMA-262, saying which', () => {

@@ -13,6 +13,35 @@ export interface LinearPattern {
 /** A pattern that is not ECMA-262, or that RE2 cannot run (lookaround, backreferences). */
 export class UnsupportedPatternError extends Error {}
 
+/** Answers kept per pattern, for inputs this short: values such as currency codes or enums repeat. */
+const REMEMBERED_ANSWERS = 64
+const REMEMBERED_MAX_LENGTH = 64
+
+/**
+ * RE2 in JavaScript costs microseconds per call even on a three-letter input, so a pattern keeps
+ * its last answers for short inputs (a pure function of the input; at most 64 × 64 characters).
+ */
+class RememberingPattern implements LinearPattern {
+  private readonly answers = new Map<string, boolean>()
+
+  constructor(private readonly engine: RE2JS) {}
+
+  /** Ajv keys the patterns of generated code by this text: it must be the pattern's own. */
+  toString(): string {
+    return this.engine.toString()
+  }
+
+  test(input: string): boolean {
+    if (input.length > REMEMBERED_MAX_LENGTH) return this.engine.test(input)
+    const known = this.answers.get(input)
+    if (known !== undefined) return known
+    const answer = this.engine.test(input)
+    if (this.answers.size >= REMEMBERED_ANSWERS) this.answers.clear()
+    this.answers.set(input, answer)
+    return answer
+  }
+}
+
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /** Compiles an ECMA-262 pattern (as JSON Schema writes them) for the linear-time engine. */
@@ -24,7 +53,7 @@ export function compileLinearPattern(pattern: string): LinearPattern {
     throw new UnsupportedPatternError(`the pattern ${JSON.stringify(pattern)} is not a valid ECMA-262 regular expression: ${describe(error)}`)
   }
   try {
-    return RE2JS.compile(RE2JS.translateRegExp(pattern))
+    return new RememberingPattern(RE2JS.compile(RE2JS.translateRegExp(pattern)))
   } catch (error) {
     throw new UnsupportedPatternError(
       `the pattern ${JSON.stringify(pattern)} cannot run on Floe's linear-time regex engine (RE2: no lookaround, no backreferences): ${describe(error)}`,

@@ -40,33 +40,43 @@ export interface SelfDescribing {
 
 /**
  * The event while it is being enriched. Scalars by field name (timestamps as epoch milliseconds,
- * booleans as booleans); entities kept as lists until the event is rendered.
+ * booleans as booleans), every field present from the start and null until set; entities kept as
+ * lists until the event is rendered.
  */
 export interface EnrichedEvent {
-  fields: Partial<Record<CanonicalField, string | number | boolean | null>>
+  fields: Record<CanonicalField, string | number | boolean | null>
   contexts: SelfDescribing[]
   derivedContexts: SelfDescribing[]
   unstructEvent: SelfDescribing | null
 }
 
+/** Every canonical field, null: each event's fields start as a copy, so that all share this fast-property layout. */
+const NULL_EVENT = Object.fromEntries(CANONICAL_FIELDS.map((field) => [field, null])) as Record<CanonicalField, null>
+const TIMESTAMP_LIST = [...TIMESTAMP_FIELDS]
+
 export function emptyEvent(): EnrichedEvent {
-  return { fields: {}, contexts: [], derivedContexts: [], unstructEvent: null }
+  return { fields: { ...NULL_EVENT }, contexts: [], derivedContexts: [], unstructEvent: null }
 }
 
 export const CONTEXTS_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0'
 export const UNSTRUCT_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0'
 
-let lastInstant = NaN
-let lastInstantText = ''
+/** ISO prefixes (`yyyy-MM-ddTHH:mm:ss`) of recent whole seconds: an event's timestamps fall in a few seconds. */
+const secondPrefixes = new Map<number, string>()
+const MAX_SECOND_PREFIXES = 256
 
 /** Java's `Instant.toString`: ISO 8601 UTC, a zero millisecond part left out. */
 export function instantString(epochMillis: number): string {
-  // The events of one payload share their collector and ETL times: the last answer is kept.
-  if (epochMillis !== lastInstant) {
-    lastInstantText = new Date(epochMillis).toISOString().replace('.000Z', 'Z')
-    lastInstant = epochMillis
+  const second = Math.floor(epochMillis / 1000)
+  let prefix = secondPrefixes.get(second)
+  if (prefix === undefined) {
+    if (secondPrefixes.size >= MAX_SECOND_PREFIXES) secondPrefixes.clear()
+    prefix = new Date(second * 1000).toISOString().slice(0, -5)
+    secondPrefixes.set(second, prefix)
   }
-  return lastInstantText
+  const millis = epochMillis - second * 1000
+  if (millis === 0) return `${prefix}Z`
+  return `${prefix}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`
 }
 
 /** The TSV and bad-row form: `yyyy-MM-dd HH:mm:ss.SSS`, UTC. */
@@ -74,26 +84,21 @@ export function tsvTimestamp(epochMillis: number): string {
   return new Date(epochMillis).toISOString().replace('T', ' ').replace('Z', '')
 }
 
-/** Every canonical field, null: copied for each event, so that each has this object's fast-property layout. */
-const NULL_EVENT = Object.fromEntries(CANONICAL_FIELDS.map((field) => [field, null])) as Record<CanonicalField, unknown>
-
 /**
- * The analytics-SDK JSON of the event (Micro's `event`): all 131 keys, nulls kept. It starts as a
- * copy of a template holding every key, then only values change: adding 131 computed keys one by
- * one to an empty object turns it into a hash table, about six times bigger, and it is kept for
- * every stored event.
+ * The analytics-SDK JSON of the event (Micro's `event`): all 131 keys, nulls kept, in column order.
+ * It is a copy of the fields (which hold every key from the start: adding 131 computed keys one by
+ * one to an empty object would turn it into a hash table, about six times bigger, and it is kept for
+ * every stored event) with timestamps written out and the entities wrapped.
  */
 export function toCanonicalJson(event: EnrichedEvent): Record<CanonicalField, unknown> {
-  const out = { ...NULL_EVENT }
-  for (const field of CANONICAL_FIELDS) {
-    if (field === 'contexts') out[field] = event.contexts.length === 0 ? {} : { schema: CONTEXTS_SCHEMA, data: event.contexts }
-    else if (field === 'derived_contexts') out[field] = event.derivedContexts.length === 0 ? {} : { schema: CONTEXTS_SCHEMA, data: event.derivedContexts }
-    else if (field === 'unstruct_event') out[field] = event.unstructEvent === null ? null : { schema: UNSTRUCT_SCHEMA, data: event.unstructEvent }
-    else {
-      const value = event.fields[field] ?? null
-      out[field] = value !== null && TIMESTAMP_FIELDS.has(field) && typeof value === 'number' ? instantString(value) : value
-    }
+  const out: Record<CanonicalField, unknown> = { ...NULL_EVENT, ...event.fields }
+  for (const field of TIMESTAMP_LIST) {
+    const value = out[field]
+    if (typeof value === 'number') out[field] = instantString(value)
   }
+  out.contexts = event.contexts.length === 0 ? {} : { schema: CONTEXTS_SCHEMA, data: event.contexts }
+  out.derived_contexts = event.derivedContexts.length === 0 ? {} : { schema: CONTEXTS_SCHEMA, data: event.derivedContexts }
+  out.unstruct_event = event.unstructEvent === null ? null : { schema: UNSTRUCT_SCHEMA, data: event.unstructEvent }
   return out
 }
 

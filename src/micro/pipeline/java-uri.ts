@@ -18,12 +18,30 @@ const JAVA_HOST = /^(\[[0-9a-fA-F:.]+\]|[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\
 
 const emptyToNull = (value: string | undefined) => (value === undefined || value === '' ? null : value)
 
+type JavaUriParse = { ok: true; uri: UriParts } | { ok: false; error: string }
+
+/** Recent answers by raw text: a page's events share their URL and referer. */
+const remembered = new Map<string, JavaUriParse>()
+const REMEMBERED_URIS = 512
+const REMEMBERED_MAX_LENGTH = 2048
+
 /**
  * Parses a page or referer URL the way the reference pipeline does: spaces become `%20`, fast-uri
  * checks it is a well-formed absolute URI, and the parts are taken raw. A host Java would reject
  * (with `_`, say) is null, like Java's registry-based authority.
  */
-export function parseJavaUri(raw: string): { ok: true; uri: UriParts } | { ok: false; error: string } {
+export function parseJavaUri(raw: string): JavaUriParse {
+  if (raw.length > REMEMBERED_MAX_LENGTH) return parseUncached(raw)
+  let parsed = remembered.get(raw)
+  if (parsed === undefined) {
+    parsed = parseUncached(raw)
+    if (remembered.size >= REMEMBERED_URIS) remembered.clear()
+    remembered.set(raw, parsed)
+  }
+  return parsed
+}
+
+function parseUncached(raw: string): JavaUriParse {
   const text = raw.replace(/ /g, '%20')
   const checked = fastUri.parse(text)
   if (checked.error !== undefined) return { ok: false, error: checked.error }

@@ -19,7 +19,7 @@ describe('campaign attribution', () => {
     const event = emptyEvent()
     createCampaignAttributionStep({ ...utm, mktClickId: { fbclid: 'Facebook' } })(event, new Map([['medium', 'b'], ['utm_medium', 'a'], ['utm_source', ''], ['msclkid', 'm1'], ['fbclid', 'f1']]))
     expect(event.fields).toMatchObject({ mkt_medium: 'a', mkt_source: null, mkt_clickid: 'm1', mkt_network: 'Microsoft' })
-    expect(event.fields.mkt_term).toBeUndefined()
+    expect(event.fields.mkt_term).toBeNull()
     const custom = emptyEvent()
     createCampaignAttributionStep({ ...utm, mktClickId: { fbclid: 'Facebook' } })(custom, new Map([['fbclid', 'f1']]))
     expect(custom.fields).toMatchObject({ mkt_clickid: 'f1', mkt_network: 'Facebook' })
@@ -70,7 +70,7 @@ describe('referer parser', () => {
     expect(parse({ refr_urlscheme: 'http', refr_urlhost: 'shop.test', page_urlhost: 'shop.test' })).toMatchObject({ refr_medium: 'internal' })
     expect(parse({ refr_urlscheme: 'http', refr_urlhost: 'blog.shop.test' }, [' blog.shop.test '])).toMatchObject({ refr_medium: 'internal' })
     expect(parse({ refr_urlscheme: 'http', refr_urlhost: 'elsewhere.test' })).toMatchObject({ refr_medium: 'unknown' })
-    expect(parse({ refr_urlscheme: 'ftp', refr_urlhost: 'google.com' }).refr_medium).toBeUndefined()
+    expect(parse({ refr_urlscheme: 'ftp', refr_urlhost: 'google.com' }).refr_medium).toBeNull()
   })
 })
 
@@ -237,11 +237,12 @@ describe('IP lookups', () => {
       isp: () => null,
       asn: () => ({ autonomous_system_organization: 'no number' }),
     })(event)
-    expect(event.fields).toEqual({ user_ipaddress: 'not-an-ip' })
+    expect(event.fields).toEqual({ ...emptyEvent().fields, user_ipaddress: 'not-an-ip' })
     expect(event.derivedContexts).toEqual([])
     const none = emptyEvent()
     createIpLookupsStep({ geo: () => city })(none)
-    expect(none.fields).toEqual({})
+    expect(none.fields).toEqual(emptyEvent().fields)
+    expect(Object.values(none.fields).every((value) => value === null)).toBe(true)
   })
 
   it('keeps coordinates as Java floats print them, and a record without a location as 0, 0', () => {

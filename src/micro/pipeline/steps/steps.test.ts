@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { emptyEvent, instantString, toCanonicalJson, toPartiallyEnriched, tsvTimestamp } from '../canonical-event.js'
 import { parseJavaUri } from '../java-uri.js'
@@ -96,6 +97,17 @@ describe('enrichment steps', () => {
 })
 
 describe('canonical event', () => {
+  it('writes any millisecond instant as Date does, with a zero millisecond part left out', () => {
+    // Includes instants before 1970 and many within one second (the prefixes are kept per second).
+    const instants = fc.oneof(fc.integer({ min: -62_135_596_800_000, max: 253_402_300_799_999 }), fc.integer({ min: 1_700_000_000_000, max: 1_700_000_003_000 }), fc.integer({ min: -3000, max: 3000 }))
+    fc.assert(
+      fc.property(fc.array(instants, { maxLength: 600 }), (values) => {
+        for (const value of values) expect(instantString(value)).toBe(new Date(value).toISOString().replace('.000Z', 'Z'))
+      }),
+      { numRuns: 50 },
+    )
+  })
+
   it('renders timestamps like Instant.toString and the TSV form, entities by convention', () => {
     expect(instantString(Date.parse('2020-05-05T05:05:05.000Z'))).toBe('2020-05-05T05:05:05Z')
     expect(instantString(Date.parse('2021-08-29T12:01:05.787Z'))).toBe('2021-08-29T12:01:05.787Z')
