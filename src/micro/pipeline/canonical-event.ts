@@ -91,7 +91,7 @@ export function tsvTimestamp(epochMillis: number): string {
  * every stored event) with timestamps written out and the entities wrapped.
  */
 export function toCanonicalJson(event: EnrichedEvent): Record<CanonicalField, unknown> {
-  const out: Record<CanonicalField, unknown> = { ...NULL_EVENT, ...event.fields }
+  const out: Record<CanonicalField, unknown> = { ...event.fields }
   for (const field of TIMESTAMP_LIST) {
     const value = out[field]
     if (typeof value === 'number') out[field] = instantString(value)

@@ -48,7 +48,10 @@ export interface RawEvent {
   readonly context: RequestContext
 }
 
-const contextJson = (context: RequestContext) => ({
+/** The events of one payload share its request context: its JSON is built once and shared (never changed). */
+const contextJsons = new WeakMap<RequestContext, ReturnType<typeof buildContextJson>>()
+
+const buildContextJson = (context: RequestContext) => ({
   timestamp: instantString(context.timestamp),
   ipAddress: context.ipAddress,
   useragent: context.useragent,
@@ -56,6 +59,15 @@ const contextJson = (context: RequestContext) => ({
   headers: [...context.headers],
   userId: context.userId,
 })
+
+function contextJson(context: RequestContext): ReturnType<typeof buildContextJson> {
+  let json = contextJsons.get(context)
+  if (json === undefined) {
+    json = buildContextJson(context)
+    contextJsons.set(context, json)
+  }
+  return json
+}
 
 /** Micro's `rawEvent`. */
 export function rawEventJson(raw: RawEvent) {
