@@ -50,7 +50,7 @@ export function createIgluResolver(options: { repositories: readonly SchemaRepos
   }
 
   async function ask(repository: SchemaRepository, key: SchemaKey, uri: string): Promise<CachedAnswer> {
-    const cacheKey = `${repository.name}\n${uri}`
+    const cacheKey = repository.cacheable ? `${repository.name}\n${uri}` : ''
     const now = options.now()
     const cached = repository.cacheable ? cache.get(cacheKey) : undefined
     if (cached !== undefined && cached.expires > now) return cached
@@ -73,11 +73,16 @@ export function createIgluResolver(options: { repositories: readonly SchemaRepos
   return {
     async resolve(key: SchemaKey): Promise<Resolution> {
       const uri = schemaKeyToUri(key)
-      const history: Record<string, LookupAttempt> = {}
+      // The misses before a hit are only written out when every repository misses.
+      const misses: [string, CachedAnswer][] = []
       for (const repository of ordered(key.vendor)) {
         const answer = await ask(repository, key, uri)
         if (answer.schema !== null) return { kind: 'found', schema: answer.schema, repository: repository.name }
-        history[repository.name] = { errors: answer.error === null ? [] : [answer.error], attempts: answer.attempts, lastAttempt: new Date(answer.lastAttempt).toISOString() }
+        misses.push([repository.name, answer])
+      }
+      const history: Record<string, LookupAttempt> = {}
+      for (const [name, answer] of misses) {
+        history[name] = { errors: answer.error === null ? [] : [answer.error], attempts: answer.attempts, lastAttempt: new Date(answer.lastAttempt).toISOString() }
       }
       const sorted = Object.fromEntries(Object.entries(history).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       return { kind: 'missing', history: sorted }

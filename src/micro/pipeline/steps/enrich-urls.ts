@@ -11,14 +11,19 @@ function unparseable(raw: string, error: string): EnrichmentMessage {
 }
 
 /** The six `*_url*` fields from a parsed URI; port defaults to 443 for `https`, else 80. */
+const URL_FIELDS = {
+  page: { scheme: 'page_urlscheme', host: 'page_urlhost', port: 'page_urlport', path: 'page_urlpath', query: 'page_urlquery', fragment: 'page_urlfragment' },
+  refr: { scheme: 'refr_urlscheme', host: 'refr_urlhost', port: 'refr_urlport', path: 'refr_urlpath', query: 'refr_urlquery', fragment: 'refr_urlfragment' },
+} as const satisfies Record<'page' | 'refr', Record<string, CanonicalField>>
+
 function setUrlFields(event: EnrichedEvent, prefix: 'page' | 'refr', uri: UriParts): void {
-  const field = (name: string) => `${prefix}_url${name}` as CanonicalField
-  event.fields[field('scheme')] = uri.scheme
-  event.fields[field('host')] = uri.host
-  event.fields[field('port')] = uri.port ?? (uri.scheme === 'https' ? 443 : 80)
-  event.fields[field('path')] = uri.path === null ? null : tsvSafe(uri.path)
-  event.fields[field('query')] = uri.query === null ? null : tsvSafe(uri.query)
-  event.fields[field('fragment')] = uri.fragment === null ? null : tsvSafe(uri.fragment)
+  const field = URL_FIELDS[prefix]
+  event.fields[field.scheme] = uri.scheme
+  event.fields[field.host] = uri.host
+  event.fields[field.port] = uri.port ?? (uri.scheme === 'https' ? 443 : 80)
+  event.fields[field.path] = uri.path === null ? null : tsvSafe(uri.path)
+  event.fields[field.query] = uri.query === null ? null : tsvSafe(uri.query)
+  event.fields[field.fragment] = uri.fragment === null ? null : tsvSafe(uri.fragment)
 }
 
 /**

@@ -13,8 +13,13 @@ type Conversion = (raw: string) => Converted
 const ok = (value: string | number | boolean | null): Converted => ({ ok: true, value })
 const fail = (message: string): Converted => ({ ok: false, message })
 
+// eslint-disable-next-line no-control-regex
+const TSV_UNSAFE = /[\u0000-\u001f\u007f]/
+
 /** TAB → 4 spaces, control characters removed, empty → null. */
 export function tsvSafe(raw: string): string | null {
+  // Most values have neither: one scan, and the text is kept as it is.
+  if (!TSV_UNSAFE.test(raw)) return raw === '' ? null : raw
   // eslint-disable-next-line no-control-regex
   const cleaned = raw.replace(/\t/g, '    ').replace(/[\u0000-\u001f\u007f]/g, '')
   return cleaned === '' ? null : cleaned

@@ -39,6 +39,17 @@ describe('parse-atomic-fields', () => {
     expect(parse({ nuid: 'a', tnuid: 'b', aid: '' }).fields).toMatchObject({ network_userid: 'b', app_id: null })
     expect(tsvSafe('\r\n')).toBeNull()
   })
+
+  it('makes any text TSV-safe: tabs become four spaces, other control characters go, empty is null', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', ' ', '\t', '\n', '\r', '\u0000', '\u001f', '\u007f', '\u0080', 'é') }), (text) => {
+        // eslint-disable-next-line no-control-regex
+        const expected = text.replace(/\t/g, '    ').replace(/[\u0000-\u001f\u007f]/g, '')
+        expect(tsvSafe(text)).toBe(expected === '' ? null : expected)
+      }),
+      { numRuns: 500 },
+    )
+  })
 })
 
 describe('java-uri', () => {
