@@ -2,10 +2,11 @@
 // ten matches), p50 latency over HTTP, against a linear scan of the same events in the same process
 // (filter the whole list by schema, take 100) served by a bare Fastify route; the same comparison
 // in-process (the store's lookup against the scan); and the heap the stored events take, per event.
+// The floor (the same answer pre-serialized by a bare route) bounds the ratio any server could reach.
 // Usage: node bench/query.mjs [--events 100000] [--duration 10] [--rounds 2] [--connections 1]
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { alternate, option } from './support/load.mjs'
+import { alternate, option, repeat } from './support/load.mjs'
 
 const EVENTS = option('events', 100_000)
 const DURATION = option('duration', 10)
@@ -26,6 +27,7 @@ try {
   const body = JSON.stringify({ schema: ready.schema, limit: ready.limit })
   const request = (url) => ({ url, method: 'POST', body, headers: { 'content-type': 'application/json' } })
   const { subject, baseline } = await alternate({ subject: request(`${ready.subjectUrl}/local/good`), baseline: request(`${ready.baselineUrl}/scan`), rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, warmup: 1 })
+  const floor = await repeat({ target: request(`${ready.baselineUrl}/floor`), rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, warmup: 1 })
   const speedup = baseline.p50Ms / subject.p50Ms
   const lookupSpeedup = ready.scanP50Ms / ready.lookupP50Ms
   console.log(JSON.stringify({
@@ -40,6 +42,13 @@ try {
     baselineP50Ms: baseline.p50Ms,
     baselineRequestsPerSecond: Math.round(baseline.requestsPerSecond),
     speedup,
+    meanMs: subject.meanMs,
+    baselineMeanMs: baseline.meanMs,
+    meanSpeedup: baseline.meanMs / subject.meanMs,
+    answerBytes: ready.answerBytes,
+    floorP50Ms: floor.p50Ms,
+    floorMeanMs: floor.meanMs,
+    floorSpeedup: baseline.meanMs / floor.meanMs,
     throughputSpeedup: subject.requestsPerSecond / baseline.requestsPerSecond,
     lookupP50Ms: ready.lookupP50Ms,
     scanP50Ms: ready.scanP50Ms,

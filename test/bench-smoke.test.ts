@@ -36,6 +36,10 @@ it('the query benchmark runs at a tiny size: the indexed answer is the linear sc
   expect(report.lookupP50Ms).toBeGreaterThan(0)
   expect(report.scanP50Ms).toBeGreaterThan(0)
   expect(report.baselineRequestsPerSecond).toBeGreaterThan(0)
+  // The floor serves the subject's own answer pre-serialized: its bytes, and the ratio it bounds.
+  expect(report.answerBytes).toBeGreaterThan(100 * 1000)
+  expect(report.floorMeanMs).toBeGreaterThan(0)
+  expect(report.floorSpeedup).toBeCloseTo(report.baselineMeanMs / report.floorMeanMs, 5)
 }, 120_000)
 
 it('the registry benchmark runs at a tiny size: authorized reads and validations all succeed', () => {

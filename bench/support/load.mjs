@@ -2,13 +2,14 @@
 // and its baseline are measured alternately, same duration and connections, and the median round kept.
 import autocannon from 'autocannon'
 
-/** One autocannon run: requests/s (mean), latency p50/p99 in ms, and the answers that were not 2xx. */
+/** One autocannon run: requests/s (mean), latency p50/p99 (whole ms) and mean in ms, and the answers that were not 2xx. */
 export async function load({ url, method = 'GET', body, headers = {}, duration = 10, connections = 10, amount }) {
   const result = await autocannon({ url, method, body, headers, connections, ...(amount === undefined ? { duration } : { amount }) })
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
+    meanMs: result.latency.average,
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
@@ -33,10 +34,19 @@ export async function alternate({ subject, baseline, rounds = 2, duration = 10, 
     requestsPerSecond: median(list.map((r) => r.requestsPerSecond)),
     p50Ms: median(list.map((r) => r.p50Ms)),
     p99Ms: median(list.map((r) => r.p99Ms)),
+    meanMs: median(list.map((r) => r.meanMs)),
     non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
     errors: list.reduce((sum, r) => sum + r.errors, 0),
   })
   return { subject: summary(runs.subject), baseline: summary(runs.baseline) }
+}
+
+/** `rounds` runs of one target after a warm-up, summarised as `alternate` does. */
+export async function repeat({ target, rounds = 2, duration = 10, connections = 10, warmup = 2 }) {
+  await load({ ...target, duration: warmup, connections })
+  const list = []
+  for (let round = 0; round < rounds; round++) list.push(await load({ ...target, duration, connections }))
+  return { requestsPerSecond: median(list.map((r) => r.requestsPerSecond)), p50Ms: median(list.map((r) => r.p50Ms)), meanMs: median(list.map((r) => r.meanMs)), non2xx: list.reduce((sum, r) => sum + r.non2xx, 0) }
 }
 
 export const option = (name, fallback) => {

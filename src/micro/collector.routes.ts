@@ -15,13 +15,26 @@ export function collectorCors(request: FastifyRequest, reply: FastifyReply): voi
   void reply.header('Access-Control-Allow-Credentials', 'true')
 }
 
+let expirySecond = NaN
+let expiryText = ''
+
+/** The cookie's expiry date, a year on: the text changes once a second, so the last one is kept. */
+function cookieExpiry(nowMillis: number): string {
+  const second = Math.floor(nowMillis / 1000)
+  if (second !== expirySecond) {
+    expiryText = new Date(second * 1000 + COOKIE_DAYS * 86_400_000).toUTCString()
+    expirySecond = second
+  }
+  return expiryText
+}
+
 function setNuidCookie(reply: FastifyReply, collected: Collected): void {
   if (collected.anonymous) {
     if (collected.hadNuidCookie) void reply.header('Set-Cookie', `${NUID_COOKIE}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/; SameSite=None; Secure; HttpOnly`)
     return
   }
   if (collected.nuid === null) return
-  const expires = new Date(Date.now() + COOKIE_DAYS * 86_400_000).toUTCString()
+  const expires = cookieExpiry(Date.now())
   void reply.header('Set-Cookie', `${NUID_COOKIE}=${collected.nuid}; Expires=${expires}; Path=/; SameSite=None; Secure; HttpOnly`)
 }
 
