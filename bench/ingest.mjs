@@ -6,6 +6,7 @@
 // Usage: node bench/ingest.mjs --mode get|post [--duration 10] [--rounds 2] [--connections 10] [--batch 10]
 import { accessToken, deployToDev, startBaseline, startFloe } from './support/processes.mjs'
 import { alternate, option } from './support/load.mjs'
+import { benchContexts as contexts, benchPageView as pageView, BENCH_PRODUCT as PRODUCT, BENCH_USER_AGENT } from './support/page-view.mjs'
 
 const mode = process.argv.includes('post') ? 'post' : 'get'
 const DURATION = option('duration', 10)
@@ -14,36 +15,7 @@ const CONNECTIONS = option('connections', 10)
 const BATCH = option('batch', 10)
 const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info'
 
-const PRODUCT = {
-  $schema: 'http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#',
-  self: { vendor: 'com.floe.bench', name: 'product', format: 'jsonschema', version: '1-0-0' },
-  description: 'A product seen on a page',
-  type: 'object',
-  properties: {
-    sku: { type: 'string', maxLength: 64, description: 'stock keeping unit' },
-    name: { type: 'string', maxLength: 255, description: 'product name' },
-    price: { type: 'number', minimum: 0, description: 'unit price' },
-    currency: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' },
-    category: { type: ['string', 'null'], maxLength: 255, description: 'category' },
-    inStock: { type: 'boolean', description: 'whether it can be bought' },
-  },
-  required: ['sku', 'price', 'currency'],
-  additionalProperties: false,
-}
-const contexts = {
-  schema: 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0',
-  data: [
-    { schema: 'iglu:com.snowplowanalytics.snowplow/web_page/jsonschema/1-0-0', data: { id: '5a2b1c0e-7d3f-4a8e-9b6c-1d2e3f4a5b6c' } },
-    { schema: 'iglu:com.floe.bench/product/jsonschema/1-0-0', data: { sku: 'SKU-0042', name: 'Kettle', price: 39.9, currency: 'EUR', category: 'kitchen', inStock: true } },
-  ],
-}
-const pageView = (n) => ({
-  e: 'pv', p: 'web', tv: 'js-3.4.0', aid: 'bench', eid: `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
-  url: 'https://shop.test/kitchen/kettle?utm_source=news', page: 'Kettle', refr: 'https://search.test/?q=kettle',
-  dtm: '1700000000000', stm: '1700000000100', duid: 'b7c1d2e3-0000-4000-8000-000000000001', vid: '3', sid: 'c1d2e3f4-0000-4000-8000-000000000002',
-  res: '1920x1080', vp: '1280x720', cd: '24', lang: 'en-GB', cs: 'UTF-8', tz: 'Europe/Berlin',
-})
-const headers = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36' }
+const headers = { 'user-agent': BENCH_USER_AGENT }
 
 const floe = await startFloe({ logLevel })
 const baselineServer = await startBaseline({ logLevel })

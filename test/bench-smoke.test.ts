@@ -51,3 +51,12 @@ it('the registry benchmark runs at a tiny size: authorized reads and validations
   expect(report.validationRequestsPerSecond).toBeGreaterThan(0)
   expect(report.met).toBe(report.ratio >= 0.8)
 }, 120_000)
+
+it.each(['get', 'post'])('the pipeline stages diagnostic (%s) runs at a tiny size: every event good and stored, each stage timed', (mode) => {
+  const report = runBench(['bench/pipeline-stages.mjs', '--mode', mode, '--events', '200', '--rounds', '1', '--capacity', '1000'])
+  expect(report).toMatchObject({ scenario: 'pipeline-stages', mode, eventsPerRequest: mode === 'get' ? 1 : 10, bad: 0 })
+  // One warm-up payload is not stored; the collect stage stores its events (bounded by the capacity).
+  expect(report.stored).toBe(200)
+  for (const stage of ['readMicros', 'processMicros', 'collectMicros', 'stringifyMicros']) expect(report[stage]).toBeGreaterThan(0)
+  expect(report.eventJsonBytes).toBeGreaterThan(1000)
+}, 120_000)
