@@ -53,6 +53,8 @@ export interface EnrichedEvent {
 /** Every canonical field, null: each event's fields start as a copy, so that all share this fast-property layout. */
 const NULL_EVENT = Object.fromEntries(CANONICAL_FIELDS.map((field) => [field, null])) as Record<CanonicalField, null>
 const TIMESTAMP_LIST = [...TIMESTAMP_FIELDS]
+/** `contexts` and `derived_contexts` of an event without any: `{}`, one frozen object shared by every stored event. */
+const NO_ENTITIES = Object.freeze({})
 
 export function emptyEvent(): EnrichedEvent {
   return { fields: { ...NULL_EVENT }, contexts: [], derivedContexts: [], unstructEvent: null }
@@ -96,8 +98,8 @@ export function toCanonicalJson(event: EnrichedEvent): Record<CanonicalField, un
     const value = out[field]
     if (typeof value === 'number') out[field] = instantString(value)
   }
-  out.contexts = event.contexts.length === 0 ? {} : { schema: CONTEXTS_SCHEMA, data: event.contexts }
-  out.derived_contexts = event.derivedContexts.length === 0 ? {} : { schema: CONTEXTS_SCHEMA, data: event.derivedContexts }
+  out.contexts = event.contexts.length === 0 ? NO_ENTITIES : { schema: CONTEXTS_SCHEMA, data: event.contexts }
+  out.derived_contexts = event.derivedContexts.length === 0 ? NO_ENTITIES : { schema: CONTEXTS_SCHEMA, data: event.derivedContexts }
   out.unstruct_event = event.unstructEvent === null ? null : { schema: UNSTRUCT_SCHEMA, data: event.unstructEvent }
   return out
 }

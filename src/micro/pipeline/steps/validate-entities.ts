@@ -56,7 +56,8 @@ async function entity(value: unknown, iglu: IgluValidation, messages: unknown[])
     messages.push({ schemaKey: value.schema, error: verdict.error })
     return null
   }
-  return { schema: value.schema, data: value.data }
+  // The parsed entity itself is kept when it has no other keys (the usual case): one object less per entity.
+  return Object.keys(value).length === 2 ? value : { schema: value.schema, data: value.data }
 }
 
 /**
