@@ -279,3 +279,88 @@ describe('the authorization matrix of the Console APIs (PGlite)', () => {
     console.info(`auth matrix: ${routes.length} routes, ${requests} requests, every answer as expected`)
   })
 })
+
+// The Iglu Server-compatible reads take the resolver's `apikey` header (an API key secret of the
+// organization) or a bearer token; every route of the prefix is walked from the router as above.
+const IGLU_PREFIX = '/iglu/'
+
+describe('the authorization matrix of the Iglu reads (PGlite)', () => {
+  const clock = new FakeClock()
+  let server: TestApp
+  let routes: RouteEntry[]
+  let admin: ApiClient
+  let otherOrganization: ApiClient
+  let expiredToken: string
+  let revoked: { token: string; secret: string }
+  let secrets: { admin: string; nonAdmin: string; otherOrganization: string }
+  let schemaSelf: { vendor: string; name: string; format: string; version: string }
+
+  beforeAll(async () => {
+    server = await startTestApp(testConfig({ tokenTtlSeconds: TTL }), { clock })
+    const startup = server.app.startup
+    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
+    expiredToken = (await bootstrapAdmin(server)).accessToken
+    clock.advanceSeconds(TTL + 1)
+    admin = await bootstrapAdmin(server)
+    otherOrganization = await otherOrganizationAdmin(server)
+    const credentials = createCredentialsService({ db: server.app.store.db, clock })
+    const plain = await credentials.createApiKey({ organizationId: admin.organizationId, isAdmin: false })
+    const other = await credentials.createApiKey({ organizationId: otherOrganization.organizationId, isAdmin: true })
+    const doomed = await credentials.createApiKey({ organizationId: admin.organizationId, isAdmin: true })
+    revoked = { token: (await apiClient(server, admin.organizationId, doomed.key.id, doomed.secret)).accessToken, secret: doomed.secret }
+    await credentials.revokeApiKey(doomed.key.id)
+    secrets = { admin: startup.apiKey, nonAdmin: plain.secret, otherOrganization: other.secret }
+
+    const schema = objectSchema('com.acme', 'iglu_matrix', '1-0-0', { step: { type: 'string', maxLength: 10 } })
+    schemaSelf = schema.self
+    await admin.call('POST', '/data-structures/v1/validation-requests', { data: schema })
+    const deployment = await admin.call('POST', '/data-structures/v1/deployment-requests', { source: 'VALIDATED', target: 'DEV', ...schema.self })
+    expect(deployment.status).toBe(201)
+    routes = routeTable(server.app.http).filter((route) => route.url.startsWith(IGLU_PREFIX))
+  })
+  afterAll(async () => server?.close())
+
+  const pathOf = (url: string) =>
+    url.replace(/:(\w+)/g, (_, name: string) => ({ organizationId: admin.organizationId, env: 'dev', ...schemaSelf })[name] ?? `unknown-${name}`)
+
+  it('refuses every Iglu read without a valid API key secret or token of the organization', async () => {
+    expect(routes.length, 'the Iglu routes, read from the router').toBeGreaterThanOrEqual(5)
+    const problems: string[] = []
+    let requests = 0
+    const send = async (route: RouteEntry, headers: Record<string, string>) => {
+      requests++
+      return requestJson(`${server.baseUrl}${pathOf(route.url)}`, { method: route.method, headers })
+    }
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+    for (const route of routes) {
+      const label = (who: string) => `${route.method} ${route.url} with ${who}`
+      const refused: [string, Record<string, string>, number][] = [
+        ['no credentials', {}, 401],
+        ['a wrong secret', { apikey: 'floe_not-a-key' }, 401],
+        ["another organization's secret", { apikey: secrets.otherOrganization }, 401],
+        ["a revoked key's secret", { apikey: revoked.secret }, 401],
+        ['a bad signature', bearer(resigned(admin.accessToken)), 401],
+        ['an expired token', bearer(expiredToken), 401],
+        ['a revoked key', bearer(revoked.token), 401],
+        ["another organization's token", bearer(otherOrganization.accessToken), 403],
+      ]
+      for (const [who, headers, status] of refused) {
+        const response = await send(route, headers)
+        if (response.status !== status) problems.push(`${label(who)}: expected ${status}, got ${response.status}`)
+      }
+      const allowed: [string, Record<string, string>][] = [
+        ["the admin key's secret", { apikey: secrets.admin }],
+        ["a non-admin key's secret", { apikey: secrets.nonAdmin }],
+        ['an admin token', bearer(admin.accessToken)],
+      ]
+      for (const [who, headers] of allowed) {
+        // Every path names the deployed schema (or its vendor, name, environment): the read answers 200.
+        const response = await send(route, headers)
+        if (response.status !== 200) problems.push(`${label(who)}: expected the guard to let it through to a 200, got ${response.status}`)
+      }
+    }
+    expect(problems).toEqual([])
+    expect(requests).toBe(routes.length * 11)
+    console.info(`auth matrix (Iglu): ${routes.length} routes, ${requests} requests, every answer as expected`)
+  })
+})
