@@ -170,3 +170,45 @@ describe('optional enrichments from flags', () => {
     expect(problems[2]).toMatch(/^--geo-db .*absent\.mmdb: geo database .*absent\.mmdb/)
   })
 })
+
+describe('derived entities are validated against their schemas (enrich phase 3)', () => {
+  let dir: string
+  let server: TestApp
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'floe-derived-'))
+    const vendor = `${SP}.enrichments`
+    const extractor = { schema: `iglu:${vendor}/http_header_extractor_config/jsonschema/1-0-0`, data: { name: 'http_header_extractor_config', vendor, enabled: true, parameters: { headersPattern: '^[Xx]-[Ff]loe-' } } }
+    writeFileSync(path.join(dir, 'http_header_extractor_config.json'), JSON.stringify(extractor))
+    // Iglu Central's schemas validate the configuration file; the http_header entity resolves to Floe's core schema first.
+    server = await startTestApp(testConfig({ inspection: { igluDirs: [IGLU_CENTRAL], enrichmentsDir: dir } }))
+  })
+  afterAll(async () => {
+    await server?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('keeps an event whose derived entities are valid', async () => {
+    await fetch(`${server.baseUrl}/i?e=pv&p=web`, { headers: { 'x-floe-short': 'fine' } })
+    const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
+    expect(event.event.derived_contexts.data).toEqual([{ schema: 'iglu:org.ietf/http_header/jsonschema/1-0-0', data: { name: 'X-Floe-Short', value: 'fine' } }])
+    expect((await requestJson(`${server.baseUrl}/micro/iglu/org.ietf/http_header/jsonschema/1-0-0`)).body.description).toMatch(/Floe core schema/)
+  })
+
+  it('makes a schema violation of an invalid derived entity, and drops only that entity from the incomplete event', async () => {
+    await fetch(`${server.baseUrl}/micro/reset`)
+    // The header entity's value may hold at most 4096 characters.
+    await fetch(`${server.baseUrl}/i?e=pv&p=web`, { headers: { 'x-floe-long': 'v'.repeat(5000), 'x-floe-short': 'fine' } })
+    expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({ total: 1, good: 0, bad: 1 })
+    const [bad] = (await requestJson(`${server.baseUrl}/local/bad`)).body
+    expect(bad.errors[1]).toContain('schema_violations')
+    const row = JSON.parse(bad.errors[1])
+    expect(row.data.failure.messages).toEqual([
+      { schemaKey: 'iglu:org.ietf/http_header/jsonschema/1-0-0', error: { error: 'ValidationError', dataReports: [expect.objectContaining({ path: '$.value', keyword: 'maxLength' })] } },
+    ])
+    const [incomplete] = (await requestJson(`${server.baseUrl}/local/events`)).body
+    const headers = incomplete.contexts_org_ietf_http_header_1
+    expect(headers).toEqual([{ name: 'X-Floe-Short', value: 'fine', _schema_version: 'iglu:org.ietf/http_header/jsonschema/1-0-0' }])
+    expect(incomplete.contexts_com_snowplowanalytics_snowplow_failure_1).toHaveLength(1)
+  })
+})

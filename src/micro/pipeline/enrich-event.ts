@@ -9,7 +9,7 @@ import { deriveTimestamp } from './steps/derive-timestamp.js'
 import { enrichPageUrl, enrichRefererUrl, extractCrossDomain, parsePageQuery, type EnrichmentMessage } from './steps/enrich-urls.js'
 import { parseAtomicFields, tsvSafe } from './steps/parse-atomic-fields.js'
 import { setSchemaFields } from './steps/set-schema-fields.js'
-import { validateEntities } from './steps/validate-entities.js'
+import { validateDerivedContexts, validateEntities } from './steps/validate-entities.js'
 
 const ATOMIC_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/atomic/jsonschema/1-0-0'
 /** Fields an incomplete event keeps even when too long. */
@@ -113,8 +113,9 @@ function goodEvent(event: EnrichedEvent, raw: RawEvent, incomplete = false): Goo
 
 /**
  * One raw event through the pipeline: atomic fields and entities (phase 1), the enrichment chain
- * (phase 2, run even when phase 1 failed, as upstream), then the length limits (phase 3). Phase 1
- * errors win: schema_violations; else phase 2: enrichment_failures; else phase 3: schema_violations.
+ * (phase 2, run even when phase 1 failed, as upstream), then the derived entities and the length
+ * limits (phase 3). Phase 1 errors win: schema_violations; else phase 2: enrichment_failures; else
+ * phase 3: schema_violations.
  */
 export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<EventOutcome> {
   const event = emptyEvent()
@@ -122,6 +123,7 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
   const atomicErrors = parseAtomicFields(event, raw.parameters)
   const entityMessages = await validateEntities(event, raw.parameters, deps.iglu)
   const enrichmentFailures = runEnrichments(event, raw, deps.enrichments ?? {})
+  const derivedMessages = await validateDerivedContexts(event, deps.iglu)
   const lengthViolations = checkFieldLengths(event)
 
   const phase1: unknown[] = []
@@ -142,9 +144,12 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
   }
   if (phase1.length > 0) return fail('schema_violations', phase1)
   if (enrichmentFailures.length > 0) return fail('enrichment_failures', enrichmentFailures)
+  // Phase 3: derived entities, then the atomic fields' lengths.
+  const phase3 = [...derivedMessages]
   if (lengthViolations.length > 0) {
     const dataReports = lengthViolations.map((v) => ({ message: `Field is longer than maximum allowed size ${v.limit}`, path: v.field, keyword: 'atomic_field_length_exceeded', targets: [] }))
-    return fail('schema_violations', [{ schemaKey: ATOMIC_SCHEMA, error: { error: 'ValidationError', dataReports } }])
+    phase3.push({ schemaKey: ATOMIC_SCHEMA, error: { error: 'ValidationError', dataReports } })
   }
+  if (phase3.length > 0) return fail('schema_violations', phase3)
   return { kind: 'good', good: goodEvent(event, raw) }
 }

@@ -2,7 +2,7 @@
  * Floe's own small set of the tracker-protocol schemas, so that events validate offline. Written
  * for Floe from the protocol's documented shape (not copied from Iglu Central): the envelopes
  * (payload_data, contexts, unstruct_event), the entities trackers send by default, and those
- * Floe's enrichments derive (ua_parser_context, asn).
+ * Floe's enrichments derive (ua_parser_context, asn, http_header, http_cookie), which are validated too.
  */
 const SELF_DESC = 'http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#'
 const SNOWPLOW = 'com.snowplowanalytics.snowplow'
@@ -73,6 +73,17 @@ const asn = selfDescribing('asn', '1-0-1', 'Autonomous system of the IP address 
   additionalProperties: false,
 })
 
+/** An entity of the header and cookie extractors (vendor org.ietf): a name and a value of at most 4096 characters. */
+const httpEntity = (name: string, description: string, value: Record<string, unknown>) => ({
+  $schema: SELF_DESC,
+  description,
+  self: { vendor: 'org.ietf', name, format: 'jsonschema', version: '1-0-0' },
+  type: 'object',
+  properties: { name: { type: 'string', maxLength: 4096 }, value: { ...value, maxLength: 4096 } },
+  required: ['name', 'value'],
+  additionalProperties: false,
+})
+
 /** Every core schema by its Iglu URI. payload_data 1-0-0 to 1-0-3 share the 1-0-4 parameter list, a superset of theirs. */
 export const CORE_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new Map([
   ...['1-0-0', '1-0-1', '1-0-2', '1-0-3', '1-0-4'].map((v) => [`iglu:${SNOWPLOW}/payload_data/jsonschema/${v}`, payloadData(v)] as const),
@@ -80,6 +91,8 @@ export const CORE_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new Ma
   [`iglu:${SNOWPLOW}/unstruct_event/jsonschema/1-0-0`, selfDescribing('unstruct_event', '1-0-0', 'A self-describing event (Floe core schema)', selfDescribingItem)],
   [`iglu:${SNOWPLOW}/ua_parser_context/jsonschema/1-0-0`, uaParserContext],
   [`iglu:${SNOWPLOW}/asn/jsonschema/1-0-1`, asn],
+  ['iglu:org.ietf/http_header/jsonschema/1-0-0', httpEntity('http_header', 'One HTTP request header, as the header extractor derives it (Floe core schema)', { type: 'string' })],
+  ['iglu:org.ietf/http_cookie/jsonschema/1-0-0', httpEntity('http_cookie', 'One cookie of the request, as the cookie extractor derives it (Floe core schema)', { type: ['string', 'null'] })],
   [`iglu:${SNOWPLOW}/web_page/jsonschema/1-0-0`, selfDescribing('web_page', '1-0-0', 'The page view a web event belongs to (Floe core schema)', { type: 'object', properties: { id: UUID }, required: ['id'], additionalProperties: false })],
   [
     `iglu:${SNOWPLOW}/client_session/jsonschema/1-0-2`,

@@ -88,3 +88,21 @@ export async function validateEntities(event: EnrichedEvent, parameters: Readonl
   }
   return messages
 }
+
+/**
+ * Phase 3: the entities the enrichments derived, each validated against its schema like the
+ * tracker's. Invalid ones are dropped from the event (an incomplete event keeps only valid
+ * entities); the messages say which and why.
+ */
+export async function validateDerivedContexts(event: EnrichedEvent, iglu: IgluValidation): Promise<unknown[]> {
+  const messages: unknown[] = []
+  if (event.derivedContexts.length === 0) return messages
+  const valid: SelfDescribing[] = []
+  for (const derived of event.derivedContexts) {
+    const verdict = await iglu.validate(derived.schema, derived.data)
+    if (verdict.kind === 'valid') valid.push(derived)
+    else messages.push({ schemaKey: derived.schema, error: verdict.error })
+  }
+  event.derivedContexts = valid
+  return messages
+}
