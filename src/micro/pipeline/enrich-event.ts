@@ -123,7 +123,7 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
   const atomicErrors = parseAtomicFields(event, raw.parameters)
   const entityMessages = await validateEntities(event, raw.parameters, deps.iglu)
   const enrichmentFailures = runEnrichments(event, raw, deps.enrichments ?? {})
-  const derivedMessages = await validateDerivedContexts(event, deps.iglu)
+  const derivedMessages = event.derivedContexts.length === 0 ? [] : await validateDerivedContexts(event, deps.iglu)
   const lengthViolations = checkFieldLengths(event)
 
   const phase1: unknown[] = []
