@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js'
+import { BoundedMemo } from '../bounded-memo.js'
 
 /**
  * A regular expression from a user (a schema `pattern`, a configured header pattern), run on RE2's
@@ -22,9 +23,11 @@ const REMEMBERED_MAX_LENGTH = 64
  * its last answers for short inputs (a pure function of the input; at most 64 × 64 characters).
  */
 class RememberingPattern implements LinearPattern {
-  private readonly answers = new Map<string, boolean>()
+  private readonly answers: BoundedMemo<string, boolean>
 
-  constructor(private readonly engine: RE2JS) {}
+  constructor(private readonly engine: RE2JS) {
+    this.answers = new BoundedMemo(REMEMBERED_ANSWERS, (input) => engine.test(input))
+  }
 
   /** Ajv keys the patterns of generated code by this text: it must be the pattern's own. */
   toString(): string {
@@ -32,13 +35,7 @@ class RememberingPattern implements LinearPattern {
   }
 
   test(input: string): boolean {
-    if (input.length > REMEMBERED_MAX_LENGTH) return this.engine.test(input)
-    const known = this.answers.get(input)
-    if (known !== undefined) return known
-    const answer = this.engine.test(input)
-    if (this.answers.size >= REMEMBERED_ANSWERS) this.answers.clear()
-    this.answers.set(input, answer)
-    return answer
+    return input.length > REMEMBERED_MAX_LENGTH ? this.engine.test(input) : this.answers.get(input)
   }
 }
 

@@ -1,3 +1,5 @@
+import { BoundedMemo } from '../../bounded-memo.js'
+
 /** The 131 fields of the canonical enriched event, in TSV column order. */
 export const CANONICAL_FIELDS = [
   'app_id', 'platform', 'etl_tstamp', 'collector_tstamp', 'dvce_created_tstamp', 'event', 'event_id', 'txn_id',
@@ -64,18 +66,12 @@ export const CONTEXTS_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/contexts/jso
 export const UNSTRUCT_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0'
 
 /** ISO prefixes (`yyyy-MM-ddTHH:mm:ss`) of recent whole seconds: an event's timestamps fall in a few seconds. */
-const secondPrefixes = new Map<number, string>()
-const MAX_SECOND_PREFIXES = 256
+const secondPrefixes = new BoundedMemo<number, string>(256, (second) => new Date(second * 1000).toISOString().slice(0, -5))
 
 /** Java's `Instant.toString`: ISO 8601 UTC, a zero millisecond part left out. */
 export function instantString(epochMillis: number): string {
   const second = Math.floor(epochMillis / 1000)
-  let prefix = secondPrefixes.get(second)
-  if (prefix === undefined) {
-    if (secondPrefixes.size >= MAX_SECOND_PREFIXES) secondPrefixes.clear()
-    prefix = new Date(second * 1000).toISOString().slice(0, -5)
-    secondPrefixes.set(second, prefix)
-  }
+  const prefix = secondPrefixes.get(second)
   const millis = epochMillis - second * 1000
   if (millis === 0) return `${prefix}Z`
   return `${prefix}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`

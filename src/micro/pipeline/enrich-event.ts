@@ -1,3 +1,4 @@
+import { BoundedMemo } from '../../bounded-memo.js'
 import { badEvent, badRow, type BadEvent, type Processor } from './bad-rows.js'
 import { emptyEvent, toCanonicalJson, toPartiallyEnriched, type EnrichedEvent } from './canonical-event.js'
 import { badRowRawEvent, rawEventJson, type RawEvent } from './collector-payload.js'
@@ -87,26 +88,16 @@ function runEnrichments(event: EnrichedEvent, raw: RawEvent, optional: Enrichmen
  * Event schema URIs and context lists recur across stored events: each distinct one is kept once
  * (bounded; when full, the kept ones are forgotten and sharing starts again).
  */
-const sharedSchemas = new Map<string, string>()
-const sharedContextLists = new Map<string, readonly string[]>()
-const MAX_SHARED = 1024
+const sharedSchemas = new BoundedMemo<string, string>(1024, (uri) => uri)
+const sharedContextLists = new BoundedMemo<string, readonly string[]>(1024, (joined) => Object.freeze(joined.split('\n')))
 const NO_CONTEXTS: readonly string[] = Object.freeze([])
-
-function shared<T>(kept: Map<string, T>, key: string, value: () => T): T {
-  let found = kept.get(key)
-  if (found === undefined) {
-    if (kept.size >= MAX_SHARED) kept.clear()
-    found = value()
-    kept.set(key, found)
-  }
-  return found
-}
 
 function goodEvent(event: EnrichedEvent, raw: RawEvent, incomplete = false): GoodEvent {
   const { event_vendor: vendor, event_name: name, event_format: format, event_version: version } = event.fields
   const uri = typeof vendor === 'string' && typeof name === 'string' && typeof format === 'string' && typeof version === 'string' ? `iglu:${vendor}/${name}/${format}/${version}` : null
-  const schema = uri === null ? null : shared(sharedSchemas, uri, () => uri)
-  const contexts = event.contexts.length === 0 ? NO_CONTEXTS : shared(sharedContextLists, event.contexts.map((c) => c.schema).join('\n'), () => Object.freeze(event.contexts.map((c) => c.schema)))
+  const schema = uri === null ? null : sharedSchemas.get(uri)
+  // Schema URIs hold no newline (validated entities only): the joined list is a faithful key.
+  const contexts = event.contexts.length === 0 ? NO_CONTEXTS : sharedContextLists.get(event.contexts.map((c) => c.schema).join('\n'))
   const type = event.fields.event
   return { rawEvent: rawEventJson(raw), eventType: typeof type === 'string' ? type : null, schema, contexts, event: toCanonicalJson(event), incomplete }
 }

@@ -1,4 +1,5 @@
 import fastUri from 'fast-uri'
+import { BoundedMemo } from '../../bounded-memo.js'
 
 /** The parts of a URI as Java's `java.net.URI` reports them: raw, case kept, nothing normalised. */
 export interface UriParts {
@@ -21,8 +22,7 @@ const emptyToNull = (value: string | undefined) => (value === undefined || value
 type JavaUriParse = { ok: true; uri: UriParts } | { ok: false; error: string }
 
 /** Recent answers by raw text: a page's events share their URL and referer. */
-const remembered = new Map<string, JavaUriParse>()
-const REMEMBERED_URIS = 512
+const remembered = new BoundedMemo<string, JavaUriParse>(512, (raw) => parseUncached(raw))
 const REMEMBERED_MAX_LENGTH = 2048
 
 /**
@@ -31,14 +31,7 @@ const REMEMBERED_MAX_LENGTH = 2048
  * (with `_`, say) is null, like Java's registry-based authority.
  */
 export function parseJavaUri(raw: string): JavaUriParse {
-  if (raw.length > REMEMBERED_MAX_LENGTH) return parseUncached(raw)
-  let parsed = remembered.get(raw)
-  if (parsed === undefined) {
-    parsed = parseUncached(raw)
-    if (remembered.size >= REMEMBERED_URIS) remembered.clear()
-    remembered.set(raw, parsed)
-  }
-  return parsed
+  return raw.length > REMEMBERED_MAX_LENGTH ? parseUncached(raw) : remembered.get(raw)
 }
 
 function parseUncached(raw: string): JavaUriParse {
