@@ -1,13 +1,9 @@
+import { ExpiringCache } from '../expiring-cache.js'
 import type { ApiKey } from './api-keys.store.js'
 
 /** How long an answer about a key is trusted: a revocation by another process (the CLI, another instance) shows within it. */
 export const ACTIVE_KEY_TTL_MS = 1000
 const MAX_ENTRIES = 10_000
-
-interface Entry {
-  readonly key: ApiKey
-  readonly expires: number
-}
 
 /**
  * The active keys that the bearer guard asks on every request, kept briefly.
@@ -34,28 +30,13 @@ export function activeKeyCacheFor(db: object, now: () => number = () => performa
 }
 
 export function createActiveKeyCache(now: () => number, ttlMs = ACTIVE_KEY_TTL_MS): ActiveKeyCache {
-  const entries = new Map<string, Entry>()
-  let generation = 0
+  const cache = new ExpiringCache<ApiKey>({ ttlMs, maxEntries: MAX_ENTRIES, now })
   return {
-    get(id) {
-      const entry = entries.get(id)
-      if (entry === undefined) return undefined
-      if (entry.expires > now()) return entry.key
-      entries.delete(id)
-      return undefined
-    },
-    set(id, key, asked) {
-      if (asked !== generation) return
-      entries.delete(id)
-      entries.set(id, { key, expires: now() + ttlMs })
-      if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string)
-    },
+    get: (id) => cache.get(id)?.value,
+    set: (id, key, asked) => cache.set(id, key, asked),
     get generation() {
-      return generation
+      return cache.generation
     },
-    forget(id) {
-      generation++
-      entries.delete(id)
-    },
+    forget: (id) => cache.forget(id),
   }
 }

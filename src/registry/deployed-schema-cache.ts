@@ -1,9 +1,6 @@
-type Schema = Record<string, unknown>
+import { ExpiringCache } from '../expiring-cache.js'
 
-interface Entry {
-  readonly schema: Schema | null
-  readonly expires: number
-}
+type Schema = Record<string, unknown>
 
 /** Most schemas kept; the oldest go first. */
 const MAX_ENTRIES = 5000
@@ -15,30 +12,22 @@ const MAX_ENTRIES = 5000
  * A lookup that throws keeps nothing.
  */
 export function createDeployedSchemaCache<K>(deps: { find: (key: K) => Promise<Schema | null>; keyOf: (key: K) => string; ttlMs: number; now: () => number; keepMisses: boolean; maxEntries?: number }) {
-  const entries = new Map<string, Entry>()
-  const maxEntries = deps.maxEntries ?? MAX_ENTRIES
-  /** Bumped by `invalidate`: an answer read before it is not kept. */
-  let generation = 0
+  const cache = new ExpiringCache<Schema | null>({ ttlMs: deps.ttlMs, maxEntries: deps.maxEntries ?? MAX_ENTRIES, now: deps.now })
 
   return {
     async lookup(key: K): Promise<Schema | null> {
       const id = deps.keyOf(key)
-      const cached = entries.get(id)
-      if (cached !== undefined && cached.expires > deps.now()) return cached.schema
-      const asked = generation
+      const kept = cache.get(id)
+      if (kept !== undefined) return kept.value
+      const asked = cache.generation
       const schema = await deps.find(key)
-      if (asked === generation && (schema !== null || deps.keepMisses)) {
-        entries.delete(id)
-        entries.set(id, { schema, expires: deps.now() + deps.ttlMs })
-        if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string)
-      }
+      if (schema !== null || deps.keepMisses) cache.set(id, schema, asked)
       return schema
     },
 
     /** Forgets every answer, including the lookups under way. */
     invalidate(): void {
-      generation++
-      entries.clear()
+      cache.forgetAll()
     },
   }
 }
