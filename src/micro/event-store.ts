@@ -43,6 +43,8 @@ export interface EventStore {
   counts(): Promise<EventCounts>
   /** Matching good events, newest first, at most `limit` (absent or null: all; 0 or less: none). */
   findGood(filter?: GoodEventFilter): Promise<GoodEvent[]>
+  /** The same events as `findGood`, as the JSON text of their array (a store keeping JSON text answers without parsing it). */
+  findGoodJson(filter?: GoodEventFilter): Promise<string>
   /** Matching bad events, newest first, at most `limit`. */
   findBad(filter?: BadEventFilter): Promise<BadEvent[]>
   /**

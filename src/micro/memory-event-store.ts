@@ -163,6 +163,10 @@ export class MemoryEventStore implements EventStore {
     return out
   }
 
+  async findGoodJson(filter: GoodEventFilter = {}): Promise<string> {
+    return JSON.stringify(await this.findGood(filter))
+  }
+
   /** Matching bad events, newest first (bad events are few: a scan). */
   async findBad(filter: BadEventFilter = {}): Promise<BadEvent[]> {
     const limit = filter.limit ?? Infinity

@@ -52,10 +52,12 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
   app.get('/reset', reset)
   app.post('/reset', reset)
 
-  app.get('/good', async () => store.findGood())
+  // Good events go out as the store's JSON text: a store that keeps JSON (PostgreSQL) is not made to parse it.
+  const sendGood = async (reply: FastifyReply, filter?: GoodEventFilter) => reply.type('application/json; charset=utf-8').send(await store.findGoodJson(filter))
+  app.get('/good', async (_request, reply) => sendGood(reply))
   app.post('/good', async (request: FastifyRequest, reply) => {
     const reading = readBody<GoodEventFilter>(request.body, validateGoodFilter)
-    return reading.ok ? store.findGood(reading.filter) : fail(reply, reading)
+    return reading.ok ? sendGood(reply, reading.filter) : fail(reply, reading)
   })
   app.get('/bad', async () => store.findBad())
   app.post('/bad', async (request: FastifyRequest, reply) => {

@@ -85,6 +85,15 @@ export class PostgresEventStore implements EventStore {
   }
 
   async findGood(filter: GoodEventFilter = {}): Promise<GoodEvent[]> {
+    return (await this.goodRows(filter)).map(parseGood)
+  }
+
+  /** The stored JSON text of each event, joined: nothing is parsed or written again. */
+  async findGoodJson(filter: GoodEventFilter = {}): Promise<string> {
+    return `[${(await this.goodRows(filter)).map((row) => row.body).join(',')}]`
+  }
+
+  private async goodRows(filter: GoodEventFilter): Promise<{ body: string }[]> {
     if (filter.limit != null && filter.limit <= 0) return []
     let query = this.deps.db.selectFrom('inspected_events').select('body').where(sql<boolean>`kind = 'good'`)
     if (filter.event_type != null) query = query.where('event_type', '=', indexedText(filter.event_type))
@@ -92,7 +101,7 @@ export class PostgresEventStore implements EventStore {
     if (filter.contexts != null && filter.contexts.length > 0) query = query.where(sql<boolean>`contexts @> ${filter.contexts.map(indexedText)}::text[]`)
     query = query.orderBy('seq', 'desc')
     if (filter.limit != null) query = query.limit(filter.limit)
-    return (await query.execute()).map(parseGood)
+    return query.execute()
   }
 
   /** A bad event without a collector payload (null api columns) matches any vendor and version. */
