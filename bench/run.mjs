@@ -19,6 +19,8 @@ const scenarios = [
   ['registry.mjs', ...load],
   ['compatibility.mjs'],
   ['memory-flood.mjs'],
+  ['pipeline-stages.mjs', '--mode', 'get'],
+  ['pipeline-stages.mjs', '--mode', 'post'],
 ]
 const loadBefore = loadavg()[0]
 const results = scenarios.map(([script, ...args]) => {
@@ -47,6 +49,12 @@ const rows = [
   `| 5. Compatibility, ${compat.pairs} consecutive Iglu Central pairs | median ${ms(compat.medianMs)}, p99 ${ms(compat.p99Ms)}; ${(compat.decidedShare * 100).toFixed(1)}% decided | Ajv compiles both schemas: median ${ms(compat.baselineMedianMs)} | ${compat.ratioToBaseline.toFixed(2)}× the baseline's time | — | — |`,
 ]
 const flood = byName('memory-flood')
+const stages = (mode) => results.find((r) => r.scenario === 'pipeline-stages' && r.mode === mode)
+// What the ingest targets leave the pipeline per event, assuming Floe handled a request as cheaply as
+// the bare route (it does not, so these are upper bounds): GET, 1/(0.7 r) − 1/r; tp2, 1/(4 r) − 1/(10 r).
+const budgetGet = ((1 / 0.7 - 1) / get.baselineRequestsPerSecond) * 1e6
+const budgetPost = ((1 / 4 - 1 / post.eventsPerRequest) / post.baselineRequestsPerSecond) * 1e6
+const pipelineLine = `The collector pipeline in process, without HTTP (\`bench/pipeline-stages.mjs\`, fastest of ${stages('get').rounds} rounds of ${stages('get').events} events): read + process + store ${stages('get').collectMicros} µs per event for the GET page view, ${stages('post').collectMicros} µs per event in tp2 batches. The ingest targets leave it at most ${budgetGet.toFixed(0)} µs (GET: 1/(0.7 × baseline) − 1/baseline) and ${budgetPost.toFixed(0)} µs (tp2: 1/(4 × baseline) − 1/(${post.eventsPerRequest} × baseline)) per event, even if Floe's own request handling cost no more than the bare route's.`
 const marker = '<!-- notes: kept by bench/run.mjs -->'
 const path = new URL('../BENCHMARKS.md', import.meta.url)
 const previous = existsSync(path) ? readFileSync(path, 'utf8') : ''
@@ -61,6 +69,8 @@ const lines = [
   '| Scenario | Figure | Baseline (same run) | Ratio | Target | Met? |',
   '|---|---|---|---|---|---|',
   ...rows,
+  '',
+  pipelineLine,
   '',
   `Memory under a flood of ${flood.events} events with \`--max-events ${flood.maxEvents}\` (${flood.eventsPerSecond} events/s): resident memory ${flood.rssAtTenthMb} MB at 10%, ${flood.rssAtHalfMb} MB at 50%, ${flood.rssEndMb} MB at the end (peak during the flood ${flood.rssPeakDuringFloodMb} MB; ${flood.rssStartMb} MB just after start-up). Counts correct: ${flood.countsCorrect}; eviction correct: ${flood.evictionCorrect}.`,
   '',
