@@ -13,6 +13,7 @@ import { testConfig } from './support/test-config.js'
 const MSC = '/api/msc/v1/organizations/:organizationId'
 const LEGACY = '/api/schemas/v1/organizations/:organizationId'
 const GUARDED_PREFIXES = ['/api/msc/', '/api/schemas/']
+const IGLU_PREFIX = '/iglu/'
 const TTL = 600
 
 type Access =
@@ -158,10 +159,11 @@ function resigned(token: string): string {
   return `${header}.${payload}.${signature}`
 }
 
-describe('the authorization matrix of the Console APIs (PGlite)', () => {
+describe('the authorization matrix of the Console APIs and the Iglu reads (PGlite)', () => {
   const clock = new FakeClock()
   let server: TestApp
   let routes: RouteEntry[]
+  let igluRoutes: RouteEntry[]
   let fixture: Fixture
   let admin: ApiClient
   let nonAdmin: ApiClient
@@ -169,6 +171,8 @@ describe('the authorization matrix of the Console APIs (PGlite)', () => {
   let expiredToken: string
   let revokedToken: string
   let adminKey: { id: string; secret: string }
+  /** API key secrets as Iglu clients send them (`apikey` header). */
+  let secrets: { nonAdmin: string; revoked: string; otherOrganization: string }
 
   beforeAll(async () => {
     server = await startTestApp(testConfig({ tokenTtlSeconds: TTL }), { clock })
@@ -188,6 +192,8 @@ describe('the authorization matrix of the Console APIs (PGlite)', () => {
     revokedToken = (await apiClient(server, organizationId, doomed.key.id, doomed.secret)).accessToken
     await credentials.revokeApiKey(doomed.key.id)
     const spare = await credentials.createApiKey({ organizationId, isAdmin: false })
+    const otherKey = await credentials.createApiKey({ organizationId: otherOrganization.organizationId, isAdmin: true })
+    secrets = { nonAdmin: plain.secret, revoked: doomed.secret, otherOrganization: otherKey.secret }
 
     const schema = objectSchema('com.acme', 'matrix', '1-0-0', { step: { type: 'string', maxLength: 10 } })
     const validation = await admin.call('POST', '/data-structures/v1/validation-requests', { data: schema })
@@ -208,7 +214,9 @@ describe('the authorization matrix of the Console APIs (PGlite)', () => {
       sourceApplicationId: application.body.data[0].id,
       spareApiKeyId: spare.key.id,
     }
-    routes = routeTable(server.app.http).filter((route) => GUARDED_PREFIXES.some((prefix) => route.url.startsWith(prefix)))
+    const table = routeTable(server.app.http)
+    routes = table.filter((route) => GUARDED_PREFIXES.some((prefix) => route.url.startsWith(prefix)))
+    igluRoutes = table.filter((route) => route.url.startsWith(IGLU_PREFIX))
   })
   afterAll(async () => server?.close())
 
@@ -278,70 +286,31 @@ describe('the authorization matrix of the Console APIs (PGlite)', () => {
     expect(requests).toBeGreaterThanOrEqual(routes.length * 6)
     console.info(`auth matrix: ${routes.length} routes, ${requests} requests, every answer as expected`)
   })
-})
 
-// The Iglu Server-compatible reads take the resolver's `apikey` header (an API key secret of the
-// organization) or a bearer token; every route of the prefix is walked from the router as above.
-const IGLU_PREFIX = '/iglu/'
-
-describe('the authorization matrix of the Iglu reads (PGlite)', () => {
-  const clock = new FakeClock()
-  let server: TestApp
-  let routes: RouteEntry[]
-  let admin: ApiClient
-  let otherOrganization: ApiClient
-  let expiredToken: string
-  let revoked: { token: string; secret: string }
-  let secrets: { admin: string; nonAdmin: string; otherOrganization: string }
-  let schemaSelf: { vendor: string; name: string; format: string; version: string }
-
-  beforeAll(async () => {
-    server = await startTestApp(testConfig({ tokenTtlSeconds: TTL }), { clock })
-    const startup = server.app.startup
-    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
-    expiredToken = (await bootstrapAdmin(server)).accessToken
-    clock.advanceSeconds(TTL + 1)
-    admin = await bootstrapAdmin(server)
-    otherOrganization = await otherOrganizationAdmin(server)
-    const credentials = createCredentialsService({ db: server.app.store.db, clock })
-    const plain = await credentials.createApiKey({ organizationId: admin.organizationId, isAdmin: false })
-    const other = await credentials.createApiKey({ organizationId: otherOrganization.organizationId, isAdmin: true })
-    const doomed = await credentials.createApiKey({ organizationId: admin.organizationId, isAdmin: true })
-    revoked = { token: (await apiClient(server, admin.organizationId, doomed.key.id, doomed.secret)).accessToken, secret: doomed.secret }
-    await credentials.revokeApiKey(doomed.key.id)
-    secrets = { admin: startup.apiKey, nonAdmin: plain.secret, otherOrganization: other.secret }
-
-    const schema = objectSchema('com.acme', 'iglu_matrix', '1-0-0', { step: { type: 'string', maxLength: 10 } })
-    schemaSelf = schema.self
-    await admin.call('POST', '/data-structures/v1/validation-requests', { data: schema })
-    const deployment = await admin.call('POST', '/data-structures/v1/deployment-requests', { source: 'VALIDATED', target: 'DEV', ...schema.self })
-    expect(deployment.status).toBe(201)
-    routes = routeTable(server.app.http).filter((route) => route.url.startsWith(IGLU_PREFIX))
-  })
-  afterAll(async () => server?.close())
-
-  const pathOf = (url: string) =>
-    url.replace(/:(\w+)/g, (_, name: string) => ({ organizationId: admin.organizationId, env: 'dev', ...schemaSelf })[name] ?? `unknown-${name}`)
+  // The Iglu Server-compatible reads take the resolver's `apikey` header (an API key secret of the
+  // organization) or a bearer token; every route of their prefix is walked from the router as well.
+  const igluPath = (url: string) =>
+    url.replace(/:(\w+)/g, (_, name: string) => ({ organizationId: fixture.organizationId, env: 'dev', ...fixture.schema.self })[name] ?? `unknown-${name}`)
 
   it('refuses every Iglu read without a valid API key secret or token of the organization', async () => {
-    expect(routes.length, 'the Iglu routes, read from the router').toBeGreaterThanOrEqual(5)
+    expect(igluRoutes.length, 'the Iglu routes, read from the router').toBeGreaterThanOrEqual(5)
     const problems: string[] = []
     let requests = 0
     const send = async (route: RouteEntry, headers: Record<string, string>) => {
       requests++
-      return requestJson(`${server.baseUrl}${pathOf(route.url)}`, { method: route.method, headers })
+      return requestJson(`${server.baseUrl}${igluPath(route.url)}`, { method: route.method, headers })
     }
     const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
-    for (const route of routes) {
+    for (const route of igluRoutes) {
       const label = (who: string) => `${route.method} ${route.url} with ${who}`
       const refused: [string, Record<string, string>, number][] = [
         ['no credentials', {}, 401],
         ['a wrong secret', { apikey: 'floe_not-a-key' }, 401],
         ["another organization's secret", { apikey: secrets.otherOrganization }, 401],
-        ["a revoked key's secret", { apikey: revoked.secret }, 401],
+        ["a revoked key's secret", { apikey: secrets.revoked }, 401],
         ['a bad signature', bearer(resigned(admin.accessToken)), 401],
         ['an expired token', bearer(expiredToken), 401],
-        ['a revoked key', bearer(revoked.token), 401],
+        ['a revoked key', bearer(revokedToken), 401],
         ["another organization's token", bearer(otherOrganization.accessToken), 403],
       ]
       for (const [who, headers, status] of refused) {
@@ -349,7 +318,7 @@ describe('the authorization matrix of the Iglu reads (PGlite)', () => {
         if (response.status !== status) problems.push(`${label(who)}: expected ${status}, got ${response.status}`)
       }
       const allowed: [string, Record<string, string>][] = [
-        ["the admin key's secret", { apikey: secrets.admin }],
+        ["the admin key's secret", { apikey: adminKey.secret }],
         ["a non-admin key's secret", { apikey: secrets.nonAdmin }],
         ['an admin token', bearer(admin.accessToken)],
       ]
@@ -360,7 +329,7 @@ describe('the authorization matrix of the Iglu reads (PGlite)', () => {
       }
     }
     expect(problems).toEqual([])
-    expect(requests).toBe(routes.length * 11)
-    console.info(`auth matrix (Iglu): ${routes.length} routes, ${requests} requests, every answer as expected`)
+    expect(requests).toBe(igluRoutes.length * 11)
+    console.info(`auth matrix (Iglu): ${igluRoutes.length} routes, ${requests} requests, every answer as expected`)
   })
 })
