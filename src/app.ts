@@ -7,7 +7,7 @@ import { createBearerGuard } from './auth/bearer-guard.hook.js'
 import { systemClock, type Clock } from './auth/clock.js'
 import { createCredentialsService } from './auth/credentials.service.js'
 import { resolveSigningSecret } from './auth/signing-secret.js'
-import { ensureStartupCredentials, type StartupCredentials } from './auth/startup-credentials.js'
+import { confirmInitialSecretShown, ensureStartupCredentials, type StartupCredentials } from './auth/startup-credentials.js'
 import { tokenExchangeRoutes } from './auth/token-exchange.routes.js'
 import { createTokenService } from './auth/token.service.js'
 import type { Config, InspectionConfig } from './config.js'
@@ -65,6 +65,8 @@ export interface FloeApp {
   readonly store: Store
   /** What start-up did about organizations and keys. */
   readonly startup: StartupCredentials
+  /** Call once the first-start secret has been shown: until then, every start gives that key a new one. */
+  confirmStartupShown(): Promise<void>
   /** Stops accepting, finishes in-flight requests, then closes the store. */
   close(): Promise<void>
 }
@@ -217,7 +219,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     })
     await http.ready()
 
-    return { http, store, startup, close: () => http.close() }
+    const confirmStartupShown = async () => {
+      if (startup.kind === 'initial') await confirmInitialSecretShown(store.db, startup.apiKeyId)
+    }
+    return { http, store, startup, confirmStartupShown, close: () => http.close() }
   } catch (error) {
     await events?.close()
     await store.close()

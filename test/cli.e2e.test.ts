@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends, type TestDatabase } from './support/test-databases.js'
 import { floeCli, startFloe, type FloeProcess } from './support/floe-process.js'
@@ -86,4 +87,42 @@ describe.each(backends)('floe start and the CLI on $name', (backend) => {
     const kept = (await (await fetch(`${server.baseUrl}/local/good`)).json()) as { event: { app_id: string } }[]
     expect(kept.map((e) => e.event.app_id)).toEqual(['before-restart'])
   })
+})
+
+describe('a first start that stops before showing its secret', () => {
+  it('shows the first-start key with a new secret at the next start (here: its port was taken)', async () => {
+    const pglite = backends.find((backend) => backend.name === 'pglite')
+    if (pglite === undefined) throw new Error('the pglite backend is missing')
+    const database = await pglite.create({ onDisk: true })
+    const env = { FLOE_DATA_DIR: database.config.kind === 'pglite' ? (database.config.dataDir ?? '') : '' }
+    const occupant = createServer()
+    await new Promise<void>((resolve) => occupant.listen(0, '127.0.0.1', resolve))
+    const { port } = occupant.address() as AddressInfo
+    let server: FloeProcess | null = null
+    try {
+      // The store is set up and the key made, then listening fails: nothing was shown.
+      const failed = await floeCli(['start', '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warn'], env)
+      expect(failed.code).toBe(1)
+      expect(failed.stdout).not.toContain('API key secret')
+      expect((await floeCli(['keys', 'list'], env)).stdout).toContain('created at first start')
+
+      server = await startFloe([], env)
+      const organizationId = field(server.banner, 'organization id')
+      const apiKeyId = field(server.banner, 'API key id')
+      const apiKey = field(server.banner, 'API key secret')
+      const token = await fetch(`${server.baseUrl}/api/msc/v1/organizations/${organizationId}/credentials/v3/token`, { headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey } })
+      expect(token.status).toBe(200)
+      expect(await server.stop('SIGTERM')).toBe(0)
+
+      // Shown once: the next start says nothing about it, and the secret still works.
+      server = await startFloe([], env)
+      expect(server.banner).not.toContain('API key secret')
+      const again = await fetch(`${server.baseUrl}/api/msc/v1/organizations/${organizationId}/credentials/v3/token`, { headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey } })
+      expect(again.status).toBe(200)
+    } finally {
+      await server?.stop('SIGKILL')
+      await new Promise((resolve) => occupant.close(resolve))
+      await database.drop()
+    }
+  }, 120_000)
 })

@@ -29,9 +29,11 @@ describe.each(backends)('storage on $name', (backend) => {
     cleanups.push(() => database.drop())
     return database
   }
-  async function open(database: TestDatabase, overrides: Parameters<typeof testConfig>[0] = {}): Promise<FloeApp> {
+  /** An app on the database; its first-start secret counts as shown unless `shown` is false. */
+  async function open(database: TestDatabase, overrides: Parameters<typeof testConfig>[0] = {}, shown = true): Promise<FloeApp> {
     const app = await createApp(testConfig({ db: database.config, ...overrides }))
     cleanups.push(() => app.close())
+    if (shown) await app.confirmStartupShown()
     return app
   }
 
@@ -82,6 +84,27 @@ describe.each(backends)('storage on $name', (backend) => {
     const keys = await createCredentialsService({ db: second.store.db, clock: systemClock }).listApiKeys()
     expect(keys).toHaveLength(1)
     expect(keys[0]?.isAdmin).toBe(true)
+  })
+
+  it('gives the first-start key a new secret at each start until one was shown, then never again', async () => {
+    const database = await fresh({ onDisk: true })
+    // A first start that stopped before showing its secret (killed, or its port taken).
+    const lost = await open(database, {}, false)
+    if (lost.startup.kind !== 'initial') throw new Error('expected initial credentials')
+    await lost.close()
+    const next = await open(database, {}, false)
+    if (next.startup.kind !== 'initial') throw new Error('expected the secret again')
+    expect([next.startup.organizationId, next.startup.apiKeyId]).toEqual([lost.startup.organizationId, lost.startup.apiKeyId])
+    expect(next.startup.apiKey).not.toBe(lost.startup.apiKey)
+    const credentials = createCredentialsService({ db: next.store.db, clock: systemClock })
+    const { organizationId, apiKeyId } = next.startup
+    await expect(credentials.authenticateByIdAndSecret(organizationId, apiKeyId, lost.startup.apiKey)).rejects.toThrow()
+    expect((await credentials.authenticateByIdAndSecret(organizationId, apiKeyId, next.startup.apiKey)).isAdmin).toBe(true)
+    await next.confirmStartupShown()
+    await next.close()
+    const later = await open(database, {}, false)
+    expect(later.startup.kind).toBe('existing')
+    expect(await createCredentialsService({ db: later.store.db, clock: systemClock }).listApiKeys()).toHaveLength(1)
   })
 
   it('ensures the bootstrap organization and admin key, harmlessly when repeated', async () => {

@@ -9,6 +9,8 @@ export interface ApiKeysTable {
   description: string | null
   created_at: Generated<Date>
   revoked_at: Date | null
+  /** The first-start key whose secret has not been shown yet (it gets a new one at the next start). */
+  secret_unshown: Generated<boolean>
 }
 
 export type ApiKeyRow = Selectable<ApiKeysTable>

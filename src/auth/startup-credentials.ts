@@ -34,7 +34,8 @@ const STARTUP_LOCK = 7_046_531_202
 /**
  * With bootstrap credentials: makes sure that organization and that admin key exist (idempotent).
  * Without: on an empty store, creates a default organization and an admin key, whose secret is
- * returned this once and never again.
+ * returned this once and never again, once {@link confirmInitialSecretShown} says it was shown; until
+ * then, each start gives that key a new secret.
  */
 export async function ensureStartupCredentials(
   db: Kysely<Database>,
@@ -75,7 +76,15 @@ export async function ensureStartupCredentials(
       }
     }
 
-    if (!(await organizations.isEmpty())) return { kind: 'existing' }
+    if (!(await organizations.isEmpty())) {
+      // A first start that stopped before showing its secret (killed, or its port taken): the key
+      // gets a new secret, shown this time. The lost one was never seen, so nothing is revoked in use.
+      const unshown = await trx.selectFrom('api_keys').select(['id', 'organization_id']).where('secret_unshown', '=', true).where('revoked_at', 'is', null).executeTakeFirst()
+      if (unshown === undefined) return { kind: 'existing' }
+      const apiKey = generateApiKeySecret()
+      await apiKeys.update(unshown.id, { secretHash: hashApiKeySecret(apiKey) })
+      return { kind: 'initial', organizationId: unshown.organization_id, apiKeyId: unshown.id, apiKey }
+    }
     const organization = await organizations.insert({ id: randomUUID(), name: 'default' })
     const apiKey = generateApiKeySecret()
     const key = await apiKeys.insert({
@@ -85,6 +94,12 @@ export async function ensureStartupCredentials(
       isAdmin: true,
       description: 'created at first start',
     })
+    await trx.updateTable('api_keys').set({ secret_unshown: true }).where('id', '=', key.id).execute()
     return { kind: 'initial', organizationId: organization.id, apiKeyId: key.id, apiKey }
   })
+}
+
+/** The operator has seen the first-start secret: later starts say nothing more about it. */
+export async function confirmInitialSecretShown(db: Kysely<Database>, apiKeyId: string): Promise<void> {
+  await db.updateTable('api_keys').set({ secret_unshown: false }).where('id', '=', apiKeyId).execute()
 }

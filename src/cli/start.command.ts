@@ -10,7 +10,10 @@ export async function runStart(flags: ConfigFlags): Promise<void> {
   const address = await app.http.listen({ host: config.http.host, port: config.http.port })
   const publicUrl = publicBaseUrl(address, config.http.host)
   // stdout is the event stream when events are printed; the banner then goes to stderr.
-  ;(config.inspection.output === null ? process.stdout : process.stderr).write(describeStartup(app.startup, publicUrl))
+  const banner = config.inspection.output === null ? process.stdout : process.stderr
+  await new Promise<void>((resolve, reject) => banner.write(describeStartup(app.startup, publicUrl), (error) => (error ? reject(error) : resolve())))
+  // Only once the secret is written out: a start that stops before shows a new one next time.
+  await app.confirmStartupShown()
 }
 
 function installShutdown(app: FloeApp): void {

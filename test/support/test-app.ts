@@ -11,6 +11,8 @@ export interface TestApp {
 
 export async function startTestApp(config: Config, deps: AppDeps = {}): Promise<TestApp> {
   const app = await createApp(config, deps)
+  // Tests read the first-start secret from `app.startup`: it counts as shown.
+  await app.confirmStartupShown()
   const baseUrl = await app.http.listen({ host: '127.0.0.1', port: 0 })
   return { app, baseUrl, close: () => app.close() }
 }

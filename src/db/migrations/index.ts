@@ -4,6 +4,7 @@ import * as createRegistry from './2026-11-21-02-create-registry.js'
 import * as createScenariosAndDataProducts from './2026-11-21-03-create-scenarios-and-data-products.js'
 import * as createInspectedEvents from './2026-11-22-04-create-inspected-events.js'
 import * as keepAcceptedRequestWork from './2026-11-22-05-keep-accepted-request-work.js'
+import * as rememberUnshownInitialSecret from './2026-11-22-06-remember-unshown-initial-secret.js'
 
 /**
  * Every migration by name. Names sort by date, and a migration is never edited once merged.
@@ -15,4 +16,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21-03-create-scenarios-and-data-products': createScenariosAndDataProducts,
   '2026-11-22-04-create-inspected-events': createInspectedEvents,
   '2026-11-22-05-keep-accepted-request-work': keepAcceptedRequestWork,
+  '2026-11-22-06-remember-unshown-initial-secret': rememberUnshownInitialSecret,
 }
