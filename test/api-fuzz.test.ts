@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { systemClock } from '../src/auth/clock.js'
 import { createCredentialsService } from '../src/auth/credentials.service.js'
 import { dataStructureHash } from '../src/iglu/schema-key.js'
-import { apiClient, bootstrapAdmin, otherOrganizationAdmin, requestJson, type ApiClient } from './support/api-client.js'
+import { apiClient, otherOrganizationAdmin, requestJson, type ApiClient } from './support/api-client.js'
 import { apiRequest, type FuzzTargets } from './support/api-fuzz-requests.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
-import { backends, type TestDatabase } from './support/test-databases.js'
-import { startTestApp, type TestApp } from './support/test-app.js'
-import { testConfig } from './support/test-config.js'
+import { startAdminApp } from './support/admin-app.js'
+import { backends } from './support/test-databases.js'
+import type { TestApp } from './support/test-app.js'
 
 // Test infrastructure reads these to replay or lengthen a run; the app never does.
 const SEED = Number(process.env.FLOE_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31))
@@ -24,9 +24,9 @@ function explains(body: unknown): boolean {
 }
 
 describe.each(backends)('the registry and scenario APIs under fuzzed requests on $name', (backend) => {
-  let database: TestDatabase
   let server: TestApp
   let admin: ApiClient
+  let stop: () => Promise<void> = async () => undefined
   let targets: FuzzTargets
   let tables: string[]
 
@@ -42,9 +42,7 @@ describe.each(backends)('the registry and scenario APIs under fuzzed requests on
   }
 
   beforeAll(async () => {
-    database = await backend.create()
-    server = await startTestApp(testConfig({ db: database.config }))
-    admin = await bootstrapAdmin(server)
+    ;({ server, admin, stop } = await startAdminApp(backend))
     const other = await otherOrganizationAdmin(server)
     const credentials = createCredentialsService({ db: server.app.store.db, clock: systemClock })
     const plain = await credentials.createApiKey({ organizationId: admin.organizationId, isAdmin: false })
@@ -67,10 +65,7 @@ describe.each(backends)('the registry and scenario APIs under fuzzed requests on
     const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(server.app.store.db)
     tables = rows.map((row) => row.name)
   })
-  afterAll(async () => {
-    await server?.close()
-    await database?.drop()
-  })
+  afterAll(async () => stop())
 
   it(`answers ${RUNS} generated requests with 2xx or an explained 4xx, and rejected ones change nothing`, async () => {
     console.info(`API fuzz on ${backend.name}: seed ${SEED}, ${RUNS} requests (replay with FLOE_FUZZ_SEED=${SEED})`)

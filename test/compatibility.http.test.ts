@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SELF_DESC_METASCHEMA_URI } from '../src/iglu/self-describing.js'
-import { bootstrapAdmin, requestJson, type ApiClient } from './support/api-client.js'
-import { backends, type TestDatabase } from './support/test-databases.js'
-import { startTestApp, type TestApp } from './support/test-app.js'
-import { testConfig } from './support/test-config.js'
+import { requestJson, type ApiClient } from './support/api-client.js'
+import { startAdminApp } from './support/admin-app.js'
+import { backends } from './support/test-databases.js'
+import type { TestApp } from './support/test-app.js'
 
 const structure = {
   $schema: SELF_DESC_METASCHEMA_URI,
@@ -16,22 +16,17 @@ const structure = {
 }
 
 describe.each(backends)('compatibility over HTTP on $name', (backend) => {
-  let database: TestDatabase
   let server: TestApp
   let admin: ApiClient
+  let stop: () => Promise<void> = async () => undefined
 
   beforeAll(async () => {
-    database = await backend.create()
-    server = await startTestApp(testConfig({ db: database.config }))
-    admin = await bootstrapAdmin(server)
+    ;({ server, admin, stop } = await startAdminApp(backend))
     await admin.call('POST', '/data-structures/v1/validation-requests', { data: structure })
     const deployed = await admin.call('POST', '/data-structures/v1/deployment-requests', { source: 'VALIDATED', target: 'DEV', vendor: 'com.acme', name: 'search', format: 'jsonschema', version: '1-0-0', message: 'm' })
     expect(deployed.status).toBe(201)
   })
-  afterAll(async () => {
-    await server?.close()
-    await database?.drop()
-  })
+  afterAll(async () => stop())
 
   it('answers compatibility-checks with the library result', async () => {
     const compatible = await admin.call('POST', '/compatibility-checks', { candidate: { type: 'integer' }, reference: { type: 'number' } })

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compareSchemaVer, parseSchemaVer } from '../src/iglu/schema-ver.js'
-import { bootstrapAdmin, requestJson, type ApiClient, type JsonResponse } from './support/api-client.js'
+import { requestJson, type ApiClient, type JsonResponse } from './support/api-client.js'
 import { objectSchema } from './support/registry-builders.js'
 import { halfWrittenRows } from './support/store-invariants.js'
-import { backends, type TestDatabase } from './support/test-databases.js'
-import { startTestApp, type TestApp } from './support/test-app.js'
-import { testConfig } from './support/test-config.js'
+import { startAdminApp } from './support/admin-app.js'
+import { backends } from './support/test-databases.js'
+import type { TestApp } from './support/test-app.js'
 
 // Issue 8, item 6: 200 mixed requests at once (deployments, scenario edits, collected events, resets),
 // then the invariants: versions only go up, no acknowledged update is lost, the counts add up.
@@ -50,19 +50,14 @@ function markerOfBad(event: { errors: string[] }): string | null {
 }
 
 describe.each(backends)('200 concurrent mixed requests on $name', (backend) => {
-  let database: TestDatabase
   let server: TestApp
   let admin: ApiClient
+  let stop: () => Promise<void> = async () => undefined
 
   beforeAll(async () => {
-    database = await backend.create()
-    server = await startTestApp(testConfig({ db: database.config }))
-    admin = await bootstrapAdmin(server)
+    ;({ server, admin, stop } = await startAdminApp(backend))
   })
-  afterAll(async () => {
-    await server?.close()
-    await database?.drop()
-  })
+  afterAll(async () => stop())
 
   it('keeps versions monotonic, loses no acknowledged update, and keeps the inspection counts consistent', async () => {
     const scenarioIds: string[] = []

@@ -1,30 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bootstrapAdmin, type ApiClient } from './support/api-client.js'
+import type { ApiClient } from './support/api-client.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
-import { backends, type TestDatabase } from './support/test-databases.js'
-import { startTestApp, type TestApp } from './support/test-app.js'
-import { testConfig } from './support/test-config.js'
+import { startAdminApp } from './support/admin-app.js'
+import { backends } from './support/test-databases.js'
+import type { TestApp } from './support/test-app.js'
 
 const SEARCH_1 = 'iglu:com.acme/search/jsonschema/1-0-0'
 const USER_1 = 'iglu:com.acme/user/jsonschema/1-0-0'
 
 describe.each(backends)('data products, source applications and event specifications on $name', (backend) => {
-  let database: TestDatabase
   let server: TestApp
   let admin: ApiClient
+  let stop: () => Promise<void> = async () => undefined
 
   beforeAll(async () => {
-    database = await backend.create()
-    server = await startTestApp(testConfig({ db: database.config }))
-    admin = await bootstrapAdmin(server)
+    ;({ server, admin, stop } = await startAdminApp(backend))
     await deployToDev(admin, objectSchema('com.acme', 'search', '1-0-0', { term: { type: 'string', maxLength: 100 } }, { required: ['term'] }))
     await deployToDev(admin, objectSchema('com.acme', 'search', '1-1-0', { term: { type: 'string', maxLength: 100 }, page: { type: 'integer', minimum: 0, maximum: 99 } }, { required: ['term'] }))
     await deployToDev(admin, objectSchema('com.acme', 'user', '1-0-0', { id: { type: 'string', maxLength: 36 } }), { meta: { hidden: true, schemaType: 'entity', customData: {} } })
   })
-  afterAll(async () => {
-    await server?.close()
-    await database?.drop()
-  })
+  afterAll(async () => stop())
 
   it('serves a data product with its event specifications and source applications in the shapes snowtype reads', async () => {
     const app = await admin.call('POST', '/source-apps/v1', { name: 'Web', appIds: ['web'], entities: { tracked: [{ source: USER_1, minCardinality: 1 }] } })

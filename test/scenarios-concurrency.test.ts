@@ -1,31 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bootstrapAdmin, otherOrganizationAdmin, type ApiClient } from './support/api-client.js'
+import { otherOrganizationAdmin, type ApiClient } from './support/api-client.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
-import { backends, type TestDatabase } from './support/test-databases.js'
-import { startTestApp, type TestApp } from './support/test-app.js'
-import { testConfig } from './support/test-config.js'
+import { startAdminApp } from './support/admin-app.js'
+import { backends } from './support/test-databases.js'
+import type { TestApp } from './support/test-app.js'
 
 const SOURCE = 'iglu:com.acme/search/jsonschema/1-0-0'
 const RACERS = 12
 
 describe.each(backends)('tracking scenarios under concurrency, and organization isolation, on $name', (backend) => {
-  let database: TestDatabase
   let server: TestApp
   let admin: ApiClient
+  let stop: () => Promise<void> = async () => undefined
   let other: ApiClient
   const scenarios = '/tracking-scenarios/v1'
 
   beforeAll(async () => {
-    database = await backend.create()
-    server = await startTestApp(testConfig({ db: database.config }))
-    admin = await bootstrapAdmin(server)
+    ;({ server, admin, stop } = await startAdminApp(backend))
     other = await otherOrganizationAdmin(server)
     await deployToDev(admin, objectSchema('com.acme', 'search', '1-0-0', { term: { type: 'string', maxLength: 100 } }, { required: ['term'] }))
   })
-  afterAll(async () => {
-    await server?.close()
-    await database?.drop()
-  })
+  afterAll(async () => stop())
 
   it('lets exactly one of many simultaneous creates with one name in one data structure succeed', async () => {
     const responses = await Promise.all(Array.from({ length: RACERS }, (_, i) => admin.call('POST', scenarios, { scenario: { name: 'Race', description: `racer ${i}`, event: { source: SOURCE } } })))

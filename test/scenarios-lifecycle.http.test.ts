@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dataStructureHash } from '../src/iglu/schema-key.js'
-import { bootstrapAdmin, type ApiClient } from './support/api-client.js'
+import type { ApiClient } from './support/api-client.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
-import { backends, type TestDatabase } from './support/test-databases.js'
-import { startTestApp, type TestApp } from './support/test-app.js'
-import { testConfig } from './support/test-config.js'
+import { startAdminApp } from './support/admin-app.js'
+import { backends } from './support/test-databases.js'
+import type { TestApp } from './support/test-app.js'
 
 const SEARCH_1 = 'iglu:com.acme/search/jsonschema/1-0-0'
 const searchSchema = (version: string, termLength: number) =>
@@ -14,26 +14,21 @@ const title = (id: string, verdict: string, version: string, name = 'search') =>
   `Tracking scenario with id: ${id}, event schema is ${verdict} with schema with name: ${name}, vendor: com.acme, version: ${version}`
 
 describe.each(backends)('tracking scenario lifecycle and compatibility on $name', (backend) => {
-  let database: TestDatabase
   let server: TestApp
   let admin: ApiClient
+  let stop: () => Promise<void> = async () => undefined
   const scenarios = '/tracking-scenarios/v1'
   const create = (scenario: object, message?: string) => admin.call('POST', scenarios, { scenario, ...(message === undefined ? {} : { message }) })
   const edit = (id: string, scenario: object, message?: string) => admin.call('PUT', `${scenarios}/${id}`, { scenario, ...(message === undefined ? {} : { message }) })
 
   beforeAll(async () => {
-    database = await backend.create()
-    server = await startTestApp(testConfig({ db: database.config }))
-    admin = await bootstrapAdmin(server)
+    ;({ server, admin, stop } = await startAdminApp(backend))
     await deployToDev(admin, searchSchema('1-0-0', 100))
     await deployToDev(admin, searchSchema('2-0-0', 10))
     await deployToDev(admin, objectSchema('com.acme', 'contact', '1-0-0', { email: { type: 'string', maxLength: 100 } }, { required: ['email'] }))
     await deployToDev(admin, objectSchema('com.acme', 'basket', '1-0-0', { total: { type: 'number', minimum: 0, maximum: 100000 } }, { required: ['total'] }))
   })
-  afterAll(async () => {
-    await server?.close()
-    await database?.drop()
-  })
+  afterAll(async () => stop())
 
   it('keeps a history per edit, checks given versions, and discards the versions between two publications', async () => {
     const created = await create({ name: 'Checkout' }, 'v0')

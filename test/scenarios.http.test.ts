@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bootstrapAdmin, requestJson, type ApiClient } from './support/api-client.js'
+import { requestJson, type ApiClient } from './support/api-client.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
-import { backends, type TestDatabase } from './support/test-databases.js'
-import { startTestApp, type TestApp } from './support/test-app.js'
-import { testConfig } from './support/test-config.js'
+import { startAdminApp } from './support/admin-app.js'
+import { backends } from './support/test-databases.js'
+import type { TestApp } from './support/test-app.js'
 
 const SEARCH_1 = 'iglu:com.acme/search/jsonschema/1-0-0'
 const ISO_WITH_FRACTION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z$/
@@ -11,27 +11,22 @@ const searchSchema = (version: string, termLength: number) =>
   objectSchema('com.acme', 'search', version, { term: { type: 'string', maxLength: termLength }, page: { type: ['integer', 'null'], minimum: 0, maximum: 1000 } }, { required: ['term'] })
 
 describe.each(backends)('tracking scenarios on $name', (backend) => {
-  let database: TestDatabase
   let server: TestApp
   let admin: ApiClient
+  let stop: () => Promise<void> = async () => undefined
   let count: () => Promise<number>
   const scenarios = '/tracking-scenarios/v1'
   const create = (scenario: object, message?: string) => admin.call('POST', scenarios, { scenario, ...(message === undefined ? {} : { message }) })
 
   beforeAll(async () => {
-    database = await backend.create()
-    server = await startTestApp(testConfig({ db: database.config }))
-    admin = await bootstrapAdmin(server)
+    ;({ server, admin, stop } = await startAdminApp(backend))
     await deployToDev(admin, searchSchema('1-0-0', 100))
     await deployToDev(admin, searchSchema('2-0-0', 10))
     await deployToDev(admin, objectSchema('com.acme', 'user', '1-0-0', { id: { type: 'string', maxLength: 36 } }))
     await deployToDev(admin, objectSchema('com.acme', 'page', '1-0-0', { url: { type: 'string', maxLength: 4096 } }))
     count = async () => (await admin.call('GET', scenarios)).body.data.length
   })
-  afterAll(async () => {
-    await server?.close()
-    await database?.drop()
-  })
+  afterAll(async () => stop())
 
   describe('validations', () => {
     it('creates with defaults: version 0, draft, one history record by the calling key', async () => {

@@ -1,0 +1,29 @@
+import { bootstrapAdmin, type ApiClient } from './api-client.js'
+import { startTestApp, type TestApp } from './test-app.js'
+import { testConfig } from './test-config.js'
+import type { Backend } from './test-databases.js'
+
+/** An app on a fresh database of `backend`, with its first admin; `stop` closes the app and drops the database. */
+export interface AdminApp {
+  readonly server: TestApp
+  readonly admin: ApiClient
+  stop(): Promise<void>
+}
+
+export async function startAdminApp(backend: Backend): Promise<AdminApp> {
+  const database = await backend.create()
+  let server: TestApp | undefined
+  try {
+    server = await startTestApp(testConfig({ db: database.config }))
+    const running = server
+    const stop = async () => {
+      await running.close()
+      await database.drop()
+    }
+    return { server, admin: await bootstrapAdmin(server), stop }
+  } catch (error) {
+    await server?.close()
+    await database.drop()
+    throw error
+  }
+}
