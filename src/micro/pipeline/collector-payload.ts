@@ -69,9 +69,22 @@ function contextJson(context: RequestContext): ReturnType<typeof buildContextJso
   return json
 }
 
+/**
+ * The parameters as an object, in the map's order. A loop of assignments: `Object.fromEntries` costs
+ * about 5× more here. A parameter named `__proto__` is defined, not assigned, so it stays a parameter.
+ */
+function parametersJson(parameters: ReadonlyMap<string, string | null>): Record<string, string | null> {
+  const json: Record<string, string | null> = {}
+  for (const [name, value] of parameters) {
+    if (name === '__proto__') Object.defineProperty(json, name, { value, enumerable: true, writable: true, configurable: true })
+    else json[name] = value
+  }
+  return json
+}
+
 /** Micro's `rawEvent`. */
 export function rawEventJson(raw: RawEvent) {
-  return { api: raw.api, parameters: Object.fromEntries(raw.parameters), contentType: raw.contentType, source: raw.source, context: contextJson(raw.context) }
+  return { api: raw.api, parameters: parametersJson(raw.parameters), contentType: raw.contentType, source: raw.source, context: contextJson(raw.context) }
 }
 
 /** Micro's `collectorPayload` in a bad event: the query string as `name=value` strings. */
