@@ -1,7 +1,7 @@
 import type { CanonicalField, EnrichedEvent } from '../canonical-event.js'
 
 /** The reference pipeline's default maximum lengths of the string fields. */
-const LIMITS: readonly [number, readonly CanonicalField[]][] = [
+export const FIELD_LENGTH_LIMITS: readonly [number, readonly CanonicalField[]][] = [
   [2, ['geo_country']],
   [3, ['geo_region', 'tr_currency', 'ti_currency', 'base_currency']],
   [12, ['br_colordepth']],
@@ -29,10 +29,30 @@ export interface LengthViolation {
   readonly limit: number
 }
 
+type Fields = EnrichedEvent['fields']
+
+/**
+ * Whether any field is over its limit, as one generated expression of named property reads. The
+ * fields object has 131 keys: a loop reading them by computed key costs ~40 ns a read here (~4 µs an
+ * event), named reads on its one shared layout ~1 ns. Generated from the constant table above only.
+ */
+function compileAnyTooLong(): (fields: Fields) => boolean {
+  const terms = FIELD_LENGTH_LIMITS.flatMap(([limit, fields]) =>
+    fields.map((field) => {
+      if (!/^[a-z_]+$/.test(field)) throw new Error(`not a canonical field name: ${field}`)
+      return `(typeof f.${field} === 'string' && f.${field}.length > ${limit})`
+    }),
+  )
+  return new Function('f', `return ${terms.join(' || ')}`) as (fields: Fields) => boolean
+}
+const anyTooLong = compileAnyTooLong()
+
 /** Fields longer than the atomic limits (UTF-16 units, as Java counts). */
 export function checkFieldLengths(event: EnrichedEvent): LengthViolation[] {
+  // Nearly every event has none: the generated check says so without the loop below.
+  if (!anyTooLong(event.fields)) return []
   const violations: LengthViolation[] = []
-  for (const [limit, fields] of LIMITS) {
+  for (const [limit, fields] of FIELD_LENGTH_LIMITS) {
     for (const field of fields) {
       const value = event.fields[field]
       if (typeof value === 'string' && value.length > limit) violations.push({ field, limit })

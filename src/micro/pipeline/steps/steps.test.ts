@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { emptyEvent, instantString, toCanonicalJson, toPartiallyEnriched, tsvTimestamp } from '../canonical-event.js'
 import { parseJavaUri } from '../java-uri.js'
-import { checkFieldLengths } from './check-field-lengths.js'
+import { checkFieldLengths, FIELD_LENGTH_LIMITS } from './check-field-lengths.js'
 import { deriveTimestamp } from './derive-timestamp.js'
 import { extractCrossDomain, parsePageQuery, type EnrichmentMessage } from './enrich-urls.js'
 import { parseAtomicFields, tsvSafe } from './parse-atomic-fields.js'
@@ -104,6 +104,34 @@ describe('enrichment steps', () => {
     event.fields.app_id = 'x'.repeat(256)
     event.fields.page_title = 'x'.repeat(2000)
     expect(checkFieldLengths(event)).toEqual([{ field: 'app_id', limit: 255 }])
+  })
+
+  it('finds every field over its limit, and only those, whatever else the event holds', () => {
+    const limited = FIELD_LENGTH_LIMITS.flatMap(([limit, fields]) => fields.map((field) => ({ field, limit })))
+    for (const { field, limit } of limited) {
+      const event = emptyEvent()
+      event.fields[field] = 'x'.repeat(limit)
+      expect(checkFieldLengths(event)).toEqual([])
+      event.fields[field] = 'x'.repeat(limit + 1)
+      expect(checkFieldLengths(event)).toEqual([{ field, limit }])
+    }
+    const assignment = fc.record({ at: fc.nat(limited.length - 1), over: fc.boolean(), short: fc.nat(3) })
+    fc.assert(
+      fc.property(fc.array(assignment, { maxLength: 8 }), fc.integer(), (assignments, number) => {
+        const event = emptyEvent()
+        event.fields.dvce_screenwidth = number
+        const expected = new Map<string, number>()
+        for (const { at, over, short } of assignments) {
+          const { field, limit } = limited[at] as { field: keyof typeof event.fields; limit: number }
+          event.fields[field] = 'x'.repeat(over ? limit + 1 : Math.max(0, limit - short))
+          if (over) expected.set(field, limit)
+          else expected.delete(field)
+        }
+        const found = checkFieldLengths(event)
+        expect(new Map(found.map((v) => [v.field, v.limit]))).toEqual(expected)
+      }),
+      { numRuns: 200 },
+    )
   })
 })
 
