@@ -175,6 +175,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       kind: 'registry',
       cacheable: false,
       lookup: (key) => publishedSchemas.lookup(key),
+      peek: (key) => publishedSchemas.peek(key),
     }
     const now = () => clock.now().getTime()
     const resolver = buildResolver(config.inspection, registrySchemas, now)

@@ -74,6 +74,55 @@ describe('the Iglu resolver', () => {
   })
 })
 
+describe('the Iglu resolver without waiting', () => {
+  it('answers only what resolve would answer at that moment, and leaves misses and unknown answers to it', async () => {
+    let now = 0
+    const deployed = new Set<string>()
+    const registryKept = new Map<string, Record<string, unknown> | null>()
+    // A registry that keeps its answers, like Floe's: peek tells what it keeps, a deployment clears it.
+    const registry: SchemaRepository = {
+      name: 'registry', kind: 'registry', priority: 0, vendorPrefixes: [], cacheable: false,
+      async lookup(k) {
+        const answer = deployed.has(k.name) ? { self: { name: k.name }, from: 'registry' } : null
+        registryKept.set(k.name, answer)
+        return answer
+      },
+      peek: (k) => registryKept.get(k.name),
+    }
+    const embedded = countingRepository('embedded', 'embedded', ['core', 'other'])
+    const resolver = createIgluResolver({ repositories: [registry, embedded.repository], cacheTtlMs: 1000, now: () => now })
+
+    expect(resolver.resolveKnown(key('v', 'core'))).toBeUndefined()
+    const fromEmbedded = await resolver.resolve(key('v', 'core'))
+    expect(fromEmbedded).toMatchObject({ kind: 'found', repository: 'embedded' })
+    expect(resolver.resolveKnown(key('v', 'core'))).toEqual(fromEmbedded)
+    expect(embedded.calls).toEqual(['v/core'])
+
+    // Deployed to the registry: once the registry forgets its answer, the embedded one must not be given.
+    deployed.add('core')
+    registryKept.clear()
+    expect(resolver.resolveKnown(key('v', 'core'))).toBeUndefined()
+    const fromRegistry = await resolver.resolve(key('v', 'core'))
+    expect(fromRegistry).toMatchObject({ kind: 'found', repository: 'registry', schema: { from: 'registry' } })
+    expect(resolver.resolveKnown(key('v', 'core'))).toEqual(fromRegistry)
+
+    // Misses carry a history that only resolve builds.
+    expect(await resolver.resolve(key('v', 'nowhere'))).toMatchObject({ kind: 'missing' })
+    expect(resolver.resolveKnown(key('v', 'nowhere'))).toBeUndefined()
+
+    // An expired cached answer must be asked again.
+    await resolver.resolve(key('v', 'other'))
+    expect(resolver.resolveKnown(key('v', 'other'))).toMatchObject({ repository: 'embedded' })
+    now = 1000
+    expect(resolver.resolveKnown(key('v', 'other'))).toBeUndefined()
+
+    // A repository that cannot peek is always asked.
+    const unpeekable = createIgluResolver({ repositories: [countingRepository('registry', 'registry', []).repository, embedded.repository], cacheTtlMs: 1000, now: () => now })
+    await unpeekable.resolve(key('v', 'core'))
+    expect(unpeekable.resolveKnown(key('v', 'core'))).toBeUndefined()
+  })
+})
+
 describe('repositories', () => {
   let server: TestApp
   let dir: string

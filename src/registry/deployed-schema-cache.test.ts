@@ -35,6 +35,22 @@ describe('deployed schema cache', () => {
     expect(calls).toEqual(['order', 'order'])
   })
 
+  it('peeks at what a lookup would answer from memory, never asking the database', async () => {
+    const { cache, calls, schemas, advance } = setUp(1000)
+    expect(cache.peek(key('order'))).toBeUndefined()
+    schemas.set('order', { type: 'object' })
+    const found = await cache.lookup(key('order'))
+    await cache.lookup(key('gone'))
+    expect(cache.peek(key('order'))).toBe(found)
+    expect(cache.peek(key('gone'))).toBeNull()
+    cache.invalidate()
+    expect(cache.peek(key('order'))).toBeUndefined()
+    await cache.lookup(key('order'))
+    advance(1000)
+    expect(cache.peek(key('order'))).toBeUndefined()
+    expect(calls).toEqual(['order', 'gone', 'order'])
+  })
+
   it('keeps misses too, and forgets them when invalidated (a deployment here shows at once)', async () => {
     const { cache, calls, schemas } = setUp(60_000)
     expect(await cache.lookup(key('order'))).toBeNull()

@@ -25,6 +25,11 @@ export function createDeployedSchemaCache<K>(deps: { find: (key: K) => Promise<S
       return schema
     },
 
+    /** The kept answer for `key`, without asking the database: undefined when none is kept. */
+    peek(key: K): Schema | null | undefined {
+      return cache.get(deps.keyOf(key))?.value
+    },
+
     /** Forgets every answer, including the lookups under way. */
     invalidate(): void {
       cache.forgetAll()

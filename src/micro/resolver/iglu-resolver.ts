@@ -71,6 +71,28 @@ export function createIgluResolver(options: { repositories: readonly SchemaRepos
   }
 
   return {
+    /**
+     * The schema, without waiting, when every repository before the one that has it can answer at
+     * once (an unexpired cached answer, or a peek); undefined when one would have to be asked, and
+     * for misses (their history is built by {@link resolve}). Gives what `resolve` would give now.
+     */
+    resolveKnown(key: SchemaKey): Resolution | undefined {
+      const uri = schemaKeyToUri(key)
+      const now = options.now()
+      for (const repository of ordered(key.vendor)) {
+        let schema: Record<string, unknown> | null | undefined
+        if (repository.cacheable) {
+          const cached = cache.get(`${repository.name}\n${uri}`)
+          schema = cached !== undefined && cached.expires > now ? cached.schema : undefined
+        } else {
+          schema = repository.peek?.(key)
+        }
+        if (schema === undefined) return undefined
+        if (schema !== null) return { kind: 'found', schema, repository: repository.name }
+      }
+      return undefined
+    },
+
     async resolve(key: SchemaKey): Promise<Resolution> {
       const uri = schemaKeyToUri(key)
       // The misses before a hit are only written out when every repository misses.

@@ -17,6 +17,8 @@ export interface SchemaRepository {
   /** Whether the resolver may cache answers; the in-process registry keeps its own cache, which its deployments clear. */
   readonly cacheable: boolean
   lookup(key: SchemaKey): Promise<Record<string, unknown> | null>
+  /** What `lookup` would answer now, when that is known without waiting (a kept answer); undefined otherwise. */
+  peek?(key: SchemaKey): Record<string, unknown> | null | undefined
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)

@@ -1,5 +1,6 @@
 import { compileSchema, createAjv, type Ajv } from '../../iglu/ajv-factory.js'
 import { contentHash } from '../../iglu/content-hash.js'
+import { BoundedMemo } from '../../bounded-memo.js'
 import { parseIgluUri } from '../../iglu/schema-key.js'
 import type { DataReport, IgluValidation, ValidationVerdict } from '../pipeline/iglu-validation.js'
 import type { IgluResolver } from './iglu-resolver.js'
@@ -11,6 +12,12 @@ interface AjvIssue {
   readonly message?: string
   readonly params: Record<string, unknown>
 }
+
+/** Parsed schema URIs: an event's entities name a few schemas again and again (keys are never changed). */
+const schemaKeys = new BoundedMemo(1024, parseIgluUri)
+/** Longer URIs are parsed each time, so that the memo holds little text. */
+const REMEMBERED_URI_LENGTH = 256
+const schemaKeyOf = (uri: string) => (uri.length > REMEMBERED_URI_LENGTH ? parseIgluUri(uri) : schemaKeys.get(uri))
 
 /** Compiled validators kept, by schema content. */
 const MAX_VALIDATORS = 2000
@@ -95,9 +102,9 @@ export function createSchemaValidation(resolver: IgluResolver): IgluValidation {
 
   return {
     async validate(schemaUri: string, data: unknown): Promise<ValidationVerdict> {
-      const key = parseIgluUri(schemaUri)
+      const key = schemaKeyOf(schemaUri)
       if (key === null) return { kind: 'invalid', error: { error: 'ResolutionError', lookupHistory: [] } }
-      const resolution = await resolver.resolve(key)
+      const resolution = resolver.resolveKnown(key) ?? (await resolver.resolve(key))
       if (resolution.kind === 'missing') {
         return { kind: 'invalid', error: { error: 'ResolutionError', lookupHistory: Object.entries(resolution.history).map(([repository, attempt]) => ({ repository, ...attempt })) } }
       }
