@@ -14,7 +14,7 @@ interface CachedAnswer {
   readonly expires: number
 }
 
-/** Most entries kept; the oldest go first. */
+/** Most entries kept per repository; the oldest go first. */
 const MAX_CACHE_ENTRIES = 5000
 
 /**
@@ -23,7 +23,26 @@ const MAX_CACHE_ENTRIES = 5000
  * every miss is reported per repository, as Iglu clients do.
  */
 export function createIgluResolver(options: { repositories: readonly SchemaRepository[]; cacheTtlMs: number; now: () => number }) {
-  const cache = new Map<string, CachedAnswer>()
+  /** Answers of cacheable repositories, by schema URI, one map per repository (no joined keys to build and hash). */
+  const caches = new Map<SchemaRepository, Map<string, CachedAnswer>>()
+  const cacheOf = (repository: SchemaRepository) => {
+    let cache = caches.get(repository)
+    if (cache === undefined) {
+      cache = new Map()
+      caches.set(repository, cache)
+    }
+    return cache
+  }
+  /** The URI of a key object, written once per object (the validation layer passes the same objects again). */
+  const uris = new WeakMap<SchemaKey, string>()
+  const uriOf = (key: SchemaKey) => {
+    let uri = uris.get(key)
+    if (uri === undefined) {
+      uri = schemaKeyToUri(key)
+      uris.set(key, uri)
+    }
+    return uri
+  }
   const kindRank = { registry: 0, embedded: 1, http: 2 } as const
 
   /** The order depends only on which vendor prefixes match: kept per vendor, for the vendors seen first. */
@@ -50,9 +69,9 @@ export function createIgluResolver(options: { repositories: readonly SchemaRepos
   }
 
   async function ask(repository: SchemaRepository, key: SchemaKey, uri: string): Promise<CachedAnswer> {
-    const cacheKey = repository.cacheable ? `${repository.name}\n${uri}` : ''
+    const cache = repository.cacheable ? cacheOf(repository) : null
     const now = options.now()
-    const cached = repository.cacheable ? cache.get(cacheKey) : undefined
+    const cached = cache?.get(uri)
     if (cached !== undefined && cached.expires > now) return cached
     let answer: CachedAnswer
     try {
@@ -62,9 +81,9 @@ export function createIgluResolver(options: { repositories: readonly SchemaRepos
       const message = error instanceof RepositoryFailure ? error.message : String(error)
       answer = { schema: null, error: { error: 'RepoFailure', message }, attempts: (cached?.attempts ?? 0) + 1, lastAttempt: now, expires: now + options.cacheTtlMs }
     }
-    if (repository.cacheable) {
-      cache.delete(cacheKey)
-      cache.set(cacheKey, answer)
+    if (cache !== null) {
+      cache.delete(uri)
+      cache.set(uri, answer)
       if (cache.size > MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string)
     }
     return answer
@@ -77,12 +96,12 @@ export function createIgluResolver(options: { repositories: readonly SchemaRepos
      * for misses (their history is built by {@link resolve}). Gives what `resolve` would give now.
      */
     resolveKnown(key: SchemaKey): Resolution | undefined {
-      const uri = schemaKeyToUri(key)
+      const uri = uriOf(key)
       const now = options.now()
       for (const repository of ordered(key.vendor)) {
         let schema: Record<string, unknown> | null | undefined
         if (repository.cacheable) {
-          const cached = cache.get(`${repository.name}\n${uri}`)
+          const cached = caches.get(repository)?.get(uri)
           schema = cached !== undefined && cached.expires > now ? cached.schema : undefined
         } else {
           schema = repository.peek?.(key)
@@ -94,7 +113,7 @@ export function createIgluResolver(options: { repositories: readonly SchemaRepos
     },
 
     async resolve(key: SchemaKey): Promise<Resolution> {
-      const uri = schemaKeyToUri(key)
+      const uri = uriOf(key)
       // The misses before a hit are only written out when every repository misses.
       const misses: [string, CachedAnswer][] = []
       for (const repository of ordered(key.vendor)) {
@@ -112,7 +131,7 @@ export function createIgluResolver(options: { repositories: readonly SchemaRepos
 
     /** Forgets every cached answer. */
     clear(): void {
-      cache.clear()
+      caches.clear()
     },
   }
 }
