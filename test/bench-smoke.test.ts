@@ -60,3 +60,11 @@ it.each(['get', 'post'])('the pipeline stages diagnostic (%s) runs at a tiny siz
   for (const stage of ['readMicros', 'processMicros', 'collectMicros', 'stringifyMicros']) expect(report[stage]).toBeGreaterThan(0)
   expect(report.eventJsonBytes).toBeGreaterThan(1000)
 }, 120_000)
+
+it('the pipeline comparison runs at a tiny size, this build against itself, reporting both and their ratios', () => {
+  const report = runBench(['bench/pipeline-compare.mjs', '--other', '.', '--mode', 'get', '--rounds', '3', '--events', '100'])
+  expect(report).toMatchObject({ scenario: 'pipeline-compare', mode: 'get', rounds: 3, events: 100 })
+  for (const figure of ['thisProcessMicros', 'otherProcessMicros', 'thisCollectMicros', 'otherCollectMicros']) expect(report[figure]).toBeGreaterThan(0)
+  expect(report.processRatio).toBeCloseTo(report.thisProcessMicros / report.otherProcessMicros, 1)
+  expect(report.collectRatio).toBeCloseTo(report.thisCollectMicros / report.otherCollectMicros, 1)
+}, 120_000)
