@@ -20,4 +20,9 @@ export class BoundedMemo<K, V> {
     }
     return answer
   }
+
+  /** Forgets every kept answer. */
+  clear(): void {
+    this.answers.clear()
+  }
 }

@@ -44,3 +44,29 @@ describe('MemoryEventStore capacity', () => {
     expect(await store.findGood({ schema: 's3', contexts: ['c1'] })).toEqual(brute)
   })
 })
+
+describe('MemoryEventStore JSON answers', () => {
+  it('answers with the JSON of the events found, the same when asked again, after evictions and after a reset', async () => {
+    const store = new MemoryEventStore(3000)
+    const batch = (from: number, count: number) => goods(...Array.from({ length: count }, (_, i) => aGoodEvent({ eventType: `t${(from + i) % 5}`, schema: `s${(from + i) % 3}`, contexts: [`c${i % 2}`] })))
+    const filters = [{}, { limit: 10 }, { event_type: 't1', limit: 100 }, { schema: 's2', contexts: ['c1'] }, { limit: 2500 }]
+    const agree = async () => {
+      for (const filter of filters) {
+        const expected = JSON.stringify(await store.findGood(filter))
+        // Twice: the second answer comes from the kept texts.
+        expect(await store.findGoodJson(filter)).toBe(expected)
+        expect(await store.findGoodJson(filter)).toBe(expected)
+      }
+    }
+    await store.keep(batch(0, 1000))
+    await agree()
+    // Past the capacity: the oldest go, and answers larger than the kept texts are written whole.
+    await store.keep(batch(1000, 2500))
+    await agree()
+    expect(JSON.parse(await store.findGoodJson())).toHaveLength(3000)
+    await store.reset()
+    expect(await store.findGoodJson()).toBe('[]')
+    await store.keep(batch(5000, 20))
+    await agree()
+  })
+})

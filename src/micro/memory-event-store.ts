@@ -1,7 +1,15 @@
+import { BoundedMemo } from '../bounded-memo.js'
 import type { BadEvent } from './pipeline/bad-rows.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
 import { keepBadEvent, keepGoodEvent, type BadEventFilter, type GoodEventFilter } from './event-filters.js'
 import { isInScope, type EventBatch, type EventCounts, type EventScope, type EventStore } from './event-store.js'
+
+/**
+ * Good events whose JSON text is kept once written: tests poll the newest events again and again,
+ * and writing an event (~5 kB) costs far more than finding it. Bounded (~10 MB of text at most);
+ * stored events never change, so a kept text stays true.
+ */
+const JSON_TEXTS_KEPT = 2000
 
 /** Events per page of a scan: a reader yields to other requests between pages. */
 const SCAN_PAGE = 1024
@@ -97,6 +105,7 @@ export class MemoryEventStore implements EventStore {
   private index = new Map<string, Postings>()
   /** Incomplete events live in the good list (they share its order and its bound) but are not good. */
   private incompleteCount = 0
+  private readonly jsonTexts = new BoundedMemo<GoodEvent, string>(JSON_TEXTS_KEPT, (event) => JSON.stringify(event))
 
   constructor(readonly capacity: number) {
     this.good = new BoundedLog(capacity)
@@ -130,6 +139,7 @@ export class MemoryEventStore implements EventStore {
   }
 
   async reset(): Promise<void> {
+    this.jsonTexts.clear()
     this.good.clear()
     this.bad.clear()
     this.index = new Map()
@@ -163,8 +173,11 @@ export class MemoryEventStore implements EventStore {
     return out
   }
 
+  /** The events' JSON texts joined: each written once while kept (a larger answer is written whole, keeping nothing). */
   async findGoodJson(filter: GoodEventFilter = {}): Promise<string> {
-    return JSON.stringify(await this.findGood(filter))
+    const events = await this.findGood(filter)
+    if (events.length > JSON_TEXTS_KEPT) return JSON.stringify(events)
+    return `[${events.map((event) => this.jsonTexts.get(event)).join(',')}]`
   }
 
   /** Matching bad events, newest first (bad events are few: a scan). */
