@@ -85,6 +85,8 @@ function packageVersion(): string {
 /** Composition root: the store, the services, and one HTTP server with every context mounted. */
 export async function createApp(config: Config, deps: AppDeps = {}): Promise<FloeApp> {
   const clock = deps.clock ?? systemClock
+  /** Epoch milliseconds, read on the collector's path several times per event: no Date object for the system clock. */
+  const nowMillis = clock === systemClock ? Date.now : () => clock.now().getTime()
   const store = createDb(config.db)
   let events: OpenEventStore | null = null
   try {
@@ -114,7 +116,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       keepMisses: true,
       find: async (key) => (inspectedOrganization === null ? null : ((await igluRepository.find(inspectedOrganization, config.inspection.env, key))?.schema ?? null)),
       ttlMs: DEPLOYED_SCHEMA_TTL_MS,
-      now: () => clock.now().getTime(),
+      now: nowMillis,
     })
     const registry = createRegistryService({ db: store.db, ajv: createAjv({ allErrors: true }), clock, background, versionCacheTtlMs: DEPLOYED_SCHEMA_TTL_MS, onDeployed: () => publishedSchemas.invalidate() })
     http.decorateRequest('principal', null)
@@ -177,7 +179,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       lookup: (key) => publishedSchemas.lookup(key),
       peek: (key) => publishedSchemas.peek(key),
     }
-    const now = () => clock.now().getTime()
+    const now = nowMillis
     const resolver = buildResolver(config.inspection, registrySchemas, now)
     const iglu = createSchemaValidation(resolver)
     const optional = await loadEnrichments({ directory: config.inspection.enrichmentsDir, enable: config.inspection.enrich, geoDatabase: config.inspection.geoDatabase }, iglu)
