@@ -179,13 +179,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       lookup: (key) => publishedSchemas.lookup(key),
       peek: (key) => publishedSchemas.peek(key),
     }
-    const now = nowMillis
-    const resolver = buildResolver(config.inspection, registrySchemas, now)
+    const resolver = buildResolver(config.inspection, registrySchemas, nowMillis)
     const iglu = createSchemaValidation(resolver)
     const optional = await loadEnrichments({ directory: config.inspection.enrichmentsDir, enable: config.inspection.enrich, geoDatabase: config.inspection.geoDatabase }, iglu)
     for (const warning of optional.warnings) http.log.warn(warning)
     http.log.info(optional.enabled.length === 0 ? 'No enrichments enabled' : `Enabled enrichments: ${optional.enabled.join(', ')}`)
-    events = await openEventStore(config.inspection, { registry: store, now, onError: (error) => http.log.error({ err: error }, 'cleaning up inspected events failed') })
+    events = await openEventStore(config.inspection, { registry: store, now: nowMillis, onError: (error) => http.log.error({ err: error }, 'cleaning up inspected events failed') })
     http.log.info(events.description)
     const inspection = createInspectionService({
       store: events.store,
@@ -193,7 +192,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       enrichments: optional.enrichments,
       resolver,
       processor: { artifact: 'floe', version: packageVersion() },
-      now,
+      now: nowMillis,
       maxPayloadBytes: BODY_LIMITS.collectorPayload,
       output:
         config.inspection.output === null
@@ -205,7 +204,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
               onError: (error) => http.log.warn({ err: error }, 'forwarding events failed (not retried)'),
             }),
     })
-    await http.register(collectorRoutes, { inspection, now })
+    await http.register(collectorRoutes, { inspection, now: nowMillis })
     for (const prefix of ['/local', '/micro']) {
       if (config.inspection.maxEvents === 0) await http.register(microDisabledRoutes, { prefix })
       else await http.register(microRoutes, { prefix, inspection })

@@ -23,6 +23,8 @@ export interface NewApiKey {
   readonly secretHash: string
   readonly isAdmin: boolean
   readonly description: string | null
+  /** The first-start key, whose secret is not shown yet (see ensureStartupCredentials). */
+  readonly secretUnshown?: boolean
 }
 
 export function createApiKeysStore(db: Kysely<Database>) {
@@ -37,6 +39,7 @@ export function createApiKeysStore(db: Kysely<Database>) {
           is_admin: key.isAdmin,
           description: key.description,
           revoked_at: null,
+          secret_unshown: key.secretUnshown ?? false,
         })
         .returningAll()
         .executeTakeFirstOrThrow()
@@ -46,6 +49,12 @@ export function createApiKeysStore(db: Kysely<Database>) {
     async findCredentialById(id: string): Promise<ApiKeyCredential | null> {
       const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst()
       return row ? { key: toApiKey(row), secretHash: row.secret_hash } : null
+    },
+
+    /** The first-start key whose secret has not been shown yet, unless revoked. */
+    async findUnshownInitial(): Promise<ApiKey | null> {
+      const row = await db.selectFrom('api_keys').selectAll().where('secret_unshown', '=', true).where('revoked_at', 'is', null).executeTakeFirst()
+      return row ? toApiKey(row) : null
     },
 
     async findBySecretHash(secretHash: string): Promise<ApiKey | null> {
@@ -71,10 +80,10 @@ export function createApiKeysStore(db: Kysely<Database>) {
       return row ? toApiKey(row) : null
     },
 
-    async update(id: string, changes: { secretHash?: string; isAdmin?: boolean }): Promise<void> {
+    async update(id: string, changes: { secretHash?: string; isAdmin?: boolean; secretUnshown?: boolean }): Promise<void> {
       await db
         .updateTable('api_keys')
-        .set({ secret_hash: changes.secretHash, is_admin: changes.isAdmin })
+        .set({ secret_hash: changes.secretHash, is_admin: changes.isAdmin, secret_unshown: changes.secretUnshown })
         .where('id', '=', id)
         .execute()
     },

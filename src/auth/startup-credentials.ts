@@ -79,11 +79,11 @@ export async function ensureStartupCredentials(
     if (!(await organizations.isEmpty())) {
       // A first start that stopped before showing its secret (killed, or its port taken): the key
       // gets a new secret, shown this time. The lost one was never seen, so nothing is revoked in use.
-      const unshown = await trx.selectFrom('api_keys').select(['id', 'organization_id']).where('secret_unshown', '=', true).where('revoked_at', 'is', null).executeTakeFirst()
-      if (unshown === undefined) return { kind: 'existing' }
+      const unshown = await apiKeys.findUnshownInitial()
+      if (unshown === null) return { kind: 'existing' }
       const apiKey = generateApiKeySecret()
       await apiKeys.update(unshown.id, { secretHash: hashApiKeySecret(apiKey) })
-      return { kind: 'initial', organizationId: unshown.organization_id, apiKeyId: unshown.id, apiKey }
+      return { kind: 'initial', organizationId: unshown.organizationId, apiKeyId: unshown.id, apiKey }
     }
     const organization = await organizations.insert({ id: randomUUID(), name: 'default' })
     const apiKey = generateApiKeySecret()
@@ -93,13 +93,13 @@ export async function ensureStartupCredentials(
       secretHash: hashApiKeySecret(apiKey),
       isAdmin: true,
       description: 'created at first start',
+      secretUnshown: true,
     })
-    await trx.updateTable('api_keys').set({ secret_unshown: true }).where('id', '=', key.id).execute()
     return { kind: 'initial', organizationId: organization.id, apiKeyId: key.id, apiKey }
   })
 }
 
 /** The operator has seen the first-start secret: later starts say nothing more about it. */
 export async function confirmInitialSecretShown(db: Kysely<Database>, apiKeyId: string): Promise<void> {
-  await db.updateTable('api_keys').set({ secret_unshown: false }).where('id', '=', apiKeyId).execute()
+  await createApiKeysStore(db).update(apiKeyId, { secretUnshown: false })
 }

@@ -1,4 +1,4 @@
-import { jsonDepthExceeds } from '../../iglu/json-depth.js'
+import { jsonDepthExceeds, jsonTextNestsAtMost } from '../../iglu/json-depth.js'
 import type { CollectorPayload, RawEvent } from './collector-payload.js'
 import type { IgluValidation } from './iglu-validation.js'
 
@@ -31,26 +31,12 @@ const rawEvent = (payload: CollectorPayload, parameters: Map<string, string | nu
   context: payload.context,
 })
 
-/**
- * Whether the text has fewer than `count` `{` and `[` characters. A document cannot nest deeper than
- * it has arrays and objects, so most need no walk of the parsed value (brackets inside strings only
- * make this answer no, never wrongly yes).
- */
-function fewerOpeningsThan(text: string, count: number): boolean {
-  // indexOf jumps natively: ~10× faster here than a charCodeAt loop, and than walking the value.
-  let seen = 0
-  for (const opening of ['{', '[']) {
-    for (let at = text.indexOf(opening); at >= 0; at = text.indexOf(opening, at + 1)) if (++seen >= count) return false
-  }
-  return true
-}
-
 /** JSON text to a value, or why not (depth-limited like the reference). */
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   if (text.length === 0) return { ok: false, error: 'invalid json: exhausted input' }
   try {
     const value: unknown = JSON.parse(text)
-    if (!fewerOpeningsThan(text, MAX_JSON_DEPTH + 1) && jsonDepthExceeds(value, MAX_JSON_DEPTH)) return { ok: false, error: 'invalid json: maximum allowed JSON depth exceeded' }
+    if (!jsonTextNestsAtMost(text, MAX_JSON_DEPTH) && jsonDepthExceeds(value, MAX_JSON_DEPTH)) return { ok: false, error: 'invalid json: maximum allowed JSON depth exceeded' }
     return { ok: true, value }
   } catch (error) {
     return { ok: false, error: `invalid json: ${error instanceof Error ? error.message : String(error)}` }

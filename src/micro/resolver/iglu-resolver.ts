@@ -68,11 +68,15 @@ export function createIgluResolver(options: { repositories: readonly SchemaRepos
     )
   }
 
+  /** The cached answer while it has not expired. */
+  const fresh = (answer: CachedAnswer | undefined, now: number) => (answer !== undefined && answer.expires > now ? answer : undefined)
+
   async function ask(repository: SchemaRepository, key: SchemaKey, uri: string): Promise<CachedAnswer> {
     const cache = repository.cacheable ? cacheOf(repository) : null
     const now = options.now()
     const cached = cache?.get(uri)
-    if (cached !== undefined && cached.expires > now) return cached
+    const kept = fresh(cached, now)
+    if (kept !== undefined) return kept
     let answer: CachedAnswer
     try {
       const schema = await repository.lookup(key)
@@ -99,13 +103,7 @@ export function createIgluResolver(options: { repositories: readonly SchemaRepos
       const uri = uriOf(key)
       const now = options.now()
       for (const repository of ordered(key.vendor)) {
-        let schema: Record<string, unknown> | null | undefined
-        if (repository.cacheable) {
-          const cached = caches.get(repository)?.get(uri)
-          schema = cached !== undefined && cached.expires > now ? cached.schema : undefined
-        } else {
-          schema = repository.peek?.(key)
-        }
+        const schema = repository.cacheable ? fresh(caches.get(repository)?.get(uri), now)?.schema : repository.peek?.(key)
         if (schema === undefined) return undefined
         if (schema !== null) return { kind: 'found', schema, repository: repository.name }
       }

@@ -32,31 +32,22 @@ export interface LengthViolation {
 type Fields = EnrichedEvent['fields']
 
 /**
- * Whether any field is over its limit, as one generated expression of named property reads. The
+ * The check as one generated function of named property reads, one statement per limited field. The
  * fields object has 131 keys: a loop reading them by computed key costs ~40 ns a read here (~4 µs an
  * event), named reads on its one shared layout ~1 ns. Generated from the constant table above only.
  */
-function compileAnyTooLong(): (fields: Fields) => boolean {
-  const terms = FIELD_LENGTH_LIMITS.flatMap(([limit, fields]) =>
+function compileLengthCheck(): (fields: Fields) => LengthViolation[] {
+  const statements = FIELD_LENGTH_LIMITS.flatMap(([limit, fields]) =>
     fields.map((field) => {
       if (!/^[a-z_]+$/.test(field)) throw new Error(`not a canonical field name: ${field}`)
-      return `(typeof f.${field} === 'string' && f.${field}.length > ${limit})`
+      return `if (typeof f.${field} === 'string' && f.${field}.length > ${limit}) found.push({ field: '${field}', limit: ${limit} })`
     }),
   )
-  return new Function('f', `return ${terms.join(' || ')}`) as (fields: Fields) => boolean
+  return new Function('f', ['const found = []', ...statements, 'return found'].join('\n')) as (fields: Fields) => LengthViolation[]
 }
-const anyTooLong = compileAnyTooLong()
+const lengthCheck = compileLengthCheck()
 
-/** Fields longer than the atomic limits (UTF-16 units, as Java counts). */
+/** Fields longer than the atomic limits (UTF-16 units, as Java counts), in the table's order. */
 export function checkFieldLengths(event: EnrichedEvent): LengthViolation[] {
-  // Nearly every event has none: the generated check says so without the loop below.
-  if (!anyTooLong(event.fields)) return []
-  const violations: LengthViolation[] = []
-  for (const [limit, fields] of FIELD_LENGTH_LIMITS) {
-    for (const field of fields) {
-      const value = event.fields[field]
-      if (typeof value === 'string' && value.length > limit) violations.push({ field, limit })
-    }
-  }
-  return violations
+  return lengthCheck(event.fields)
 }
