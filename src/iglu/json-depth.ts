@@ -1,15 +1,17 @@
 /**
- * Depth of nested arrays and objects (a scalar is 0), without recursion, stopping as soon as
- * `limit` is passed, so hostile documents cost little.
+ * Whether nested arrays and objects go deeper than `limit` (a scalar is 0). The walk stops as soon
+ * as `limit` is passed, so it recurses at most `limit + 1` calls deep whatever the document, and
+ * hostile documents cost little; it allocates nothing (this runs for every tracker payload).
  */
 export function jsonDepthExceeds(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]]
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!
-    if (current === null || typeof current !== 'object') continue
-    if (depth + 1 > limit) return true
-    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push([child, depth + 1])
+  if (value === null || typeof value !== 'object') return false
+  if (limit < 1) return true
+  if (Array.isArray(value)) {
+    for (const child of value) if (jsonDepthExceeds(child, limit - 1)) return true
+    return false
   }
+  const record = value as Record<string, unknown>
+  for (const key in record) if (Object.hasOwn(record, key) && jsonDepthExceeds(record[key], limit - 1)) return true
   return false
 }
 

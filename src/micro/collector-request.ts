@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { ApiPath, CollectorPayload, QueryPair } from './pipeline/collector-payload.js'
 import { decodeQueryString } from './pipeline/query-string.js'
+import { recurringValue } from './pipeline/recurring-values.js'
 
 /** The network user id of an anonymous tracker (`SP-Anonymous` header). */
 export const ANONYMOUS_NUID = '00000000-0000-0000-0000-000000000000'
@@ -60,17 +61,17 @@ function clientIp(headers: IncomingHttpHeaders, remoteAddress: string | null): s
   return remoteAddress === null ? null : remoteAddress.replace(/^::ffff:/, '')
 }
 
-/** Header names as displayed (`user-agent` → `User-Agent`), for the names seen first; the rest are computed each time. */
-const displayNames = new Map<string, string>()
-const MAX_DISPLAY_NAMES = 500
+/** Header line prefixes as displayed (`user-agent` → `User-Agent: `), for the names seen first; the rest are computed each time. */
+const linePrefixes = new Map<string, string>()
+const MAX_LINE_PREFIXES = 500
 
-function displayName(name: string): string {
-  let display = displayNames.get(name)
-  if (display === undefined) {
-    display = name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())
-    if (displayNames.size < MAX_DISPLAY_NAMES) displayNames.set(name, display)
+function linePrefix(name: string): string {
+  let prefix = linePrefixes.get(name)
+  if (prefix === undefined) {
+    prefix = `${name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())}: `
+    if (linePrefixes.size < MAX_LINE_PREFIXES) linePrefixes.set(name, prefix)
   }
-  return display
+  return prefix
 }
 
 /** `"Name: value"` strings as the collector records them: one entry per cookie, the content type last. */
@@ -80,13 +81,15 @@ function headerLines(headers: IncomingHttpHeaders, cookies: ReadonlyMap<string, 
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || dropped.has(name) || name === 'content-type') continue
     if (name === 'cookie') {
-      for (const [cookie, cookieValue] of cookies) lines.push(`Cookie: ${cookie}=${cookieValue}`)
+      for (const [cookie, cookieValue] of cookies) lines.push(recurringValue(`Cookie: ${cookie}=${cookieValue}`))
       continue
     }
-    const display = displayName(name)
-    for (const item of Array.isArray(value) ? value : [value]) lines.push(`${display}: ${item}`)
+    const prefix = linePrefix(name)
+    // The same lines come with every request of a tracker: each is kept once.
+    if (typeof value === 'string') lines.push(recurringValue(prefix + value))
+    else for (const item of value) lines.push(recurringValue(prefix + item))
   }
-  if (contentType !== null) lines.push(contentType)
+  if (contentType !== null) lines.push(recurringValue(contentType))
   return lines
 }
 
@@ -107,6 +110,8 @@ export function readCollectorRequest(request: CollectorRequest): CollectorReadin
   const nuid = anonymous ? ANONYMOUS_NUID : (fromParameter ?? fromCookie ?? randomUUID())
   if (!UUID.test(nuid)) return { kind: 'unreadable', message: { payloadField: 'networkUserId', value: nuid.slice(0, 200), expectation: 'a UUID' } }
   const rawContentType = header(request.headers, 'content-type')
+  const useragent = header(request.headers, 'user-agent')
+  const refererUri = header(request.headers, 'referer')
   const contentType = rawContentType === null ? null : rawContentType.toLowerCase()
   const host = header(request.headers, 'host')
   return {
@@ -123,8 +128,8 @@ export function readCollectorRequest(request: CollectorRequest): CollectorReadin
       context: {
         timestamp: request.timestamp,
         ipAddress: anonymous ? 'unknown' : clientIp(request.headers, request.remoteAddress),
-        useragent: header(request.headers, 'user-agent'),
-        refererUri: header(request.headers, 'referer'),
+        useragent: useragent === null ? null : recurringValue(useragent),
+        refererUri: refererUri === null ? null : recurringValue(refererUri),
         headers: headerLines(request.headers, cookies, anonymous, contentType),
         userId: nuid,
       },

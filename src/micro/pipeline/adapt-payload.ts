@@ -1,6 +1,7 @@
 import { jsonDepthExceeds, jsonTextNestsAtMost } from '../../iglu/json-depth.js'
 import type { CollectorPayload, RawEvent } from './collector-payload.js'
 import type { IgluValidation } from './iglu-validation.js'
+import { parameterValue } from './recurring-values.js'
 
 export const SNOWPLOW_VENDOR = 'com.snowplowanalytics.snowplow'
 const IGLU_WEBHOOK_VENDOR = 'com.snowplowanalytics.iglu'
@@ -20,7 +21,7 @@ export type AdapterOutcome =
 /** The named parameters, last value wins (one loop: this runs for every GET event). */
 function queryMap(payload: CollectorPayload): Map<string, string | null> {
   const parameters = new Map<string, string | null>()
-  for (const pair of payload.querystring) if (pair.value !== null) parameters.set(pair.name, pair.value)
+  for (const pair of payload.querystring) if (pair.value !== null) parameters.set(pair.name, parameterValue(pair.name, pair.value))
   return parameters
 }
 const rawEvent = (payload: CollectorPayload, parameters: Map<string, string | null>): RawEvent => ({
@@ -87,10 +88,11 @@ async function adaptTp2(payload: CollectorPayload, iglu: IgluValidation): Promis
       continue
     }
     const parameters = new Map<string, string | null>()
-    for (const [name, value] of Object.entries(item)) {
+    for (const name in item) {
+      const value = item[name]
       if (value === null) messages.push({ field: name, value: null, expectation: 'value cannot be null' })
       else if (typeof value !== 'string') messages.push({ field: name, value: JSON.stringify(value), expectation: 'value is not a string' })
-      else parameters.set(name, value)
+      else parameters.set(name, parameterValue(name, value))
     }
     for (const [name, value] of query) parameters.set(name, value)
     events.push(rawEvent(payload, parameters))

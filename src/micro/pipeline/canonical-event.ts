@@ -68,13 +68,14 @@ export const UNSTRUCT_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/unstruct_eve
 /** ISO prefixes (`yyyy-MM-ddTHH:mm:ss`) of recent whole seconds: an event's timestamps fall in a few seconds. */
 const secondPrefixes = new BoundedMemo<number, string>(256, (second) => new Date(second * 1000).toISOString().slice(0, -5))
 
+/** `.000Z` … `.999Z`: with a kept prefix, a timestamp is one string of two shared parts. */
+const MILLIS_SUFFIXES = Array.from({ length: 1000 }, (_, millis) => (millis === 0 ? 'Z' : `.${String(millis).padStart(3, '0')}Z`))
+
 /** Java's `Instant.toString`: ISO 8601 UTC, a zero millisecond part left out. */
 export function instantString(epochMillis: number): string {
   const second = Math.floor(epochMillis / 1000)
-  const prefix = secondPrefixes.get(second)
-  const millis = epochMillis - second * 1000
-  if (millis === 0) return `${prefix}Z`
-  return `${prefix}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`
+  // `| 0`: a fractional millisecond is cut off, as `Date` does.
+  return secondPrefixes.get(second) + (MILLIS_SUFFIXES[(epochMillis - second * 1000) | 0] ?? 'Z')
 }
 
 /** The TSV and bad-row form: `yyyy-MM-dd HH:mm:ss.SSS`, UTC. */

@@ -150,6 +150,7 @@ describe('canonical event', () => {
   it('renders timestamps like Instant.toString and the TSV form, entities by convention', () => {
     expect(instantString(Date.parse('2020-05-05T05:05:05.000Z'))).toBe('2020-05-05T05:05:05Z')
     expect(instantString(Date.parse('2021-08-29T12:01:05.787Z'))).toBe('2021-08-29T12:01:05.787Z')
+    expect(instantString(Date.parse('2021-08-29T12:01:05.787Z') + 0.75)).toBe('2021-08-29T12:01:05.787Z')
     expect(tsvTimestamp(Date.parse('2020-05-05T05:05:05.000Z'))).toBe('2020-05-05 05:05:05.000')
     const event = emptyEvent()
     Object.assign(event.fields, { br_cookies: true, collector_tstamp: 0 })

@@ -1,6 +1,7 @@
 import { parseJson } from '../adapt-payload.js'
 import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
 import type { IgluValidation } from '../iglu-validation.js'
+import { recurringValue } from '../recurring-values.js'
 
 const CONTEXTS = /^iglu:com\.snowplowanalytics\.snowplow\/contexts\/jsonschema\/1-\d+-\d+$/
 const UNSTRUCT = /^iglu:com\.snowplowanalytics\.snowplow\/unstruct_event\/jsonschema\/1-\d+-\d+$/
@@ -56,8 +57,12 @@ async function entity(value: unknown, iglu: IgluValidation, messages: unknown[])
     messages.push({ schemaKey: value.schema, error: verdict.error })
     return null
   }
-  // The parsed entity itself is kept when it has no other keys (the usual case): one object less per entity.
-  return Object.keys(value).length === 2 ? value : { schema: value.schema, data: value.data }
+  // The parsed entity itself is kept when it has no other keys (the usual case): one object less per
+  // entity. Its schema URI recurs in other events: the kept copy replaces the parsed one.
+  const schema = recurringValue(value.schema)
+  if (Object.keys(value).length !== 2) return { schema, data: value.data }
+  ;(value as { schema: string }).schema = schema
+  return value
 }
 
 /**
