@@ -87,10 +87,12 @@ const inProcess = {
 
 const baseline = Fastify({ logger: { level: logLevel }, bodyLimit: 1024 * 1024, forceCloseConnections: 'idle', return503OnClosing: true, ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } } })
 baseline.post('/scan', async (request) => linearScan(request.body.schema, request.body.limit))
-// The floor: the subject's own answer, serialized once, sent as it is. No implementation can answer
-// this query faster than its bytes cross loopback, so baseline ÷ floor is the best ratio reachable here.
+// The floor: the subject's own answer, serialized once and encoded once, its bytes sent as they are.
+// No implementation can answer this query faster than its bytes cross loopback, so baseline ÷ floor is
+// the best ratio reachable here.
 const floorBody = (await app.http.inject({ method: 'POST', url: '/local/good', payload: { schema: LINK_CLICK, limit: LIMIT } })).body
-baseline.post('/floor', async (_request, reply) => reply.type('application/json; charset=utf-8').send(floorBody))
+const floorBytes = Buffer.from(floorBody, 'utf8')
+baseline.post('/floor', async (_request, reply) => reply.type('application/json; charset=utf-8').send(floorBytes))
 const subjectUrl = await app.http.listen({ host: '127.0.0.1', port: 0 })
 const baselineUrl = await baseline.listen({ host: '127.0.0.1', port: 0 })
 console.log(JSON.stringify({ ready: true, subjectUrl, baselineUrl, answerBytes: Buffer.byteLength(floorBody), schema: LINK_CLICK, limit: LIMIT, events: EVENTS, stored: counts.good, bytesPerEvent: (after - before) / EVENTS, heapDeltaMb: (after - before) / 2 ** 20, sameAnswer, ...inProcess }))

@@ -43,8 +43,11 @@ export interface EventStore {
   counts(): Promise<EventCounts>
   /** Matching good events, newest first, at most `limit` (absent or null: all; 0 or less: none). */
   findGood(filter?: GoodEventFilter): Promise<GoodEvent[]>
-  /** The same events as `findGood`, as the JSON text of their array (a store keeping JSON text answers without parsing it). */
-  findGoodJson(filter?: GoodEventFilter): Promise<string>
+  /**
+   * The same events as `findGood`, as the JSON text of their array in UTF-8, ready to send (a store
+   * keeping JSON text answers without parsing it).
+   */
+  findGoodJson(filter?: GoodEventFilter): Promise<Buffer>
   /** Matching bad events, newest first, at most `limit`. */
   findBad(filter?: BadEventFilter): Promise<BadEvent[]>
   /**

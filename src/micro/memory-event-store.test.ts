@@ -54,8 +54,8 @@ describe('MemoryEventStore JSON answers', () => {
       for (const filter of filters) {
         const expected = JSON.stringify(await store.findGood(filter))
         // Twice: the second answer comes from the kept texts.
-        expect(await store.findGoodJson(filter)).toBe(expected)
-        expect(await store.findGoodJson(filter)).toBe(expected)
+        expect((await store.findGoodJson(filter)).toString('utf8')).toBe(expected)
+        expect((await store.findGoodJson(filter)).toString('utf8')).toBe(expected)
       }
     }
     await store.keep(batch(0, 1000))
@@ -63,9 +63,9 @@ describe('MemoryEventStore JSON answers', () => {
     // Past the capacity: the oldest go, and answers larger than the kept texts are written whole.
     await store.keep(batch(1000, 2500))
     await agree()
-    expect(JSON.parse(await store.findGoodJson())).toHaveLength(3000)
+    expect(JSON.parse((await store.findGoodJson()).toString('utf8'))).toHaveLength(3000)
     await store.reset()
-    expect(await store.findGoodJson()).toBe('[]')
+    expect((await store.findGoodJson()).toString('utf8')).toBe('[]')
     await store.keep(batch(5000, 20))
     await agree()
   })

@@ -5,11 +5,16 @@ import { keepBadEvent, keepGoodEvent, type BadEventFilter, type GoodEventFilter 
 import { isInScope, type EventBatch, type EventCounts, type EventScope, type EventStore } from './event-store.js'
 
 /**
- * Good events whose JSON text is kept once written: tests poll the newest events again and again,
- * and writing an event (~5 kB) costs far more than finding it. Bounded (~10 MB of text at most);
+ * Good events whose JSON text is kept once written, in UTF-8: tests poll the newest events again
+ * and again, and writing an event (~5 kB) costs far more than finding it; an answer is then the
+ * kept bytes copied into one buffer, sent as they are. Bounded (~10 MB at most, outside the heap);
  * stored events never change, so a kept text stays true.
  */
 const JSON_TEXTS_KEPT = 2000
+
+const OPEN_BRACKET = 0x5b
+const COMMA = 0x2c
+const CLOSE_BRACKET = 0x5d
 
 /** Events per page of a scan: a reader yields to other requests between pages. */
 const SCAN_PAGE = 1024
@@ -105,7 +110,7 @@ export class MemoryEventStore implements EventStore {
   private index = new Map<string, Postings>()
   /** Incomplete events live in the good list (they share its order and its bound) but are not good. */
   private incompleteCount = 0
-  private readonly jsonTexts = new BoundedMemo<GoodEvent, string>(JSON_TEXTS_KEPT, (event) => JSON.stringify(event))
+  private readonly jsonTexts = new BoundedMemo<GoodEvent, Buffer>(JSON_TEXTS_KEPT, (event) => Buffer.from(JSON.stringify(event), 'utf8'))
 
   constructor(readonly capacity: number) {
     this.good = new BoundedLog(capacity)
@@ -174,10 +179,21 @@ export class MemoryEventStore implements EventStore {
   }
 
   /** The events' JSON texts joined: each written once while kept (a larger answer is written whole, keeping nothing). */
-  async findGoodJson(filter: GoodEventFilter = {}): Promise<string> {
+  async findGoodJson(filter: GoodEventFilter = {}): Promise<Buffer> {
     const events = await this.findGood(filter)
-    if (events.length > JSON_TEXTS_KEPT) return JSON.stringify(events)
-    return `[${events.map((event) => this.jsonTexts.get(event)).join(',')}]`
+    if (events.length > JSON_TEXTS_KEPT) return Buffer.from(JSON.stringify(events), 'utf8')
+    const texts = events.map((event) => this.jsonTexts.get(event))
+    let length = 2 + Math.max(0, texts.length - 1)
+    for (const text of texts) length += text.length
+    const answer = Buffer.allocUnsafe(length)
+    let at = 0
+    answer[at++] = OPEN_BRACKET
+    for (let i = 0; i < texts.length; i++) {
+      if (i > 0) answer[at++] = COMMA
+      at += (texts[i] as Buffer).copy(answer, at)
+    }
+    answer[at] = CLOSE_BRACKET
+    return answer
   }
 
   /** Matching bad events, newest first (bad events are few: a scan). */

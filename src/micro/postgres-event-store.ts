@@ -89,8 +89,8 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** The stored JSON text of each event, joined: nothing is parsed or written again. */
-  async findGoodJson(filter: GoodEventFilter = {}): Promise<string> {
-    return `[${(await this.goodRows(filter)).map((row) => row.body).join(',')}]`
+  async findGoodJson(filter: GoodEventFilter = {}): Promise<Buffer> {
+    return Buffer.from(`[${(await this.goodRows(filter)).map((row) => row.body).join(',')}]`, 'utf8')
   }
 
   private async goodRows(filter: GoodEventFilter): Promise<{ body: string }[]> {
