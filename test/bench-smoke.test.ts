@@ -68,3 +68,13 @@ it('the pipeline comparison runs at a tiny size, this build against itself, repo
   expect(report.processRatio).toBeCloseTo(report.thisProcessMicros / report.otherProcessMicros, 1)
   expect(report.collectRatio).toBeCloseTo(report.thisCollectMicros / report.otherCollectMicros, 1)
 }, 120_000)
+
+it('the ingest comparison runs at a tiny size, this build against itself, reporting each server’s CPU time per event', () => {
+  const report = runBench(['bench/ingest-compare.mjs', '--other', '.', '--mode', 'get', '--rounds', '2', '--amount', '400', '--connections', '2'])
+  expect(report).toMatchObject({ scenario: 'ingest-compare', mode: 'get', rounds: 2, amount: 400 })
+  for (const build of [report.this, report.other]) {
+    expect(build.cpuMicrosPerEvent).toBeGreaterThan(0)
+    expect(build.eventsPerSecond).toBeGreaterThan(0)
+  }
+  expect(report.cpuRatio).toBeCloseTo(report.this.cpuMicrosPerEvent / report.other.cpuMicrosPerEvent, 2)
+}, 120_000)

@@ -1,7 +1,7 @@
 // Server processes for the load scenarios: `floe start` from dist and the bare baseline server,
 // each in its own process on loopback, with the same Fastify settings and the same log level.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -42,6 +42,15 @@ async function waitForHealth(url, child) {
   throw new Error(`${url} never answered /health`)
 }
 
+/** The CPU time a process has used so far (user + system), in ms; Linux only (`/proc`). */
+export function cpuMillis(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  // Fields after the command name (which may hold spaces) start at its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  const ticksPerSecond = 100
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond
+}
+
 function handle(child, url, cleanup = () => undefined) {
   return {
     url,
@@ -57,11 +66,14 @@ function handle(child, url, cleanup = () => undefined) {
   }
 }
 
-/** `floe start` on a fresh embedded database, with the bench's bootstrap credentials. Logs are discarded, as a server's would be shipped. */
-export async function startFloe({ logLevel = 'info', args = [] } = {}) {
+/**
+ * `floe start` on a fresh embedded database, with the bench's bootstrap credentials. Logs are
+ * discarded, as a server's would be shipped. `main`: another build's `dist/main.js`.
+ */
+export async function startFloe({ logLevel = 'info', args = [], main = MAIN } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-'))
   const port = await freePort()
-  const child = spawn(process.execPath, [...nodeFlags(), MAIN, 'start', '--host', '127.0.0.1', '--port', String(port), '--log-level', logLevel, '--no-iglu-central', ...args], {
+  const child = spawn(process.execPath, [...nodeFlags(), main, 'start', '--host', '127.0.0.1', '--port', String(port), '--log-level', logLevel, '--no-iglu-central', ...args], {
     env: {
       PATH: process.env.PATH ?? '',
       FLOE_DATA_DIR: dataDir,

@@ -1,0 +1,53 @@
+// Two builds' servers under the same ingest load, for before/after figures that the machine's other
+// work disturbs as little as possible: each build's `floe start` gets --amount requests at a time,
+// alternately, and the figure is the server's CPU time per event (user + system, read from /proc),
+// the fewest of the rounds after the first, beside the throughput of that round. The two servers
+// run side by side from start to end, so each round of one sees the same machine as the other's.
+// Usage: node bench/ingest-compare.mjs --other ../floe-before [--mode get|post] [--rounds 6] [--amount 20000] [--connections 10]
+import path from 'node:path'
+import { load, option } from './support/load.mjs'
+import { accessToken, cpuMillis, deployToDev, startFloe } from './support/processes.mjs'
+import { benchContexts as contexts, benchPageView as pageView, BENCH_PRODUCT as PRODUCT, BENCH_USER_AGENT } from './support/page-view.mjs'
+
+const at = process.argv.indexOf('--other')
+if (at < 0 || process.argv[at + 1] === undefined) throw new Error('--other <checkout> is required')
+const mode = process.argv.includes('post') ? 'post' : 'get'
+const ROUNDS = option('rounds', 6)
+const AMOUNT = option('amount', 20_000)
+const CONNECTIONS = option('connections', 10)
+const BATCH = 10
+const perRequest = mode === 'get' ? 1 : BATCH
+
+const headers = { 'user-agent': BENCH_USER_AGENT }
+const query = new URLSearchParams({ ...pageView(1), cx: Buffer.from(JSON.stringify(contexts)).toString('base64url') }).toString()
+const body = JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data: Array.from({ length: BATCH }, (_, i) => ({ ...pageView(i), co: JSON.stringify(contexts) })) })
+const request = (url) => (mode === 'get' ? { url: `${url}/i?${query}`, headers } : { url: `${url}/com.snowplowanalytics.snowplow/tp2`, method: 'POST', body, headers: { ...headers, 'content-type': 'application/json; charset=UTF-8' } })
+
+const builds = { this: new URL('../dist/main.js', import.meta.url).pathname, other: path.resolve(process.argv[at + 1], 'dist/main.js') }
+const servers = {}
+try {
+  for (const [name, main] of Object.entries(builds)) {
+    servers[name] = await startFloe({ main })
+    await deployToDev(servers[name].url, await accessToken(servers[name].url), PRODUCT)
+  }
+  const best = {}
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, server] of Object.entries(servers)) {
+      const before = cpuMillis(server.pid)
+      const started = performance.now()
+      const result = await load({ ...request(server.url), amount: Math.ceil(AMOUNT / perRequest), connections: CONNECTIONS })
+      const seconds = (performance.now() - started) / 1000
+      const cpuMicrosPerEvent = ((cpuMillis(server.pid) - before) * 1000) / (result.requests * perRequest)
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} answers not 2xx, ${result.errors} errors`)
+      // The first round warms both servers up.
+      if (round > 0 && cpuMicrosPerEvent < (best[name]?.cpuMicrosPerEvent ?? Infinity)) best[name] = { cpuMicrosPerEvent: Number(cpuMicrosPerEvent.toFixed(1)), eventsPerSecond: Math.round((result.requests * perRequest) / seconds) }
+    }
+  }
+  for (const [name, server] of Object.entries(servers)) {
+    const counts = await (await fetch(`${server.url}/local/all`)).json()
+    if (counts.bad !== 0) throw new Error(`${name}: ${counts.bad} bad events`)
+  }
+  console.log(JSON.stringify({ scenario: 'ingest-compare', mode, otherBuild: builds.other, rounds: ROUNDS, amount: AMOUNT, this: best.this, other: best.other, cpuRatio: Number((best.this.cpuMicrosPerEvent / best.other.cpuMicrosPerEvent).toFixed(3)) }))
+} finally {
+  for (const server of Object.values(servers)) await server.stop()
+}
