@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { checkCompatibility } from '../dist/compatibility/check-compatibility.js'
 import { compileSchema, createAjv } from '../dist/iglu/ajv-factory.js'
 import { compareSchemaVer, parseSchemaVer } from '../dist/iglu/schema-ver.js'
+import { quantile } from './support/load.mjs'
 
 const root = new URL('../../shared/data/iglu-central/schemas', import.meta.url).pathname
 const limitArg = process.argv.indexOf('--limit')
@@ -29,7 +30,6 @@ for (let i = 1; i < schemas.length && pairs.length < limit; i++) {
   if (schemas[i - 1].vendor === schemas[i].vendor && schemas[i - 1].name === schemas[i].name) pairs.push([schemas[i - 1].schema, schemas[i].schema])
 }
 
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
 const ajv = createAjv()
 const strip = ({ self, $schema, ...body }) => body
 const baseline = []

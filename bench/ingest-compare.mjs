@@ -7,7 +7,7 @@
 import path from 'node:path'
 import { load, option } from './support/load.mjs'
 import { accessToken, cpuMillis, deployToDev, startFloe } from './support/processes.mjs'
-import { benchContexts as contexts, benchPageView as pageView, BENCH_PRODUCT as PRODUCT, BENCH_USER_AGENT } from './support/page-view.mjs'
+import { benchIngestRequest, BENCH_BATCH, BENCH_PRODUCT as PRODUCT } from './support/page-view.mjs'
 
 const at = process.argv.indexOf('--other')
 if (at < 0 || process.argv[at + 1] === undefined) throw new Error('--other <checkout> is required')
@@ -15,13 +15,8 @@ const mode = process.argv.includes('post') ? 'post' : 'get'
 const ROUNDS = option('rounds', 6)
 const AMOUNT = option('amount', 20_000)
 const CONNECTIONS = option('connections', 10)
-const BATCH = 10
-const perRequest = mode === 'get' ? 1 : BATCH
-
-const headers = { 'user-agent': BENCH_USER_AGENT }
-const query = new URLSearchParams({ ...pageView(1), cx: Buffer.from(JSON.stringify(contexts)).toString('base64url') }).toString()
-const body = JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data: Array.from({ length: BATCH }, (_, i) => ({ ...pageView(i), co: JSON.stringify(contexts) })) })
-const request = (url) => (mode === 'get' ? { url: `${url}/i?${query}`, headers } : { url: `${url}/com.snowplowanalytics.snowplow/tp2`, method: 'POST', body, headers: { ...headers, 'content-type': 'application/json; charset=UTF-8' } })
+const perRequest = mode === 'get' ? 1 : BENCH_BATCH
+const request = (url) => benchIngestRequest(mode, url)
 
 const builds = { this: new URL('../dist/main.js', import.meta.url).pathname, other: path.resolve(process.argv[at + 1], 'dist/main.js') }
 const servers = {}

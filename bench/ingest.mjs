@@ -6,25 +6,20 @@
 // Usage: node bench/ingest.mjs --mode get|post [--duration 10] [--rounds 2] [--connections 10] [--batch 10]
 import { accessToken, deployToDev, startBaseline, startFloe } from './support/processes.mjs'
 import { alternate, option } from './support/load.mjs'
-import { benchContexts as contexts, benchPageView as pageView, BENCH_PRODUCT as PRODUCT, BENCH_USER_AGENT } from './support/page-view.mjs'
+import { benchContexts as contexts, benchIngestRequest, BENCH_BATCH, BENCH_PRODUCT as PRODUCT } from './support/page-view.mjs'
 
 const mode = process.argv.includes('post') ? 'post' : 'get'
 const DURATION = option('duration', 10)
 const ROUNDS = option('rounds', 2)
 const CONNECTIONS = option('connections', 10)
-const BATCH = option('batch', 10)
+const BATCH = option('batch', BENCH_BATCH)
 const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info'
-
-const headers = { 'user-agent': BENCH_USER_AGENT }
 
 const floe = await startFloe({ logLevel })
 const baselineServer = await startBaseline({ logLevel })
 try {
   await deployToDev(floe.url, await accessToken(floe.url), PRODUCT)
-  const query = new URLSearchParams({ ...pageView(1), cx: Buffer.from(JSON.stringify(contexts)).toString('base64url') }).toString()
-  const body = JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data: Array.from({ length: BATCH }, (_, i) => ({ ...pageView(i), co: JSON.stringify(contexts) })) })
-  const postHeaders = { ...headers, 'content-type': 'application/json; charset=UTF-8' }
-  const request = (url) => (mode === 'get' ? { url: `${url}/i?${query}`, headers } : { url: `${url}/com.snowplowanalytics.snowplow/tp2`, method: 'POST', body, headers: postHeaders })
+  const request = (url) => benchIngestRequest(mode, url, BATCH)
 
   // One request first: the events must come out good, with both contexts, or the figures mean nothing.
   await fetch(request(floe.url).url, request(floe.url))

@@ -3,7 +3,7 @@
 import autocannon from 'autocannon'
 
 /** The `q` quantile of sorted numbers. */
-const quantile = (sorted, q) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))])
+export const quantile = (sorted, q) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))])
 
 /**
  * One autocannon run: requests/s (mean), latency p50/p99 and mean in ms, and the answers that were

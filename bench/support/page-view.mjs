@@ -35,3 +35,20 @@ export const benchPageView = (n) => ({
 })
 
 export const BENCH_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36'
+
+/** Events per tp2 request in the ingest scenarios. */
+export const BENCH_BATCH = 10
+
+/**
+ * The ingest scenarios' request to the server at `url`: GET /i with the page view (contexts base64 in
+ * `cx`), or a tp2 POST of `batch` page views (contexts in `co`).
+ */
+export function benchIngestRequest(mode, url, batch = BENCH_BATCH) {
+  const headers = { 'user-agent': BENCH_USER_AGENT }
+  if (mode === 'get') {
+    const query = new URLSearchParams({ ...benchPageView(1), cx: Buffer.from(JSON.stringify(benchContexts)).toString('base64url') }).toString()
+    return { url: `${url}/i?${query}`, headers }
+  }
+  const body = JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data: Array.from({ length: batch }, (_, i) => ({ ...benchPageView(i), co: JSON.stringify(benchContexts) })) })
+  return { url: `${url}/com.snowplowanalytics.snowplow/tp2`, method: 'POST', body, headers: { ...headers, 'content-type': 'application/json; charset=UTF-8' } }
+}

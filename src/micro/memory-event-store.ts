@@ -12,9 +12,9 @@ import { isInScope, type EventBatch, type EventCounts, type EventScope, type Eve
  */
 const JSON_TEXTS_KEPT = 2000
 
-const OPEN_BRACKET = 0x5b
-const COMMA = 0x2c
-const CLOSE_BRACKET = 0x5d
+const OPEN_BRACKET = Buffer.from('[')
+const COMMA = Buffer.from(',')
+const CLOSE_BRACKET = Buffer.from(']')
 
 /** Events per page of a scan: a reader yields to other requests between pages. */
 const SCAN_PAGE = 1024
@@ -182,18 +182,13 @@ export class MemoryEventStore implements EventStore {
   async findGoodJson(filter: GoodEventFilter = {}): Promise<Buffer> {
     const events = await this.findGood(filter)
     if (events.length > JSON_TEXTS_KEPT) return Buffer.from(JSON.stringify(events), 'utf8')
-    const texts = events.map((event) => this.jsonTexts.get(event))
-    let length = 2 + Math.max(0, texts.length - 1)
-    for (const text of texts) length += text.length
-    const answer = Buffer.allocUnsafe(length)
-    let at = 0
-    answer[at++] = OPEN_BRACKET
-    for (let i = 0; i < texts.length; i++) {
-      if (i > 0) answer[at++] = COMMA
-      at += (texts[i] as Buffer).copy(answer, at)
+    const parts: Buffer[] = [OPEN_BRACKET]
+    for (const event of events) {
+      if (parts.length > 1) parts.push(COMMA)
+      parts.push(this.jsonTexts.get(event))
     }
-    answer[at] = CLOSE_BRACKET
-    return answer
+    parts.push(CLOSE_BRACKET)
+    return Buffer.concat(parts)
   }
 
   /** Matching bad events, newest first (bad events are few: a scan). */

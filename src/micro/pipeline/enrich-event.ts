@@ -5,6 +5,7 @@ import { badRowRawEvent, rawEventJson, type RawEvent } from './collector-payload
 import type { IgluValidation } from './iglu-validation.js'
 import type { EnrichmentFailure, Enrichments } from './enrichments/enrichments.js'
 import { failureEntities } from './failure-entities.js'
+import { recurringValue } from './recurring-values.js'
 import { checkFieldLengths } from './steps/check-field-lengths.js'
 import { deriveTimestamp } from './steps/derive-timestamp.js'
 import { enrichPageUrl, enrichRefererUrl, extractCrossDomain, parsePageQuery, type EnrichmentMessage } from './steps/enrich-urls.js'
@@ -85,17 +86,16 @@ function runEnrichments(event: EnrichedEvent, raw: RawEvent, optional: Enrichmen
 }
 
 /**
- * Event schema URIs and context lists recur across stored events: each distinct one is kept once
- * (bounded; when full, the kept ones are forgotten and sharing starts again).
+ * Context lists recur across stored events, like event schema URIs (kept through recurringValue):
+ * each distinct one is kept once (bounded; when full, the kept ones are forgotten and sharing starts again).
  */
-const sharedSchemas = new BoundedMemo<string, string>(1024, (uri) => uri)
 const sharedContextLists = new BoundedMemo<string, readonly string[]>(1024, (joined) => Object.freeze(joined.split('\n')))
 const NO_CONTEXTS: readonly string[] = Object.freeze([])
 
 function goodEvent(event: EnrichedEvent, raw: RawEvent, incomplete = false): GoodEvent {
   const { event_vendor: vendor, event_name: name, event_format: format, event_version: version } = event.fields
   const uri = typeof vendor === 'string' && typeof name === 'string' && typeof format === 'string' && typeof version === 'string' ? `iglu:${vendor}/${name}/${format}/${version}` : null
-  const schema = uri === null ? null : sharedSchemas.get(uri)
+  const schema = uri === null ? null : recurringValue(uri)
   // Schema URIs hold no newline (validated entities only): the joined list is a faithful key.
   const contexts = event.contexts.length === 0 ? NO_CONTEXTS : sharedContextLists.get(event.contexts.map((c) => c.schema).join('\n'))
   const type = event.fields.event
