@@ -194,6 +194,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       processor: { artifact: 'floe', version: packageVersion() },
       now: nowMillis,
       maxPayloadBytes: BODY_LIMITS.collectorPayload,
+      onDeferredError: (error) => http.log.error({ err: error }, 'storing the events of an answered collector request failed'),
       output:
         config.inspection.output === null
           ? null
@@ -215,6 +216,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
 
     const openEvents = events
     http.addHook('onClose', async () => {
+      // Answered collector requests are stored before the stores close.
+      await inspection.settled()
       await background.drain()
       await openEvents.close()
       await store.close()

@@ -67,6 +67,8 @@ describe('event outputs', () => {
     try {
       await fetch(`${server.baseUrl}/i?${pageView}`)
       await fetch(`${server.baseUrl}/i?e=pp&p=web&eid=broken`)
+      // Events are printed as they are stored, right after the answer: any inspection query waits for that.
+      await fetch(`${server.baseUrl}/local/all`)
       expect(lines).toHaveLength(2)
       const [good, incomplete] = lines.map((l) => JSON.parse(l) as Record<string, unknown>)
       expect(good).toMatchObject({ app_id: 'shop', contexts_com_snowplowanalytics_snowplow_web_page_1: [expect.objectContaining({ id: '5cea9899-4a4d-4c84-9b4d-3b0c1c0e1a2f' })] })
@@ -74,6 +76,29 @@ describe('event outputs', () => {
     } finally {
       await server.close()
     }
+  })
+
+  it('prints the events of every answered request before the server stops, even one whose schema is still being fetched', async () => {
+    // An Iglu server that takes its time: the event's processing is still waiting for it when close() is called.
+    const slowSchema = { $schema: 'http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#', self: { vendor: 'com.acme', name: 'slow', format: 'jsonschema', version: '1-0-0' }, type: 'object' }
+    let lookups = 0
+    const iglu = createServer((_request, response) => {
+      lookups++
+      setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(slowSchema)), 300)
+    })
+    await new Promise<void>((resolve) => iglu.listen(0, '127.0.0.1', resolve))
+    const { stream, lines } = capture()
+    const server = await startTestApp(testConfig({ inspection: { output: 'json', customRegistry: { url: `http://127.0.0.1:${(iglu.address() as AddressInfo).port}`, apiKey: null } } }), { stdout: stream })
+    try {
+      const ue = JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0', data: { schema: 'iglu:com.acme/slow/jsonschema/1-0-0', data: {} } })
+      const answer = await fetch(`${server.baseUrl}/i?${q({ e: 'ue', p: 'web', aid: 'closing', ue_pr: ue })}`)
+      expect(answer.status).toBe(200)
+    } finally {
+      await server.close()
+      await new Promise((resolve) => iglu.close(resolve))
+    }
+    expect(lookups).toBeGreaterThan(0)
+    expect(lines.map((line) => (JSON.parse(line) as { app_id: string; unstruct_event_com_acme_slow_1?: unknown }).app_id)).toEqual(['closing'])
   })
 
   it('refuses contradictory output flags', () => {

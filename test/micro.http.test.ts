@@ -57,6 +57,18 @@ describe.each(storageModes)('event inspection on $name storage: collector and /l
       expect(event.rawEvent).toMatchObject({ api: { vendor: SP, version: 'tp1' }, parameters: { e: 'pp', p: 'web', tv: 'lol' }, contentType: null })
     })
 
+    it('shows every event of the requests answered before a query, whatever arrived with them', async () => {
+      const aids = Array.from({ length: 40 }, (_, i) => `burst-${i}`)
+      const answers = await Promise.all(aids.map((aid) => get(`/i?${query({ ...base, aid })}`)))
+      expect(answers.map((answer) => answer.status)).toEqual(aids.map(() => 200))
+      // Each query follows all 40 answers, and is asked while other requests are still arriving.
+      const more = Promise.all(aids.map((aid) => get(`/i?${query({ ...base, aid: `after-${aid}` })}`)))
+      const seen: string[] = (await good({ limit: 1000 })).map((e: { event: { app_id: string } }) => e.event.app_id)
+      expect(seen.filter((aid) => aid.startsWith('burst-')).sort()).toEqual([...aids].sort())
+      await more
+      expect(await allText()).toBe('{"total":80,"good":80,"bad":0}')
+    })
+
     it('counts a bad event for an invalid event id', async () => {
       await get('/i?e=pp&p=web&tv=lol&eid=invalidEventId')
       expect(await allText()).toBe('{"total":1,"good":0,"bad":1}')

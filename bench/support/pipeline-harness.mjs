@@ -50,8 +50,15 @@ export async function pipelineHarness({ distRoot, mode, capacity }) {
     read: () => readCollectorRequest(request()),
     /** The payload through adapter, atomic fields, validation and enrichments; nothing stored. */
     process: () => processPayload(reading.payload, deps),
-    /** Read + process + store, as the collector route does. */
-    collect: () => inspection.collect(request()),
+    /**
+     * Read + process + store, as the collector route does (since the fifth pass the route answers
+     * first and the events are stored right after: the stage waits for that; older builds have no
+     * `settled`).
+     */
+    collect: async () => {
+      await inspection.collect(request())
+      await inspection.settled?.()
+    },
   }
 }
 

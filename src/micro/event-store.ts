@@ -38,6 +38,11 @@ export interface EventScope {
  * the good events come before its incomplete ones, so the last incomplete event reads first.
  */
 export interface EventStore {
+  /**
+   * Whether a write can fail (a database): the collector then answers only once a payload's events
+   * are stored. A store whose writes cannot fail lets it answer first and process right after.
+   */
+  readonly writesCanFail: boolean
   /** Stores a payload's events all at once: a reader sees all of them or none. */
   keep(batch: EventBatch): Promise<void>
   counts(): Promise<EventCounts>

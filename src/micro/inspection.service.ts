@@ -10,6 +10,7 @@ import type { GoodEvent } from './pipeline/enrich-event.js'
 import type { IgluValidation } from './pipeline/iglu-validation.js'
 import { formatViolation, processPayload, sizeViolation, type PayloadOutcome } from './pipeline/process-payload.js'
 import type { IgluResolver } from './resolver/iglu-resolver.js'
+import { ProcessingQueue } from './processing-queue.js'
 
 /** One stored event, for live subscribers. */
 export type Arrival = { readonly kind: 'good'; readonly event: GoodEvent } | { readonly kind: 'bad'; readonly event: BadEvent }
@@ -24,11 +25,27 @@ export interface Collected {
 
 /**
  * The event inspection service: collector requests through the pipeline into the store, which the
- * /local and /micro routes read. Processing finishes before the collector answers, so an event is
- * visible to the very next request.
+ * /local and /micro routes read after `settled()`, so an event is visible to the very next request.
+ *
+ * A store whose writes can fail (PostgreSQL) is written before the collector answers, so that a
+ * refused write is answered 500 and the tracker sends the payload again. Otherwise (memory) the
+ * request is read at once, answered, and processed in a batch after the answers of the same turn
+ * of the event loop, as Micro 2.4+ processes after answering.
  */
-export function createInspectionService(deps: { store: EventStore; iglu: IgluValidation; resolver: IgluResolver; processor: Processor; now: () => number; maxPayloadBytes: number; output?: EventOutput | null; enrichments?: Enrichments }) {
+export function createInspectionService(deps: {
+  store: EventStore
+  iglu: IgluValidation
+  resolver: IgluResolver
+  processor: Processor
+  now: () => number
+  maxPayloadBytes: number
+  output?: EventOutput | null
+  enrichments?: Enrichments
+  /** Work that failed after its request was answered (a bug: processing reports bad events, it does not throw). */
+  onDeferredError?: (error: unknown) => void
+}) {
   const { store } = deps
+  const queue = store.writesCanFail ? null : new ProcessingQueue(deps.onDeferredError ?? (() => undefined))
   const pipeline = { iglu: deps.iglu, processor: deps.processor, now: deps.now, newEventId: randomUUID, enrichments: deps.enrichments ?? {}, maxPayloadBytes: deps.maxPayloadBytes }
 
   const listeners = new Set<(arrival: Arrival) => void>()
@@ -44,21 +61,40 @@ export function createInspectionService(deps: { store: EventStore; iglu: IgluVal
     deps.output?.write([...outcome.good, ...outcome.incomplete])
   }
 
-  return {
-    store,
+  /** Runs `work` before the answer, or queues it to run right after. */
+  function storeEvents(work: () => Promise<void>): Promise<void> | undefined {
+    if (queue === null) return work()
+    queue.add(work)
+    return undefined
+  }
 
+  return {
+    store: deps.store,
+
+    /** Reads a collector request and has its events stored, now or (see above) right after the answer. */
     async collect(request: CollectorRequest): Promise<Collected> {
       if (request.body !== null && Buffer.byteLength(request.body, 'utf8') > deps.maxPayloadBytes) {
-        await keep(sizeViolation(pipeline, request.body, deps.maxPayloadBytes))
+        const body = request.body
+        await storeEvents(() => keep(sizeViolation(pipeline, body, deps.maxPayloadBytes)))
         return { nuid: null, anonymous: false, hadNuidCookie: false }
       }
       const reading = readCollectorRequest(request)
       if (reading.kind === 'unreadable') {
-        await keep(formatViolation(pipeline, `${request.method} /${request.api.vendor}/${request.api.version}?${request.rawQuery}`, reading.message))
+        const message = reading.message
+        await storeEvents(() => keep(formatViolation(pipeline, `${request.method} /${request.api.vendor}/${request.api.version}?${request.rawQuery}`, message)))
         return { nuid: null, anonymous: false, hadNuidCookie: false }
       }
-      await keep(await processPayload(reading.payload, pipeline))
+      const payload = reading.payload
+      await storeEvents(async () => keep(await processPayload(payload, pipeline)))
       return { nuid: reading.nuid, anonymous: reading.anonymous, hadNuidCookie: reading.hadNuidCookie }
+    },
+
+    /**
+     * Null when every request answered so far is stored; else a promise resolved once they are (not
+     * waiting for requests answered later). Readers of the store await it first.
+     */
+    settled(): Promise<void> | null {
+      return queue === null ? null : queue.settled()
     },
 
     resolveSchema: (key: SchemaKey) => deps.resolver.resolve(key),

@@ -105,6 +105,7 @@ const filterKeys = (filter: GoodEventFilter): string[] => [
  * the shortest matching posting list instead of every event.
  */
 export class MemoryEventStore implements EventStore {
+  readonly writesCanFail: boolean = false
   private readonly good: BoundedLog<GoodEvent>
   private readonly bad: BoundedLog<BadEvent>
   private index = new Map<string, Postings>()

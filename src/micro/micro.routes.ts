@@ -41,6 +41,13 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
     void reply.header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS').header('Access-Control-Allow-Headers', 'Content-Type')
   })
 
+  // Every answer here sees the events of every collector request answered before it.
+  app.addHook('preHandler', (_request, _reply, done) => {
+    const settled = inspection.settled()
+    if (settled === null) done()
+    else void settled.then(() => done())
+  })
+
   const counts = async () => store.counts()
   app.get('/all', counts)
   app.post('/all', counts)

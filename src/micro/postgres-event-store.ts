@@ -43,6 +43,7 @@ const parseBad = (row: { body: string }) => JSON.parse(row.body) as BadEvent
  * retention job ({@link startEventRetention}) expires and trims.
  */
 export class PostgresEventStore implements EventStore {
+  readonly writesCanFail: boolean = true
   constructor(private readonly deps: { readonly db: Kysely<Database>; readonly now: () => number }) {}
 
   async keep(batch: EventBatch): Promise<void> {

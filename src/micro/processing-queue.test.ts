@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest'
+import { ProcessingQueue } from './processing-queue.js'
+
+/** A promise the test resolves when it chooses. */
+function gate() {
+  let open: () => void = () => undefined
+  const opened = new Promise<void>((resolve) => (open = resolve))
+  return { opened, open }
+}
+
+describe('ProcessingQueue', () => {
+  it('runs work after the current turn, in the order it was added, and settles once all of it is done', async () => {
+    const queue = new ProcessingQueue(() => undefined)
+    const done: number[] = []
+    expect(queue.settled()).toBeNull()
+    for (const n of [1, 2, 3]) queue.add(async () => void done.push(n))
+    expect(done).toEqual([])
+    await Promise.resolve()
+    expect(done).toEqual([])
+    const settled = queue.settled()
+    expect(settled).not.toBeNull()
+    await settled
+    expect(done).toEqual([1, 2, 3])
+    expect(queue.settled()).toBeNull()
+  })
+
+  it('does not wait for work added after it was asked, so a steady flood cannot starve a reader', async () => {
+    const queue = new ProcessingQueue(() => undefined)
+    const first = gate()
+    const later = gate()
+    const done: string[] = []
+    queue.add(async () => {
+      await first.opened
+      done.push('first')
+    })
+    const beforeLater = queue.settled()
+    await new Promise((resolve) => setImmediate(resolve))
+    queue.add(async () => {
+      await later.opened
+      done.push('later')
+    })
+    const afterLater = queue.settled()
+    let beforeLaterSettled = false
+    let afterLaterSettled = false
+    void beforeLater?.then(() => (beforeLaterSettled = true))
+    void afterLater?.then(() => (afterLaterSettled = true))
+    first.open()
+    await beforeLater
+    expect(done).toEqual(['first'])
+    expect(afterLaterSettled).toBe(false)
+    later.open()
+    await afterLater
+    expect([beforeLaterSettled, afterLaterSettled, done]).toEqual([true, true, ['first', 'later']])
+  })
+
+  it('reports work that throws and still runs the rest', async () => {
+    const errors: unknown[] = []
+    const queue = new ProcessingQueue((error) => errors.push(error))
+    const done: number[] = []
+    queue.add(async () => void done.push(1))
+    queue.add(async () => {
+      throw new Error('boom')
+    })
+    queue.add(async () => void done.push(3))
+    await queue.settled()
+    expect(done).toEqual([1, 3])
+    expect(errors.map((e) => (e as Error).message)).toEqual(['boom'])
+  })
+})
