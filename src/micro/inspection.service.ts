@@ -51,7 +51,8 @@ export function createInspectionService(deps: {
   const listeners = new Set<(arrival: Arrival) => void>()
 
   async function keep(outcome: PayloadOutcome): Promise<void> {
-    // Stored first: a failed write fails the request, so the tracker sends the events again.
+    // Stored first: subscribers and outputs only see stored events, and (when stored before the
+    // answer) a failed write fails the request, so the tracker sends the events again.
     await store.keep(outcome)
     for (const listener of listeners) {
       for (const event of outcome.good) listener({ kind: 'good', event })

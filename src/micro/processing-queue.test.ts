@@ -53,6 +53,37 @@ describe('ProcessingQueue', () => {
     expect([beforeLaterSettled, afterLaterSettled, done]).toEqual([true, true, ['first', 'later']])
   })
 
+  it('runs work that needs no I/O one piece after the other, not interleaved', async () => {
+    const queue = new ProcessingQueue(() => undefined)
+    const steps: string[] = []
+    for (const n of [1, 2, 3]) {
+      queue.add(async () => {
+        steps.push(`start ${n}`)
+        for (let hop = 0; hop < 5; hop++) await Promise.resolve()
+        steps.push(`end ${n}`)
+      })
+    }
+    await queue.settled()
+    expect(steps).toEqual(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3'])
+  })
+
+  it('does not hold back work behind work that waits for I/O', async () => {
+    const queue = new ProcessingQueue(() => undefined)
+    const slow = gate()
+    const done: string[] = []
+    queue.add(async () => {
+      await slow.opened
+      done.push('slow')
+    })
+    queue.add(async () => void done.push('fast'))
+    await new Promise((resolve) => setImmediate(resolve))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(done).toEqual(['fast'])
+    slow.open()
+    await queue.settled()
+    expect(done).toEqual(['fast', 'slow'])
+  })
+
   it('reports work that throws and still runs the rest', async () => {
     const errors: unknown[] = []
     const queue = new ProcessingQueue((error) => errors.push(error))

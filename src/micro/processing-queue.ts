@@ -7,7 +7,7 @@ function settlement(): { promise: Promise<void>; resolve: () => void } {
 
 /**
  * Collector work acknowledged but not yet done: the payloads read during one turn of the event loop
- * are processed together, one after the other, once that turn's requests have been answered.
+ * are processed together once that turn's requests have been answered.
  *
  * Why: in a running server, processing an event right after Node's HTTP handling costs about three
  * times what it costs right after processing another one (caches and predictors are cold: measured
@@ -49,14 +49,33 @@ export class ProcessingQueue {
     this.next = null
     if (done === null) return
     this.running.add(done.promise)
-    for (const work of batch) {
-      try {
-        await work()
-      } catch (error) {
-        this.onError(error)
-      }
+    // One after the other while each finishes within this turn (the usual case: every schema is
+    // known, and the code stays warm from one event to the next); once one is still waiting for I/O
+    // when the turn ends (a schema fetched from a remote repository), the rest start without waiting
+    // for it, as concurrent requests did not wait for each other when processed before the answer.
+    const attempts: Promise<void>[] = []
+    let started = 0
+    const startNext = (): Promise<void> => {
+      const attempt = this.attempt(batch[started++] as () => Promise<void>)
+      attempts.push(attempt)
+      return attempt
     }
+    // Fires only if the loop below is still waiting when this turn of the event loop ends.
+    const startTheRest = setImmediate(() => {
+      while (started < batch.length) void startNext()
+    })
+    while (started < batch.length) await startNext()
+    clearImmediate(startTheRest)
+    await Promise.all(attempts)
     this.running.delete(done.promise)
     done.resolve()
+  }
+
+  private async attempt(work: () => Promise<void>): Promise<void> {
+    try {
+      await work()
+    } catch (error) {
+      this.onError(error)
+    }
   }
 }
