@@ -9,10 +9,21 @@ class StoreWhoseWritesCanFail extends MemoryEventStore {
   override readonly writesCanFail = true
 }
 
-function inspectionOf(store: MemoryEventStore) {
-  const noRegistry = { name: 'none', priority: 0, vendorPrefixes: [], kind: 'registry' as const, cacheable: false, lookup: async () => null }
-  const resolver = buildResolver({ igluDirs: [], igluCentralUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600 }, noRegistry, Date.now)
-  return createInspectionService({ store, iglu: createSchemaValidation(resolver), resolver, processor: { artifact: 'floe', version: 'test' }, now: Date.now, maxPayloadBytes: 1_000_000 })
+/** A registry that answers only once `answered` resolves (a slow schema lookup). */
+function inspectionOf(store: MemoryEventStore, options: { answered?: Promise<void>; maxPendingPayloads?: number } = {}) {
+  const registry = {
+    name: 'slow',
+    priority: 0,
+    vendorPrefixes: [],
+    kind: 'registry' as const,
+    cacheable: false,
+    lookup: async () => {
+      await options.answered
+      return null
+    },
+  }
+  const resolver = buildResolver({ igluDirs: [], igluCentralUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600 }, registry, Date.now)
+  return createInspectionService({ store, iglu: createSchemaValidation(resolver), resolver, processor: { artifact: 'floe', version: 'test' }, now: Date.now, maxPayloadBytes: 1_000_000, maxPendingPayloads: options.maxPendingPayloads })
 }
 
 const pageView = (aid: string) => ({
@@ -51,5 +62,22 @@ describe('inspection service: when a collector request is answered', () => {
       throw new Error('refused')
     }
     await expect(inspection.collect(pageView('b'))).rejects.toThrow('refused')
+  })
+
+  it('answers only once stored while too many answered payloads wait for slow schema lookups', async () => {
+    let open: () => void = () => undefined
+    const answered = new Promise<void>((resolve) => (open = resolve))
+    const store = new MemoryEventStore(100)
+    const inspection = inspectionOf(store, { answered, maxPendingPayloads: 1 })
+    const unknownEvent = (aid: string) => ({ ...pageView(aid), rawQuery: `e=ue&p=web&tv=t&aid=${aid}&ue_pr=${encodeURIComponent(JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0', data: { schema: `iglu:com.acme/${aid}/jsonschema/1-0-0`, data: {} } }))}` })
+    await inspection.collect(unknownEvent('first'))
+    let secondAnswered = false
+    const second = inspection.collect(unknownEvent('second')).then(() => (secondAnswered = true))
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve))
+    expect(secondAnswered).toBe(false)
+    open()
+    await second
+    // Both are stored (as bad events: no repository knows their schemas) before the second answer.
+    expect(await store.counts()).toEqual({ total: 2, good: 0, bad: 2 })
   })
 })

@@ -24,6 +24,12 @@ export interface Collected {
 }
 
 /**
+ * Payloads answered and not yet stored, at most, before the collector stores before answering (a
+ * turn of the event loop normally reads tens of them; more pile up only behind slow I/O).
+ */
+const MAX_PENDING_PAYLOADS = 1000
+
+/**
  * The event inspection service: collector requests through the pipeline into the store, which the
  * /local and /micro routes read after `settled()`, so an event is visible to the very next request.
  *
@@ -43,9 +49,11 @@ export function createInspectionService(deps: {
   enrichments?: Enrichments
   /** Work that failed after its request was answered (a bug: processing reports bad events, it does not throw). */
   onDeferredError?: (error: unknown) => void
+  /** Payloads answered but not yet stored past which the collector stores before answering again. */
+  maxPendingPayloads?: number
 }) {
   const { store } = deps
-  const queue = store.writesCanFail ? null : new ProcessingQueue(deps.onDeferredError ?? (() => undefined))
+  const queue = store.writesCanFail ? null : new ProcessingQueue(deps.onDeferredError ?? (() => undefined), deps.maxPendingPayloads ?? MAX_PENDING_PAYLOADS)
   const pipeline = { iglu: deps.iglu, processor: deps.processor, now: deps.now, newEventId: randomUUID, enrichments: deps.enrichments ?? {}, maxPayloadBytes: deps.maxPayloadBytes }
 
   const listeners = new Set<(arrival: Arrival) => void>()
@@ -62,11 +70,14 @@ export function createInspectionService(deps: {
     deps.output?.write([...outcome.good, ...outcome.incomplete])
   }
 
-  /** Runs `work` before the answer, or queues it to run right after. */
-  function storeEvents(work: () => Promise<void>): Promise<void> | undefined {
+  /**
+   * Runs `work` before the answer, or queues it to run right after; with too much work still
+   * pending (waiting for slow schema lookups), the answer waits for it all, including this one.
+   */
+  function storeEvents(work: () => Promise<void>): Promise<void> | null | undefined {
     if (queue === null) return work()
     queue.add(work)
-    return undefined
+    return queue.backlogged ? queue.settled() : undefined
   }
 
   return {

@@ -10,7 +10,7 @@ function gate() {
 
 describe('ProcessingQueue', () => {
   it('runs work after the current turn, in the order it was added, and settles once all of it is done', async () => {
-    const queue = new ProcessingQueue(() => undefined)
+    const queue = new ProcessingQueue(() => undefined, 1000)
     const done: number[] = []
     expect(queue.settled()).toBeNull()
     for (const n of [1, 2, 3]) queue.add(async () => void done.push(n))
@@ -25,7 +25,7 @@ describe('ProcessingQueue', () => {
   })
 
   it('does not wait for work added after it was asked, so a steady flood cannot starve a reader', async () => {
-    const queue = new ProcessingQueue(() => undefined)
+    const queue = new ProcessingQueue(() => undefined, 1000)
     const first = gate()
     const later = gate()
     const done: string[] = []
@@ -54,7 +54,7 @@ describe('ProcessingQueue', () => {
   })
 
   it('runs work that needs no I/O one piece after the other, not interleaved', async () => {
-    const queue = new ProcessingQueue(() => undefined)
+    const queue = new ProcessingQueue(() => undefined, 1000)
     const steps: string[] = []
     for (const n of [1, 2, 3]) {
       queue.add(async () => {
@@ -68,7 +68,7 @@ describe('ProcessingQueue', () => {
   })
 
   it('does not hold back work behind work that waits for I/O', async () => {
-    const queue = new ProcessingQueue(() => undefined)
+    const queue = new ProcessingQueue(() => undefined, 1000)
     const slow = gate()
     const done: string[] = []
     queue.add(async () => {
@@ -84,9 +84,23 @@ describe('ProcessingQueue', () => {
     expect(done).toEqual(['fast', 'slow'])
   })
 
+  it('is backlogged while more work than its bound is not yet done', async () => {
+    const queue = new ProcessingQueue(() => undefined, 2)
+    const slow = gate()
+    for (let i = 0; i < 2; i++) queue.add(() => slow.opened)
+    expect(queue.backlogged).toBe(false)
+    queue.add(() => slow.opened)
+    expect(queue.backlogged).toBe(true)
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(queue.backlogged).toBe(true)
+    slow.open()
+    await queue.settled()
+    expect(queue.backlogged).toBe(false)
+  })
+
   it('reports work that throws and still runs the rest', async () => {
     const errors: unknown[] = []
-    const queue = new ProcessingQueue((error) => errors.push(error))
+    const queue = new ProcessingQueue((error) => errors.push(error), 1000)
     const done: number[] = []
     queue.add(async () => void done.push(1))
     queue.add(async () => {

@@ -22,11 +22,26 @@ export class ProcessingQueue {
   /** Resolved when the waiting work has run; null when nothing waits. */
   private next: ReturnType<typeof settlement> | null = null
   private readonly running = new Set<Promise<void>>()
+  /** Work added and not yet done. */
+  private pending = 0
 
-  constructor(private readonly onError: (error: unknown) => void) {}
+  /**
+   * `maxPending`: past this much work not yet done (work waiting for slow I/O while requests keep
+   * coming), `backlogged` is true and the collector waits for its own work before answering, so
+   * that the client slows down instead of the queue growing without bound.
+   */
+  constructor(
+    private readonly onError: (error: unknown) => void,
+    private readonly maxPending: number,
+  ) {}
+
+  get backlogged(): boolean {
+    return this.pending > this.maxPending
+  }
 
   /** Queues `work` to run after the current turn of the event loop, after the work queued before it. */
   add(work: () => Promise<void>): void {
+    this.pending++
     this.waiting.push(work)
     if (this.next === null) {
       this.next = settlement()
@@ -76,6 +91,8 @@ export class ProcessingQueue {
       await work()
     } catch (error) {
       this.onError(error)
+    } finally {
+      this.pending--
     }
   }
 }
