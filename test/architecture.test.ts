@@ -44,6 +44,14 @@ describe('architecture', () => {
     expect(engines).toEqual([path.join('db', 'create-db.ts')])
   })
 
+  it('starts the server with the same Node flags as `npm start` and as the `floe` command', () => {
+    const start: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start
+    const npmStartFlags = /\bnode ((?:--\S+ )*)dist\/main\.js start$/.exec(start)?.[1]?.trim()
+    const shebang = readFileSync(path.join(SRC, 'main.ts'), 'utf8').split('\n')[0]
+    expect(npmStartFlags).toBe('--max-semi-space-size=64')
+    expect(shebang).toBe(`#!/usr/bin/env -S node ${npmStartFlags}`)
+  })
+
   it('keeps every source file under about 400 lines', () => {
     const long = files.filter((f) => f.text.split('\n').length > 450).map((f) => f.file)
     expect(long).toEqual([])

@@ -17,7 +17,16 @@ export const BOOTSTRAP = {
 }
 
 /** Extra Node flags for every server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (env BENCH_NODE_FLAGS). */
-const nodeFlags = () => (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '')
+/**
+ * The Node flags `npm start` gives the server (package.json's start script), then BENCH_NODE_FLAGS:
+ * Floe runs as a user starts it, and the baselines get the same flags.
+ */
+export function serverNodeFlags() {
+  const start = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.start
+  const flags = /\bnode ((?:--\S+ )*)dist\/main\.js\b/.exec(start)?.[1] ?? ''
+  return [...flags.split(' '), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ')].filter((f) => f !== '')
+}
+const nodeFlags = serverNodeFlags
 
 export async function freePort() {
   const server = net.createServer()
