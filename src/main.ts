@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=64
+#!/usr/bin/env node
 import { Command } from 'commander'
 import { ConfigError, type ConfigFlags } from './config.js'
 import { DomainError } from './domain-error.js'
