@@ -16,17 +16,16 @@ export const BOOTSTRAP = {
   apiKey: 'bench-secret-0123456789abcdef',
 }
 
-/** Extra Node flags for every server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (env BENCH_NODE_FLAGS). */
 /**
- * The Node flags `npm start` gives the server (package.json's start script), then BENCH_NODE_FLAGS:
- * Floe runs as a user starts it, and the baselines get the same flags.
+ * The Node flags `npm start` gives the server (package.json's start script), then the extra ones of
+ * BENCH_NODE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`): Floe runs as a user starts it, and
+ * the baselines get the same flags.
  */
 export function serverNodeFlags() {
   const start = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.start
   const flags = /\bnode ((?:--\S+ )*)dist\/main\.js\b/.exec(start)?.[1] ?? ''
   return [...flags.split(' '), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ')].filter((f) => f !== '')
 }
-const nodeFlags = serverNodeFlags
 
 export async function freePort() {
   const server = net.createServer()
@@ -82,7 +81,7 @@ function handle(child, url, cleanup = () => undefined) {
 export async function startFloe({ logLevel = 'info', args = [], main = MAIN } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-'))
   const port = await freePort()
-  const child = spawn(process.execPath, [...nodeFlags(), main, 'start', '--host', '127.0.0.1', '--port', String(port), '--log-level', logLevel, '--no-iglu-central', ...args], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), main, 'start', '--host', '127.0.0.1', '--port', String(port), '--log-level', logLevel, '--no-iglu-central', ...args], {
     env: {
       PATH: process.env.PATH ?? '',
       FLOE_DATA_DIR: dataDir,
@@ -100,7 +99,7 @@ export async function startFloe({ logLevel = 'info', args = [], main = MAIN } = 
 /** The bare Fastify server of `bench/baseline-server.mjs`; `json` is what its JSON route answers. */
 export async function startBaseline({ logLevel = 'info', json = {} } = {}) {
   const port = await freePort()
-  const child = spawn(process.execPath, [...nodeFlags(), BASELINE, '--port', String(port), '--log-level', logLevel], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), BASELINE, '--port', String(port), '--log-level', logLevel], {
     env: { PATH: process.env.PATH ?? '', BENCH_BASELINE_JSON: JSON.stringify(json) },
     stdio: ['ignore', 'ignore', 'inherit'],
   })

@@ -74,14 +74,14 @@ export function createInspectionService(deps: {
    * Runs `work` before the answer, or queues it to run right after; with too much work still
    * pending (waiting for slow schema lookups), the answer waits for it all, including this one.
    */
-  function storeEvents(work: () => Promise<void>): Promise<void> | null | undefined {
+  function storeEvents(work: () => Promise<void>): Promise<void> | null {
     if (queue === null) return work()
     queue.add(work)
-    return queue.backlogged ? queue.settled() : undefined
+    return queue.backlogged ? queue.settled() : null
   }
 
   return {
-    store: deps.store,
+    store,
 
     /** Reads a collector request and has its events stored, now or (see above) right after the answer. */
     async collect(request: CollectorRequest): Promise<Collected> {
@@ -92,12 +92,10 @@ export function createInspectionService(deps: {
       }
       const reading = readCollectorRequest(request)
       if (reading.kind === 'unreadable') {
-        const message = reading.message
-        await storeEvents(() => keep(formatViolation(pipeline, `${request.method} /${request.api.vendor}/${request.api.version}?${request.rawQuery}`, message)))
+        await storeEvents(() => keep(formatViolation(pipeline, `${request.method} /${request.api.vendor}/${request.api.version}?${request.rawQuery}`, reading.message)))
         return { nuid: null, anonymous: false, hadNuidCookie: false }
       }
-      const payload = reading.payload
-      await storeEvents(async () => keep(await processPayload(payload, pipeline)))
+      await storeEvents(async () => keep(await processPayload(reading.payload, pipeline)))
       return { nuid: reading.nuid, anonymous: reading.anonymous, hadNuidCookie: reading.hadNuidCookie }
     },
 

@@ -39,7 +39,7 @@ export class ProcessingQueue {
     return this.pending > this.maxPending
   }
 
-  /** Queues `work` to run after the current turn of the event loop, after the work queued before it. */
+  /** Queues `work` to start after the current turn of the event loop, after the work queued before it. */
   add(work: () => Promise<void>): void {
     this.pending++
     this.waiting.push(work)
