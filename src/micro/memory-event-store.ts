@@ -3,6 +3,7 @@ import type { BadEvent } from './pipeline/bad-rows.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
 import { keepBadEvent, keepGoodEvent, type BadEventFilter, type GoodEventFilter } from './event-filters.js'
 import { isInScope, type EventBatch, type EventCounts, type EventScope, type EventStore } from './event-store.js'
+import { joinJsonTexts, jsonArrayBytes } from './json-array.js'
 
 /**
  * Good events whose JSON text is kept once written, in UTF-8: tests poll the newest events again
@@ -12,9 +13,6 @@ import { isInScope, type EventBatch, type EventCounts, type EventScope, type Eve
  */
 const JSON_TEXTS_KEPT = 2000
 
-const OPEN_BRACKET = Buffer.from('[')
-const COMMA = Buffer.from(',')
-const CLOSE_BRACKET = Buffer.from(']')
 
 /** Events per page of a scan: a reader yields to other requests between pages. */
 const SCAN_PAGE = 1024
@@ -179,17 +177,11 @@ export class MemoryEventStore implements EventStore {
     return out
   }
 
-  /** The events' JSON texts joined: each written once while kept (a larger answer is written whole, keeping nothing). */
+  /** The events' JSON texts joined: each written once while kept (a larger answer is written event by event, keeping nothing). */
   async findGoodJson(filter: GoodEventFilter = {}): Promise<Buffer> {
     const events = await this.findGood(filter)
-    if (events.length > JSON_TEXTS_KEPT) return Buffer.from(JSON.stringify(events), 'utf8')
-    const parts: Buffer[] = [OPEN_BRACKET]
-    for (const event of events) {
-      if (parts.length > 1) parts.push(COMMA)
-      parts.push(this.jsonTexts.get(event))
-    }
-    parts.push(CLOSE_BRACKET)
-    return Buffer.concat(parts)
+    if (events.length > JSON_TEXTS_KEPT) return jsonArrayBytes(events)
+    return joinJsonTexts(events.map((event) => this.jsonTexts.get(event)))
   }
 
   /** Matching bad events, newest first (bad events are few: a scan). */

@@ -6,6 +6,7 @@ import { keepBadEvent, keepGoodEvent, type BadEventFilter, type GoodEventFilter 
 import type { InspectionService } from './inspection.service.js'
 import { allEvents, columnStats, eventColumns, eventsQueryScope, queryEvents, timeline, timelineScope, type EventsQuery } from './events-query.js'
 import { validateBadFilter, validateColumnStats, validateEventsQuery, validateGoodFilter, validateTimeline } from './micro.schemas.js'
+import { jsonArrayBytes } from './json-array.js'
 
 const SCHEMA_VERSION = /^[1-9]\d*-(0|[1-9]\d*)-(0|[1-9]\d*)$/
 const LOOKUP_FORMAT = 'Schema lookup should be in format iglu/{vendor}/{schemaName}/jsonschema/{model}-{revision}-{addition}'
@@ -66,10 +67,12 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
     const reading = readBody<GoodEventFilter>(request.body, validateGoodFilter)
     return reading.ok ? sendGood(reply, reading.filter) : fail(reply, reading)
   })
-  app.get('/bad', async () => store.findBad())
+  // Written event by event: bad events can hold large payloads, too many together for one string.
+  const sendBad = async (reply: FastifyReply, filter?: BadEventFilter) => reply.type('application/json; charset=utf-8').send(jsonArrayBytes(await store.findBad(filter)))
+  app.get('/bad', async (_request, reply) => sendBad(reply))
   app.post('/bad', async (request: FastifyRequest, reply) => {
     const reading = readBody<BadEventFilter>(request.body, validateBadFilter)
-    return reading.ok ? store.findBad(reading.filter) : fail(reply, reading)
+    return reading.ok ? sendBad(reply, reading.filter) : fail(reply, reading)
   })
 
   // Open streams end when the server closes, or shutdown would wait for them forever.

@@ -5,6 +5,7 @@ import { collectorTime, type EventBatch, type EventCounts, type EventScope, type
 import type { InspectedEventsTable } from './inspected-events.table.js'
 import type { BadEvent } from './pipeline/bad-rows.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
+import { joinJsonTexts } from './json-array.js'
 
 /** Rows per INSERT: a tp2 payload may hold thousands of events, and a statement takes at most 65535 parameters. */
 const INSERT_CHUNK = 500
@@ -91,7 +92,7 @@ export class PostgresEventStore implements EventStore {
 
   /** The stored JSON text of each event, joined: nothing is parsed or written again. */
   async findGoodJson(filter: GoodEventFilter = {}): Promise<Buffer> {
-    return Buffer.from(`[${(await this.goodRows(filter)).map((row) => row.body).join(',')}]`, 'utf8')
+    return joinJsonTexts((await this.goodRows(filter)).map((row) => row.body))
   }
 
   private async goodRows(filter: GoodEventFilter): Promise<{ body: string }[]> {
