@@ -4,10 +4,11 @@ import { compileSchema, createAjv, type Ajv } from '../iglu/ajv-factory.js'
 import { Budget, BudgetExceeded, DEFAULT_BUDGET, type BudgetLimits } from './budget.js'
 import type { CompatibilityResult, Reason } from './compatibility-result.js'
 import { proveInclusion } from './inclusion-prover.js'
-import { prepareSchema, type Schema } from './prepared-schema.js'
+import { prepareSchema, type Preparation, type Schema } from './prepared-schema.js'
 import type { ProofContext } from './proof-context.js'
 import { intersect, lengthLanguage, patternLanguage } from './regex-language.js'
 import { candidateValues } from './witness-search.js'
+import { directedValues } from './directed-witnesses.js'
 
 export interface CompatibilityOptions {
   /** The validator the answer is relative to; by default one made by the shared factory. */
@@ -68,6 +69,7 @@ export function checkCompatibility(candidate: unknown, reference: unknown, optio
     }
 
     // The proof gets most of the time; the witness search what is left, with a floor of its own.
+    const started = performance.now()
     const proofBudget = new Budget({ ...limits, maxMillis: limits.maxMillis * 0.7 })
     const reasons: Reason[] = []
     const hints: unknown[] = []
@@ -109,8 +111,16 @@ export function checkCompatibility(candidate: unknown, reference: unknown, optio
       },
     }
 
-    const preparedCandidate = prepareSchema(candidateDoc, 'candidate', proofBudget)
-    const preparedReference = prepareSchema(referenceDoc, 'reference', proofBudget)
+    let preparedCandidate: Preparation
+    let preparedReference: Preparation
+    try {
+      preparedCandidate = prepareSchema(candidateDoc, 'candidate', proofBudget)
+      preparedReference = prepareSchema(referenceDoc, 'reference', proofBudget)
+    } catch (error) {
+      // Schemas with more subschemas than the budget's visits: too large to reason about.
+      if (!(error instanceof BudgetExceeded)) throw error
+      return { outcome: 'undecidable', reasons: [{ code: 'budget', schema: 'reference', pointer: '', detail: `preparing the schemas: ${error.message}` }] }
+    }
     const refProblems = [...preparedCandidate.reasons, ...preparedReference.reasons]
     let proved = false
     try {
@@ -121,15 +131,26 @@ export function checkCompatibility(candidate: unknown, reference: unknown, optio
     }
     if (proved && refProblems.length === 0) return { outcome: 'compatible', reasons: [] }
 
-    const searchBudget = new Budget({ ...limits, maxMillis: Math.max(limits.maxMillis * 0.3, 5) })
-    try {
-      const values = candidateValues(preparedCandidate.schema, preparedReference.schema, { budget: searchBudget, hints, strings, accepts })
-      for (const value of [...values, ...hints]) {
+    const searchBudget = new Budget({ ...limits, maxMillis: Math.max(limits.maxMillis - (performance.now() - started), limits.maxMillis * 0.3, 5) })
+    const search = { budget: searchBudget, hints, strings, accepts }
+    const witnessAmong = (values: readonly unknown[]): { value: unknown } | null => {
+      for (const value of values) {
         searchBudget.visit()
-        if (validCandidate(value) === true && validReference(value) !== true) {
-          const error = validReference.errors?.[0]
-          return { outcome: 'incompatible', witness: value, path: error?.instancePath ?? '', schemaPath: error?.schemaPath ?? '', reasons: [] }
-        }
+        if (validCandidate(value) === true && validReference(value) !== true) return { value }
+      }
+      return null
+    }
+    try {
+      // First values aimed at where the proof failed, then the broad search.
+      const failedAt = reasons.map((reason) => reason.pointer).filter((pointer) => pointer !== '')
+      const found =
+        witnessAmong(directedValues(preparedCandidate.schema, preparedReference.schema, failedAt, search)) ??
+        witnessAmong([...candidateValues(preparedCandidate.schema, preparedReference.schema, search), ...hints])
+      if (found !== null) {
+        // Run again for the errors: the reference's last call may have been on another value.
+        validReference(found.value)
+        const error = validReference.errors?.[0]
+        return { outcome: 'incompatible', witness: found.value, path: error?.instancePath ?? '', schemaPath: error?.schemaPath ?? '', reasons: [] }
       }
     } catch (error) {
       if (!(error instanceof BudgetExceeded)) throw error

@@ -4,19 +4,8 @@ import { kindOfValue, possibleKinds, type Kind } from './json-kinds.js'
 import { asSchema, isNothing, isSchemaObject, type Schema } from './prepared-schema.js'
 import { sampleWords, UnsupportedRegex } from './regex-language.js'
 import { meet } from './schema-meet.js'
+import { FORMAT_SAMPLES } from './string-formats.js'
 import type { NFA } from 'refa'
-
-/** Values that satisfy each asserted format, for candidates that carry one. */
-const FORMAT_SAMPLES: Readonly<Record<string, readonly string[]>> = {
-  'date-time': ['2020-01-01T00:00:00Z', '1999-12-31T23:59:59.5+01:00'],
-  date: ['2020-01-01', '1999-12-31'],
-  email: ['someone@example.com', 'a@b.co'],
-  hostname: ['example.com', 'a'],
-  ipv4: ['192.0.2.1', '10.0.0.0'],
-  ipv6: ['2001:db8::1', '::'],
-  uri: ['https://example.com/a', 'urn:x'],
-  uuid: ['123e4567-e89b-42d3-a456-426614174000', '00000000-0000-0000-0000-000000000000'],
-}
 
 const PER_NODE = 80
 const ROOT_CANDIDATES = 2000
@@ -200,7 +189,7 @@ function objects(L: Schema, R: Schema, ctx: WitnessSearchContext, depth: number)
 }
 
 /** Adds the properties the candidate's dependencies demand of the names present. */
-function withDependencies(value: Record<string, unknown>, L: Schema): Record<string, unknown> {
+export function withDependencies(value: Record<string, unknown>, L: Schema): Record<string, unknown> {
   const dependencies = mapOf(L.dependencies)
   const repaired = { ...value }
   for (const name of Object.keys(value)) {
