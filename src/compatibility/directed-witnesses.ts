@@ -1,7 +1,7 @@
 import { possibleKinds } from './json-kinds.js'
-import { asSchema, isNothing, isSchemaObject, type Schema } from './prepared-schema.js'
+import { asSchema, isNothing, isSchemaObject, requiredNames, schemaMap, type Schema } from './prepared-schema.js'
 import { sampleWords, UnsupportedRegex } from './regex-language.js'
-import { meet } from './schema-meet.js'
+import { alternativesOf } from './schema-meet.js'
 import { candidateValues, withDependencies, type WitnessSearchContext } from './witness-search.js'
 
 /**
@@ -28,7 +28,6 @@ const MAX_STEPS = 32
 const OTHER_PROPERTY = 'floeUnexpectedProperty'
 
 const unescapeToken = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~')
-const mapOf = (value: unknown): Record<string, unknown> => (isSchemaObject(value) ? (value as Record<string, unknown>) : {})
 
 /**
  * The instance steps to the place a reference pointer names, and the reference's subschema there;
@@ -44,7 +43,7 @@ export function placeOf(reference: Schema, pointer: string): { steps: Step[]; sc
     if (token === 'properties' || token === 'patternProperties') {
       if (next === undefined) break
       steps.push(token === 'properties' ? { kind: 'property', name: next } : { kind: 'pattern-property', pattern: next })
-      schema = asSchema(mapOf(schema[token])[next])
+      schema = asSchema(schemaMap(schema[token])[next])
       i++
     } else if (token === 'additionalProperties') {
       steps.push({ kind: 'other-property' })
@@ -60,7 +59,7 @@ export function placeOf(reference: Schema, pointer: string): { steps: Step[]; sc
       i++
     } else if (token === 'dependencies') {
       if (next === undefined) break
-      const dependency = mapOf(schema.dependencies)[next]
+      const dependency = schemaMap(schema.dependencies)[next]
       if (isSchemaObject(dependency)) schema = dependency
       i++
     } else if (token === 'not') {
@@ -91,17 +90,8 @@ export function directedValues(candidate: Schema, reference: Schema, pointers: r
 function valuesAlong(L: Schema, steps: readonly Step[], from: number, place: Schema, ctx: WitnessSearchContext): unknown[] {
   ctx.budget.visit()
   if (isNothing(L)) return []
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    if (!Array.isArray(L[key])) continue
-    const rest: Record<string, unknown> = { ...L }
-    delete rest[key]
-    return (L[key] as unknown[]).flatMap((branch) => valuesAlong(meet(rest, asSchema(branch)).merged, steps, from, place, ctx)).slice(0, VALUES_PER_PLACE)
-  }
-  if (Array.isArray(L.allOf)) {
-    const rest: Record<string, unknown> = { ...L }
-    delete rest.allOf
-    return valuesAlong((L.allOf as unknown[]).reduce<Schema>((acc, part) => meet(acc, asSchema(part)).merged, rest), steps, from, place, ctx)
-  }
+  const alternatives = alternativesOf(L)
+  if (alternatives !== null) return alternatives.flatMap((alternative) => valuesAlong(alternative, steps, from, place, ctx)).slice(0, VALUES_PER_PLACE)
   const step = steps[from]
   if (step === undefined) return candidateValues(L, place, ctx, 1).filter((value) => ctx.accepts(L, value)).slice(0, VALUES_PER_PLACE)
   if (step.kind === 'item') return arraysAlong(L, step.index, steps, from, place, ctx)
@@ -117,30 +107,34 @@ function valuesAlong(L: Schema, steps: readonly Step[], from: number, place: Sch
 }
 
 function arraysAlong(L: Schema, index: number, steps: readonly Step[], from: number, place: Schema, ctx: WitnessSearchContext): unknown[] {
-  const tuple = Array.isArray(L.items) ? L.items : null
-  const itemSchema = (i: number) => asSchema(tuple === null ? L.items : i < tuple.length ? tuple[i] : L.additionalItems)
   const prefix: unknown[] = []
   for (let i = 0; i < index; i++) {
-    const value = smallestValue(itemSchema(i), ctx)
+    const value = smallestValue(itemSchemaAt(L, i), ctx)
     if (value === undefined) return []
     prefix.push(value)
   }
   const minItems = typeof L.minItems === 'number' ? Math.min(L.minItems, 1000) : 0
-  return valuesAlong(itemSchema(index), steps, from + 1, place, ctx).map((value) => {
+  return valuesAlong(itemSchemaAt(L, index), steps, from + 1, place, ctx).map((value) => {
     const array = [...prefix, value]
     // Later positions repeat the value where the items share one schema; a tuple gets its smallest values.
-    while (array.length < minItems) array.push(tuple === null ? value : (smallestValue(itemSchema(array.length), ctx) ?? null))
+    while (array.length < minItems) array.push(Array.isArray(L.items) ? (smallestValue(itemSchemaAt(L, array.length), ctx) ?? null) : value)
     return array
   })
 }
 
-/** The candidate's required properties, each with a small value it accepts there. */
-function smallestObject(L: Schema, ctx: WitnessSearchContext): Record<string, unknown> {
+/** The schema's required properties, each with a small value it accepts there. */
+function smallestObject(schema: Schema, ctx: WitnessSearchContext, depth = 0): Record<string, unknown> {
   const base: Record<string, unknown> = {}
-  for (const name of requiredOf(L)) base[name] = smallestValue(schemaForName(L, name), ctx) ?? null
-  const minProperties = typeof L.minProperties === 'number' ? Math.min(L.minProperties, 1000) : 0
+  for (const name of requiredNames(schema)) base[name] = smallestValue(schemaForName(schema, name), ctx, depth) ?? null
+  const minProperties = typeof schema.minProperties === 'number' ? Math.min(schema.minProperties, 1000) : 0
   for (let i = Object.keys(base).length; i < minProperties; i++) base[`floeProperty${i}`] = 0
   return base
+}
+
+/** The schema of an array's item at `index`: `items`, its tuple's position, or `additionalItems` past the tuple. */
+function itemSchemaAt(schema: Schema, index: number): Schema {
+  if (!Array.isArray(schema.items)) return asSchema(schema.items)
+  return asSchema(index < schema.items.length ? schema.items[index] : schema.additionalItems)
 }
 
 /**
@@ -152,20 +146,13 @@ function smallestValue(schema: Schema, ctx: WitnessSearchContext, depth = 0): un
   ctx.budget.visit()
   if (isNothing(schema) || depth > MAX_STEPS) return undefined
   if (Array.isArray(schema.enum)) return schema.enum.find((value) => ctx.accepts(schema, value))
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    if (!Array.isArray(schema[key])) continue
-    const rest: Record<string, unknown> = { ...schema }
-    delete rest[key]
-    for (const branch of schema[key] as unknown[]) {
-      const value = smallestValue(meet(rest, asSchema(branch)).merged, ctx, depth + 1)
+  const alternatives = alternativesOf(schema)
+  if (alternatives !== null) {
+    for (const alternative of alternatives) {
+      const value = smallestValue(alternative, ctx, depth + 1)
       if (value !== undefined) return value
     }
     return undefined
-  }
-  if (Array.isArray(schema.allOf)) {
-    const rest: Record<string, unknown> = { ...schema }
-    delete rest.allOf
-    return smallestValue((schema.allOf as unknown[]).reduce<Schema>((acc, part) => meet(acc, asSchema(part)).merged, rest), ctx, depth + 1)
   }
   const kinds = possibleKinds(schema)
   if (kinds.has('null')) return null
@@ -175,34 +162,23 @@ function smallestValue(schema: Schema, ctx: WitnessSearchContext, depth = 0): un
     const value = candidateValues({ ...schema, type: kind }, {}, ctx, 1).find((v) => ctx.accepts(schema, v))
     if (value !== undefined) return value
   }
-  if (kinds.has('object')) {
-    const base: Record<string, unknown> = {}
-    for (const name of requiredOf(schema)) base[name] = smallestValue(schemaForName(schema, name), ctx, depth + 1) ?? null
-    const minProperties = typeof schema.minProperties === 'number' ? Math.min(schema.minProperties, 1000) : 0
-    for (let i = Object.keys(base).length; i < minProperties; i++) base[`floeProperty${i}`] = 0
-    return withDependencies(base, schema)
-  }
+  if (kinds.has('object')) return withDependencies(smallestObject(schema, ctx, depth + 1), schema)
   if (kinds.has('array')) {
     const minItems = typeof schema.minItems === 'number' ? Math.min(schema.minItems, 1000) : 0
-    const tuple = Array.isArray(schema.items) ? schema.items : null
-    const array: unknown[] = []
-    for (let i = 0; i < minItems; i++) array.push(smallestValue(asSchema(tuple === null ? schema.items : i < tuple.length ? tuple[i] : schema.additionalItems), ctx, depth + 1) ?? null)
-    return array
+    return Array.from({ length: minItems }, (_, i) => smallestValue(itemSchemaAt(schema, i), ctx, depth + 1) ?? null)
   }
   return undefined
 }
 
-const requiredOf = (schema: Schema): string[] => (Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : [])
-
 /** The candidate's schema for a property name it declares, else its additionalProperties. */
 function schemaForName(L: Schema, name: string): Schema {
-  const properties = mapOf(L.properties)
+  const properties = schemaMap(L.properties)
   return asSchema(Object.hasOwn(properties, name) ? properties[name] : L.additionalProperties)
 }
 
 /** The candidate's schema for names matching a reference pattern: its own for the same pattern, else additionalProperties. */
 function schemaForPattern(L: Schema, pattern: string): Schema {
-  const patterns = mapOf(L.patternProperties)
+  const patterns = schemaMap(L.patternProperties)
   return asSchema(Object.hasOwn(patterns, pattern) ? patterns[pattern] : L.additionalProperties)
 }
 

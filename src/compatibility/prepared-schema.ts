@@ -113,6 +113,12 @@ export function asSchema(value: unknown): Schema {
   return isSchemaObject(value) ? value : {}
 }
 
+/** A keyword's map of subschemas (properties, patternProperties...), or an empty one. */
+export const schemaMap = (value: unknown): Record<string, Schema> => (isSchemaObject(value) ? (value as Record<string, Schema>) : {})
+
+/** The names a schema's `required` lists. */
+export const requiredNames = (schema: Schema): string[] => (Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : [])
+
 export function isAnything(schema: Schema): boolean {
   return Object.keys(schema).length === 0
 }

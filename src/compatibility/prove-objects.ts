@@ -1,12 +1,10 @@
 import { compileLinearPattern, type LinearPattern } from '../iglu/linear-pattern.js'
-import { asSchema, isAnything, isNothing, isSchemaObject, type Schema } from './prepared-schema.js'
+import { asSchema, isAnything, isNothing, isSchemaObject, requiredNames, schemaMap, type Schema } from './prepared-schema.js'
 import type { ProofContext } from './proof-context.js'
 import { escapePointerToken } from './compatibility-result.js'
 import { disjoint, inclusion, UnsupportedRegex } from './regex-language.js'
 import { meet } from './schema-meet.js'
 
-const mapOf = (value: unknown): Record<string, Schema> => (isSchemaObject(value) ? (value as Record<string, Schema>) : {})
-const requiredOf = (s: Schema): string[] => (Array.isArray(s.required) ? s.required.filter((x): x is string => typeof x === 'string') : [])
 
 const compiledPatterns = new Map<string, LinearPattern | null>()
 
@@ -28,9 +26,9 @@ function matches(pattern: string, name: string): boolean {
 /** The schemas that apply to property `name` (all must hold); additionalProperties when no other does. */
 function schemasFor(s: Schema, name: string): Schema[] {
   const parts: Schema[] = []
-  const properties = mapOf(s.properties)
+  const properties = schemaMap(s.properties)
   if (Object.hasOwn(properties, name)) parts.push(asSchema(properties[name]))
-  for (const [pattern, schema] of Object.entries(mapOf(s.patternProperties))) if (matches(pattern, name)) parts.push(asSchema(schema))
+  for (const [pattern, schema] of Object.entries(schemaMap(s.patternProperties))) if (matches(pattern, name)) parts.push(asSchema(schema))
   if (parts.length === 0 && s.additionalProperties !== undefined) parts.push(asSchema(s.additionalProperties))
   return parts
 }
@@ -48,20 +46,20 @@ function mayHave(s: Schema, name: string): boolean {
 export function proveObjects(L: Schema, R: Schema, ctx: ProofContext, pointer: string): boolean {
   // Ajv tests presence with `data[name] !== undefined`, so names inherited from Object.prototype
   // (constructor, toString...) behave unlike plain names: claim nothing about them.
-  const inherited = [...Object.keys(mapOf(R.properties)), ...requiredOf(R), ...Object.keys(isSchemaObject(R.dependencies) ? R.dependencies : {})].find(
+  const inherited = [...Object.keys(schemaMap(R.properties)), ...requiredNames(R), ...Object.keys(isSchemaObject(R.dependencies) ? R.dependencies : {})].find(
     (name) => name in Object.prototype,
   )
   if (inherited !== undefined) {
     return ctx.fail('unsupported-keyword', `${pointer}/properties`, `property name "${inherited}" is inherited by every JavaScript object, where Ajv's checks differ`)
   }
-  const lRequired = new Set(requiredOf(L))
-  for (const name of requiredOf(R)) {
+  const lRequired = new Set(requiredNames(L))
+  for (const name of requiredNames(R)) {
     if (!lRequired.has(name)) return ctx.fail('not-proved', `${pointer}/required`, `the reference requires "${name}" and the candidate does not`)
   }
   // A candidate object with no properties at all is only {}.
   if (L.maxProperties === 0) return ctx.acceptsAll(R, [{}]) || ctx.fail('not-proved', pointer, 'the reference rejects {}')
-  const lProperties = mapOf(L.properties)
-  const rProperties = mapOf(R.properties)
+  const lProperties = schemaMap(L.properties)
+  const rProperties = schemaMap(R.properties)
   for (const name of new Set([...Object.keys(lProperties), ...Object.keys(rProperties)])) {
     const l = conjunction(schemasFor(L, name))
     if (isNothing(l)) continue
@@ -84,12 +82,12 @@ export function proveObjects(L: Schema, R: Schema, ctx: ProofContext, pointer: s
 
 /** Names in neither `properties` map: they fall under patternProperties or additionalProperties. */
 function proveOtherNames(L: Schema, R: Schema, ctx: ProofContext, pointer: string): boolean {
-  const rPatterns = Object.entries(mapOf(R.patternProperties))
+  const rPatterns = Object.entries(schemaMap(R.patternProperties))
   const rAdditional = asSchema(R.additionalProperties)
-  const lPatterns = Object.keys(mapOf(L.patternProperties))
+  const lPatterns = Object.keys(schemaMap(L.patternProperties))
   const target = (pattern: string | null): boolean => {
     // A name the candidate allows here may meet any reference pattern, or none of them.
-    const source = pattern === null ? asSchema(L.additionalProperties) : asSchema(mapOf(L.patternProperties)[pattern])
+    const source = pattern === null ? asSchema(L.additionalProperties) : asSchema(schemaMap(L.patternProperties)[pattern])
     if (isNothing(source)) return true
     const where = pattern === null ? `${pointer}/additionalProperties` : `${pointer}/patternProperties/${escapePointerToken(pattern)}`
     for (const [q, schema] of rPatterns) {
@@ -128,7 +126,7 @@ function coveredBy(pattern: string, cover: string, ctx: ProofContext): boolean {
 }
 
 function proveDependencies(L: Schema, R: Schema, ctx: ProofContext, pointer: string): boolean {
-  const lRequired = new Set(requiredOf(L))
+  const lRequired = new Set(requiredNames(L))
   const lDependencies = isSchemaObject(L.dependencies) ? (L.dependencies as Record<string, unknown>) : {}
   const rDependencies = isSchemaObject(R.dependencies) ? (R.dependencies as Record<string, unknown>) : {}
   for (const [name, dependency] of Object.entries(rDependencies)) {

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import { kindsOfType, type Kind } from './json-kinds.js'
-import type { Schema } from './prepared-schema.js'
+import { asSchema, type Schema } from './prepared-schema.js'
 
 /**
  * The conjunction of two prepared schemas, as one schema where keywords combine exactly, plus the
@@ -92,4 +92,21 @@ export function meet(a: Schema, b: Schema): Meet {
     else leftovers.push({ [k]: v })
   }
   return { merged, leftovers }
+}
+
+/**
+ * The schemas a value of `schema` fits one of, its `anyOf`/`oneOf` branches each met with the rest
+ * and its `allOf` folded in; null when it has none of them (the schema is its own single case).
+ */
+export function alternativesOf(schema: Schema): Schema[] | null {
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    if (!Array.isArray(schema[key])) continue
+    const rest: Record<string, unknown> = { ...schema }
+    delete rest[key]
+    return (schema[key] as unknown[]).map((branch) => meet(rest, asSchema(branch)).merged)
+  }
+  if (!Array.isArray(schema.allOf)) return null
+  const rest: Record<string, unknown> = { ...schema }
+  delete rest.allOf
+  return [(schema.allOf as unknown[]).reduce<Schema>((acc, part) => meet(acc, asSchema(part)).merged, rest)]
 }

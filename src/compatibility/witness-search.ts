@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { Budget } from './budget.js'
 import { kindOfValue, possibleKinds, type Kind } from './json-kinds.js'
-import { asSchema, isNothing, isSchemaObject, type Schema } from './prepared-schema.js'
+import { asSchema, isNothing, isSchemaObject, requiredNames, schemaMap, type Schema } from './prepared-schema.js'
 import { sampleWords, UnsupportedRegex } from './regex-language.js'
-import { meet } from './schema-meet.js'
+import { alternativesOf } from './schema-meet.js'
 import { FORMAT_SAMPLES } from './string-formats.js'
 import type { NFA } from 'refa'
 
@@ -32,7 +32,6 @@ function dedupe(values: unknown[]): unknown[] {
   })
 }
 
-const mapOf = (value: unknown): Record<string, unknown> => (isSchemaObject(value) ? (value as Record<string, unknown>) : {})
 
 /**
  * Values that are likely to be valid under the candidate and to probe the reference's limits:
@@ -43,18 +42,8 @@ export function candidateValues(L: Schema, R: Schema, ctx: WitnessSearchContext,
   ctx.budget.visit()
   if (depth > MAX_DEPTH || isNothing(L)) return []
   if (Array.isArray(L.enum)) return L.enum.slice(0, PER_NODE)
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    if (!Array.isArray(L[key])) continue
-    const rest: Record<string, unknown> = { ...L }
-    delete rest[key]
-    return dedupe((L[key] as unknown[]).flatMap((branch) => candidateValues(meet(rest, asSchema(branch)).merged, R, ctx, depth + 1))).slice(0, PER_NODE)
-  }
-  if (Array.isArray(L.allOf)) {
-    const rest: Record<string, unknown> = { ...L }
-    delete rest.allOf
-    const merged = (L.allOf as unknown[]).reduce<Schema>((acc, part) => meet(acc, asSchema(part)).merged, rest)
-    return candidateValues(merged, R, ctx, depth + 1)
-  }
+  const alternatives = alternativesOf(L)
+  if (alternatives !== null) return dedupe(alternatives.flatMap((alternative) => candidateValues(alternative, R, ctx, depth + 1))).slice(0, PER_NODE)
   // Kinds take turns, so that a short prefix of the list already holds every kind.
   const perKind = [...possibleKinds(L)].map((kind) => valuesOfKind(kind, L, R, ctx, depth))
   const values: unknown[] = []
@@ -137,9 +126,9 @@ function arrays(L: Schema, R: Schema, ctx: WitnessSearchContext, depth: number):
 }
 
 function objects(L: Schema, R: Schema, ctx: WitnessSearchContext, depth: number): Record<string, unknown>[] {
-  const properties = mapOf(L.properties)
-  const rProperties = mapOf(R.properties)
-  const required = Array.isArray(L.required) ? L.required.filter((x): x is string => typeof x === 'string') : []
+  const properties = schemaMap(L.properties)
+  const rProperties = schemaMap(R.properties)
+  const required = requiredNames(L)
   // Only values the candidate accepts at that property, so that every variant stays valid under it.
   const valuesFor = (name: string) => {
     const schema = asSchema(Object.hasOwn(properties, name) ? properties[name] : L.additionalProperties)
@@ -160,7 +149,7 @@ function objects(L: Schema, R: Schema, ctx: WitnessSearchContext, depth: number)
     for (let i = 0; Object.keys(crowded).length <= R.maxProperties; i++) crowded[`floeProperty${i}`] = 0
     out.push(crowded)
   }
-  for (const pattern of Object.keys(mapOf(L.patternProperties))) {
+  for (const pattern of Object.keys(schemaMap(L.patternProperties))) {
     let names: string[] = []
     try {
       names = sampleWords(ctx.strings([pattern], 0, undefined), 3)
@@ -181,7 +170,7 @@ function objects(L: Schema, R: Schema, ctx: WitnessSearchContext, depth: number)
     for (const v of valuesFor(name).slice(0, 12)) out.push({ ...base, [name]: v })
   }
   for (const [name, values] of requiredValues) for (const v of values.slice(1, 12)) out.push({ ...base, [name]: v })
-  for (const name of Object.keys(mapOf(R.dependencies))) {
+  for (const name of Object.keys(schemaMap(R.dependencies))) {
     if (Object.hasOwn(base, name)) continue
     for (const value of Object.hasOwn(properties, name) ? valuesFor(name).slice(0, 3) : PROBES) out.push({ ...base, [name]: value })
   }
@@ -190,7 +179,7 @@ function objects(L: Schema, R: Schema, ctx: WitnessSearchContext, depth: number)
 
 /** Adds the properties the candidate's dependencies demand of the names present. */
 export function withDependencies(value: Record<string, unknown>, L: Schema): Record<string, unknown> {
-  const dependencies = mapOf(L.dependencies)
+  const dependencies = schemaMap(L.dependencies)
   const repaired = { ...value }
   for (const name of Object.keys(value)) {
     const dependency = dependencies[name]

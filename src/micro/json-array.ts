@@ -9,7 +9,7 @@ const COMMA = Buffer.from(',')
 const CLOSE_BRACKET = Buffer.from(']')
 
 /** The array of items already written as JSON (text or UTF-8 bytes). */
-export function joinJsonTexts(texts: Iterable<string | Buffer>): Buffer {
+export function joinJsonTexts(texts: readonly (string | Buffer)[]): Buffer {
   const parts: Buffer[] = [OPEN_BRACKET]
   for (const text of texts) {
     if (parts.length > 1) parts.push(COMMA)
@@ -20,10 +20,6 @@ export function joinJsonTexts(texts: Iterable<string | Buffer>): Buffer {
 }
 
 /** The array of items, each written with `JSON.stringify` (an item it cannot write is `null`, as in an array). */
-export function jsonArrayBytes(items: Iterable<unknown>): Buffer {
-  return joinJsonTexts(
-    (function* () {
-      for (const item of items) yield JSON.stringify(item) ?? 'null'
-    })(),
-  )
+export function jsonArrayBytes(items: readonly unknown[]): Buffer {
+  return joinJsonTexts(items.map((item) => JSON.stringify(item) ?? 'null'))
 }
