@@ -23,9 +23,9 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     await database?.drop()
   })
 
-  async function fresh(): Promise<PostgresEventStore> {
+  async function fresh(options: { answerPage?: number } = {}): Promise<PostgresEventStore> {
     await store.db.deleteFrom('inspected_events').execute()
-    return new PostgresEventStore({ db: store.db, now: clock })
+    return new PostgresEventStore({ db: store.db, now: clock }, options.answerPage)
   }
 
   describeEventStoreContract(`PostgreSQL (${backend.name})`, fresh)

@@ -1,4 +1,5 @@
 import type { BadEventFilter, GoodEventFilter } from './event-filters.js'
+import type { JsonPages } from './json-array.js'
 import type { BadEvent } from './pipeline/bad-rows.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
 
@@ -49,12 +50,15 @@ export interface EventStore {
   /** Matching good events, newest first, at most `limit` (absent or null: all; 0 or less: none). */
   findGood(filter?: GoodEventFilter): Promise<GoodEvent[]>
   /**
-   * The same events as `findGood`, as the JSON text of their array in UTF-8, ready to send (a store
-   * keeping JSON text answers without parsing it).
+   * The same events as `findGood`, as their JSON texts, a page at a time, ready to send (a store
+   * keeping JSON text answers without parsing it). The next page is read only when asked for, so
+   * that an answer larger than memory can be streamed.
    */
-  findGoodJson(filter?: GoodEventFilter): Promise<Buffer>
+  goodJsonPages(filter?: GoodEventFilter): JsonPages
   /** Matching bad events, newest first, at most `limit`. */
   findBad(filter?: BadEventFilter): Promise<BadEvent[]>
+  /** The same events as `findBad`, as their JSON texts, a page at a time. */
+  badJsonPages(filter?: BadEventFilter): JsonPages
   /**
    * Good and incomplete events in scope, newest first, a page at a time (the events query's source).
    * A store may also yield an event whose collector time it cannot compare: the queries check again.

@@ -1,25 +1,71 @@
+import { Readable } from 'node:stream'
+
 /**
  * The JSON text of an array of events, as UTF-8 bytes, put together an item at a time. A store of
  * many or large events can make an answer longer than the longest string V8 can hold (~512 MB),
- * which `JSON.stringify` of the whole array would fail on; no single event comes near it.
+ * or larger than the heap: no single event comes near either, so an answer of more than one page
+ * is streamed, a page at a time, as the client reads it.
  */
+
+/** The JSON texts of an answer's items, in order, a page at a time (a store reads the next page only when asked). */
+export type JsonPages = AsyncIterable<readonly (string | Buffer)[]>
 
 const OPEN_BRACKET = Buffer.from('[')
 const COMMA = Buffer.from(',')
 const CLOSE_BRACKET = Buffer.from(']')
 
-/** The array of items already written as JSON (text or UTF-8 bytes). */
-export function joinJsonTexts(texts: readonly (string | Buffer)[]): Buffer {
-  const parts: Buffer[] = [OPEN_BRACKET]
-  for (const text of texts) {
-    if (parts.length > 1) parts.push(COMMA)
+/** Items already written as JSON (text or UTF-8 bytes), joined by commas, between `open` and `close`. */
+function joined(texts: readonly (string | Buffer)[], open: Buffer | null, close: Buffer | null): Buffer {
+  const parts: Buffer[] = open === null ? [] : [open]
+  texts.forEach((text, index) => {
+    if (index > 0) parts.push(COMMA)
     parts.push(typeof text === 'string' ? Buffer.from(text, 'utf8') : text)
-  }
-  parts.push(CLOSE_BRACKET)
+  })
+  if (close !== null) parts.push(close)
   return Buffer.concat(parts)
 }
 
-/** The array of items, each written with `JSON.stringify` (an item it cannot write is `null`, as in an array). */
-export function jsonArrayBytes(items: readonly unknown[]): Buffer {
-  return joinJsonTexts(items.map((item) => JSON.stringify(item) ?? 'null'))
+/** The array of items already written as JSON (text or UTF-8 bytes). */
+export function joinJsonTexts(texts: readonly (string | Buffer)[]): Buffer {
+  return joined(texts, OPEN_BRACKET, CLOSE_BRACKET)
+}
+
+/** The items of one page, each written with `JSON.stringify` (an item it cannot write is `null`, as in an array). */
+export function jsonTextsOf(items: readonly unknown[]): string[] {
+  return items.map((item) => JSON.stringify(item) ?? 'null')
+}
+
+/**
+ * The JSON array of every page's items: one buffer when there is a single page (the usual answer,
+ * sent with its length), else a stream that reads the next page only once the client has taken the
+ * last (an error after the first page ends the stream, and with it the response).
+ */
+export async function jsonArrayAnswer(pages: JsonPages): Promise<Buffer | Readable> {
+  const iterator = pages[Symbol.asyncIterator]()
+  const first = await iterator.next()
+  if (first.done === true) return joinJsonTexts([])
+  let second: IteratorResult<readonly (string | Buffer)[]>
+  try {
+    second = await iterator.next()
+  } catch (error) {
+    await iterator.return?.()
+    throw error
+  }
+  if (second.done === true) return joinJsonTexts(first.value)
+  const rest = async function* (): AsyncGenerator<Buffer> {
+    try {
+      yield OPEN_BRACKET
+      let written = false
+      for (let page: IteratorResult<readonly (string | Buffer)[]> = first; page.done !== true; page = page === first ? second : await iterator.next()) {
+        if (page.value.length === 0) continue
+        yield joined(page.value, written ? COMMA : null, null)
+        written = true
+      }
+      yield CLOSE_BRACKET
+    } finally {
+      // A client gone mid-answer: the store stops reading pages.
+      await iterator.return?.()
+    }
+  }
+  return Readable.from(rest(), { objectMode: false })
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { aBadEvent, aGoodEvent, describeEventStoreContract } from '../../test/support/event-store.contract.js'
+import { pagesText } from '../../test/support/json-answer.js'
 import type { EventBatch } from './event-store.js'
 import { MemoryEventStore } from './memory-event-store.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
 
-describeEventStoreContract('in memory', async () => new MemoryEventStore(100_000))
+describeEventStoreContract('in memory', async (options = {}) => new MemoryEventStore(100_000, options.answerPage))
 
 const goods = (...good: GoodEvent[]): EventBatch => ({ good, bad: [], incomplete: [] })
 const good1 = aGoodEvent({ eventType: 'type1', schema: 's1', contexts: ['context1a'] })
@@ -54,18 +55,18 @@ describe('MemoryEventStore JSON answers', () => {
       for (const filter of filters) {
         const expected = JSON.stringify(await store.findGood(filter))
         // Twice: the second answer comes from the kept texts.
-        expect((await store.findGoodJson(filter)).toString('utf8')).toBe(expected)
-        expect((await store.findGoodJson(filter)).toString('utf8')).toBe(expected)
+        expect(await pagesText(store.goodJsonPages(filter))).toBe(expected)
+        expect(await pagesText(store.goodJsonPages(filter))).toBe(expected)
       }
     }
     await store.keep(batch(0, 1000))
     await agree()
-    // Past the capacity: the oldest go, and answers larger than the kept texts are written whole.
+    // Past the capacity: the oldest go, and answers larger than the kept texts are written a page at a time.
     await store.keep(batch(1000, 2500))
     await agree()
-    expect(JSON.parse((await store.findGoodJson()).toString('utf8'))).toHaveLength(3000)
+    expect(JSON.parse(await pagesText(store.goodJsonPages()))).toHaveLength(3000)
     await store.reset()
-    expect((await store.findGoodJson()).toString('utf8')).toBe('[]')
+    expect(await pagesText(store.goodJsonPages())).toBe('[]')
     await store.keep(batch(5000, 20))
     await agree()
   })

@@ -3,7 +3,7 @@ import type { BadEvent } from './pipeline/bad-rows.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
 import { keepBadEvent, keepGoodEvent, type BadEventFilter, type GoodEventFilter } from './event-filters.js'
 import { isInScope, type EventBatch, type EventCounts, type EventScope, type EventStore } from './event-store.js'
-import { joinJsonTexts, jsonArrayBytes } from './json-array.js'
+import { jsonTextsOf, type JsonPages } from './json-array.js'
 
 /**
  * Good events whose JSON text is kept once written, in UTF-8: tests poll the newest events again
@@ -16,6 +16,8 @@ const JSON_TEXTS_KEPT = 2000
 
 /** Events per page of a scan: a reader yields to other requests between pages. */
 const SCAN_PAGE = 1024
+/** Events per page of an answer's JSON (~2.5 MB of good events): a larger answer is streamed. */
+const ANSWER_PAGE = 500
 
 /**
  * Items in arrival order, numbered, keeping only the newest `capacity`. Eviction moves a head
@@ -111,7 +113,11 @@ export class MemoryEventStore implements EventStore {
   private incompleteCount = 0
   private readonly jsonTexts = new BoundedMemo<GoodEvent, Buffer>(JSON_TEXTS_KEPT, (event) => Buffer.from(JSON.stringify(event), 'utf8'))
 
-  constructor(readonly capacity: number) {
+  /** @param answerPage events per page of an answer's JSON (tests make it small) */
+  constructor(
+    readonly capacity: number,
+    private readonly answerPage: number = ANSWER_PAGE,
+  ) {
     this.good = new BoundedLog(capacity)
     this.bad = new BoundedLog(capacity)
   }
@@ -177,11 +183,23 @@ export class MemoryEventStore implements EventStore {
     return out
   }
 
-  /** The events' JSON texts joined: each written once while kept (a larger answer is written event by event, keeping nothing). */
-  async findGoodJson(filter: GoodEventFilter = {}): Promise<Buffer> {
+  /**
+   * The events' JSON texts: each kept once written while the answer is small enough to keep (a
+   * larger answer is written a page at a time as it is sent, keeping nothing). The events are the
+   * ones matching when asked: later arrivals and evictions do not change a streamed answer.
+   */
+  async *goodJsonPages(filter: GoodEventFilter = {}): JsonPages {
     const events = await this.findGood(filter)
-    if (events.length > JSON_TEXTS_KEPT) return jsonArrayBytes(events)
-    return joinJsonTexts(events.map((event) => this.jsonTexts.get(event)))
+    const keep = events.length <= JSON_TEXTS_KEPT
+    for (let from = 0; from < events.length; from += this.answerPage) {
+      const page = events.slice(from, from + this.answerPage)
+      yield keep ? page.map((event) => this.jsonTexts.get(event)) : jsonTextsOf(page)
+    }
+  }
+
+  async *badJsonPages(filter: BadEventFilter = {}): JsonPages {
+    const events = await this.findBad(filter)
+    for (let from = 0; from < events.length; from += this.answerPage) yield jsonTextsOf(events.slice(from, from + this.answerPage))
   }
 
   /** Matching bad events, newest first (bad events are few: a scan). */

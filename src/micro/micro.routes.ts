@@ -6,7 +6,7 @@ import { keepBadEvent, keepGoodEvent, type BadEventFilter, type GoodEventFilter 
 import type { InspectionService } from './inspection.service.js'
 import { allEvents, columnStats, eventColumns, eventsQueryScope, queryEvents, timeline, timelineScope, type EventsQuery } from './events-query.js'
 import { validateBadFilter, validateColumnStats, validateEventsQuery, validateGoodFilter, validateTimeline } from './micro.schemas.js'
-import { jsonArrayBytes } from './json-array.js'
+import { jsonArrayAnswer } from './json-array.js'
 
 const SCHEMA_VERSION = /^[1-9]\d*-(0|[1-9]\d*)-(0|[1-9]\d*)$/
 const LOOKUP_FORMAT = 'Schema lookup should be in format iglu/{vendor}/{schemaName}/jsonschema/{model}-{revision}-{addition}'
@@ -60,15 +60,17 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
   app.get('/reset', reset)
   app.post('/reset', reset)
 
-  // Good events go out as the store's JSON text: a store that keeps JSON (PostgreSQL) is not made to parse it.
-  const sendGood = async (reply: FastifyReply, filter?: GoodEventFilter) => reply.type('application/json; charset=utf-8').send(await store.findGoodJson(filter))
+  // Answers go out as the store's JSON texts (a store that keeps JSON, PostgreSQL, is not made to
+  // parse it), streamed a page at a time when there is more than one page: a large store's answer
+  // is never held whole, in one string or in memory.
+  const json = 'application/json; charset=utf-8'
+  const sendGood = async (reply: FastifyReply, filter?: GoodEventFilter) => reply.type(json).send(await jsonArrayAnswer(store.goodJsonPages(filter)))
   app.get('/good', async (_request, reply) => sendGood(reply))
   app.post('/good', async (request: FastifyRequest, reply) => {
     const reading = readBody<GoodEventFilter>(request.body, validateGoodFilter)
     return reading.ok ? sendGood(reply, reading.filter) : fail(reply, reading)
   })
-  // Written event by event: bad events can hold large payloads, too many together for one string.
-  const sendBad = async (reply: FastifyReply, filter?: BadEventFilter) => reply.type('application/json; charset=utf-8').send(jsonArrayBytes(await store.findBad(filter)))
+  const sendBad = async (reply: FastifyReply, filter?: BadEventFilter) => reply.type(json).send(await jsonArrayAnswer(store.badJsonPages(filter)))
   app.get('/bad', async (_request, reply) => sendBad(reply))
   app.post('/bad', async (request: FastifyRequest, reply) => {
     const reading = readBody<BadEventFilter>(request.body, validateBadFilter)

@@ -5,12 +5,14 @@ import { collectorTime, type EventBatch, type EventCounts, type EventScope, type
 import type { InspectedEventsTable } from './inspected-events.table.js'
 import type { BadEvent } from './pipeline/bad-rows.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
-import { joinJsonTexts } from './json-array.js'
+import type { JsonPages } from './json-array.js'
 
 /** Rows per INSERT: a tp2 payload may hold thousands of events, and a statement takes at most 65535 parameters. */
 const INSERT_CHUNK = 500
 /** Rows per page of a scan. */
 const SCAN_PAGE = 500
+/** Rows per page of an answer's JSON (~2.5 MB of good events): a larger answer is streamed, and never held whole. */
+const ANSWER_PAGE = 500
 /** Well inside timestamptz, which starts in 4713 BC while JavaScript dates go back further. */
 const EARLIEST_TIMESTAMP = Date.parse('-004000-01-01T00:00:00Z')
 
@@ -33,6 +35,12 @@ function collectorInstant(event: GoodEvent): Date | null {
   return Number.isNaN(time) || time < EARLIEST_TIMESTAMP ? null : new Date(time)
 }
 
+/** A stored event: its arrival number (bigint, as text) and its JSON text. */
+interface StoredRow {
+  readonly position: string
+  readonly body: string
+}
+
 /** The events a store wrote itself: their JSON text is trusted. */
 const parseGood = (row: { body: string }) => JSON.parse(row.body) as GoodEvent
 const parseBad = (row: { body: string }) => JSON.parse(row.body) as BadEvent
@@ -45,7 +53,11 @@ const parseBad = (row: { body: string }) => JSON.parse(row.body) as BadEvent
  */
 export class PostgresEventStore implements EventStore {
   readonly writesCanFail: boolean = true
-  constructor(private readonly deps: { readonly db: Kysely<Database>; readonly now: () => number }) {}
+  /** @param answerPage rows per page of an answer's JSON (tests make it small) */
+  constructor(
+    private readonly deps: { readonly db: Kysely<Database>; readonly now: () => number },
+    private readonly answerPage: number = ANSWER_PAGE,
+  ) {}
 
   async keep(batch: EventBatch): Promise<void> {
     const storedAt = new Date(this.deps.now())
@@ -87,34 +99,62 @@ export class PostgresEventStore implements EventStore {
   }
 
   async findGood(filter: GoodEventFilter = {}): Promise<GoodEvent[]> {
-    return (await this.goodRows(filter)).map(parseGood)
+    return (await this.goodRows(filter, filter.limit ?? null, null)).map(parseGood)
   }
 
-  /** The stored JSON text of each event, joined: nothing is parsed or written again. */
-  async findGoodJson(filter: GoodEventFilter = {}): Promise<Buffer> {
-    return joinJsonTexts((await this.goodRows(filter)).map((row) => row.body))
+  /** The stored JSON text of each event, a page at a time: nothing is parsed or written again. */
+  goodJsonPages(filter: GoodEventFilter = {}): JsonPages {
+    return this.pages(filter.limit, (count, before) => this.goodRows(filter, count, before))
   }
 
-  private async goodRows(filter: GoodEventFilter): Promise<{ body: string }[]> {
-    if (filter.limit != null && filter.limit <= 0) return []
-    let query = this.deps.db.selectFrom('inspected_events').select('body').where(sql<boolean>`kind = 'good'`)
+  async findBad(filter: BadEventFilter = {}): Promise<BadEvent[]> {
+    return (await this.badRows(filter, filter.limit ?? null, null)).map(parseBad)
+  }
+
+  badJsonPages(filter: BadEventFilter = {}): JsonPages {
+    return this.pages(filter.limit, (count, before) => this.badRows(filter, count, before))
+  }
+
+  /**
+   * Pages of at most `answerPage` rows, newest first, until `limit` rows: each page starts below the
+   * last one's arrival number, so events arriving meanwhile neither show nor shift a page.
+   */
+  private async *pages(limit: number | null | undefined, read: (count: number, before: string | null) => Promise<StoredRow[]>): JsonPages {
+    let left = limit ?? Infinity
+    let before: string | null = null
+    while (left > 0) {
+      const count = Math.min(left, this.answerPage)
+      const rows = await read(count, before)
+      if (rows.length > 0) yield rows.map((row) => row.body)
+      const last = rows.at(-1)
+      if (rows.length < count || last === undefined) return
+      left -= rows.length
+      before = last.position
+    }
+  }
+
+  private async goodRows(filter: GoodEventFilter, count: number | null, before: string | null): Promise<StoredRow[]> {
+    if (count != null && count <= 0) return []
+    let query = this.deps.db.selectFrom('inspected_events').select([sql<string>`seq::text`.as('position'), 'body']).where(sql<boolean>`kind = 'good'`)
     if (filter.event_type != null) query = query.where('event_type', '=', indexedText(filter.event_type))
     if (filter.schema != null) query = query.where('schema', '=', indexedText(filter.schema))
     if (filter.contexts != null && filter.contexts.length > 0) query = query.where(sql<boolean>`contexts @> ${filter.contexts.map(indexedText)}::text[]`)
+    if (before !== null) query = query.where(sql<boolean>`seq < cast(${before} as bigint)`)
     query = query.orderBy('seq', 'desc')
-    if (filter.limit != null) query = query.limit(filter.limit)
+    if (count != null) query = query.limit(count)
     return query.execute()
   }
 
   /** A bad event without a collector payload (null api columns) matches any vendor and version. */
-  async findBad(filter: BadEventFilter = {}): Promise<BadEvent[]> {
-    if (filter.limit != null && filter.limit <= 0) return []
-    let query = this.deps.db.selectFrom('inspected_events').select('body').where(sql<boolean>`kind = 'bad'`)
+  private async badRows(filter: BadEventFilter, count: number | null, before: string | null): Promise<StoredRow[]> {
+    if (count != null && count <= 0) return []
+    let query = this.deps.db.selectFrom('inspected_events').select([sql<string>`seq::text`.as('position'), 'body']).where(sql<boolean>`kind = 'bad'`)
     if (filter.vendor != null) query = query.where((eb) => eb.or([eb('api_vendor', 'is', null), eb('api_vendor', '=', indexedText(filter.vendor ?? ''))]))
     if (filter.version != null) query = query.where((eb) => eb.or([eb('api_version', 'is', null), eb('api_version', '=', indexedText(filter.version ?? ''))]))
+    if (before !== null) query = query.where(sql<boolean>`seq < cast(${before} as bigint)`)
     query = query.orderBy('seq', 'desc')
-    if (filter.limit != null) query = query.limit(filter.limit)
-    return (await query.execute()).map(parseBad)
+    if (count != null) query = query.limit(count)
+    return query.execute()
   }
 
   /** Pages by arrival number, so that events arriving meanwhile neither repeat nor shift a page. */

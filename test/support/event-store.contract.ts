@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { EventBatch, EventScope, EventStore } from '../../src/micro/event-store.js'
 import type { BadEvent } from '../../src/micro/pipeline/bad-rows.js'
 import type { GoodEvent } from '../../src/micro/pipeline/enrich-event.js'
+import { pagesText } from './json-answer.js'
 
 /** A good event with what the store, the filters and the events query read. */
 export function aGoodEvent(options: { eventType?: string | null; schema?: string | null; contexts?: string[]; appId?: string; collectorTstamp?: string; incomplete?: boolean } = {}): GoodEvent {
@@ -32,9 +33,9 @@ const appIds = (events: readonly GoodEvent[]) => events.map((e) => (e.event as u
 /**
  * What every event store must do, for the in-memory store and for PostgreSQL alike (the
  * ValidationCacheSpec cases, plus what the events query and a shared database need). `fresh` gives
- * an empty store for each test.
+ * an empty store for each test, with pages of `answerPage` events in its JSON answers when given.
  */
-export function describeEventStoreContract(name: string, fresh: () => Promise<EventStore>): void {
+export function describeEventStoreContract(name: string, fresh: (options?: { answerPage?: number }) => Promise<EventStore>): void {
   const good1 = aGoodEvent({ eventType: 'type1', schema: 'com.snowplowanalytics.example1', contexts: ['context1a', 'context1b'], appId: 'g1' })
   const good2 = aGoodEvent({ eventType: 'type2', schema: 'com.snowplowanalytics.example2', contexts: ['context2a', 'context2b'], appId: 'g2' })
   const bad1 = aBadEvent('vendor1', 'version1')
@@ -163,10 +164,11 @@ export function describeEventStoreContract(name: string, fresh: () => Promise<Ev
       const [found] = await store.findGood()
       expect(JSON.stringify(found)).toBe(JSON.stringify(event))
       // UTF-8 bytes: the escaped lone surrogate and the multi-byte characters come back exactly.
-      expect((await store.findGoodJson()).toString('utf8')).toBe(JSON.stringify([event]))
-      expect((await store.findGoodJson({ contexts: ['plain'], limit: 5 })).toString('utf8')).toBe(JSON.stringify([event]))
-      expect((await store.findGoodJson({ limit: 0 })).toString('utf8')).toBe('[]')
+      expect(await pagesText(store.goodJsonPages())).toBe(JSON.stringify([event]))
+      expect(await pagesText(store.goodJsonPages({ contexts: ['plain'], limit: 5 }))).toBe(JSON.stringify([event]))
+      expect(await pagesText(store.goodJsonPages({ limit: 0 }))).toBe('[]')
       expect(JSON.stringify(await store.findBad())).toBe(JSON.stringify([bad]))
+      expect(await pagesText(store.badJsonPages())).toBe(JSON.stringify([bad]))
       expect(JSON.stringify(await scanned(store))).toBe(JSON.stringify([event]))
       expect(await store.findGood({ event_type: strange, schema: `iglu:${strange}`, contexts: [strange] })).toHaveLength(1)
       expect(await store.findGood({ event_type: strange.replace('\u0000', '') })).toEqual([])
@@ -174,6 +176,32 @@ export function describeEventStoreContract(name: string, fresh: () => Promise<Ev
       expect(await store.findGood({ schema: `iglu:${strange.replace('\\', '\\\\')}` })).toEqual([])
       expect(await store.findBad({ vendor: `vendor ${strange}`, version: `v ${strange}` })).toHaveLength(1)
       expect(await store.findBad({ vendor: `vendor ${strange.replace('\u0000', '\\0')}` })).toEqual([])
+    })
+
+    it('answers as JSON a page at a time, each page read only when asked for, from the events matching when asked', async () => {
+      const store = await fresh({ answerPage: 3 })
+      const goods = Array.from({ length: 10 }, (_, i) => aGoodEvent({ eventType: `t${i % 2}`, schema: `s${i % 3}`, appId: `g${i}` }))
+      const bads = Array.from({ length: 7 }, (_, i) => aBadEvent(`vendor${i % 2}`))
+      await store.keep(batch({ good: goods.slice(0, 6), bad: bads.slice(0, 4) }))
+      await store.keep(batch({ good: goods.slice(6), bad: bads.slice(4) }))
+      for (const filter of [{}, { limit: 3 }, { limit: 4 }, { limit: 6 }, { limit: 0 }, { limit: 1e15 }, { event_type: 't1' }, { schema: 's2', limit: 2 }]) {
+        expect(await pagesText(store.goodJsonPages(filter))).toBe(JSON.stringify(await store.findGood(filter)))
+      }
+      for (const filter of [{}, { limit: 3 }, { limit: 5 }, { vendor: 'vendor1' }, { vendor: 'vendor0', limit: 4 }]) {
+        expect(await pagesText(store.badJsonPages(filter))).toBe(JSON.stringify(await store.findBad(filter)))
+      }
+
+      // Events arriving between pages neither show nor shift the answer being read.
+      const pages = store.goodJsonPages()[Symbol.asyncIterator]()
+      const first = await pages.next()
+      expect(first.done === true ? [] : first.value).toHaveLength(3)
+      await store.keep(batch({ good: [aGoodEvent({ appId: 'late' })] }))
+      const texts = [...(first.done === true ? [] : first.value)]
+      for (let page = await pages.next(); page.done !== true; page = await pages.next()) {
+        expect(page.value.length).toBeLessThanOrEqual(3)
+        texts.push(...page.value)
+      }
+      expect(texts.map((text) => JSON.parse(text.toString()) as GoodEvent)).toEqual([...goods].reverse())
     })
   })
 }
