@@ -62,4 +62,23 @@ describe.each(storageModes)('answers larger than a page on $name storage', (mode
     expect(few).toMatchObject({ status: 200, chunked: false })
     expect(few.text).toBe(JSON.stringify(rows.slice(0, 2)))
   })
+
+  it('streams every flattened event of GET /local/events, and pages a sorted POST /local/events', async () => {
+    const all = await read('/local/events')
+    expect(all).toMatchObject({ status: 200, chunked: true, length: null, type: 'application/json; charset=utf-8' })
+    const ids = (JSON.parse(all.text) as { app_id: string }[]).map((e) => e.app_id)
+    const newestFirst = [...Array.from({ length: BAD }, (_, i) => `broken${BAD - 1 - i}`), ...Array.from({ length: GOOD }, (_, i) => `app${GOOD - 1 - i}`)]
+    expect(ids).toEqual(newestFirst)
+
+    const query = async (page: number, desc: boolean) => {
+      const answer = await read('/local/events', { filters: [{ column: 'app_id', values: ['app7', 'app70', 'app700', 'app1000', 'broken7'] }], page, pageSize: 2, sorting: { column: 'app_id', desc } })
+      expect(answer.status).toBe(200)
+      return JSON.parse(answer.text) as { events: { app_id: string }[]; totalItems: number; totalPages: number }
+    }
+    const first = await query(1, false)
+    expect(first).toMatchObject({ totalItems: 5, totalPages: 3 })
+    expect(first.events.map((e) => e.app_id)).toEqual(['app1000', 'app7'])
+    expect((await query(3, false)).events.map((e) => e.app_id)).toEqual(['broken7'])
+    expect((await query(2, true)).events.map((e) => e.app_id)).toEqual(['app70', 'app7'])
+  })
 })

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { aGoodEvent } from '../../test/support/event-store.contract.js'
 import { columnStats, eventsQueryScope, queryEvents, timeline, timelineScope, type EventPages } from './events-query.js'
@@ -44,5 +45,40 @@ describe('the events query over pages', () => {
     const events = [at('late', '2026-01-01T00:02:00Z'), at('early', '2026-01-01T00:00:00Z')]
     const page = await queryEvents(pages(events, 1), { filters: [], page: 1, pageSize: 10, timeRange: { start: '2026-01-01T00:01:00Z' } })
     expect(page.events.map((e) => e.app_id)).toEqual(['late'])
+  })
+
+  it('pages a sorted query as a stable sort of every match would, with the total of every match', async () => {
+    const anEvent = ([appId, userId, incomplete]: [string, string | null, boolean]) => {
+      const event = aGoodEvent({ appId, incomplete })
+      return { ...event, event: { ...event.event, user_id: userId } } as GoodEvent
+    }
+    const row = fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.option(fc.constantFrom('u1', 'u2', 'u3')), fc.boolean())
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(row, { maxLength: 40 }),
+        fc.option(fc.record({ column: fc.constantFrom('user_id', 'app_id', 'no_such_column'), desc: fc.boolean() })),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.option(fc.boolean()),
+        async (rows, sorting, page, pageSize, validEvents) => {
+          const events = rows.map(anEvent)
+          const answer = await queryEvents(pages(events, 4), { filters: [{ column: 'app_id', values: ['A', 'b'] }], page, pageSize, sorting, validEvents })
+          // The whole list, stably sorted: missing values last ascending, first descending.
+          const matching = events.filter((e) => (validEvents == null || e.incomplete !== validEvents) && ['a', 'b'].includes((e.event as unknown as { app_id: string }).app_id))
+          const value = (e: GoodEvent) => (sorting == null ? null : ((e.event as unknown as Record<string, string | null>)[sorting.column] ?? null))
+          const sorted = sorting == null ? matching : [...matching].sort((x, y) => {
+            const [l, r] = [value(x), value(y)]
+            const direction = sorting.desc ? -1 : 1
+            if (l === null || r === null) return l === r ? 0 : (l === null ? 1 : -1) * direction
+            return (l < r ? -1 : l > r ? 1 : 0) * direction
+          })
+          const expected = sorted.slice((page - 1) * pageSize, page * pageSize).map((e) => (e.event as unknown as { app_id: string; user_id: string | null }))
+          expect(answer.totalItems).toBe(matching.length)
+          expect(answer.totalPages).toBe(Math.max(1, Math.ceil(matching.length / pageSize)))
+          expect(answer.events.map((e) => [e.app_id, e.user_id ?? null])).toEqual(expected.map((e) => [e.app_id, e.user_id]))
+        },
+      ),
+      { numRuns: 300 },
+    )
   })
 })

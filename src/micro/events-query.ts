@@ -1,5 +1,7 @@
 import { collectorTime, type CollectorTimeRange, type EventScope } from './event-store.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
+import type { JsonPages } from './json-array.js'
+import { LeadingItems } from './leading-items.js'
 import { toLossyJson } from './pipeline/lossy-json.js'
 
 /** POST .../events (Micro 4.x): filters ANDed, values within one filter ORed, case-insensitive. */
@@ -52,14 +54,32 @@ export function timelineScope(buckets: readonly { readonly start: string; readon
   return { collectorTime }
 }
 
-/** Events of every page, flattened, newest first. */
-export async function allEvents(source: EventPages): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = []
-  for await (const page of source) for (const event of page) out.push(lossyOf(event))
-  return out
+/** Events of every page, flattened, newest first, as JSON texts a page at a time (a full store's answer is streamed). */
+export async function* allEventsJson(source: EventPages): JsonPages {
+  for await (const page of source) yield page.map((event) => JSON.stringify(lossyOf(event)))
 }
 
-/** Events matching a query, sorted and paged, as `{events, totalPages, totalItems}`. */
+/**
+ * The order of a query's sorting, a stable sort's: missing values come last when ascending and
+ * first when descending; without sorting every row ties, so arrival order (newest first) stands.
+ */
+function rowOrder(sorting: EventsQuery['sorting']): (a: Record<string, unknown>, b: Record<string, unknown>) => number {
+  if (sorting == null) return () => 0
+  const direction = sorting.desc ? -1 : 1
+  return (a, b) => {
+    const left = a[sorting.column]
+    const right = b[sorting.column]
+    if (left == null || right == null) return left == null && right == null ? 0 : (left == null ? 1 : -1) * direction
+    const l = String(left)
+    const r = String(right)
+    return (l < r ? -1 : l > r ? 1 : 0) * direction
+  }
+}
+
+/**
+ * Events matching a query, sorted and paged, as `{events, totalPages, totalItems}`. Only the rows
+ * up to the end of the page asked for are held, however many events match.
+ */
 export async function queryEvents(source: EventPages, query: EventsQuery) {
   const { collectorTime: range } = eventsQueryScope(query)
   const start = range?.start ?? -Infinity
@@ -67,7 +87,8 @@ export async function queryEvents(source: EventPages, query: EventsQuery) {
   const filters = query.filters
     .map((f) => ({ column: f.column, values: new Set(f.values.filter((v) => v !== '').map((v) => v.toLowerCase())) }))
     .filter((f) => f.values.size > 0)
-  const matches: Record<string, unknown>[] = []
+  const from = (query.page - 1) * query.pageSize
+  const leading = new LeadingItems(from + query.pageSize, rowOrder(query.sorting))
   for await (const page of source) {
     for (const event of page) {
       if (query.validEvents === true && event.incomplete) continue
@@ -79,24 +100,11 @@ export async function queryEvents(source: EventPages, query: EventsQuery) {
         const value = lossy[column]
         return isComplex(value) || values.has(asText(value).toLowerCase())
       })
-      if (kept) matches.push(lossy)
+      if (kept) leading.offer(lossy)
     }
   }
-  const sorting = query.sorting
-  if (sorting != null) {
-    const direction = sorting.desc ? -1 : 1
-    matches.sort((a, b) => {
-      const left = a[sorting.column]
-      const right = b[sorting.column]
-      // Missing values come last when ascending and first when descending.
-      if (left == null || right == null) return left == null && right == null ? 0 : (left == null ? 1 : -1) * direction
-      const l = String(left)
-      const r = String(right)
-      return (l < r ? -1 : l > r ? 1 : 0) * direction
-    })
-  }
-  const from = (query.page - 1) * query.pageSize
-  return { events: matches.slice(from, from + query.pageSize), totalPages: Math.max(1, Math.ceil(matches.length / query.pageSize)), totalItems: matches.length }
+  const total = leading.offered
+  return { events: leading.sorted().slice(from), totalPages: Math.max(1, Math.ceil(total / query.pageSize)), totalItems: total }
 }
 
 /** Every top-level key, plus `column.field` for the fields of entity objects. */

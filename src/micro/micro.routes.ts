@@ -4,7 +4,7 @@ import { parseIgluUri } from '../iglu/schema-key.js'
 import { collectorCors } from './collector.routes.js'
 import { keepBadEvent, keepGoodEvent, type BadEventFilter, type GoodEventFilter } from './event-filters.js'
 import type { InspectionService } from './inspection.service.js'
-import { allEvents, columnStats, eventColumns, eventsQueryScope, queryEvents, timeline, timelineScope, type EventsQuery } from './events-query.js'
+import { allEventsJson, columnStats, eventColumns, eventsQueryScope, queryEvents, timeline, timelineScope, type EventsQuery } from './events-query.js'
 import { validateBadFilter, validateColumnStats, validateEventsQuery, validateGoodFilter, validateTimeline } from './micro.schemas.js'
 import { jsonArrayAnswer } from './json-array.js'
 
@@ -116,7 +116,7 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
   })
 
   // The events query of Micro 3.0 (GET) and 4.x (POST, columns, columnStats, timeline): good and incomplete events, flattened.
-  app.get('/events', async () => allEvents(store.scan()))
+  app.get('/events', async (_request, reply) => reply.type(json).send(await jsonArrayAnswer(allEventsJson(store.scan()))))
   app.post('/events', async (request: FastifyRequest, reply) => {
     const reading = readBody<EventsQuery>(request.body, validateEventsQuery)
     return reading.ok ? queryEvents(store.scan(eventsQueryScope(reading.filter)), reading.filter) : fail(reply, reading)
