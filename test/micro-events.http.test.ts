@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import net from 'node:net'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { entityColumn } from '../src/micro/pipeline/lossy-json.js'
 import { requestJson } from './support/api-client.js'
 import { IGLU_CENTRAL } from './support/shared-data.js'
@@ -133,4 +134,39 @@ describe('the live stream', () => {
       controller.abort()
     }
   })
+
+  it('ends the stream of a client that stops reading, with an overflow event, instead of holding every event for it', async () => {
+    const server = await startTestApp(testConfig())
+    const { port } = new URL(server.baseUrl)
+    const socket = net.connect(Number(port), '127.0.0.1')
+    try {
+      let text = ''
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')))
+      await new Promise<void>((resolve) => socket.once('connect', resolve))
+      socket.write('GET /local/stream?kind=bad HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n')
+      await vi.waitFor(() => expect(text).toContain(': connected'))
+      socket.pause() // the client stops reading
+      // 40 bad events of ~1.8 MB each (an unreadable 900 kB body, escaped twice in the bad row): far
+      // more than the bound and the kernel's socket buffers together.
+      const SENT = 40
+      const garbage = '\u0001"'.repeat(450_000)
+      for (let i = 0; i < SENT; i++) {
+        const response = await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: garbage })
+        expect(response.status).toBe(200)
+      }
+      expect(JSON.parse(await (await fetch(`${server.baseUrl}/local/all`)).text())).toEqual({ total: SENT, good: 0, bad: SENT })
+      socket.resume()
+      // The response ends (its last, empty chunk); the connection itself may stay open.
+      await vi.waitFor(() => expect(text.endsWith('\r\n0\r\n\r\n')).toBe(true), { timeout: 20_000 })
+      // Chunked transfer encoding puts chunk sizes between the messages: each event line is read alone.
+      const events = text.match(/^event: \w+$/gm) ?? []
+      expect(events.at(-1)).toBe('event: overflow')
+      expect(text).toContain('read too slowly')
+      expect(events.filter((e) => e === 'event: bad').length).toBeLessThan(SENT)
+      expect(events.filter((e) => e === 'event: bad').length).toBeGreaterThan(0)
+    } finally {
+      socket.destroy()
+      await server.close()
+    }
+  }, 60_000)
 })

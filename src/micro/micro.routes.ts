@@ -10,6 +10,8 @@ import { jsonArrayAnswer } from './json-array.js'
 
 const SCHEMA_VERSION = /^[1-9]\d*-(0|[1-9]\d*)-(0|[1-9]\d*)$/
 const LOOKUP_FORMAT = 'Schema lookup should be in format iglu/{vendor}/{schemaName}/jsonschema/{model}-{revision}-{addition}'
+/** Bytes of events a live stream's client may leave unread before its stream ends (~ a few hundred events). */
+const STREAM_BUFFER_BYTES = 4 * 1024 * 1024
 
 type BodyReading<T> = { ok: true; filter: T } | { ok: false; status: 400 | 422; message: string }
 
@@ -104,6 +106,14 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
     const unsubscribe = inspection.subscribe((arrival) => {
       if (!kinds.has(arrival.kind)) return
       if (arrival.kind === 'good' ? !keepGoodEvent(arrival.event, good) : !keepBadEvent(arrival.event, bad)) return
+      // A client that does not read as fast as events arrive would make the server hold every
+      // event for it: past the bound it is told so, and its stream ends (it can reconnect, and
+      // catch up with /local/good and /local/bad).
+      if (reply.raw.writableLength > STREAM_BUFFER_BYTES) {
+        reply.raw.write(`event: overflow\ndata: ${JSON.stringify({ message: `this client read too slowly: more than ${STREAM_BUFFER_BYTES} bytes of events were waiting for it, so the stream ends here` })}\n\n`)
+        end()
+        return
+      }
       reply.raw.write(`event: ${arrival.kind}\ndata: ${JSON.stringify(arrival.event)}\n\n`)
     })
     const end = () => {
