@@ -13,13 +13,22 @@ export interface EventOutput {
 
 const CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = { tsv: 'text/tab-separated-values', json: 'application/json' }
 
+/** Bytes of forwarded batches that may be on their way at once: past it, batches are dropped (and counted). */
+const FORWARDING_BYTES = 32 * 1024 * 1024
+
 /**
  * Prints each good and incomplete event as enriched TSV or flattened JSON, one per line, and
  * forwards each batch to `destination` (events joined by newlines) when one is given. A failed
- * forward is logged and not retried, as Micro does.
+ * forward is logged and not retried, as Micro does. A destination slower than the events arrive
+ * would make the server hold every batch for it: once `forwardingBytes` are on their way, further
+ * batches are dropped; the first drop is reported at once, and the number dropped when a forward
+ * succeeds again.
  */
-export function createEventOutput(options: { format: OutputFormat; stream: Writable; destination: string | null; onError: (error: unknown) => void }): EventOutput {
+export function createEventOutput(options: { format: OutputFormat; stream: Writable; destination: string | null; onError: (error: unknown) => void; forwardingBytes?: number }): EventOutput {
   const render = (event: GoodEvent) => (options.format === 'tsv' ? toEnrichedTsv(event.event) : JSON.stringify(toLossyJson(event.event)))
+  const bound = options.forwardingBytes ?? FORWARDING_BYTES
+  let onTheWay = 0
+  let dropped = 0
   return {
     write(events) {
       if (events.length === 0) return
@@ -27,12 +36,27 @@ export function createEventOutput(options: { format: OutputFormat; stream: Writa
       options.stream.write(`${lines.join('\n')}\n`)
       const destination = options.destination
       if (destination === null) return
-      void fetch(destination, { method: 'POST', headers: { 'content-type': CONTENT_TYPES[options.format] }, body: lines.join('\n'), signal: AbortSignal.timeout(10_000) }).then(
-        (response) => {
-          if (!response.ok) options.onError(new Error(`${destination} answered ${response.status}`))
-        },
-        options.onError,
-      )
+      const body = Buffer.from(lines.join('\n'), 'utf8')
+      if (onTheWay + body.length > bound && onTheWay > 0) {
+        if (dropped === 0) options.onError(new Error(`${destination} is not keeping up: more than ${bound} bytes of events are on their way to it, so events are dropped until it catches up`))
+        dropped += events.length
+        return
+      }
+      onTheWay += body.length
+      void fetch(destination, { method: 'POST', headers: { 'content-type': CONTENT_TYPES[options.format] }, body, signal: AbortSignal.timeout(10_000) })
+        .then(
+          (response) => {
+            // The answer's body is not read: cancelled, so that its connection is free again.
+            response.body?.cancel().catch(() => undefined)
+            if (!response.ok) options.onError(new Error(`${destination} answered ${response.status}`))
+            else if (dropped > 0) {
+              options.onError(new Error(`${destination} caught up; ${dropped} events were not forwarded to it meanwhile`))
+              dropped = 0
+            }
+          },
+          options.onError,
+        )
+        .finally(() => (onTheWay -= body.length))
     },
   }
 }

@@ -1,0 +1,50 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { PassThrough } from 'node:stream'
+import { describe, expect, it, vi } from 'vitest'
+import { aGoodEvent } from '../../test/support/event-store.contract.js'
+import { createEventOutput } from './event-output.js'
+
+describe('forwarding to a destination that does not keep up', () => {
+  it('holds at most the bound on its way, drops the rest, reports the first drop and then how many were dropped', async () => {
+    const waiting: ServerResponse[] = []
+    const bodies: string[] = []
+    const destination = createServer((request: IncomingMessage, response: ServerResponse) => {
+      let body = ''
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
+      request.on('end', () => {
+        bodies.push(body)
+        waiting.push(response) // answered only when the test says so
+      })
+    })
+    await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(destination.address() as AddressInfo).port}/collect`
+      const errors: string[] = []
+      const batch = (appId: string) => [aGoodEvent({ appId })]
+      const probe = new PassThrough()
+      let line = ''
+      probe.on('data', (chunk: Buffer) => (line += chunk.toString('utf8')))
+      createEventOutput({ format: 'json', stream: probe, destination: null, onError: () => undefined }).write(batch('app00'))
+      const batchBytes = Buffer.byteLength(line.trimEnd())
+      const output = createEventOutput({ format: 'json', stream: new PassThrough(), destination: url, onError: (error) => errors.push(String(error)), forwardingBytes: 3 * batchBytes })
+      for (let i = 0; i < 10; i++) output.write(batch(`app${String(i).padStart(2, '0')}`))
+      await vi.waitFor(() => expect(bodies).toHaveLength(3))
+      expect(bodies.map((body) => (JSON.parse(body) as { app_id: string }).app_id)).toEqual(['app00', 'app01', 'app02'])
+      expect(errors).toHaveLength(1)
+      expect(errors[0]).toContain('is not keeping up')
+
+      for (const response of waiting.splice(0)) response.end('ok')
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      output.write(batch('app10'))
+      await vi.waitFor(() => expect(bodies).toHaveLength(4))
+      waiting.splice(0).forEach((response) => response.end('ok'))
+      await vi.waitFor(() => expect(errors).toHaveLength(2))
+      expect(errors[1]).toContain('caught up; 7 events were not forwarded')
+      expect((JSON.parse(bodies[3]!) as { app_id: string }).app_id).toBe('app10')
+    } finally {
+      for (const response of waiting) response.end()
+      await new Promise<void>((resolve) => destination.close(() => resolve()))
+    }
+  })
+})
