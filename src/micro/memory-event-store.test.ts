@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { aBadEvent, aGoodEvent, describeEventStoreContract } from '../../test/support/event-store.contract.js'
 import { pagesText } from '../../test/support/json-answer.js'
 import type { EventBatch } from './event-store.js'
+import { badEventWeight, goodEventWeight } from './event-weight.js'
 import { MemoryEventStore } from './memory-event-store.js'
+import type { BadEvent } from './pipeline/bad-rows.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
 
-describeEventStoreContract('in memory', async (options = {}) => new MemoryEventStore(100_000, options.answerPage))
+describeEventStoreContract('in memory', async (options = {}) => new MemoryEventStore(100_000, options))
 
 const goods = (...good: GoodEvent[]): EventBatch => ({ good, bad: [], incomplete: [] })
 const good1 = aGoodEvent({ eventType: 'type1', schema: 's1', contexts: ['context1a'] })
@@ -69,5 +71,21 @@ describe('MemoryEventStore JSON answers', () => {
     expect(await pagesText(store.goodJsonPages())).toBe('[]')
     await store.keep(batch(5000, 20))
     await agree()
+  })
+})
+
+describe('MemoryEventStore size bounds', () => {
+  it('keeps only as many of the newest events as fit in each list\'s size, in counts, lists and the index', async () => {
+    const large = (i: number): BadEvent => ({ ...aBadEvent('vendor'), errors: [`large ${i}`, 'x'.repeat(100_000)] })
+    const store = new MemoryEventStore(1000, { maxBytes: { good: 5 * goodEventWeight(good1), bad: 3 * badEventWeight(large(0)) + 10 } })
+    await store.keep({ good: [], incomplete: [], bad: Array.from({ length: 10 }, (_, i) => large(i)) })
+    expect((await store.findBad()).map((event) => event.errors[0])).toEqual(['large 9', 'large 8', 'large 7'])
+    for (let i = 0; i < 4; i++) await store.keep(goods(good1, good2))
+    expect(await store.counts()).toEqual({ total: 8, good: 5, bad: 3 })
+    expect(await store.findGood({ event_type: 'type1' })).toHaveLength(2)
+    expect(await store.findGood({ event_type: 'type2' })).toHaveLength(3)
+    // One event larger than the whole bound is still kept, alone: the newest is never lost.
+    await store.keep({ good: [], incomplete: [], bad: [{ ...aBadEvent('vendor'), errors: ['huge', 'x'.repeat(1_000_000)] }] })
+    expect((await store.findBad()).map((event) => event.errors[0])).toEqual(['huge'])
   })
 })

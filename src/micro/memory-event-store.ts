@@ -1,4 +1,7 @@
+import { getHeapStatistics } from 'node:v8'
 import { BoundedMemo } from '../bounded-memo.js'
+import { BoundedLog } from './bounded-log.js'
+import { badEventWeight, goodEventWeight } from './event-weight.js'
 import type { BadEvent } from './pipeline/bad-rows.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
 import { keepBadEvent, keepGoodEvent, type BadEventFilter, type GoodEventFilter } from './event-filters.js'
@@ -20,54 +23,21 @@ const SCAN_PAGE = 1024
 const ANSWER_PAGE = 500
 
 /**
- * Items in arrival order, numbered, keeping only the newest `capacity`. Eviction moves a head
- * index; the array is compacted once half of it is dead, so adding is amortised O(1).
+ * The most each list may hold by the events' estimated size, as shares of this process's heap
+ * limit: however large the events a client sends, the lists stay well inside the heap (and
+ * `capacity` is the bound that applies to ordinary events: 100 000 page views are ~0.5 GB by
+ * estimate, against a 1.7 GB share of a 4 GB heap).
  */
-class BoundedLog<T> {
-  private items: (T | undefined)[] = []
-  private head = 0
-  /** Sequence number of items[0]. */
-  private offset = 0
+function defaultMaxBytes(): { readonly good: number; readonly bad: number } {
+  const limit = getHeapStatistics().heap_size_limit
+  return { good: Math.floor(limit * 0.4), bad: Math.floor(limit * 0.15) }
+}
 
-  constructor(private readonly capacity: number) {}
-
-  get size(): number {
-    return this.items.length - this.head
-  }
-  get firstSeq(): number {
-    return this.offset + this.head
-  }
-  get nextSeq(): number {
-    return this.offset + this.items.length
-  }
-
-  /** Adds an item; returns the items evicted to make room. */
-  add(item: T): T[] {
-    this.items.push(item)
-    const evicted: T[] = []
-    while (this.size > this.capacity) {
-      const old = this.items[this.head]
-      this.items[this.head] = undefined
-      this.head++
-      if (old !== undefined) evicted.push(old)
-    }
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head)
-      this.offset += this.head
-      this.head = 0
-    }
-    return evicted
-  }
-
-  at(seq: number): T | undefined {
-    return seq < this.firstSeq ? undefined : this.items[seq - this.offset]
-  }
-
-  clear(): void {
-    this.offset = this.nextSeq
-    this.items = []
-    this.head = 0
-  }
+export interface MemoryEventStoreOptions {
+  /** Events per page of an answer's JSON (tests make it small). */
+  readonly answerPage?: number
+  /** The most each list may hold by estimated size ({@link goodEventWeight}, {@link badEventWeight}), in bytes. */
+  readonly maxBytes?: { readonly good: number; readonly bad: number }
 }
 
 /** Sequence numbers of the events having one value of an indexed attribute, oldest first. */
@@ -113,19 +83,22 @@ export class MemoryEventStore implements EventStore {
   private incompleteCount = 0
   private readonly jsonTexts = new BoundedMemo<GoodEvent, Buffer>(JSON_TEXTS_KEPT, (event) => Buffer.from(JSON.stringify(event), 'utf8'))
 
-  /** @param answerPage events per page of an answer's JSON (tests make it small) */
+  private readonly answerPage: number
+
   constructor(
     readonly capacity: number,
-    private readonly answerPage: number = ANSWER_PAGE,
+    options: MemoryEventStoreOptions = {},
   ) {
-    this.good = new BoundedLog(capacity)
-    this.bad = new BoundedLog(capacity)
+    const maxBytes = options.maxBytes ?? defaultMaxBytes()
+    this.answerPage = options.answerPage ?? ANSWER_PAGE
+    this.good = new BoundedLog(capacity, maxBytes.good)
+    this.bad = new BoundedLog(capacity, maxBytes.bad)
   }
 
   async keep(batch: EventBatch): Promise<void> {
     for (const event of batch.good) this.addGood(event)
     for (const event of batch.incomplete) this.addGood(event)
-    for (const event of batch.bad) this.bad.add(event)
+    for (const event of batch.bad) this.bad.add(event, badEventWeight(event))
   }
 
   async counts(): Promise<EventCounts> {
@@ -218,7 +191,7 @@ export class MemoryEventStore implements EventStore {
   private addGood(event: GoodEvent): void {
     const seq = this.good.nextSeq
     if (event.incomplete) this.incompleteCount++
-    for (const evicted of this.good.add(event)) if (evicted.incomplete) this.incompleteCount--
+    for (const evicted of this.good.add(event, goodEventWeight(event))) if (evicted.incomplete) this.incompleteCount--
     if (event.incomplete) return
     for (const key of indexKeys(event)) {
       let postings = this.index.get(key)

@@ -7,7 +7,7 @@ import { pagesText } from './json-answer.js'
 /** A good event with what the store, the filters and the events query read. */
 export function aGoodEvent(options: { eventType?: string | null; schema?: string | null; contexts?: string[]; appId?: string; collectorTstamp?: string; incomplete?: boolean } = {}): GoodEvent {
   return {
-    rawEvent: { api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp2' }, parameters: { e: 'pv' }, contentType: null } as unknown as GoodEvent['rawEvent'],
+    rawEvent: { api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp2' }, parameters: { e: 'pv' }, contentType: null, context: { headers: ['Host: localhost'] } } as unknown as GoodEvent['rawEvent'],
     eventType: options.eventType === undefined ? 'page_view' : options.eventType,
     schema: options.schema === undefined ? 'iglu:com.snowplowanalytics.snowplow/page_view/jsonschema/1-0-0' : options.schema,
     contexts: options.contexts ?? [],
@@ -17,7 +17,7 @@ export function aGoodEvent(options: { eventType?: string | null; schema?: string
 }
 
 export function aBadEvent(vendor: string | null, version = 'v'): BadEvent {
-  return { collectorPayload: vendor === null ? null : ({ api: { vendor, version }, querystring: [] } as unknown as BadEvent['collectorPayload']), rawEvent: null, errors: ['x'] }
+  return { collectorPayload: vendor === null ? null : ({ api: { vendor, version }, querystring: [], body: null, context: { headers: ['Host: localhost'] } } as unknown as BadEvent['collectorPayload']), rawEvent: null, errors: ['x'] }
 }
 
 const batch = (parts: Partial<EventBatch>): EventBatch => ({ good: [], bad: [], incomplete: [], ...parts })
