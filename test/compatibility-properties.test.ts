@@ -19,7 +19,9 @@ const objectSchema = fc
     additionalProperties: fc.boolean(),
   })
   .map((s) => ({ type: 'object', ...s, required: s.required.length > 0 ? s.required : undefined }))
-const schema = fc.oneof(scalar, objectSchema)
+/** A oneOf over objects (as Iglu's resolver-config has): the prover must show branches disjoint. */
+const objectChoice = fc.tuple(objectSchema, objectSchema).map(([first, second]) => ({ type: 'object', oneOf: [first, second] }))
+const schema = fc.oneof(scalar, objectSchema, objectChoice)
 
 /** Instances drawn from the same small vocabulary, so that they often hit the schemas' edges. */
 const leaf = fc.constantFrom<unknown>(null, true, false, 0, 1, -3, 2.5, 7, 11, '', 'a', 'ab', 'abc', 'abcdefg', 'b', 'c', 'x')

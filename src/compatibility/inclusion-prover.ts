@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import { KEYWORDS_BY_KIND, kindsOfType, possibleKinds, type Kind } from './json-kinds.js'
-import { isAnything, isNothing, isSchemaObject, type Schema } from './prepared-schema.js'
+import { asSchema, isAnything, isNothing, isSchemaObject, requiredNames, schemaMap, type Schema } from './prepared-schema.js'
 import type { ProofContext } from './proof-context.js'
 import { proveArrays } from './prove-arrays.js'
 import { proveNumbers } from './prove-numbers.js'
@@ -132,10 +132,37 @@ function proveChoice(L: Schema, R: Schema, ctx: ProofContext, pointer: string): 
 }
 
 /** Sound disjointness: no value is valid under both. */
-function disjoint(a: Schema, b: Schema, ctx: ProofContext): boolean {
+function disjoint(a: Schema, b: Schema, ctx: ProofContext, depth = 0): boolean {
   if (!isSchemaObject(b)) return false
   const bKinds = possibleKinds(b)
-  if (![...possibleKinds(a)].some((k) => bKinds.has(k))) return true
+  const common = [...possibleKinds(a)].filter((k) => bKinds.has(k))
+  if (common.length === 0) return true
   if (Array.isArray(a.enum)) return a.enum.every((value) => !ctx.acceptsAll(b, [value]))
+  // Only objects in common (the branches of a `oneOf` over objects): a property one requires that the other cannot hold.
+  if (common.length === 1 && common[0] === 'object' && depth < MAX_DISJOINT_DEPTH) return requiredPropertyExcluded(a, b, ctx, depth) || requiredPropertyExcluded(b, a, ctx, depth)
+  return false
+}
+
+/** Objects nested this deep are not compared for disjointness. */
+const MAX_DISJOINT_DEPTH = 8
+
+/**
+ * True when some property `a` requires cannot be in an object `b` accepts: `b` forbids the name
+ * (not declared, no pattern properties, `additionalProperties: false`), or allows it only with
+ * values disjoint from those `a` allows there.
+ */
+function requiredPropertyExcluded(a: Schema, b: Schema, ctx: ProofContext, depth: number): boolean {
+  const bPatterns = Object.keys(schemaMap(b.patternProperties)).length > 0
+  const aPatterns = Object.keys(schemaMap(a.patternProperties)).length > 0
+  for (const name of requiredNames(a)) {
+    const inA = schemaMap(a.properties)
+    const inB = schemaMap(b.properties)
+    // Where a name is not declared, a matching pattern would govern it instead of additionalProperties: unknown, so anything.
+    const there = Object.hasOwn(inB, name) ? inB[name] : bPatterns ? {} : b.additionalProperties
+    const here = Object.hasOwn(inA, name) ? inA[name] : aPatterns ? {} : a.additionalProperties
+    const bSchema = asSchema(there)
+    if (isNothing(bSchema)) return true
+    if (disjoint(asSchema(here), bSchema, ctx, depth + 1)) return true
+  }
   return false
 }
