@@ -18,6 +18,7 @@ import { ErrorBody } from './http/error-body.schema.js'
 import { registerErrorHandling } from './http/error-handler.js'
 import { BODY_LIMITS } from './http/body-limits.js'
 import { healthRoutes } from './http/health.routes.js'
+import { trackConnections } from './http/quiet-connections.js'
 import { rejectNulCharacters } from './http/nul-character-guard.js'
 import { ApiKeyView } from './auth/api-keys.schemas.js'
 import { TokenResponse } from './auth/token-exchange.schemas.js'
@@ -76,6 +77,8 @@ const LEGACY_SCHEMAS_PREFIX = '/api/schemas/v1/organizations/:organizationId'
 const IGLU_PREFIX = '/iglu/:organizationId/:env/api'
 /** How long deployed schemas read from the database are trusted: deployments by other instances sharing it show within this time. */
 const DEPLOYED_SCHEMA_TTL_MS = 2000
+/** How long a stop waits for requests in progress before closing their connections. */
+const SHUTDOWN_GRACE_MS = 10_000
 
 function packageVersion(): string {
   const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
@@ -104,9 +107,17 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       logger: { level: config.log.level, ...(config.inspection.output === null ? {} : { stream: process.stderr }) },
       bodyLimit: BODY_LIMITS.api,
       forceCloseConnections: 'idle',
+      // Given to Node's createServer as well: set only afterwards (as Fastify does), Node 20 never
+      // times a request out. Node checks for unfinished requests every 30 s by default: a timeout
+      // could then fire 30 s late.
+      requestTimeout: config.http.requestTimeoutMs,
+      http: { requestTimeout: config.http.requestTimeoutMs, connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor(config.http.requestTimeoutMs / 2))) },
       return503OnClosing: true,
       ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     }).withTypeProvider<TypeBoxTypeProvider>()
+    http.server.maxConnections = config.http.maxConnections
+    const connections = trackConnections(http.server, SHUTDOWN_GRACE_MS)
+    http.addHook('preClose', async () => connections.closeQuiet())
     const background = new BackgroundTasks((error) => http.log.error({ err: error }, 'background task failed'))
     const igluRepository = createIgluRepository(store.db)
     // Event inspection: the registry of one organization and environment resolves schemas first.

@@ -19,6 +19,14 @@ export interface Config {
     readonly host: string
     /** TCP port of the single listener (0 picks a free one). */
     readonly port: number
+    /**
+     * How long a client may take to send a whole request (headers and body), in milliseconds; past
+     * it the answer is 408 and the connection closes (the reference collector's 30 s), so that
+     * requests left unfinished cannot hold their partial bodies forever.
+     */
+    readonly requestTimeoutMs: number
+    /** Connections open at once, at most (the reference collector's 1024); later ones are closed at once. */
+    readonly maxConnections: number
   }
   readonly db: DatabaseConfig
   readonly auth: {
@@ -164,7 +172,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
 
   if (problems.length > 0) throw new ConfigError(problems)
   return deepFreeze({
-    http: { host, port },
+    http: { host, port, requestTimeoutMs: 30_000, maxConnections: 1024 },
     db,
     auth: { jwtSecret, tokenTtlSeconds },
     bootstrap,

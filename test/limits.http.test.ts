@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import net from 'node:net'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { BODY_LIMITS } from '../src/http/body-limits.js'
 import { MAX_EVENTS_PER_PAYLOAD, MAX_JSON_DEPTH } from '../src/micro/pipeline/adapt-payload.js'
 import { bootstrapAdmin, requestJson, type ApiClient } from './support/api-client.js'
@@ -73,5 +74,63 @@ describe('documented limits for each class of route', () => {
     expect(inBody.status).toBe(400)
     expect(inBody.body.errors[0].title).toContain('body/scenario/name')
     expect((await admin.call('GET', '/tracking-scenarios/v1')).body.data).toEqual([])
+  })
+})
+
+describe('connections', () => {
+  /** A raw connection, with everything the server sent and whether it closed. */
+  async function connect(server: TestApp) {
+    const { port } = new URL(server.baseUrl)
+    const socket = net.connect(Number(port), '127.0.0.1')
+    const state = { text: '', closed: false, socket }
+    socket.on('data', (chunk: Buffer) => (state.text += chunk.toString('latin1')))
+    socket.on('close', () => (state.closed = true))
+    socket.on('error', () => undefined)
+    await new Promise<void>((resolve) => socket.once('connect', resolve))
+    return state
+  }
+
+  it('answers 408 and closes a connection whose request is not finished in time, and nothing is stored', async () => {
+    const server = await startTestApp(testConfig({ http: { requestTimeoutMs: 1000 } }))
+    try {
+      const slow = await connect(server)
+      const body = JSON.stringify({ schema: PAYLOAD_DATA, data: [event] })
+      slow.socket.write(`POST /com.snowplowanalytics.snowplow/tp2 HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`)
+      await vi.waitFor(() => expect(slow.closed).toBe(true), { timeout: 15_000 })
+      expect(slow.text).toMatch(/^HTTP\/1\.1 408 /)
+      expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({ total: 0, good: 0, bad: 0 })
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('closes connections past the most it keeps open at once, and takes new ones once others close', async () => {
+    const server = await startTestApp(testConfig({ http: { maxConnections: 3 } }))
+    try {
+      const open = [await connect(server), await connect(server), await connect(server)]
+      const refused = await connect(server)
+      await vi.waitFor(() => expect(refused.closed).toBe(true))
+      expect(refused.text).toBe('')
+      for (const connection of open) expect(connection.closed).toBe(false)
+      open[0]!.socket.destroy()
+      await vi.waitFor(async () => expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200))
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('stops although a client holds a connection open without sending anything, and lets a request in progress finish', async () => {
+    const server = await startTestApp(testConfig())
+    const silent = await connect(server)
+    // A request still being answered when the stop begins: its body arrives after the stop started.
+    const busy = await connect(server)
+    const body = JSON.stringify({ schema: PAYLOAD_DATA, data: [event] })
+    busy.socket.write(`POST /com.snowplowanalytics.snowplow/tp2 HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const closing = server.close()
+    busy.socket.write(body.slice(10))
+    await closing
+    expect(silent.closed).toBe(true)
+    expect(busy.text).toMatch(/^HTTP\/1\.1 200 /)
   })
 })

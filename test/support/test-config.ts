@@ -6,12 +6,13 @@ export interface TestConfigOverrides {
   readonly tokenTtlSeconds?: number
   readonly bootstrap?: Config['bootstrap']
   readonly inspection?: Partial<Config['inspection']>
+  readonly http?: Partial<Pick<Config['http'], 'requestTimeoutMs' | 'maxConnections'>>
 }
 
 /** A complete Config for tests, built directly instead of through environment variables. */
 export function testConfig(overrides: TestConfigOverrides = {}): Config {
   return {
-    http: { host: '127.0.0.1', port: 0 },
+    http: { host: '127.0.0.1', port: 0, requestTimeoutMs: 30_000, maxConnections: 1024, ...overrides.http },
     db: overrides.db ?? { kind: 'pglite', dataDir: null },
     auth: { jwtSecret: overrides.jwtSecret ?? null, tokenTtlSeconds: overrides.tokenTtlSeconds ?? 3600 },
     bootstrap: overrides.bootstrap ?? null,
