@@ -262,7 +262,7 @@ interface OpenEventStore {
 async function openEventStore(config: InspectionConfig, deps: { registry: Store; now: () => number; onError: (error: unknown) => void }): Promise<OpenEventStore> {
   const storage = config.storage
   if (storage.kind === 'memory') {
-    return { store: new MemoryEventStore(config.maxEvents), description: `Inspected events in memory, at most ${config.maxEvents} per list`, close: async () => undefined }
+    return { store: new MemoryEventStore(config.maxEvents, config.memoryBytes === null ? {} : { maxBytes: config.memoryBytes }), description: `Inspected events in memory, at most ${config.maxEvents} per list`, close: async () => undefined }
   }
   const own = storage.url === null ? null : createDb({ kind: 'postgres', url: storage.url })
   let retention: ReturnType<typeof startEventRetention> | null = null

@@ -51,6 +51,11 @@ export interface Config {
 export interface InspectionConfig {
   /** Events kept per list (good, bad); the oldest are evicted. 0 turns the inspection API off. */
   readonly maxEvents: number
+  /**
+   * In memory, the most each list may hold by the events' estimated size, in bytes; the oldest are
+   * evicted. Null: shares of the heap limit (good 40%, bad 15%), which is what `floe start` uses.
+   */
+  readonly memoryBytes: { readonly good: number; readonly bad: number } | null
   /** Organization whose registry resolves schemas; null: the bootstrap organization, else the oldest one. */
   readonly organizationId: string | null
   /** Environment of that registry. */
@@ -262,6 +267,7 @@ function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | und
     enrich: [...new Set(enrich.map((name) => name.trim()).filter((name) => name !== ''))],
     geoDatabase: geoDatabase === null ? null : path.resolve(geoDatabase),
     maxEvents,
+    memoryBytes: null,
     organizationId: organizationId?.toLowerCase() ?? null,
     env: envName === 'PROD' ? 'PROD' : 'DEV',
     igluDirs: dirs.map((d) => path.resolve(d)),

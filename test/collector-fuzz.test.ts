@@ -49,6 +49,13 @@ function sendRaw(target: URL, bytes: Buffer): Promise<number> {
   })
 }
 
+/**
+ * Every accepted event is checked for, so nothing may be evicted: the size bound of the in-memory
+ * lists is lifted (the fuzz keeps hundreds of megabytes of large bad payloads; with the bound, the
+ * oldest would go, as they should in a server).
+ */
+const UNBOUNDED = { good: Infinity, bad: Infinity }
+
 describe.each(storageModes)('the collector under fuzzed requests, on $name storage', (mode) => {
   let server: TestApp
   let dropStorage: () => Promise<void> = async () => undefined
@@ -60,7 +67,7 @@ describe.each(storageModes)('the collector under fuzzed requests, on $name stora
     process.on('unhandledRejection', onUnhandled)
     const storage = await mode.create()
     dropStorage = storage.drop
-    server = await startTestApp(testConfig({ db: storage.overrides.db, inspection: { maxEvents: 1_000_000, storage: storage.overrides.storage } }))
+    server = await startTestApp(testConfig({ db: storage.overrides.db, inspection: { maxEvents: 1_000_000, memoryBytes: UNBOUNDED, storage: storage.overrides.storage } }))
   })
   afterAll(async () => {
     process.off('unhandledRejection', onUnhandled)
