@@ -15,6 +15,8 @@ const app = Fastify({
   logger: { level: option('log-level', 'info') },
   bodyLimit: 1024 * 1024,
   forceCloseConnections: 'idle',
+  requestTimeout: 30_000,
+  http: { requestTimeout: 30_000, connectionsCheckingInterval: 5000 },
   return503OnClosing: true,
   ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
 })
@@ -26,6 +28,7 @@ await app.register(async (collector) => {
   collector.get('/i', async (_request, reply) => reply.header('Cache-Control', 'no-cache, no-store, must-revalidate').type('image/gif').send(PIXEL))
   collector.post('/com.snowplowanalytics.snowplow/tp2', async (_request, reply) => reply.type('text/plain; charset=utf-8').send('ok'))
 })
+app.server.maxConnections = 1024
 await app.listen({ host: '127.0.0.1', port: Number(option('port', '0')) })
 const stop = () => app.close().then(() => process.exit(0))
 process.on('SIGTERM', stop)
