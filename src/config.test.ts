@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig, parseTtl } from './config.js'
 
 describe('loadConfig', () => {
-  it('defaults to 0.0.0.0:9090, PGlite in ./.floe and one-hour tokens', () => {
+  it('defaults to 0.0.0.0:9090, PGlite in ./.floe, one-hour tokens and the reference collector\'s connection limits', () => {
     const config = loadConfig({}, {})
-    expect(config.http).toEqual({ host: '0.0.0.0', port: 9090 })
+    expect(config.http).toEqual({ host: '0.0.0.0', port: 9090, requestTimeoutMs: 30_000, maxConnections: 1024 })
+    expect(config.inspection.memoryBytes).toBeNull()
     expect(config.db).toMatchObject({ kind: 'pglite', dataDir: expect.stringMatching(/\.floe$/) })
     expect(config.auth.tokenTtlSeconds).toBe(3600)
     expect(config.bootstrap).toBeNull()
