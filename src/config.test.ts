@@ -89,5 +89,8 @@ describe('loadConfig', () => {
       'events TTL (--events-ttl, FLOE_EVENTS_TTL) applies only to --storage postgres',
     ])
     expect(problems({ storage: 'postgres', maxEvents: '0' })).toEqual([expect.stringContaining('--max-events 0')])
+    expect(problems({ enrich: ['anon_ip', 'yauaa'] })).toEqual([expect.stringMatching(/^--enrich yauaa: not an enrichment Floe can enable with defaults \(one of campaign_attribution, /)])
+    expect(problems({}, { FLOE_ENRICH: ' anon_ip, ,ua_parser_config ' })).toEqual([])
+    expect(loadConfig({}, { FLOE_ENRICH: ' anon_ip, ,ua_parser_config,anon_ip' }).inspection.enrich).toEqual(['anon_ip', 'ua_parser_config'])
   })
 })

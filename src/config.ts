@@ -47,6 +47,12 @@ export interface Config {
   readonly inspection: InspectionConfig
 }
 
+/** Enrichments `--enrich` turns on with a typical configuration (ip_lookups comes with `--geo-db`). */
+export const FLAG_ENRICHMENTS = ['campaign_attribution', 'referer_parser', 'ua_parser_config', 'event_fingerprint_config', 'anon_ip'] as const
+export type FlagEnrichment = (typeof FLAG_ENRICHMENTS)[number]
+
+export const unknownFlagEnrichment = (name: string) => `--enrich ${name}: not an enrichment Floe can enable with defaults (one of ${FLAG_ENRICHMENTS.join(', ')}; ip_lookups comes with --geo-db)`
+
 /** The event inspection service (collector, /local and /micro) and its Iglu resolver. */
 export interface InspectionConfig {
   /** Events kept per list (good, bad); the oldest are evicted. 0 turns the inspection API off. */
@@ -256,15 +262,17 @@ function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | und
   const enrichmentsDir = pick(flags.enrichments, 'FLOE_ENRICHMENTS_DIR') ?? null
   const storage = parseEventStorage(flags, pick, problems)
   if (storage.kind === 'postgres' && maxEvents === 0) problems.push('--max-events 0 turns the inspection API off; it cannot be combined with --storage postgres')
-  // Names are checked when the enrichments are built, with the other enrichment problems.
-  const enrich = flags.enrich !== undefined && flags.enrich.length > 0 ? flags.enrich : (env.FLOE_ENRICH ?? '').split(',')
+  const enrichGiven = flags.enrich !== undefined && flags.enrich.length > 0 ? flags.enrich : (env.FLOE_ENRICH ?? '').split(',')
+  const enrich = [...new Set(enrichGiven.map((name) => name.trim()).filter((name) => name !== ''))]
+  // Known names are checked here, before any store is opened; configurations themselves when the enrichments are built.
+  for (const name of enrich) if (!(FLAG_ENRICHMENTS as readonly string[]).includes(name)) problems.push(unknownFlagEnrichment(name))
   const geoDatabase = pick(flags.geoDb, 'FLOE_GEO_DB') ?? null
   return {
     storage,
     output,
     destination,
     enrichmentsDir: enrichmentsDir === null ? null : path.resolve(enrichmentsDir),
-    enrich: [...new Set(enrich.map((name) => name.trim()).filter((name) => name !== ''))],
+    enrich,
     geoDatabase: geoDatabase === null ? null : path.resolve(geoDatabase),
     maxEvents,
     memoryBytes: null,

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -33,5 +33,7 @@ describe('floe start --enrich and --geo-db', () => {
     const result = await floeCli(['start', '--port', '0', '--no-iglu-central', '--enrich', 'yauaa'], { FLOE_DATA_DIR: path.join(dir, 'data-bad') })
     expect(result.code).toBe(1)
     expect(result.stderr).toMatch(/Invalid configuration:\n {2}- --enrich yauaa: not an enrichment Floe can enable/)
+    // Refused before any store was opened: no data directory was created.
+    expect(existsSync(path.join(dir, 'data-bad'))).toBe(false)
   })
 })

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { ConfigError } from '../config.js'
+import { ConfigError, unknownFlagEnrichment, type FlagEnrichment } from '../config.js'
 import { localAssetPath } from './enrichment-assets.js'
 import { openIpLookupDatabases, type IpLookupDatabase } from './maxmind-databases.js'
 import { createAnonymizeIpStep, type AnonymizeIpConfig } from './pipeline/enrichments/anonymize-ip.js'
@@ -59,7 +59,7 @@ const BUILDERS: Readonly<Record<string, Builder>> = {
 }
 
 /** What `--enrich <name>` switches on: each enrichment with a typical configuration. */
-const FLAG_DEFAULTS: Readonly<Record<string, { readonly schema: string; readonly parameters: Record<string, unknown> }>> = {
+const FLAG_DEFAULTS: Readonly<Record<FlagEnrichment, { readonly schema: string; readonly parameters: Record<string, unknown> }>> = {
   campaign_attribution: {
     schema: `iglu:${SP}/campaign_attribution/jsonschema/1-0-1`,
     parameters: { mapping: 'static', fields: { mktMedium: ['utm_medium'], mktSource: ['utm_source'], mktTerm: ['utm_term'], mktContent: ['utm_content'], mktCampaign: ['utm_campaign'] } },
@@ -139,8 +139,9 @@ export async function loadEnrichments(sources: EnrichmentSources, iglu: IgluVali
     else if (data.enabled !== false) await build(where, name, schema, isObject(data.parameters) ? data.parameters : {}, sources.directory ?? '.')
   }
   for (const name of new Set(sources.enable)) {
-    const defaults = FLAG_DEFAULTS[name]
-    if (defaults === undefined) problems.push(`--enrich ${name}: not an enrichment Floe can enable with defaults (one of ${Object.keys(FLAG_DEFAULTS).join(', ')}; ip_lookups comes with --geo-db)`)
+    // loadConfig refuses unknown names first; a configuration built in code is checked here.
+    const defaults = Object.hasOwn(FLAG_DEFAULTS, name) ? FLAG_DEFAULTS[name as FlagEnrichment] : undefined
+    if (defaults === undefined) problems.push(unknownFlagEnrichment(name))
     else if (configured.has(name)) warnings.push(`--enrich ${name}: the enrichments directory configures it, and wins`)
     else await build(`--enrich ${name}`, name, defaults.schema, defaults.parameters, process.cwd())
   }
