@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ANSWER_PAGE } from '../src/micro/json-array.js'
 import { storageModes } from './support/storage-modes.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
@@ -6,8 +7,8 @@ import { testConfig } from './support/test-config.js'
 const SP = 'com.snowplowanalytics.snowplow'
 const GOOD = 1200
 const BAD = 600
-/** Events per page of a store's answer (ANSWER_PAGE in both stores): more than this is streamed. */
-const PAGE = 500
+/** Events per page of a store's answer: more than this is streamed. */
+const PAGE = ANSWER_PAGE
 
 const tp2 = (events: Record<string, string>[]) => ({ schema: `iglu:${SP}/payload_data/jsonschema/1-0-4`, data: events })
 

@@ -154,9 +154,9 @@ const MAX_DISJOINT_DEPTH = 8
 function requiredPropertyExcluded(a: Schema, b: Schema, ctx: ProofContext, depth: number): boolean {
   const bPatterns = Object.keys(schemaMap(b.patternProperties)).length > 0
   const aPatterns = Object.keys(schemaMap(a.patternProperties)).length > 0
+  const inA = schemaMap(a.properties)
+  const inB = schemaMap(b.properties)
   for (const name of requiredNames(a)) {
-    const inA = schemaMap(a.properties)
-    const inB = schemaMap(b.properties)
     // Where a name is not declared, a matching pattern would govern it instead of additionalProperties: unknown, so anything.
     const there = Object.hasOwn(inB, name) ? inB[name] : bPatterns ? {} : b.additionalProperties
     const here = Object.hasOwn(inA, name) ? inA[name] : aPatterns ? {} : a.additionalProperties

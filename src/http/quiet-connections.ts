@@ -21,8 +21,9 @@ export function trackConnections(server: Server, graceMs: number): { closeQuiet(
     const socket = request.socket
     inProgress.set(socket, (inProgress.get(socket) ?? 0) + 1)
     response.once('close', () => {
-      if (!inProgress.has(socket)) return
-      const left = (inProgress.get(socket) ?? 1) - 1
+      const requests = inProgress.get(socket)
+      if (requests === undefined) return // the connection closed first
+      const left = requests - 1
       inProgress.set(socket, left)
       // Stopping: a connection whose last request is answered is not kept for another.
       if (closing && left === 0) socket.end()

@@ -7,6 +7,9 @@ import { Readable } from 'node:stream'
  * is streamed, a page at a time, as the client reads it.
  */
 
+/** Events per page of a store's JSON answer (~2.5 MB of good events): an answer of more pages is streamed. */
+export const ANSWER_PAGE = 500
+
 /** The JSON texts of an answer's items, in order, a page at a time (a store reads the next page only when asked). */
 export type JsonPages = AsyncIterable<readonly (string | Buffer)[]>
 
@@ -44,21 +47,23 @@ export async function jsonArrayAnswer(pages: JsonPages): Promise<Buffer | Readab
   const iterator = pages[Symbol.asyncIterator]()
   const first = await iterator.next()
   if (first.done === true) return joinJsonTexts([])
-  let second: IteratorResult<readonly (string | Buffer)[]>
-  try {
-    second = await iterator.next()
-  } catch (error) {
+  const second = await iterator.next().catch(async (error: unknown) => {
     await iterator.return?.()
     throw error
-  }
+  })
   if (second.done === true) return joinJsonTexts(first.value)
+  const read = [first.value, second.value]
+  const nextPage = async () => {
+    const page = await iterator.next()
+    return page.done === true ? undefined : page.value
+  }
   const rest = async function* (): AsyncGenerator<Buffer> {
     try {
       yield OPEN_BRACKET
       let written = false
-      for (let page: IteratorResult<readonly (string | Buffer)[]> = first; page.done !== true; page = page === first ? second : await iterator.next()) {
-        if (page.value.length === 0) continue
-        yield joined(page.value, written ? COMMA : null, null)
+      for (let page = read.shift(); page !== undefined; page = read.shift() ?? (await nextPage())) {
+        if (page.length === 0) continue
+        yield joined(page, written ? COMMA : null, null)
         written = true
       }
       yield CLOSE_BRACKET

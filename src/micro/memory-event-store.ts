@@ -6,7 +6,7 @@ import type { BadEvent } from './pipeline/bad-rows.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
 import { keepBadEvent, keepGoodEvent, type BadEventFilter, type GoodEventFilter } from './event-filters.js'
 import { isInScope, type EventBatch, type EventCounts, type EventScope, type EventStore } from './event-store.js'
-import { jsonTextsOf, type JsonPages } from './json-array.js'
+import { ANSWER_PAGE, jsonTextsOf, type JsonPages } from './json-array.js'
 
 /**
  * Good events whose JSON text is kept once written, in UTF-8: tests poll the newest events again
@@ -19,8 +19,6 @@ const JSON_TEXTS_KEPT = 2000
 
 /** Events per page of a scan: a reader yields to other requests between pages. */
 const SCAN_PAGE = 1024
-/** Events per page of an answer's JSON (~2.5 MB of good events): a larger answer is streamed. */
-const ANSWER_PAGE = 500
 
 /**
  * The most each list may hold by the events' estimated size, as shares of this process's heap

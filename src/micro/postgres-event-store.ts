@@ -1,18 +1,16 @@
-import { sql, type Insertable, type Kysely } from 'kysely'
+import { sql, type Insertable, type Kysely, type SelectQueryBuilder } from 'kysely'
 import type { Database } from '../db/database.js'
 import type { BadEventFilter, GoodEventFilter } from './event-filters.js'
 import { collectorTime, type EventBatch, type EventCounts, type EventScope, type EventStore } from './event-store.js'
 import type { InspectedEventsTable } from './inspected-events.table.js'
 import type { BadEvent } from './pipeline/bad-rows.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
-import type { JsonPages } from './json-array.js'
+import { ANSWER_PAGE, type JsonPages } from './json-array.js'
 
 /** Rows per INSERT: a tp2 payload may hold thousands of events, and a statement takes at most 65535 parameters. */
 const INSERT_CHUNK = 500
 /** Rows per page of a scan. */
 const SCAN_PAGE = 500
-/** Rows per page of an answer's JSON (~2.5 MB of good events): a larger answer is streamed, and never held whole. */
-const ANSWER_PAGE = 500
 /** Well inside timestamptz, which starts in 4713 BC while JavaScript dates go back further. */
 const EARLIEST_TIMESTAMP = Date.parse('-004000-01-01T00:00:00Z')
 
@@ -40,6 +38,8 @@ interface StoredRow {
   readonly position: string
   readonly body: string
 }
+
+type StoredRowsQuery = SelectQueryBuilder<Database, 'inspected_events', StoredRow>
 
 /** The events a store wrote itself: their JSON text is trusted. */
 const parseGood = (row: { body: string }) => JSON.parse(row.body) as GoodEvent
@@ -133,24 +133,28 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  private async goodRows(filter: GoodEventFilter, count: number | null, before: string | null): Promise<StoredRow[]> {
-    if (count != null && count <= 0) return []
-    let query = this.deps.db.selectFrom('inspected_events').select([sql<string>`seq::text`.as('position'), 'body']).where(sql<boolean>`kind = 'good'`)
-    if (filter.event_type != null) query = query.where('event_type', '=', indexedText(filter.event_type))
-    if (filter.schema != null) query = query.where('schema', '=', indexedText(filter.schema))
-    if (filter.contexts != null && filter.contexts.length > 0) query = query.where(sql<boolean>`contexts @> ${filter.contexts.map(indexedText)}::text[]`)
-    if (before !== null) query = query.where(sql<boolean>`seq < cast(${before} as bigint)`)
-    query = query.orderBy('seq', 'desc')
-    if (count != null) query = query.limit(count)
-    return query.execute()
+  private goodRows(filter: GoodEventFilter, count: number | null, before: string | null): Promise<StoredRow[]> {
+    return this.rows('good', count, before, (query) => {
+      if (filter.event_type != null) query = query.where('event_type', '=', indexedText(filter.event_type))
+      if (filter.schema != null) query = query.where('schema', '=', indexedText(filter.schema))
+      if (filter.contexts != null && filter.contexts.length > 0) query = query.where(sql<boolean>`contexts @> ${filter.contexts.map(indexedText)}::text[]`)
+      return query
+    })
   }
 
   /** A bad event without a collector payload (null api columns) matches any vendor and version. */
-  private async badRows(filter: BadEventFilter, count: number | null, before: string | null): Promise<StoredRow[]> {
+  private badRows(filter: BadEventFilter, count: number | null, before: string | null): Promise<StoredRow[]> {
+    return this.rows('bad', count, before, (query) => {
+      if (filter.vendor != null) query = query.where((eb) => eb.or([eb('api_vendor', 'is', null), eb('api_vendor', '=', indexedText(filter.vendor ?? ''))]))
+      if (filter.version != null) query = query.where((eb) => eb.or([eb('api_version', 'is', null), eb('api_version', '=', indexedText(filter.version ?? ''))]))
+      return query
+    })
+  }
+
+  /** Rows of one kind that `narrow` keeps, newest first, below arrival number `before`, at most `count` (null: all). */
+  private async rows(kind: 'good' | 'bad', count: number | null, before: string | null, narrow: (query: StoredRowsQuery) => StoredRowsQuery): Promise<StoredRow[]> {
     if (count != null && count <= 0) return []
-    let query = this.deps.db.selectFrom('inspected_events').select([sql<string>`seq::text`.as('position'), 'body']).where(sql<boolean>`kind = 'bad'`)
-    if (filter.vendor != null) query = query.where((eb) => eb.or([eb('api_vendor', 'is', null), eb('api_vendor', '=', indexedText(filter.vendor ?? ''))]))
-    if (filter.version != null) query = query.where((eb) => eb.or([eb('api_version', 'is', null), eb('api_version', '=', indexedText(filter.version ?? ''))]))
+    let query = narrow(this.deps.db.selectFrom('inspected_events').select([sql<string>`seq::text`.as('position'), 'body']).where('kind', '=', kind))
     if (before !== null) query = query.where(sql<boolean>`seq < cast(${before} as bigint)`)
     query = query.orderBy('seq', 'desc')
     if (count != null) query = query.limit(count)
