@@ -39,6 +39,30 @@ describe('the events query over pages', () => {
     expect(timelineScope([])).toEqual({})
   })
 
+  it('counts a timeline as checking every event against every bucket would, overlapping, reversed and unreadable bounds included', async () => {
+    const base = Date.parse('2026-01-01T00:00:00Z')
+    const instant = fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 0, max: 20 }).map((s) => new Date(base + s * 1000).toISOString()) }, { weight: 1, arbitrary: fc.constant('unreadable') })
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ time: instant, incomplete: fc.boolean() }), { maxLength: 40 }),
+        fc.array(fc.record({ start: instant, end: instant }), { maxLength: 12 }),
+        async (drawn, buckets) => {
+          const events = drawn.map((e, i) => at(`app${i}`, e.time, e.incomplete))
+          // The reference: NaN compares false both ways, so an unreadable time or bound excludes nothing.
+          const expected = buckets.map((bucket) => {
+            const inBucket = events.filter((e) => {
+              const time = Date.parse(String(e.event.collector_tstamp))
+              return !(time < Date.parse(bucket.start) || time >= Date.parse(bucket.end))
+            })
+            return { validEvents: inBucket.filter((e) => !e.incomplete).length, failedEvents: inBucket.filter((e) => e.incomplete).length, bucket }
+          })
+          expect(await timeline(pages(events, 3), buckets)).toEqual({ points: expected })
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
   it('scopes a query by validity and time, an unreadable bound being no bound', async () => {
     expect(eventsQueryScope({ filters: [], page: 1, pageSize: 1, validEvents: false, timeRange: { start: '2026-01-01T00:00:00Z', end: null } })).toEqual({ validEvents: false, collectorTime: { start: Date.parse('2026-01-01T00:00:00Z'), end: null } })
     expect(eventsQueryScope({ filters: [], page: 1, pageSize: 1, timeRange: { start: '2026-13-45T00:00:00Z' } }).collectorTime).toEqual({ start: null, end: null })
