@@ -19,7 +19,8 @@ import { registerErrorHandling } from './http/error-handler.js'
 import { BODY_LIMITS } from './http/body-limits.js'
 import { healthRoutes } from './http/health.routes.js'
 import { trackConnections } from './http/quiet-connections.js'
-import { rejectNulCharacters } from './http/nul-character-guard.js'
+import { rejectUnstorableInput } from './http/storable-input-guard.js'
+import { parseJsonBodies } from './http/json-body-parser.js'
 import { ApiKeyView } from './auth/api-keys.schemas.js'
 import { TokenResponse } from './auth/token-exchange.schemas.js'
 import { BackgroundTasks } from './background-tasks.js'
@@ -135,6 +136,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     http.addSchema(TokenResponse)
     http.addSchema(ApiKeyView)
     registerErrorHandling(http)
+    parseJsonBodies(http)
     await registerApiDocs(http, packageVersion())
     await http.register(healthRoutes)
 
@@ -149,7 +151,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     const eventSpecs = createEventSpecs({ store: scenariosStore, catalog, scenarios })
     await http.register(
       async (organization) => {
-        organization.addHook('preValidation', rejectNulCharacters)
+        organization.addHook('preValidation', rejectUnstorableInput)
         await organization.register(tokenExchangeRoutes, { credentials, tokens })
         await organization.register(async (guarded) => {
           guarded.addHook('onRequest', bearerGuard)
@@ -167,7 +169,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     await http.register(
       async (legacy) => {
         legacy.addHook('onRequest', bearerGuard)
-        legacy.addHook('preValidation', rejectNulCharacters)
+        legacy.addHook('preValidation', rejectUnstorableInput)
         await legacy.register(legacySchemasRoutes, { registry })
       },
       { prefix: LEGACY_SCHEMAS_PREFIX },
@@ -176,7 +178,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     await http.register(
       async (iglu) => {
         iglu.addHook('onRequest', igluAccessGuard)
-        iglu.addHook('preValidation', rejectNulCharacters)
+        iglu.addHook('preValidation', rejectUnstorableInput)
         await iglu.register(igluServerRoutes, { repository: igluRepository })
       },
       { prefix: IGLU_PREFIX },

@@ -1,6 +1,9 @@
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { BODY_LIMITS } from '../src/http/body-limits.js'
+import { MAX_INPUT_DEPTH } from '../src/http/storable-input-guard.js'
+import { dataStructureHash } from '../src/iglu/schema-key.js'
+import { SELF_DESC_METASCHEMA_URI } from '../src/iglu/self-describing.js'
 import { MAX_EVENTS_PER_PAYLOAD, MAX_JSON_DEPTH } from '../src/micro/pipeline/adapt-payload.js'
 import { bootstrapAdmin, requestJson, type ApiClient } from './support/api-client.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
@@ -74,6 +77,62 @@ describe('documented limits for each class of route', () => {
     expect(inBody.status).toBe(400)
     expect(inBody.body.errors[0].title).toContain('body/scenario/name')
     expect((await admin.call('GET', '/tracking-scenarios/v1')).body.data).toEqual([])
+  })
+
+  it('refuses numbers out of JSON range and nesting past the input depth, naming where, before anything is stored', async () => {
+    const hash = dataStructureHash(admin.organizationId, 'com.acme', 'limits', 'jsonschema')
+    const schemaText = (maximum: string) =>
+      `{"$schema":"${SELF_DESC_METASCHEMA_URI}","self":{"vendor":"com.acme","name":"limits","format":"jsonschema","version":"1-0-0"},"description":"d","type":"object","properties":{"n":{"description":"n","type":"number","maximum":${maximum}}},"additionalProperties":false}`
+    // 1e400 reads as Infinity and would be written back as null: refused, and nothing is validated.
+    const outOfRange = await admin.call('POST', '/data-structures/v1/validation-requests', `{"data":${schemaText('1e400')}}`)
+    expect(outOfRange).toMatchObject({ status: 400, body: { message: expect.stringContaining('body/data/properties/n/maximum is a number out of range') } })
+    const negative = await admin.call('POST', '/tracking-scenarios/v1', `{"scenario":{"name":"n","event":{"schema":{"type":"number","minimum":-1e999}}}}`)
+    expect(negative.status).toBe(400)
+    expect(negative.body.errors[0].title).toContain('body/scenario/event/schema/minimum')
+    expect((await admin.call('POST', '/data-structures/v1/deployment-requests', { source: 'VALIDATED', target: 'DEV', vendor: 'com.acme', name: 'limits', format: 'jsonschema', version: '1-0-0' })).status).toBe(409)
+    // A finite large number is kept as it was sent.
+    expect((await admin.call('POST', '/data-structures/v1/validation-requests', `{"data":${schemaText('1e300')}}`)).body.success).toBe(true)
+    await admin.call('POST', '/data-structures/v1/deployment-requests', { source: 'VALIDATED', target: 'DEV', vendor: 'com.acme', name: 'limits', format: 'jsonschema', version: '1-0-0' })
+    const kept = await admin.call('GET', `/data-structures/v1/${hash}/versions/1-0-0?env=DEV`)
+    expect(kept.body.properties.n.maximum).toBe(1e300)
+
+    // Nested past the limit anywhere in the body: 400 (writing such a value out again would overflow the stack: a 500 before).
+    const nest = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`
+    const deepMeta = await admin.call('PUT', `/data-structures/v1/${hash}/meta`, `{"hidden":false,"schemaType":"event","extra":{"x":${nest(30_000)}}}`)
+    expect(deepMeta).toMatchObject({ status: 400, body: { message: expect.stringContaining(`body/extra/x/0/0`) } })
+    expect(deepMeta.body.message).toContain(`nests deeper than ${MAX_INPUT_DEPTH} levels`)
+    const deepAsync = await admin.call('POST', '/data-structures/v1/validation-requests?async=true', `{"data":${nest(200_000)}}`)
+    expect(deepAsync.status).toBe(400)
+    const deepDeployment = await admin.call('POST', '/data-structures/v1/deployment-requests?async=true', `{"source":"DEV","target":"PROD","vendor":"com.acme","name":"limits","format":"jsonschema","version":"1-0-0","extra":${nest(30_000)}}`)
+    expect(deepDeployment.status).toBe(400)
+    // Just inside the limit is read and judged on its merits.
+    const atLimit = await admin.call('PUT', `/data-structures/v1/${hash}/meta`, `{"hidden":false,"schemaType":"event","extra":{"x":${nest(MAX_INPUT_DEPTH - 3)}}}`)
+    expect(atLimit.status, JSON.stringify(atLimit.body)).toBe(200)
+    const record = await admin.call('GET', `/data-structures/v1/${hash}`)
+    expect(JSON.stringify(record.body.meta.extra.x)).toBe(nest(MAX_INPUT_DEPTH - 3))
+    expect((await admin.call('GET', `/data-structures/v1/${hash}/deployments`)).body.map((d: { env: string }) => d.env)).toEqual(['DEV'])
+  })
+
+  it('deletes with a JSON content type and no body, and still refuses an empty JSON body elsewhere', async () => {
+    const created = await admin.call('POST', '/tracking-scenarios/v1', { scenario: { name: 'to delete' } })
+    const id: string = created.body.data[0].id
+    const url = `${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}/tracking-scenarios/v1/${id}`
+    const headers = { authorization: `Bearer ${admin.accessToken}`, 'content-type': 'application/json' }
+    expect((await requestJson(url, { method: 'PUT', headers, body: '' })).status).toBe(400)
+    expect((await requestJson(url, { method: 'DELETE', headers, body: '' })).body).toEqual({ data: [], includes: [], errors: [] })
+    expect((await admin.call('GET', `/tracking-scenarios/v1/${id}`)).status).toBe(404)
+  })
+
+  it('refuses an edit of a scenario with no version left (the next one would not fit its column), and keeps it as it was', async () => {
+    const created = await admin.call('POST', '/tracking-scenarios/v1', { scenario: { name: 'last version', version: 2_147_483_647 } })
+    const id: string = created.body.data[0].id
+    const edit = await admin.call('PUT', `/tracking-scenarios/v1/${id}`, { scenario: { name: 'last version', description: 'more' } })
+    expect(edit.status).toBe(422)
+    expect(edit.body.errors).toEqual([expect.objectContaining({ type: 'Error', code: 'InvalidVersion', source: 'version' })])
+    const after = await admin.call('GET', `/tracking-scenarios/v1/${id}?withHistory=true`)
+    expect(after.body.data[0].version).toBe(2_147_483_647)
+    expect(after.body.data[0].description).not.toBe('more')
+    expect(after.body.includes.map((r: { version: number }) => r.version)).toEqual([2_147_483_647])
   })
 })
 

@@ -190,8 +190,12 @@ describe.each(backends)('data structures API on $name', (backend) => {
     const huge = await user.call('POST', '/data-structures/v1/validation-requests', { data: { ...schema('9-0-0'), blob: 'x'.repeat(10 * 1024 * 1024) } })
     expect(huge.status).toBe(413)
     let deep: Record<string, unknown> = { type: 'string' }
-    for (let i = 0; i < 1000; i++) deep = { type: 'object', properties: { a: deep } }
+    for (let i = 0; i < 400; i++) deep = { type: 'object', properties: { a: deep } }
     const nested = await user.call('POST', '/data-structures/v1/validation-requests', { data: { ...schema('9-0-0'), properties: { a: deep } } })
     expect(nested).toMatchObject({ status: 400, body: { code: 'SCHEMA_TOO_DEEP', message: expect.stringContaining('data') } })
+    // Past the depth any request body may have, the input guard answers first, naming where.
+    for (let i = 0; i < 600; i++) deep = { type: 'object', properties: { a: deep } }
+    const deeper = await user.call('POST', '/data-structures/v1/validation-requests', { data: { ...schema('9-0-0'), properties: { a: deep } } })
+    expect(deeper).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^body\/data\/properties\/a\/.* nests deeper than/) } })
   })
 })

@@ -24,6 +24,9 @@ describe('scenario versioning rules', () => {
     expect(editVersionProblems(-1, history)[0]?.code).toBe('InvalidVersion')
     expect(editVersionProblems(4, history)).toEqual([])
     expect(editVersionProblems(undefined, history)).toEqual([])
+    // The next version of a scenario at the maximum would not fit its column: refused, not a 500.
+    expect(editVersionProblems(undefined, kept([2_147_483_647, 'draft']))[0]).toMatchObject({ type: 'Error', code: 'InvalidVersion', source: 'version' })
+    expect(editVersionProblems(undefined, kept([2_147_483_646, 'draft']))).toEqual([])
   })
 
   it('discards only unpublished versions strictly between the previous publication and the new one', () => {

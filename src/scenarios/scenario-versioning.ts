@@ -43,7 +43,11 @@ export function createVersionProblems(version: number | undefined): Problem[] {
 
 /** On edit a given version must also be unused and above the last published one. */
 export function editVersionProblems(version: number | undefined, kept: readonly KeptVersion[]): Problem[] {
-  if (version === undefined) return []
+  if (version === undefined) {
+    const next = nextVersion(undefined, kept)
+    if (next <= MAX_SCENARIO_VERSION) return []
+    return [problemError('InvalidVersion', 'version', `no version is left after ${next - 1}, the highest kept: versions go up to ${MAX_SCENARIO_VERSION}; give an unused version`)]
+  }
   const range = rangeProblems(version)
   if (range.length > 0) return range
   if (kept.some((k) => k.version === version)) {
