@@ -6,7 +6,8 @@ const tags = ['data structures']
 const guardErrors = { 400: ErrorBodyRef, 401: ErrorBodyRef, 403: ErrorBodyRef }
 const AnyObject = Type.Object({}, { additionalProperties: true })
 const Env = Type.Union([Type.Literal('DEV'), Type.Literal('PROD')])
-const Count = Type.String({ pattern: '^[0-9]{1,9}$', description: 'A non-negative integer' })
+/** Up to 15 digits, so every value is an exact JavaScript integer (snowplow-cli asks for `size=1000000000`). */
+const Count = Type.String({ pattern: '^[0-9]{1,15}$', description: 'A non-negative integer' })
 
 export const Meta = Type.Object(
   {
