@@ -57,6 +57,15 @@ describe.each(storageModes)('event inspection on $name storage: collector and /l
       expect(event.rawEvent).toMatchObject({ api: { vendor: SP, version: 'tp1' }, parameters: { e: 'pp', p: 'web', tv: 'lol' }, contentType: null })
     })
 
+    it('ignores unknown parameters named like built-in object members, as any other unknown parameter', async () => {
+      const names = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf']
+      expect((await get(`/i?e=pv&p=web&tv=t&${names.map((n) => `${n}=x`).join('&')}`)).status).toBe(200)
+      expect(await allText()).toBe('{"total":1,"good":1,"bad":0}')
+      const [event] = await good()
+      expect(event.event).toMatchObject({ event: 'page_view', platform: 'web' })
+      expect(Object.keys(event.rawEvent.parameters)).toEqual(expect.arrayContaining(names))
+    })
+
     it('shows every event of the requests answered before a query, whatever arrived with them', async () => {
       const aids = Array.from({ length: 40 }, (_, i) => `burst-${i}`)
       const answers = await Promise.all(aids.map((aid) => get(`/i?${query({ ...base, aid })}`)))

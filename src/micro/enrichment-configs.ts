@@ -103,7 +103,7 @@ function readDirectory(directory: string, problems: string[]): [string, string, 
       return []
     }
     const name = match[2] ?? ''
-    if (BUILDERS[name] === undefined) {
+    if (!Object.hasOwn(BUILDERS, name)) {
       problems.push(`${where}: the ${name} enrichment is not supported by Floe (supported: ${Object.keys(BUILDERS).join(', ')})`)
       return []
     }

@@ -63,8 +63,14 @@ const platform: Conversion = (raw) => (PLATFORMS.includes(raw) ? ok(raw) : fail(
 
 const firstIp: Conversion = (raw) => ok(tsvSafe(raw.split(/[,| ]/)[0] ?? ''))
 
+/**
+ * A lookup table by parameter name without a prototype: a tracker may send any name, and
+ * `constructor` or `toString` must find nothing, as any other unknown parameter does.
+ */
+const byName = <T>(entries: Record<string, T>): Readonly<Record<string, T>> => Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries))
+
 /** Single-field parameters: parameter → (field, conversion). */
-const SIMPLE: Readonly<Record<string, readonly [CanonicalField, Conversion]>> = {
+const SIMPLE = byName<readonly [CanonicalField, Conversion]>({
   e: ['event', eventType], eid: ['event_id', uuid], tv: ['v_tracker', str], tna: ['name_tracker', str], p: ['platform', platform], aid: ['app_id', str],
   tid: ['txn_id', int], dtm: ['dvce_created_tstamp', ts], stm: ['dvce_sent_tstamp', ts], ttm: ['true_tstamp', ts],
   uid: ['user_id', str], duid: ['domain_userid', str], nuid: ['network_userid', str], sid: ['domain_sessionid', uuid], vid: ['domain_sessionidx', int],
@@ -79,14 +85,14 @@ const SIMPLE: Readonly<Record<string, readonly [CanonicalField, Conversion]>> = 
   ti_id: ['ti_orderid', str], ti_sk: ['ti_sku', str], ti_nm: ['ti_name', str], ti_na: ['ti_name', str], ti_ca: ['ti_category', str], ti_cu: ['ti_currency', str],
   ti_pr: ['ti_price', dec], ti_qu: ['ti_quantity', int],
   pp_mix: ['pp_xoffset_min', int], pp_max: ['pp_xoffset_max', int], pp_miy: ['pp_yoffset_min', int], pp_may: ['pp_yoffset_max', int],
-}
+})
 
 /** Dimension parameters (`1920x1080`) → two integer fields. */
-const DIMENSIONS: Readonly<Record<string, readonly [CanonicalField, CanonicalField]>> = {
+const DIMENSIONS = byName<readonly [CanonicalField, CanonicalField]>({
   res: ['dvce_screenwidth', 'dvce_screenheight'],
   vp: ['br_viewwidth', 'br_viewheight'],
   ds: ['doc_width', 'doc_height'],
-}
+})
 
 function dimension(raw: string): { ok: true; value: [number, number] } | { ok: false; message: string } {
   const match = /^(\d+)x(\d+)$/.exec(raw)
