@@ -212,6 +212,15 @@ describe.each(storageModes)('event inspection on $name storage: collector and /l
       expect(anon.rawEvent.context.headers.some((h: string) => h.toLowerCase().startsWith('x-forwarded-for'))).toBe(false)
     })
 
+    it('takes the client IP from forwarding headers only when they start with an address', async () => {
+      await get('/i?e=pp&p=web&tv=t&aid=1', { 'x-forwarded-for': 'a, 203.0.113.9' })
+      await get('/i?e=pp&p=web&tv=t&aid=2', { 'x-forwarded-for': 'unknown', forwarded: 'for="[2001:db8::1]:4711";proto=https' })
+      await get('/i?e=pp&p=web&tv=t&aid=3', { forwarded: 'for=_hidden, for=198.51.100.7' })
+      await get('/i?e=pp&p=web&tv=t&aid=4', { 'x-forwarded-for': '"198.51.100.8:4711", 10.0.0.1' })
+      const byApp = Object.fromEntries((await good()).map((e: { event: { app_id: string; user_ipaddress: string } }) => [e.event.app_id, e.event.user_ipaddress]))
+      expect(byApp).toEqual({ 1: '127.0.0.1', 2: '2001:db8::1', 3: '127.0.0.1', 4: '198.51.100.8' })
+    })
+
     it('answers preflights and echoes the origin with credentials', async () => {
       const preflight = await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, { method: 'OPTIONS', headers: { origin: 'http://shop.test' } })
       expect(preflight.status).toBe(200)
@@ -249,6 +258,13 @@ describe.each(storageModes)('event inspection on $name storage: collector and /l
         expect(event.errors[0]).toBe("Can't deserialize Thrift bytes.")
         expect(JSON.parse(event.errors[1]).schema).toBe('iglu:com.snowplowanalytics.snowplow.badrows/collector_payload_format_violation/jsonschema/1-0-0')
       }
+    })
+
+    it('reads percent-escapes that are not UTF-8 as U+FFFD, as the reference decoder does, in the request and in the page URL', async () => {
+      expect((await get('/i?e=pv&p=web&tv=t&page=caf%E9&url=' + encodeURIComponent('http://a.com/?utm_source=caf%E9'))).status).toBe(200)
+      expect(await allText()).toBe('{"total":1,"good":1,"bad":0}')
+      const [event] = await good()
+      expect([event.event.page_title, event.event.page_urlquery]).toEqual(['caf\uFFFD', 'utm_source=caf%E9'])
     })
   })
 

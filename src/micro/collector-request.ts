@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
+import { isIPv4, isIPv6 } from 'node:net'
 import type { ApiPath, CollectorPayload, QueryPair } from './pipeline/collector-payload.js'
 import { decodeQueryString } from './pipeline/query-string.js'
 import { recurringValue } from './pipeline/recurring-values.js'
@@ -49,15 +50,27 @@ function parseQuery(raw: string): QueryPair[] | null {
   return ILLEGAL_QUERY.test(raw) ? null : decodeQueryString(raw)
 }
 
+/**
+ * The IP address an `X-Forwarded-For` entry or a `Forwarded: for=` value starts with (quotes,
+ * brackets and an IPv4 port allowed), or null when it is not an address (`unknown`, `_hidden`, a
+ * host name): such a header is passed over, as the reference's extractor matches addresses only.
+ */
+function leadingAddress(value: string): string | null {
+  const bare = value.trim().replace(/^"?\[?/, '')
+  const ipv6 = /^[^\]"]*/.exec(bare)?.[0] ?? ''
+  if (isIPv6(ipv6)) return ipv6
+  const ipv4 = /^\d{1,3}(?:\.\d{1,3}){3}/.exec(bare)?.[0] ?? ''
+  return isIPv4(ipv4) ? ipv4 : null
+}
+
 /** The client IP: the first X-Forwarded-For address, else `Forwarded: for=`, else the socket's address. */
 function clientIp(headers: IncomingHttpHeaders, remoteAddress: string | null): string | null {
   const forwardedFor = header(headers, 'x-forwarded-for')
-  if (forwardedFor !== null) {
-    const first = forwardedFor.split(',')[0]?.trim().replace(/^["[]/, '').replace(/[\]"]$/, '')
-    if (first) return first
-  }
-  const forwarded = /for="?\[?([^;,"\]]+)/i.exec(header(headers, 'forwarded') ?? '')
-  if (forwarded?.[1]) return forwarded[1]
+  const first = forwardedFor === null ? null : leadingAddress(forwardedFor.split(',')[0] ?? '')
+  if (first !== null) return first
+  const forwarded = /for=([^;,]+)/i.exec(header(headers, 'forwarded') ?? '')
+  const forwardedFor7239 = forwarded?.[1] === undefined ? null : leadingAddress(forwarded[1])
+  if (forwardedFor7239 !== null) return forwardedFor7239
   return remoteAddress === null ? null : remoteAddress.replace(/^::ffff:/, '')
 }
 

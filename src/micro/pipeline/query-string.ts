@@ -1,10 +1,34 @@
 import type { QueryPair } from './collector-payload.js'
 
 const PLUS = /\+/g
+const MALFORMED_ESCAPE = /%(?![0-9a-fA-F]{2})/
+const ESCAPES = /(?:%[0-9a-fA-F]{2})+/g
 
 /**
- * `a=1&b+c=%20&d` → pairs, `+` and `%xx` decoded (as Apache URLEncodedUtils and the loader do); a
- * name without `=` has a null value. Null when a percent-escape is malformed.
+ * `%xx` escapes read as UTF-8 bytes. Bytes that are not UTF-8 (`%E9`, a Latin-1 é) become U+FFFD,
+ * as Java's decoder in URLEncodedUtils makes them, instead of failing the whole query; a `%` not
+ * followed by two hex digits is malformed and throws.
+ */
+function percentDecode(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch (error) {
+    if (MALFORMED_ESCAPE.test(text)) throw error
+  }
+  const parts: Buffer[] = []
+  let from = 0
+  for (const match of text.matchAll(ESCAPES)) {
+    parts.push(Buffer.from(text.slice(from, match.index), 'utf8'), Buffer.from(match[0].replace(/%/g, ''), 'hex'))
+    from = match.index + match[0].length
+  }
+  parts.push(Buffer.from(text.slice(from), 'utf8'))
+  return Buffer.concat(parts).toString('utf8')
+}
+
+/**
+ * `a=1&b+c=%20&d` → pairs, `+` and `%xx` decoded (as Apache URLEncodedUtils and the loader do,
+ * bytes that are not UTF-8 becoming U+FFFD); a name without `=` has a null value. Null when a
+ * percent-escape is malformed (`%` without two hex digits).
  *
  * One pass over the raw text: the next `=`, `%` and `+` are found in it (not in each slice) and only
  * looked for again once passed, so a piece is decoded only when it holds one, and the work stays
@@ -20,7 +44,7 @@ export function decodeQueryString(raw: string): QueryPair[] | null {
     if (nextPlus >= 0 && nextPlus < start) nextPlus = raw.indexOf('+', start)
     const text = raw.slice(start, end)
     const encoded = (nextPercent >= 0 && nextPercent < end) || (nextPlus >= 0 && nextPlus < end)
-    return encoded ? decodeURIComponent(text.replace(PLUS, ' ')) : text
+    return encoded ? percentDecode(text.replace(PLUS, ' ')) : text
   }
   try {
     for (let start = 0; start <= raw.length; ) {
