@@ -75,6 +75,17 @@ describe.each(backends)('tracking scenario lifecycle and compatibility on $name'
     expect((await admin.call('GET', `${scenarios}?withLatestHistory=true`)).body.includes).toEqual([])
   })
 
+  it('makes an edit that leaves status out a draft, as a create, so that no edit publishes without being asked', async () => {
+    const created = await create({ name: 'Plain edits', status: 'published' })
+    const id: string = created.body.data[0].id
+    const plain = await edit(id, { name: 'Plain edits', description: 'changed' })
+    expect(plain.body.data[0]).toMatchObject({ version: 1, status: 'draft', description: 'changed' })
+    expect((await admin.call('GET', `${scenarios}/${id}?status=published`)).body.data[0]).toMatchObject({ version: 0, status: 'published' })
+    expect((await edit(id, { name: 'Plain edits', status: 'deprecated' })).body.data[0]).toMatchObject({ version: 2, status: 'deprecated' })
+    expect((await edit(id, { name: 'Plain edits' })).body.data[0]).toMatchObject({ version: 3, status: 'draft' })
+    expect((await admin.call('DELETE', `${scenarios}/${id}`)).status).toBe(200)
+  })
+
   it('filters by data structure, version, status and data product', async () => {
     const product = await admin.call('POST', '/data-products/v2', { name: 'Shop', domain: 'commerce' })
     const productId: string = product.body.data[0].id

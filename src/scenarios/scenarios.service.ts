@@ -149,8 +149,9 @@ export function createScenariosService(deps: ScenariosDeps) {
       if (current === null) throw new ScenarioNotFoundError(id)
       const problems = [...statusProblems(input.status), ...editVersionProblems(input.version, await store.keptVersions(scenarioId))]
       if (input.id !== undefined && input.id.toLowerCase() !== scenarioId) problems.push(problemError('InvalidId', 'id', `id cannot change: this is tracking scenario ${scenarioId}`))
-      // An edit that leaves status out keeps the current one.
-      const draft = buildScenario(scenarioId, input, input.version ?? current.version, validStatus(input.status) ?? current.status)
+      // The body replaces the definition, status included: left out, it is draft, as on create, so
+      // that no edit publishes (or keeps deprecated) a new version without being asked to.
+      const draft = buildScenario(scenarioId, input, input.version ?? current.version, validStatus(input.status) ?? 'draft')
       const checked = await writeProblems(organizationId, draft, input, scenarioId)
       problems.push(...checked.problems)
       if (hasErrors(problems)) throw new ScenarioRejectedError(problems)
