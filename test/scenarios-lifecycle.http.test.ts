@@ -68,6 +68,15 @@ describe.each(backends)('tracking scenario lifecycle and compatibility on $name'
     expect(await versionsAfter({ status: 'draft' }, 'undeprecated')).toMatchObject({ version: 8, status: 'draft' })
     const latest = await admin.call('GET', `${scenarios}?withLatestHistory=true`)
     expect(latest.body.includes).toEqual([expect.objectContaining({ scenarioId: id, version: 8, message: 'undeprecated' })])
+    // A flag present without a value, or as 1, is set; false or 0 is not.
+    expect((await admin.call('GET', `${scenarios}?withLatestHistory`)).body.includes).toEqual(latest.body.includes)
+    const full = (await admin.call('GET', `${scenarios}/${id}?withHistory=true`)).body.includes
+    expect(full).toHaveLength(6)
+    expect((await admin.call('GET', `${scenarios}/${id}?withHistory`)).body.includes).toEqual(full)
+    expect((await admin.call('GET', `${scenarios}/${id}?withHistory=1`)).body.includes).toEqual(full)
+    expect((await admin.call('GET', `${scenarios}/${id}?withHistory=0`)).body.includes).toEqual([])
+    expect((await admin.call('GET', `${scenarios}?withLatestHistory=false`)).body.includes).toEqual([])
+    expect((await admin.call('GET', `${scenarios}?withLatestHistory=yes`)).status).toBe(400)
 
     const deleted = await admin.call('DELETE', `${scenarios}/${id}`)
     expect(deleted).toMatchObject({ status: 200, body: { data: [], includes: [], errors: [] } })

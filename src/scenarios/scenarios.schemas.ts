@@ -4,7 +4,9 @@ const security = [{ bearer: [] }]
 const tags = ['tracking scenarios']
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
 const JsonSchemaObject = Type.Object({}, { additionalProperties: true, description: 'A draft-04 JSON Schema' })
-const BooleanFlag = Type.Union([Type.Literal('true'), Type.Literal('false')])
+/** A boolean query flag: `true`/`false`, `1`/`0`, or present without a value (`?withHistory`), which sets it. */
+const BooleanFlag = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0'), Type.Literal('')])
+export const flagIsSet = (flag: string | undefined): boolean => flag === 'true' || flag === '1' || flag === ''
 const StatusFilter = Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('deprecated')])
 
 const EntityReference = Type.Object(

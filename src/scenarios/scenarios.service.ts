@@ -10,7 +10,7 @@ import { definitionProblems, sourceResolver, unresolvedTitle, type DataProductDi
 import { hasErrors, problemError, problemWarning, type Problem } from './scenario-problem.js'
 import { createVersionProblems, editVersionProblems, isScenarioStatus, nextVersion, statusProblems, versionsDiscardedByPublishing } from './scenario-versioning.js'
 import { ScenarioNotFoundError, ScenarioQueryInvalidError, ScenarioRejectedError } from './scenarios.errors.js'
-import type { HistoryRecord, ListQuery, OneQuery, Scenario, ScenarioInput, ScenarioStatus } from './scenarios.schemas.js'
+import { flagIsSet, type HistoryRecord, type ListQuery, type OneQuery, type Scenario, type ScenarioInput, type ScenarioStatus } from './scenarios.schemas.js'
 import type { ScenarioPlacement, ScenariosStore, WriteOutcome } from './scenarios.store.js'
 
 /** The response envelope of every tracking-scenarios endpoint. */
@@ -112,7 +112,7 @@ export function createScenariosService(deps: ScenariosDeps) {
         dataStructureVersion: query.dataStructureVersion,
         status: query.status,
       })
-      const includes = query.withLatestHistory === 'true' ? await store.history(scenarios.map((s) => s.id), { latestOnly: true }) : []
+      const includes = flagIsSet(query.withLatestHistory) ? await store.history(scenarios.map((s) => s.id), { latestOnly: true }) : []
       const resolve = sourceResolver(catalog, organizationId)
       const errors: Problem[] = []
       for (const scenario of scenarios) errors.push(...(await compatibilityOf(scenario, resolve, false)))
@@ -125,7 +125,7 @@ export function createScenariosService(deps: ScenariosDeps) {
       if (current === null) throw new ScenarioNotFoundError(id)
       const scenario = query.status === undefined || query.status === current.status ? current : await store.snapshotWithStatus(organizationId, scenarioId, query.status)
       if (scenario === null) throw new ScenarioNotFoundError(id, query.status)
-      const includes = query.withHistory === 'true' ? await store.history([scenarioId], { latestOnly: false }) : []
+      const includes = flagIsSet(query.withHistory) ? await store.history([scenarioId], { latestOnly: false }) : []
       return { data: [scenario], includes, errors: await compatibilityOf(scenario, sourceResolver(catalog, organizationId), false) }
     },
 
