@@ -90,7 +90,7 @@ describe.each(backends)('tracking scenarios on $name', (backend) => {
       const missing = '44444444-4444-4444-8444-444444444444'
       for (const [method, body] of [['GET', undefined], ['PUT', { scenario: { name: 'x' } }], ['DELETE', undefined]] as const) {
         const response = await admin.call(method, `${scenarios}/${missing}`, body)
-        expect(response).toMatchObject({ status: 404, body: { data: [], includes: [], errors: [{ type: 'Error', code: 'ScenarioNotFound', source: 'trackingScenarioId' }] } })
+        expect(response).toMatchObject({ status: 404, body: { data: [], includes: [], errors: [{ type: 'Error', code: 'ScenarioNotFound', source: 'path.trackingScenarioId' }] } })
       }
       const anonymous = await requestJson(`${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}${scenarios}`)
       expect(anonymous).toMatchObject({ status: 401, body: { data: [], includes: [], errors: [{ type: 'Error', code: 'Unauthorized', source: 'authorization' }] } })

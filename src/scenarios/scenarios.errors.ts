@@ -15,7 +15,7 @@ export class ScenarioNotFoundError extends DomainError<'SCENARIO_NOT_FOUND'> {
   readonly code = 'SCENARIO_NOT_FOUND'
   constructor(id: string, status?: string) {
     const title = status === undefined ? `Tracking scenario ${id} not found` : `Tracking scenario ${id} has no ${status} version`
-    super(title, { problems: [problemError('ScenarioNotFound', 'trackingScenarioId', title)] })
+    super(title, { problems: [problemError('ScenarioNotFound', 'path.trackingScenarioId', title)] })
   }
 }
 
