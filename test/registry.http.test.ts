@@ -137,6 +137,11 @@ describe.each(backends)('data structures API on $name', (backend) => {
     const warned = await user.call('POST', '/data-structures/v1/validation-requests', { data: schema('2-0-0', { s: { type: ['string', 'null'], description: 's' } }) })
     expect(warned.body).toMatchObject({ success: true, errors: null })
     expect(warned.body.warnings.join('\n')).toContain('[stringLength]')
+    // Iglu allows other formats; the registry (and every data structure hash) is for JSON Schemas only.
+    const avro = schema('2-0-0')
+    const notJsonSchema = await user.call('POST', '/data-structures/v1/validation-requests', { data: { ...avro, self: { ...avro.self, format: 'avro' } } })
+    expect(notJsonSchema.body).toMatchObject({ success: false })
+    expect(notJsonSchema.body.errors).toEqual(['/self/format: the registry keeps JSON Schemas only: format must be "jsonschema", not "avro" [selfDescribing]'])
   })
 
   it('offers asynchronous validation and deployment, polled by id', async () => {

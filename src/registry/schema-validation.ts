@@ -39,6 +39,10 @@ export function validateSchemaDocument(data: unknown, ajv: Ajv): SchemaValidatio
     errors.push(...selfDescribing.problems.filter((p) => !p.startsWith('/$schema')).map((p) => `${p} [selfDescribing]`))
   }
 
+  if (selfDescribing.kind === 'valid' && selfDescribing.key.format !== 'jsonschema') {
+    errors.push(`/self/format: the registry keeps JSON Schemas only: format must be "jsonschema", not ${JSON.stringify(selfDescribing.key.format)} [selfDescribing]`)
+  }
+
   const asDraft04 = { ...data, $schema: DRAFT_04 }
   if (!ajv.validateSchema(asDraft04)) {
     for (const error of ajv.errors ?? []) errors.push(`${error.instancePath || '/'}: ${error.message ?? 'invalid'} [jsonSchema]`)
