@@ -206,4 +206,12 @@ describe.each(backends)('data structures API on $name', (backend) => {
     const deeper = await user.call('POST', '/data-structures/v1/validation-requests', { data: { ...schema('9-0-0'), properties: { a: deep } } })
     expect(deeper).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^body\/data\/properties\/a\/.* nests deeper than/) } })
   })
+
+  it('gives schemas back with their keys in the order they were sent, as snowtype lists properties', async () => {
+    const sent = { self: { version: '1-0-0', vendor: 'com.acme', name: 'ordered', format: 'jsonschema' }, $schema: schema('1-0-0').$schema, description: 'd', type: 'object', properties: { zeta: { type: 'string', maxLength: 5, description: 'z' }, a: { type: 'integer', minimum: 0, maximum: 5, description: 'a' }, term: { type: 'boolean', description: 't' } }, additionalProperties: false }
+    expect((await user.call('POST', '/data-structures/v1/validation-requests', { data: sent })).body.success).toBe(true)
+    expect((await user.call('POST', '/data-structures/v1/deployment-requests', { source: 'VALIDATED', target: 'DEV', vendor: 'com.acme', name: 'ordered', format: 'jsonschema', version: '1-0-0' })).status).toBe(201)
+    const read = await user.call('GET', `/data-structures/v1/${dataStructureHash(user.organizationId, 'com.acme', 'ordered', 'jsonschema')}/versions/1-0-0?env=DEV`)
+    expect(JSON.stringify(read.body)).toBe(JSON.stringify(sent))
+  })
 })

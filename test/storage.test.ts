@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { Migrator } from 'kysely/migration'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createApp, type FloeApp } from '../src/app.js'
 import { createCredentialsService } from '../src/auth/credentials.service.js'
@@ -47,6 +48,27 @@ describe.each(backends)('storage on $name', (backend) => {
     const tables = await sql<{ table_name: string }>`
       select table_name from information_schema.tables where table_schema = 'public' order by table_name`.execute(store.db)
     expect(tables.rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(['api_keys', 'organizations', 'server_secrets']))
+  })
+
+  it('upgrades documents stored as jsonb to json, keeping their content, and keeps the key order of later writes', async () => {
+    const database = await fresh()
+    const store = createDb(database.config)
+    cleanups.push(() => store.close())
+    const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo('2026-11-22-06-remember-unshown-initial-secret')).error).toBeUndefined()
+    const org = '3c0e8a7e-1111-4c52-9d6b-3f2f8f0d1a11'
+    await sql`insert into organizations (id, name) values (${org}, 'o')`.execute(store.db)
+    await sql`insert into data_structures (hash, organization_id, vendor, name, format, meta) values ('h', ${org}, 'v', 'n', 'jsonschema', '{}'::jsonb)`.execute(store.db)
+    const before = { z: 1, a: { y: [1, 2], b: null } }
+    await sql`insert into schema_versions (data_structure_hash, env, version, schema, content_hash, patch_level, deployed_at) values ('h', 'DEV', '1-0-0', ${JSON.stringify(before)}::jsonb, 'c', 0, now())`.execute(store.db)
+    await migrateToLatest(store.db)
+    const types = await sql<{ data_type: string }>`select data_type from information_schema.columns where table_name = 'schema_versions' and column_name = 'schema'`.execute(store.db)
+    expect(types.rows).toEqual([{ data_type: 'json' }])
+    const kept = await sql<{ schema: unknown }>`select schema from schema_versions where data_structure_hash = 'h'`.execute(store.db)
+    expect(kept.rows[0]?.schema).toEqual(before)
+    await sql`update schema_versions set schema = ${JSON.stringify(before)}::json where data_structure_hash = 'h'`.execute(store.db)
+    const rewritten = await sql<{ schema: unknown }>`select schema from schema_versions where data_structure_hash = 'h'`.execute(store.db)
+    expect(JSON.stringify(rewritten.rows[0]?.schema)).toBe(JSON.stringify(before))
   })
 
   it('keeps organizations, keys and the signing secret across a restart', async () => {

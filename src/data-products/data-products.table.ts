@@ -2,7 +2,7 @@ import type { ColumnType } from 'kysely'
 import type { Static } from 'typebox'
 import type { DataProductInput, SourceApplicationInput } from './data-products.schemas.js'
 
-/** jsonb: written as a JSON string, read back parsed. */
+/** json or jsonb (documents given back as sent are json, which keeps their key order): written as a JSON string, read back parsed. */
 type Json<T> = ColumnType<T, string, string>
 
 export type DataProductDocument = Omit<Static<typeof DataProductInput>, 'sourceApplications'>

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Selectable } from 'kysely'
 import type { DeploymentRequest, Initiator } from './deploy-schema.js'
 
-/** jsonb: written as a JSON string, read back parsed. */
+/** json or jsonb (documents given back as sent are json, which keeps their key order): written as a JSON string, read back parsed. */
 type Json<T> = ColumnType<T, string, string>
 
 export interface StructureMeta {

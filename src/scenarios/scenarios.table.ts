@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely'
 import type { Scenario, ScenarioStatus } from './scenarios.schemas.js'
 
-/** jsonb: written as a JSON string, read back parsed. */
+/** json or jsonb (documents given back as sent are json, which keeps their key order): written as a JSON string, read back parsed. */
 type Json<T> = ColumnType<T, string, string>
 
 /** The stored document: the scenario without the columns kept beside it. */

@@ -5,6 +5,7 @@ import * as createScenariosAndDataProducts from './2026-11-21-03-create-scenario
 import * as createInspectedEvents from './2026-11-22-04-create-inspected-events.js'
 import * as keepAcceptedRequestWork from './2026-11-22-05-keep-accepted-request-work.js'
 import * as rememberUnshownInitialSecret from './2026-11-22-06-remember-unshown-initial-secret.js'
+import * as keepDocumentsAsSent from './2026-11-23-07-keep-documents-as-sent.js'
 
 /**
  * Every migration by name. Names sort by date, and a migration is never edited once merged.
@@ -17,4 +18,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-22-04-create-inspected-events': createInspectedEvents,
   '2026-11-22-05-keep-accepted-request-work': keepAcceptedRequestWork,
   '2026-11-22-06-remember-unshown-initial-secret': rememberUnshownInitialSecret,
+  '2026-11-23-07-keep-documents-as-sent': keepDocumentsAsSent,
 }
