@@ -28,7 +28,7 @@ import { createAjv } from './iglu/ajv-factory.js'
 import { createIgluAccessGuard } from './auth/iglu-access.hook.js'
 import { createIgluRepository } from './registry/iglu-repository.js'
 import { createDeployedSchemaCache } from './registry/deployed-schema-cache.js'
-import { igluServerRoutes } from './registry/iglu-server.routes.js'
+import { igluHealthRoutes, igluServerRoutes } from './registry/iglu-server.routes.js'
 import { compatibilityChecksRoutes } from './compatibility-checks/compatibility-checks.routes.js'
 import { legacySchemasRoutes, registryRoutes } from './registry/registry.routes.js'
 import { createRegistryService } from './registry/registry.service.js'
@@ -183,6 +183,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       },
       { prefix: IGLU_PREFIX },
     )
+    await http.register(igluHealthRoutes, { prefix: IGLU_PREFIX })
     const registrySchemas: SchemaRepository = {
       name: `Floe registry (${config.inspection.env})`,
       priority: 0,

@@ -86,6 +86,7 @@ describe.each(backends)('legacy Schemas API and Iglu Server reads on $name', (ba
     expect((await requestJson(iglu('prod', '/schemas/com.acme/click/jsonschema/1-0-0'), { headers })).status).toBe(200)
     const uri = await requestJson(iglu('dev', '/schemas/com.acme/click/jsonschema/1-0-0?repr=uri'), { headers })
     expect(uri.body).toBe('iglu:com.acme/click/jsonschema/1-0-0')
+    expect(uri.headers.get('content-type')).toMatch(/^application\/json/)
     const meta = await requestJson(iglu('dev', '/schemas/com.acme/click/jsonschema/1-0-0?repr=meta'), { headers })
     expect(meta.body).toMatchObject({ self: { name: 'click' }, metadata: { isPublic: false } })
     expect(meta.body.$schema).toBeUndefined()
@@ -121,5 +122,9 @@ describe.each(backends)('legacy Schemas API and Iglu Server reads on $name', (ba
     expect((await requestJson(iglu('staging', '/schemas'), { headers: { apikey: adminSecret } })).status).toBe(400)
     expect((await requestJson(`${server.baseUrl}/iglu/not-a-uuid/dev/api/schemas`, { headers: { apikey: adminSecret } })).status).toBe(400)
     expect((await requestJson(iglu('dev', '/meta/health'), { headers: { apikey: adminSecret } })).body).toBe('OK')
+    // Health needs no credentials (load balancers ask it), as on Iglu Server; everything else does.
+    const health = await requestJson(iglu('prod', '/meta/health'))
+    expect([health.status, health.body, health.headers.get('content-type')]).toEqual([200, 'OK', 'text/plain'])
+    expect((await requestJson(iglu('prod', '/schemas'))).status).toBe(401)
   })
 })

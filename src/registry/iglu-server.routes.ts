@@ -25,6 +25,13 @@ function represent(schema: PublishedSchema, repr: ReprName): unknown {
   return { self, metadata: { createdAt: at, updatedAt: at, isPublic: false }, ...body }
 }
 
+/** `.../api/meta/health`: `OK` as text, without credentials, as Iglu Server answers load balancers. */
+export const igluHealthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/meta/health', { schema: { summary: 'Iglu Server health (no credentials needed)', tags, params: Type.Object(RepoParams) } }, async (_request, reply) =>
+    reply.type('text/plain').send('OK'),
+  )
+}
+
 /**
  * `/iglu/{organizationId}/{dev|prod}/api`: the read side of Iglu Server's API over one environment of
  * the registry, so that Iglu resolvers (Enrich, Micro, igluctl, our own inspection) can use it.
@@ -34,10 +41,6 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
     organizationId: requirePrincipal(request.principal, 'read schemas').organizationId,
     env: request.params.env === 'dev' ? ('DEV' as const) : ('PROD' as const),
   })
-
-  app.get('/meta/health', { schema: { summary: 'Iglu Server health', tags, params: Type.Object(RepoParams) } }, async (_request, reply) =>
-    reply.type('text/plain').send('OK'),
-  )
 
   app.get(
     '/schemas',
@@ -94,7 +97,7 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
         response: { 200: Type.Unknown(), ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { organizationId, env } = scope(request)
       const { vendor, name, format, version } = request.params
       if (MODEL.test(version)) {
@@ -104,6 +107,8 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
       const schemaVer = parseSchemaVer(version)
       if (schemaVer === null) throw new SchemaNotFoundError()
       const found = await repository.get(organizationId, env, { vendor, name, format, version: schemaVer })
+      // Iglu Server answers JSON everywhere but health: the URI alone is a JSON string.
+      if (request.query.repr === 'uri') return reply.type('application/json; charset=utf-8').send(JSON.stringify(found.uri))
       return represent(found, request.query.repr ?? 'canonical')
     },
   )
