@@ -14,6 +14,8 @@ const MSC = '/api/msc/v1/organizations/:organizationId'
 const LEGACY = '/api/schemas/v1/organizations/:organizationId'
 const GUARDED_PREFIXES = ['/api/msc/', '/api/schemas/']
 const IGLU_PREFIX = '/iglu/'
+/** Iglu routes open to anyone: the health check, which Iglu Server answers without credentials (schemas.md §2.4). */
+const IGLU_PUBLIC = new Set([`${IGLU_PREFIX}:organizationId/:env/api/meta/health`])
 const TTL = 600
 
 type Access =
@@ -164,6 +166,7 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
   let server: TestApp
   let routes: RouteEntry[]
   let igluRoutes: RouteEntry[]
+  let igluPublicRoutes: RouteEntry[]
   let fixture: Fixture
   let admin: ApiClient
   let nonAdmin: ApiClient
@@ -216,7 +219,8 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
     }
     const table = routeTable(server.app.http)
     routes = table.filter((route) => GUARDED_PREFIXES.some((prefix) => route.url.startsWith(prefix)))
-    igluRoutes = table.filter((route) => route.url.startsWith(IGLU_PREFIX))
+    igluRoutes = table.filter((route) => route.url.startsWith(IGLU_PREFIX) && !IGLU_PUBLIC.has(route.url))
+    igluPublicRoutes = table.filter((route) => IGLU_PUBLIC.has(route.url))
   })
   afterAll(async () => server?.close())
 
@@ -291,6 +295,11 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
   // organization) or a bearer token; every route of their prefix is walked from the router as well.
   const igluPath = (url: string) =>
     url.replace(/:(\w+)/g, (_, name: string) => ({ organizationId: fixture.organizationId, env: 'dev', ...fixture.schema.self })[name] ?? `unknown-${name}`)
+
+  it('answers the Iglu health check without credentials, and nothing else of the Iglu routes', async () => {
+    expect(igluPublicRoutes.map((route) => route.method).sort()).toEqual(['GET', 'HEAD'])
+    for (const route of igluPublicRoutes) expect((await requestJson(`${server.baseUrl}${igluPath(route.url)}`, { method: route.method })).status).toBe(200)
+  })
 
   it('refuses every Iglu read without a valid API key secret or token of the organization', async () => {
     expect(igluRoutes.length, 'the Iglu routes, read from the router').toBeGreaterThanOrEqual(5)
