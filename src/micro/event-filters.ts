@@ -1,5 +1,6 @@
 import type { BadEvent } from './pipeline/bad-rows.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
+import { EVENT_TYPES } from './pipeline/steps/parse-atomic-fields.js'
 
 /** POST /local/good: every criterion given must hold; absent or null means no criterion. */
 export interface GoodEventFilter {
@@ -14,6 +15,16 @@ export interface BadEventFilter {
   readonly vendor?: string | null
   readonly version?: string | null
   readonly limit?: number | null
+}
+
+/**
+ * The filter with its event type as the enriched event names it: the spec names event types as the
+ * `e` parameter does (`pv`, `ue`), Micro as the enriched event does (`page_view`, `unstruct`); no
+ * code is also a name, so both read the same.
+ */
+export function withEnrichedEventType(filter: GoodEventFilter): GoodEventFilter {
+  const code = filter.event_type
+  return code != null && Object.hasOwn(EVENT_TYPES, code) ? { ...filter, event_type: EVENT_TYPES[code] ?? code } : filter
 }
 
 /** Exact matches on the enriched event type and the full schema URI; the event must carry every listed context. */

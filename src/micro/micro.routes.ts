@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { BODY_LIMITS } from '../http/body-limits.js'
 import { parseIgluUri } from '../iglu/schema-key.js'
 import { collectorCors } from './collector.routes.js'
-import { keepBadEvent, keepGoodEvent, type BadEventFilter, type GoodEventFilter } from './event-filters.js'
+import { keepBadEvent, keepGoodEvent, withEnrichedEventType, type BadEventFilter, type GoodEventFilter } from './event-filters.js'
 import type { InspectionService } from './inspection.service.js'
 import { allEventsJson, columnStats, eventColumns, eventsQueryScope, queryEvents, timeline, timelineScope, type EventsQuery } from './events-query.js'
 import { validateBadFilter, validateColumnStats, validateEventsQuery, validateGoodFilter, validateTimeline } from './micro.schemas.js'
@@ -66,7 +66,8 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
   // parse it), streamed a page at a time when there is more than one page: a large store's answer
   // is never held whole, in one string or in memory.
   const json = 'application/json; charset=utf-8'
-  const sendGood = async (reply: FastifyReply, filter?: GoodEventFilter) => reply.type(json).send(await jsonArrayAnswer(store.goodJsonPages(filter)))
+  const sendGood = async (reply: FastifyReply, filter?: GoodEventFilter) =>
+    reply.type(json).send(await jsonArrayAnswer(store.goodJsonPages(filter === undefined ? filter : withEnrichedEventType(filter))))
   app.get('/good', async (_request, reply) => sendGood(reply))
   app.post('/good', async (request: FastifyRequest, reply) => {
     const reading = readBody<GoodEventFilter>(request.body, validateGoodFilter)
@@ -92,11 +93,11 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
       return Array.isArray(value) ? value[0] : value
     }
     const contextsParam = request.query.contexts
-    const good: GoodEventFilter = {
+    const good: GoodEventFilter = withEnrichedEventType({
       event_type: one('event_type') ?? null,
       schema: one('schema') ?? null,
       contexts: contextsParam === undefined ? null : ([] as string[]).concat(contextsParam).flatMap((c) => c.split(',')).filter((c) => c !== ''),
-    }
+    })
     const bad: BadEventFilter = { vendor: one('vendor') ?? null, version: one('version') ?? null }
     const kinds = new Set((one('kind') ?? 'good,bad').split(','))
     collectorCors(request, reply)

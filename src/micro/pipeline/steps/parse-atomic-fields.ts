@@ -55,7 +55,8 @@ const ts: Conversion = (raw) => {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const uuid: Conversion = (raw) => (UUID.test(raw.toLowerCase()) ? ok(raw.toLowerCase()) : fail('Not a valid UUID'))
 
-const EVENT_TYPES: Readonly<Record<string, string>> = { pv: 'page_view', pp: 'page_ping', se: 'struct', ev: 'struct', ue: 'unstruct', tr: 'transaction', ti: 'transaction_item', ad: 'ad_impression' }
+/** The `e` parameter's codes and the event types they enrich to. */
+export const EVENT_TYPES: Readonly<Record<string, string>> = { pv: 'page_view', pp: 'page_ping', se: 'struct', ev: 'struct', ue: 'unstruct', tr: 'transaction', ti: 'transaction_item', ad: 'ad_impression' }
 const eventType: Conversion = (raw) => (Object.hasOwn(EVENT_TYPES, raw) ? ok(EVENT_TYPES[raw] ?? null) : fail('Not a valid event type'))
 
 const PLATFORMS = ['web', 'iot', 'app', 'mob', 'pc', 'cnsl', 'tv', 'srv', 'headset']
