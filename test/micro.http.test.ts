@@ -168,6 +168,15 @@ describe.each(storageModes)('event inspection on $name storage: collector and /l
       expect(await bad({ vendor: 'foo', version: 'nope' })).toEqual([])
     })
 
+    it('records a tp2 POST whose content type cannot be read as a tracker protocol violation, and reads its GET', async () => {
+      for (const type of [';;;', 'json', '']) expect((await postTp2([base], type)).status).toBe(200)
+      expect((await get('/i?e=pv&p=web&tv=t', { 'content-type': ';;;' })).status).toBe(200)
+      expect(await allText()).toBe('{"total":4,"good":1,"bad":3}')
+      const values = (await bad()).map((e: { errors: string[] }) => JSON.parse(e.errors[1] ?? 'null').data.failure.messages[0])
+      expect(values).toEqual([';;;', 'json', ''].reverse().map((value) => expect.objectContaining({ field: 'contentType', value })))
+      expect((await good())[0].rawEvent.contentType).toBe(';;;')
+    })
+
     it('names struct events after com.google.analytics/event, and filters by the enriched event type or the e code', async () => {
       await get('/i?e=se&p=web&se_ca=c&se_ac=a&se_va=1.5')
       await get(`/i?${query({ e: 'ue', p: 'web', ue_px: Buffer.from(unstruct(linkClick)).toString('base64url') })}`)

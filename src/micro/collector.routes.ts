@@ -38,6 +38,11 @@ function setNuidCookie(reply: FastifyReply, collected: Collected): void {
   void reply.header('Set-Cookie', `${NUID_COOKIE}=${collected.nuid}; Expires=${expires}; Path=/; SameSite=None; Secure; HttpOnly`)
 }
 
+/** A media type Fastify can read (`type/subtype`, parameters after `;`). */
+const READABLE_MEDIA_TYPE = /^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*(?:;.*)?$/
+/** Content types Fastify would refuse (415) before the collector saw the request, by request. */
+const unreadableContentTypes = new WeakMap<FastifyRequest, string>()
+
 const rawQuery = (url: string) => {
   const index = url.indexOf('?')
   return index < 0 ? '' : url.slice(index + 1)
@@ -51,13 +56,22 @@ const rawQuery = (url: string) => {
 export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService; now: () => number }> = async (app, { inspection, now }) => {
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMITS.collectorRead }, (_request, body, done) => done(null, body))
+  // The collector takes any content type and the pipeline judges it (a tp2 POST with an unreadable
+  // one is a tracker protocol violation, as in the reference): one Fastify cannot read is put aside
+  // so that the body is still read, and given back to the pipeline.
+  app.addHook('onRequest', async (request) => {
+    const type = request.headers['content-type']
+    if (type === undefined || READABLE_MEDIA_TYPE.test(type)) return
+    unreadableContentTypes.set(request, type)
+    request.headers['content-type'] = 'application/octet-stream'
+  })
 
   async function collect(request: FastifyRequest, reply: FastifyReply, vendor: string, version: string) {
     const collected = await inspection.collect({
       api: { vendor, version },
       method: request.method,
       rawQuery: rawQuery(request.url),
-      headers: request.headers,
+      headers: unreadableContentTypes.has(request) ? { ...request.headers, 'content-type': unreadableContentTypes.get(request) } : request.headers,
       remoteAddress: request.ip ?? null,
       body: request.method === 'POST' ? (typeof request.body === 'string' ? request.body : '') : null,
       timestamp: now(),
