@@ -16,7 +16,7 @@ const app = Fastify({
   bodyLimit: 1024 * 1024,
   forceCloseConnections: 'idle',
   requestTimeout: 30_000,
-  http: { requestTimeout: 30_000, connectionsCheckingInterval: 5000 },
+  http: { requestTimeout: 30_000, connectionsCheckingInterval: 5000, maxHeaderSize: 32 * 1024 },
   return503OnClosing: true,
   ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
 })

@@ -80,6 +80,8 @@ const IGLU_PREFIX = '/iglu/:organizationId/:env/api'
 const DEPLOYED_SCHEMA_TTL_MS = 2000
 /** How long a stop waits for requests in progress before closing their connections. */
 const SHUTDOWN_GRACE_MS = 10_000
+/** The most a request's headers may take, request line included. */
+export const MAX_HEADER_BYTES = 32 * 1024
 
 function packageVersion(): string {
   const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
@@ -112,7 +114,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       // times a request out. Node checks for unfinished requests every 30 s by default: a timeout
       // could then fire 30 s late.
       requestTimeout: config.http.requestTimeoutMs,
-      http: { requestTimeout: config.http.requestTimeoutMs, connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor(config.http.requestTimeoutMs / 2))) },
+      // Headers (the request line included) up to 32 KiB, not Node's 16: the reference collector takes
+      // request lines of 20 480 bytes, and GET trackers put whole events with their entities in the URL.
+      http: { requestTimeout: config.http.requestTimeoutMs, connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor(config.http.requestTimeoutMs / 2))), maxHeaderSize: MAX_HEADER_BYTES },
       return503OnClosing: true,
       ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     }).withTypeProvider<TypeBoxTypeProvider>()

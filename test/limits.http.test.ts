@@ -1,5 +1,6 @@
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { MAX_HEADER_BYTES } from '../src/app.js'
 import { BODY_LIMITS } from '../src/http/body-limits.js'
 import { MAX_INPUT_DEPTH } from '../src/http/storable-input-guard.js'
 import { dataStructureHash } from '../src/iglu/schema-key.js'
@@ -35,6 +36,18 @@ describe('documented limits for each class of route', () => {
     const row = await lastBadRow()
     expect(row.schema).toBe('iglu:com.snowplowanalytics.snowplow.badrows/size_violation/jsonschema/1-0-0')
     expect(row.data.failure).toMatchObject({ maximumAllowedSizeBytes: BODY_LIMITS.collectorPayload, expectation: `a collector payload may carry at most ${MAX_EVENTS_PER_PAYLOAD} events; this one carries ${MAX_EVENTS_PER_PAYLOAD + 1}` })
+  })
+
+  it('reads GET requests whose URL is as long as the reference collector takes (20 480 bytes), and answers 431 past the header limit', async () => {
+    await requestJson(`${server.baseUrl}/local/reset`)
+    const path = (length: number) => {
+      const start = '/i?e=pv&p=web&tv=t&pad='
+      return start + 'x'.repeat(length - start.length)
+    }
+    expect((await fetch(`${server.baseUrl}${path(20_000)}`)).status).toBe(200)
+    expect((await requestJson(`${server.baseUrl}/local/good`)).body[0].rawEvent.parameters.pad).toHaveLength(20_000 - '/i?e=pv&p=web&tv=t&pad='.length)
+    expect((await fetch(`${server.baseUrl}${path(MAX_HEADER_BYTES + 1)}`)).status).toBe(431)
+    expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({ total: 1, good: 1, bad: 0 })
   })
 
   it('refuses JSON nested past the reference depth of 40 in events, and accepts 40', async () => {
