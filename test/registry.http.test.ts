@@ -4,6 +4,7 @@ import { systemClock } from '../src/auth/clock.js'
 import { dataStructureHash } from '../src/iglu/schema-key.js'
 import { SELF_DESC_METASCHEMA_URI } from '../src/iglu/self-describing.js'
 import { apiClient, type ApiClient } from './support/api-client.js'
+import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
@@ -213,5 +214,16 @@ describe.each(backends)('data structures API on $name', (backend) => {
     expect((await user.call('POST', '/data-structures/v1/deployment-requests', { source: 'VALIDATED', target: 'DEV', vendor: 'com.acme', name: 'ordered', format: 'jsonschema', version: '1-0-0' })).status).toBe(201)
     const read = await user.call('GET', `/data-structures/v1/${dataStructureHash(user.organizationId, 'com.acme', 'ordered', 'jsonschema')}/versions/1-0-0?env=DEV`)
     expect(JSON.stringify(read.body)).toBe(JSON.stringify(sent))
+  })
+
+  it("keeps the record's description as the newest DEV version's own", async () => {
+    const described = (version: string, description: string) => ({ ...objectSchema('com.acme', 'described', version, { a: { type: 'boolean' } }), description })
+    const record = async () => (await user.call('GET', `/data-structures/v1/${dataStructureHash(user.organizationId, 'com.acme', 'described', 'jsonschema')}`)).body.description
+    await deployToDev(user, described('1-0-0', 'first'))
+    expect(await record()).toBe('first')
+    await deployToDev(user, described('1-0-1', 'second'))
+    expect(await record()).toBe('second')
+    await deployToDev(user, described('1-0-0', 'an older version patched'), { patch: true })
+    expect(await record()).toBe('second')
   })
 })

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import { AdminRequiredError } from '../auth/auth.errors.js'
 import type { Database } from '../db/database.js'
 import { dataStructureHash, schemaKeyProblems, schemaKeyToUri } from '../iglu/schema-key.js'
-import { parseSchemaVer, sequencingProblem, type SchemaVer } from '../iglu/schema-ver.js'
+import { compareSchemaVer, parseSchemaVer, sequencingProblem, type SchemaVer } from '../iglu/schema-ver.js'
 import {
   InvalidDeploymentPathError,
   InvalidSchemaKeyError,
@@ -87,11 +87,16 @@ interface Step {
 async function toDev({ store, hash, uri, version, request, options, organizationId }: Step): Promise<DeploymentOutcome> {
   const candidate = await store.findValidated({ organizationId, ...request })
   if (candidate === null) throw new NotValidatedError(uri)
-  if ((await store.findStructure(organizationId, hash)) === null) {
-    const description = typeof candidate.schema.description === 'string' ? candidate.schema.description : null
-    await store.insertStructure({ ...request, hash, organizationId, description, meta: candidate.meta })
-  }
+  const description = typeof candidate.schema.description === 'string' ? candidate.schema.description : null
+  const isNew = (await store.findStructure(organizationId, hash)) === null
+  if (isNew) await store.insertStructure({ ...request, hash, organizationId, description, meta: candidate.meta })
   const dev = await store.versions(hash, 'DEV')
+  // The record's description follows the schema's own, as of the newest version in DEV.
+  const isNewest = dev.every((deployed) => {
+    const other = parseSchemaVer(deployed.version)
+    return other === null || compareSchemaVer(other, version) <= 0
+  })
+  if (!isNew && isNewest) await store.updateDescription(hash, description)
   const existing = dev.find((v) => v.version === request.version)
   if (existing?.contentHash === candidate.contentHash) return { kind: 'unchanged', hash, uri, env: 'DEV' }
   if (existing !== undefined) {

@@ -112,6 +112,10 @@ export function createRegistryStore(db: Kysely<Database>) {
         .execute()
     },
 
+    async updateDescription(hash: string, description: string | null): Promise<void> {
+      await db.updateTable('data_structures').set({ description }).where('hash', '=', hash).execute()
+    },
+
     async updateMeta(hash: string, meta: StructureMeta): Promise<void> {
       await db.updateTable('data_structures').set({ meta: JSON.stringify(meta) }).where('hash', '=', hash).execute()
     },
