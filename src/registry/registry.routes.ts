@@ -51,9 +51,10 @@ export const registryRequestRoutes: FastifyPluginAsyncTypebox<RegistryOptions> =
 
 /** Reads of data structure records, their versions and history, and their metadata. */
 export const dataStructureRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async (app, { registry }) => {
-  app.get('/', { schema: listSchema }, async (request) =>
-    registry.list(caller(request.principal).organizationId, request.query),
-  )
+  app.get('/', { schema: listSchema }, async (request) => {
+    const { vendor, name, format, from, size } = request.query
+    return registry.list(caller(request.principal).organizationId, { vendor, name, format, from: Number(from ?? 0), size: Math.min(Number(size ?? MAX_PAGE), MAX_PAGE) })
+  })
 
   app.get('/:hash', { schema: getSchema }, async (request) =>
     registry.get(caller(request.principal).organizationId, request.params.hash),

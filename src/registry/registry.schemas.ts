@@ -60,7 +60,10 @@ const AsyncQuery = Type.Object({
 
 export const listSchema = {
   summary: 'List data structures', tags, security, params: OrgParams,
-  querystring: Type.Object({ vendor: Type.Optional(Type.String()), name: Type.Optional(Type.String()) }),
+  querystring: Type.Object({
+    vendor: Type.Optional(Type.String()), name: Type.Optional(Type.String()), format: Type.Optional(Type.String()),
+    from: Type.Optional(Count), size: Type.Optional(Count),
+  }),
   response: { 200: Type.Array(DataStructureRecord), ...guardErrors },
 }
 

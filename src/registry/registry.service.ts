@@ -172,8 +172,9 @@ export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; cl
       return result
     },
 
-    async list(organizationId: string, filter: { vendor?: string | undefined; name?: string | undefined }) {
-      const structures = await store.listStructures(organizationId, filter)
+    /** Ordered by vendor, name and format; `from` and `size` page that order. */
+    async list(organizationId: string, filter: { vendor?: string | undefined; name?: string | undefined; format?: string | undefined; from?: number; size?: number }) {
+      const structures = (await store.listStructures(organizationId, filter)).slice(filter.from ?? 0, (filter.from ?? 0) + (filter.size ?? Infinity))
       const current = await store.currentDeployments(structures.map((s) => s.hash))
       return structures.map((s) => dataStructureView(s, current.get(s.hash) ?? []))
     },

@@ -97,10 +97,11 @@ export function createRegistryStore(db: Kysely<Database>) {
       return row ? toStructure(row) : null
     },
 
-    async listStructures(organizationId: string, filter: { vendor?: string | undefined; name?: string | undefined }): Promise<DataStructure[]> {
+    async listStructures(organizationId: string, filter: { vendor?: string | undefined; name?: string | undefined; format?: string | undefined }): Promise<DataStructure[]> {
       let query = db.selectFrom('data_structures').selectAll().where('organization_id', '=', organizationId)
       if (filter.vendor !== undefined) query = query.where('vendor', '=', filter.vendor)
       if (filter.name !== undefined) query = query.where('name', '=', filter.name)
+      if (filter.format !== undefined) query = query.where('format', '=', filter.format)
       const rows = await query.orderBy('vendor').orderBy('name').orderBy('format').execute()
       return rows.map(toStructure)
     },
