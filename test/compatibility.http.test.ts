@@ -48,5 +48,11 @@ describe.each(backends)('compatibility over HTTP on $name', (backend) => {
     expect(bad.body).toMatchObject({ status: 'incompatible', sources: [{ status: 'incompatible', properties: { term: 'incompatible', page: 'incompatible' } }] })
     const missing = await admin.call('POST', '/event-specs/v1/compatibility', { spec: { event: { source: 'iglu:com.acme/nothing/jsonschema/1-0-0', schema: {} } } })
     expect(missing).toMatchObject({ status: 422, body: { code: 'SOURCE_NOT_FOUND', message: expect.stringContaining('spec.event.source') } })
+    // A schema that is not a JSON Schema is refused, naming it, as a scenario's is; a null one has nothing to compare.
+    for (const schema of [5, [], { properties: { term: 5 } }, { type: 'string', pattern: '(?=a)' }]) {
+      const refused = await admin.call('POST', '/event-specs/v1/compatibility', spec(schema))
+      expect(refused, JSON.stringify(schema)).toMatchObject({ status: 422, body: { code: 'INVALID_SPEC_SCHEMA', message: expect.stringContaining('spec.event.schema') } })
+    }
+    expect((await admin.call('POST', '/event-specs/v1/compatibility', spec(null))).body).toMatchObject({ status: 'compatible', sources: [] })
   })
 })

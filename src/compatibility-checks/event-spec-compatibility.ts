@@ -1,8 +1,10 @@
 import { checkCompatibility } from '../compatibility/check-compatibility.js'
 import type { CompatibilityOutcome } from '../compatibility/compatibility-result.js'
+import { createAjv } from '../iglu/ajv-factory.js'
+import { designSchemaProblem } from '../iglu/design-schema.js'
 import { parseIgluUri } from '../iglu/schema-key.js'
 import type { IgluRepository } from '../registry/iglu-repository.js'
-import { SourceNotFoundError } from './compatibility-checks.errors.js'
+import { InvalidSpecSchemaError, SourceNotFoundError } from './compatibility-checks.errors.js'
 
 export interface SpecSource {
   readonly source: string
@@ -14,6 +16,9 @@ export interface SourceVerdict {
   readonly status: CompatibilityOutcome
   readonly properties: Record<string, CompatibilityOutcome>
 }
+
+/** Compiles the specification's schemas to check them, from the shared factory. */
+const ajv = createAjv()
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 
@@ -41,13 +46,20 @@ function propertyVerdicts(schema: unknown, reference: Record<string, unknown>): 
  * source and a schema are given, checked against the deployed source version (PROD, else DEV).
  */
 export async function checkEventSpec(repository: IgluRepository, organizationId: string, spec: { event?: SpecSource; entities?: { tracked?: readonly SpecSource[] } }) {
+  // A source without a schema (absent or null) has nothing to compare; a schema that is not a
+  // JSON Schema is refused, as a scenario's is, before anything is compared.
   const targets: { field: string; target: SpecSource }[] = []
-  if (spec.event?.schema !== undefined) targets.push({ field: 'spec.event.source', target: spec.event })
+  if (spec.event?.schema != null) targets.push({ field: 'spec.event', target: spec.event })
   for (const [i, entity] of (spec.entities?.tracked ?? []).entries()) {
-    if (entity.schema !== undefined) targets.push({ field: `spec.entities.tracked[${i}].source`, target: entity })
+    if (entity.schema != null) targets.push({ field: `spec.entities.tracked[${i}]`, target: entity })
+  }
+  for (const { field, target } of targets) {
+    const problem = designSchemaProblem(ajv, target.schema, `${field}.schema`)
+    if (problem !== null) throw new InvalidSpecSchemaError(`${field}.schema`, problem)
   }
   const sources: SourceVerdict[] = []
-  for (const { field, target } of targets) {
+  for (const { field: at, target } of targets) {
+    const field = `${at}.source`
     const key = parseIgluUri(target.source)
     if (key === null) throw new SourceNotFoundError(field, target.source)
     const deployed = (await repository.find(organizationId, 'PROD', key)) ?? (await repository.find(organizationId, 'DEV', key))

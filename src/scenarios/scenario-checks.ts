@@ -1,5 +1,5 @@
-import { compileSchema, createAjv, type Ajv } from '../iglu/ajv-factory.js'
-import { jsonDepthExceeds } from '../iglu/json-depth.js'
+import { createAjv, type Ajv } from '../iglu/ajv-factory.js'
+import { designSchemaProblem } from '../iglu/design-schema.js'
 import { formatSchemaVer } from '../iglu/schema-ver.js'
 import { parseIgluUri, schemaKeyToUri, type SchemaKey } from '../iglu/schema-key.js'
 import { isUuid } from '../uuid.js'
@@ -39,9 +39,6 @@ export interface ResolvedSource {
 
 export type SourceResolution = { readonly kind: 'found'; readonly source: ResolvedSource } | { readonly kind: 'not-a-uri' } | { readonly kind: 'not-deployed' }
 
-/** Deeper event schemas are refused: the reference pipeline's JSON depth limit is 40. */
-const MAX_SCHEMA_DEPTH = 40
-
 /** Registry lookups for one request, each data structure fetched once. */
 export function sourceResolver(catalog: SourceCatalog, organizationId: string) {
   const entries = new Map<string, Promise<SourceEntry | null>>()
@@ -75,15 +72,8 @@ export function unresolvedTitle(field: string, uri: string, resolution: SourceRe
 
 /** A JSON Schema that the shared validator can compile, and not absurdly deep. */
 function schemaProblems(ajv: Ajv, schema: object, field: string): Problem[] {
-  if (jsonDepthExceeds(schema, MAX_SCHEMA_DEPTH)) return [problemError('InvalidSchema', field, `${field} is nested deeper than ${MAX_SCHEMA_DEPTH} levels`)]
-  try {
-    compileSchema(ajv, schema)
-    ajv.removeSchema(schema)
-    return []
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error)
-    return [problemError('InvalidSchema', field, `${field} is not a valid JSON Schema: ${reason.slice(0, 300)}`)]
-  }
+  const problem = designSchemaProblem(ajv, schema, field)
+  return problem === null ? [] : [problemError('InvalidSchema', field, problem)]
 }
 
 /**
