@@ -63,6 +63,12 @@ describe('loadConfig', () => {
     expect(problems).toHaveLength(2)
   })
 
+  it("looks schemas up on Iglu Central and its mirror by default, as Micro's default resolver does; on neither when off, and not on the mirror of another address", () => {
+    expect(loadConfig({}, {}).inspection).toMatchObject({ igluCentralUrl: 'http://iglucentral.com', igluCentralMirrorUrl: 'http://mirror01.iglucentral.com' })
+    expect(loadConfig({ igluCentral: false }, {}).inspection).toMatchObject({ igluCentralUrl: null, igluCentralMirrorUrl: null })
+    expect(loadConfig({}, { FLOE_IGLU_CENTRAL: 'http://127.0.0.1:1/' }).inspection).toMatchObject({ igluCentralUrl: 'http://127.0.0.1:1/', igluCentralMirrorUrl: null })
+  })
+
   it('keeps inspected events in memory unless --storage postgres', () => {
     expect(loadConfig({}, {}).inspection.storage).toEqual({ kind: 'memory' })
     expect(loadConfig({ storage: 'postgres' }, {}).inspection.storage).toEqual({ kind: 'postgres', url: null, ttlSeconds: 86_400, cleanupIntervalSeconds: 60 })

@@ -70,6 +70,8 @@ export interface InspectionConfig {
   readonly igluDirs: readonly string[]
   /** Iglu Central's address, or null to work offline. */
   readonly igluCentralUrl: string | null
+  /** Its mirror, tried after it as in Micro's default resolver: only with the default Iglu Central. */
+  readonly igluCentralMirrorUrl: string | null
   /** A further Iglu Server (MICRO_IGLU_REGISTRY_URL, MICRO_IGLU_API_KEY). */
   readonly customRegistry: { readonly url: string; readonly apiKey: string | null } | null
   /** A Snowplow resolver configuration file whose repositories are added. */
@@ -236,6 +238,7 @@ function parseBootstrap(env: Env, problems: string[]): BootstrapCredentials | nu
 }
 
 const IGLU_CENTRAL = 'http://iglucentral.com'
+const IGLU_CENTRAL_MIRROR = 'http://mirror01.iglucentral.com'
 
 function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | undefined, name: string) => string | undefined, problems: string[]): InspectionConfig {
   const maxEventsRaw = pick(flags.maxEvents, 'FLOE_MAX_EVENTS') ?? '100000'
@@ -280,6 +283,7 @@ function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | und
     env: envName === 'PROD' ? 'PROD' : 'DEV',
     igluDirs: dirs.map((d) => path.resolve(d)),
     igluCentralUrl,
+    igluCentralMirrorUrl: igluCentralUrl === IGLU_CENTRAL ? IGLU_CENTRAL_MIRROR : null,
     customRegistry: registryUrl === null ? null : { url: registryUrl, apiKey: pick(undefined, 'MICRO_IGLU_API_KEY') ?? null },
     resolverConfigFile: pick(flags.iglu, 'FLOE_IGLU_RESOLVER_CONFIG') ?? null,
     cacheTtlSeconds,

@@ -22,7 +22,7 @@ export async function pipelineHarness({ distRoot, mode, capacity }) {
   // would), its answers known at once as when the registry keeps them (peek; older builds ignore it).
   const answer = (key) => (key.vendor === BENCH_PRODUCT.self.vendor ? BENCH_PRODUCT : null)
   const registry = { name: 'Floe registry (DEV)', priority: 0, vendorPrefixes: [], kind: 'registry', cacheable: false, lookup: async (key) => answer(key), peek: answer }
-  const resolver = buildResolver({ igluDirs: [], igluCentralUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600 }, registry, Date.now)
+  const resolver = buildResolver({ igluDirs: [], igluCentralUrl: null, igluCentralMirrorUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600 }, registry, Date.now)
   const iglu = createSchemaValidation(resolver)
   const processor = { artifact: 'floe', version: 'bench' }
   const deps = { iglu, processor, now: Date.now, newEventId: randomUUID, enrichments: {}, maxPayloadBytes: 1_000_000 }

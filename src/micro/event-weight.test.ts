@@ -17,7 +17,7 @@ const OPEN_SCHEMA = { $schema: 'http://iglucentral.com/schemas/com.snowplowanaly
 function inspection(store: MemoryEventStore) {
   const answer = (key: { vendor: string }) => (key.vendor === 'com.acme' ? OPEN_SCHEMA : null)
   const registry = { name: 'test', priority: 0, vendorPrefixes: [], kind: 'registry' as const, cacheable: false, lookup: async (key: { vendor: string }) => answer(key), peek: answer }
-  const resolver = buildResolver({ igluDirs: [], igluCentralUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600 }, registry, Date.now)
+  const resolver = buildResolver({ igluDirs: [], igluCentralUrl: null, igluCentralMirrorUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600 }, registry, Date.now)
   return createInspectionService({ store, iglu: createSchemaValidation(resolver), resolver, processor: { artifact: 'floe', version: 'test' }, now: Date.now, maxPayloadBytes: 1_000_000 })
 }
 

@@ -22,7 +22,7 @@ function inspectionOf(store: MemoryEventStore, options: { answered?: Promise<voi
       return null
     },
   }
-  const resolver = buildResolver({ igluDirs: [], igluCentralUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600 }, registry, Date.now)
+  const resolver = buildResolver({ igluDirs: [], igluCentralUrl: null, igluCentralMirrorUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600 }, registry, Date.now)
   return createInspectionService({ store, iglu: createSchemaValidation(resolver), resolver, processor: { artifact: 'floe', version: 'test' }, now: Date.now, maxPayloadBytes: 1_000_000, maxPendingPayloads: options.maxPendingPayloads })
 }
 

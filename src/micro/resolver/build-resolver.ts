@@ -5,13 +5,14 @@ import { coreSchemasRepository, directoryRepository, httpRepository, type Schema
 
 /**
  * The inspection resolver's repositories, in the order they are tried: Floe's own registry, the
- * core schemas and `--iglu-dir` directories, then HTTP: Iglu Central, MICRO_IGLU_REGISTRY_URL, and
+ * core schemas and `--iglu-dir` directories, then HTTP: Iglu Central and its mirror, MICRO_IGLU_REGISTRY_URL, and
  * the repositories of a `--iglu` resolver config.
  */
-export function buildResolver(config: Pick<InspectionConfig, 'igluDirs' | 'igluCentralUrl' | 'customRegistry' | 'resolverConfigFile' | 'cacheTtlSeconds'>, registry: SchemaRepository, now: () => number): IgluResolver {
+export function buildResolver(config: Pick<InspectionConfig, 'igluDirs' | 'igluCentralUrl' | 'igluCentralMirrorUrl' | 'customRegistry' | 'resolverConfigFile' | 'cacheTtlSeconds'>, registry: SchemaRepository, now: () => number): IgluResolver {
   const repositories: SchemaRepository[] = [registry, coreSchemasRepository()]
   config.igluDirs.forEach((dir, index) => repositories.push(directoryRepository(dir, { name: `Embedded ${index + 1} (${dir})`, priority: index })))
   if (config.igluCentralUrl !== null) repositories.push(httpRepository({ name: 'Iglu Central', uri: config.igluCentralUrl, priority: 1 }))
+  if (config.igluCentralMirrorUrl !== null) repositories.push(httpRepository({ name: 'Iglu Central - Mirror 01', uri: config.igluCentralMirrorUrl, priority: 1 }))
   if (config.customRegistry !== null) repositories.push(httpRepository({ name: `Custom (${config.customRegistry.url})`, uri: config.customRegistry.url, apiKey: config.customRegistry.apiKey, priority: 0 }))
   if (config.resolverConfigFile !== null) {
     try {
