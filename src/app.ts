@@ -116,7 +116,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       requestTimeout: config.http.requestTimeoutMs,
       // Headers (the request line included) up to 32 KiB, not Node's 16: the reference collector takes
       // request lines of 20 480 bytes, and GET trackers put whole events with their entities in the URL.
-      http: { requestTimeout: config.http.requestTimeoutMs, connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor(config.http.requestTimeoutMs / 2))), maxHeaderSize: MAX_HEADER_BYTES },
+      http: {
+        requestTimeout: config.http.requestTimeoutMs,
+        connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor(config.http.requestTimeoutMs / 2))),
+        maxHeaderSize: MAX_HEADER_BYTES,
+      },
       return503OnClosing: true,
       ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     }).withTypeProvider<TypeBoxTypeProvider>()
