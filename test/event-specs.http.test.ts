@@ -91,5 +91,10 @@ describe.each(backends)('data products, source applications and event specificat
     const updated = await admin.call('PUT', `/data-products/v2/${product.id}`, { name: 'P2', sourceApplications: [app.id] })
     expect(updated.body.data[0]).toMatchObject({ name: 'P2', sourceApplications: [app.id], createdAt: product.createdAt })
     expect((await admin.call('GET', '/source-apps/v1')).body.data.map((a: { id: string }) => a.id)).toContain(app.id)
+    // One id in two letter cases is the same application listed twice: 400 naming it (it reached the database's key: a 500), and nothing changes.
+    const twice = await admin.call('PUT', `/data-products/v2/${product.id}`, { name: 'P3', sourceApplications: [app.id, app.id.toUpperCase()] })
+    expect(twice).toMatchObject({ status: 400, body: { code: 'REPEATED_SOURCE_APPLICATION', message: expect.stringContaining('sourceApplications[1]') } })
+    expect((await admin.call('POST', '/data-products/v2', { name: 'P4', sourceApplications: [app.id.toUpperCase(), app.id] })).status).toBe(400)
+    expect((await admin.call('GET', `/data-products/v2/${product.id}`)).body.data[0]).toMatchObject({ name: 'P2', sourceApplications: [app.id] })
   })
 })

@@ -1,6 +1,6 @@
 import { DomainError } from '../domain-error.js'
 
-export type DataProductErrorCode = 'DATA_PRODUCT_NOT_FOUND' | 'SOURCE_APPLICATION_NOT_FOUND' | 'UNKNOWN_SOURCE_APPLICATIONS'
+export type DataProductErrorCode = 'DATA_PRODUCT_NOT_FOUND' | 'SOURCE_APPLICATION_NOT_FOUND' | 'UNKNOWN_SOURCE_APPLICATIONS' | 'REPEATED_SOURCE_APPLICATION'
 
 export class DataProductNotFoundError extends DomainError<'DATA_PRODUCT_NOT_FOUND'> {
   readonly code = 'DATA_PRODUCT_NOT_FOUND'
@@ -20,5 +20,13 @@ export class UnknownSourceApplicationsError extends DomainError<'UNKNOWN_SOURCE_
   readonly code = 'UNKNOWN_SOURCE_APPLICATIONS'
   constructor(ids: readonly string[]) {
     super(`sourceApplications: ${ids.join(', ')} ${ids.length === 1 ? 'is not a source application' : 'are not source applications'} of this organization`, { field: 'sourceApplications', ids: [...ids] })
+  }
+}
+
+/** The same source application listed twice (ids compare without case, as UUIDs do). */
+export class RepeatedSourceApplicationError extends DomainError<'REPEATED_SOURCE_APPLICATION'> {
+  readonly code = 'REPEATED_SOURCE_APPLICATION'
+  constructor(index: number, id: string) {
+    super(`sourceApplications[${index}]: ${id} is listed more than once`, { field: `sourceApplications[${index}]` })
   }
 }

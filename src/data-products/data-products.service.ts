@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Static } from 'typebox'
 import type { Clock } from '../auth/clock.js'
 import { isForeignKeyViolation } from '../db/constraint-violation.js'
-import { DataProductNotFoundError, SourceApplicationNotFoundError, UnknownSourceApplicationsError } from './data-products.errors.js'
+import { DataProductNotFoundError, RepeatedSourceApplicationError, SourceApplicationNotFoundError, UnknownSourceApplicationsError } from './data-products.errors.js'
 import type { DataProductInput, SourceApplicationInput } from './data-products.schemas.js'
 import type { DataProductsStore, StoredDataProduct, StoredSourceApplication } from './data-products.store.js'
 
@@ -60,6 +60,8 @@ export function createDataProductsService(deps: { store: DataProductsStore; even
   async function save(organizationId: string, id: string, input: Static<typeof DataProductInput>, mode: 'insert' | 'update', linkTo: (specId: string) => string) {
     const { sourceApplications = [], ...document } = input
     const links = sourceApplications.map((s) => s.toLowerCase())
+    const repeated = links.findIndex((link, index) => links.indexOf(link) !== index)
+    if (repeated >= 0) throw new RepeatedSourceApplicationError(repeated, sourceApplications[repeated] ?? '')
     await checkSourceApplications(organizationId, links)
     const now = clock.now()
     const product: StoredDataProduct = { id, organizationId, document, sourceApplications: links, createdAt: now, updatedAt: now }

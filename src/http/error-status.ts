@@ -37,6 +37,7 @@ export const STATUS_BY_DOMAIN_CODE: Readonly<Record<DomainErrorCode, number>> = 
   DATA_PRODUCT_NOT_FOUND: 404,
   SOURCE_APPLICATION_NOT_FOUND: 404,
   UNKNOWN_SOURCE_APPLICATIONS: 422,
+  REPEATED_SOURCE_APPLICATION: 400,
 }
 
 export function isDomainErrorCode(code: string): code is DomainErrorCode {
