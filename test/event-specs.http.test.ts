@@ -78,6 +78,16 @@ describe.each(backends)('data products, source applications and event specificat
     expect((await admin.call('GET', `/tracking-scenarios/v1/${specId}`)).body.data[0].dataProductId).toBeUndefined()
   })
 
+  it('leaves the event out of a spec without a source (snowtype skips it), and keeps source application ids in lower case', async () => {
+    const app = (await admin.call('POST', '/source-apps/v1', { name: 'Kiosk' })).body.data[0]
+    const created = await admin.call('POST', '/tracking-scenarios/v1', { scenario: { name: 'Undesigned', sourceApplications: [app.id.toUpperCase()] } })
+    expect(created.status).toBe(201)
+    const spec = (await admin.call('GET', `/event-specs/v1/${created.body.data[0].id}`)).body.data[0]
+    expect(Object.keys(spec)).not.toContain('event')
+    expect(spec.sourceApplications).toEqual([app.id])
+    expect((await admin.call('DELETE', `/tracking-scenarios/v1/${created.body.data[0].id}`)).status).toBe(200)
+  })
+
   it('validates data product and source application writes', async () => {
     const unknownApp = await admin.call('POST', '/data-products/v2', { name: 'X', sourceApplications: ['66666666-6666-4666-8666-666666666666'] })
     expect(unknownApp).toMatchObject({ status: 422, body: { code: 'UNKNOWN_SOURCE_APPLICATIONS', message: expect.stringContaining('66666666') } })

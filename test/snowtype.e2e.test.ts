@@ -59,6 +59,9 @@ describe('the real snowtype CLI generates code from Floe', () => {
       },
     })
     expect(spec.status).toBe(201)
+    // A design not yet tied to a data structure: snowtype must skip it, not fail on the whole product.
+    const undesigned = await admin.call('POST', '/tracking-scenarios/v1', { scenario: { name: 'Not designed yet', dataProductId: product.id, sourceApplications: [app.id.toUpperCase()] } })
+    expect(undesigned.status).toBe(201)
     const startup = server.app.startup
     if (startup.kind !== 'initial') throw new Error('expected initial credentials')
     writeFileSync(path.join(project, '.env'), `SNOWPLOW_CONSOLE_API_URL=${server.baseUrl}/api/msc\nSNOWPLOW_CONSOLE_API_KEY_ID=${startup.apiKeyId}\nSNOWPLOW_CONSOLE_API_KEY=${startup.apiKey}\n`)

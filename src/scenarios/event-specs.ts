@@ -15,8 +15,12 @@ const entityView = (entity: EntityReference) => ({ ...entity, minCardinality: en
 
 /** A scenario as an event specification (`event-specs/v1`, which equals `tracking-scenarios/v2`). */
 function specView(scenario: Scenario, record: HistoryRecord | undefined) {
+  // A scenario without a source has no event for code generators: snowtype skips a spec without
+  // `event`, and fails on one whose event has no source.
+  const { event, ...rest } = scenario
   return {
-    ...scenario,
+    ...rest,
+    ...(event.source === undefined ? {} : { event }),
     description: scenario.description ?? '',
     sourceApplications: scenario.sourceApplications ?? [],
     triggers: (scenario.triggers ?? []).map((trigger) => (typeof trigger === 'string' ? { description: trigger, appIds: [] } : { appIds: [], ...trigger })),

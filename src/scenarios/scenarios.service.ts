@@ -40,6 +40,8 @@ function buildScenario(id: string, input: ScenarioInput, version: number, status
     event: event ?? {},
     entities: { tracked: entities?.tracked ?? [], enriched: entities?.enriched ?? [] },
     ...(input.dataProductId === undefined ? {} : { dataProductId: input.dataProductId.toLowerCase() }),
+    // Ids as the source applications' own (lower case): snowtype matches them exactly.
+    ...(input.sourceApplications === undefined ? {} : { sourceApplications: input.sourceApplications.map((id) => id.toLowerCase()) }),
   }
 }
 
