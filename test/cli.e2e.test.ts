@@ -82,6 +82,9 @@ describe.each(backends)('floe start and the CLI on $name', (backend) => {
     const revoked = await floeCli(['keys', 'revoke', apiKeyId], env)
     expect(revoked.code).toBe(0)
     expect((await floeCli(['keys', 'list', '--org', organizationId], env)).stdout).toMatch(/revoked/)
+    const notAnId = await floeCli(['keys', 'list', '--org', 'ORGANIZATION'], env)
+    expect([notAnId.code, notAnId.stderr.trim()]).toEqual([1, expect.stringMatching(/^floe: .*ORGANIZATION/)])
+    expect(notAnId.stderr).not.toContain('    at ')
     server = await startFloe(storage, env)
     expect((await exchange()).status).toBe(401)
     const kept = (await (await fetch(`${server.baseUrl}/local/good`)).json()) as { event: { app_id: string } }[]

@@ -54,7 +54,11 @@ export function createCredentialsService(deps: { db: Kysely<Database>; clock: Cl
       return { key, secret }
     },
 
-    listApiKeys: (filter: { organizationId?: string | undefined } = {}) => apiKeys.list(filter),
+    /** Every key, or those of one organization (an id that is not a UUID is no organization). */
+    async listApiKeys(filter: { organizationId?: string | undefined } = {}): Promise<readonly ApiKey[]> {
+      if (filter.organizationId !== undefined && !isUuid(filter.organizationId)) throw new OrganizationNotFoundError(filter.organizationId)
+      return apiKeys.list({ organizationId: filter.organizationId?.toLowerCase() })
+    },
 
     /** Revokes a key; with an organization, only a key of that organization. */
     async revokeApiKey(id: string, organizationId?: string): Promise<ApiKey> {

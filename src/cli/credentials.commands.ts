@@ -45,7 +45,7 @@ export async function createKeyCommand(
 }
 
 export async function listKeysCommand(options: { org?: string }, flags: ConfigFlags): Promise<string> {
-  const keys = await withCredentials(flags, (service) => service.listApiKeys({ organizationId: options.org?.toLowerCase() }))
+  const keys = await withCredentials(flags, (service) => service.listApiKeys({ organizationId: options.org }))
   return table(['API KEY ID', 'ORGANIZATION ID', 'ADMIN', 'STATUS', 'CREATED', 'DESCRIPTION'], keys.map(keyRow))
 }
 
