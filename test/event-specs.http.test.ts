@@ -88,6 +88,28 @@ describe.each(backends)('data products, source applications and event specificat
     expect((await admin.call('DELETE', `/tracking-scenarios/v1/${created.body.data[0].id}`)).status).toBe(200)
   })
 
+  it("takes records shaped as snowplow-cli writes them: the client's id, nulls for unset fields, and what it read back", async () => {
+    const appId = '0a1b2c3d-0000-4000-8000-00000000aa01'
+    const app = await admin.call('POST', '/source-apps/v1', { id: appId, name: 'CLI app', description: null, owner: null, appIds: null, entities: { tracked: [{ source: USER_1, minCardinality: null, maxCardinality: null }], enriched: null }, lockStatus: null, managedFrom: null })
+    expect(app).toMatchObject({ status: 201, body: { data: [{ id: appId, name: 'CLI app', appIds: [], entities: { tracked: [{ source: USER_1 }], enriched: [] } }] } })
+    expect(Object.keys(app.body.data[0].entities.tracked[0])).toEqual(['source'])
+    expect((await admin.call('POST', '/source-apps/v1', { id: appId.toUpperCase(), name: 'again' })).body).toMatchObject({ code: 'RECORD_EXISTS', message: expect.stringContaining('id:') })
+
+    const productId = '0a1b2c3d-0000-4000-8000-00000000dd01'
+    const created = await admin.call('POST', '/data-products/v2', { id: productId, name: 'CLI product', domain: null, status: 'draft', eventSpecs: null, sourceApplications: null, lockStatus: null })
+    expect(created).toMatchObject({ status: 201, body: { data: [{ id: productId, name: 'CLI product', status: 'draft', sourceApplications: [] }] } })
+    // What a GET gives back can be written back, changed.
+    const read = (await admin.call('GET', `/data-products/v2/${productId}`)).body.data[0]
+    const written = await admin.call('PUT', `/data-products/v2/${productId}`, { ...read, name: 'CLI product 2', sourceApplications: [appId] })
+    expect(written).toMatchObject({ status: 200, body: { data: [{ id: productId, name: 'CLI product 2', sourceApplications: [appId], createdAt: read.createdAt }] } })
+    const readApp = (await admin.call('GET', `/source-apps/v1/${appId}`)).body.data[0]
+    expect((await admin.call('PUT', `/source-apps/v1/${appId}`, { ...readApp, owner: 'team' })).body.data[0]).toMatchObject({ id: appId, owner: 'team' })
+
+    expect((await admin.call('PUT', `/data-products/v2/${productId}`, { id: appId, name: 'moved' })).body).toMatchObject({ code: 'ID_MISMATCH', message: expect.stringContaining('id:') })
+    expect((await admin.call('POST', '/data-products/v2', { name: 'X', colour: 'red' })).body).toEqual({ message: 'body/colour is not a known field', code: 'INVALID_REQUEST' })
+    expect((await admin.call('GET', `/data-products/v2/${productId}`)).body.data[0].name).toBe('CLI product 2')
+  })
+
   it('validates data product and source application writes', async () => {
     const unknownApp = await admin.call('POST', '/data-products/v2', { name: 'X', sourceApplications: ['66666666-6666-4666-8666-666666666666'] })
     expect(unknownApp).toMatchObject({ status: 422, body: { code: 'UNKNOWN_SOURCE_APPLICATIONS', message: expect.stringContaining('66666666') } })

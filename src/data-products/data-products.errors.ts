@@ -1,6 +1,6 @@
 import { DomainError } from '../domain-error.js'
 
-export type DataProductErrorCode = 'DATA_PRODUCT_NOT_FOUND' | 'SOURCE_APPLICATION_NOT_FOUND' | 'UNKNOWN_SOURCE_APPLICATIONS' | 'REPEATED_SOURCE_APPLICATION'
+export type DataProductErrorCode = 'DATA_PRODUCT_NOT_FOUND' | 'SOURCE_APPLICATION_NOT_FOUND' | 'UNKNOWN_SOURCE_APPLICATIONS' | 'REPEATED_SOURCE_APPLICATION' | 'ID_MISMATCH' | 'RECORD_EXISTS'
 
 export class DataProductNotFoundError extends DomainError<'DATA_PRODUCT_NOT_FOUND'> {
   readonly code = 'DATA_PRODUCT_NOT_FOUND'
@@ -28,5 +28,21 @@ export class RepeatedSourceApplicationError extends DomainError<'REPEATED_SOURCE
   readonly code = 'REPEATED_SOURCE_APPLICATION'
   constructor(index: number, id: string) {
     super(`sourceApplications[${index}]: ${id} is listed more than once`, { field: `sourceApplications[${index}]` })
+  }
+}
+
+/** An update whose body names another record than its path. */
+export class IdMismatchError extends DomainError<'ID_MISMATCH'> {
+  readonly code = 'ID_MISMATCH'
+  constructor(kind: string, pathId: string, bodyId: string) {
+    super(`id: the body names ${kind} ${bodyId.slice(0, 100)}, the path ${pathId}; an id cannot change`, { field: 'id' })
+  }
+}
+
+/** A create with a client-chosen id that is taken. */
+export class RecordExistsError extends DomainError<'RECORD_EXISTS'> {
+  readonly code = 'RECORD_EXISTS'
+  constructor(kind: string, id: string) {
+    super(`id: ${kind} ${id} already exists; update it with PUT`, { field: 'id' })
   }
 }

@@ -8,6 +8,32 @@ const Text = (maxLength: number) => Type.String({ maxLength })
 const OrgParams = Type.Object({ organizationId: Type.String() })
 const IdParams = Type.Object({ organizationId: Type.String(), id: Uuid })
 
+/** An optional field that may also be sent as null (Go clients such as snowplow-cli send unset fields so): null reads as absent. */
+const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]))
+
+/**
+ * Fields of the records as read back, which snowplow-cli sends again when it writes a record it
+ * read: accepted, and ignored but for `id` (the client's choice on create, the path's on update).
+ */
+const ReadBackFields = {
+  id: OrNull(Uuid),
+  organizationId: OrNull(Type.String({ maxLength: 100 })),
+  createdAt: OrNull(Type.String({ maxLength: 100 })),
+  updatedAt: OrNull(Type.String({ maxLength: 100 })),
+  lockStatus: OrNull(Type.String({ maxLength: 100 })),
+  managedFrom: OrNull(Type.String({ maxLength: 1000 })),
+}
+
+const EntityReferenceInput = Type.Object(
+  {
+    source: Type.String({ minLength: 1, maxLength: 1000 }),
+    minCardinality: OrNull(Type.Integer({ minimum: 0 })),
+    maxCardinality: OrNull(Type.Integer({ minimum: 0 })),
+    comment: OrNull(Text(2000)),
+  },
+  { additionalProperties: false },
+)
+
 const EntityReference = Type.Object(
   {
     source: Type.String({ minLength: 1, maxLength: 1000 }),
@@ -22,15 +48,16 @@ const EntityReference = Type.Object(
 export const SourceApplicationInput = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 255 }),
-    description: Type.Optional(Text(10_000)),
-    owner: Type.Optional(Text(255)),
-    appIds: Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 1000 })),
-    entities: Type.Optional(
+    description: OrNull(Text(10_000)),
+    owner: OrNull(Text(255)),
+    appIds: OrNull(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 1000 })),
+    entities: OrNull(
       Type.Object(
-        { tracked: Type.Optional(Type.Array(EntityReference, { maxItems: 200 })), enriched: Type.Optional(Type.Array(EntityReference, { maxItems: 200 })) },
+        { tracked: OrNull(Type.Array(EntityReferenceInput, { maxItems: 200 })), enriched: OrNull(Type.Array(EntityReferenceInput, { maxItems: 200 })) },
         { additionalProperties: false },
       ),
     ),
+    ...ReadBackFields,
   },
   { additionalProperties: false },
 )
@@ -50,13 +77,16 @@ const SourceApplication = Type.Object({
 export const DataProductInput = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 255 }),
-    domain: Type.Optional(Text(255)),
-    owner: Type.Optional(Text(255)),
-    description: Type.Optional(Text(10_000)),
-    status: Type.Optional(Text(64)),
-    type: Type.Optional(Text(64)),
-    templateReference: Type.Optional(Text(255)),
-    sourceApplications: Type.Optional(Type.Array(Uuid, { maxItems: 200, uniqueItems: true })),
+    domain: OrNull(Text(255)),
+    owner: OrNull(Text(255)),
+    description: OrNull(Text(10_000)),
+    status: OrNull(Text(64)),
+    type: OrNull(Text(64)),
+    templateReference: OrNull(Text(255)),
+    sourceApplications: OrNull(Type.Array(Uuid, { maxItems: 200, uniqueItems: true })),
+    /** Read back: which specs a product has is decided by the specs' dataProductId. */
+    eventSpecs: OrNull(Type.Array(Type.Unknown(), { maxItems: 10_000 })),
+    ...ReadBackFields,
   },
   { additionalProperties: false },
 )

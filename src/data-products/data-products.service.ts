@@ -1,14 +1,38 @@
 import { randomUUID } from 'node:crypto'
 import type { Static } from 'typebox'
 import type { Clock } from '../auth/clock.js'
-import { isForeignKeyViolation } from '../db/constraint-violation.js'
-import { DataProductNotFoundError, RepeatedSourceApplicationError, SourceApplicationNotFoundError, UnknownSourceApplicationsError } from './data-products.errors.js'
+import { isForeignKeyViolation, violatedUniqueConstraint } from '../db/constraint-violation.js'
+import { DataProductNotFoundError, IdMismatchError, RecordExistsError, RepeatedSourceApplicationError, SourceApplicationNotFoundError, UnknownSourceApplicationsError } from './data-products.errors.js'
 import type { DataProductInput, SourceApplicationInput } from './data-products.schemas.js'
 import type { DataProductsStore, StoredDataProduct, StoredSourceApplication } from './data-products.store.js'
+import type { DataProductDocument, EntityReferenceDocument, SourceApplicationDocument } from './data-products.table.js'
 
 /** Event specifications linked to data products, as the scenarios context renders them. */
 export interface LinkedEventSpecs {
   forDataProducts(organizationId: string, dataProductIds: readonly string[]): Promise<readonly { readonly id: string; readonly dataProductId: string; readonly spec: unknown }[]>
+}
+
+/** The fields of a record that are not null (a null optional field reads as absent). */
+function withoutNulls<T extends object>(record: T): { [K in keyof T]: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)) as { [K in keyof T]: Exclude<T[K], null> }
+}
+
+/** What is stored of a written source application: nulls and read-back fields left out. */
+function sourceApplicationDocument(input: Static<typeof SourceApplicationInput>): SourceApplicationDocument {
+  const { id: _id, organizationId: _org, createdAt: _created, updatedAt: _updated, lockStatus: _lock, managedFrom: _managed, entities, ...fields } = input
+  const list = (items: readonly object[]) => items.map((item) => withoutNulls(item) as EntityReferenceDocument)
+  return {
+    ...withoutNulls(fields),
+    ...(entities == null
+      ? {}
+      : { entities: { ...(entities.tracked == null ? {} : { tracked: list(entities.tracked) }), ...(entities.enriched == null ? {} : { enriched: list(entities.enriched) }) } }),
+  }
+}
+
+/** What is stored of a written data product, and the source applications it links. */
+function dataProductDocument(input: Static<typeof DataProductInput>): { document: DataProductDocument; sourceApplications: readonly string[] } {
+  const { id: _id, organizationId: _org, createdAt: _created, updatedAt: _updated, lockStatus: _lock, managedFrom: _managed, eventSpecs: _specs, sourceApplications, ...fields } = input
+  return { document: withoutNulls(fields), sourceApplications: sourceApplications ?? [] }
 }
 
 function sourceApplicationView(app: StoredSourceApplication) {
@@ -58,7 +82,8 @@ export function createDataProductsService(deps: { store: DataProductsStore; even
   }
 
   async function save(organizationId: string, id: string, input: Static<typeof DataProductInput>, mode: 'insert' | 'update', linkTo: (specId: string) => string) {
-    const { sourceApplications = [], ...document } = input
+    if (mode === 'update' && input.id != null && input.id.toLowerCase() !== id) throw new IdMismatchError('data product', id, input.id)
+    const { document, sourceApplications } = dataProductDocument(input)
     const links = sourceApplications.map((s) => s.toLowerCase())
     const repeated = links.findIndex((link, index) => links.indexOf(link) !== index)
     if (repeated >= 0) throw new RepeatedSourceApplicationError(repeated, sourceApplications[repeated] ?? '')
@@ -70,6 +95,7 @@ export function createDataProductsService(deps: { store: DataProductsStore; even
     } catch (error) {
       // A linked source application deleted between the check and the write.
       if (isForeignKeyViolation(error)) throw new UnknownSourceApplicationsError(links)
+      if (mode === 'insert' && violatedUniqueConstraint(error) !== null) throw new RecordExistsError('data product', id)
       throw error
     }
     return envelope(organizationId, await store.products(organizationId, id), linkTo)
@@ -84,8 +110,9 @@ export function createDataProductsService(deps: { store: DataProductsStore; even
       if (products.length === 0) throw new DataProductNotFoundError(id)
       return envelope(organizationId, products, linkTo)
     },
+    /** The client may choose the id (snowplow-cli does, and writes to it next). */
     createProduct: (organizationId: string, input: Static<typeof DataProductInput>, linkTo: (specId: string) => string) =>
-      save(organizationId, randomUUID(), input, 'insert', linkTo),
+      save(organizationId, input.id?.toLowerCase() ?? randomUUID(), input, 'insert', linkTo),
     updateProduct: (organizationId: string, id: string, input: Static<typeof DataProductInput>, linkTo: (specId: string) => string) =>
       save(organizationId, id.toLowerCase(), input, 'update', linkTo),
     async deleteProduct(organizationId: string, id: string): Promise<void> {
@@ -100,14 +127,20 @@ export function createDataProductsService(deps: { store: DataProductsStore; even
       if (app === undefined) throw new SourceApplicationNotFoundError(id)
       return { data: [sourceApplicationView(app)], includes: [], errors: [] as never[], metadata: null }
     },
-    async createSourceApplication(organizationId: string, document: Static<typeof SourceApplicationInput>) {
+    async createSourceApplication(organizationId: string, input: Static<typeof SourceApplicationInput>) {
       const now = clock.now()
-      const app: StoredSourceApplication = { id: randomUUID(), document, createdAt: now, updatedAt: now }
-      await store.insertSourceApplication(organizationId, app)
+      const app: StoredSourceApplication = { id: input.id?.toLowerCase() ?? randomUUID(), document: sourceApplicationDocument(input), createdAt: now, updatedAt: now }
+      try {
+        await store.insertSourceApplication(organizationId, app)
+      } catch (error) {
+        if (violatedUniqueConstraint(error) !== null) throw new RecordExistsError('source application', app.id)
+        throw error
+      }
       return { data: [sourceApplicationView(app)], includes: [], errors: [] as never[], metadata: null }
     },
-    async updateSourceApplication(organizationId: string, id: string, document: Static<typeof SourceApplicationInput>) {
-      if (!(await store.updateSourceApplication(organizationId, id.toLowerCase(), document, clock.now()))) throw new SourceApplicationNotFoundError(id)
+    async updateSourceApplication(organizationId: string, id: string, input: Static<typeof SourceApplicationInput>) {
+      if (input.id != null && input.id.toLowerCase() !== id.toLowerCase()) throw new IdMismatchError('source application', id, input.id)
+      if (!(await store.updateSourceApplication(organizationId, id.toLowerCase(), sourceApplicationDocument(input), clock.now()))) throw new SourceApplicationNotFoundError(id)
       return this.getSourceApplication(organizationId, id)
     },
     async deleteSourceApplication(organizationId: string, id: string): Promise<void> {

@@ -5,8 +5,29 @@ import type { DataProductInput, SourceApplicationInput } from './data-products.s
 /** json or jsonb (documents given back as sent are json, which keeps their key order): written as a JSON string, read back parsed. */
 type Json<T> = ColumnType<T, string, string>
 
-export type DataProductDocument = Omit<Static<typeof DataProductInput>, 'sourceApplications'>
-export type SourceApplicationDocument = Static<typeof SourceApplicationInput>
+/** An entity of a source application as stored: no nulls. */
+export interface EntityReferenceDocument {
+  readonly source: string
+  readonly minCardinality?: number
+  readonly maxCardinality?: number
+  readonly comment?: string
+}
+
+/** What is stored of a source application: the input without nulls and without the fields read back. */
+export interface SourceApplicationDocument {
+  readonly name: string
+  readonly description?: string
+  readonly owner?: string
+  readonly appIds?: string[]
+  readonly entities?: { readonly tracked?: EntityReferenceDocument[]; readonly enriched?: EntityReferenceDocument[] }
+}
+
+/** What is stored of a data product besides its links: the input without nulls and without the fields read back. */
+export type DataProductDocument = Pick<Static<typeof DataProductInput>, 'name'> & {
+  readonly [field in 'domain' | 'owner' | 'description' | 'status' | 'type' | 'templateReference']?: string
+}
+
+export type SourceApplicationInputBody = Static<typeof SourceApplicationInput>
 
 export interface DataProductsTable {
   id: string

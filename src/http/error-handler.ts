@@ -3,6 +3,14 @@ import { DomainError } from '../domain-error.js'
 import type { ErrorBody } from './error-body.schema.js'
 import { codeForClientStatus, isDomainErrorCode, STATUS_BY_DOMAIN_CODE } from './error-status.js'
 
+/** Fastify's message, except that an unknown field is named (Ajv's own text only says there is one). */
+function validationMessage(error: FastifyError): string {
+  const issue = error.validation?.[0]
+  const unknown = issue?.keyword === 'additionalProperties' ? (issue.params as { additionalProperty?: unknown }).additionalProperty : undefined
+  if (typeof unknown !== 'string') return error.message
+  return `${error.validationContext ?? 'body'}${issue?.instancePath ?? ''}/${unknown} is not a known field`
+}
+
 /**
  * The one place where errors become HTTP answers: domain errors by their code, the framework's
  * client errors (validation, bad JSON, size) with their own 4xx, and anything else as a logged 500
@@ -17,7 +25,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = 'statusCode' in error ? error.statusCode : undefined
     if ('validation' in error && error.validation !== undefined) {
-      return reply.code(400).send({ message: error.message, code: 'INVALID_REQUEST' } satisfies ErrorBody)
+      return reply.code(400).send({ message: validationMessage(error), code: 'INVALID_REQUEST' } satisfies ErrorBody)
     }
     if (status !== undefined && status >= 400 && status < 500) {
       return reply.code(status).send({ message: error.message, code: codeForClientStatus(status) } satisfies ErrorBody)

@@ -38,6 +38,8 @@ export const STATUS_BY_DOMAIN_CODE: Readonly<Record<DomainErrorCode, number>> = 
   SOURCE_APPLICATION_NOT_FOUND: 404,
   UNKNOWN_SOURCE_APPLICATIONS: 422,
   REPEATED_SOURCE_APPLICATION: 400,
+  ID_MISMATCH: 400,
+  RECORD_EXISTS: 409,
 }
 
 export function isDomainErrorCode(code: string): code is DomainErrorCode {
