@@ -35,6 +35,7 @@ import { createRegistryService } from './registry/registry.service.js'
 import { createDataStructureCatalog } from './registry/data-structure-catalog.js'
 import { createScenariosStore } from './scenarios/scenarios.store.js'
 import { createScenariosService } from './scenarios/scenarios.service.js'
+import { createEventSpecWrites } from './scenarios/event-spec-writes.js'
 import { createEventSpecs } from './scenarios/event-specs.js'
 import { eventSpecsRoutes, scenariosRoutes } from './scenarios/scenarios.routes.js'
 import { createDataProductsStore } from './data-products/data-products.store.js'
@@ -167,7 +168,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
           await guarded.register(registryRoutes, { prefix: '/data-structures/v1', registry })
           await guarded.register(compatibilityChecksRoutes, { repository: igluRepository })
           await guarded.register(scenariosRoutes, { prefix: '/tracking-scenarios/v1', scenarios })
-          await guarded.register(eventSpecsRoutes, { prefix: '/event-specs/v1', eventSpecs })
+          await guarded.register(eventSpecsRoutes, { prefix: '/event-specs/v1', eventSpecs, writes: createEventSpecWrites({ store: scenariosStore, catalog, scenarios }) })
           await guarded.register(dataProductsRoutes, { prefix: '/data-products/v2', dataProducts })
           await guarded.register(sourceApplicationsRoutes, { prefix: '/source-apps/v1', dataProducts })
         })

@@ -56,10 +56,11 @@ const ACCESS_TABLE: readonly (readonly [methods: string, url: string, access: Ac
   ['GET POST', `${MSC}/data-products/v2`, member],
   ['GET POST', `${MSC}/data-products/v2/`, member],
   ['GET PUT DELETE', `${MSC}/data-products/v2/:id`, member],
-  ['GET', `${MSC}/event-specs/v1`, member],
-  ['GET', `${MSC}/event-specs/v1/`, member],
+  ['GET POST', `${MSC}/event-specs/v1`, member],
+  ['GET POST', `${MSC}/event-specs/v1/`, member],
   ['POST', `${MSC}/event-specs/v1/compatibility`, member],
-  ['GET', `${MSC}/event-specs/v1/:id`, member],
+  ['POST', `${MSC}/event-specs/v1/publish`, member],
+  ['GET PUT DELETE', `${MSC}/event-specs/v1/:id`, member],
   ['GET POST', `${MSC}/tracking-scenarios/v1`, member],
   ['GET POST', `${MSC}/tracking-scenarios/v1/`, member],
   ['GET PUT DELETE', `${MSC}/tracking-scenarios/v1/:trackingScenarioId`, member],
@@ -132,6 +133,8 @@ function bodyFor(route: RouteEntry, fixture: Fixture): unknown {
   if (url.endsWith('/api-keys')) return { description: 'auth matrix' }
   if (url.endsWith('/compatibility-checks')) return { candidate: { type: 'string' }, reference: { type: 'string' } }
   if (url.endsWith('/event-specs/v1/compatibility')) return { spec: { event: { source: `iglu:${vendor}/${name}/${format}/${version}` } } }
+  if (url.endsWith('/event-specs/v1/publish')) return { eventSpecIds: [fixture.scenarioId] }
+  if (url.includes('/event-specs/v1')) return { spec: { name: `Matrix spec ${randomUUID()}` } }
   if (/\/validation-requests(\/sync)?$/.test(url)) return { data: fixture.schema }
   if (/\/deployment-requests(\/sync)?$/.test(url)) return { source: 'DEV', target: 'PROD', vendor, name, format, version, message: 'auth matrix' }
   if (url.endsWith('/meta')) return { hidden: false }

@@ -129,4 +129,39 @@ describe.each(backends)('data products, source applications and event specificat
     expect((await admin.call('POST', '/data-products/v2', { name: 'P4', sourceApplications: [app.id.toUpperCase(), app.id] })).status).toBe(400)
     expect((await admin.call('GET', `/data-products/v2/${product.id}`)).body.data[0]).toMatchObject({ name: 'P2', sourceApplications: [app.id] })
   })
+
+  it('writes event specifications as snowplow-cli does: create with its id, edit, publish once every schema is in production, delete', async () => {
+    const id = '0a1b2c3d-0000-4000-8000-0000000e5e01'
+    const spec = {
+      id, name: 'CLI search', status: 'draft', version: 0, description: null, author: null, date: null, lockStatus: null,
+      event: { source: SEARCH_1, schema: { type: 'object', properties: { term: { type: 'string', maxLength: 50 } }, required: ['term'], additionalProperties: false } },
+      entities: { tracked: [{ source: USER_1, minCardinality: 1, maxCardinality: null }], enriched: null },
+      sourceApplications: null, triggers: [],
+    }
+    const created = await admin.call('POST', '/event-specs/v1', { spec, message: '' })
+    expect(created).toMatchObject({ status: 201, body: { data: [{ id, name: 'CLI search', version: 0, status: 'draft', event: { source: SEARCH_1 } }] } })
+    expect((await admin.call('GET', `/tracking-scenarios/v1/${id}`)).body.data[0]).toMatchObject({ id, entities: { tracked: [{ source: USER_1, minCardinality: 1 }] } })
+    expect((await admin.call('POST', '/event-specs/v1', { spec, message: '' })).status).toBe(422)
+    expect((await admin.call('POST', '/event-specs/v1', { spec: { ...spec, id: undefined, name: 'n', colour: 'red' } })).body).toMatchObject({ message: 'spec/colour is not a known field' })
+
+    const edited = await admin.call('PUT', `/event-specs/v1/${id}`, { spec: { ...created.body.data[0], version: 1, description: 'edited' }, message: 'edit' })
+    expect(edited).toMatchObject({ status: 200, body: { data: [{ id, version: 1, description: 'edited', message: 'edit' }] } })
+    expect((await admin.call('PUT', '/event-specs/v1/0a1b2c3d-0000-4000-8000-0000000e5eff', { spec })).status).toBe(404)
+
+    // Both schemas are only in DEV: publishing is refused, naming them, and nothing changes.
+    const early = await admin.call('POST', '/event-specs/v1/publish', { eventSpecIds: [id] })
+    expect(early).toMatchObject({ status: 422, body: { message: expect.stringContaining('not deployed to production') } })
+    expect(early.body.message).toContain(USER_1)
+    for (const name of ['search', 'user']) {
+      const promoted = await admin.call('POST', '/data-structures/v1/deployment-requests', { source: 'DEV', target: 'PROD', vendor: 'com.acme', name, format: 'jsonschema', version: '1-0-0' })
+      expect(promoted.status).toBe(201)
+    }
+    const published = await admin.call('POST', '/event-specs/v1/publish', { eventSpecIds: [id] })
+    expect(published).toMatchObject({ status: 202, body: { data: [{ id, version: 2, status: 'published', description: 'edited' }] } })
+
+    const deleted = await admin.call('DELETE', `/event-specs/v1/${id}`)
+    expect([deleted.status, deleted.body]).toEqual([204, ''])
+    expect((await admin.call('GET', `/event-specs/v1/${id}`)).status).toBe(404)
+    expect((await admin.call('DELETE', `/event-specs/v1/${id}`)).status).toBe(404)
+  })
 })

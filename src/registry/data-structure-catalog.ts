@@ -7,6 +7,8 @@ import { compareSchemaVer, parseSchemaVer } from '../iglu/schema-ver.js'
 export interface CatalogVersion {
   readonly version: string
   readonly schema: Record<string, unknown>
+  /** Whether this version is deployed to PROD as well (publishing an event specification needs it). */
+  readonly inProd: boolean
 }
 
 /** What other contexts (scenarios, event specifications) need to know about one data structure. */
@@ -33,9 +35,10 @@ export function createDataStructureCatalog(db: Kysely<Database>) {
         .where('data_structures.organization_id', '=', organizationId)
         .execute()
       if (rows.length === 0) return null
+      const inProd = new Set(rows.filter((row) => row.env === 'PROD').map((row) => row.version))
       const byVersion = new Map<string, CatalogVersion>()
       for (const row of rows) {
-        if (row.env === 'DEV' || !byVersion.has(row.version)) byVersion.set(row.version, { version: row.version, schema: row.schema })
+        if (row.env === 'DEV' || !byVersion.has(row.version)) byVersion.set(row.version, { version: row.version, schema: row.schema, inProd: inProd.has(row.version) })
       }
       const versions = [...byVersion.values()].sort((a, b) => {
         const left = parseSchemaVer(a.version)

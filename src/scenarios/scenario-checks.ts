@@ -10,6 +10,7 @@ import type { ScenarioInput } from './scenarios.schemas.js'
 export interface SourceVersion {
   readonly version: string
   readonly schema: Record<string, unknown>
+  readonly inProd: boolean
 }
 
 /** What the registry knows about one data structure (the registry's catalog has this shape). */

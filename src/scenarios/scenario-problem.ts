@@ -15,6 +15,7 @@ export type ProblemCode =
   | 'SchemaUndecidable'
   | 'ScenarioNotFound'
   | 'InvalidParameter'
+  | 'SchemaNotInProduction'
 
 /**
  * One item of the envelope's `errors`: an Error stops the write, a Warning does not. `source` points

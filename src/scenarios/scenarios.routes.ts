@@ -4,6 +4,7 @@ import { Type } from 'typebox'
 import { requirePrincipal } from '../auth/principal.js'
 import { ErrorBodyRef } from '../http/error-body.schema.js'
 import { registerEnvelopeErrorHandling } from '../http/envelope-error-handler.js'
+import type { EventSpecWrites } from './event-spec-writes.js'
 import type { EventSpecs } from './event-specs.js'
 import { createScenarioSchema, deleteScenarioSchema, editScenarioSchema, getScenarioSchema, listScenariosSchema, UUID_PATTERN } from './scenarios.schemas.js'
 import type { ScenariosService } from './scenarios.service.js'
@@ -42,8 +43,61 @@ const SpecEnvelope = Type.Object({
   metadata: Type.Union([Type.Null(), Type.Object({ outdatedDsWarnings: Type.Array(Type.Unknown()), hiddenDsWarnings: Type.Array(Type.Unknown()), metrics: Type.Array(Type.Unknown()) })]),
 })
 
-/** `/event-specs/v1` reads: scenarios in the shape snowtype and snowplow-cli read. */
-export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{ eventSpecs: EventSpecs }> = async (app, { eventSpecs }) => {
+const SpecWrite = Type.Object(
+  { spec: Type.Object({}, { additionalProperties: true }), message: Type.Optional(Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()])) },
+  { additionalProperties: true },
+)
+const SpecIdParams = Type.Object({ organizationId: Type.String(), id: Type.String({ pattern: UUID_PATTERN }) })
+const writeErrors = { ...specErrors, 409: ErrorBodyRef, 422: ErrorBodyRef }
+
+/**
+ * `/event-specs/v1`: scenarios in the shape snowtype and snowplow-cli read, and the writes
+ * snowplow-cli makes (each the scenario write it stands for).
+ */
+export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{ eventSpecs: EventSpecs; writes: EventSpecWrites }> = async (app, { eventSpecs, writes }) => {
+  app.post(
+    '/',
+    { schema: { summary: 'Create an event specification (a tracking scenario; the id may be the client\'s)', tags: specTags, security, params: Type.Object({ organizationId: Type.String() }), body: SpecWrite, response: { 201: SpecEnvelope, ...writeErrors } } },
+    async (request, reply) => {
+      const principal = caller(request)
+      const id = await writes.create(principal, request.body.spec, request.body.message ?? undefined)
+      return reply.code(201).send(await eventSpecs.get(principal.organizationId, id))
+    },
+  )
+  app.put(
+    '/:id',
+    { schema: { summary: 'Edit an event specification (a new version of the scenario)', tags: specTags, security, params: SpecIdParams, body: SpecWrite, response: { 200: SpecEnvelope, ...writeErrors } } },
+    async (request) => {
+      const principal = caller(request)
+      await writes.update(principal, request.params.id, request.body.spec, request.body.message ?? undefined)
+      return eventSpecs.get(principal.organizationId, request.params.id)
+    },
+  )
+  app.delete(
+    '/:id',
+    { schema: { summary: 'Delete an event specification and its history', tags: specTags, security, params: SpecIdParams, response: { 204: Type.Null(), ...specErrors } } },
+    async (request, reply) => {
+      await writes.delete(caller(request).organizationId, request.params.id)
+      return reply.code(204).send(null)
+    },
+  )
+  app.post(
+    '/publish',
+    {
+      schema: {
+        summary: 'Publish event specifications whose schemas are all in production', tags: specTags, security, params: Type.Object({ organizationId: Type.String() }),
+        body: Type.Object({ eventSpecIds: Type.Array(Type.String({ pattern: UUID_PATTERN }), { minItems: 1, maxItems: 1000 }) }, { additionalProperties: true }),
+        response: { 202: SpecEnvelope, ...writeErrors },
+      },
+    },
+    async (request, reply) => {
+      const principal = caller(request)
+      await writes.publish(principal, request.body.eventSpecIds)
+      const specs = await Promise.all(request.body.eventSpecIds.map(async (id) => (await eventSpecs.get(principal.organizationId, id)).data[0]))
+      return reply.code(202).send({ data: specs.filter((spec) => spec !== undefined), includes: [], errors: [], metadata: null })
+    },
+  )
+
   app.get(
     '/',
     {

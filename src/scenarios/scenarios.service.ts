@@ -84,6 +84,8 @@ export function createScenariosService(deps: ScenariosDeps) {
   /** Why a write the checks let through still failed: a race the database constraints settled. */
   function rejectionOf(outcome: Exclude<WriteOutcome, { kind: 'written' }>, scenario: Scenario, warnings: readonly Problem[]): ScenarioRejectedError | ScenarioNotFoundError {
     switch (outcome.kind) {
+      case 'id-taken':
+        return new ScenarioRejectedError([problemError('InvalidId', 'id', `id ${scenario.id} is taken: give another, or leave it out`), ...warnings])
       case 'name-taken':
         return new ScenarioRejectedError([nameTakenProblem(scenario.name), ...warnings])
       case 'version-taken':
@@ -131,11 +133,15 @@ export function createScenariosService(deps: ScenariosDeps) {
       return { data: [scenario], includes, errors: await compatibilityOf(scenario, sourceResolver(catalog, organizationId), false) }
     },
 
-    async create(principal: Principal, input: ScenarioInput, message: string | undefined): Promise<ScenarioEnvelope> {
+    /** `clientIds`: the id given in the input is taken (event specifications are written so), else refused. */
+    async create(principal: Principal, input: ScenarioInput, message: string | undefined, { clientIds = false } = {}): Promise<ScenarioEnvelope> {
       const { organizationId } = principal
       const problems = [...statusProblems(input.status), ...createVersionProblems(input.version)]
-      if (input.id !== undefined) problems.push(problemError('InvalidId', 'id', 'id is assigned by the service: leave it out when creating'))
-      const stored = buildScenario(randomUUID(), input, input.version ?? 0, validStatus(input.status) ?? 'draft')
+      const given = clientIds && input.id !== undefined && isUuid(input.id) ? input.id.toLowerCase() : null
+      if (input.id !== undefined && given === null) {
+        problems.push(problemError('InvalidId', 'id', clientIds ? 'id must be a UUID' : 'id is assigned by the service: leave it out when creating'))
+      }
+      const stored = buildScenario(given ?? randomUUID(), input, input.version ?? 0, validStatus(input.status) ?? 'draft')
       const checked = await writeProblems(organizationId, stored, input)
       problems.push(...checked.problems)
       if (hasErrors(problems)) throw new ScenarioRejectedError(problems)

@@ -34,9 +34,11 @@ export interface EditDecision {
   readonly discard: readonly number[]
 }
 
-export type WriteOutcome = { readonly kind: 'written'; readonly record: HistoryRecord } | { readonly kind: 'name-taken' } | { readonly kind: 'version-taken' } | { readonly kind: 'not-found' } | { readonly kind: 'data-product-gone' }
+export type WriteOutcome = { readonly kind: 'written'; readonly record: HistoryRecord } | { readonly kind: 'id-taken' } | { readonly kind: 'name-taken' } | { readonly kind: 'version-taken' } | { readonly kind: 'not-found' } | { readonly kind: 'data-product-gone' }
 
 const NAME_CONSTRAINT = 'tracking_scenarios_name_uq'
+/** Ids are chosen by the service, or by a client writing an event specification. */
+const ID_CONSTRAINT = 'tracking_scenarios_pkey'
 const VERSION_CONSTRAINT = 'tracking_scenario_history_pk'
 
 function toScenario(row: Selectable<TrackingScenariosTable>): Scenario {
@@ -70,6 +72,7 @@ function columnsOf(scenario: Scenario, placement: ScenarioPlacement) {
 function constraintOutcome(error: unknown): WriteOutcome {
   const constraint = violatedUniqueConstraint(error)
   if (constraint === NAME_CONSTRAINT) return { kind: 'name-taken' }
+  if (constraint === ID_CONSTRAINT) return { kind: 'id-taken' }
   if (constraint === VERSION_CONSTRAINT) return { kind: 'version-taken' }
   // The only foreign key a scenario write can break: its data product was deleted after the check.
   if (isForeignKeyViolation(error)) return { kind: 'data-product-gone' }
