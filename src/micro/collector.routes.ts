@@ -59,11 +59,13 @@ export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService
   // The collector takes any content type and the pipeline judges it (a tp2 POST with an unreadable
   // one is a tracker protocol violation, as in the reference): one Fastify cannot read is put aside
   // so that the body is still read, and given back to the pipeline.
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const type = request.headers['content-type']
-    if (type === undefined || READABLE_MEDIA_TYPE.test(type)) return
-    unreadableContentTypes.set(request, type)
-    request.headers['content-type'] = 'application/octet-stream'
+    if (type !== undefined && !READABLE_MEDIA_TYPE.test(type)) {
+      unreadableContentTypes.set(request, type)
+      request.headers['content-type'] = 'application/octet-stream'
+    }
+    done()
   })
 
   async function collect(request: FastifyRequest, reply: FastifyReply, vendor: string, version: string) {
