@@ -123,6 +123,16 @@ describe.each(backends)('data products, source applications and event specificat
     const updated = await admin.call('PUT', `/data-products/v2/${product.id}`, { name: 'P2', sourceApplications: [app.id] })
     expect(updated.body.data[0]).toMatchObject({ name: 'P2', sourceApplications: [app.id], createdAt: product.createdAt })
     expect((await admin.call('GET', '/source-apps/v1')).body.data.map((a: { id: string }) => a.id)).toContain(app.id)
+    // Entities are Iglu URIs, each once, max not below min; a refused write changes nothing.
+    for (const [entities, field] of [
+      [{ tracked: [{ source: 'not-an-iglu-uri' }] }, 'entities.tracked[0].source'],
+      [{ tracked: [{ source: USER_1 }, { source: USER_1 }] }, 'entities.tracked[1].source'],
+      [{ enriched: [{ source: USER_1, minCardinality: 5, maxCardinality: 1 }] }, 'entities.enriched[0].maxCardinality'],
+    ] as const) {
+      expect((await admin.call('PUT', `/source-apps/v1/${app.id}`, { name: 'Broken', entities })).body).toMatchObject({ code: 'INVALID_ENTITY', message: expect.stringContaining(field) })
+      expect((await admin.call('POST', '/source-apps/v1', { name: 'Broken', entities })).status).toBe(422)
+    }
+    expect((await admin.call('GET', `/source-apps/v1/${app.id}`)).body.data[0].name).toBe('Mobile apps')
     // One id in two letter cases is the same application listed twice: 400 naming it (it reached the database's key: a 500), and nothing changes.
     const twice = await admin.call('PUT', `/data-products/v2/${product.id}`, { name: 'P3', sourceApplications: [app.id, app.id.toUpperCase()] })
     expect(twice).toMatchObject({ status: 400, body: { code: 'REPEATED_SOURCE_APPLICATION', message: expect.stringContaining('sourceApplications[1]') } })

@@ -1,6 +1,6 @@
 import { DomainError } from '../domain-error.js'
 
-export type DataProductErrorCode = 'DATA_PRODUCT_NOT_FOUND' | 'SOURCE_APPLICATION_NOT_FOUND' | 'UNKNOWN_SOURCE_APPLICATIONS' | 'REPEATED_SOURCE_APPLICATION' | 'ID_MISMATCH' | 'RECORD_EXISTS'
+export type DataProductErrorCode = 'DATA_PRODUCT_NOT_FOUND' | 'SOURCE_APPLICATION_NOT_FOUND' | 'UNKNOWN_SOURCE_APPLICATIONS' | 'REPEATED_SOURCE_APPLICATION' | 'ID_MISMATCH' | 'RECORD_EXISTS' | 'INVALID_ENTITY'
 
 export class DataProductNotFoundError extends DomainError<'DATA_PRODUCT_NOT_FOUND'> {
   readonly code = 'DATA_PRODUCT_NOT_FOUND'
@@ -44,5 +44,13 @@ export class RecordExistsError extends DomainError<'RECORD_EXISTS'> {
   readonly code = 'RECORD_EXISTS'
   constructor(kind: string, id: string) {
     super(`id: ${kind} ${id} already exists; update it with PUT`, { field: 'id' })
+  }
+}
+
+/** A source application's entity that cannot be tracked as written: not an Iglu URI, listed twice, or max below min. */
+export class InvalidEntityError extends DomainError<'INVALID_ENTITY'> {
+  readonly code = 'INVALID_ENTITY'
+  constructor(field: string, problem: string) {
+    super(`${field}: ${problem}`, { field })
   }
 }

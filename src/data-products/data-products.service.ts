@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type { Static } from 'typebox'
 import type { Clock } from '../auth/clock.js'
+import { parseIgluUri } from '../iglu/schema-key.js'
 import { isForeignKeyViolation, violatedUniqueConstraint } from '../db/constraint-violation.js'
-import { DataProductNotFoundError, IdMismatchError, RecordExistsError, RepeatedSourceApplicationError, SourceApplicationNotFoundError, UnknownSourceApplicationsError } from './data-products.errors.js'
+import { DataProductNotFoundError, IdMismatchError, InvalidEntityError, RecordExistsError, RepeatedSourceApplicationError, SourceApplicationNotFoundError, UnknownSourceApplicationsError } from './data-products.errors.js'
 import type { DataProductInput, SourceApplicationInput } from './data-products.schemas.js'
 import type { DataProductsStore, StoredDataProduct, StoredSourceApplication } from './data-products.store.js'
 import type { DataProductDocument, EntityReferenceDocument, SourceApplicationDocument } from './data-products.table.js'
@@ -26,6 +27,22 @@ function sourceApplicationDocument(input: Static<typeof SourceApplicationInput>)
     ...(entities == null
       ? {}
       : { entities: { ...(entities.tracked == null ? {} : { tracked: list(entities.tracked) }), ...(entities.enriched == null ? {} : { enriched: list(entities.enriched) }) } }),
+  }
+}
+
+/** Entities a source application can track: Iglu URIs, each once per list, max not below min. */
+function checkEntities(document: SourceApplicationDocument): void {
+  for (const list of ['tracked', 'enriched'] as const) {
+    const seen = new Set<string>()
+    for (const [index, entity] of (document.entities?.[list] ?? []).entries()) {
+      const field = `entities.${list}[${index}]`
+      if (parseIgluUri(entity.source) === null) throw new InvalidEntityError(`${field}.source`, `${JSON.stringify(entity.source.slice(0, 300))} is not an Iglu URI (iglu:vendor/name/format/model-revision-addition)`)
+      if (seen.has(entity.source)) throw new InvalidEntityError(`${field}.source`, `${entity.source} is listed more than once`)
+      seen.add(entity.source)
+      if (entity.minCardinality !== undefined && entity.maxCardinality !== undefined && entity.maxCardinality < entity.minCardinality) {
+        throw new InvalidEntityError(`${field}.maxCardinality`, `${entity.maxCardinality} is below minCardinality (${entity.minCardinality})`)
+      }
+    }
   }
 }
 
@@ -130,6 +147,7 @@ export function createDataProductsService(deps: { store: DataProductsStore; even
     async createSourceApplication(organizationId: string, input: Static<typeof SourceApplicationInput>) {
       const now = clock.now()
       const app: StoredSourceApplication = { id: input.id?.toLowerCase() ?? randomUUID(), document: sourceApplicationDocument(input), createdAt: now, updatedAt: now }
+      checkEntities(app.document)
       try {
         await store.insertSourceApplication(organizationId, app)
       } catch (error) {
@@ -140,7 +158,9 @@ export function createDataProductsService(deps: { store: DataProductsStore; even
     },
     async updateSourceApplication(organizationId: string, id: string, input: Static<typeof SourceApplicationInput>) {
       if (input.id != null && input.id.toLowerCase() !== id.toLowerCase()) throw new IdMismatchError('source application', id, input.id)
-      if (!(await store.updateSourceApplication(organizationId, id.toLowerCase(), sourceApplicationDocument(input), clock.now()))) throw new SourceApplicationNotFoundError(id)
+      const document = sourceApplicationDocument(input)
+      checkEntities(document)
+      if (!(await store.updateSourceApplication(organizationId, id.toLowerCase(), document, clock.now()))) throw new SourceApplicationNotFoundError(id)
       return this.getSourceApplication(organizationId, id)
     },
     async deleteSourceApplication(organizationId: string, id: string): Promise<void> {

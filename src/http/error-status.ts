@@ -40,6 +40,7 @@ export const STATUS_BY_DOMAIN_CODE: Readonly<Record<DomainErrorCode, number>> = 
   REPEATED_SOURCE_APPLICATION: 400,
   ID_MISMATCH: 400,
   RECORD_EXISTS: 409,
+  INVALID_ENTITY: 422,
 }
 
 export function isDomainErrorCode(code: string): code is DomainErrorCode {
