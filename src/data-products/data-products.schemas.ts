@@ -23,6 +23,9 @@ const ReadBackFields = {
   lockStatus: OrNull(Type.String({ maxLength: 100 })),
   managedFrom: OrNull(Type.String({ maxLength: 1000 })),
 }
+/** Their names: what a written record leaves out of its stored document (`id` is taken apart). */
+export const READ_BACK_FIELDS: ReadonlySet<string> = new Set(Object.keys(ReadBackFields))
+export type ReadBackField = keyof typeof ReadBackFields
 
 const EntityReferenceInput = Type.Object(
   {

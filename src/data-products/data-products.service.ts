@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import type { Static } from 'typebox'
 import type { Clock } from '../auth/clock.js'
+import { withoutNulls } from '../null-fields.js'
 import { parseIgluUri } from '../iglu/schema-key.js'
 import { isForeignKeyViolation, violatedUniqueConstraint } from '../db/constraint-violation.js'
 import { DataProductNotFoundError, IdMismatchError, InvalidEntityError, RecordExistsError, RepeatedSourceApplicationError, SourceApplicationNotFoundError, UnknownSourceApplicationsError } from './data-products.errors.js'
-import type { DataProductInput, SourceApplicationInput } from './data-products.schemas.js'
+import { READ_BACK_FIELDS, type DataProductInput, type ReadBackField, type SourceApplicationInput } from './data-products.schemas.js'
 import type { DataProductsStore, StoredDataProduct, StoredSourceApplication } from './data-products.store.js'
 import type { DataProductDocument, EntityReferenceDocument, SourceApplicationDocument } from './data-products.table.js'
 
@@ -13,18 +14,18 @@ export interface LinkedEventSpecs {
   forDataProducts(organizationId: string, dataProductIds: readonly string[]): Promise<readonly { readonly id: string; readonly dataProductId: string; readonly spec: unknown }[]>
 }
 
-/** The fields of a record that are not null (a null optional field reads as absent). */
-function withoutNulls<T extends object>(record: T): { [K in keyof T]: Exclude<T[K], null> } {
-  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)) as { [K in keyof T]: Exclude<T[K], null> }
+/** The fields of a written record that are stored: not null, and not one of those read back. */
+function storedFields<T extends object>(input: T): { [K in Exclude<keyof T, ReadBackField>]: Exclude<T[K], null> } {
+  return withoutNulls(Object.fromEntries(Object.entries(input).filter(([name]) => !READ_BACK_FIELDS.has(name)))) as { [K in Exclude<keyof T, ReadBackField>]: Exclude<T[K], null> }
 }
 
-/** What is stored of a written source application: nulls and read-back fields left out. */
+/** What is stored of a written source application. */
 function sourceApplicationDocument(input: Static<typeof SourceApplicationInput>): SourceApplicationDocument {
-  const { id: _id, organizationId: _org, createdAt: _created, updatedAt: _updated, lockStatus: _lock, managedFrom: _managed, entities, ...fields } = input
+  const { entities, ...fields } = storedFields(input)
   const list = (items: readonly object[]) => items.map((item) => withoutNulls(item) as EntityReferenceDocument)
   return {
-    ...withoutNulls(fields),
-    ...(entities == null
+    ...fields,
+    ...(entities === undefined
       ? {}
       : { entities: { ...(entities.tracked == null ? {} : { tracked: list(entities.tracked) }), ...(entities.enriched == null ? {} : { enriched: list(entities.enriched) }) } }),
   }
@@ -48,8 +49,8 @@ function checkEntities(document: SourceApplicationDocument): void {
 
 /** What is stored of a written data product, and the source applications it links. */
 function dataProductDocument(input: Static<typeof DataProductInput>): { document: DataProductDocument; sourceApplications: readonly string[] } {
-  const { id: _id, organizationId: _org, createdAt: _created, updatedAt: _updated, lockStatus: _lock, managedFrom: _managed, eventSpecs: _specs, sourceApplications, ...fields } = input
-  return { document: withoutNulls(fields), sourceApplications: sourceApplications ?? [] }
+  const { eventSpecs: _specs, sourceApplications, ...document } = storedFields(input)
+  return { document, sourceApplications: sourceApplications ?? [] }
 }
 
 function sourceApplicationView(app: StoredSourceApplication) {

@@ -1,6 +1,6 @@
 import type { ColumnType } from 'kysely'
 import type { Static } from 'typebox'
-import type { DataProductInput, SourceApplicationInput } from './data-products.schemas.js'
+import type { DataProductInput } from './data-products.schemas.js'
 
 /** json or jsonb (documents given back as sent are json, which keeps their key order): written as a JSON string, read back parsed. */
 type Json<T> = ColumnType<T, string, string>
@@ -26,8 +26,6 @@ export interface SourceApplicationDocument {
 export type DataProductDocument = Pick<Static<typeof DataProductInput>, 'name'> & {
   readonly [field in 'domain' | 'owner' | 'description' | 'status' | 'type' | 'templateReference']?: string
 }
-
-export type SourceApplicationInputBody = Static<typeof SourceApplicationInput>
 
 export interface DataProductsTable {
   id: string

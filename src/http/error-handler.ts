@@ -1,14 +1,13 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { DomainError } from '../domain-error.js'
+import { validationIssueText } from '../iglu/ajv-factory.js'
 import type { ErrorBody } from './error-body.schema.js'
 import { codeForClientStatus, isDomainErrorCode, STATUS_BY_DOMAIN_CODE } from './error-status.js'
 
 /** Fastify's message, except that an unknown field is named (Ajv's own text only says there is one). */
 function validationMessage(error: FastifyError): string {
   const issue = error.validation?.[0]
-  const unknown = issue?.keyword === 'additionalProperties' ? (issue.params as { additionalProperty?: unknown }).additionalProperty : undefined
-  if (typeof unknown !== 'string') return error.message
-  return `${error.validationContext ?? 'body'}${issue?.instancePath ?? ''}/${unknown} is not a known field`
+  return issue?.keyword === 'additionalProperties' ? validationIssueText(error.validationContext ?? 'body', issue) : error.message
 }
 
 /**

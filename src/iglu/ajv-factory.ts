@@ -99,3 +99,21 @@ export function compileSchema(ajv: Ajv, schema: object): ReturnType<Ajv['compile
   }
   return ajv.compile(schema)
 }
+
+/** What the validators report of one problem. */
+export interface ValidationIssue {
+  readonly keyword?: string
+  readonly instancePath?: string
+  readonly message?: string
+  readonly params?: Record<string, unknown>
+}
+
+/**
+ * One validation problem as a sentence under `root` (`body`, `spec`…): an unknown field is named,
+ * where Ajv's own text only says that there is one.
+ */
+export function validationIssueText(root: string, issue: ValidationIssue | undefined): string {
+  const where = `${root}${issue?.instancePath ?? ''}`
+  const unknown = issue?.keyword === 'additionalProperties' ? issue.params?.additionalProperty : undefined
+  return typeof unknown === 'string' ? `${where}/${unknown} is not a known field` : `${where} ${issue?.message ?? 'is not valid'}`
+}

@@ -69,11 +69,12 @@ export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService
   })
 
   async function collect(request: FastifyRequest, reply: FastifyReply, vendor: string, version: string) {
+    const unreadable = unreadableContentTypes.get(request)
     const collected = await inspection.collect({
       api: { vendor, version },
       method: request.method,
       rawQuery: rawQuery(request.url),
-      headers: unreadableContentTypes.has(request) ? { ...request.headers, 'content-type': unreadableContentTypes.get(request) } : request.headers,
+      headers: unreadable === undefined ? request.headers : { ...request.headers, 'content-type': unreadable },
       remoteAddress: request.ip ?? null,
       body: request.method === 'POST' ? (typeof request.body === 'string' ? request.body : '') : null,
       timestamp: now(),

@@ -1,10 +1,10 @@
 import type { Principal } from '../auth/principal.js'
-import { createAjv } from '../iglu/ajv-factory.js'
-import { parseIgluUri } from '../iglu/schema-key.js'
-import { formatSchemaVer } from '../iglu/schema-ver.js'
-import type { SourceCatalog } from './scenario-checks.js'
+import { createAjv, validationIssueText } from '../iglu/ajv-factory.js'
+import { isJsonObject } from '../iglu/self-describing.js'
+import { withoutNulls } from '../null-fields.js'
+import { sourceResolver, type SourceCatalog, type SourceResolver } from './scenario-checks.js'
 import { problemError, type Problem } from './scenario-problem.js'
-import { EventSpecNotFoundError, ScenarioRejectedError } from './scenarios.errors.js'
+import { EventSpecNotFoundError, ScenarioNotFoundError, ScenarioRejectedError } from './scenarios.errors.js'
 import { ScenarioInput, type Scenario } from './scenarios.schemas.js'
 import type { ScenariosService } from './scenarios.service.js'
 import type { ScenariosStore } from './scenarios.store.js'
@@ -17,45 +17,35 @@ const validateScenario = createAjv({ allErrors: false }).compile(ScenarioInput)
 /** A body of the wrong shape: 400 with the field named, as any other request body. */
 const invalidBody = (message: string) => Object.assign(new Error(message), { statusCode: 400 })
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
-const withoutNulls = (record: Record<string, unknown>) => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null))
 
 /**
  * A spec as snowplow-cli writes it, as a scenario definition: the read-back fields and nulls (Go's
  * unset fields) left out, then checked as a scenario is; a problem names its field under `spec`.
  */
 export function scenarioOfSpec(spec: unknown): ScenarioInput {
-  if (!isRecord(spec)) throw invalidBody('spec must be an object')
+  if (!isJsonObject(spec)) throw invalidBody('spec must be an object')
   const fields = withoutNulls(Object.fromEntries(Object.entries(spec).filter(([name]) => !READ_BACK.has(name))))
-  if (isRecord(fields.event)) fields.event = withoutNulls(fields.event)
-  if (isRecord(fields.entities)) {
+  if (isJsonObject(fields.event)) fields.event = withoutNulls(fields.event)
+  if (isJsonObject(fields.entities)) {
     const entities = withoutNulls(fields.entities)
     for (const list of ['tracked', 'enriched']) {
       const items = entities[list]
-      if (Array.isArray(items)) entities[list] = items.map((item) => (isRecord(item) ? withoutNulls(item) : item))
+      if (Array.isArray(items)) entities[list] = items.map((item) => (isJsonObject(item) ? withoutNulls(item) : item))
     }
     fields.entities = entities
   }
-  if (!validateScenario(fields)) {
-    const issue = validateScenario.errors?.[0]
-    const where = `spec${issue?.instancePath ?? ''}`
-    const unknown = issue?.keyword === 'additionalProperties' ? (issue.params as { additionalProperty?: string }).additionalProperty : undefined
-    const title = unknown !== undefined ? `${where}/${unknown} is not a known field` : `${where} ${issue?.message ?? 'is not valid'}`
-    throw invalidBody(title)
-  }
+  if (!validateScenario(fields)) throw invalidBody(validationIssueText('spec', validateScenario.errors?.[0]))
   return fields as ScenarioInput
 }
 
-/** The sources of a scenario that are not deployed to PROD: a published specification is for production. */
-async function sourcesOnlyInDev(catalog: SourceCatalog, organizationId: string, scenario: Scenario): Promise<string[]> {
+/** The sources of a scenario whose version is not deployed to PROD: a published specification is for production. */
+async function sourcesOnlyInDev(resolve: SourceResolver, scenario: Scenario): Promise<string[]> {
   const sources = [scenario.event.source, ...scenario.entities.tracked.map((e) => e.source), ...scenario.entities.enriched.map((e) => e.source)]
   const missing: string[] = []
   for (const source of sources) {
     if (source === undefined) continue
-    const key = parseIgluUri(source)
-    const entry = key === null ? null : await catalog.describe(organizationId, key.vendor, key.name, key.format)
-    const version = key === null ? undefined : entry?.versions.find((v) => v.version === formatSchemaVer(key.version))
-    if (version?.inProd !== true) missing.push(source)
+    const resolution = await resolve(source)
+    if (resolution.kind !== 'found' || !resolution.source.current.inProd) missing.push(source)
   }
   return missing
 }
@@ -74,8 +64,11 @@ export function createEventSpecWrites(deps: { store: ScenariosStore; catalog: So
     },
 
     async update(principal: Principal, id: string, spec: unknown, message: string | undefined): Promise<void> {
-      if ((await store.find(principal.organizationId, id.toLowerCase())) === null) throw new EventSpecNotFoundError(id)
-      await scenarios.edit(principal, id, scenarioOfSpec(spec), message)
+      try {
+        await scenarios.edit(principal, id, scenarioOfSpec(spec), message)
+      } catch (error) {
+        throw error instanceof ScenarioNotFoundError ? new EventSpecNotFoundError(id) : error
+      }
     },
 
     async delete(organizationId: string, id: string): Promise<void> {
@@ -86,10 +79,11 @@ export function createEventSpecWrites(deps: { store: ScenariosStore; catalog: So
     async publish(principal: Principal, ids: readonly string[]): Promise<void> {
       const found: Scenario[] = []
       const problems: Problem[] = []
+      const resolve = sourceResolver(catalog, principal.organizationId)
       for (const [index, id] of ids.entries()) {
         const scenario = await store.find(principal.organizationId, id.toLowerCase())
         if (scenario === null) throw new EventSpecNotFoundError(id)
-        const devOnly = await sourcesOnlyInDev(catalog, principal.organizationId, scenario)
+        const devOnly = await sourcesOnlyInDev(resolve, scenario)
         if (devOnly.length > 0) problems.push(problemError('SchemaNotInProduction', `eventSpecIds[${index}]`, `Event specification ${scenario.id} uses schemas not deployed to production: ${devOnly.join(', ')}`))
         found.push(scenario)
       }
