@@ -174,4 +174,25 @@ describe.each(backends)('data products, source applications and event specificat
     expect((await admin.call('GET', `/event-specs/v1/${id}`)).status).toBe(404)
     expect((await admin.call('DELETE', `/event-specs/v1/${id}`)).status).toBe(404)
   })
+
+  it('publishes a batch of event specifications all together or not at all', async () => {
+    const app = (await admin.call('POST', '/source-apps/v1', { name: 'Doomed', appIds: ['doomed'] })).body.data[0]
+    const spec = (name: string, extra: object) => ({ spec: { name, event: { source: SEARCH_1 }, ...extra } })
+    const a = (await admin.call('POST', '/event-specs/v1', spec('Batch A', {}))).body.data[0]
+    const b = (await admin.call('POST', '/event-specs/v1', spec('Batch B', { sourceApplications: [app.id] }))).body.data[0]
+    expect([a.status, b.status]).toEqual(['draft', 'draft'])
+    // B's source application goes away: B can no longer be written, and A must not be published without it.
+    expect((await admin.call('DELETE', `/source-apps/v1/${app.id}`)).status).toBe(204)
+    const refused = await admin.call('POST', '/event-specs/v1/publish', { eventSpecIds: [a.id, b.id] })
+    expect(refused).toMatchObject({ status: 422, body: { message: expect.stringContaining('not a source application') } })
+    expect(JSON.stringify(refused.body)).toContain('eventSpecIds[1].sourceApplications[0]')
+    const untouched = await admin.call('GET', `/tracking-scenarios/v1/${a.id}?withHistory=true`)
+    expect(untouched.body.data[0]).toMatchObject({ version: 0, status: 'draft' })
+    expect(untouched.body.includes).toHaveLength(1)
+    // Listed twice, published once.
+    const published = await admin.call('POST', '/event-specs/v1/publish', { eventSpecIds: [a.id, a.id.toUpperCase()] })
+    expect(published).toMatchObject({ status: 202, body: { data: [{ id: a.id, version: 1, status: 'published' }] } })
+    const history = (await admin.call('GET', `/tracking-scenarios/v1/${a.id}?withHistory=true`)).body.includes
+    expect(history.map((r: { version: number; status: string }) => [r.version, r.status])).toEqual([[0, 'draft'], [1, 'published']])
+  })
 })

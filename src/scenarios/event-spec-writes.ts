@@ -75,23 +75,29 @@ export function createEventSpecWrites(deps: { store: ScenariosStore; catalog: So
       if ((await store.delete(organizationId, id.toLowerCase())) === null) throw new EventSpecNotFoundError(id)
     },
 
-    /** Publishes each (a new published version of its current definition); all are checked before any is written. */
+    /**
+     * Publishes each (a new published version of its current definition): every one checked (its
+     * schemas in production, then the checks of any scenario write) before any is written, and all
+     * written in one transaction. An id listed twice is published once.
+     */
     async publish(principal: Principal, ids: readonly string[]): Promise<void> {
       const found: Scenario[] = []
+      const fields: string[] = []
       const problems: Problem[] = []
       const resolve = sourceResolver(catalog, principal.organizationId)
+      const seen = new Set<string>()
       for (const [index, id] of ids.entries()) {
+        if (seen.has(id.toLowerCase())) continue
+        seen.add(id.toLowerCase())
         const scenario = await store.find(principal.organizationId, id.toLowerCase())
         if (scenario === null) throw new EventSpecNotFoundError(id)
         const devOnly = await sourcesOnlyInDev(resolve, scenario)
         if (devOnly.length > 0) problems.push(problemError('SchemaNotInProduction', `eventSpecIds[${index}]`, `Event specification ${scenario.id} uses schemas not deployed to production: ${devOnly.join(', ')}`))
         found.push(scenario)
+        fields.push(`eventSpecIds[${index}]`)
       }
       if (problems.length > 0) throw new ScenarioRejectedError(problems)
-      for (const scenario of found) {
-        const { id: _id, version: _version, status: _status, ...definition } = scenario
-        await scenarios.edit(principal, scenario.id, { ...definition, status: 'published' }, 'published')
-      }
+      await scenarios.publishAll(principal, found, (index) => fields[index] as string)
     },
   }
 }

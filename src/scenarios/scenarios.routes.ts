@@ -93,7 +93,8 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{ eventSpecs: EventSpec
     async (request, reply) => {
       const principal = caller(request)
       await writes.publish(principal, request.body.eventSpecIds)
-      const specs = await Promise.all(request.body.eventSpecIds.map(async (id) => (await eventSpecs.get(principal.organizationId, id)).data[0]))
+      const ids = [...new Set(request.body.eventSpecIds.map((id) => id.toLowerCase()))]
+      const specs = await Promise.all(ids.map(async (id) => (await eventSpecs.get(principal.organizationId, id)).data[0]))
       return reply.code(202).send({ data: specs.filter((spec) => spec !== undefined), includes: [], errors: [], metadata: null })
     },
   )

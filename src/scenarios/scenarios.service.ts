@@ -8,7 +8,7 @@ import { isUuid } from '../uuid.js'
 import { compatibilityProblems } from './scenario-compatibility.js'
 import { definitionProblems, sourceResolver, unresolvedTitle, type DataProductDirectory, type ResolvedSource, type SourceCatalog, type SourceResolver } from './scenario-checks.js'
 import { hasErrors, problemError, problemWarning, type Problem } from './scenario-problem.js'
-import { createVersionProblems, editVersionProblems, isScenarioStatus, nextVersion, statusProblems, versionsDiscardedByPublishing } from './scenario-versioning.js'
+import { createVersionProblems, editVersionProblems, isScenarioStatus, nextVersion, statusProblems, versionsDiscardedByPublishing, type KeptVersion } from './scenario-versioning.js'
 import { ScenarioNotFoundError, ScenarioQueryInvalidError, ScenarioRejectedError } from './scenarios.errors.js'
 import { flagIsSet, type HistoryRecord, type ListQuery, type OneQuery, type Scenario, type ScenarioInput, type ScenarioStatus } from './scenarios.schemas.js'
 import type { ScenarioPlacement, ScenariosStore, WriteOutcome } from './scenarios.store.js'
@@ -174,6 +174,44 @@ export function createScenariosService(deps: ScenariosDeps) {
       })
       if (outcome.kind !== 'written') throw rejectionOf(outcome, stored, problems)
       return { data: [stored], includes: [outcome.record], errors: problems }
+    },
+
+    /**
+     * Publishes each scenario as it is (a new published version of its definition): every check of
+     * every scenario first, each problem's source under `fieldOf(index)`, then all written in one
+     * transaction, or none. A scenario edited since it was read is refused rather than overwritten.
+     */
+    async publishAll(principal: Principal, scenarios: readonly Scenario[], fieldOf: (index: number) => string): Promise<void> {
+      const { organizationId } = principal
+      const problems: Problem[] = []
+      const checkedAll: { draft: Scenario; placement: ScenarioPlacement }[] = []
+      for (const [index, scenario] of scenarios.entries()) {
+        const { id: _id, version: _version, status: _status, ...definition } = scenario
+        const input: ScenarioInput = { ...definition, status: 'published' }
+        const draft = buildScenario(scenario.id, input, scenario.version, 'published')
+        const checked = await writeProblems(organizationId, draft, input, scenario.id)
+        problems.push(...checked.problems.map((p) => ({ ...p, source: `${fieldOf(index)}.${p.source}` })))
+        checkedAll.push({ draft, placement: checked.placement })
+      }
+      if (hasErrors(problems)) throw new ScenarioRejectedError(problems)
+      const record = { author: principal.apiKeyId, message: 'published', date: clock.now() }
+      const outcome = await store.editAll(
+        organizationId,
+        checkedAll.map(({ draft, placement }, index) => ({
+          id: draft.id,
+          decide: (current: Scenario, kept: readonly KeptVersion[]) => {
+            if (current.version !== draft.version) {
+              throw new ScenarioRejectedError([problemError('InvalidVersion', `${fieldOf(index)}.version`, `tracking scenario ${draft.id} was edited meanwhile (now version ${current.version}): publish again`)])
+            }
+            const published = { ...draft, version: nextVersion(undefined, kept) }
+            return { scenario: published, placement, record, discard: versionsDiscardedByPublishing(published.version, 'published', kept) }
+          },
+        })),
+      )
+      if (outcome.kind !== 'written') {
+        const refusal = rejectionOf(outcome.outcome, checkedAll[outcome.index]?.draft as Scenario, [])
+        throw refusal instanceof ScenarioRejectedError ? new ScenarioRejectedError(refusal.problems.map((p) => ({ ...p, source: `${fieldOf(outcome.index)}.${p.source}` }))) : refusal
+      }
     },
 
     async delete(organizationId: string, id: string): Promise<ScenarioEnvelope> {

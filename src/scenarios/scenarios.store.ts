@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely'
+import type { Kysely, Selectable, Transaction } from 'kysely'
 import { isForeignKeyViolation, violatedUniqueConstraint } from '../db/constraint-violation.js'
 import type { Database } from '../db/database.js'
 import type { KeptVersion } from './scenario-versioning.js'
@@ -79,6 +79,28 @@ function constraintOutcome(error: unknown): WriteOutcome {
   throw error
 }
 
+/** What an edit decides from the locked scenario and its kept versions; it may throw to abort. */
+export type EditDecider = (current: Scenario, kept: readonly KeptVersion[]) => EditDecision
+
+/** An edit of a batch that was not written: it rolls the batch back. */
+class EditRefused extends Error {
+  constructor(readonly outcome: Exclude<WriteOutcome, { kind: 'written' }>) {
+    super(outcome.kind)
+  }
+}
+
+/** One edit inside a transaction: the row locked, then the row, the new record and the discarded versions written. */
+async function editIn(tx: Transaction<Database>, organizationId: string, id: string, decide: EditDecider): Promise<WriteOutcome> {
+  const row = await tx.selectFrom('tracking_scenarios').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst()
+  if (row === undefined) return { kind: 'not-found' }
+  const kept = await tx.selectFrom('tracking_scenario_history').select(['version', 'status']).where('scenario_id', '=', id).orderBy('version').execute()
+  const { scenario, placement, record, discard } = decide(toScenario(row), kept)
+  await tx.updateTable('tracking_scenarios').set({ ...columnsOf(scenario, placement), updated_at: record.date }).where('id', '=', id).execute()
+  if (discard.length > 0) await tx.deleteFrom('tracking_scenario_history').where('scenario_id', '=', id).where('version', 'in', discard).execute()
+  await tx.insertInto('tracking_scenario_history').values({ scenario_id: id, version: scenario.version, status: scenario.status, ...record, snapshot: JSON.stringify(scenario) }).execute()
+  return { kind: 'written', record: toHistoryRecord({ scenario_id: id, version: scenario.version, status: scenario.status, ...record }) }
+}
+
 /** Tracking scenarios and their history. Writes are transactions; the constraints settle races. */
 export function createScenariosStore(db: Kysely<Database>) {
   const historyColumns = ['scenario_id', 'version', 'status', 'author', 'message', 'date'] as const
@@ -156,21 +178,31 @@ export function createScenariosStore(db: Kysely<Database>) {
      * An edit under a row lock: `decide` sees the scenario and its versions as no concurrent edit can
      * change them, and may throw to abort. Then the row, the new record and the discarded versions are written together.
      */
-    async edit(organizationId: string, id: string, decide: (current: Scenario, kept: readonly KeptVersion[]) => EditDecision): Promise<WriteOutcome> {
+    async edit(organizationId: string, id: string, decide: EditDecider): Promise<WriteOutcome> {
       try {
-        return await db.transaction().execute(async (tx): Promise<WriteOutcome> => {
-          const row = await tx.selectFrom('tracking_scenarios').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst()
-          if (row === undefined) return { kind: 'not-found' }
-          const kept = await tx.selectFrom('tracking_scenario_history').select(['version', 'status']).where('scenario_id', '=', id).orderBy('version').execute()
-          const { scenario, placement, record, discard } = decide(toScenario(row), kept)
-          await tx.updateTable('tracking_scenarios').set({ ...columnsOf(scenario, placement), updated_at: record.date }).where('id', '=', id).execute()
-          if (discard.length > 0) await tx.deleteFrom('tracking_scenario_history').where('scenario_id', '=', id).where('version', 'in', discard).execute()
-          await tx.insertInto('tracking_scenario_history').values({ scenario_id: id, version: scenario.version, status: scenario.status, ...record, snapshot: JSON.stringify(scenario) }).execute()
-          return { kind: 'written', record: toHistoryRecord({ scenario_id: id, version: scenario.version, status: scenario.status, ...record }) }
-        })
+        return await db.transaction().execute((tx) => editIn(tx, organizationId, id, decide))
       } catch (error) {
         return constraintOutcome(error)
       }
+    },
+
+    /** Several edits as one transaction: all written, or none (the outcome of the first that was not, with its index). */
+    async editAll(organizationId: string, edits: readonly { readonly id: string; readonly decide: EditDecider }[]): Promise<{ readonly kind: 'written' } | { readonly kind: 'refused'; readonly index: number; readonly outcome: Exclude<WriteOutcome, { kind: 'written' }> }> {
+      let index = 0
+      try {
+        await db.transaction().execute(async (tx) => {
+          for (; index < edits.length; index++) {
+            const { id, decide } = edits[index] as (typeof edits)[number]
+            const outcome = await editIn(tx, organizationId, id, decide)
+            if (outcome.kind !== 'written') throw new EditRefused(outcome)
+          }
+        })
+      } catch (error) {
+        const outcome = error instanceof EditRefused ? error.outcome : constraintOutcome(error)
+        if (outcome.kind === 'written') throw new Error('a written outcome cannot abort the transaction')
+        return { kind: 'refused', index, outcome }
+      }
+      return { kind: 'written' }
     },
 
     /** Deletes the scenario and, by cascade, its history; the deleted scenario, or null. */
