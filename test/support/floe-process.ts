@@ -11,7 +11,9 @@ export interface FloeProcess {
   readonly baseUrl: string
   /** Everything printed on stdout up to the listening line. */
   readonly banner: string
-  /** Everything printed on stderr so far (the logs). */
+  /** Everything printed on stdout so far (the logs, unless events are printed there). */
+  stdout(): string
+  /** Everything printed on stderr so far (the logs with --output-tsv/--output-json). */
   stderr(): string
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>
@@ -40,6 +42,7 @@ export async function startFloe(args: readonly string[], env: Readonly<Record<st
     child,
     baseUrl,
     banner,
+    stdout: () => stdout,
     stderr: () => stderr,
     stop: (signal = 'SIGTERM') => {
       child.kill(signal)
