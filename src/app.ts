@@ -33,7 +33,7 @@ import { compatibilityChecksRoutes } from './compatibility-checks/compatibility-
 import { legacySchemasRoutes, registryRoutes } from './registry/registry.routes.js'
 import { createRegistryService } from './registry/registry.service.js'
 import { createDataStructureCatalog } from './registry/data-structure-catalog.js'
-import { createScenariosStore } from './scenarios/scenarios.store.js'
+import { createScenariosStore, forgetSourceApplication } from './scenarios/scenarios.store.js'
 import { createScenariosService } from './scenarios/scenarios.service.js'
 import { createEventSpecWrites } from './scenarios/event-spec-writes.js'
 import { createEventSpecs } from './scenarios/event-specs.js'
@@ -156,7 +156,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     // Data products list their event specifications, and scenarios check their data product: each
     // side gets the other through a narrow interface, resolved lazily to break the cycle.
     const eventSpecLinks = { forDataProducts: (organizationId: string, ids: readonly string[]) => eventSpecs.forDataProducts(organizationId, ids) }
-    const dataProducts = createDataProductsService({ store: createDataProductsStore(store.db), eventSpecs: eventSpecLinks, clock })
+    const dataProducts = createDataProductsService({ store: createDataProductsStore(store.db, { forgetSourceApplication }), eventSpecs: eventSpecLinks, clock })
     const scenarios = createScenariosService({ store: scenariosStore, catalog, dataProducts, clock, compatibility: { budget: { maxMillis: config.compatibility.maxMillis } } })
     const eventSpecs = createEventSpecs({ store: scenariosStore, catalog, scenarios })
     await http.register(

@@ -70,9 +70,26 @@ describe.each(backends)('data products, source applications and event specificat
     expect(specs.body).toMatchObject({ data: [expect.objectContaining({ id: specId })], includes: [], errors: [], metadata: null })
     expect((await admin.call('GET', '/event-specs/v1/55555555-5555-4555-8555-555555555555')).status).toBe(404)
 
-    // Deleting the source application unlinks it; deleting the product unlinks the scenario.
+    // Deleting the source application unlinks it from the product and from the scenario (whose kept
+    // history stays as written), so the scenario read back can be sent again; deleting the product
+    // unlinks the scenario.
+    const other = (await admin.call('POST', '/source-apps/v1', { name: 'Other' })).body.data[0].id as string
+    // Edits leave the version out: the next one is taken.
+    const { version: _first, ...current } = (await admin.call('GET', `/tracking-scenarios/v1/${specId}`)).body.data[0]
+    const listing = await admin.call('PUT', `/tracking-scenarios/v1/${specId}`, { scenario: { ...current, sourceApplications: [appId, other] }, message: 'both apps' })
+    expect(listing.status).toBe(200)
     expect((await admin.call('DELETE', `/source-apps/v1/${appId}`)).status).toBe(204)
+    expect((await admin.call('DELETE', `/source-apps/v1/${appId}`)).status).toBe(404)
     expect((await admin.call('GET', `/data-products/v2/${productId}`)).body.data[0].sourceApplications).toEqual([])
+    const unlinked = await admin.call('GET', `/tracking-scenarios/v1/${specId}?withHistory=true`)
+    expect(unlinked.body.data[0].sourceApplications).toEqual([other])
+    expect(Object.keys(unlinked.body.data[0].event.schema)).toEqual(['type', 'properties', 'required', 'additionalProperties'])
+    // The deletion wrote no version: the history is the two written ones.
+    expect(unlinked.body.includes.map((record: { version: number; message: string }) => [record.version, record.message])).toEqual([[0, 'designed'], [1, 'both apps']])
+    expect((await admin.call('GET', `/event-specs/v1/${specId}`)).body.data[0].sourceApplications).toEqual([other])
+    const { version: _second, ...readBack } = unlinked.body.data[0]
+    const resent = await admin.call('PUT', `/tracking-scenarios/v1/${specId}`, { scenario: readBack, message: 'sent again' })
+    expect([resent.status, resent.body.data[0].sourceApplications]).toEqual([200, [other]])
     expect((await admin.call('DELETE', `/data-products/v2/${productId}`)).status).toBe(204)
     expect((await admin.call('GET', `/data-products/v2/${productId}`)).status).toBe(404)
     expect((await admin.call('GET', `/tracking-scenarios/v1/${specId}`)).body.data[0].dataProductId).toBeUndefined()
@@ -181,8 +198,12 @@ describe.each(backends)('data products, source applications and event specificat
     const a = (await admin.call('POST', '/event-specs/v1', spec('Batch A', {}))).body.data[0]
     const b = (await admin.call('POST', '/event-specs/v1', spec('Batch B', { sourceApplications: [app.id] }))).body.data[0]
     expect([a.status, b.status]).toEqual(['draft', 'draft'])
-    // B's source application goes away: B can no longer be written, and A must not be published without it.
+    // B's source application goes away, and B lists it again: as a write of B that checked the
+    // application just before its deletion and committed just after would leave it. B can then no
+    // longer be written, and A must not be published without it.
     expect((await admin.call('DELETE', `/source-apps/v1/${app.id}`)).status).toBe(204)
+    const relisted = JSON.stringify({ ...(await server.app.store.db.selectFrom('tracking_scenarios').select('document').where('id', '=', b.id).executeTakeFirstOrThrow()).document, sourceApplications: [app.id] })
+    await server.app.store.db.updateTable('tracking_scenarios').set({ document: relisted }).where('id', '=', b.id).execute()
     const refused = await admin.call('POST', '/event-specs/v1/publish', { eventSpecIds: [a.id, b.id] })
     expect(refused).toMatchObject({ status: 422, body: { message: expect.stringContaining('not a source application') } })
     expect(JSON.stringify(refused.body)).toContain('eventSpecIds[1].sourceApplications[0]')

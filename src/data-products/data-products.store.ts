@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import type { Database } from '../db/database.js'
 import type { DataProductDocument, SourceApplicationDocument } from './data-products.table.js'
 
@@ -18,8 +18,13 @@ export interface StoredSourceApplication {
   readonly updatedAt: Date
 }
 
+/** Records of other contexts that list source applications by id (the tracking scenarios). */
+export interface SourceApplicationLinks {
+  forgetSourceApplication(tx: Transaction<Database>, organizationId: string, id: string): Promise<unknown>
+}
+
 /** Data products, source applications and the links between them, per organization. */
-export function createDataProductsStore(db: Kysely<Database>) {
+export function createDataProductsStore(db: Kysely<Database>, links: SourceApplicationLinks) {
   async function linksOf(productIds: readonly string[]): Promise<Map<string, string[]>> {
     const links = new Map<string, string[]>()
     if (productIds.length === 0) return links
@@ -116,9 +121,14 @@ export function createDataProductsStore(db: Kysely<Database>) {
       return updated.numUpdatedRows > 0n
     },
 
+    /** Deletes a source application: its data product links go with it, and it is taken out of other records' lists in the same transaction. */
     async deleteSourceApplication(organizationId: string, id: string): Promise<boolean> {
-      const deleted = await db.deleteFrom('source_applications').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
-      return deleted.numDeletedRows > 0n
+      return db.transaction().execute(async (tx) => {
+        const deleted = await tx.deleteFrom('source_applications').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
+        if (deleted.numDeletedRows === 0n) return false
+        await links.forgetSourceApplication(tx, organizationId, id)
+        return true
+      })
     },
   }
 }

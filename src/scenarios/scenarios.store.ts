@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely'
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
 import { isForeignKeyViolation, violatedUniqueConstraint } from '../db/constraint-violation.js'
 import type { Database } from '../db/database.js'
 import type { KeptVersion } from './scenario-versioning.js'
@@ -99,6 +99,30 @@ async function editIn(tx: Transaction<Database>, organizationId: string, id: str
   if (discard.length > 0) await tx.deleteFrom('tracking_scenario_history').where('scenario_id', '=', id).where('version', 'in', discard).execute()
   await tx.insertInto('tracking_scenario_history').values({ scenario_id: id, version: scenario.version, status: scenario.status, ...record, snapshot: JSON.stringify(scenario) }).execute()
   return { kind: 'written', record: toHistoryRecord({ scenario_id: id, version: scenario.version, status: scenario.status, ...record }) }
+}
+
+/**
+ * Takes a deleted source application out of the scenarios that list it, in the deleting transaction,
+ * as a deleted data product's link is dropped (their kept history is left as it was written).
+ * Returns how many scenarios listed it.
+ */
+export async function forgetSourceApplication(tx: Transaction<Database>, organizationId: string, id: string): Promise<number> {
+  const rows = await tx
+    .selectFrom('tracking_scenarios')
+    .select(['id', 'document'])
+    .where('organization_id', '=', organizationId)
+    .where(sql<string>`document::text`, 'like', `%${id}%`)
+    .forUpdate()
+    .execute()
+  let changed = 0
+  for (const row of rows) {
+    const listed = row.document.sourceApplications
+    if (listed === undefined || !listed.includes(id)) continue
+    const document: ScenarioDocument = { ...row.document, sourceApplications: listed.filter((application) => application !== id) }
+    await tx.updateTable('tracking_scenarios').set({ document: JSON.stringify(document) }).where('id', '=', row.id).execute()
+    changed++
+  }
+  return changed
 }
 
 /** Tracking scenarios and their history. Writes are transactions; the constraints settle races. */
