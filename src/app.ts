@@ -287,11 +287,19 @@ async function openEventStore(config: InspectionConfig, deps: { registry: Store;
   }
   try {
     if (own !== null) await migrateToLatest(own.db)
-    const events = new PostgresEventStore({ db: (own ?? deps.registry).db, now: deps.now })
-    retention = startEventRetention({ store: events, ttlSeconds: storage.ttlSeconds, intervalSeconds: storage.cleanupIntervalSeconds, maxPerList: config.maxEvents, now: deps.now, onError: deps.onError })
+    const events = new PostgresEventStore({ db: (own ?? deps.registry).db, now: deps.now, onWritten: (bytes) => retention?.written(bytes) })
+    retention = startEventRetention({
+      store: events,
+      ttlSeconds: storage.ttlSeconds,
+      intervalSeconds: storage.cleanupIntervalSeconds,
+      maxPerList: config.maxEvents,
+      maxBytesPerList: storage.maxBytesPerList,
+      now: deps.now,
+      onError: deps.onError,
+    })
     await retention.runOnce()
     const where = own === null ? "the registry's database" : 'their own database'
-    return { store: events, description: `Inspected events in ${where}, kept ${storage.ttlSeconds} s, at most ${config.maxEvents} per list at each cleanup`, close }
+    return { store: events, description: `Inspected events in ${where}, kept ${storage.ttlSeconds} s, at most ${config.maxEvents} events and ${storage.maxBytesPerList} bytes per list at each cleanup`, close }
   } catch (error) {
     await close()
     throw error

@@ -71,9 +71,11 @@ describe('loadConfig', () => {
 
   it('keeps inspected events in memory unless --storage postgres', () => {
     expect(loadConfig({}, {}).inspection.storage).toEqual({ kind: 'memory' })
-    expect(loadConfig({ storage: 'postgres' }, {}).inspection.storage).toEqual({ kind: 'postgres', url: null, ttlSeconds: 86_400, cleanupIntervalSeconds: 60 })
-    const env = { FLOE_EVENT_STORAGE: 'postgres', FLOE_EVENTS_DATABASE_URL: 'postgres://u@h/events', FLOE_EVENTS_TTL: '7d', FLOE_EVENTS_CLEANUP_INTERVAL: '5m' }
-    expect(loadConfig({}, env).inspection.storage).toEqual({ kind: 'postgres', url: 'postgres://u@h/events', ttlSeconds: 604_800, cleanupIntervalSeconds: 300 })
+    expect(loadConfig({ storage: 'postgres' }, {}).inspection.storage).toEqual({ kind: 'postgres', url: null, ttlSeconds: 86_400, cleanupIntervalSeconds: 60, maxBytesPerList: 2 ** 30 })
+    const env = { FLOE_EVENT_STORAGE: 'postgres', FLOE_EVENTS_DATABASE_URL: 'postgres://u@h/events', FLOE_EVENTS_TTL: '7d', FLOE_EVENTS_CLEANUP_INTERVAL: '5m', FLOE_EVENTS_MAX_BYTES: '512MiB' }
+    expect(loadConfig({}, env).inspection.storage).toEqual({ kind: 'postgres', url: 'postgres://u@h/events', ttlSeconds: 604_800, cleanupIntervalSeconds: 300, maxBytesPerList: 512 * 2 ** 20 })
+    expect(loadConfig({ eventsMaxBytes: '4 gib' }, env).inspection.storage).toMatchObject({ maxBytesPerList: 4 * 2 ** 30 })
+    expect(loadConfig({ eventsMaxBytes: '2000000' }, env).inspection.storage).toMatchObject({ maxBytesPerList: 2_000_000 })
     expect(loadConfig({ eventsTtl: '30m', eventsDatabaseUrl: 'postgresql://x/y' }, env).inspection.storage).toMatchObject({ url: 'postgresql://x/y', ttlSeconds: 1800 })
   })
 
@@ -90,10 +92,16 @@ describe('loadConfig', () => {
     expect(problems({ storage: 'postgres', eventsDatabaseUrl: 'mysql://x' })).toEqual([expect.stringMatching(/^events database URL \(--events-database-url, FLOE_EVENTS_DATABASE_URL\) must start with postgres:\/\//)])
     expect(problems({ storage: 'postgres', eventsTtl: '30s' })).toEqual(['events TTL (--events-ttl, FLOE_EVENTS_TTL) must be between 60 and 315360000 seconds, optionally with s, m, h or d (got "30s")'])
     expect(problems({ storage: 'postgres' }, { FLOE_EVENTS_CLEANUP_INTERVAL: '2d' })).toEqual([expect.stringContaining('FLOE_EVENTS_CLEANUP_INTERVAL must be between 1 and 86400 seconds')])
-    expect(problems({ eventsTtl: '1h' }, { FLOE_EVENTS_DATABASE_URL: 'postgres://x/y' })).toEqual([
+    expect(problems({ eventsTtl: '1h', eventsMaxBytes: '1GiB' }, { FLOE_EVENTS_DATABASE_URL: 'postgres://x/y' })).toEqual([
       'events database URL (--events-database-url, FLOE_EVENTS_DATABASE_URL) applies only to --storage postgres',
       'events TTL (--events-ttl, FLOE_EVENTS_TTL) applies only to --storage postgres',
+      'events size bound (--events-max-bytes, FLOE_EVENTS_MAX_BYTES) applies only to --storage postgres',
     ])
+    for (const size of ['1000', '2PiB', '3 GB', 'lots', '-5MiB', '1.5GiB']) {
+      expect(problems({ storage: 'postgres', eventsMaxBytes: size })).toEqual([
+        `events size bound (--events-max-bytes, FLOE_EVENTS_MAX_BYTES) must be between 1 MiB and 1 PiB: bytes, or a number with KiB, MiB, GiB or TiB (got "${size}")`,
+      ])
+    }
     expect(problems({ storage: 'postgres', maxEvents: '0' })).toEqual([expect.stringContaining('--max-events 0')])
     expect(problems({ enrich: ['anon_ip', 'yauaa'] })).toEqual([expect.stringMatching(/^--enrich yauaa: not an enrichment Floe can enable with defaults \(one of campaign_attribution, /)])
     expect(problems({}, { FLOE_ENRICH: ' anon_ip, ,ua_parser_config ' })).toEqual([])

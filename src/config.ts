@@ -106,6 +106,8 @@ export type EventStorageConfig =
       readonly ttlSeconds: number
       /** How often each instance deletes expired events and trims the lists to `maxEvents`, in seconds. */
       readonly cleanupIntervalSeconds: number
+      /** The most each list (good with incomplete, bad) keeps of events' JSON text, in bytes: the oldest go first. */
+      readonly maxBytesPerList: number
     }
 
 /** Values given on the command line; each one wins over its environment variable. */
@@ -129,6 +131,7 @@ export interface ConfigFlags {
   readonly storage?: string | undefined
   readonly eventsDatabaseUrl?: string | undefined
   readonly eventsTtl?: string | undefined
+  readonly eventsMaxBytes?: string | undefined
   readonly enrich?: readonly string[] | undefined
   readonly geoDb?: string | undefined
 }
@@ -297,8 +300,9 @@ function parseEventStorage(flags: ConfigFlags, pick: (flag: string | undefined, 
   const url = pick(flags.eventsDatabaseUrl, 'FLOE_EVENTS_DATABASE_URL') ?? null
   const ttl = pick(flags.eventsTtl, 'FLOE_EVENTS_TTL') ?? null
   const interval = pick(undefined, 'FLOE_EVENTS_CLEANUP_INTERVAL') ?? null
+  const maxBytes = pick(flags.eventsMaxBytes, 'FLOE_EVENTS_MAX_BYTES') ?? null
   if (kind === 'memory') {
-    for (const [value, name] of [[url, 'events database URL (--events-database-url, FLOE_EVENTS_DATABASE_URL)'], [ttl, 'events TTL (--events-ttl, FLOE_EVENTS_TTL)'], [interval, 'FLOE_EVENTS_CLEANUP_INTERVAL']] as const) {
+    for (const [value, name] of [[url, 'events database URL (--events-database-url, FLOE_EVENTS_DATABASE_URL)'], [ttl, 'events TTL (--events-ttl, FLOE_EVENTS_TTL)'], [interval, 'FLOE_EVENTS_CLEANUP_INTERVAL'], [maxBytes, 'events size bound (--events-max-bytes, FLOE_EVENTS_MAX_BYTES)']] as const) {
       if (value !== null) problems.push(`${name} applies only to --storage postgres`)
     }
     return { kind: 'memory' }
@@ -314,7 +318,23 @@ function parseEventStorage(flags: ConfigFlags, pick: (flag: string | undefined, 
     ttlSeconds: parseDuration(ttl ?? '24h', { name: 'events TTL (--events-ttl, FLOE_EVENTS_TTL)', min: 60, max: 3650 * DAY, fallback: DAY }, problems),
     // setInterval takes at most 2^31 - 1 milliseconds: a day is well inside.
     cleanupIntervalSeconds: parseDuration(interval ?? '60', { name: 'FLOE_EVENTS_CLEANUP_INTERVAL', min: 1, max: DAY, fallback: 60 }, problems),
+    maxBytesPerList: parseSize(maxBytes ?? '1GiB', 'events size bound (--events-max-bytes, FLOE_EVENTS_MAX_BYTES)', problems),
   }
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 }
+const MIN_EVENTS_BYTES = 2 ** 20
+const MAX_EVENTS_BYTES = 2 ** 50
+
+/** A size in bytes, optionally in KiB, MiB, GiB or TiB (`512MiB`, `2GiB`), from 1 MiB to 1 PiB. */
+function parseSize(raw: string, name: string, problems: string[]): number {
+  const match = /^(\d+)\s*([a-z]*)$/i.exec(raw.trim())
+  const bytes = match ? Number(match[1]) * (SIZE_UNITS[(match[2] ?? '').toLowerCase()] ?? NaN) : NaN
+  if (!Number.isSafeInteger(bytes) || bytes < MIN_EVENTS_BYTES || bytes > MAX_EVENTS_BYTES) {
+    problems.push(`${name} must be between 1 MiB and 1 PiB: bytes, or a number with KiB, MiB, GiB or TiB (got "${raw}")`)
+    return 2 ** 30
+  }
+  return bytes
 }
 
 function isLogLevel(value: string): value is Config['log']['level'] {

@@ -104,3 +104,31 @@ describe('--storage postgres when the database refuses a write', () => {
     }
   })
 })
+
+describe('--storage postgres under a flood of large events', () => {
+  it('keeps each list within its size bound, cleaning up without waiting for the timer', async () => {
+    const maxBytesPerList = 2 ** 20
+    const server = await startTestApp(testConfig({ inspection: { storage: { ...postgresStorage(), cleanupIntervalSeconds: 3600, maxBytesPerList } } }))
+    const db = server.app.store.db
+    const badBytes = async () => {
+      const { rows } = await sql<{ bytes: string | null; count: string }>`select sum(octet_length(body)) as bytes, count(*) as count from inspected_events where kind = 'bad'`.execute(db)
+      return { bytes: Number(rows[0]?.bytes ?? 0), count: Number(rows[0]?.count ?? 0) }
+    }
+    try {
+      // 20 unreadable tp2 bodies of 100 kB, each kept twice in its bad event (the payload and the bad row): ~4 MB written in all.
+      for (let i = 0; i < 20; i++) {
+        const body = `{"broken ${String(i).padStart(2, '0')}": "${'x'.repeat(100_000)}"`
+        expect((await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(200)
+      }
+      for (let attempt = 0; attempt < 100 && (await badBytes()).bytes > maxBytesPerList; attempt++) await new Promise((resolve) => setTimeout(resolve, 100))
+      const kept = await badBytes()
+      expect(kept.bytes).toBeLessThanOrEqual(maxBytesPerList)
+      expect(kept.count).toBeGreaterThan(0)
+      // The newest are the ones kept.
+      const [newest] = (await requestJson(`${server.baseUrl}/local/bad`)).body as { collectorPayload: { body: string } }[]
+      expect(newest?.collectorPayload.body).toContain('"broken 19"')
+    } finally {
+      await server.close()
+    }
+  })
+})

@@ -55,11 +55,39 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     await events.keep({ good: [aGoodEvent({ appId: 'new1' }), aGoodEvent({ appId: 'new2' })], bad: [aBadEvent('new1'), aBadEvent('new2')], incomplete: [aGoodEvent({ appId: 'new-incomplete', incomplete: true })] })
     expect(await events.deleteStoredBefore(new Date(now))).toBe(3)
     expect(await events.counts()).toEqual({ total: 4, good: 2, bad: 2 })
-    expect(await events.trimLists(2)).toBe(1)
+    expect(await events.trimLists(2, 2 ** 30)).toBe(1)
     expect((await events.findGood()).map((e) => e.event.app_id)).toEqual(['new2'])
-    expect(await events.trimLists(1)).toBe(2)
+    expect(await events.trimLists(1, 2 ** 30)).toBe(2)
     expect(await events.findBad()).toEqual([aBadEvent('new2')])
-    expect(await events.trimLists(1)).toBe(0)
+    expect(await events.trimLists(1, 2 ** 30)).toBe(0)
+  })
+
+  it('trims each list to the newest events whose JSON texts fit the size bound, and tells what it wrote', async () => {
+    const written: number[] = []
+    await store.db.deleteFrom('inspected_events').execute()
+    const events = new PostgresEventStore({ db: store.db, now: clock, onWritten: (bytes) => written.push(bytes) })
+    const size = (event: object) => Buffer.byteLength(JSON.stringify(event), 'utf8')
+    // Two-byte characters: the bound counts bytes, not characters.
+    const good = (id: number) => aGoodEvent({ appId: `g${id}-${'é'.repeat(1000 * id)}` })
+    const incomplete = aGoodEvent({ appId: 'i4', incomplete: true })
+    // Good and incomplete events share a list: the newest (i4, g3) fit this bound, g2 would pass it.
+    const bound = size(incomplete) + size(good(3)) + size(good(2)) - 1
+    // Bad events sized so that two of them fit the same bound and three do not.
+    const padding = Math.floor(bound / 2.5) - size(aBadEvent('b0-'))
+    const bad = (id: number) => aBadEvent(`b${id}-${'x'.repeat(padding)}`)
+    expect([2 * size(bad(1)) <= bound, 3 * size(bad(1)) > bound]).toEqual([true, true])
+
+    for (const id of [1, 2, 3]) await events.keep({ good: [good(id)], bad: [bad(id)], incomplete: [] })
+    await events.keep({ good: [], bad: [], incomplete: [incomplete] })
+    expect(written).toEqual([...[1, 2, 3].map((id) => size(good(id)) + size(bad(id))), size(incomplete)])
+
+    expect(await events.trimLists(1000, bound)).toBe(3)
+    expect((await events.findGood()).map((e) => e.event.app_id)).toEqual([good(3).event.app_id])
+    expect(await events.findBad()).toEqual([bad(3), bad(2)])
+    expect(await events.trimLists(1000, bound)).toBe(0)
+    // A bound below the newest event empties the lists.
+    expect(await events.trimLists(1000, 10)).toBe(4)
+    expect(await events.counts()).toEqual({ total: 0, good: 0, bad: 0 })
   })
 
   describe('retention job', () => {
@@ -75,7 +103,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
       now += 23 * 3600_000
       await events.keep({ good: [aGoodEvent({ appId: 'recent' })], bad: [], incomplete: [] })
       const errors: unknown[] = []
-      const retention = startEventRetention({ store: events, ttlSeconds: 24 * 3600, intervalSeconds: 60, maxPerList: 1000, now: clock, onError: (e) => errors.push(e) })
+      const retention = startEventRetention({ store: events, ttlSeconds: 24 * 3600, intervalSeconds: 60, maxPerList: 1000, maxBytesPerList: 2 ** 30, now: clock, onError: (e) => errors.push(e) })
       try {
         expect(await retention.runOnce()).toEqual({ expired: 0, trimmed: 0 })
         now += 3600_000 + 1
@@ -91,6 +119,32 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
       expect(vi.getTimerCount()).toBe(0)
     })
 
+    it('cleans up without waiting for its timer once a quarter of the size bound was written', async () => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+      const trims: [number, number][] = []
+      const counting = { deleteStoredBefore: async () => 0, trimLists: async (count: number, bytes: number) => trims.push([count, bytes]) }
+      const retention = startEventRetention({ store: counting, ttlSeconds: 300, intervalSeconds: 60, maxPerList: 10, maxBytesPerList: 4000, now: clock, onError: (e) => { throw e } })
+      try {
+        retention.written(600)
+        retention.written(399)
+        await Promise.resolve()
+        expect(trims).toEqual([])
+        retention.written(1)
+        await vi.waitFor(() => expect(trims).toEqual([[10, 4000]]))
+        // Counted again from the cleanup on.
+        retention.written(999)
+        await Promise.resolve()
+        expect(trims).toHaveLength(1)
+        retention.written(1)
+        await vi.waitFor(() => expect(trims).toHaveLength(2))
+      } finally {
+        await retention.stop()
+      }
+      retention.written(10_000)
+      await Promise.resolve()
+      expect(trims).toHaveLength(2)
+    })
+
     it('reports a failed cleanup and tries again at the next tick', async () => {
       vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
       let failures = 1
@@ -104,7 +158,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
         trimLists: async () => 0,
       }
       const errors: unknown[] = []
-      const retention = startEventRetention({ store: flaky, ttlSeconds: 300, intervalSeconds: 60, maxPerList: 10, now: clock, onError: (e) => errors.push(e) })
+      const retention = startEventRetention({ store: flaky, ttlSeconds: 300, intervalSeconds: 60, maxPerList: 10, maxBytesPerList: 2 ** 30, now: clock, onError: (e) => errors.push(e) })
       await vi.advanceTimersByTimeAsync(60_000)
       expect(errors).toEqual([new Error('database away')])
       await vi.advanceTimersByTimeAsync(60_000)

@@ -2,13 +2,19 @@
 export interface ExpiringEventStore {
   /** Deletes the events stored before `instant`; returns how many. */
   deleteStoredBefore(instant: Date): Promise<number>
-  /** Keeps the newest `maxPerList` events of each list; returns how many went. */
-  trimLists(maxPerList: number): Promise<number>
+  /** Keeps the newest `maxPerList` events of each list, and of those no more than `maxBytesPerList` bytes; returns how many went. */
+  trimLists(maxPerList: number, maxBytesPerList: number): Promise<number>
 }
 
 export interface EventRetention {
   /** One cleanup now (or the one already running): expired events first, then the oldest beyond the bound. */
   runOnce(): Promise<{ readonly expired: number; readonly trimmed: number }>
+  /**
+   * Counts what this instance wrote: once it reaches a quarter of `maxBytesPerList` since the last
+   * cleanup, a cleanup starts without waiting for the timer, so a flood of large events grows a list
+   * by little more than that between cleanups.
+   */
+  written(bytes: number): void
   /** Stops the timer, then waits for a cleanup in progress. */
   stop(): Promise<void>
 }
@@ -23,14 +29,18 @@ export function startEventRetention(deps: {
   readonly ttlSeconds: number
   readonly intervalSeconds: number
   readonly maxPerList: number
+  readonly maxBytesPerList: number
   readonly now: () => number
   readonly onError: (error: unknown) => void
 }): EventRetention {
   let running: Promise<{ expired: number; trimmed: number }> | null = null
+  let writtenSinceCleanup = 0
+  let stopped = false
 
   async function cleanUp() {
+    writtenSinceCleanup = 0
     const expired = await deps.store.deleteStoredBefore(new Date(deps.now() - deps.ttlSeconds * 1000))
-    const trimmed = await deps.store.trimLists(deps.maxPerList)
+    const trimmed = await deps.store.trimLists(deps.maxPerList, deps.maxBytesPerList)
     return { expired, trimmed }
   }
 
@@ -44,7 +54,13 @@ export function startEventRetention(deps: {
 
   return {
     runOnce,
+    written(bytes) {
+      writtenSinceCleanup += bytes
+      if (stopped || running !== null || writtenSinceCleanup < deps.maxBytesPerList / 4) return
+      runOnce().catch(deps.onError)
+    },
     async stop() {
+      stopped = true
       clearInterval(timer)
       await running?.catch(() => undefined)
     },

@@ -55,7 +55,12 @@ export class PostgresEventStore implements EventStore {
   readonly writesCanFail: boolean = true
   /** @param answerPage rows per page of an answer's JSON (tests make it small) */
   constructor(
-    private readonly deps: { readonly db: Kysely<Database>; readonly now: () => number },
+    private readonly deps: {
+      readonly db: Kysely<Database>
+      readonly now: () => number
+      /** Told the size of the events' JSON texts after each write (the retention job cleans up early after a large amount). */
+      readonly onWritten?: (bytes: number) => void
+    },
     private readonly answerPage: number = ANSWER_PAGE,
   ) {}
 
@@ -85,6 +90,9 @@ export class PostgresEventStore implements EventStore {
         await trx.insertInto('inspected_events').values(rows.slice(from, from + INSERT_CHUNK)).execute()
       }
     })
+    let bytes = 0
+    for (const row of rows) bytes += Buffer.byteLength(row.body, 'utf8')
+    this.deps.onWritten?.(bytes)
   }
 
   async counts(): Promise<EventCounts> {
@@ -191,13 +199,24 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** Keeps the newest `maxPerList` good-and-incomplete events and the newest `maxPerList` bad ones; returns how many went. */
-  async trimLists(maxPerList: number): Promise<number> {
+  /**
+   * Keeps the newest `maxPerList` events of each list, and of those only the newest whose JSON
+   * texts add up to at most `maxBytesPerList` bytes (the text's length as stored, before
+   * PostgreSQL compresses it).
+   */
+  async trimLists(maxPerList: number, maxBytesPerList: number): Promise<number> {
     let deleted = 0
     for (const kinds of [sql`kind in ('good', 'incomplete')`, sql`kind = 'bad'`]) {
-      const result = await sql`
+      const byCount = await sql`
         delete from inspected_events
         where ${kinds} and seq <= (select seq from inspected_events where ${kinds} order by seq desc offset ${maxPerList} limit 1)`.execute(this.deps.db)
-      deleted += Number(result.numAffectedRows ?? 0)
+      // octet_length reads a stored text's size from its header: no body is decompressed.
+      const bySize = await sql`
+        delete from inspected_events
+        where ${kinds} and seq <= (
+          select seq from (select seq, sum(octet_length(body)) over (order by seq desc) as newer_bytes from inspected_events where ${kinds}) sized
+          where newer_bytes > ${maxBytesPerList} order by seq desc limit 1)`.execute(this.deps.db)
+      deleted += Number(byCount.numAffectedRows ?? 0) + Number(bySize.numAffectedRows ?? 0)
     }
     return deleted
   }

@@ -3,7 +3,7 @@ import type { TestConfigOverrides } from './test-config.js'
 import { backends } from './test-databases.js'
 
 /** --storage postgres with the defaults; `url` null uses the registry's database. */
-export const postgresStorage = (url: string | null = null): EventStorageConfig => ({ kind: 'postgres', url, ttlSeconds: 86_400, cleanupIntervalSeconds: 60 })
+export const postgresStorage = (url: string | null = null): Extract<EventStorageConfig, { kind: 'postgres' }> => ({ kind: 'postgres', url, ttlSeconds: 86_400, cleanupIntervalSeconds: 60, maxBytesPerList: 2 ** 30 })
 
 /** Where an app under test keeps inspected events. */
 export interface StorageMode {
