@@ -183,6 +183,13 @@ describe.each(backends)('data structures API on $name', (backend) => {
     expect((await user.call('GET', '/data-structures/v1?size=x')).status).toBe(400)
     const latest = await user.call('GET', '/data-structures/v1/schemas/versions?latest=true')
     expect(latest.body.map((s: { self: { version: string } }) => s.self.version)).toEqual(['1-1-0'])
+    // Every version, lowest first, each once although some are in DEV and PROD.
+    const all = await user.call('GET', '/data-structures/v1/schemas/versions?latest=false')
+    expect(all.body.map((s: { self: { version: string } }) => s.self.version)).toEqual(['1-0-0', '1-0-1', '1-1-0'])
+    const inProd = await user.call('GET', '/data-structures/v1/schemas/versions?latest=false&env=PROD')
+    expect(inProd.body.map((s: { self: { version: string } }) => s.self.version)).toEqual(['1-0-0'])
+    const refused = await user.call('GET', '/data-structures/v1/schemas/versions?latest=yes')
+    expect([refused.status, refused.body.message]).toEqual([400, expect.stringContaining('latest')])
   })
 
   it('keeps organizations apart', async () => {

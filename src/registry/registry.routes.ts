@@ -6,7 +6,7 @@ import {
   deploymentsSchema,
   getSchema,
   getVersionSchema,
-  latestSchemasSchema,
+  schemaVersionsSchema,
   listSchema,
   metaSchema,
   requestStatusSchema,
@@ -90,8 +90,8 @@ export const dataStructureRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = a
 
 /** `/data-structures/v1`: the Console's data structures API over the registry service. */
 export const registryRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async (app, { registry }) => {
-  app.get('/schemas/versions', { schema: latestSchemasSchema }, async (request) =>
-    registry.latestSchemas(caller(request.principal).organizationId, request.query.env),
+  app.get('/schemas/versions', { schema: schemaVersionsSchema }, async (request) =>
+    registry.schemaVersions(caller(request.principal).organizationId, request.query.env, request.query.latest !== 'false'),
   )
   await app.register(registryRequestRoutes, { registry })
   await app.register(dataStructureRoutes, { registry })

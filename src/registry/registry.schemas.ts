@@ -90,9 +90,9 @@ export const deploymentsSchema = {
   response: { 200: Type.Array(Deployment), ...guardErrors, 404: ErrorBodyRef },
 }
 
-export const latestSchemasSchema = {
-  summary: 'The latest version of every data structure, as raw schemas', tags, security, params: OrgParams,
-  querystring: Type.Object({ latest: Type.Optional(Type.String()), env: Type.Optional(Env) }),
+export const schemaVersionsSchema = {
+  summary: 'The latest version of every data structure (latest=false: every version), as raw schemas', tags, security, params: OrgParams,
+  querystring: Type.Object({ latest: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])), env: Type.Optional(Env) }),
   response: { 200: Type.Array(AnyObject), ...guardErrors },
 }
 

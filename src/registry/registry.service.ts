@@ -10,7 +10,7 @@ import { schemaKeyToUri } from '../iglu/schema-key.js'
 import { checkDeploymentRequest, deploySchema, type DeploymentRequest, type Initiator } from './deploy-schema.js'
 import { DataStructureNotFoundError, InvalidSchemaKeyError, RequestNotFoundError, VersionNotDeployedError } from './registry.errors.js'
 import { createDeployedSchemaCache } from './deployed-schema-cache.js'
-import { createRegistryStore, type DataStructure, type Env } from './registry.store.js'
+import { createRegistryStore, type DataStructure, type Env, type SchemaVersion } from './registry.store.js'
 import type { PendingWork, StructureMeta } from './registry.table.js'
 import { dataStructureView, deploymentView } from './registry-views.js'
 import { validateSchemaDocument } from './schema-validation.js'
@@ -195,19 +195,23 @@ export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; cl
     },
 
     /** The highest version of every structure (in `env`, or in either), as raw schemas. */
-    async latestSchemas(organizationId: string, env: Env | undefined) {
+    /**
+     * Raw schemas of every data structure: each one's highest version, or with `latestOnly` false
+     * every version, lowest first. A version deployed to both environments is given once, as DEV has it.
+     */
+    async schemaVersions(organizationId: string, env: Env | undefined, latestOnly: boolean) {
       const structures = await store.listStructures(organizationId, {})
-      const latest: Record<string, unknown>[] = []
+      const versions = await store.versionsOf(structures.map((structure) => structure.hash), env)
+      const schemas: Record<string, unknown>[] = []
       for (const structure of structures) {
-        const versions = await store.versions(structure.hash, env)
-        const best = versions.reduce<(typeof versions)[number] | undefined>((top, v) => {
-          if (top === undefined) return v
-          const order = compareSchemaVer(parseSchemaVer(v.version)!, parseSchemaVer(top.version)!)
-          return order > 0 || (order === 0 && v.env === 'DEV') ? v : top
-        }, undefined)
-        if (best !== undefined) latest.push(best.schema)
+        const once = new Map<string, SchemaVersion>()
+        for (const version of versions.get(structure.hash) ?? []) {
+          if (!once.has(version.version) || version.env === 'DEV') once.set(version.version, version)
+        }
+        const ordered = [...once.values()].sort((a, b) => compareSchemaVer(parseSchemaVer(a.version)!, parseSchemaVer(b.version)!))
+        for (const version of latestOnly ? ordered.slice(-1) : ordered) schemas.push(version.schema)
       }
-      return latest
+      return schemas
     },
 
     /** PUT replaces the metadata (missing fields take their defaults); PATCH changes only the given fields. */

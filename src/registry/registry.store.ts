@@ -128,6 +128,19 @@ export function createRegistryStore(db: Kysely<Database>) {
       return rows.map((r) => ({ env: r.env, version: r.version, schema: r.schema, contentHash: r.content_hash, patchLevel: r.patch_level }))
     },
 
+    /** The versions of these data structures, by hash, in one query. */
+    async versionsOf(hashes: readonly string[], env?: Env): Promise<Map<string, SchemaVersion[]>> {
+      const byHash = new Map<string, SchemaVersion[]>()
+      if (hashes.length === 0) return byHash
+      let query = db.selectFrom('schema_versions').selectAll().where('data_structure_hash', 'in', hashes)
+      if (env !== undefined) query = query.where('env', '=', env)
+      for (const r of await query.execute()) {
+        const version: SchemaVersion = { env: r.env, version: r.version, schema: r.schema, contentHash: r.content_hash, patchLevel: r.patch_level }
+        byHash.set(r.data_structure_hash, [...(byHash.get(r.data_structure_hash) ?? []), version])
+      }
+      return byHash
+    },
+
     async putVersion(hash: string, version: SchemaVersion, at: Date): Promise<void> {
       const values = {
         data_structure_hash: hash,
