@@ -200,7 +200,14 @@ describe.each(backends)('data structures API on $name', (backend) => {
 
   it('answers bad input with 4xx JSON naming the field', async () => {
     const notJson = await user.call('POST', '/data-structures/v1/validation-requests', '{not json')
-    expect(notJson.status).toBe(400)
+    expect(notJson).toMatchObject({ status: 400, body: { message: expect.stringContaining('not valid JSON') } })
+    // Valid JSON with a key that could change an object's prototype: refused, and named as such.
+    const proto = await user.call('POST', '/data-structures/v1/validation-requests', '{"data": {"type": "object", "properties": {"a/b": {}, "__proto__": {"type": "string"}}}}')
+    expect(proto).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', message: expect.stringMatching(/^body\/data\/properties\/__proto__: a key named "__proto__" is not accepted/) } })
+    const constructorPrototype = await user.call('POST', '/data-structures/v1/validation-requests', '{"data": {"properties": {"a~b/c": {"constructor": {"prototype": {}}}}}}')
+    expect(constructorPrototype.body.message).toMatch(/^body\/data\/properties\/a~0b~1c\/constructor\/prototype: a key named "constructor" holding "prototype"/)
+    const deepProto = await user.call('POST', '/data-structures/v1/validation-requests', `${'['.repeat(5000)}{"__proto__": 1}${']'.repeat(5000)}`)
+    expect(deepProto).toMatchObject({ status: 400, body: { message: expect.stringContaining('not valid JSON') } })
     const noData = await user.call('POST', '/data-structures/v1/validation-requests', { meta: {} })
     expect(noData).toMatchObject({ status: 400, body: { message: expect.stringContaining('data') } })
     const arrayData = await user.call('POST', '/data-structures/v1/validation-requests', { data: [] })

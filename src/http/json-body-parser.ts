@@ -1,16 +1,50 @@
 import type { FastifyInstance } from 'fastify'
 
+/** A body that is valid JSON but refused for a key that could change an object's prototype. */
+class ForbiddenJsonKeyError extends Error {
+  readonly statusCode = 400
+}
+
+/** Deeper than any body the API guard lets through (1 000 levels): past it the key is not looked for. */
+const MAX_SEARCH_DEPTH = 1000
+
+/** The JSON Pointer of the first `__proto__` key, or `constructor` holding `prototype`, in `value` (JSON.parse makes them own keys). */
+function forbiddenKeyPath(value: unknown, path = '', depth = 0): string | null {
+  if (typeof value !== 'object' || value === null || depth > MAX_SEARCH_DEPTH) return null
+  for (const [key, inner] of Object.entries(value)) {
+    const here = `${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`
+    if (key === '__proto__') return here
+    if (key === 'constructor' && typeof inner === 'object' && inner !== null && Object.hasOwn(inner, 'prototype')) return `${here}/prototype`
+    const found = forbiddenKeyPath(inner, here, depth + 1)
+    if (found !== null) return found
+  }
+  return null
+}
+
 /**
  * Fastify's own JSON parser (prototype poisoning refused, as by default), except that a DELETE with
  * a JSON content type and no body reads as no body: HTTP clients that send `Content-Type:
  * application/json` on every request could not delete anything otherwise. Any other request with
- * an empty JSON body is still refused.
+ * an empty JSON body is still refused. A body refused for a `__proto__` key (or `constructor.prototype`)
+ * is answered with the key's place, not as invalid JSON.
  */
 export function parseJsonBodies(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body.length === 0 && request.method === 'DELETE') done(null, undefined)
-    else parseJson(request, body.toString(), done)
+    if (body.length === 0 && request.method === 'DELETE') return done(null, undefined)
+    const text = body.toString()
+    parseJson(request, text, (error, parsed) => {
+      if (error === null) return done(null, parsed)
+      let plain: unknown
+      try {
+        plain = JSON.parse(text)
+      } catch {
+        return done(error, undefined)
+      }
+      const path = forbiddenKeyPath(plain)
+      if (path === null) return done(error, undefined)
+      done(new ForbiddenJsonKeyError(`body${path}: a key named ${path.endsWith('/prototype') ? '"constructor" holding "prototype"' : '"__proto__"'} is not accepted (it could change an object's prototype); rename it`), undefined)
+    })
   })
 }
