@@ -56,6 +56,22 @@ describe.each(backends)('tracking scenarios under concurrency, and organization 
     expect(history.at(-1)).toMatchObject({ version: final.version })
   })
 
+  it('takes source applications deleted at once out of every scenario that lists them, with none refused', async () => {
+    const apps: string[] = []
+    for (let i = 0; i < 6; i++) apps.push((await admin.call('POST', '/source-apps/v1', { name: `Doomed ${i}` })).body.data[0].id)
+    const listing: string[] = []
+    for (let i = 0; i < 8; i++) {
+      // Each scenario lists every application, in its own order.
+      const order = apps.map((_, k) => apps[(k * (i + 1) + i) % apps.length] as string).filter((id, k, all) => all.indexOf(id) === k)
+      const created = await admin.call('POST', scenarios, { scenario: { name: `Listing ${i}`, sourceApplications: [...order, ...apps.filter((id) => !order.includes(id))] } })
+      expect(created.status).toBe(201)
+      listing.push(created.body.data[0].id)
+    }
+    const deletions = await Promise.all(apps.map((id) => admin.call('DELETE', `/source-apps/v1/${id}`)))
+    expect(deletions.map((r) => r.status)).toEqual(Array<number>(apps.length).fill(204))
+    for (const id of listing) expect((await admin.call('GET', `${scenarios}/${id}`)).body.data[0].sourceApplications).toEqual([])
+  })
+
   it('keeps organizations apart: ids, lists, sources, data products and tokens', async () => {
     const mine = (await admin.call('POST', scenarios, { scenario: { name: 'Private', event: { source: SOURCE } } })).body.data[0]
     const product = (await admin.call('POST', '/data-products/v2', { name: 'Mine' })).body.data[0]

@@ -112,6 +112,8 @@ export async function forgetSourceApplication(tx: Transaction<Database>, organiz
     .select(['id', 'document'])
     .where('organization_id', '=', organizationId)
     .where(sql<string>`document::text`, 'like', `%${id}%`)
+    // Locked in one order, so that two deletions listed in the same scenarios wait for each other instead of deadlocking.
+    .orderBy('id')
     .forUpdate()
     .execute()
   let changed = 0
