@@ -63,6 +63,7 @@ describe.each(backends)('legacy Schemas API and Iglu Server reads on $name', (ba
     expect(list.body.map((r: { hash: string }) => r.hash)).toEqual([hash])
     expect((await admin.callAt('GET', `${legacy()}/schemas/${hash}`)).body).toMatchObject({ hash, name: 'click' })
     expect((await admin.callAt('GET', `${legacy()}/schemas/${hash}/versions/1-0-1`)).body).toEqual(schema('click', '1-0-1'))
+    expect((await admin.callAt('GET', `${legacy()}/schemas/${hash}/versions`)).body.map((s: { self: { version: string } }) => s.self.version)).toEqual(['1-0-0', '1-0-1', '2-0-0'])
     const deployed = await admin.callAt('GET', `${legacy()}/schemas/${hash}/deployments?env=PROD&version=1-0-0`)
     expect(deployed.body).toHaveLength(1)
     expect((await admin.callAt('GET', `${legacy()}/schemas/${hash}/deployments?env=PROD&version=1-0-1`)).body).toEqual([])

@@ -188,6 +188,11 @@ describe.each(backends)('data structures API on $name', (backend) => {
     expect(all.body.map((s: { self: { version: string } }) => s.self.version)).toEqual(['1-0-0', '1-0-1', '1-1-0'])
     const inProd = await user.call('GET', '/data-structures/v1/schemas/versions?latest=false&env=PROD')
     expect(inProd.body.map((s: { self: { version: string } }) => s.self.version)).toEqual(['1-0-0'])
+    // One structure's versions, the same way.
+    expect((await user.call('GET', `/data-structures/v1/${hash}/versions`)).body).toEqual(all.body)
+    expect((await user.call('GET', `/data-structures/v1/${hash}/versions?env=PROD`)).body).toEqual(inProd.body)
+    expect((await user.call('GET', `/data-structures/v1/${'0'.repeat(64)}/versions`)).status).toBe(404)
+    expect((await user.call('GET', `/data-structures/v1/${hash}/versions?env=QA`)).status).toBe(400)
     const refused = await user.call('GET', '/data-structures/v1/schemas/versions?latest=yes')
     expect([refused.status, refused.body.message]).toEqual([400, expect.stringContaining('latest')])
   })

@@ -4,6 +4,7 @@ import type { RegistryService } from './registry.service.js'
 import {
   deploymentSchema,
   deploymentsSchema,
+  structureVersionsSchema,
   getSchema,
   getVersionSchema,
   schemaVersionsSchema,
@@ -69,6 +70,10 @@ export const dataStructureRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = a
     if (json === undefined) written.set(schema, (json = JSON.stringify(schema)))
     return reply.type('application/json; charset=utf-8').send(json)
   })
+
+  app.get('/:hash/versions', { schema: structureVersionsSchema }, async (request) =>
+    registry.structureVersions(caller(request.principal).organizationId, request.params.hash, request.query.env),
+  )
 
   app.get('/:hash/deployments', { schema: deploymentsSchema }, async (request) => {
     const { from, size, env, version } = request.query

@@ -79,6 +79,12 @@ export const getVersionSchema = {
   response: { 200: AnyObject, ...guardErrors, 404: ErrorBodyRef },
 }
 
+export const structureVersionsSchema = {
+  summary: 'The raw schema of every version (in an environment, or in either), lowest first', tags, security, params: HashParams,
+  querystring: Type.Object({ env: Type.Optional(Env) }),
+  response: { 200: Type.Array(AnyObject), ...guardErrors, 404: ErrorBodyRef },
+}
+
 export const deploymentsSchema = {
   summary: 'Deployment history, newest first', tags, security, params: HashParams,
   querystring: Type.Object({

@@ -38,6 +38,13 @@ const orNull = (list: readonly string[]) => (list.length === 0 ? null : [...list
  * `versionCacheTtlMs`: how long a version read is kept (deployments here clear it; 0: not kept).
  * `onDeployed`: told after each deployment that changed something.
  */
+/** One entry per version, lowest first: a version deployed to both environments once, as DEV has it. */
+function versionsInOrder(versions: readonly SchemaVersion[]): SchemaVersion[] {
+  const once = new Map<string, SchemaVersion>()
+  for (const version of versions) if (!once.has(version.version) || version.env === 'DEV') once.set(version.version, version)
+  return [...once.values()].sort((a, b) => compareSchemaVer(parseSchemaVer(a.version)!, parseSchemaVer(b.version)!))
+}
+
 export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; clock: Clock; background: Pick<BackgroundTasks, 'run'>; versionCacheTtlMs?: number; onDeployed?: () => void }) {
   const store = createRegistryStore(deps.db)
   type VersionRead = { organizationId: string; hash: string; version: string; env: Env | undefined }
@@ -194,24 +201,25 @@ export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; cl
       return (await store.deployments(hash, query)).map(deploymentView)
     },
 
-    /** The highest version of every structure (in `env`, or in either), as raw schemas. */
     /**
      * Raw schemas of every data structure: each one's highest version, or with `latestOnly` false
-     * every version, lowest first. A version deployed to both environments is given once, as DEV has it.
+     * every version, lowest first.
      */
     async schemaVersions(organizationId: string, env: Env | undefined, latestOnly: boolean) {
       const structures = await store.listStructures(organizationId, {})
       const versions = await store.versionsOf(structures.map((structure) => structure.hash), env)
       const schemas: Record<string, unknown>[] = []
       for (const structure of structures) {
-        const once = new Map<string, SchemaVersion>()
-        for (const version of versions.get(structure.hash) ?? []) {
-          if (!once.has(version.version) || version.env === 'DEV') once.set(version.version, version)
-        }
-        const ordered = [...once.values()].sort((a, b) => compareSchemaVer(parseSchemaVer(a.version)!, parseSchemaVer(b.version)!))
+        const ordered = versionsInOrder(versions.get(structure.hash) ?? [])
         for (const version of latestOnly ? ordered.slice(-1) : ordered) schemas.push(version.schema)
       }
       return schemas
+    },
+
+    /** Raw schemas of every version of one data structure (in `env`, or in either), lowest first. */
+    async structureVersions(organizationId: string, hash: string, env: Env | undefined) {
+      await structureOrThrow(organizationId, hash)
+      return versionsInOrder(await store.versions(hash, env)).map((version) => version.schema)
     },
 
     /** PUT replaces the metadata (missing fields take their defaults); PATCH changes only the given fields. */
