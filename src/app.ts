@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Writable } from 'node:stream'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import pinoPretty from 'pino-pretty'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { apiKeysRoutes } from './auth/api-keys.routes.js'
 import { createBearerGuard } from './auth/bearer-guard.hook.js'
@@ -90,6 +91,20 @@ function packageVersion(): string {
   return typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string' ? pkg.version : '0.0.0'
 }
 
+/**
+ * Where the logs go: stdout, or stderr when stdout carries events (--output-tsv/--output-json); as
+ * JSON lines, or as lines for people (time, level, message) when asked or when that is a terminal.
+ */
+function logStream(config: Config): { stream?: NodeJS.WritableStream } {
+  const destination = config.inspection.output === null ? process.stdout : process.stderr
+  const terminal = destination.isTTY === true
+  if (config.log.format === 'pretty' || (config.log.format === 'auto' && terminal)) {
+    return { stream: pinoPretty({ destination: destination === process.stdout ? 1 : 2, sync: true, colorize: terminal, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) }
+  }
+  // JSON: on stdout, pino's own synchronous writer.
+  return destination === process.stdout ? {} : { stream: destination }
+}
+
 /** Composition root: the store, the services, and one HTTP server with every context mounted. */
 export async function createApp(config: Config, deps: AppDeps = {}): Promise<FloeApp> {
   const clock = deps.clock ?? systemClock
@@ -108,8 +123,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     })
 
     const http = Fastify({
-      // With --output-tsv/--output-json, stdout carries events only: logs go to stderr.
-      logger: { level: config.log.level, ...(config.inspection.output === null ? {} : { stream: process.stderr }) },
+      logger: { level: config.log.level, ...logStream(config) },
       bodyLimit: BODY_LIMITS.api,
       forceCloseConnections: 'idle',
       // Given to Node's createServer as well: set only afterwards (as Fastify does), Node 20 never

@@ -69,6 +69,13 @@ describe('loadConfig', () => {
     expect(loadConfig({}, { FLOE_IGLU_CENTRAL: 'http://127.0.0.1:1/' }).inspection).toMatchObject({ igluCentralUrl: 'http://127.0.0.1:1/', igluCentralMirrorUrl: null })
   })
 
+  it('logs as JSON lines, for people, or by whether the log goes to a terminal', () => {
+    expect(loadConfig({}, {}).log).toEqual({ level: 'info', format: 'auto' })
+    expect(loadConfig({ logFormat: 'pretty' }, { FLOE_LOG_FORMAT: 'json' }).log.format).toBe('pretty')
+    expect(loadConfig({}, { FLOE_LOG_FORMAT: 'json' }).log.format).toBe('json')
+    expect(() => loadConfig({ logFormat: 'yaml' }, {})).toThrow(/log format \(--log-format, FLOE_LOG_FORMAT\) must be one of auto, json, pretty \(got "yaml"\)/)
+  })
+
   it('keeps inspected events in memory unless --storage postgres', () => {
     expect(loadConfig({}, {}).inspection.storage).toEqual({ kind: 'memory' })
     expect(loadConfig({ storage: 'postgres' }, {}).inspection.storage).toEqual({ kind: 'postgres', url: null, ttlSeconds: 86_400, cleanupIntervalSeconds: 60, maxBytesPerList: 2 ** 30 })

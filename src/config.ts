@@ -39,6 +39,8 @@ export interface Config {
   readonly bootstrap: BootstrapCredentials | null
   readonly log: {
     readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+    /** JSON lines, or lines for people (time, level, message); `auto`: for people when the log goes to a terminal. */
+    readonly format: 'auto' | 'json' | 'pretty'
   }
   readonly compatibility: {
     /** Time budget of one scenario compatibility check, in milliseconds; past it the answer is undecidable. */
@@ -117,6 +119,7 @@ export interface ConfigFlags {
   readonly dataDir?: string | undefined
   readonly tokenTtl?: string | undefined
   readonly logLevel?: string | undefined
+  readonly logFormat?: string | undefined
   readonly maxEvents?: string | undefined
   readonly igluDir?: readonly string[] | undefined
   readonly iglu?: string | undefined
@@ -144,6 +147,7 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+const LOG_FORMATS = ['auto', 'json', 'pretty'] as const
 const TTL_UNITS: Readonly<Record<string, number>> = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -165,6 +169,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
 
   const logLevel = pick(flags.logLevel, 'FLOE_LOG_LEVEL') ?? 'info'
   if (!isLogLevel(logLevel)) problems.push(`log level must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`)
+  const logFormat = pick(flags.logFormat, 'FLOE_LOG_FORMAT') ?? 'auto'
+  if (!isLogFormat(logFormat)) problems.push(`log format (--log-format, FLOE_LOG_FORMAT) must be one of ${LOG_FORMATS.join(', ')} (got "${logFormat}")`)
 
   const databaseUrl = pick(undefined, 'DATABASE_URL')
   let db: DatabaseConfig
@@ -192,7 +198,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     db,
     auth: { jwtSecret, tokenTtlSeconds },
     bootstrap,
-    log: { level: logLevel as Config['log']['level'] },
+    log: { level: logLevel as Config['log']['level'], format: logFormat as Config['log']['format'] },
     compatibility: { maxMillis },
     inspection,
   })
@@ -339,6 +345,10 @@ function parseSize(raw: string, name: string, problems: string[]): number {
 
 function isLogLevel(value: string): value is Config['log']['level'] {
   return (LOG_LEVELS as readonly string[]).includes(value)
+}
+
+function isLogFormat(value: string): value is Config['log']['format'] {
+  return (LOG_FORMATS as readonly string[]).includes(value)
 }
 
 function deepFreeze<T>(value: T): T {

@@ -33,6 +33,7 @@ program
   .option('--host <host>', 'interface to bind (env HOST, default 0.0.0.0)')
   .option('--token-ttl <ttl>', 'access token lifetime: seconds, or 15m, 1h, 1d (env FLOE_TOKEN_TTL, default 1h)')
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (env FLOE_LOG_LEVEL, default info)')
+  .option('--log-format <format>', 'json, pretty (time, level and message, for people) or auto: pretty on a terminal (env FLOE_LOG_FORMAT, default auto)')
   .option('-m, --max-events <n>', 'events kept per list by the inspection service (with --storage postgres: at each cleanup); 0 turns /local and /micro off (env FLOE_MAX_EVENTS, default 100000)')
   .option('--storage <kind>', 'where inspected events are kept: memory, or postgres to share them between instances and keep them across restarts (env FLOE_EVENT_STORAGE, default memory)')
   .option('--events-database-url <url>', "with --storage postgres: a database of the events' own (env FLOE_EVENTS_DATABASE_URL; default: the registry's database)")

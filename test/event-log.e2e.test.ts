@@ -58,6 +58,20 @@ describe('floe start: the event log', () => {
     server = null
   })
 
+  it('logs lines for people with --log-format pretty (JSON lines otherwise, when not on a terminal)', async () => {
+    server = await startFloe(['--no-iglu-central', '--log-level', 'info', '--log-format', 'pretty'], { FLOE_DATA_DIR: path.join(dir, 'pretty') })
+    await fetch(`${server.baseUrl}/i?e=pv&p=web&aid=shop`)
+    expect(await storedCount(server)).toBe(1)
+    const output = await printed(() => server?.stdout() ?? '', /INFO: request completed/)
+    expect(output).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GOOD id:[0-9a-f-]{36} app_id:shop type:page_view \(iglu:[^)]+\)$/m)
+    expect(output).toMatch(/^\[[\d:.]+\] INFO: request completed \{"reqId":"req-\d+","res":\{"statusCode":200\}/m)
+    expect(output).not.toMatch(/^\{"level"/m)
+    // No colours: the output is not a terminal.
+    expect(output).not.toContain('\u001b[')
+    expect(await server.stop('SIGTERM')).toBe(0)
+    server = null
+  })
+
   it('prints no event log below info', async () => {
     server = await startFloe(['--no-iglu-central', '--log-level', 'warn'], { FLOE_DATA_DIR: path.join(dir, 'warn') })
     await fetch(`${server.baseUrl}/i?e=pv&p=web&aid=shop`)

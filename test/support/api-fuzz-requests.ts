@@ -106,6 +106,8 @@ export function apiRequest(targets: FuzzTargets): fc.Arbitrary<ApiFuzzRequest> {
     [['GET'], msc(fc.constant('/data-structures/v1')), null],
     [['GET', 'DELETE'], msc(hash.map((h) => `/data-structures/v1/${h}`)), null],
     [['GET'], msc(fc.tuple(hash, version).map(([h, v]) => `/data-structures/v1/${h}/versions/${v}`)), null],
+    [['GET'], msc(hash.map((h) => `/data-structures/v1/${h}/versions`)), null],
+    [['GET'], msc(fc.constant('/data-structures/v1/schemas/versions')), null],
     [['GET'], msc(hash.map((h) => `/data-structures/v1/${h}/deployments`)), null],
     [['PUT', 'PATCH'], msc(hash.map((h) => `/data-structures/v1/${h}/meta`)), TEMPLATES.meta],
     [['POST'], msc(fc.constant('/data-structures/v1/validation-requests')), TEMPLATES.validation],

@@ -16,7 +16,7 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
     db: overrides.db ?? { kind: 'pglite', dataDir: null },
     auth: { jwtSecret: overrides.jwtSecret ?? null, tokenTtlSeconds: overrides.tokenTtlSeconds ?? 3600 },
     bootstrap: overrides.bootstrap ?? null,
-    log: { level: 'silent' },
+    log: { level: 'silent', format: 'json' },
     // Generous, so that a slow CI machine cannot turn a decided check into "undecidable (budget)".
     compatibility: { maxMillis: 60_000 },
     // Offline: core schemas and the registry only, unless a test adds directories.
