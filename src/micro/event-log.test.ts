@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { MAX_EVENT_LOG_CHARS, eventLogLine } from './event-log.js'
 import type { BadEvent } from './pipeline/bad-rows.js'
@@ -37,5 +38,23 @@ describe('eventLogLine', () => {
     // Never between the halves of a surrogate pair.
     const emoji = eventLogLine(bad(['Summary.', row('schema_violations', { messages: ['😀'.repeat(2000)] })]))
     expect(emoji.at(-2)).toBe('😀'.at(-1))
+  })
+
+  it('gives a line of at most the length bound for any bad row or event fields, and never throws', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.jsonValue(), fc.string({ maxLength: 2000 }), (summary, failure, text) => {
+        for (const line of [eventLogLine(bad([summary, row('any_kind', failure)])), eventLogLine(bad([summary, text])), eventLogLine(bad([]))]) {
+          expect(line.startsWith('BAD ')).toBe(true)
+          expect(line.length).toBeLessThanOrEqual(MAX_EVENT_LOG_CHARS)
+        }
+      }),
+    )
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), fc.option(fc.string()), fc.option(fc.string()), (eventId, appId, type, schema) => {
+        const line = eventLogLine(good({ event_id: eventId, app_id: appId }, type, schema))
+        expect(line.startsWith('GOOD id:')).toBe(true)
+        expect(line.length).toBeLessThanOrEqual(MAX_EVENT_LOG_CHARS)
+      }),
+    )
   })
 })
