@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createInspectionService } from './inspection.service.js'
+import type { EventOutput } from './event-output.js'
 import { MemoryEventStore } from './memory-event-store.js'
 import { buildResolver } from './resolver/build-resolver.js'
 import { createSchemaValidation } from './resolver/schema-validation.js'
@@ -10,7 +11,7 @@ class StoreWhoseWritesCanFail extends MemoryEventStore {
 }
 
 /** A registry that answers only once `answered` resolves (a slow schema lookup). */
-function inspectionOf(store: MemoryEventStore, options: { answered?: Promise<void>; maxPendingPayloads?: number } = {}) {
+function inspectionOf(store: MemoryEventStore, options: { answered?: Promise<void>; maxPendingPayloads?: number; onDeferredError?: (error: unknown) => void; output?: EventOutput } = {}) {
   const registry = {
     name: 'slow',
     priority: 0,
@@ -23,7 +24,7 @@ function inspectionOf(store: MemoryEventStore, options: { answered?: Promise<voi
     },
   }
   const resolver = buildResolver({ igluDirs: [], igluCentralUrl: null, igluCentralMirrorUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600 }, registry, Date.now)
-  return createInspectionService({ store, iglu: createSchemaValidation(resolver), resolver, processor: { artifact: 'floe', version: 'test' }, now: Date.now, maxPayloadBytes: 1_000_000, maxPendingPayloads: options.maxPendingPayloads })
+  return createInspectionService({ store, iglu: createSchemaValidation(resolver), resolver, processor: { artifact: 'floe', version: 'test' }, now: Date.now, maxPayloadBytes: 1_000_000, maxPendingPayloads: options.maxPendingPayloads, output: options.output ?? null, ...(options.onDeferredError === undefined ? {} : { onDeferredError: options.onDeferredError }) })
 }
 
 const pageView = (aid: string) => ({
@@ -79,5 +80,24 @@ describe('inspection service: when a collector request is answered', () => {
     await second
     // Both are stored (as bad events: no repository knows their schemas) before the second answer.
     expect(await store.counts()).toEqual({ total: 2, good: 0, bad: 2 })
+  })
+
+  it('tells every subscriber and the outputs of each stored event, though a subscriber fails', async () => {
+    const store = new MemoryEventStore(100)
+    const errors: unknown[] = []
+    const printed: unknown[] = []
+    const inspection = inspectionOf(store, { onDeferredError: (error) => errors.push(error), output: { write: (events) => void printed.push(...events) } satisfies EventOutput })
+    const told: string[] = []
+    inspection.subscribe(() => {
+      throw new Error('subscriber broke')
+    })
+    inspection.subscribe((arrival) => told.push(arrival.kind))
+    await inspection.collect(pageView('a'))
+    await inspection.collect({ ...pageView('x'), rawQuery: '' })
+    await inspection.settled()
+    expect(told).toEqual(['good', 'bad'])
+    expect(printed).toHaveLength(1)
+    expect(errors).toEqual([new Error('subscriber broke'), new Error('subscriber broke')])
+    expect(await store.counts()).toEqual({ total: 2, good: 1, bad: 1 })
   })
 })

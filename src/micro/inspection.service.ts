@@ -58,13 +58,22 @@ export function createInspectionService(deps: {
 
   const listeners = new Set<(arrival: Arrival) => void>()
 
+  /** A subscriber that fails is reported; the others and the outputs still see the event, which is stored already. */
+  function tell(listener: (arrival: Arrival) => void, arrival: Arrival): void {
+    try {
+      listener(arrival)
+    } catch (error) {
+      deps.onDeferredError?.(error)
+    }
+  }
+
   async function keep(outcome: PayloadOutcome): Promise<void> {
     // Stored first: subscribers and outputs only see stored events, and (when stored before the
     // answer) a failed write fails the request, so the tracker sends the events again.
     await store.keep(outcome)
     for (const listener of listeners) {
-      for (const event of outcome.good) listener({ kind: 'good', event })
-      for (const event of outcome.bad) listener({ kind: 'bad', event })
+      for (const event of outcome.good) tell(listener, { kind: 'good', event })
+      for (const event of outcome.bad) tell(listener, { kind: 'bad', event })
     }
     // Outputs see good and incomplete events, as Micro 3.x prints them.
     deps.output?.write([...outcome.good, ...outcome.incomplete])
