@@ -233,6 +233,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       now: nowMillis,
       maxPayloadBytes: BODY_LIMITS.collectorPayload,
       onDeferredError: (error) => http.log.error({ err: error }, 'storing the events of an answered collector request failed'),
+      onSubscriberError: (error) => http.log.error({ err: error }, 'a subscriber to stored events (event log or live stream) failed'),
       output:
         config.inspection.output === null
           ? null

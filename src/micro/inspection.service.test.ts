@@ -11,7 +11,7 @@ class StoreWhoseWritesCanFail extends MemoryEventStore {
 }
 
 /** A registry that answers only once `answered` resolves (a slow schema lookup). */
-function inspectionOf(store: MemoryEventStore, options: { answered?: Promise<void>; maxPendingPayloads?: number; onDeferredError?: (error: unknown) => void; output?: EventOutput } = {}) {
+function inspectionOf(store: MemoryEventStore, options: { answered?: Promise<void>; maxPendingPayloads?: number; onSubscriberError?: (error: unknown) => void; output?: EventOutput } = {}) {
   const registry = {
     name: 'slow',
     priority: 0,
@@ -24,7 +24,7 @@ function inspectionOf(store: MemoryEventStore, options: { answered?: Promise<voi
     },
   }
   const resolver = buildResolver({ igluDirs: [], igluCentralUrl: null, igluCentralMirrorUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600 }, registry, Date.now)
-  return createInspectionService({ store, iglu: createSchemaValidation(resolver), resolver, processor: { artifact: 'floe', version: 'test' }, now: Date.now, maxPayloadBytes: 1_000_000, maxPendingPayloads: options.maxPendingPayloads, output: options.output ?? null, ...(options.onDeferredError === undefined ? {} : { onDeferredError: options.onDeferredError }) })
+  return createInspectionService({ store, iglu: createSchemaValidation(resolver), resolver, processor: { artifact: 'floe', version: 'test' }, now: Date.now, maxPayloadBytes: 1_000_000, maxPendingPayloads: options.maxPendingPayloads, output: options.output ?? null, ...(options.onSubscriberError === undefined ? {} : { onSubscriberError: options.onSubscriberError }) })
 }
 
 const pageView = (aid: string) => ({
@@ -86,7 +86,7 @@ describe('inspection service: when a collector request is answered', () => {
     const store = new MemoryEventStore(100)
     const errors: unknown[] = []
     const printed: unknown[] = []
-    const inspection = inspectionOf(store, { onDeferredError: (error) => errors.push(error), output: { write: (events) => void printed.push(...events) } satisfies EventOutput })
+    const inspection = inspectionOf(store, { onSubscriberError: (error) => errors.push(error), output: { write: (events) => void printed.push(...events) } satisfies EventOutput })
     const told: string[] = []
     inspection.subscribe(() => {
       throw new Error('subscriber broke')

@@ -49,6 +49,8 @@ export function createInspectionService(deps: {
   enrichments?: Enrichments
   /** Work that failed after its request was answered (a bug: processing reports bad events, it does not throw). */
   onDeferredError?: (error: unknown) => void
+  /** A subscriber that threw on a stored event (a bug); the others still saw it. */
+  onSubscriberError?: (error: unknown) => void
   /** Payloads answered but not yet stored past which the collector stores before answering again. */
   maxPendingPayloads?: number
 }) {
@@ -63,7 +65,7 @@ export function createInspectionService(deps: {
     try {
       listener(arrival)
     } catch (error) {
-      deps.onDeferredError?.(error)
+      deps.onSubscriberError?.(error)
     }
   }
 
