@@ -50,7 +50,7 @@ import { PostgresEventStore } from './micro/postgres-event-store.js'
 import { createInspectionService } from './micro/inspection.service.js'
 import { createEventOutput } from './micro/event-output.js'
 import { loadEnrichments } from './micro/enrichment-configs.js'
-import { collectorRoutes } from './micro/collector.routes.js'
+import { COLLECTOR_LOG_LEVEL, collectorRoutes } from './micro/collector.routes.js'
 import { eventLogLine } from './micro/event-log.js'
 import { microDisabledRoutes, microRoutes } from './micro/micro.routes.js'
 import { buildResolver } from './micro/resolver/build-resolver.js'
@@ -246,7 +246,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     })
     // Micro's event log: a line per stored event (the collector's requests themselves are not logged).
     if (['info', 'debug', 'trace'].includes(config.log.level)) inspection.subscribe((arrival) => http.log.info(eventLogLine(arrival)))
-    await http.register(collectorRoutes, { inspection, now: nowMillis })
+    await http.register(collectorRoutes, { inspection, now: nowMillis, logLevel: COLLECTOR_LOG_LEVEL })
     for (const prefix of ['/local', '/micro']) {
       if (config.inspection.maxEvents === 0) await http.register(microDisabledRoutes, { prefix })
       else await http.register(microRoutes, { prefix, inspection })

@@ -20,7 +20,7 @@ export interface StoredSourceApplication {
 
 /** Records of other contexts that list source applications by id (the tracking scenarios). */
 export interface SourceApplicationLinks {
-  forgetSourceApplication(tx: Transaction<Database>, organizationId: string, id: string): Promise<unknown>
+  forgetSourceApplication(tx: Transaction<Database>, organizationId: string, id: string): Promise<void>
 }
 
 /** Data products, source applications and the links between them, per organization. */

@@ -8,10 +8,11 @@ const PIXEL = Buffer.from('R0lGODlhAQABAPAAAP///wAAACH5BAUAAAAALAAAAAABAAEAAAICR
 const COOKIE_DAYS = 365
 const COLLECTOR_NAME = 'floe-collector'
 /**
- * Tracker requests are not logged one by one (two lines each at info, as Fastify logs other routes):
- * the event log (`event-log.ts`) says what became of their events, as Micro's does. Failures still are.
+ * The log level of the collector's routes, given when they are registered: tracker requests are not
+ * logged one by one (two lines each at info, as Fastify logs other routes); the event log
+ * (`event-log.ts`) says what became of their events, as Micro's does. Failures still are.
  */
-const REQUEST_LOG_LEVEL = 'warn'
+export const COLLECTOR_LOG_LEVEL = 'warn'
 
 /** CORS as the collector sends it: the Origin echoed (else `*`), with credentials. */
 export function collectorCors(request: FastifyRequest, reply: FastifyReply): void {
@@ -92,16 +93,15 @@ export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService
   }
 
   for (const url of ['/i', '/ice.png']) {
-    app.route({ method: 'GET', url, logLevel: REQUEST_LOG_LEVEL, handler: (request, reply) => collect(request, reply, SNOWPLOW_VENDOR, 'tp1') })
+    app.route({ method: 'GET', url, handler: (request, reply) => collect(request, reply, SNOWPLOW_VENDOR, 'tp1') })
   }
   app.route<{ Params: { vendor: string; version: string } }>({
     method: ['GET', 'POST'],
     url: '/:vendor/:version',
-    logLevel: REQUEST_LOG_LEVEL,
     handler: (request, reply) => collect(request, reply, request.params.vendor, request.params.version),
   })
-  app.all('/r/*', { logLevel: REQUEST_LOG_LEVEL }, async (_request, reply) => reply.code(404).type('text/plain; charset=utf-8').send('redirects disabled'))
-  app.options('*', { logLevel: REQUEST_LOG_LEVEL }, async (request, reply) => {
+  app.all('/r/*', async (_request, reply) => reply.code(404).type('text/plain; charset=utf-8').send('redirects disabled'))
+  app.options('*', async (request, reply) => {
     collectorCors(request, reply)
     return reply
       .header('Access-Control-Allow-Headers', 'Content-Type, SP-Anonymous')

@@ -43,7 +43,23 @@ type Identity = { organizationId: string; vendor: string; name: string; format: 
 
 /** Rows of the registry tables, mapped to domain values. Bind it to a transaction to make several calls atomic. */
 export function createRegistryStore(db: Kysely<Database>) {
+  /** The versions of these data structures, by hash, in one query. */
+  async function versionsOf(hashes: readonly string[], env?: Env): Promise<Map<string, SchemaVersion[]>> {
+    const byHash = new Map<string, SchemaVersion[]>()
+    if (hashes.length === 0) return byHash
+    let query = db.selectFrom('schema_versions').selectAll().where('data_structure_hash', 'in', hashes)
+    if (env !== undefined) query = query.where('env', '=', env)
+    for (const r of await query.execute()) {
+      let versions = byHash.get(r.data_structure_hash)
+      if (versions === undefined) byHash.set(r.data_structure_hash, (versions = []))
+      versions.push({ env: r.env, version: r.version, schema: r.schema, contentHash: r.content_hash, patchLevel: r.patch_level })
+    }
+    return byHash
+  }
+
   return {
+    versionsOf,
+
     /** Serialises every change to one data structure until the transaction ends. */
     async lockStructure(hash: string): Promise<void> {
       await sql`select pg_advisory_xact_lock(hashtextextended(${hash}, 0))`.execute(db)
@@ -122,23 +138,7 @@ export function createRegistryStore(db: Kysely<Database>) {
     },
 
     async versions(hash: string, env?: Env): Promise<SchemaVersion[]> {
-      let query = db.selectFrom('schema_versions').selectAll().where('data_structure_hash', '=', hash)
-      if (env !== undefined) query = query.where('env', '=', env)
-      const rows = await query.execute()
-      return rows.map((r) => ({ env: r.env, version: r.version, schema: r.schema, contentHash: r.content_hash, patchLevel: r.patch_level }))
-    },
-
-    /** The versions of these data structures, by hash, in one query. */
-    async versionsOf(hashes: readonly string[], env?: Env): Promise<Map<string, SchemaVersion[]>> {
-      const byHash = new Map<string, SchemaVersion[]>()
-      if (hashes.length === 0) return byHash
-      let query = db.selectFrom('schema_versions').selectAll().where('data_structure_hash', 'in', hashes)
-      if (env !== undefined) query = query.where('env', '=', env)
-      for (const r of await query.execute()) {
-        const version: SchemaVersion = { env: r.env, version: r.version, schema: r.schema, contentHash: r.content_hash, patchLevel: r.patch_level }
-        byHash.set(r.data_structure_hash, [...(byHash.get(r.data_structure_hash) ?? []), version])
-      }
-      return byHash
+      return (await versionsOf([hash], env)).get(hash) ?? []
     },
 
     async putVersion(hash: string, version: SchemaVersion, at: Date): Promise<void> {

@@ -104,9 +104,8 @@ async function editIn(tx: Transaction<Database>, organizationId: string, id: str
 /**
  * Takes a deleted source application out of the scenarios that list it, in the deleting transaction,
  * as a deleted data product's link is dropped (their kept history is left as it was written).
- * Returns how many scenarios listed it.
  */
-export async function forgetSourceApplication(tx: Transaction<Database>, organizationId: string, id: string): Promise<number> {
+export async function forgetSourceApplication(tx: Transaction<Database>, organizationId: string, id: string): Promise<void> {
   const rows = await tx
     .selectFrom('tracking_scenarios')
     .select(['id', 'document'])
@@ -116,15 +115,12 @@ export async function forgetSourceApplication(tx: Transaction<Database>, organiz
     .orderBy('id')
     .forUpdate()
     .execute()
-  let changed = 0
   for (const row of rows) {
     const listed = row.document.sourceApplications
     if (listed === undefined || !listed.includes(id)) continue
     const document: ScenarioDocument = { ...row.document, sourceApplications: listed.filter((application) => application !== id) }
     await tx.updateTable('tracking_scenarios').set({ document: JSON.stringify(document) }).where('id', '=', row.id).execute()
-    changed++
   }
-  return changed
 }
 
 /** Tracking scenarios and their history. Writes are transactions; the constraints settle races. */
