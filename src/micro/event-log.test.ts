@@ -14,6 +14,8 @@ describe('eventLogLine', () => {
     const line = eventLogLine(good({ event_id: 'e-1', app_id: 'shop' }, 'unstruct', 'iglu:com.acme/click/jsonschema/1-0-0'))
     expect(line).toBe('GOOD id:e-1 app_id:shop type:unstruct (iglu:com.acme/click/jsonschema/1-0-0)')
     expect(eventLogLine(good({ event_id: 'e-2', app_id: null }, null, null))).toBe('GOOD id:e-2 app_id:null type:null (null)')
+    // A field that is not text is written as JSON (an object without a usable toString once threw here).
+    expect(eventLogLine(good({ event_id: { toString: null }, app_id: 5 }, null, null))).toBe('GOOD id:{"toString":null} app_id:5 type:null (null)')
   })
 
   it('gives a bad event its summary, the kind of bad row and its failure messages', () => {

@@ -14,10 +14,15 @@ const BAD_ROW_KIND = /^\{"schema":"iglu:com\.snowplowanalytics\.snowplow\.badrow
 export function eventLogLine(arrival: Arrival): string {
   if (arrival.kind === 'good') {
     const { event, eventType, schema } = arrival.event
-    return cut(`GOOD id:${String(event.event_id)} app_id:${String(event.app_id)} type:${eventType ?? 'null'} (${schema ?? 'null'})`)
+    return cut(`GOOD id:${fieldText(event.event_id)} app_id:${fieldText(event.app_id)} type:${eventType ?? 'null'} (${schema ?? 'null'})`)
   }
   const [summary = '', row = ''] = arrival.event.errors
   return cut(`BAD ${summary} ${badRowDetail(row)}`)
+}
+
+/** An event field as text: a string as it is, anything else as JSON (an object may have no usable toString). */
+function fieldText(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null')
 }
 
 /** `<kind>: <messages>` of a bad row as the store keeps it (JSON text). */
