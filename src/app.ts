@@ -39,7 +39,7 @@ import { createScenariosService } from './scenarios/scenarios.service.js'
 import { createEventSpecWrites } from './scenarios/event-spec-writes.js'
 import { createEventSpecs } from './scenarios/event-specs.js'
 import { eventSpecsRoutes, scenariosRoutes } from './scenarios/scenarios.routes.js'
-import { createDataProductsStore } from './data-products/data-products.store.js'
+import { createDataProductsStore, holdSourceApplications } from './data-products/data-products.store.js'
 import { createDataProductsService } from './data-products/data-products.service.js'
 import { dataProductsRoutes, sourceApplicationsRoutes } from './data-products/data-products.routes.js'
 import { createOrganizationsStore } from './auth/organizations.store.js'
@@ -166,7 +166,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
 
     const bearerGuard = createBearerGuard({ tokens, credentials })
     const catalog = createDataStructureCatalog(store.db)
-    const scenariosStore = createScenariosStore(store.db)
+    const scenariosStore = createScenariosStore(store.db, { holdSourceApplications })
     // Data products list their event specifications, and scenarios check their data product: each
     // side gets the other through a narrow interface, resolved lazily to break the cycle.
     const eventSpecLinks = { forDataProducts: (organizationId: string, ids: readonly string[]) => eventSpecs.forDataProducts(organizationId, ids) }

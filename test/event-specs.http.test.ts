@@ -198,9 +198,9 @@ describe.each(backends)('data products, source applications and event specificat
     const a = (await admin.call('POST', '/event-specs/v1', spec('Batch A', {}))).body.data[0]
     const b = (await admin.call('POST', '/event-specs/v1', spec('Batch B', { sourceApplications: [app.id] }))).body.data[0]
     expect([a.status, b.status]).toEqual(['draft', 'draft'])
-    // B's source application goes away, and B lists it again: as a write of B that checked the
-    // application just before its deletion and committed just after would leave it. B can then no
-    // longer be written, and A must not be published without it.
+    // B's source application goes away, and B lists it again, as a store written before scenario
+    // writes held their source applications may have it. B can then no longer be written, and A
+    // must not be published without it.
     expect((await admin.call('DELETE', `/source-apps/v1/${app.id}`)).status).toBe(204)
     const relisted = JSON.stringify({ ...(await server.app.store.db.selectFrom('tracking_scenarios').select('document').where('id', '=', b.id).executeTakeFirstOrThrow()).document, sourceApplications: [app.id] })
     await server.app.store.db.updateTable('tracking_scenarios').set({ document: relisted }).where('id', '=', b.id).execute()

@@ -1,7 +1,9 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { otherOrganizationAdmin, type ApiClient } from './support/api-client.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { startAdminApp } from './support/admin-app.js'
+import { LOCK_WAITS_QUERY, untilLockWaits } from './support/lock-waits.js'
 import { backends } from './support/test-databases.js'
 import type { TestApp } from './support/test-app.js'
 
@@ -70,6 +72,51 @@ describe.each(backends)('tracking scenarios under concurrency, and organization 
     const deletions = await Promise.all(apps.map((id) => admin.call('DELETE', `/source-apps/v1/${id}`)))
     expect(deletions.map((r) => r.status)).toEqual(Array<number>(apps.length).fill(204))
     for (const id of listing) expect((await admin.call('GET', `${scenarios}/${id}`)).body.data[0].sourceApplications).toEqual([])
+  })
+
+  it('writes scenarios listing source applications while those are deleted: no write fails otherwise, and none leaves a deleted one listed', async () => {
+    const apps: string[] = []
+    for (let i = 0; i < 6; i++) apps.push((await admin.call('POST', '/source-apps/v1', { name: `Contested ${i}` })).body.data[0].id)
+    const ids: string[] = []
+    for (let i = 0; i < 6; i++) ids.push((await admin.call('POST', scenarios, { scenario: { name: `Contested ${i}`, sourceApplications: apps } })).body.data[0].id)
+    const writes = ids.flatMap((id, i) => [0, 1, 2].map((round) => admin.call('PUT', `${scenarios}/${id}`, { scenario: { name: `Contested ${i}`, description: `round ${round}`, sourceApplications: [...apps.slice(i), ...apps.slice(0, i)] } })))
+    const deletions = apps.map((id) => admin.call('DELETE', `/source-apps/v1/${id}`))
+    expect((await Promise.all(deletions)).map((r) => r.status)).toEqual(Array<number>(apps.length).fill(204))
+    for (const write of await Promise.all(writes)) {
+      if (write.status === 200) continue
+      expect(write.status).toBe(422)
+      expect(write.body.errors).toContainEqual(expect.objectContaining({ code: 'SourceApplicationNotFound' }))
+    }
+    for (const id of ids) expect((await admin.call('GET', `${scenarios}/${id}`)).body.data[0].sourceApplications).toEqual([])
+  })
+
+  it.runIf(backend.name === 'postgres')('refuses a write whose source application is deleted while it is written, naming it', async () => {
+    const app = (await admin.call('POST', '/source-apps/v1', { name: 'Going' })).body.data[0]
+    const { id } = (await admin.call('POST', scenarios, { scenario: { name: 'Lists going' } })).body.data[0]
+    const db = server.app.store.db
+    let commit = () => undefined as void
+    const committing = new Promise<void>((resolve) => (commit = resolve))
+    let deleted = () => undefined as void
+    const rowDeleted = new Promise<void>((resolve) => (deleted = resolve))
+    // A deletion that has deleted the row and not yet committed.
+    const deletion = db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('source_applications').where('id', '=', app.id).execute()
+      deleted()
+      await committing
+    })
+    await rowDeleted
+    const edit = admin.call('PUT', `${scenarios}/${id}`, { scenario: { name: 'Lists going', sourceApplications: [app.id] } })
+    try {
+      // The edit passed its checks (the row is there until the deletion commits) and now waits for the row.
+      await untilLockWaits(async () => (await sql<{ n: number }>`${sql.raw(LOCK_WAITS_QUERY)}`.execute(db)).rows[0]?.n ?? 0)
+    } finally {
+      commit()
+    }
+    await deletion
+    const refused = await edit
+    expect(refused.status).toBe(422)
+    expect(refused.body.errors).toContainEqual(expect.objectContaining({ code: 'SourceApplicationNotFound', source: 'sourceApplications[0]', title: expect.stringContaining('deleted meanwhile') }))
+    expect((await admin.call('GET', `${scenarios}/${id}?withHistory=true`)).body).toMatchObject({ data: [{ version: 0 }], includes: [{ version: 0 }] })
   })
 
   it('keeps organizations apart: ids, lists, sources, data products and tokens', async () => {

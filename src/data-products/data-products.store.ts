@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { Database } from '../db/database.js'
+import { isUuid } from '../uuid.js'
 import type { DataProductDocument, SourceApplicationDocument } from './data-products.table.js'
 
 export interface StoredDataProduct {
@@ -21,6 +22,20 @@ export interface StoredSourceApplication {
 /** Records of other contexts that list source applications by id (the tracking scenarios). */
 export interface SourceApplicationLinks {
   forgetSourceApplication(tx: Transaction<Database>, organizationId: string, id: string): Promise<void>
+}
+
+/**
+ * Holds the listed source applications against deletion until the transaction ends (a deletion
+ * waits for it, then finds what the transaction wrote); the ids that are not there. Locked in id
+ * order, before any scenario row, as a deletion locks its application before the scenarios.
+ */
+export async function holdSourceApplications(tx: Transaction<Database>, organizationId: string, ids: readonly string[]): Promise<string[]> {
+  const wanted = [...new Set(ids)].sort()
+  // Not a UUID: no source application has it (and it must not reach the uuid column).
+  const wellFormed = wanted.filter(isUuid)
+  const rows = wellFormed.length === 0 ? [] : await tx.selectFrom('source_applications').select('id').where('organization_id', '=', organizationId).where('id', 'in', wellFormed).orderBy('id').forKeyShare().execute()
+  const held = new Set(rows.map((row) => row.id))
+  return wanted.filter((id) => !held.has(id))
 }
 
 /** Data products, source applications and the links between them, per organization. */

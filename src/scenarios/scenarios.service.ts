@@ -92,6 +92,11 @@ export function createScenariosService(deps: ScenariosDeps) {
         return new ScenarioRejectedError([problemError('InvalidVersion', 'version', `version ${scenario.version} was taken by a concurrent edit`), ...warnings])
       case 'data-product-gone':
         return new ScenarioRejectedError([problemError('DataProductNotFound', 'dataProductId', `dataProductId ${JSON.stringify(scenario.dataProductId)} was deleted meanwhile`), ...warnings])
+      case 'source-applications-gone': {
+        const listed = scenario.sourceApplications ?? []
+        const gone = outcome.ids.map((id) => problemError('SourceApplicationNotFound', `sourceApplications[${listed.indexOf(id)}]`, `sourceApplications[${listed.indexOf(id)}] ${JSON.stringify(id)} was deleted meanwhile`))
+        return new ScenarioRejectedError([...gone, ...warnings])
+      }
       case 'not-found':
         return new ScenarioNotFoundError(scenario.id)
       default: {
@@ -164,14 +169,14 @@ export function createScenariosService(deps: ScenariosDeps) {
       problems.push(...checked.problems)
       if (hasErrors(problems)) throw new ScenarioRejectedError(problems)
       let stored = draft
-      const outcome = await store.edit(organizationId, scenarioId, (_locked, kept) => {
+      const outcome = await store.edit(organizationId, { id: scenarioId, sourceApplications: draft.sourceApplications ?? [], decide: (_locked, kept) => {
         // Checked again under the lock: a concurrent edit may have taken the version meanwhile.
         const versionProblems = editVersionProblems(input.version, kept)
         if (versionProblems.length > 0) throw new ScenarioRejectedError([...versionProblems, ...problems])
         stored = { ...draft, version: nextVersion(input.version, kept) }
         const discard = versionsDiscardedByPublishing(stored.version, stored.status, kept)
         return { scenario: stored, placement: checked.placement, record: { author: principal.apiKeyId, message: message ?? '', date: clock.now() }, discard }
-      })
+      } })
       if (outcome.kind !== 'written') throw rejectionOf(outcome, stored, problems)
       return { data: [stored], includes: [outcome.record], errors: problems }
     },
@@ -199,6 +204,7 @@ export function createScenariosService(deps: ScenariosDeps) {
         organizationId,
         checkedAll.map(({ draft, placement }, index) => ({
           id: draft.id,
+          sourceApplications: draft.sourceApplications ?? [],
           decide: (current: Scenario, kept: readonly KeptVersion[]) => {
             if (current.version !== draft.version) {
               throw new ScenarioRejectedError([problemError('InvalidVersion', `${fieldOf(index)}.version`, `tracking scenario ${draft.id} was edited meanwhile (now version ${current.version}): publish again`)])

@@ -34,7 +34,7 @@ export interface EditDecision {
   readonly discard: readonly number[]
 }
 
-export type WriteOutcome = { readonly kind: 'written'; readonly record: HistoryRecord } | { readonly kind: 'id-taken' } | { readonly kind: 'name-taken' } | { readonly kind: 'version-taken' } | { readonly kind: 'not-found' } | { readonly kind: 'data-product-gone' }
+export type WriteOutcome = { readonly kind: 'written'; readonly record: HistoryRecord } | { readonly kind: 'id-taken' } | { readonly kind: 'name-taken' } | { readonly kind: 'version-taken' } | { readonly kind: 'not-found' } | { readonly kind: 'data-product-gone' } | { readonly kind: 'source-applications-gone'; readonly ids: readonly string[] }
 
 const NAME_CONSTRAINT = 'tracking_scenarios_name_uq'
 /** Ids are chosen by the service, or by a client writing an event specification. */
@@ -82,19 +82,37 @@ function constraintOutcome(error: unknown): WriteOutcome {
 /** What an edit decides from the locked scenario and its kept versions; it may throw to abort. */
 export type EditDecider = (current: Scenario, kept: readonly KeptVersion[]) => EditDecision
 
+/** One edit: the scenario, the source applications its new version lists (held before the row is locked), and the decision. */
+export interface ScenarioEdit {
+  readonly id: string
+  readonly sourceApplications: readonly string[]
+  readonly decide: EditDecider
+}
+
+/** Source applications, owned by the data products context, held by scenario writes that list them. */
+export interface SourceApplicationHolds {
+  /** Holds these applications against deletion until the transaction ends; the ids not found. */
+  holdSourceApplications(tx: Transaction<Database>, organizationId: string, ids: readonly string[]): Promise<string[]>
+}
+
 /** An edit of a batch that was not written: it rolls the batch back. */
 class EditRefused extends Error {
-  constructor(readonly outcome: Exclude<WriteOutcome, { kind: 'written' }>) {
+  constructor(
+    readonly outcome: Exclude<WriteOutcome, { kind: 'written' }>,
+    readonly index?: number,
+  ) {
     super(outcome.kind)
   }
 }
 
-/** One edit inside a transaction: the row locked, then the row, the new record and the discarded versions written. */
-async function editIn(tx: Transaction<Database>, organizationId: string, id: string, decide: EditDecider): Promise<WriteOutcome> {
+/** One edit inside a transaction whose source applications are held: the row locked, then the row, the new record and the discarded versions written. */
+async function editIn(tx: Transaction<Database>, organizationId: string, { id, sourceApplications, decide }: ScenarioEdit): Promise<WriteOutcome> {
   const row = await tx.selectFrom('tracking_scenarios').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst()
   if (row === undefined) return { kind: 'not-found' }
   const kept = await tx.selectFrom('tracking_scenario_history').select(['version', 'status']).where('scenario_id', '=', id).orderBy('version').execute()
   const { scenario, placement, record, discard } = decide(toScenario(row), kept)
+  const unheld = (scenario.sourceApplications ?? []).filter((application) => !sourceApplications.includes(application))
+  if (unheld.length > 0) throw new Error(`the edit of ${id} lists source applications it did not hold: ${unheld.join(', ')}`)
   await tx.updateTable('tracking_scenarios').set({ ...columnsOf(scenario, placement), updated_at: record.date }).where('id', '=', id).execute()
   if (discard.length > 0) await tx.deleteFrom('tracking_scenario_history').where('scenario_id', '=', id).where('version', 'in', discard).execute()
   await tx.insertInto('tracking_scenario_history').values({ scenario_id: id, version: scenario.version, status: scenario.status, ...record, snapshot: JSON.stringify(scenario) }).execute()
@@ -123,8 +141,19 @@ export async function forgetSourceApplication(tx: Transaction<Database>, organiz
   }
 }
 
-/** Tracking scenarios and their history. Writes are transactions; the constraints settle races. */
-export function createScenariosStore(db: Kysely<Database>) {
+/**
+ * Tracking scenarios and their history. Writes are transactions; the constraints settle races, and
+ * a write holds the source applications it lists, so that none is deleted under it.
+ */
+export function createScenariosStore(db: Kysely<Database>, holds: SourceApplicationHolds) {
+  /** Holds the applications of these edits, all before any scenario row; refuses (at the first edit listing one) when any is gone. */
+  async function hold(tx: Transaction<Database>, organizationId: string, edits: readonly Pick<ScenarioEdit, 'sourceApplications'>[]): Promise<void> {
+    const gone = new Set(await holds.holdSourceApplications(tx, organizationId, edits.flatMap((edit) => edit.sourceApplications)))
+    if (gone.size === 0) return
+    const index = edits.findIndex((edit) => edit.sourceApplications.some((id) => gone.has(id)))
+    throw new EditRefused({ kind: 'source-applications-gone', ids: (edits[index]?.sourceApplications ?? []).filter((id) => gone.has(id)) }, index)
+  }
+
   const historyColumns = ['scenario_id', 'version', 'status', 'author', 'message', 'date'] as const
 
   return {
@@ -187,11 +216,12 @@ export function createScenariosStore(db: Kysely<Database>) {
     async insert(organizationId: string, scenario: Scenario, placement: ScenarioPlacement, record: NewHistoryRecord): Promise<WriteOutcome> {
       try {
         await db.transaction().execute(async (tx) => {
+          await hold(tx, organizationId, [{ sourceApplications: scenario.sourceApplications ?? [] }])
           await tx.insertInto('tracking_scenarios').values({ id: scenario.id, organization_id: organizationId, ...columnsOf(scenario, placement), created_at: record.date, updated_at: record.date }).execute()
           await tx.insertInto('tracking_scenario_history').values({ scenario_id: scenario.id, version: scenario.version, status: scenario.status, ...record, snapshot: JSON.stringify(scenario) }).execute()
         })
       } catch (error) {
-        return constraintOutcome(error)
+        return error instanceof EditRefused ? error.outcome : constraintOutcome(error)
       }
       return { kind: 'written', record: toHistoryRecord({ scenario_id: scenario.id, version: scenario.version, status: scenario.status, ...record }) }
     },
@@ -200,29 +230,32 @@ export function createScenariosStore(db: Kysely<Database>) {
      * An edit under a row lock: `decide` sees the scenario and its versions as no concurrent edit can
      * change them, and may throw to abort. Then the row, the new record and the discarded versions are written together.
      */
-    async edit(organizationId: string, id: string, decide: EditDecider): Promise<WriteOutcome> {
+    async edit(organizationId: string, edit: ScenarioEdit): Promise<WriteOutcome> {
       try {
-        return await db.transaction().execute((tx) => editIn(tx, organizationId, id, decide))
+        return await db.transaction().execute(async (tx) => {
+          await hold(tx, organizationId, [edit])
+          return editIn(tx, organizationId, edit)
+        })
       } catch (error) {
-        return constraintOutcome(error)
+        return error instanceof EditRefused ? error.outcome : constraintOutcome(error)
       }
     },
 
     /** Several edits as one transaction: all written, or none (the outcome of the first that was not, with its index). */
-    async editAll(organizationId: string, edits: readonly { readonly id: string; readonly decide: EditDecider }[]): Promise<{ readonly kind: 'written' } | { readonly kind: 'refused'; readonly index: number; readonly outcome: Exclude<WriteOutcome, { kind: 'written' }> }> {
+    async editAll(organizationId: string, edits: readonly ScenarioEdit[]): Promise<{ readonly kind: 'written' } | { readonly kind: 'refused'; readonly index: number; readonly outcome: Exclude<WriteOutcome, { kind: 'written' }> }> {
       let index = 0
       try {
         await db.transaction().execute(async (tx) => {
+          await hold(tx, organizationId, edits)
           for (; index < edits.length; index++) {
-            const { id, decide } = edits[index] as (typeof edits)[number]
-            const outcome = await editIn(tx, organizationId, id, decide)
+            const outcome = await editIn(tx, organizationId, edits[index] as ScenarioEdit)
             if (outcome.kind !== 'written') throw new EditRefused(outcome)
           }
         })
       } catch (error) {
         const outcome = error instanceof EditRefused ? error.outcome : constraintOutcome(error)
         if (outcome.kind === 'written') throw new Error('a written outcome cannot abort the transaction')
-        return { kind: 'refused', index, outcome }
+        return { kind: 'refused', index: error instanceof EditRefused && error.index !== undefined ? error.index : index, outcome }
       }
       return { kind: 'written' }
     },
