@@ -19,12 +19,17 @@ export interface FloeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
 
-export async function startFloe(args: readonly string[], env: Readonly<Record<string, string>>): Promise<FloeProcess> {
+/** `floe start` on a free port, without waiting for it: the child and when it exits. */
+export function launchFloe(args: readonly string[], env: Readonly<Record<string, string>>): { child: ChildProcess; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [MAIN, 'start', '--host', '127.0.0.1', '--port', '0', '--log-level', 'warn', ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  return { child, exited: new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code))) }
+}
+
+export async function startFloe(args: readonly string[], env: Readonly<Record<string, string>>): Promise<FloeProcess> {
+  const { child, exited } = launchFloe(args, env)
   let stdout = ''
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
