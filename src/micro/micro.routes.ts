@@ -6,6 +6,7 @@ import { keepBadEvent, keepGoodEvent, withEnrichedEventType, type BadEventFilter
 import type { InspectionService } from './inspection.service.js'
 import { allEventsJson, columnStats, eventColumns, eventsQueryScope, queryEvents, timeline, timelineScope, type EventsQuery } from './events-query.js'
 import { validateBadFilter, validateColumnStats, validateEventsQuery, validateGoodFilter, validateTimeline } from './micro.schemas.js'
+import { inspectorUiRoutes } from './inspector-ui.routes.js'
 import { jsonArrayAnswer } from './json-array.js'
 
 const SCHEMA_VERSION = /^[1-9]\d*-(0|[1-9]\d*)-(0|[1-9]\d*)$/
@@ -151,10 +152,11 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
     return reply.code(404).send({ value: resolution.history })
   })
   app.all('/iglu/*', async (_request, reply) => reply.code(404).type('text/plain; charset=UTF-8').send(LOOKUP_FORMAT))
+  await app.register(inspectorUiRoutes)
   app.all('/*', async (request, reply) => {
     // A browser's preflight must succeed; any other unknown path is Micro's 404 text.
     if (request.method === 'OPTIONS') return reply.code(200).send('')
-    return reply.code(404).type('text/plain; charset=UTF-8').send('Path for micro has to be one of: /events /all /good /bad /reset /iglu /columns /columnStats /timeline /stream')
+    return reply.code(404).type('text/plain; charset=UTF-8').send('Path for micro has to be one of: /events /all /good /bad /reset /iglu /columns /columnStats /timeline /stream /ui')
   })
 }
 
