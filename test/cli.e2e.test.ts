@@ -32,6 +32,9 @@ describe.each(backends)('floe start and the CLI on $name', (backend) => {
 
     const health = await fetch(`${server.baseUrl}/health`)
     expect([health.status, await health.text()]).toEqual([200, 'ok'])
+    const inspector = /Events as they arrive: (\S+)/.exec(server.banner)?.[1]
+    expect(inspector).toBe(`${server.baseUrl}/micro/ui/`)
+    expect((await fetch(inspector ?? '')).headers.get('content-type')).toBe('text/html; charset=utf-8')
     const docs = await fetch(`${server.baseUrl}/docs`)
     expect(docs.status).toBe(200)
     expect(await docs.text()).toContain('swagger')

@@ -11,7 +11,7 @@ export async function runStart(flags: ConfigFlags): Promise<void> {
   const publicUrl = publicBaseUrl(address, config.http.host)
   // stdout is the event stream when events are printed; the banner then goes to stderr.
   const banner = config.inspection.output === null ? process.stdout : process.stderr
-  await new Promise<void>((resolve, reject) => banner.write(describeStartup(app.startup, publicUrl), (error) => (error ? reject(error) : resolve())))
+  await new Promise<void>((resolve, reject) => banner.write(describeStartup(app.startup, publicUrl, { inspector: config.inspection.maxEvents > 0 }), (error) => (error ? reject(error) : resolve())))
   // Only once the secret is written out: a start that stops before shows a new one next time.
   await app.confirmStartupShown()
 }
@@ -44,8 +44,9 @@ function publicBaseUrl(address: string, host: string): string {
   return address.replace(/\/\/[^/:]+|\/\/\[[^\]]+\]/, '//localhost')
 }
 
-export function describeStartup(startup: StartupCredentials, baseUrl: string): string {
+export function describeStartup(startup: StartupCredentials, baseUrl: string, { inspector }: { inspector: boolean }): string {
   const lines = [`Floe is listening on ${baseUrl} (docs: ${baseUrl}/docs)`]
+  if (inspector) lines.push(`Events as they arrive: ${baseUrl}/micro/ui/`)
   if (startup.kind === 'initial') {
     lines.push(
       '',
