@@ -106,7 +106,7 @@ describe('the event inspector page', () => {
     await until(() => page.textContent('#pause'), 'Resume (1 new)')
     expect(await page.$$eval('tbody tr', (rows) => rows.length)).toBe(4)
     await page.click('#pause')
-    expect((await visibleRows(page))[0]?.[4]).toBe('while-paused')
+    await until(async () => (await visibleRows(page))[0]?.[4], 'while-paused')
 
     // Reset, once confirmed, empties the store and the page.
     page.once('dialog', (dialog) => void dialog.accept())
@@ -115,6 +115,21 @@ describe('the event inspector page', () => {
     await until(() => page.textContent('#count-total'), '0')
     expect(await counts()).toEqual({ total: 0, good: 0, bad: 0 })
     expect(await page.isVisible('#empty')).toBe(true)
+
+    // A flood: the page keeps the newest 1 000, newest first, and the counts have them all.
+    for (const batch of [0, 1]) {
+      const data = Array.from({ length: 600 }, (_, i) => ({ e: 'pv', p: 'web', tv: 'js-3', aid: 'flood', url: `http://shop.test/flood/${batch * 600 + i}` }))
+      const sent = await fetch(`${floe.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data }),
+      })
+      expect(sent.status).toBe(200)
+    }
+    await until(() => page.textContent('#count-total'), '1200')
+    await until(() => page.locator('tbody tr').count(), 1000)
+    const flooded = await visibleRows(page)
+    expect([flooded[0]?.[5], flooded[999]?.[5]]).toEqual(['http://shop.test/flood/1199', 'http://shop.test/flood/200'])
     expect(failures).toEqual([])
     await page.close()
   })

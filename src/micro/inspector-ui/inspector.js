@@ -21,6 +21,9 @@
   let source = null
   let generation = 0
   let countsTimer = null
+  /** Events waiting for the next batch (oldest first), and when that batch is added. */
+  let incoming = []
+  let flushTimer = null
 
   byId('collector-url').textContent = location.origin
 
@@ -105,11 +108,22 @@
     byId('shown').textContent = entries.length === 0 ? '' : `${shown} of the ${entries.length} newest events shown (the page keeps at most ${MAX_ROWS}).`
   }
 
+  /** Adds events to the top of the table in batches, so that a flood of events costs one page update per batch. */
   function addNewest(item) {
-    entries.unshift(item)
-    tbody.insertBefore(render(item), tbody.firstChild)
-    while (entries.length > MAX_ROWS) {
-      const oldest = entries.pop()
+    incoming.push(item)
+    if (incoming.length > 2 * MAX_ROWS) incoming = incoming.slice(-MAX_ROWS)
+    if (flushTimer === null) flushTimer = setTimeout(flush, 50)
+  }
+
+  function flush() {
+    flushTimer = null
+    const batch = incoming.slice(-MAX_ROWS).reverse()
+    incoming = []
+    const rows = document.createDocumentFragment()
+    for (const item of batch) rows.appendChild(render(item))
+    tbody.insertBefore(rows, tbody.firstChild)
+    entries.unshift(...batch)
+    for (const oldest of entries.splice(MAX_ROWS)) {
       oldest.row.remove()
       if (picked === oldest) closeDetail()
     }
@@ -145,6 +159,7 @@
       if (mine !== generation) return
       const loaded = good.map(goodEntry).concat(bad.map(badEntry)).sort((a, b) => b.time - a.time)
       entries.length = 0
+      incoming = []
       tbody.textContent = ''
       closeDetail()
       for (const item of loaded) {
@@ -259,6 +274,7 @@
       if (!answer.ok) throw new Error(`${answer.status} from ${answer.url}`)
       entries.length = 0
       held = []
+      incoming = []
       tbody.textContent = ''
       closeDetail()
       showPause()
