@@ -102,7 +102,10 @@ describe.each(storageModes)('event inspection on $name storage: collector and /l
     it('serves the same under /micro', async () => {
       await get('/i?e=pp&p=web&tv=lol')
       expect(await (await get('/micro/all')).text()).toBe('{"total":1,"good":1,"bad":0}')
-      expect(await (await get('/micro/nope')).text()).toBe('Path for micro has to be one of: /events /all /good /bad /reset /iglu /columns /columnStats /timeline /stream /ui')
+      expect(await (await get('/micro/nope')).text()).toBe('Path for micro has to be one of: /events /all /good /bad /reset /iglu /columns /columnStats /timeline /stream /ui /auth-config')
+      // Micro 4.x's UI asks whether to sign in; Floe's inspection API has no sign-in.
+      const auth = await get('/micro/auth-config')
+      expect([auth.status, await auth.text()]).toEqual([200, '{"domain":"","audience":"","clientId":"","enabled":false}'])
     })
   })
 

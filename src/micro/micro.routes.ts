@@ -153,10 +153,12 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
   })
   app.all('/iglu/*', async (_request, reply) => reply.code(404).type('text/plain; charset=UTF-8').send(LOOKUP_FORMAT))
   await app.register(inspectorUiRoutes)
+  // Micro 4.x's answer when it runs without authentication, as the inspection API here always does.
+  app.get('/auth-config', async () => ({ domain: '', audience: '', clientId: '', enabled: false }))
   app.all('/*', async (request, reply) => {
     // A browser's preflight must succeed; any other unknown path is Micro's 404 text.
     if (request.method === 'OPTIONS') return reply.code(200).send('')
-    return reply.code(404).type('text/plain; charset=UTF-8').send('Path for micro has to be one of: /events /all /good /bad /reset /iglu /columns /columnStats /timeline /stream /ui')
+    return reply.code(404).type('text/plain; charset=UTF-8').send('Path for micro has to be one of: /events /all /good /bad /reset /iglu /columns /columnStats /timeline /stream /ui /auth-config')
   })
 }
 
