@@ -110,6 +110,10 @@ describe('loadConfig', () => {
       ])
     }
     expect(problems({ storage: 'postgres', maxEvents: '0' })).toEqual([expect.stringContaining('--max-events 0')])
+    // --no-storage (Micro 4.x): no events kept, whatever the environment asks for.
+    expect(loadConfig({ storage: false }, { FLOE_MAX_EVENTS: '50', FLOE_EVENT_STORAGE: 'postgres' }).inspection).toMatchObject({ maxEvents: 0, storage: { kind: 'memory' } })
+    expect(problems({ storage: false, maxEvents: '0' })).toEqual([])
+    expect(problems({ storage: false, maxEvents: '5' })).toEqual(['--no-storage keeps no events; it cannot be combined with --max-events 5'])
     expect(problems({ enrich: ['anon_ip', 'yauaa'] })).toEqual([expect.stringMatching(/^--enrich yauaa: not an enrichment Floe can enable with defaults \(one of campaign_attribution, /)])
     expect(problems({}, { FLOE_ENRICH: ' anon_ip, ,ua_parser_config ' })).toEqual([])
     expect(loadConfig({}, { FLOE_ENRICH: ' anon_ip, ,ua_parser_config,anon_ip' }).inspection.enrich).toEqual(['anon_ip', 'ua_parser_config'])

@@ -131,7 +131,8 @@ export interface ConfigFlags {
   readonly outputJson?: boolean | undefined
   readonly destination?: string | undefined
   readonly enrichments?: string | undefined
-  readonly storage?: string | undefined
+  /** false with --no-storage (Micro 4.x's flag): no events kept, the inspection API off. */
+  readonly storage?: string | false | undefined
   readonly eventsDatabaseUrl?: string | undefined
   readonly eventsTtl?: string | undefined
   readonly eventsMaxBytes?: string | undefined
@@ -250,7 +251,9 @@ const IGLU_CENTRAL = 'http://iglucentral.com'
 const IGLU_CENTRAL_MIRROR = 'http://mirror01.iglucentral.com'
 
 function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | undefined, name: string) => string | undefined, problems: string[]): InspectionConfig {
-  const maxEventsRaw = pick(flags.maxEvents, 'FLOE_MAX_EVENTS') ?? '100000'
+  const noStorage = flags.storage === false
+  if (noStorage && flags.maxEvents !== undefined && flags.maxEvents.trim() !== '0') problems.push(`--no-storage keeps no events; it cannot be combined with --max-events ${flags.maxEvents}`)
+  const maxEventsRaw = noStorage ? '0' : (pick(flags.maxEvents, 'FLOE_MAX_EVENTS') ?? '100000')
   const maxEvents = Number(maxEventsRaw)
   if (!/^\d+$/.test(maxEventsRaw) || maxEvents > 10_000_000) problems.push(`max events must be an integer between 0 and 10000000 (got "${maxEventsRaw}")`)
   const organizationId = pick(flags.inspectOrg, 'FLOE_INSPECT_ORG') ?? null
@@ -302,6 +305,7 @@ function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | und
 const DAY = 86_400
 
 function parseEventStorage(flags: ConfigFlags, pick: (flag: string | undefined, name: string) => string | undefined, problems: string[]): EventStorageConfig {
+  if (flags.storage === false) return { kind: 'memory' }
   const kind = pick(flags.storage, 'FLOE_EVENT_STORAGE') ?? 'memory'
   const url = pick(flags.eventsDatabaseUrl, 'FLOE_EVENTS_DATABASE_URL') ?? null
   const ttl = pick(flags.eventsTtl, 'FLOE_EVENTS_TTL') ?? null

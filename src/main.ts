@@ -36,6 +36,7 @@ program
   .option('--log-format <format>', 'json, pretty (time, level and message, for people) or auto: pretty on a terminal (env FLOE_LOG_FORMAT, default auto)')
   .option('-m, --max-events <n>', 'events kept per list by the inspection service (with --storage postgres: at each cleanup); 0 turns /local and /micro off (env FLOE_MAX_EVENTS, default 100000)')
   .option('--storage <kind>', 'where inspected events are kept: memory, or postgres to share them between instances and keep them across restarts (env FLOE_EVENT_STORAGE, default memory)')
+  .option('--no-storage', 'keep no events: /local and /micro answer 404 while the collector and the outputs go on (as --max-events 0; Micro 4.x)')
   .option('--events-database-url <url>', "with --storage postgres: a database of the events' own (env FLOE_EVENTS_DATABASE_URL; default: the registry's database)")
   .option('--events-ttl <ttl>', 'with --storage postgres: delete events stored longer ago, e.g. 30m, 24h, 7d; at least 1m (env FLOE_EVENTS_TTL, default 24h)')
   .option('--events-max-bytes <size>', 'with --storage postgres: the most each list keeps of events (their JSON text), the oldest deleted first, e.g. 512MiB, 4GiB (env FLOE_EVENTS_MAX_BYTES, default 1GiB)')

@@ -92,6 +92,13 @@ describe.each(backends)('floe start and the CLI on $name', (backend) => {
     expect((await exchange()).status).toBe(401)
     const kept = (await (await fetch(`${server.baseUrl}/local/good`)).json()) as { event: { app_id: string } }[]
     expect(kept.map((e) => e.event.app_id)).toEqual(['before-restart'])
+    await server.stop('SIGTERM')
+
+    // Micro 4.x's --no-storage: the collector answers; the inspection API and its page are off.
+    server = await startFloe(['--no-storage'], env)
+    expect(server.banner).not.toContain('Events as they arrive')
+    expect((await fetch(`${server.baseUrl}/i?e=pp&p=web`)).status).toBe(200)
+    expect((await fetch(`${server.baseUrl}/micro/all`)).status).toBe(404)
   })
 })
 
