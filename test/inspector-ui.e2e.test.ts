@@ -6,6 +6,7 @@ import { testConfig } from './support/test-config.js'
 
 /** Debian's chromium; `.ci/run` installs it on a fresh machine. */
 const CHROMIUM = '/usr/bin/chromium'
+const WEB_PAGE = 'iglu:com.snowplowanalytics.snowplow/web_page/jsonschema/1-0-0'
 const HOSTILE = '<img src=x onerror="window.pwned=1">'
 
 describe('the event inspector page', () => {
@@ -23,7 +24,7 @@ describe('the event inspector page', () => {
   })
 
   const track = async (query: string) => expect((await fetch(`${floe.baseUrl}/i?${query}`)).status).toBe(200)
-  const pageView = (appId: string, path: string) => track(`e=pv&p=web&tv=js-3&aid=${encodeURIComponent(appId)}&url=${encodeURIComponent(`http://shop.test/${path}`)}`)
+  const pageView = (appId: string, path: string, query = '') => track(`e=pv&p=web&tv=js-3&aid=${encodeURIComponent(appId)}&url=${encodeURIComponent(`http://shop.test/${path}`)}${query}`)
   /** Waits until the page shows what is expected (the page's policy forbids evaluating strings in it). */
   const until = <T>(read: () => Promise<T>, expected: T) => expect.poll(read, { timeout: 20_000, interval: 20 }).toEqual(expected)
   const counts = async () => (await fetch(`${floe.baseUrl}/micro/all`)).json()
@@ -55,7 +56,7 @@ describe('the event inspector page', () => {
 
   it('shows the stored events, then each new one as it is stored, with counts, filters, details, pause and reset', { timeout: 60_000 }, async () => {
     await fetch(`${floe.baseUrl}/micro/reset`)
-    await pageView('shop', 'first')
+    await pageView('shop', 'first', `&co=${encodeURIComponent(JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0', data: [{ schema: WEB_PAGE, data: { id: '0b7e1f4e-5c1a-4c52-9d6b-3f2f8f0d1a11' } }] }))}`)
     await pageView(HOSTILE, 'second')
     await track('e=pp&p=web&tv=lol&eid=invalidEventId')
     const page = await browser.newPage()
@@ -93,9 +94,14 @@ describe('the event inspector page', () => {
     await page.click('tbody tr:nth-child(4)')
     const first = JSON.parse((await page.textContent('#detail-json')) ?? '')
     expect(first).toMatchObject({ eventType: 'page_view', event: { app_id: 'shop', page_url: 'http://shop.test/first' } })
+    // Its entity's schema, as the collector's resolver has it, one click away.
+    const links = await page.$$eval('#detail-schemas a', (anchors) => anchors.map((a) => [a.textContent, a.getAttribute('href')]))
+    expect(links).toEqual([[WEB_PAGE, '/micro/iglu/com.snowplowanalytics.snowplow/web_page/jsonschema/1-0-0']])
+    expect(((await (await fetch(`${floe.baseUrl}${links[0]?.[1]}`)).json()) as { self: unknown }).self).toMatchObject({ name: 'web_page', version: '1-0-0' })
     await page.click('#close-detail')
     await page.click('tbody tr:nth-child(2)')
     const bad = JSON.parse((await page.textContent('#detail-json')) ?? '')
+    expect(await page.isHidden('#detail-schemas')).toBe(true)
     expect(bad.errors[1]).toMatchObject({ schema: expect.stringContaining('badrows/schema_violations/') })
     await page.keyboard.press('Escape')
     expect(await page.isHidden('#detail')).toBe(true)

@@ -34,10 +34,18 @@
   const post = (path, body) => fetch(api + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
   const text = (value) => (value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value))
 
-  function entry(kind, data, key, time, type, schema, appId, details, extra) {
+  function entry(kind, data, key, time, type, schema, appId, details, extra, schemas) {
     const fields = [type, schema, appId, details].map(text)
-    return { kind, data, key, time, type: fields[0], schema: fields[1], appId: fields[2], details: fields[3], haystack: [kind, ...fields, ...extra].join(' ').toLowerCase(), row: null }
+    return { kind, data, key, time, type: fields[0], schema: fields[1], appId: fields[2], details: fields[3], haystack: [kind, ...fields, ...extra].join(' ').toLowerCase(), schemas: [...new Set(schemas)], row: null }
   }
+
+  /** The inspection API's Iglu lookup of a schema URI, or null for what is not one. */
+  function lookupPath(uri) {
+    const parts = /^iglu:([^/]+)\/([^/]+)\/jsonschema\/([0-9]+-[0-9]+-[0-9]+)$/.exec(uri)
+    if (parts === null) return null
+    return `${api}/iglu/${encodeURIComponent(parts[1])}/${encodeURIComponent(parts[2])}/jsonschema/${parts[3]}`
+  }
+
 
   function goodEntry(good) {
     const event = good.event || {}
@@ -48,7 +56,7 @@
         : text(event.page_url)
     const details = [good.incomplete ? 'incomplete' : '', what, contexts.length === 0 ? '' : `${contexts.length} ${contexts.length === 1 ? 'entity' : 'entities'}`].filter((part) => part !== '').join(' · ')
     const key = `good|${text(event.event_id)}|${text(event.collector_tstamp)}|${good.incomplete === true}`
-    return entry('good', good, key, Date.parse(event.collector_tstamp) || Date.now(), good.eventType || event.event, good.schema, event.app_id, details, contexts)
+    return entry('good', good, key, Date.parse(event.collector_tstamp) || Date.now(), good.eventType || event.event, good.schema, event.app_id, details, contexts, good.eventType === 'unstruct' ? [text(good.schema), ...contexts] : contexts)
   }
 
   /** The failure messages of a bad row, as short texts. */
@@ -61,6 +69,12 @@
       if (reports !== null) return `${text(message.schemaKey)}: ${reports.map((report) => text(report.message)).join(', ')}`
       return text(message)
     })
+  }
+
+  /** The schemas a bad row's messages name (not the atomic fields', which no repository serves). */
+  function failedSchemas(row) {
+    const messages = row && row.data && row.data.failure && Array.isArray(row.data.failure.messages) ? row.data.failure.messages : []
+    return messages.map((message) => text(message && message.schemaKey)).filter((uri) => uri !== '' && !uri.startsWith('iglu:com.snowplowanalytics.snowplow/atomic/'))
   }
 
   function badEntry(bad) {
@@ -77,7 +91,7 @@
     const messages = failureMessages(row)
     const details = messages.length === 0 ? errors[0] || '' : messages.join('; ')
     const key = `bad|${text(context.timestamp)}|${errors.join('\n')}`
-    return entry('bad', bad, key, Date.parse(context.timestamp) || Date.now(), kind[1], parameters.e === undefined ? '' : `e=${text(parameters.e)}`, parameters.aid, details, [errors[0] || ''])
+    return entry('bad', bad, key, Date.parse(context.timestamp) || Date.now(), kind[1], parameters.e === undefined ? '' : `e=${text(parameters.e)}`, parameters.aid, details, [errors[0] || ''], failedSchemas(row))
   }
 
   function visible(item) {
@@ -233,6 +247,19 @@
         ? { ...item.data, errors: item.data.errors.map((error) => { try { return JSON.parse(error) } catch { return error } }) }
         : item.data
     byId('detail-json').textContent = JSON.stringify(shown, null, 2)
+    const links = byId('detail-schemas')
+    links.textContent = ''
+    for (const uri of item.schemas) {
+      const path = lookupPath(uri)
+      if (path === null) continue
+      const link = document.createElement('a')
+      link.href = path
+      link.target = '_blank'
+      link.rel = 'noopener'
+      link.textContent = uri
+      links.appendChild(link)
+    }
+    links.hidden = links.childElementCount === 0
     byId('detail').hidden = false
   }
 
