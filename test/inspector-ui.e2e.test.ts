@@ -102,6 +102,7 @@ describe('the event inspector page', () => {
     await page.click('tbody tr:nth-child(2)')
     const bad = JSON.parse((await page.textContent('#detail-json')) ?? '')
     expect(await page.isHidden('#detail-schemas')).toBe(true)
+    expect(await page.textContent('#detail-summary')).toContain('Not a valid UUID')
     expect(bad.errors[1]).toMatchObject({ schema: expect.stringContaining('badrows/schema_violations/') })
     await page.keyboard.press('Escape')
     expect(await page.isHidden('#detail')).toBe(true)

@@ -247,6 +247,9 @@
         ? { ...item.data, errors: item.data.errors.map((error) => { try { return JSON.parse(error) } catch { return error } }) }
         : item.data
     byId('detail-json').textContent = JSON.stringify(shown, null, 2)
+    const summary = byId('detail-summary')
+    summary.textContent = item.kind === 'bad' ? item.details : ''
+    summary.hidden = summary.textContent === ''
     const links = byId('detail-schemas')
     links.textContent = ''
     for (const uri of item.schemas) {
@@ -261,12 +264,14 @@
     }
     links.hidden = links.childElementCount === 0
     byId('detail').hidden = false
+    document.body.classList.add('detail-open')
   }
 
   function closeDetail() {
     if (picked !== null && picked.row !== null) picked.row.classList.remove('picked')
     picked = null
     byId('detail').hidden = true
+    document.body.classList.remove('detail-open')
   }
 
   function showPause() {
