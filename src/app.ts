@@ -20,6 +20,7 @@ import { registerErrorHandling } from './http/error-handler.js'
 import { BODY_LIMITS } from './http/body-limits.js'
 import { healthRoutes } from './http/health.routes.js'
 import { trackConnections } from './http/quiet-connections.js'
+import { createSecureListener, type SecureListener } from './http/secure-listener.js'
 import { rejectUnstorableInput } from './http/storable-input-guard.js'
 import { parseJsonBodies } from './http/json-body-parser.js'
 import { ApiKeyView } from './auth/api-keys.schemas.js'
@@ -67,6 +68,8 @@ export interface AppDeps {
 
 export interface FloeApp {
   readonly http: FastifyInstance
+  /** The HTTPS listener (`--tls-cert`/`--tls-key` or `--tls-pfx`), not yet listening; null without one. */
+  readonly secure: SecureListener | null
   readonly store: Store
   /** What start-up did about organizations and keys. */
   readonly startup: StartupCredentials
@@ -110,6 +113,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
   const clock = deps.clock ?? systemClock
   /** Epoch milliseconds, read on the collector's path several times per event: no Date object for the system clock. */
   const nowMillis = clock === systemClock ? Date.now : () => clock.now().getTime()
+  // The certificate and key are read first: unusable ones stop the start before anything is opened.
+  let routes: FastifyInstance | null = null
+  const secure = config.http.tls === null ? null : createSecureListener((request, response) => routes?.routing(request, response), config.http, config.http.tls, { maxHeaderBytes: MAX_HEADER_BYTES, graceMs: SHUTDOWN_GRACE_MS })
   const store = createDb(config.db)
   let events: OpenEventStore | null = null
   try {
@@ -141,6 +147,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     }).withTypeProvider<TypeBoxTypeProvider>()
     http.server.maxConnections = config.http.maxConnections
+    routes = http
     const connections = trackConnections(http.server, SHUTDOWN_GRACE_MS)
     http.addHook('preClose', async () => connections.closeQuiet())
     const background = new BackgroundTasks((error) => http.log.error({ err: error }, 'background task failed'))
@@ -268,7 +275,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     const confirmStartupShown = async () => {
       if (startup.kind === 'initial') await confirmInitialSecretShown(store.db, startup.apiKeyId)
     }
-    return { http, store, startup, confirmStartupShown, close: () => http.close() }
+    const close = async () => {
+      // HTTPS requests in progress finish before the store closes with the main listener.
+      await secure?.close()
+      await http.close()
+    }
+    return { http, secure, store, startup, confirmStartupShown, close }
   } catch (error) {
     await events?.close()
     await store.close()

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, parseTtl } from './config.js'
 describe('loadConfig', () => {
   it('defaults to 0.0.0.0:9090, PGlite in ./.floe, one-hour tokens and the reference collector\'s connection limits', () => {
     const config = loadConfig({}, {})
-    expect(config.http).toEqual({ host: '0.0.0.0', port: 9090, requestTimeoutMs: 30_000, maxConnections: 1024 })
+    expect(config.http).toEqual({ host: '0.0.0.0', port: 9090, requestTimeoutMs: 30_000, maxConnections: 1024, tls: null })
     expect(config.inspection.memoryBytes).toBeNull()
     expect(config.db).toMatchObject({ kind: 'pglite', dataDir: expect.stringMatching(/\.floe$/) })
     expect(config.auth.tokenTtlSeconds).toBe(3600)
@@ -110,6 +110,14 @@ describe('loadConfig', () => {
       ])
     }
     expect(problems({ storage: 'postgres', maxEvents: '0' })).toEqual([expect.stringContaining('--max-events 0')])
+    // A second listener over HTTPS: PEM files, or a PKCS#12 file with Micro's password variable.
+    expect(loadConfig({ tlsCert: 'c.pem', tlsKey: 'k.pem' }, {}).http.tls).toEqual({ port: 9543, files: { kind: 'pem', certFile: path.resolve('c.pem'), keyFile: path.resolve('k.pem') } })
+    expect(loadConfig({ tlsPfx: 'a.p12', tlsPort: '8443' }, { MICRO_SSL_CERT_PASSWORD: 'pw' }).http.tls).toEqual({ port: 8443, files: { kind: 'pkcs12', file: path.resolve('a.p12'), passphrase: 'pw' } })
+    expect(loadConfig({}, {}).http.tls).toBeNull()
+    expect(problems({ tlsCert: 'c.pem' })).toEqual(['--tls-cert (FLOE_TLS_CERT) and --tls-key (FLOE_TLS_KEY) go together'])
+    expect(problems({ tlsPfx: 'a.p12', tlsKey: 'k.pem' })).toEqual(['give the HTTPS certificate either as --tls-pfx or as --tls-cert with --tls-key, not both'])
+    expect(problems({ tlsPort: '8443' })).toEqual([expect.stringContaining('needs a certificate')])
+    expect(problems({}, { FLOE_TLS_PFX: 'a.p12', FLOE_TLS_PORT: 'https' })).toEqual(['the HTTPS port (--tls-port, FLOE_TLS_PORT) must be an integer between 0 and 65535 (got "https")'])
     // --no-storage (Micro 4.x): no events kept, whatever the environment asks for.
     expect(loadConfig({ storage: false }, { FLOE_MAX_EVENTS: '50', FLOE_EVENT_STORAGE: 'postgres' }).inspection).toMatchObject({ maxEvents: 0, storage: { kind: 'memory' } })
     expect(problems({ storage: false, maxEvents: '0' })).toEqual([])

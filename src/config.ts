@@ -13,6 +13,12 @@ export interface BootstrapCredentials {
   readonly apiKey: string
 }
 
+/** Where the HTTPS listener's certificate and key are, and its port. */
+export interface TlsConfig {
+  readonly port: number
+  readonly files: { readonly kind: 'pem'; readonly certFile: string; readonly keyFile: string } | { readonly kind: 'pkcs12'; readonly file: string; readonly passphrase: string | null }
+}
+
 export interface Config {
   readonly http: {
     /** Interface the single listener binds to. */
@@ -27,6 +33,8 @@ export interface Config {
     readonly requestTimeoutMs: number
     /** Connections open at once, at most (the reference collector's 1024); later ones are closed at once. */
     readonly maxConnections: number
+    /** A second listener over HTTPS (as Micro's on 9543), or none. */
+    readonly tls: TlsConfig | null
   }
   readonly db: DatabaseConfig
   readonly auth: {
@@ -138,6 +146,10 @@ export interface ConfigFlags {
   readonly eventsMaxBytes?: string | undefined
   readonly enrich?: readonly string[] | undefined
   readonly geoDb?: string | undefined
+  readonly tlsCert?: string | undefined
+  readonly tlsKey?: string | undefined
+  readonly tlsPfx?: string | undefined
+  readonly tlsPort?: string | undefined
 }
 
 export class ConfigError extends Error {
@@ -192,10 +204,11 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   if (!/^\d+$/.test(maxMillisRaw) || maxMillis < 1 || maxMillis > 600_000) problems.push(`FLOE_COMPATIBILITY_MAX_MS must be an integer between 1 and 600000 (got "${maxMillisRaw}")`)
 
   const inspection = parseInspection(flags, env, pick, problems)
+  const tls = parseTls(flags, pick, problems)
 
   if (problems.length > 0) throw new ConfigError(problems)
   return deepFreeze({
-    http: { host, port, requestTimeoutMs: 30_000, maxConnections: 1024 },
+    http: { host, port, requestTimeoutMs: 30_000, maxConnections: 1024, tls },
     db,
     auth: { jwtSecret, tokenTtlSeconds },
     bootstrap,
@@ -205,10 +218,33 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   })
 }
 
-function parsePort(raw: string, problems: string[]): number {
+function parseTls(flags: ConfigFlags, pick: (flag: string | undefined, name: string) => string | undefined, problems: string[]): TlsConfig | null {
+  const certFile = pick(flags.tlsCert, 'FLOE_TLS_CERT')
+  const keyFile = pick(flags.tlsKey, 'FLOE_TLS_KEY')
+  const pfx = pick(flags.tlsPfx, 'FLOE_TLS_PFX')
+  const portRaw = pick(flags.tlsPort, 'FLOE_TLS_PORT')
+  // Micro reads its PKCS#12 password from MICRO_SSL_CERT_PASSWORD.
+  const passphrase = pick(undefined, 'FLOE_TLS_PASSPHRASE') ?? pick(undefined, 'MICRO_SSL_CERT_PASSWORD') ?? null
+  if (certFile === undefined && keyFile === undefined && pfx === undefined) {
+    if (portRaw !== undefined) problems.push('the HTTPS port (--tls-port, FLOE_TLS_PORT) needs a certificate: --tls-cert with --tls-key, or --tls-pfx')
+    return null
+  }
+  const port = parsePort(portRaw ?? '9543', problems, 'the HTTPS port (--tls-port, FLOE_TLS_PORT)')
+  if (pfx !== undefined) {
+    if (certFile !== undefined || keyFile !== undefined) problems.push('give the HTTPS certificate either as --tls-pfx or as --tls-cert with --tls-key, not both')
+    return { port, files: { kind: 'pkcs12', file: path.resolve(pfx), passphrase } }
+  }
+  if (certFile === undefined || keyFile === undefined) {
+    problems.push('--tls-cert (FLOE_TLS_CERT) and --tls-key (FLOE_TLS_KEY) go together')
+    return null
+  }
+  return { port, files: { kind: 'pem', certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) } }
+}
+
+function parsePort(raw: string, problems: string[], name = 'port'): number {
   const port = Number(raw)
   if (!/^\d+$/.test(raw) || port > 65535) {
-    problems.push(`port must be an integer between 0 and 65535 (got "${raw}")`)
+    problems.push(`${name} must be an integer between 0 and 65535 (got "${raw}")`)
     return 0
   }
   return port

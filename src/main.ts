@@ -54,6 +54,10 @@ program
     'enable an enrichment with its typical configuration: campaign_attribution, referer_parser, ua_parser_config, event_fingerprint_config or anon_ip (repeatable; env FLOE_ENRICH, comma-separated)',
     (name: string, all: string[] = []) => [...all, name],
   )
+  .option('--tls-cert <file>', 'PEM certificate (chain) for a second listener over HTTPS, with --tls-key (env FLOE_TLS_CERT)')
+  .option('--tls-key <file>', 'PEM private key of --tls-cert (env FLOE_TLS_KEY)')
+  .option('--tls-pfx <file>', 'PKCS#12 file instead of --tls-cert and --tls-key, its password in FLOE_TLS_PASSPHRASE or MICRO_SSL_CERT_PASSWORD (env FLOE_TLS_PFX)')
+  .option('--tls-port <port>', 'port of the HTTPS listener (env FLOE_TLS_PORT, default 9543)')
   .option('--geo-db <file>', 'GeoIP2/GeoLite2 City .mmdb file: enables ip_lookups with it (env FLOE_GEO_DB)')
   .action(async (options: ConfigFlags, command: Command) => runStart({ ...options, ...storeFlags(command) }))
 

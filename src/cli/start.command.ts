@@ -9,9 +9,10 @@ export async function runStart(flags: ConfigFlags): Promise<void> {
   installShutdown(app)
   const address = await app.http.listen({ host: config.http.host, port: config.http.port })
   const publicUrl = publicBaseUrl(address, config.http.host)
+  const secureUrl = app.secure === null ? null : publicBaseUrl(await app.secure.listen(), config.http.host)
   // stdout is the event stream when events are printed; the banner then goes to stderr.
   const banner = config.inspection.output === null ? process.stdout : process.stderr
-  await new Promise<void>((resolve, reject) => banner.write(describeStartup(app.startup, publicUrl, { inspector: config.inspection.maxEvents > 0 }), (error) => (error ? reject(error) : resolve())))
+  await new Promise<void>((resolve, reject) => banner.write(describeStartup(app.startup, publicUrl, { inspector: config.inspection.maxEvents > 0, secureUrl }), (error) => (error ? reject(error) : resolve())))
   // Only once the secret is written out: a start that stops before shows a new one next time.
   await app.confirmStartupShown()
 }
@@ -44,8 +45,9 @@ function publicBaseUrl(address: string, host: string): string {
   return address.replace(/\/\/[^/:]+|\/\/\[[^\]]+\]/, '//localhost')
 }
 
-export function describeStartup(startup: StartupCredentials, baseUrl: string, { inspector }: { inspector: boolean }): string {
+export function describeStartup(startup: StartupCredentials, baseUrl: string, { inspector, secureUrl }: { inspector: boolean; secureUrl: string | null }): string {
   const lines = [`Floe is listening on ${baseUrl} (docs: ${baseUrl}/docs)`]
+  if (secureUrl !== null) lines.push(`and over HTTPS on ${secureUrl}`)
   if (inspector) lines.push(`Events as they arrive: ${baseUrl}/micro/ui/`)
   if (startup.kind === 'initial') {
     lines.push(

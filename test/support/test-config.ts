@@ -12,7 +12,7 @@ export interface TestConfigOverrides {
 /** A complete Config for tests, built directly instead of through environment variables. */
 export function testConfig(overrides: TestConfigOverrides = {}): Config {
   return {
-    http: { host: '127.0.0.1', port: 0, requestTimeoutMs: 30_000, maxConnections: 1024, ...overrides.http },
+    http: { host: '127.0.0.1', port: 0, requestTimeoutMs: 30_000, maxConnections: 1024, tls: null, ...overrides.http },
     db: overrides.db ?? { kind: 'pglite', dataDir: null },
     auth: { jwtSecret: overrides.jwtSecret ?? null, tokenTtlSeconds: overrides.tokenTtlSeconds ?? 3600 },
     bootstrap: overrides.bootstrap ?? null,
