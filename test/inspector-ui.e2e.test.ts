@@ -137,6 +137,11 @@ describe('the event inspector page', () => {
     await until(() => page.locator('tbody tr').count(), 1000)
     const flooded = await visibleRows(page)
     expect([flooded[0]?.[5], flooded[999]?.[5]]).toEqual(['http://shop.test/flood/1199', 'http://shop.test/flood/200'])
+
+    // A reset by anyone else (a test suite, say) empties the page too.
+    expect((await fetch(`${floe.baseUrl}/local/reset`, { method: 'POST' })).status).toBe(200)
+    await until(() => page.locator('tbody tr').count(), 0)
+    await until(() => page.textContent('#count-total'), '0')
     expect(failures).toEqual([])
     await page.close()
   })

@@ -128,6 +128,10 @@ describe('the live stream', () => {
       expect(messages.map((m) => m.split('\n')[0])).toEqual(['event: good', 'event: bad'])
       const good = JSON.parse(messages[0]!.split('\n')[1]!.slice('data: '.length)) as { event: { app_id: string } }
       expect(good.event.app_id).toBe('streamed')
+      // A reset through either prefix is told to every stream (a page showing events empties too).
+      await fetch(`${server.baseUrl}/micro/reset`)
+      await until(() => text.includes('event: reset'))
+      expect(text.split('\n\n').filter((m) => m.startsWith('event:')).at(-1)).toBe('event: reset\ndata: {}')
     } finally {
       // Closing with the stream still open must not hang: the server ends its streams first.
       await server.close()

@@ -59,6 +59,7 @@ export function createInspectionService(deps: {
   const pipeline = { iglu: deps.iglu, processor: deps.processor, now: deps.now, newEventId: randomUUID, enrichments: deps.enrichments ?? {}, maxPayloadBytes: deps.maxPayloadBytes }
 
   const listeners = new Set<(arrival: Arrival) => void>()
+  const resetListeners = new Set<() => void>()
 
   /** A subscriber that fails is reported; the others and the outputs still see the event, which is stored already. */
   function tell(listener: (arrival: Arrival) => void, arrival: Arrival): void {
@@ -127,6 +128,24 @@ export function createInspectionService(deps: {
     subscribe(listener: (arrival: Arrival) => void): () => void {
       listeners.add(listener)
       return () => listeners.delete(listener)
+    },
+
+    /** Empties the store, then tells those listening for resets (live streams, so that their pages empty too). */
+    async reset(): Promise<void> {
+      await store.reset()
+      for (const listener of resetListeners) {
+        try {
+          listener()
+        } catch (error) {
+          deps.onSubscriberError?.(error)
+        }
+      }
+    },
+
+    /** Calls `listener` after each reset through this instance; returns the unsubscribe function. */
+    onReset(listener: () => void): () => void {
+      resetListeners.add(listener)
+      return () => resetListeners.delete(listener)
     },
   }
 }

@@ -57,7 +57,7 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
   app.post('/all', counts)
   app.options('/all', counts)
   const reset = async () => {
-    await store.reset()
+    await inspection.reset()
     return store.counts()
   }
   app.get('/reset', reset)
@@ -118,8 +118,11 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
       }
       reply.raw.write(`event: ${arrival.kind}\ndata: ${JSON.stringify(arrival.event)}\n\n`)
     })
+    // A reset empties what the client has shown: it is told, so that it can empty it too.
+    const stopResets = inspection.onReset(() => reply.raw.write('event: reset\ndata: {}\n\n'))
     const end = () => {
       unsubscribe()
+      stopResets()
       streams.delete(end)
       reply.raw.end()
     }

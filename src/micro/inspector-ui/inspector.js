@@ -206,6 +206,13 @@
     source.addEventListener('open', reload)
     source.addEventListener('good', (message) => arrive(goodEntry, message.data))
     source.addEventListener('bad', (message) => arrive(badEntry, message.data))
+    // The store was emptied (by this page or by anyone else, a test suite say).
+    source.addEventListener('reset', () => {
+      emptied()
+      // A load under way may answer with what was there before the reset: loaded again.
+      if (buffering !== null) reload()
+      else refreshCounts()
+    })
     source.addEventListener('overflow', () => {
       setStatus('fell behind the events: reconnecting…', 'down')
       setTimeout(connect, 500)
@@ -274,6 +281,18 @@
     document.body.classList.remove('detail-open')
   }
 
+  /** Empties the page, as the store was emptied. */
+  function emptied() {
+    entries.length = 0
+    held = []
+    incoming = []
+    if (buffering !== null) buffering = []
+    tbody.textContent = ''
+    closeDetail()
+    showPause()
+    summarize()
+  }
+
   function showPause() {
     byId('pause').textContent = paused ? `Resume${held.length === 0 ? '' : ` (${held.length} new)`}` : 'Pause'
   }
@@ -304,13 +323,7 @@
     try {
       const answer = await post('/reset', {})
       if (!answer.ok) throw new Error(`${answer.status} from ${answer.url}`)
-      entries.length = 0
-      held = []
-      incoming = []
-      tbody.textContent = ''
-      closeDetail()
-      showPause()
-      summarize()
+      emptied()
     } catch (error) {
       setStatus(`could not reset (${error.message})`, 'down')
     }
