@@ -118,6 +118,12 @@ describe('loadConfig', () => {
     expect(problems({ tlsPfx: 'a.p12', tlsKey: 'k.pem' })).toEqual(['give the HTTPS certificate either as --tls-pfx or as --tls-cert with --tls-key, not both'])
     expect(problems({ tlsPort: '8443' })).toEqual([expect.stringContaining('needs a certificate')])
     expect(problems({}, { FLOE_TLS_PFX: 'a.p12', FLOE_TLS_PORT: 'https' })).toEqual(['the HTTPS port (--tls-port, FLOE_TLS_PORT) must be an integer between 0 and 65535 (got "https")'])
+    // Click-tracking redirects: off by default; hosts only with them.
+    expect(loadConfig({}, {}).inspection.redirects).toEqual({ enabled: false, domains: [] })
+    expect(loadConfig({ redirects: true, redirectDomain: ['Shop.test', 'shop.test'] }, {}).inspection.redirects).toEqual({ enabled: true, domains: ['shop.test'] })
+    expect(loadConfig({}, { FLOE_REDIRECTS: 'on', FLOE_REDIRECT_DOMAINS: 'a.test, b.test' }).inspection.redirects).toEqual({ enabled: true, domains: ['a.test', 'b.test'] })
+    expect(problems({ redirectDomain: ['a.test'] })).toEqual(['redirect domains (--redirect-domain, FLOE_REDIRECT_DOMAINS) apply only with --redirects'])
+    expect(problems({}, { FLOE_REDIRECTS: 'yes' })).toEqual(['FLOE_REDIRECTS must be on or off (got "yes")'])
     // --no-storage (Micro 4.x): no events kept, whatever the environment asks for.
     expect(loadConfig({ storage: false }, { FLOE_MAX_EVENTS: '50', FLOE_EVENT_STORAGE: 'postgres' }).inspection).toMatchObject({ maxEvents: 0, storage: { kind: 'memory' } })
     expect(problems({ storage: false, maxEvents: '0' })).toEqual([])

@@ -49,6 +49,27 @@ const READABLE_MEDIA_TYPE = /^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9
 /** Content types Fastify would refuse (415) before the collector saw the request, by request. */
 const unreadableContentTypes = new WeakMap<FastifyRequest, string>()
 
+/** The redirects the collector follows (`--redirects`, `--redirect-domain`). */
+export interface RedirectsConfig {
+  readonly enabled: boolean
+  /** Hosts a redirect may go to; empty: any. */
+  readonly domains: readonly string[]
+}
+
+/** Where a redirect goes: an absolute http(s) URL, on an allowed host when hosts are listed. */
+function redirectTarget(u: string | null, domains: readonly string[]): { kind: 'go'; location: string } | { kind: 'refused'; reason: string } {
+  if (u === null || u === '') return { kind: 'refused', reason: 'missing u parameter: the URL to redirect to' }
+  let url: URL
+  try {
+    url = new URL(u)
+  } catch {
+    return { kind: 'refused', reason: 'u is not an absolute URL' }
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { kind: 'refused', reason: 'u must be an http or https URL' }
+  if (domains.length > 0 && !domains.includes(url.hostname.toLowerCase())) return { kind: 'refused', reason: `u goes to ${url.hostname}, which is not one of the redirect domains` }
+  return { kind: 'go', location: url.href }
+}
+
 const rawQuery = (url: string) => {
   const index = url.indexOf('?')
   return index < 0 ? '' : url.slice(index + 1)
@@ -56,10 +77,10 @@ const rawQuery = (url: string) => {
 
 /**
  * The Snowplow collector surface: the `/i` pixel (tp1), `/{vendor}/{version}` (tp2 and the Iglu
- * webhook, GET/HEAD as a pixel, POST answered `ok`), the OPTIONS preflight, and `/r/*` (redirects
- * are disabled). Bodies of any content type are read as text: the adapter judges them.
+ * webhook, GET/HEAD as a pixel, POST answered `ok`), the OPTIONS preflight, and `/r/*` (click-tracking
+ * redirects, when enabled). Bodies of any content type are read as text: the adapter judges them.
  */
-export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService; now: () => number }> = async (app, { inspection, now }) => {
+export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService; now: () => number; redirects: RedirectsConfig }> = async (app, { inspection, now, redirects }) => {
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMITS.collectorRead }, (_request, body, done) => done(null, body))
   // The collector takes any content type and the pipeline judges it (a tp2 POST with an unreadable
@@ -74,9 +95,10 @@ export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService
     done()
   })
 
-  async function collect(request: FastifyRequest, reply: FastifyReply, vendor: string, version: string) {
+  /** Records the request's payload; the network user id to set as a cookie. */
+  function record(request: FastifyRequest, vendor: string, version: string): Promise<Collected> {
     const unreadable = unreadableContentTypes.get(request)
-    const collected = await inspection.collect({
+    return inspection.collect({
       api: { vendor, version },
       method: request.method,
       rawQuery: rawQuery(request.url),
@@ -86,6 +108,10 @@ export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService
       timestamp: now(),
       collectorName: COLLECTOR_NAME,
     })
+  }
+
+  async function collect(request: FastifyRequest, reply: FastifyReply, vendor: string, version: string) {
+    const collected = await record(request, vendor, version)
     collectorCors(request, reply)
     setNuidCookie(reply, collected)
     if (request.method === 'POST') return reply.type('text/plain; charset=utf-8').send('ok')
@@ -100,7 +126,17 @@ export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService
     url: '/:vendor/:version',
     handler: (request, reply) => collect(request, reply, request.params.vendor, request.params.version),
   })
-  app.all('/r/*', async (_request, reply) => reply.code(404).type('text/plain; charset=utf-8').send('redirects disabled'))
+  // Click-tracking redirects: the request is recorded (as `r/tp2`, the pipeline making the target a
+  // uri_redirect entity), then answered with the redirect, or 400 when the target cannot be followed.
+  app.all<{ Params: { '*': string } }>('/r/*', async (request, reply) => {
+    if (!redirects.enabled || (request.method !== 'GET' && request.method !== 'HEAD')) return reply.code(404).type('text/plain; charset=utf-8').send('redirects disabled')
+    const collected = await record(request, 'r', request.params['*'].split('/')[0] ?? '')
+    collectorCors(request, reply)
+    setNuidCookie(reply, collected)
+    const target = redirectTarget(new URLSearchParams(rawQuery(request.url)).get('u'), redirects.domains)
+    if (target.kind === 'refused') return reply.code(400).type('text/plain; charset=utf-8').send(target.reason)
+    return reply.header('Cache-Control', 'no-cache, no-store, must-revalidate').redirect(target.location, 302)
+  })
   app.options('*', async (request, reply) => {
     collectorCors(request, reply)
     return reply

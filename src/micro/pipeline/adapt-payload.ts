@@ -130,11 +130,59 @@ function adaptIgluWebhook(payload: CollectorPayload): AdapterOutcome {
   return { kind: 'events', events: [rawEvent(payload, new Map([...base('app'), ['ue_pr', unstruct(parsed.value.schema, parsed.value.data)]]))] }
 }
 
+const URI_REDIRECT = 'iglu:com.snowplowanalytics.snowplow/uri_redirect/jsonschema/1-0-0'
+const CONTEXTS = 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0'
+
+/** A contexts envelope's entities, or null when the text is not one. */
+function entitiesOf(text: string): unknown[] | null {
+  const parsed = parseJson(text)
+  return parsed.ok && isObject(parsed.value) && Array.isArray(parsed.value.data) ? parsed.value.data : null
+}
+
+/**
+ * `r/tp2`, a click-tracking redirect: the target `u` becomes a uri_redirect entity. Without an event
+ * type it is the event itself (a self-describing event); with one it is put first among the
+ * event's entities (`cx`, base64, or `co`, or a new `co`). `u` is dropped, `tv` is `r-tp2`, and
+ * the platform is `web` unless given.
+ */
+function adaptRedirect(payload: CollectorPayload): AdapterOutcome {
+  const fail = (field: string, value: string | null, expectation: string): AdapterOutcome => ({ kind: 'failure', badRowKind: 'tracker_protocol_violations', messages: [{ field, value, expectation }] })
+  const query = queryMap(payload)
+  const target = query.get('u')
+  if (target === undefined || target === null) {
+    const text = payload.querystring.map((pair) => (pair.value === null ? pair.name : `${pair.name}=${pair.value}`)).join('&')
+    return fail('querystring', text === '' ? null : text.slice(0, 1000), 'missing `u` parameter: not a valid URI redirect')
+  }
+  const redirect = { schema: URI_REDIRECT, data: { uri: target } }
+  const parameters = new Map(query)
+  parameters.delete('u')
+  parameters.set('tv', 'r-tp2')
+  if (!parameters.has('p')) parameters.set('p', 'web')
+  if (!parameters.has('e')) {
+    parameters.set('e', 'ue')
+    parameters.set('ue_pr', JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0', data: redirect }))
+    return { kind: 'events', events: [rawEvent(payload, parameters)] }
+  }
+  const encoded = parameters.get('cx')
+  if (encoded !== undefined && encoded !== null) {
+    const entities = entitiesOf(Buffer.from(encoded, 'base64').toString('utf8'))
+    if (entities === null) return fail('cx', encoded.slice(0, 1000), 'not base64-encoded contexts: the redirect entity cannot be added')
+    parameters.set('cx', Buffer.from(JSON.stringify({ schema: CONTEXTS, data: [redirect, ...entities] })).toString('base64url'))
+    return { kind: 'events', events: [rawEvent(payload, parameters)] }
+  }
+  const plain = parameters.get('co')
+  const entities = plain === undefined || plain === null ? [] : entitiesOf(plain)
+  if (entities === null) return fail('co', (plain ?? '').slice(0, 1000), 'not a contexts JSON: the redirect entity cannot be added')
+  parameters.set('co', JSON.stringify({ schema: CONTEXTS, data: [redirect, ...entities] }))
+  return { kind: 'events', events: [rawEvent(payload, parameters)] }
+}
+
 /** Chooses the adapter by (vendor, version), as the reference does. */
 export async function adaptPayload(payload: CollectorPayload, iglu: IgluValidation): Promise<AdapterOutcome> {
   const { vendor, version } = payload.api
   if (vendor === SNOWPLOW_VENDOR && version === 'tp1') return adaptTp1(payload)
   if (vendor === SNOWPLOW_VENDOR && version === 'tp2') return adaptTp2(payload, iglu)
   if (vendor === IGLU_WEBHOOK_VENDOR && version === 'v1') return adaptIgluWebhook(payload)
+  if (vendor === 'r' && version === 'tp2') return adaptRedirect(payload)
   return { kind: 'failure', badRowKind: 'adapter_failures', messages: [{ field: 'vendor/version', value: `${vendor}/${version}`, expectation: 'vendor/version combination is not supported' }] }
 }

@@ -93,6 +93,10 @@ export const CORE_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new Ma
   [`iglu:${SNOWPLOW}/asn/jsonschema/1-0-1`, asn],
   ['iglu:org.ietf/http_header/jsonschema/1-0-0', httpEntity('http_header', 'One HTTP request header, as the header extractor derives it (Floe core schema)', { type: 'string' })],
   ['iglu:org.ietf/http_cookie/jsonschema/1-0-0', httpEntity('http_cookie', 'One cookie of the request, as the cookie extractor derives it (Floe core schema)', { type: ['string', 'null'] })],
+  [
+    `iglu:${SNOWPLOW}/uri_redirect/jsonschema/1-0-0`,
+    selfDescribing('uri_redirect', '1-0-0', 'Where a click-tracking redirect sent the user (Floe core schema)', { type: 'object', properties: { uri: { type: 'string', format: 'uri' } }, required: ['uri'], additionalProperties: false }),
+  ],
   [`iglu:${SNOWPLOW}/web_page/jsonschema/1-0-0`, selfDescribing('web_page', '1-0-0', 'The page view a web event belongs to (Floe core schema)', { type: 'object', properties: { id: UUID }, required: ['id'], additionalProperties: false })],
   [
     `iglu:${SNOWPLOW}/client_session/jsonschema/1-0-2`,
