@@ -1,7 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { jsonDepthExceeds } from '../../iglu/json-depth.js'
-import { MAX_JSON_DEPTH, parseJson } from './adapt-payload.js'
+import { adaptPayload, MAX_JSON_DEPTH, parseJson } from './adapt-payload.js'
+import type { CollectorPayload } from './collector-payload.js'
+import type { IgluValidation } from './iglu-validation.js'
 
 const nest = (depth: number, inner = '{}') => `${'['.repeat(depth - 1)}${inner}${']'.repeat(depth - 1)}`
 
@@ -24,5 +26,56 @@ describe('JSON text of events', () => {
       }),
       { numRuns: 300 },
     )
+  })
+})
+
+describe('the redirect adapter (r/tp2)', () => {
+  const redirect = (querystring: CollectorPayload['querystring']): CollectorPayload => ({
+    api: { vendor: 'r', version: 'tp2' },
+    querystring,
+    contentType: null,
+    body: null,
+    source: { name: 'test', encoding: 'UTF-8', hostname: null },
+    context: { timestamp: 0, ipAddress: null, useragent: null, refererUri: null, headers: [], userId: null },
+  })
+  const unused = {} as IgluValidation
+  const contexts = (data: unknown[]) => JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0', data })
+
+  it('gives one event without u, tv r-tp2 and the target first, or a tracker protocol violation, for any query string', async () => {
+    const name = fc.constantFrom('u', 'e', 'co', 'cx', 'p', 'aid', 'tv')
+    const value = fc.oneof(fc.string(), fc.constant(contexts([{ schema: 'iglu:a/b/jsonschema/1-0-0', data: {} }])), fc.constant(Buffer.from(contexts([])).toString('base64')), fc.constant(null))
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ name, value }), { maxLength: 8 }), async (pairs) => {
+        const outcome = await adaptPayload(redirect(pairs), unused)
+        const u = pairs.filter((pair) => pair.name === 'u' && pair.value !== null).at(-1)?.value
+        if (outcome.kind !== 'events') {
+          expect(outcome).toMatchObject({ kind: 'failure', badRowKind: 'tracker_protocol_violations' })
+          return
+        }
+        expect(u).toBeDefined()
+        const [event] = outcome.events
+        expect(outcome.events).toHaveLength(1)
+        expect(event?.parameters.has('u')).toBe(false)
+        expect(event?.parameters.get('tv')).toBe('r-tp2')
+        const target = { schema: 'iglu:com.snowplowanalytics.snowplow/uri_redirect/jsonschema/1-0-0', data: { uri: u } }
+        const parameters = event?.parameters ?? new Map()
+        if (parameters.get('e') === 'ue' && !pairs.some((pair) => pair.name === 'e' && pair.value !== null)) {
+          expect(JSON.parse(parameters.get('ue_pr') ?? '').data).toEqual(target)
+        } else if (parameters.has('cx') && pairs.some((pair) => pair.name === 'cx' && pair.value !== null)) {
+          expect(JSON.parse(Buffer.from(parameters.get('cx') ?? '', 'base64').toString('utf8')).data[0]).toEqual(target)
+        } else {
+          expect(JSON.parse(parameters.get('co') ?? '').data[0]).toEqual(target)
+        }
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it('names the query string of a redirect without u', async () => {
+    expect(await adaptPayload(redirect([{ name: 'aid', value: 'x' }, { name: 'flag', value: null }]), unused)).toEqual({
+      kind: 'failure',
+      badRowKind: 'tracker_protocol_violations',
+      messages: [{ field: 'querystring', value: 'aid=x&flag', expectation: 'missing `u` parameter: not a valid URI redirect' }],
+    })
   })
 })
