@@ -124,6 +124,11 @@ describe('loadConfig', () => {
     expect(loadConfig({}, { FLOE_REDIRECTS: 'on', FLOE_REDIRECT_DOMAINS: 'a.test, b.test' }).inspection.redirects).toEqual({ enabled: true, domains: ['a.test', 'b.test'] })
     expect(problems({ redirectDomain: ['a.test'] })).toEqual(['redirect domains (--redirect-domain, FLOE_REDIRECT_DOMAINS) apply only with --redirects'])
     expect(problems({}, { FLOE_REDIRECTS: 'yes' })).toEqual(['FLOE_REDIRECTS must be on or off (got "yes")'])
+    // Custom collector paths, as the collector's paths setting.
+    expect(loadConfig({ collectorPath: ['/com.acme/track = /com.snowplowanalytics.snowplow/tp2'] }, { FLOE_COLLECTOR_PATHS: '/x/y=/r/tp2' }).inspection.collectorPaths).toEqual([{ from: '/com.acme/track', to: '/com.snowplowanalytics.snowplow/tp2' }])
+    expect(loadConfig({}, { FLOE_COLLECTOR_PATHS: '/x/y=/r/tp2,/a/b=/com.snowplowanalytics.iglu/v1' }).inspection.collectorPaths).toHaveLength(2)
+    for (const entry of ['/com.acme=/r/tp2', '/a/b=/c/d', '/r/x=/r/tp2', 'a/b=/r/tp2', '/a/b=/r/tp2=/r/tp2']) expect(problems({ collectorPath: [entry] })).toEqual([expect.stringContaining(`collector path "${entry}" must be /vendor/version=`)])
+    expect(problems({ collectorPath: ['/a/b=/r/tp2', '/a/b=/com.snowplowanalytics.snowplow/tp2'] })).toEqual(['collector path /a/b is given twice'])
     // --no-storage (Micro 4.x): no events kept, whatever the environment asks for.
     expect(loadConfig({ storage: false }, { FLOE_MAX_EVENTS: '50', FLOE_EVENT_STORAGE: 'postgres' }).inspection).toMatchObject({ maxEvents: 0, storage: { kind: 'memory' } })
     expect(problems({ storage: false, maxEvents: '0' })).toEqual([])

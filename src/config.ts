@@ -1,3 +1,4 @@
+import { parseCollectorPaths, parseRedirects, type CollectorPathAlias, type RedirectsConfig } from './collector-config.js'
 import path from 'node:path'
 import { isUuid } from './uuid.js'
 
@@ -100,8 +101,9 @@ export interface InspectionConfig {
   readonly enrich: readonly string[]
   /** A GeoIP2/GeoLite2 City `.mmdb` file enabling ip_lookups (`--geo-db`), unless the directory configures it. */
   readonly geoDatabase: string | null
-  /** Click-tracking redirects on `/r/tp2?u=` (off: 404, as Micro by default); the hosts they may go to (empty: any). */
-  readonly redirects: { readonly enabled: boolean; readonly domains: readonly string[] }
+  readonly redirects: RedirectsConfig
+  /** Custom collector paths and the standard ones they stand for. */
+  readonly collectorPaths: readonly CollectorPathAlias[]
 }
 
 /**
@@ -150,6 +152,7 @@ export interface ConfigFlags {
   readonly geoDb?: string | undefined
   readonly redirects?: boolean | undefined
   readonly redirectDomain?: readonly string[] | undefined
+  readonly collectorPath?: readonly string[] | undefined
   readonly tlsCert?: string | undefined
   readonly tlsKey?: string | undefined
   readonly tlsPfx?: string | undefined
@@ -322,14 +325,9 @@ function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | und
   // Known names are checked here, before any store is opened; configurations themselves when the enrichments are built.
   for (const name of enrich) if (!(FLAG_ENRICHMENTS as readonly string[]).includes(name)) problems.push(unknownFlagEnrichment(name))
   const geoDatabase = pick(flags.geoDb, 'FLOE_GEO_DB') ?? null
-  const redirectsRaw = flags.redirects === true ? 'on' : (pick(undefined, 'FLOE_REDIRECTS') ?? 'off').toLowerCase()
-  if (!['on', 'off', 'true', 'false'].includes(redirectsRaw)) problems.push(`FLOE_REDIRECTS must be on or off (got "${redirectsRaw}")`)
-  const domainsGiven = flags.redirectDomain !== undefined && flags.redirectDomain.length > 0 ? flags.redirectDomain : (env.FLOE_REDIRECT_DOMAINS ?? '').split(',')
-  const domains = [...new Set(domainsGiven.map((domain) => domain.trim().toLowerCase()).filter((domain) => domain !== ''))]
-  const redirects = { enabled: redirectsRaw === 'on' || redirectsRaw === 'true', domains }
-  if (!redirects.enabled && domains.length > 0) problems.push('redirect domains (--redirect-domain, FLOE_REDIRECT_DOMAINS) apply only with --redirects')
   return {
-    redirects,
+    redirects: parseRedirects(flags, env, problems),
+    collectorPaths: parseCollectorPaths(flags, env, problems),
     storage,
     output,
     destination,

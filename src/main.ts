@@ -56,6 +56,7 @@ program
   )
   .option('--redirects', 'follow click-tracking redirects, GET /r/tp2?u=<url>: recorded, then answered 302 to u (env FLOE_REDIRECTS=on; default off: 404, as Micro)')
   .option('--redirect-domain <host>', 'with --redirects: a host redirects may go to; repeatable; none given: any (env FLOE_REDIRECT_DOMAINS, comma-separated)', (host: string, all: string[] = []) => [...all, host])
+  .option('--collector-path <custom=standard>', 'a custom collector path standing for a standard one, e.g. /com.acme/track=/com.snowplowanalytics.snowplow/tp2 (also /r/tp2, /com.snowplowanalytics.iglu/v1); repeatable (env FLOE_COLLECTOR_PATHS, comma-separated)', (entry: string, all: string[] = []) => [...all, entry])
   .option('--tls-cert <file>', 'PEM certificate (chain) for a second listener over HTTPS, with --tls-key (env FLOE_TLS_CERT)')
   .option('--tls-key <file>', 'PEM private key of --tls-cert (env FLOE_TLS_KEY)')
   .option('--tls-pfx <file>', 'PKCS#12 file instead of --tls-cert and --tls-key, its password in FLOE_TLS_PASSPHRASE or MICRO_SSL_CERT_PASSWORD (env FLOE_TLS_PFX)')

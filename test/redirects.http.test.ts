@@ -12,13 +12,17 @@ interface Good {
   event: { app_id: string; platform: string; v_tracker: string; page_url: string | null; unstruct_event: { data: { schema: string; data: { uri: string } } } | null; contexts: { data: { schema: string; data: unknown }[] } }
 }
 
-describe('click-tracking redirects (--redirects)', () => {
+describe('click-tracking redirects (--redirects) and custom collector paths', () => {
   let floe: TestApp
   const get = (path: string, method = 'GET') => fetch(`${floe.baseUrl}${path}`, { method, redirect: 'manual' })
   const newest = async <T>(list: 'good' | 'bad'): Promise<T> => ((await (await fetch(`${floe.baseUrl}/micro/${list}`, { method: 'POST', body: '{"limit":1}' })).json()) as T[])[0] as T
 
   beforeAll(async () => {
-    floe = await startTestApp(testConfig({ inspection: { redirects: { enabled: true, domains: ['shop.test', 'www.shop.test'] } } }))
+    const collectorPaths = [
+      { from: '/com.acme/track', to: '/com.snowplowanalytics.snowplow/tp2' },
+      { from: '/com.acme/go', to: '/r/tp2' },
+    ]
+    floe = await startTestApp(testConfig({ inspection: { redirects: { enabled: true, domains: ['shop.test', 'www.shop.test'] }, collectorPaths } }))
   })
   afterAll(async () => floe?.close())
 
@@ -59,6 +63,21 @@ describe('click-tracking redirects (--redirects)', () => {
     expect(await (await get('/micro/all')).json()).toMatchObject({ good: before.good + 2, bad: before.bad + 1 })
     // Only GET and HEAD redirect.
     expect((await get(`/r/tp2?u=${encodeURIComponent('https://shop.test/')}`, 'POST')).status).toBe(404)
+  })
+
+  it('takes custom collector paths for the standard ones they stand for (--collector-path)', async () => {
+    const data = [{ e: 'pv', p: 'web', tv: 'js-3', aid: 'custom-path', url: 'http://shop.test/' }]
+    const posted = await fetch(`${floe.baseUrl}/com.acme/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data }) })
+    expect([posted.status, await posted.text()]).toEqual([200, 'ok'])
+    const good = await newest<Good & { rawEvent: { api: unknown } }>('good')
+    expect(good).toMatchObject({ eventType: 'page_view', event: { app_id: 'custom-path' }, rawEvent: { api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp2' } } })
+    const redirected = await get(`/com.acme/go?u=${encodeURIComponent('https://shop.test/')}`)
+    expect([redirected.status, redirected.headers.get('location')]).toEqual([302, 'https://shop.test/'])
+    expect(await newest<Good>('good')).toMatchObject({ schema: URI_REDIRECT })
+    // A path that is not mapped is still what it says.
+    await fetch(`${floe.baseUrl}/com.acme/other`, { method: 'POST', body: '{}' })
+    const bad = await newest<{ errors: string[] }>('bad')
+    expect(bad.errors[1]).toContain('vendor/version combination is not supported')
   })
 
   it('stays off unless asked for: 404, as Micro by default, and nothing recorded', async () => {

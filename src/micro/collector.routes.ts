@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { BODY_LIMITS } from '../http/body-limits.js'
 import { NUID_COOKIE } from './collector-request.js'
 import type { Collected, InspectionService } from './inspection.service.js'
+import type { CollectorPathAlias, RedirectsConfig } from '../collector-config.js'
 import { SNOWPLOW_VENDOR } from './pipeline/adapt-payload.js'
 
 const PIXEL = Buffer.from('R0lGODlhAQABAPAAAP///wAAACH5BAUAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64')
@@ -49,13 +50,6 @@ const READABLE_MEDIA_TYPE = /^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9
 /** Content types Fastify would refuse (415) before the collector saw the request, by request. */
 const unreadableContentTypes = new WeakMap<FastifyRequest, string>()
 
-/** The redirects the collector follows (`--redirects`, `--redirect-domain`). */
-export interface RedirectsConfig {
-  readonly enabled: boolean
-  /** Hosts a redirect may go to; empty: any. */
-  readonly domains: readonly string[]
-}
-
 /** Where a redirect goes: an absolute http(s) URL, on an allowed host when hosts are listed. */
 function redirectTarget(u: string | null, domains: readonly string[]): { kind: 'go'; location: string } | { kind: 'refused'; reason: string } {
   if (u === null || u === '') return { kind: 'refused', reason: 'missing u parameter: the URL to redirect to' }
@@ -80,7 +74,9 @@ const rawQuery = (url: string) => {
  * webhook, GET/HEAD as a pixel, POST answered `ok`), the OPTIONS preflight, and `/r/*` (click-tracking
  * redirects, when enabled). Bodies of any content type are read as text: the adapter judges them.
  */
-export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService; now: () => number; redirects: RedirectsConfig }> = async (app, { inspection, now, redirects }) => {
+export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService; now: () => number; redirects: RedirectsConfig; paths: readonly CollectorPathAlias[] }> = async (app, { inspection, now, redirects, paths }) => {
+  /** Custom `vendor/version` paths to the standard ones they stand for. */
+  const aliases = new Map(paths.map(({ from, to }) => [from.slice(1), to.slice(1).split('/') as [string, string]]))
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMITS.collectorRead }, (_request, body, done) => done(null, body))
   // The collector takes any content type and the pipeline judges it (a tp2 POST with an unreadable
@@ -124,19 +120,26 @@ export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService
   app.route<{ Params: { vendor: string; version: string } }>({
     method: ['GET', 'POST'],
     url: '/:vendor/:version',
-    handler: (request, reply) => collect(request, reply, request.params.vendor, request.params.version),
+    handler: (request, reply) => {
+      const [vendor, version] = aliases.get(`${request.params.vendor}/${request.params.version}`) ?? [request.params.vendor, request.params.version]
+      return vendor === 'r' ? redirect(request, reply, version) : collect(request, reply, vendor, version)
+    },
   })
-  // Click-tracking redirects: the request is recorded (as `r/tp2`, the pipeline making the target a
-  // uri_redirect entity), then answered with the redirect, or 400 when the target cannot be followed.
-  app.all<{ Params: { '*': string } }>('/r/*', async (request, reply) => {
+  app.all<{ Params: { '*': string } }>('/r/*', async (request, reply) => redirect(request, reply, request.params['*'].split('/')[0] ?? ''))
+
+  /**
+   * Click-tracking redirects: the request is recorded (as `r/<version>`, the pipeline making the
+   * target a uri_redirect entity), then answered with the redirect, or 400 when the target cannot be followed.
+   */
+  async function redirect(request: FastifyRequest, reply: FastifyReply, version: string) {
     if (!redirects.enabled || (request.method !== 'GET' && request.method !== 'HEAD')) return reply.code(404).type('text/plain; charset=utf-8').send('redirects disabled')
-    const collected = await record(request, 'r', request.params['*'].split('/')[0] ?? '')
+    const collected = await record(request, 'r', version)
     collectorCors(request, reply)
     setNuidCookie(reply, collected)
     const target = redirectTarget(new URLSearchParams(rawQuery(request.url)).get('u'), redirects.domains)
     if (target.kind === 'refused') return reply.code(400).type('text/plain; charset=utf-8').send(target.reason)
     return reply.header('Cache-Control', 'no-cache, no-store, must-revalidate').redirect(target.location, 302)
-  })
+  }
   app.options('*', async (request, reply) => {
     collectorCors(request, reply)
     return reply

@@ -1,0 +1,55 @@
+/**
+ * The collector's own options (Micro takes them from its collector configuration): click-tracking
+ * redirects and custom paths. Parsed from flags and the environment given by `loadConfig`.
+ */
+
+/** Click-tracking redirects on `/r/tp2?u=` (off: 404, as Micro by default); the hosts they may go to (empty: any). */
+export interface RedirectsConfig {
+  readonly enabled: boolean
+  readonly domains: readonly string[]
+}
+
+/** A custom collector path (`/vendor/version`) standing for a standard one, as the collector's `paths` setting. */
+export interface CollectorPathAlias {
+  readonly from: string
+  readonly to: string
+}
+
+/** The standard paths a custom one may stand for. */
+export const STANDARD_COLLECTOR_PATHS = ['/com.snowplowanalytics.snowplow/tp2', '/r/tp2', '/com.snowplowanalytics.iglu/v1'] as const
+
+export interface CollectorFlags {
+  readonly redirects?: boolean | undefined
+  readonly redirectDomain?: readonly string[] | undefined
+  readonly collectorPath?: readonly string[] | undefined
+}
+
+type Env = Readonly<Record<string, string | undefined>>
+
+/** A repeatable flag, else the comma-separated variable; trimmed, blanks dropped. */
+const listOf = (flag: readonly string[] | undefined, variable: string | undefined) =>
+  (flag !== undefined && flag.length > 0 ? flag : (variable ?? '').split(',')).map((item) => item.trim()).filter((item) => item !== '')
+
+export function parseRedirects(flags: CollectorFlags, env: Env, problems: string[]): RedirectsConfig {
+  const raw = flags.redirects === true ? 'on' : (env.FLOE_REDIRECTS?.trim() || 'off').toLowerCase()
+  if (!['on', 'off', 'true', 'false'].includes(raw)) problems.push(`FLOE_REDIRECTS must be on or off (got "${raw}")`)
+  const domains = [...new Set(listOf(flags.redirectDomain, env.FLOE_REDIRECT_DOMAINS).map((domain) => domain.toLowerCase()))]
+  const enabled = raw === 'on' || raw === 'true'
+  if (!enabled && domains.length > 0) problems.push('redirect domains (--redirect-domain, FLOE_REDIRECT_DOMAINS) apply only with --redirects')
+  return { enabled, domains }
+}
+
+/** `--collector-path /com.acme/track=/com.snowplowanalytics.snowplow/tp2` (repeatable; FLOE_COLLECTOR_PATHS, comma-separated). */
+export function parseCollectorPaths(flags: CollectorFlags, env: Env, problems: string[]): CollectorPathAlias[] {
+  const aliases: CollectorPathAlias[] = []
+  for (const entry of listOf(flags.collectorPath, env.FLOE_COLLECTOR_PATHS)) {
+    const [from = '', to = '', ...rest] = entry.split('=').map((part) => part.trim())
+    if (rest.length > 0 || !/^\/[^/\s]+\/[^/\s]+$/.test(from) || from.startsWith('/r/') || !(STANDARD_COLLECTOR_PATHS as readonly string[]).includes(to)) {
+      problems.push(`collector path "${entry}" must be /vendor/version=<standard path>, the standard path one of ${STANDARD_COLLECTOR_PATHS.join(', ')} (and the custom one not under /r/)`)
+      continue
+    }
+    if (aliases.some((alias) => alias.from === from)) problems.push(`collector path ${from} is given twice`)
+    else aliases.push({ from, to })
+  }
+  return aliases
+}
