@@ -121,7 +121,8 @@ export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService
     method: ['GET', 'POST'],
     url: '/:vendor/:version',
     handler: (request, reply) => {
-      const [vendor, version] = aliases.get(`${request.params.vendor}/${request.params.version}`) ?? [request.params.vendor, request.params.version]
+      const alias = aliases.size === 0 ? undefined : aliases.get(`${request.params.vendor}/${request.params.version}`)
+      const [vendor, version] = alias ?? [request.params.vendor, request.params.version]
       return vendor === 'r' ? redirect(request, reply, version) : collect(request, reply, vendor, version)
     },
   })
@@ -132,7 +133,8 @@ export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService
    * target a uri_redirect entity), then answered with the redirect, or 400 when the target cannot be followed.
    */
   async function redirect(request: FastifyRequest, reply: FastifyReply, version: string) {
-    if (!redirects.enabled || (request.method !== 'GET' && request.method !== 'HEAD')) return reply.code(404).type('text/plain; charset=utf-8').send('redirects disabled')
+    if (!redirects.enabled) return reply.code(404).type('text/plain; charset=utf-8').send('redirects disabled')
+    if (request.method !== 'GET' && request.method !== 'HEAD') return reply.code(404).type('text/plain; charset=utf-8').send('redirects take GET requests')
     const collected = await record(request, 'r', version)
     collectorCors(request, reply)
     setNuidCookie(reply, collected)
