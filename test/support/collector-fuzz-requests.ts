@@ -13,8 +13,10 @@ export interface FuzzRequest {
   readonly path: string
   readonly headers: Record<string, string>
   readonly body: Buffer | null
-  /** Rows a 200 answer must lead to; anything else must lead to none. */
+  /** Rows an answer with one of `recordedOn` (200 unless given) must lead to; any other answer must lead to none. */
   readonly rowsIfAccepted: number
+  /** Statuses that mean the request was recorded (a redirect is recorded and answered 302 or 400). */
+  readonly recordedOn?: readonly number[]
   /** Statuses allowed for this kind; null: any status below 500. */
   readonly statuses: readonly number[] | null
   /** For well-formed batches: the items, whose `eid`s the test assigns. */
@@ -95,6 +97,18 @@ const pixel: fc.Arbitrary<FuzzRequest> = fc
     return { kind: 'pixel', method, path: query === '' ? path : `${path}?${query}`, headers: {}, body: null, rowsIfAccepted: 1, statuses: [200] }
   })
 
+/** Click-tracking redirects (the fuzzed server follows them): a target or not, with any other parameters. */
+const redirect: fc.Arbitrary<FuzzRequest> = fc
+  .record({
+    target: fc.option(fc.oneof(parameterValue, fc.constantFrom('https://shop.test/p?q=1', 'http://[::1]/', 'mailto:x@y.test', '//shop.test/', 'https://shop.test/%0d%0aSet-Cookie:%20x=1')), { nil: null }),
+    chunks: fc.array(queryChunk, { maxLength: 6 }),
+    method: fc.constantFrom('GET', 'HEAD'),
+  })
+  .map(({ target, chunks, method }) => {
+    const query = [...(target === null ? [] : [`u=${percentEncodeUtf8(target)}`]), ...chunks].join('&').slice(0, 12_000)
+    return { kind: 'redirect', method, path: `/r/tp2?${query}`, headers: {}, body: null, rowsIfAccepted: 1, statuses: [302, 400], recordedOn: [302, 400] }
+  })
+
 const otherVendor: fc.Arbitrary<FuzzRequest> = fc
   .record({
     vendor: fc.oneof(fc.stringMatching(/^com\.fuzz[a-z0-9.-]{0,12}$/), fc.constant('com.snowplowanalytics.iglu'), fc.constant('com.snowplowanalytics.snowplow')),
@@ -138,6 +152,7 @@ export const collectorRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
   { weight: 200, arbitrary: garbagePost },
   { weight: 300, arbitrary: pixel },
   { weight: 80, arbitrary: otherVendor },
+  { weight: 40, arbitrary: redirect },
   { weight: 60, arbitrary: wrongMethod },
   { weight: 40, arbitrary: malformedHttp },
   { weight: 2, arbitrary: oversized },
