@@ -89,7 +89,8 @@ const SHUTDOWN_GRACE_MS = 10_000
 /** The most a request's headers may take, request line included. */
 export const MAX_HEADER_BYTES = 32 * 1024
 
-function packageVersion(): string {
+/** Floe's version, from its package.json. */
+export function packageVersion(): string {
   const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
   return typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string' ? pkg.version : '0.0.0'
 }

@@ -11,6 +11,7 @@ import {
   revokeKeyCommand,
 } from './cli/credentials.commands.js'
 import { runStart } from './cli/start.command.js'
+import { packageVersion } from './app.js'
 
 function storeFlags(command: Command): ConfigFlags {
   const { dataDir } = command.optsWithGlobals<{ dataDir?: string }>()
@@ -23,6 +24,7 @@ function print(output: Promise<string>): Promise<void> {
 
 const program = new Command('floe')
   .description('Floe: design, register and test Snowplow event tracking')
+  .version(packageVersion(), '-V, --version', 'print the version of Floe')
   .option('--data-dir <path>', 'data directory of the embedded database (env FLOE_DATA_DIR, default ./.floe); ignored when DATABASE_URL is set')
   .showHelpAfterError()
 

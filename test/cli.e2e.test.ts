@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backends, type TestDatabase } from './support/test-databases.js'
@@ -61,6 +62,10 @@ describe.each(backends)('floe start and the CLI on $name', (backend) => {
   })
 
   it('manages organizations and keys from the CLI, and the server honours them after a restart', async () => {
+    const version = await floeCli(['--version'], env)
+    const { version: packaged } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+    expect([version.code, version.stdout]).toEqual([0, `${packaged}\n`])
+
     const org = await floeCli(['orgs', 'create', 'analytics'], env)
     expect(org.code).toBe(0)
     const organizationId = field(org.stdout, 'organization id')
