@@ -205,6 +205,15 @@ describe.each(storageModes)('event inspection on $name storage: collector and /l
   })
 
   describe('the collector surface', () => {
+    it("answers the collector's other paths as Micro does: /sink-health, /robots.txt, and 404 for / and /crossdomain.xml", async () => {
+      const sink = await get('/sink-health')
+      expect([sink.status, sink.headers.get('content-type'), await sink.text()]).toEqual([200, 'text/plain; charset=utf-8', 'ok'])
+      const robots = await get('/robots.txt')
+      expect([robots.status, await robots.text()]).toEqual([200, 'User-agent: *\nDisallow: /\n'])
+      for (const path of ['/', '/crossdomain.xml']) expect((await get(path)).status).toBe(404)
+      expect(await (await get('/micro/all')).json()).toMatchObject({ total: 0 })
+    })
+
     it('sets the sp cookie, reads it back, and lets nuid win', async () => {
       const first = await get('/i?e=pp&p=web&tv=t')
       const cookie = /^sp=([0-9a-f-]{36});.*Path=\/.*SameSite=None; Secure; HttpOnly/.exec(first.headers.get('set-cookie') ?? '')

@@ -142,6 +142,9 @@ export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService
     if (target.kind === 'refused') return reply.code(400).type('text/plain; charset=utf-8').send(target.reason)
     return reply.header('Cache-Control', 'no-cache, no-store, must-revalidate').redirect(target.location, 302)
   }
+  // As the reference collector: its sink is this process, healthy while it answers; no crawling.
+  app.get('/sink-health', async (_request, reply) => reply.type('text/plain; charset=utf-8').send('ok'))
+  app.get('/robots.txt', async (_request, reply) => reply.type('text/plain; charset=utf-8').send('User-agent: *\nDisallow: /\n'))
   app.options('*', async (request, reply) => {
     collectorCors(request, reply)
     return reply
