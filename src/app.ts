@@ -254,7 +254,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     })
     // Micro's event log: a line per stored event (the collector's requests themselves are not logged).
     if (['info', 'debug', 'trace'].includes(config.log.level)) inspection.subscribe((arrival) => http.log.info(eventLogLine(arrival)))
-    await http.register(collectorRoutes, { inspection, now: nowMillis, redirects: config.inspection.redirects, paths: config.inspection.collectorPaths, logLevel: COLLECTOR_LOG_LEVEL })
+    await http.register(collectorRoutes, { inspection, now: nowMillis, redirects: config.inspection.redirects, paths: config.inspection.collectorPaths, cookie: config.inspection.cookie, logLevel: COLLECTOR_LOG_LEVEL })
     for (const prefix of ['/local', '/micro']) {
       if (config.inspection.maxEvents === 0) await http.register(microDisabledRoutes, { prefix })
       else await http.register(microRoutes, { prefix, inspection })

@@ -18,10 +18,21 @@ export interface CollectorPathAlias {
 /** The standard paths a custom one may stand for. */
 export const STANDARD_COLLECTOR_PATHS = ['/com.snowplowanalytics.snowplow/tp2', '/r/tp2', '/com.snowplowanalytics.iglu/v1'] as const
 
+/** The network user id cookie the collector sets (Micro's `collector.cookie`): name, Domain attribute, or none set. */
+export interface CookieConfig {
+  readonly enabled: boolean
+  readonly name: string
+  readonly domain: string | null
+}
+
 export interface CollectorFlags {
   readonly redirects?: boolean | undefined
   readonly redirectDomain?: readonly string[] | undefined
   readonly collectorPath?: readonly string[] | undefined
+  readonly cookieName?: string | undefined
+  readonly cookieDomain?: string | undefined
+  /** false with --no-cookie. */
+  readonly cookie?: boolean | undefined
 }
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -52,4 +63,19 @@ export function parseCollectorPaths(flags: CollectorFlags, env: Env, problems: s
     else aliases.push({ from, to })
   }
   return aliases
+}
+
+/** A cookie name is an HTTP token; a domain, host name labels. */
+const COOKIE_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/
+const COOKIE_DOMAIN = /^\.?[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/
+
+/** `--cookie-name` (FLOE_COOKIE_NAME, default sp), `--cookie-domain` (FLOE_COOKIE_DOMAIN), `--no-cookie` (FLOE_COOKIE=off). */
+export function parseCookie(flags: CollectorFlags, env: Env, problems: string[]): CookieConfig {
+  const name = flags.cookieName?.trim() || env.FLOE_COOKIE_NAME?.trim() || 'sp'
+  if (!COOKIE_NAME.test(name)) problems.push(`the cookie name (--cookie-name, FLOE_COOKIE_NAME) must be a token of at most 64 characters, no spaces, separators or "=" (got "${name}")`)
+  const domain = flags.cookieDomain?.trim() || env.FLOE_COOKIE_DOMAIN?.trim() || null
+  if (domain !== null && !COOKIE_DOMAIN.test(domain)) problems.push(`the cookie domain (--cookie-domain, FLOE_COOKIE_DOMAIN) must be a host name such as shop.test (got "${domain}")`)
+  const raw = flags.cookie === false ? 'off' : (env.FLOE_COOKIE?.trim() || 'on').toLowerCase()
+  if (!['on', 'off', 'true', 'false'].includes(raw)) problems.push(`FLOE_COOKIE must be on or off (got "${raw}")`)
+  return { enabled: raw === 'on' || raw === 'true', name, domain }
 }

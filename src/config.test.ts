@@ -129,6 +129,14 @@ describe('loadConfig', () => {
     expect(loadConfig({}, { FLOE_COLLECTOR_PATHS: '/x/y=/r/tp2,/a/b=/com.snowplowanalytics.iglu/v1' }).inspection.collectorPaths).toHaveLength(2)
     for (const entry of ['/com.acme=/r/tp2', '/a/b=/c/d', '/r/x=/r/tp2', 'a/b=/r/tp2', '/a/b=/r/tp2=/r/tp2']) expect(problems({ collectorPath: [entry] })).toEqual([expect.stringContaining(`collector path "${entry}" must be /vendor/version=`)])
     expect(problems({ collectorPath: ['/a/b=/r/tp2', '/a/b=/com.snowplowanalytics.snowplow/tp2'] })).toEqual(['collector path /a/b is given twice'])
+    // The network user id cookie.
+    expect(loadConfig({}, {}).inspection.cookie).toEqual({ enabled: true, name: 'sp', domain: null })
+    expect(loadConfig({ cookieName: 'micro', cookieDomain: '.shop.test' }, { FLOE_COOKIE: 'off' }).inspection.cookie).toEqual({ enabled: false, name: 'micro', domain: '.shop.test' })
+    expect(loadConfig({ cookie: false }, {}).inspection.cookie.enabled).toBe(false)
+    expect(problems({ cookieName: 'a b', cookieDomain: 'shop.test; Secure' })).toEqual([
+      'the cookie name (--cookie-name, FLOE_COOKIE_NAME) must be a token of at most 64 characters, no spaces, separators or "=" (got "a b")',
+      'the cookie domain (--cookie-domain, FLOE_COOKIE_DOMAIN) must be a host name such as shop.test (got "shop.test; Secure")',
+    ])
     // --no-storage (Micro 4.x): no events kept, whatever the environment asks for.
     expect(loadConfig({ storage: false }, { FLOE_MAX_EVENTS: '50', FLOE_EVENT_STORAGE: 'postgres' }).inspection).toMatchObject({ maxEvents: 0, storage: { kind: 'memory' } })
     expect(problems({ storage: false, maxEvents: '0' })).toEqual([])

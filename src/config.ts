@@ -1,4 +1,4 @@
-import { parseCollectorPaths, parseRedirects, type CollectorPathAlias, type RedirectsConfig } from './collector-config.js'
+import { parseCollectorPaths, parseCookie, parseRedirects, type CollectorPathAlias, type CookieConfig, type RedirectsConfig } from './collector-config.js'
 import { parsePort, parseTls, type TlsConfig } from './listener-config.js'
 import path from 'node:path'
 import { isUuid } from './uuid.js'
@@ -101,6 +101,7 @@ export interface InspectionConfig {
   readonly redirects: RedirectsConfig
   /** Custom collector paths and the standard ones they stand for. */
   readonly collectorPaths: readonly CollectorPathAlias[]
+  readonly cookie: CookieConfig
 }
 
 /**
@@ -150,6 +151,9 @@ export interface ConfigFlags {
   readonly redirects?: boolean | undefined
   readonly redirectDomain?: readonly string[] | undefined
   readonly collectorPath?: readonly string[] | undefined
+  readonly cookieName?: string | undefined
+  readonly cookieDomain?: string | undefined
+  readonly cookie?: boolean | undefined
   readonly tlsCert?: string | undefined
   readonly tlsKey?: string | undefined
   readonly tlsPfx?: string | undefined
@@ -294,6 +298,7 @@ function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | und
   return {
     redirects: parseRedirects(flags, env, problems),
     collectorPaths: parseCollectorPaths(flags, env, problems),
+    cookie: parseCookie(flags, env, problems),
     storage,
     output,
     destination,

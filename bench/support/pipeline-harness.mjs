@@ -33,8 +33,8 @@ export async function pipelineHarness({ distRoot, mode, capacity }) {
   const body = JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data: Array.from({ length: BATCH }, (_, i) => ({ ...benchPageView(i), co: JSON.stringify(benchContexts) })) })
   const request = () =>
     mode === 'get'
-      ? { api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp1' }, method: 'GET', rawQuery: query, headers, remoteAddress: '127.0.0.1', body: null, timestamp: Date.now(), collectorName: 'floe-collector' }
-      : { api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp2' }, method: 'POST', rawQuery: '', headers: { ...headers, 'content-type': 'application/json; charset=UTF-8' }, remoteAddress: '127.0.0.1', body, timestamp: Date.now(), collectorName: 'floe-collector' }
+      ? { api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp1' }, method: 'GET', rawQuery: query, headers, remoteAddress: '127.0.0.1', body: null, timestamp: Date.now(), collectorName: 'floe-collector', nuidCookie: 'sp' }
+      : { api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp2' }, method: 'POST', rawQuery: '', headers: { ...headers, 'content-type': 'application/json; charset=UTF-8' }, remoteAddress: '127.0.0.1', body, timestamp: Date.now(), collectorName: 'floe-collector', nuidCookie: 'sp' }
   const eventsPerRequest = mode === 'get' ? 1 : BATCH
 
   const reading = readCollectorRequest(request())

@@ -7,7 +7,6 @@ import { recurringValue } from './pipeline/recurring-values.js'
 
 /** The network user id of an anonymous tracker (`SP-Anonymous` header). */
 export const ANONYMOUS_NUID = '00000000-0000-0000-0000-000000000000'
-export const NUID_COOKIE = 'sp'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** Characters a strict URI parse rejects in a raw query string. */
 const ILLEGAL_QUERY = /[\s"{}|\\^`<>]|%(?![0-9a-fA-F]{2})/
@@ -23,6 +22,8 @@ export interface CollectorRequest {
   readonly body: string | null
   readonly timestamp: number
   readonly collectorName: string
+  /** The cookie that carries the network user id (`sp` unless configured). */
+  readonly nuidCookie: string
 }
 
 export type CollectorReading =
@@ -108,7 +109,7 @@ function headerLines(headers: IncomingHttpHeaders, cookies: ReadonlyMap<string, 
 
 /**
  * Reads a collector request as the loader would: the query string strictly, the network user id
- * from `nuid`, else the `sp` cookie, else a new UUID (all-zero for `SP-Anonymous`). A request the
+ * from `nuid`, else the network user id cookie (`sp` by default), else a new UUID (all-zero for `SP-Anonymous`). A request the
  * loader cannot read is `unreadable` and becomes a collector_payload_format_violation.
  */
 export function readCollectorRequest(request: CollectorRequest): CollectorReading {
@@ -119,7 +120,7 @@ export function readCollectorRequest(request: CollectorRequest): CollectorReadin
   const anonymous = header(request.headers, 'sp-anonymous') !== null
   const fromParameter = querystring.find((p) => p.name === 'nuid')?.value ?? null
   const cookies = requestCookies(request.headers)
-  const fromCookie = cookies.get(NUID_COOKIE) ?? null
+  const fromCookie = cookies.get(request.nuidCookie) ?? null
   const nuid = anonymous ? ANONYMOUS_NUID : (fromParameter ?? fromCookie ?? randomUUID())
   if (!UUID.test(nuid)) return { kind: 'unreadable', message: { payloadField: 'networkUserId', value: nuid.slice(0, 200), expectation: 'a UUID' } }
   const rawContentType = header(request.headers, 'content-type')

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { BODY_LIMITS } from '../http/body-limits.js'
-import { NUID_COOKIE } from './collector-request.js'
 import type { Collected, InspectionService } from './inspection.service.js'
-import type { CollectorPathAlias, RedirectsConfig } from '../collector-config.js'
+import type { CollectorPathAlias, CookieConfig, RedirectsConfig } from '../collector-config.js'
 import { SNOWPLOW_VENDOR } from './pipeline/adapt-payload.js'
 
 const PIXEL = Buffer.from('R0lGODlhAQABAPAAAP///wAAACH5BAUAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64')
@@ -35,14 +34,16 @@ function cookieExpiry(nowMillis: number): string {
   return expiryText
 }
 
-function setNuidCookie(reply: FastifyReply, collected: Collected): void {
+function setNuidCookie(reply: FastifyReply, collected: Collected, cookie: CookieConfig): void {
+  if (!cookie.enabled) return
+  const attributes = `${cookie.domain === null ? '' : `; Domain=${cookie.domain}`}; Path=/; SameSite=None; Secure; HttpOnly`
   if (collected.anonymous) {
-    if (collected.hadNuidCookie) void reply.header('Set-Cookie', `${NUID_COOKIE}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/; SameSite=None; Secure; HttpOnly`)
+    if (collected.hadNuidCookie) void reply.header('Set-Cookie', `${cookie.name}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT${attributes}`)
     return
   }
   if (collected.nuid === null) return
   const expires = cookieExpiry(Date.now())
-  void reply.header('Set-Cookie', `${NUID_COOKIE}=${collected.nuid}; Expires=${expires}; Path=/; SameSite=None; Secure; HttpOnly`)
+  void reply.header('Set-Cookie', `${cookie.name}=${collected.nuid}; Expires=${expires}${attributes}`)
 }
 
 /** A media type Fastify can read (`type/subtype`, parameters after `;`). */
@@ -74,7 +75,7 @@ const rawQuery = (url: string) => {
  * webhook, GET/HEAD as a pixel, POST answered `ok`), the OPTIONS preflight, and `/r/*` (click-tracking
  * redirects, when enabled). Bodies of any content type are read as text: the adapter judges them.
  */
-export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService; now: () => number; redirects: RedirectsConfig; paths: readonly CollectorPathAlias[] }> = async (app, { inspection, now, redirects, paths }) => {
+export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService; now: () => number; redirects: RedirectsConfig; paths: readonly CollectorPathAlias[]; cookie: CookieConfig }> = async (app, { inspection, now, redirects, paths, cookie }) => {
   /** Custom `vendor/version` paths to the standard ones they stand for. */
   const aliases = new Map(paths.map(({ from, to }) => [from.slice(1), to.slice(1).split('/') as [string, string]]))
   app.removeAllContentTypeParsers()
@@ -103,13 +104,14 @@ export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService
       body: request.method === 'POST' ? (typeof request.body === 'string' ? request.body : '') : null,
       timestamp: now(),
       collectorName: COLLECTOR_NAME,
+      nuidCookie: cookie.name,
     })
   }
 
   async function collect(request: FastifyRequest, reply: FastifyReply, vendor: string, version: string) {
     const collected = await record(request, vendor, version)
     collectorCors(request, reply)
-    setNuidCookie(reply, collected)
+    setNuidCookie(reply, collected, cookie)
     if (request.method === 'POST') return reply.type('text/plain; charset=utf-8').send('ok')
     return reply.header('Cache-Control', 'no-cache, no-store, must-revalidate').type('image/gif').send(PIXEL)
   }
@@ -137,7 +139,7 @@ export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService
     if (request.method !== 'GET' && request.method !== 'HEAD') return reply.code(404).type('text/plain; charset=utf-8').send('redirects take GET requests')
     const collected = await record(request, 'r', version)
     collectorCors(request, reply)
-    setNuidCookie(reply, collected)
+    setNuidCookie(reply, collected, cookie)
     const target = redirectTarget(new URLSearchParams(rawQuery(request.url)).get('u'), redirects.domains)
     if (target.kind === 'refused') return reply.code(400).type('text/plain; charset=utf-8').send(target.reason)
     return reply.header('Cache-Control', 'no-cache, no-store, must-revalidate').redirect(target.location, 302)

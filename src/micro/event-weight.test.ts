@@ -30,6 +30,7 @@ const request = (method: 'GET' | 'POST', rawQuery: string, body: string | null) 
   body,
   timestamp: Date.now(),
   collectorName: 'test',
+  nuidCookie: 'sp',
 })
 const contexts = (data: unknown) => JSON.stringify({ schema: `iglu:${SP}/contexts/jsonschema/1-0-0`, data: [{ schema: 'iglu:com.acme/open/jsonschema/1-0-0', data }] })
 const tp2 = (event: Record<string, string>) => JSON.stringify({ schema: `iglu:${SP}/payload_data/jsonschema/1-0-4`, data: [event] })

@@ -36,6 +36,7 @@ const pageView = (aid: string) => ({
   body: null,
   timestamp: Date.now(),
   collectorName: 'test',
+  nuidCookie: 'sp',
 })
 const appIds = async (store: MemoryEventStore) => (await store.findGood()).map((event) => event.event.app_id)
 

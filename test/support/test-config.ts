@@ -20,6 +20,6 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
     // Generous, so that a slow CI machine cannot turn a decided check into "undecidable (budget)".
     compatibility: { maxMillis: 60_000 },
     // Offline: core schemas and the registry only, unless a test adds directories.
-    inspection: { maxEvents: 100_000, memoryBytes: null, organizationId: null, env: 'DEV', igluDirs: [], igluCentralUrl: null, igluCentralMirrorUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600, output: null, destination: null, enrichmentsDir: null, enrich: [], geoDatabase: null, redirects: { enabled: false, domains: [] }, collectorPaths: [], ...overrides.inspection, storage: overrides.inspection?.storage ?? { kind: 'memory' } },
+    inspection: { maxEvents: 100_000, memoryBytes: null, organizationId: null, env: 'DEV', igluDirs: [], igluCentralUrl: null, igluCentralMirrorUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600, output: null, destination: null, enrichmentsDir: null, enrich: [], geoDatabase: null, redirects: { enabled: false, domains: [] }, collectorPaths: [], cookie: { enabled: true, name: 'sp', domain: null }, ...overrides.inspection, storage: overrides.inspection?.storage ?? { kind: 'memory' } },
   }
 }

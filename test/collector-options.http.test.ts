@@ -92,3 +92,35 @@ describe('click-tracking redirects (--redirects) and custom collector paths', ()
     }
   })
 })
+
+describe('the network user id cookie (--cookie-name, --cookie-domain, --no-cookie)', () => {
+  const nuid = '11111111-2222-4333-8444-555555555555'
+  const withApp = async (cookie: { enabled: boolean; name: string; domain: string | null }, test: (base: string) => Promise<void>) => {
+    const floe = await startTestApp(testConfig({ inspection: { cookie } }))
+    try {
+      await test(floe.baseUrl)
+    } finally {
+      await floe.close()
+    }
+  }
+  const newestUser = async (base: string) => ((await (await fetch(`${base}/micro/good`, { method: 'POST', body: '{"limit":1}' })).json()) as { event: { network_userid: string } }[])[0]?.event.network_userid
+
+  it('sets and reads a cookie of its configured name and domain', async () => {
+    await withApp({ enabled: true, name: 'sp_test', domain: 'shop.test' }, async (base) => {
+      const first = await fetch(`${base}/i?e=pv&p=web&tv=t`)
+      expect(first.headers.get('set-cookie')).toMatch(/^sp_test=[0-9a-f-]{36}; Expires=[^;]+; Domain=shop\.test; Path=\/; SameSite=None; Secure; HttpOnly$/)
+      await fetch(`${base}/i?e=pv&p=web&tv=t`, { headers: { cookie: `sp=${nuid}` } })
+      expect(await newestUser(base)).not.toBe(nuid)
+      await fetch(`${base}/i?e=pv&p=web&tv=t`, { headers: { cookie: `sp=x; sp_test=${nuid}` } })
+      expect(await newestUser(base)).toBe(nuid)
+    })
+  })
+
+  it('sets none with --no-cookie, and still reads one sent', async () => {
+    await withApp({ enabled: false, name: 'sp', domain: null }, async (base) => {
+      const answer = await fetch(`${base}/i?e=pv&p=web&tv=t`, { headers: { cookie: `sp=${nuid}` } })
+      expect([answer.status, answer.headers.get('set-cookie')]).toEqual([200, null])
+      expect(await newestUser(base)).toBe(nuid)
+    })
+  })
+})
