@@ -6,7 +6,7 @@ export interface TestConfigOverrides {
   readonly tokenTtlSeconds?: number
   readonly bootstrap?: Config['bootstrap']
   readonly inspection?: Partial<Config['inspection']>
-  readonly http?: Partial<Pick<Config['http'], 'requestTimeoutMs' | 'maxConnections'>>
+  readonly http?: Partial<Pick<Config['http'], 'requestTimeoutMs' | 'maxConnections' | 'tls'>>
 }
 
 /** A complete Config for tests, built directly instead of through environment variables. */
