@@ -1,4 +1,4 @@
-import { parseCollectorPaths, parseCookie, parseRedirects, type CollectorPathAlias, type CookieConfig, type RedirectsConfig } from './collector-config.js'
+import { parseCollectorPaths, parseCookie, parseRedirects, type CollectorFlags, type CollectorPathAlias, type CookieConfig, type RedirectsConfig } from './collector-config.js'
 import { parsePort, parseTls, type TlsConfig } from './listener-config.js'
 import path from 'node:path'
 import { isUuid } from './uuid.js'
@@ -122,8 +122,8 @@ export type EventStorageConfig =
       readonly maxBytesPerList: number
     }
 
-/** Values given on the command line; each one wins over its environment variable. */
-export interface ConfigFlags {
+/** Values given on the command line; each one wins over its environment variable (the collector's own are in CollectorFlags). */
+export interface ConfigFlags extends CollectorFlags {
   readonly port?: string | undefined
   readonly host?: string | undefined
   readonly dataDir?: string | undefined
@@ -148,12 +148,6 @@ export interface ConfigFlags {
   readonly eventsMaxBytes?: string | undefined
   readonly enrich?: readonly string[] | undefined
   readonly geoDb?: string | undefined
-  readonly redirects?: boolean | undefined
-  readonly redirectDomain?: readonly string[] | undefined
-  readonly collectorPath?: readonly string[] | undefined
-  readonly cookieName?: string | undefined
-  readonly cookieDomain?: string | undefined
-  readonly cookie?: boolean | undefined
   readonly tlsCert?: string | undefined
   readonly tlsKey?: string | undefined
   readonly tlsPfx?: string | undefined
