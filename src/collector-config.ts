@@ -41,11 +41,18 @@ type Env = Readonly<Record<string, string | undefined>>
 const listOf = (flag: readonly string[] | undefined, variable: string | undefined) =>
   (flag !== undefined && flag.length > 0 ? flag : (variable ?? '').split(',')).map((item) => item.trim()).filter((item) => item !== '')
 
+/** A switch: the flag when given, else the variable (`on`/`off`, `true`/`false`), else its default. */
+function switchOf(flag: boolean | undefined, variable: string, env: Env, byDefault: boolean, problems: string[]): boolean {
+  if (flag !== undefined) return flag
+  const raw = (env[variable]?.trim() || (byDefault ? 'on' : 'off')).toLowerCase()
+  if (!['on', 'off', 'true', 'false'].includes(raw)) problems.push(`${variable} must be on or off (got "${raw}")`)
+  return raw === 'on' || raw === 'true'
+}
+
 export function parseRedirects(flags: CollectorFlags, env: Env, problems: string[]): RedirectsConfig {
-  const raw = flags.redirects === true ? 'on' : (env.FLOE_REDIRECTS?.trim() || 'off').toLowerCase()
-  if (!['on', 'off', 'true', 'false'].includes(raw)) problems.push(`FLOE_REDIRECTS must be on or off (got "${raw}")`)
   const domains = [...new Set(listOf(flags.redirectDomain, env.FLOE_REDIRECT_DOMAINS).map((domain) => domain.toLowerCase()))]
-  const enabled = raw === 'on' || raw === 'true'
+  // --redirects is a flag without a negation: absent, the variable decides.
+  const enabled = switchOf(flags.redirects === true ? true : undefined, 'FLOE_REDIRECTS', env, false, problems)
   if (!enabled && domains.length > 0) problems.push('redirect domains (--redirect-domain, FLOE_REDIRECT_DOMAINS) apply only with --redirects')
   return { enabled, domains }
 }
@@ -75,7 +82,6 @@ export function parseCookie(flags: CollectorFlags, env: Env, problems: string[])
   if (!COOKIE_NAME.test(name)) problems.push(`the cookie name (--cookie-name, FLOE_COOKIE_NAME) must be a token of at most 64 characters, no spaces, separators or "=" (got "${name}")`)
   const domain = flags.cookieDomain?.trim() || env.FLOE_COOKIE_DOMAIN?.trim() || null
   if (domain !== null && !COOKIE_DOMAIN.test(domain)) problems.push(`the cookie domain (--cookie-domain, FLOE_COOKIE_DOMAIN) must be a host name such as shop.test (got "${domain}")`)
-  const raw = flags.cookie === false ? 'off' : (env.FLOE_COOKIE?.trim() || 'on').toLowerCase()
-  if (!['on', 'off', 'true', 'false'].includes(raw)) problems.push(`FLOE_COOKIE must be on or off (got "${raw}")`)
-  return { enabled: raw === 'on' || raw === 'true', name, domain }
+  // commander sets cookie to true unless --no-cookie is given: only false is the flag's own word.
+  return { enabled: switchOf(flags.cookie === false ? false : undefined, 'FLOE_COOKIE', env, true, problems), name, domain }
 }

@@ -61,10 +61,10 @@ export function createInspectionService(deps: {
   const listeners = new Set<(arrival: Arrival) => void>()
   const resetListeners = new Set<() => void>()
 
-  /** A subscriber that fails is reported; the others and the outputs still see the event, which is stored already. */
-  function tell(listener: (arrival: Arrival) => void, arrival: Arrival): void {
+  /** A subscriber that fails is reported; the others (and the outputs) are still told. */
+  function tell(call: () => void): void {
     try {
-      listener(arrival)
+      call()
     } catch (error) {
       deps.onSubscriberError?.(error)
     }
@@ -75,8 +75,8 @@ export function createInspectionService(deps: {
     // answer) a failed write fails the request, so the tracker sends the events again.
     await store.keep(outcome)
     for (const listener of listeners) {
-      for (const event of outcome.good) tell(listener, { kind: 'good', event })
-      for (const event of outcome.bad) tell(listener, { kind: 'bad', event })
+      for (const event of outcome.good) tell(() => listener({ kind: 'good', event }))
+      for (const event of outcome.bad) tell(() => listener({ kind: 'bad', event }))
     }
     // Outputs see good and incomplete events, as Micro 3.x prints them.
     deps.output?.write([...outcome.good, ...outcome.incomplete])
@@ -133,13 +133,7 @@ export function createInspectionService(deps: {
     /** Empties the store, then tells those listening for resets (live streams, so that their pages empty too). */
     async reset(): Promise<void> {
       await store.reset()
-      for (const listener of resetListeners) {
-        try {
-          listener()
-        } catch (error) {
-          deps.onSubscriberError?.(error)
-        }
-      }
+      for (const listener of resetListeners) tell(listener)
     },
 
     /** Calls `listener` after each reset through this instance; returns the unsubscribe function. */

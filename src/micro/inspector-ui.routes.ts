@@ -15,20 +15,27 @@ const FILES = {
  */
 const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
+let files: ReadonlyMap<string, { readonly type: string; readonly body: Buffer }> | null = null
+
+/** The page's files, read at the first registration (the page is served under two prefixes). */
+function pageFiles(): ReadonlyMap<string, { readonly type: string; readonly body: Buffer }> {
+  files ??= new Map(Object.entries(FILES).map(([name, type]) => [name, { type, body: readFileSync(new URL(name, ASSETS)) }]))
+  return files
+}
+
 /**
  * The event inspector, a page at `{prefix}/ui/` (Micro serves its UI at `/micro/ui`): the newest
  * events, then each one as it is stored, with filters and each event's JSON. Files are read once,
  * at start-up; any other `{prefix}/ui/...` path is a 404 with an empty body, as in Micro.
  */
 export const inspectorUiRoutes: FastifyPluginAsync = async (app) => {
-  const files = new Map(Object.entries(FILES).map(([name, type]) => [name, { type, body: readFileSync(new URL(name, ASSETS)) }]))
-  const send = (name: string) => files.get(name)
+  const served = pageFiles()
   app.get('/ui', async (request, reply) => {
     const query = request.url.indexOf('?')
     return reply.redirect(`${request.url.slice(0, query === -1 ? undefined : query)}/${query === -1 ? '' : request.url.slice(query)}`, 302)
   })
   app.get<{ Params: { '*': string } }>('/ui/*', async (request, reply) => {
-    const file = send(request.params['*'] === '' ? 'index.html' : request.params['*'])
+    const file = served.get(request.params['*'] === '' ? 'index.html' : request.params['*'])
     if (file === undefined) return reply.code(404).send('')
     return reply
       .type(file.type)

@@ -94,7 +94,10 @@ export function createScenariosService(deps: ScenariosDeps) {
         return new ScenarioRejectedError([problemError('DataProductNotFound', 'dataProductId', `dataProductId ${JSON.stringify(scenario.dataProductId)} was deleted meanwhile`), ...warnings])
       case 'source-applications-gone': {
         const listed = scenario.sourceApplications ?? []
-        const gone = outcome.ids.map((id) => problemError('SourceApplicationNotFound', `sourceApplications[${listed.indexOf(id)}]`, `sourceApplications[${listed.indexOf(id)}] ${JSON.stringify(id)} was deleted meanwhile`))
+        const gone = outcome.ids.map((id) => {
+          const field = `sourceApplications[${listed.indexOf(id)}]`
+          return problemError('SourceApplicationNotFound', field, `${field} ${JSON.stringify(id)} was deleted meanwhile`)
+        })
         return new ScenarioRejectedError([...gone, ...warnings])
       }
       case 'not-found':

@@ -46,6 +46,9 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 
+/** The `ue_pr` text of a self-describing event. */
+const unstructEvent = (schema: string, data: unknown) => JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0', data: { schema, data } })
+
 /** The tp1 pixel: the query string is the event. */
 function adaptTp1(payload: CollectorPayload): AdapterOutcome {
   if (payload.querystring.length === 0) return { kind: 'failure', badRowKind: 'adapter_failures', messages: [{ field: 'querystring', value: null, expectation: 'empty querystring: not a valid URI redirect' }] }
@@ -110,24 +113,23 @@ function adaptIgluWebhook(payload: CollectorPayload): AdapterOutcome {
     for (const name of passthrough) if (query.has(name)) parameters.set(name, query.get(name) ?? null)
     return parameters
   }
-  const unstruct = (schema: string, data: unknown) => JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0', data: { schema, data } })
   const schema = query.get('schema') ?? null
   if (schema !== null) {
     if (payload.body === null || payload.body === '') {
       const data: Record<string, string | null> = {}
       for (const [name, value] of query) if (!['schema', 'nuid', 'aid', 'cv', 'p'].includes(name)) data[name] = value === '' ? null : value
-      return { kind: 'events', events: [rawEvent(payload, new Map([...base('app'), ['ue_pr', unstruct(schema, data)]]))] }
+      return { kind: 'events', events: [rawEvent(payload, new Map([...base('app'), ['ue_pr', unstructEvent(schema, data)]]))] }
     }
     const parsed = parseJson(payload.body)
     if (!parsed.ok) return fail('body', payload.body.slice(0, 1000), parsed.error)
     const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value]
-    return { kind: 'events', events: items.map((item) => rawEvent(payload, new Map([...base('app'), ['ue_pr', unstruct(schema, item)]]))) }
+    return { kind: 'events', events: items.map((item) => rawEvent(payload, new Map([...base('app'), ['ue_pr', unstructEvent(schema, item)]]))) }
   }
   if (payload.body === null || payload.body === '') return fail('querystring', null, 'no schema in the querystring and no body: not a valid Iglu webhook event')
   const parsed = parseJson(payload.body)
   if (!parsed.ok) return fail('body', payload.body.slice(0, 1000), parsed.error)
   if (!isObject(parsed.value) || typeof parsed.value.schema !== 'string' || !('data' in parsed.value)) return fail('body', payload.body.slice(0, 1000), 'expected a self-describing JSON')
-  return { kind: 'events', events: [rawEvent(payload, new Map([...base('app'), ['ue_pr', unstruct(parsed.value.schema, parsed.value.data)]]))] }
+  return { kind: 'events', events: [rawEvent(payload, new Map([...base('app'), ['ue_pr', unstructEvent(parsed.value.schema, parsed.value.data)]]))] }
 }
 
 const URI_REDIRECT = 'iglu:com.snowplowanalytics.snowplow/uri_redirect/jsonschema/1-0-0'
@@ -154,13 +156,14 @@ function adaptRedirect(payload: CollectorPayload): AdapterOutcome {
     return fail('querystring', text === '' ? null : text.slice(0, 1000), 'missing `u` parameter: not a valid URI redirect')
   }
   const redirect = { schema: URI_REDIRECT, data: { uri: target } }
-  const parameters = new Map(query)
+  // queryMap made this map for this event alone.
+  const parameters = query
   parameters.delete('u')
   parameters.set('tv', 'r-tp2')
   if (!parameters.has('p')) parameters.set('p', 'web')
   if (!parameters.has('e')) {
     parameters.set('e', 'ue')
-    parameters.set('ue_pr', JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0', data: redirect }))
+    parameters.set('ue_pr', unstructEvent(URI_REDIRECT, redirect.data))
     return { kind: 'events', events: [rawEvent(payload, parameters)] }
   }
   const encoded = parameters.get('cx')
