@@ -1,5 +1,5 @@
 import { RegExpParser } from '@eslint-community/regexpp'
-import { DFA, getIntersectionWords, isDisjointWith, JS, NFA, transform, Transformers, type ReadonlyWord } from 'refa'
+import { DFA, getIntersectionWords, isDisjointWith, JS, NFA, transform, Transformers, type CharSet, type ReadonlyWord } from 'refa'
 
 /**
  * Regular languages of JSON Schema strings, through refa's automata. A `pattern` is unanchored, as
@@ -82,14 +82,50 @@ export function inclusion(left: NFA, right: NFA, maxStates: number): { included:
   }
 }
 
-/** A few strings of the language, shortest first. */
-export function sampleWords(language: NFA, count: number): string[] {
+/** The first `limit` characters of a set, in ascending order. */
+function firstChars(set: CharSet, limit: number): number[] {
+  const chars: number[] = []
+  for (const range of set.ranges) {
+    for (let char = range.min; char <= range.max && chars.length < limit; char++) chars.push(char)
+    if (chars.length >= limit) break
+  }
+  return chars
+}
+
+/** Up to `limit` words of one sequence of character sets, the last position varying fastest. */
+function wordsOfSets(sets: readonly CharSet[], limit: number): string[] {
+  const choices = sets.map((set) => firstChars(set, limit))
+  if (choices.some((chars) => chars.length === 0)) return []
+  const at = choices.map(() => 0)
   const words: string[] = []
-  for (const word of language.words()) {
-    words.push(wordToString(word))
-    if (words.length >= count) break
+  while (words.length < limit) {
+    words.push(String.fromCodePoint(...at.map((index, position) => choices[position]![index]!)))
+    let position = at.length - 1
+    while (position >= 0 && at[position] === choices[position]!.length - 1) at[position--] = 0
+    if (position < 0) break
+    at[position]!++
   }
   return words
+}
+
+/**
+ * A few strings of the language, shortest first. A breadth-first walk in which each state is
+ * expanded at most `count` times: O(count × transitions) steps and memory however ambiguous the
+ * automaton is (refa's `words()` walks paths, whose number can grow exponentially with length).
+ */
+export function sampleWords(language: NFA, count: number): string[] {
+  const found = new Set<string>()
+  const expansions = new Map<NFA.ReadonlyNode, number>()
+  const queue: { node: NFA.ReadonlyNode; sets: readonly CharSet[] }[] = [{ node: language.initial, sets: [] }]
+  for (let head = 0; head < queue.length && found.size < count; head++) {
+    const { node, sets } = queue[head]!
+    const expanded = expansions.get(node) ?? 0
+    if (expanded >= count) continue
+    expansions.set(node, expanded + 1)
+    if (language.finals.has(node as NFA.Node)) for (const word of wordsOfSets(sets, count - found.size)) found.add(word)
+    for (const [next, via] of node.out) queue.push({ node: next, sets: [...sets, via] })
+  }
+  return [...found].slice(0, count)
 }
 
 /** The shortest and (for a finite language) longest word length; null when the language is empty. */
