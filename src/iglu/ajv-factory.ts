@@ -1,7 +1,8 @@
 import ajvDraft04 from 'ajv-draft-04'
 import ajvFormats from 'ajv-formats'
-import { linearPatternEngine } from './linear-pattern.js'
+import { linearPatternEngine, type PatternCostMeter } from './linear-pattern.js'
 import { findRefCycle } from './ref-cycles.js'
+import { addSetKeywords } from './set-keywords.js'
 import { SELF_DESC_METASCHEMA_URI } from './self-describing.js'
 
 /** The formats Snowplow's validator asserts; any other format name passes, as it does there. */
@@ -44,11 +45,14 @@ export type Ajv = InstanceType<typeof Ajv04>
 export interface AjvOptions {
   /** Collect every error (for reports) instead of stopping at the first (for speed). */
   readonly allErrors?: boolean
+  /** Charged for pattern matching: a validation that uses up its budget throws PatternCostExceeded. */
+  readonly patternCost?: PatternCostMeter
 }
 
 /**
  * The one way the project builds a JSON Schema validator: draft-04, Snowplow's asserted formats,
- * no type coercion, unknown keywords (such as `self`) ignored, and `pattern`s run in linear time.
+ * no type coercion, unknown keywords (such as `self`) ignored, `pattern`s run in linear time, and
+ * `enum` and `uniqueItems` checked in linear time.
  */
 export function createAjv(options: AjvOptions = {}): Ajv {
   const ajv = new Ajv04({
@@ -63,8 +67,9 @@ export function createAjv(options: AjvOptions = {}): Ajv {
     loadSchema: undefined,
     logger: false,
     // User patterns run on RE2 (linear time): a hostile `pattern` cannot stall validation.
-    code: { regExp: linearPatternEngine },
+    code: { regExp: linearPatternEngine(options.patternCost) },
   })
+  addSetKeywords(ajv)
   addFormats(ajv, { mode: 'full', formats: [...ASSERTED_FORMATS] })
   ajv.addMetaSchema(selfDescribingMetaSchema, SELF_DESC_METASCHEMA_URI, false)
   return ajv
