@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createAjv } from './ajv-factory.js'
-import { compileLinearPattern, UnsupportedPatternError } from './linear-pattern.js'
+import { compileLinearPattern, MAX_PATTERN_PROGRAM_SIZE, PatternCostExceeded, PatternCostMeter, UnsupportedPatternError } from './linear-pattern.js'
 import { findRefCycle } from './ref-cycles.js'
 
 // Patterns as Iglu schemas write them, all of which both engines run.
@@ -58,5 +58,31 @@ describe('$ref cycles', () => {
     expect(findRefCycle({ definitions: { node: { type: 'object', properties: { next: { $ref: '#/definitions/node' } } } }, $ref: '#/definitions/node' })).toBeNull()
     expect(findRefCycle({ properties: { a: { $ref: '#/definitions/missing' } } })).toBeNull()
     expect(findRefCycle({ properties: { a: { $ref: 'http://example.com/schema#' } } })).toBeNull()
+  })
+})
+
+describe('the cost of user patterns', () => {
+  it('refuses a pattern whose program is over the limit, naming the pattern and the limit', () => {
+    const huge = `${'[\\s\\S]{1000}'.repeat(10)}[bc]`
+    expect(() => compileLinearPattern(huge)).toThrow(UnsupportedPatternError)
+    expect(() => compileLinearPattern(huge)).toThrow(`more than the limit of ${MAX_PATTERN_PROGRAM_SIZE}`)
+    expect(() => compileLinearPattern('^[a-z0-9]{1,255}$')).not.toThrow()
+  })
+
+  it('charges each match to the meter, and stops before a match past the budget', () => {
+    const meter = new PatternCostMeter(10_000)
+    const pattern = compileLinearPattern('^[a-z]{1,20}$', meter)
+    expect(pattern.test('abc')).toBe(true)
+    expect(() => pattern.test('x'.repeat(5_000))).toThrow(PatternCostExceeded)
+    meter.reset()
+    expect(pattern.test('abcd')).toBe(true)
+  })
+
+  it('makes a validation with a metered validator throw once the budget is used up', () => {
+    const meter = new PatternCostMeter(1_000_000)
+    const validate = createAjv({ patternCost: meter }).compile({ type: 'array', items: { type: 'string', pattern: '^[a-z]{1,200}$' } })
+    expect(validate(['abc', 'def'])).toBe(true)
+    meter.reset()
+    expect(() => validate(Array.from({ length: 100 }, () => 'a'.repeat(150)))).toThrow(PatternCostExceeded)
   })
 })

@@ -1,4 +1,5 @@
 import { compileSchema, createAjv, type Ajv } from '../../iglu/ajv-factory.js'
+import { PatternCostExceeded, PatternCostMeter } from '../../iglu/linear-pattern.js'
 import { contentHash } from '../../iglu/content-hash.js'
 import { BoundedMemo } from '../../bounded-memo.js'
 import { parseIgluUri } from '../../iglu/schema-key.js'
@@ -18,6 +19,12 @@ const schemaKeys = new BoundedMemo(1024, parseIgluUri)
 /** Longer URIs are parsed each time, so that the memo holds little text. */
 const REMEMBERED_URI_LENGTH = 256
 const schemaKeyOf = (uri: string) => (uri.length > REMEMBERED_URI_LENGTH ? parseIgluUri(uri) : schemaKeys.get(uri))
+
+/**
+ * Pattern matching one validated document (an event's data, or one entity) may cost, in program
+ * size × characters: about 0.1 s of matching. Past it the document is invalid, saying why.
+ */
+export const PATTERN_WORK_PER_DOCUMENT = 20_000_000
 
 /** Compiled validators kept, by schema content. */
 const MAX_VALIDATORS = 2000
@@ -65,8 +72,10 @@ function dataReport(issue: AjvIssue, data: unknown): DataReport {
 }
 
 /** Validation against schemas from the resolver, with the shared Ajv factory; compiled validators are reused. */
-export function createSchemaValidation(resolver: IgluResolver): IgluValidation {
-  let ajv = createAjv({ allErrors: true })
+export function createSchemaValidation(resolver: IgluResolver, patternWork = PATTERN_WORK_PER_DOCUMENT): IgluValidation {
+  const meter = new PatternCostMeter(patternWork)
+  const validatorOptions = { allErrors: true, patternCost: meter }
+  let ajv = createAjv(validatorOptions)
   const validators = new Map<string, Validate>()
   // Cached repositories hand back the same object each time: on the collector's path the schema
   // is then recognised without hashing it; fresh objects (the registry's) fall back to the hash.
@@ -85,7 +94,7 @@ export function createSchemaValidation(resolver: IgluResolver): IgluValidation {
       // Start afresh rather than let one Ajv instance grow without bound.
       validators.clear()
       byObject = new WeakMap()
-      ajv = createAjv({ allErrors: true })
+      ajv = createAjv(validatorOptions)
     }
     let validate: Validate
     try {
@@ -93,7 +102,7 @@ export function createSchemaValidation(resolver: IgluResolver): IgluValidation {
     } catch (error) {
       // Two schemas declaring the same `id` cannot share an Ajv instance.
       if (!(error instanceof Error) || !/already exists/.test(error.message)) throw error
-      validate = compileSchema(createAjv({ allErrors: true }), schema)
+      validate = compileSchema(createAjv(validatorOptions), schema)
     }
     validators.set(hash, validate)
     byObject.set(schema, validate)
@@ -115,7 +124,14 @@ export function createSchemaValidation(resolver: IgluResolver): IgluValidation {
         const message = `the schema cannot be compiled: ${error instanceof Error ? error.message : String(error)}`
         return { kind: 'invalid', error: { error: 'ValidationError', dataReports: [{ message, path: '$', keyword: 'schema', targets: [] }] } }
       }
-      if (validate(data)) return { kind: 'valid' }
+      meter.reset()
+      try {
+        if (validate(data)) return { kind: 'valid' }
+      } catch (error) {
+        if (!(error instanceof PatternCostExceeded)) throw error
+        const message = `$: the data is too costly to validate: ${error.message}`
+        return { kind: 'invalid', error: { error: 'ValidationError', dataReports: [{ message, path: '$', keyword: 'pattern', targets: [] }] } }
+      }
       const issues = (validate.errors ?? []) as unknown as AjvIssue[]
       return { kind: 'invalid', error: { error: 'ValidationError', dataReports: issues.slice(0, 50).map((issue) => dataReport(issue, data)) } }
     },
