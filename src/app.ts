@@ -26,7 +26,7 @@ import { parseJsonBodies } from './http/json-body-parser.js'
 import { ApiKeyView } from './auth/api-keys.schemas.js'
 import { TokenResponse } from './auth/token-exchange.schemas.js'
 import { BackgroundTasks } from './background-tasks.js'
-import { createAjv } from './iglu/ajv-factory.js'
+import { CostlyWorkPool, createPooledCompatibilityChecker, pooledDesignSchemaCheck, pooledSchemaDocumentCheck } from './workers/index.js'
 import { createIgluAccessGuard } from './auth/iglu-access.hook.js'
 import { createIgluRepository } from './registry/iglu-repository.js'
 import { createDeployedSchemaCache } from './registry/deployed-schema-cache.js'
@@ -119,6 +119,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
   const secure = config.http.tls === null ? null : createSecureListener((request, response) => routes?.routing(request, response), config.http, config.http.tls, { maxHeaderBytes: MAX_HEADER_BYTES, graceMs: SHUTDOWN_GRACE_MS })
   const store = createDb(config.db)
   let events: OpenEventStore | null = null
+  // Threads start on demand: an idle server holds none.
+  const costlyWork = new CostlyWorkPool(config.workers)
   try {
     await migrateToLatest(store.db)
     const startup = await ensureStartupCredentials(store.db, config.bootstrap)
@@ -162,7 +164,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       ttlMs: DEPLOYED_SCHEMA_TTL_MS,
       now: nowMillis,
     })
-    const registry = createRegistryService({ db: store.db, ajv: createAjv({ allErrors: true }), clock, background, versionCacheTtlMs: DEPLOYED_SCHEMA_TTL_MS, onDeployed: () => publishedSchemas.invalidate() })
+    const registry = createRegistryService({ db: store.db, checkDocument: pooledSchemaDocumentCheck(costlyWork), clock, background, versionCacheTtlMs: DEPLOYED_SCHEMA_TTL_MS, onDeployed: () => publishedSchemas.invalidate() })
     http.decorateRequest('principal', null)
     http.addSchema(ErrorBody)
     http.addSchema(TokenResponse)
@@ -179,7 +181,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     // side gets the other through a narrow interface, resolved lazily to break the cycle.
     const eventSpecLinks = { forDataProducts: (organizationId: string, ids: readonly string[]) => eventSpecs.forDataProducts(organizationId, ids) }
     const dataProducts = createDataProductsService({ store: createDataProductsStore(store.db, { forgetSourceApplication }), eventSpecs: eventSpecLinks, clock })
-    const scenarios = createScenariosService({ store: scenariosStore, catalog, dataProducts, clock, compatibility: { budget: { maxMillis: config.compatibility.maxMillis } } })
+    const compatibility = createPooledCompatibilityChecker(costlyWork, { budget: { maxMillis: config.compatibility.maxMillis } })
+    const designSchema = pooledDesignSchemaCheck(costlyWork)
+    const scenarios = createScenariosService({ store: scenariosStore, catalog, dataProducts, clock, compatibility, designSchema })
     const eventSpecs = createEventSpecs({ store: scenariosStore, catalog, scenarios })
     await http.register(
       async (organization) => {
@@ -189,7 +193,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
           guarded.addHook('onRequest', bearerGuard)
           await guarded.register(apiKeysRoutes, { credentials })
           await guarded.register(registryRoutes, { prefix: '/data-structures/v1', registry })
-          await guarded.register(compatibilityChecksRoutes, { repository: igluRepository })
+          await guarded.register(compatibilityChecksRoutes, { repository: igluRepository, checker: compatibility, designSchema })
           await guarded.register(scenariosRoutes, { prefix: '/tracking-scenarios/v1', scenarios })
           await guarded.register(eventSpecsRoutes, { prefix: '/event-specs/v1', eventSpecs, writes: createEventSpecWrites({ store: scenariosStore, catalog, scenarios }) })
           await guarded.register(dataProductsRoutes, { prefix: '/data-products/v2', dataProducts })
@@ -270,6 +274,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       await background.drain()
       await openEvents.close()
       await store.close()
+      await costlyWork.close()
     })
     await http.ready()
 
@@ -285,6 +290,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
   } catch (error) {
     await events?.close()
     await store.close()
+    await costlyWork.close()
     throw error
   }
 }

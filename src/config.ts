@@ -1,5 +1,7 @@
 import { parseCollectorPaths, parseCookie, parseRedirects, type CollectorFlags, type CollectorPathAlias, type CookieConfig, type RedirectsConfig } from './collector-config.js'
+import { parseCostlyWork } from './costly-work-config.js'
 import { parsePort, parseTls, type TlsConfig } from './listener-config.js'
+import type { CostlyWorkLimits } from './workers/index.js'
 import path from 'node:path'
 import { isUuid } from './uuid.js'
 
@@ -52,6 +54,8 @@ export interface Config {
     /** Time budget of one scenario compatibility check, in milliseconds; past it the answer is undecidable. */
     readonly maxMillis: number
   }
+  /** The worker pool for costly user-supplied work (compatibility checks, schema compilation and linting). */
+  readonly workers: CostlyWorkLimits
   readonly inspection: InspectionConfig
 }
 
@@ -205,6 +209,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   const maxMillis = Number(maxMillisRaw)
   if (!/^\d+$/.test(maxMillisRaw) || maxMillis < 1 || maxMillis > 600_000) problems.push(`FLOE_COMPATIBILITY_MAX_MS must be an integer between 1 and 600000 (got "${maxMillisRaw}")`)
 
+  const workers = parseCostlyWork(pick, problems)
   const inspection = parseInspection(flags, env, pick, problems)
   const tls = parseTls(flags, pick, problems)
 
@@ -216,6 +221,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     bootstrap,
     log: { level: logLevel as Config['log']['level'], format: logFormat as Config['log']['format'] },
     compatibility: { maxMillis },
+    workers,
     inspection,
   })
 }

@@ -9,6 +9,7 @@ import { migrateToLatest } from '../src/db/migrate.js'
 import { migrations } from '../src/db/migrations/index.js'
 import { createAjv } from '../src/iglu/ajv-factory.js'
 import { createRegistryService } from '../src/registry/registry.service.js'
+import { validateSchemaDocument } from '../src/registry/schema-validation.js'
 import { apiClient } from './support/api-client.js'
 import { objectSchema } from './support/registry-builders.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
@@ -148,7 +149,7 @@ describe.each(backends)('storage on $name', (backend) => {
     const database = await fresh({ onDisk: true })
     const first = await open(database, { bootstrap: BOOTSTRAP })
     // The first life accepts the requests and dies before doing them: its background work never runs.
-    const dying = createRegistryService({ db: first.store.db, ajv: createAjv({ allErrors: true }), clock: systemClock, background: { run: () => undefined } })
+    const dying = createRegistryService({ db: first.store.db, checkDocument: async (data) => ({ kind: 'report', report: validateSchemaDocument(data, createAjv({ allErrors: true })) }), clock: systemClock, background: { run: () => undefined } })
     const initiator = { organizationId: BOOTSTRAP.organizationId, apiKeyId: BOOTSTRAP.apiKeyId, isAdmin: true }
     const deployed = objectSchema('com.acme', 'resumed', '1-0-0', { n: { type: 'integer' } })
     expect((await dying.validate(BOOTSTRAP.organizationId, { data: deployed })).success).toBe(true)

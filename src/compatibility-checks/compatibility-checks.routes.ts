@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { requirePrincipal } from '../auth/principal.js'
-import { checkCompatibility } from '../compatibility/check-compatibility.js'
+import type { CompatibilityChecker } from '../compatibility/compatibility-result.js'
+import type { DesignSchemaChecker } from '../iglu/design-schema.js'
 import { ErrorBodyRef } from '../http/error-body.schema.js'
 import type { IgluRepository } from '../registry/iglu-repository.js'
 import { checkEventSpec } from './event-spec-compatibility.js'
@@ -14,7 +15,7 @@ const OrgParams = Type.Object({ organizationId: Type.String() })
 const Source = Type.Object({ source: Type.String({ maxLength: 1000 }), schema: Type.Optional(Type.Unknown()) }, { additionalProperties: true })
 
 /** The compatibility engine over HTTP: raw schema pairs, and snowplow-cli's event-spec check. */
-export const compatibilityChecksRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepository }> = async (app, { repository }) => {
+export const compatibilityChecksRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepository; checker: CompatibilityChecker; designSchema: DesignSchemaChecker }> = async (app, { repository, checker, designSchema }) => {
   app.post(
     '/compatibility-checks',
     {
@@ -35,7 +36,7 @@ export const compatibilityChecksRoutes: FastifyPluginAsyncTypebox<{ repository: 
     },
     async (request) => {
       requirePrincipal(request.principal, 'check compatibility')
-      return checkCompatibility(request.body.candidate, request.body.reference)
+      return checker.check(request.body.candidate, request.body.reference)
     },
   )
 
@@ -61,6 +62,6 @@ export const compatibilityChecksRoutes: FastifyPluginAsyncTypebox<{ repository: 
         },
       },
     },
-    async (request) => checkEventSpec(repository, requirePrincipal(request.principal, 'check compatibility').organizationId, request.body.spec),
+    async (request) => checkEventSpec(repository, checker, designSchema, requirePrincipal(request.principal, 'check compatibility').organizationId, request.body.spec),
   )
 }

@@ -1,7 +1,5 @@
-import { checkCompatibility } from '../compatibility/check-compatibility.js'
-import type { CompatibilityOutcome } from '../compatibility/compatibility-result.js'
-import { createAjv } from '../iglu/ajv-factory.js'
-import { designSchemaProblem } from '../iglu/design-schema.js'
+import type { CompatibilityChecker, CompatibilityOutcome } from '../compatibility/compatibility-result.js'
+import type { DesignSchemaChecker } from '../iglu/design-schema.js'
 import { parseIgluUri } from '../iglu/schema-key.js'
 import type { IgluRepository } from '../registry/iglu-repository.js'
 import { InvalidSpecSchemaError, SourceNotFoundError } from './compatibility-checks.errors.js'
@@ -17,9 +15,6 @@ export interface SourceVerdict {
   readonly properties: Record<string, CompatibilityOutcome>
 }
 
-/** Compiles the specification's schemas to check them, from the shared factory. */
-const ajv = createAjv()
-
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** Overall status: any incompatible wins, then any undecidable. */
@@ -30,13 +25,13 @@ function worst(statuses: readonly CompatibilityOutcome[]): CompatibilityOutcome 
 }
 
 /** Each property of the spec's schema against the same property of the data structure. */
-function propertyVerdicts(schema: unknown, reference: Record<string, unknown>): Record<string, CompatibilityOutcome> {
+async function propertyVerdicts(checker: CompatibilityChecker, schema: unknown, reference: Record<string, unknown>): Promise<Record<string, CompatibilityOutcome>> {
   const verdicts: Record<string, CompatibilityOutcome> = {}
   if (!isObject(schema) || !isObject(schema.properties)) return verdicts
   const referenceProperties = isObject(reference.properties) ? reference.properties : {}
   for (const [name, subschema] of Object.entries(schema.properties)) {
-    if (Object.hasOwn(referenceProperties, name)) verdicts[name] = checkCompatibility(subschema, referenceProperties[name]).outcome
-    else verdicts[name] = reference.additionalProperties === false ? 'incompatible' : checkCompatibility(subschema, isObject(reference.additionalProperties) ? reference.additionalProperties : {}).outcome
+    if (Object.hasOwn(referenceProperties, name)) verdicts[name] = (await checker.check(subschema, referenceProperties[name])).outcome
+    else verdicts[name] = reference.additionalProperties === false ? 'incompatible' : (await checker.check(subschema, isObject(reference.additionalProperties) ? reference.additionalProperties : {})).outcome
   }
   return verdicts
 }
@@ -45,7 +40,7 @@ function propertyVerdicts(schema: unknown, reference: Record<string, unknown>): 
  * snowplow-cli's `event-specs/v1/compatibility`: the event and each tracked entity, where both a
  * source and a schema are given, checked against the deployed source version (PROD, else DEV).
  */
-export async function checkEventSpec(repository: IgluRepository, organizationId: string, spec: { event?: SpecSource; entities?: { tracked?: readonly SpecSource[] } }) {
+export async function checkEventSpec(repository: IgluRepository, checker: CompatibilityChecker, designSchema: DesignSchemaChecker, organizationId: string, spec: { event?: SpecSource; entities?: { tracked?: readonly SpecSource[] } }) {
   // A source without a schema (absent or null) has nothing to compare; a schema that is not a
   // JSON Schema is refused, as a scenario's is, before anything is compared.
   const targets: { field: string; target: SpecSource }[] = []
@@ -54,7 +49,7 @@ export async function checkEventSpec(repository: IgluRepository, organizationId:
     if (entity.schema != null) targets.push({ field: `spec.entities.tracked[${i}]`, target: entity })
   }
   for (const { field, target } of targets) {
-    const problem = designSchemaProblem(ajv, target.schema, `${field}.schema`)
+    const problem = await designSchema(target.schema, `${field}.schema`)
     if (problem !== null) throw new InvalidSpecSchemaError(`${field}.schema`, problem)
   }
   const sources: SourceVerdict[] = []
@@ -64,8 +59,8 @@ export async function checkEventSpec(repository: IgluRepository, organizationId:
     if (key === null) throw new SourceNotFoundError(field, target.source)
     const deployed = (await repository.find(organizationId, 'PROD', key)) ?? (await repository.find(organizationId, 'DEV', key))
     if (deployed === null) throw new SourceNotFoundError(field, target.source)
-    const result = checkCompatibility(target.schema, deployed.schema)
-    sources.push({ source: target.source, status: result.outcome, properties: propertyVerdicts(target.schema, deployed.schema) })
+    const result = await checker.check(target.schema, deployed.schema)
+    sources.push({ source: target.source, status: result.outcome, properties: await propertyVerdicts(checker, target.schema, deployed.schema) })
   }
   const status = worst(sources.map((s) => s.status))
   const message =

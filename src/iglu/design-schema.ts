@@ -1,6 +1,9 @@
 import { compileSchema, type Ajv } from './ajv-factory.js'
 import { jsonDepthExceeds } from './json-depth.js'
 
+/** The check below wherever it runs (the server runs it in its worker pool): the problem, or null. */
+export type DesignSchemaChecker = (schema: unknown, field: string) => Promise<string | null>
+
 /** Deeper design schemas are refused: the reference pipeline's JSON depth limit is 40. */
 export const MAX_DESIGN_SCHEMA_DEPTH = 40
 

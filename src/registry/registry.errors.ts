@@ -12,6 +12,8 @@ export type RegistryErrorCode =
   | 'PATCH_REQUIRED'
   | 'PROD_IMMUTABLE'
   | 'SCHEMA_TOO_DEEP'
+  | 'SCHEMA_TOO_COSTLY'
+  | 'VALIDATION_BUSY'
   | 'SCHEMA_NOT_FOUND'
   | 'NO_SCHEMAS_AVAILABLE'
 
@@ -91,6 +93,22 @@ export class SchemaTooDeepError extends RegistryError<'SCHEMA_TOO_DEEP'> {
   readonly code = 'SCHEMA_TOO_DEEP'
   constructor(limit: number) {
     super(`data is nested deeper than ${limit} levels`, { field: 'data' })
+  }
+}
+
+/** A schema whose compilation or linting ran out of the worker pool's time or memory. */
+export class SchemaTooCostlyError extends RegistryError<'SCHEMA_TOO_COSTLY'> {
+  readonly code = 'SCHEMA_TOO_COSTLY'
+  constructor(detail: string) {
+    super(`data is too costly to check: ${detail}`, { field: 'data' })
+  }
+}
+
+/** Every worker busy and the pool's queue full: the request may be sent again. */
+export class ValidationBusyError extends RegistryError<'VALIDATION_BUSY'> {
+  readonly code = 'VALIDATION_BUSY'
+  constructor(detail: string) {
+    super(`the server is checking too many schemas at once: ${detail}`, { field: 'data' })
   }
 }
 

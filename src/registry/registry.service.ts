@@ -3,17 +3,16 @@ import type { Kysely } from 'kysely'
 import type { Clock } from '../auth/clock.js'
 import type { BackgroundTasks } from '../background-tasks.js'
 import type { Database } from '../db/database.js'
-import type { Ajv } from '../iglu/ajv-factory.js'
 import { contentHash } from '../iglu/content-hash.js'
 import { compareSchemaVer, formatSchemaVer, parseSchemaVer } from '../iglu/schema-ver.js'
 import { schemaKeyToUri } from '../iglu/schema-key.js'
 import { checkDeploymentRequest, deploySchema, type DeploymentRequest, type Initiator } from './deploy-schema.js'
-import { DataStructureNotFoundError, InvalidSchemaKeyError, RequestNotFoundError, VersionNotDeployedError } from './registry.errors.js'
+import { DataStructureNotFoundError, InvalidSchemaKeyError, RequestNotFoundError, SchemaTooCostlyError, SchemaTooDeepError, ValidationBusyError, VersionNotDeployedError } from './registry.errors.js'
 import { createDeployedSchemaCache } from './deployed-schema-cache.js'
 import { createRegistryStore, type DataStructure, type Env, type SchemaVersion } from './registry.store.js'
 import type { PendingWork, StructureMeta } from './registry.table.js'
 import { dataStructureView, deploymentView } from './registry-views.js'
-import { validateSchemaDocument } from './schema-validation.js'
+import { MAX_SCHEMA_DEPTH, type SchemaDocumentCheck, type SchemaValidationReport } from './schema-validation.js'
 import { isUuid } from '../uuid.js'
 
 /** The result object of validation and deployment requests, as Console clients read it. */
@@ -45,7 +44,25 @@ function versionsInOrder(versions: readonly SchemaVersion[]): SchemaVersion[] {
   return [...once.values()].sort((a, b) => compareSchemaVer(parseSchemaVer(a.version)!, parseSchemaVer(b.version)!))
 }
 
-export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; clock: Clock; background: Pick<BackgroundTasks, 'run'>; versionCacheTtlMs?: number; onDeployed?: () => void }) {
+/** The report of a check, or the domain error that stands for its absence. */
+function reportOf(check: SchemaDocumentCheck): SchemaValidationReport {
+  switch (check.kind) {
+    case 'report':
+      return check.report
+    case 'too-deep':
+      throw new SchemaTooDeepError(MAX_SCHEMA_DEPTH)
+    case 'too-costly':
+      throw new SchemaTooCostlyError(check.detail)
+    case 'busy':
+      throw new ValidationBusyError(check.detail)
+    default: {
+      const unknown: never = check
+      throw new Error(`unknown check ${JSON.stringify(unknown)}`)
+    }
+  }
+}
+
+export function createRegistryService(deps: { db: Kysely<Database>; checkDocument: (data: unknown) => Promise<SchemaDocumentCheck>; clock: Clock; background: Pick<BackgroundTasks, 'run'>; versionCacheTtlMs?: number; onDeployed?: () => void }) {
   const store = createRegistryStore(deps.db)
   type VersionRead = { organizationId: string; hash: string; version: string; env: Env | undefined }
   // Versions found are kept; a structure or version not (yet) there throws, and is asked again next time.
@@ -74,7 +91,7 @@ export function createRegistryService(deps: { db: Kysely<Database>; ajv: Ajv; cl
 
   /** Validates, then records the result with the candidate: a new request, or the final result of an accepted one. */
   async function validate(organizationId: string, id: string, body: { meta?: MetaInput | undefined; data: unknown }, { isAccepted = false } = {}): Promise<RequestResult> {
-    const report = validateSchemaDocument(body.data, deps.ajv)
+    const report = reportOf(await deps.checkDocument(body.data))
     const success = report.errors.length === 0 && report.key !== null
     const uri = report.key === null ? 'the schema' : schemaKeyToUri(report.key)
     const result: RequestResult = {

@@ -6,6 +6,13 @@ import { lintSchema } from './lint/lint-schema.js'
 import { SchemaTooDeepError } from './registry.errors.js'
 import type { LintFinding } from './lint/linter.js'
 
+/** The check below wherever it runs: a report, or why there is none (the server runs it in its worker pool). */
+export type SchemaDocumentCheck =
+  | { readonly kind: 'report'; readonly report: SchemaValidationReport }
+  | { readonly kind: 'too-deep' }
+  | { readonly kind: 'too-costly'; readonly detail: string }
+  | { readonly kind: 'busy'; readonly detail: string }
+
 /** Deeper schemas are refused before any recursive work is done on them. */
 export const MAX_SCHEMA_DEPTH = 100
 

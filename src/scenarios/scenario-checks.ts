@@ -1,5 +1,4 @@
-import { createAjv, type Ajv } from '../iglu/ajv-factory.js'
-import { designSchemaProblem } from '../iglu/design-schema.js'
+import type { DesignSchemaChecker } from '../iglu/design-schema.js'
 import { formatSchemaVer } from '../iglu/schema-ver.js'
 import { parseIgluUri, schemaKeyToUri, type SchemaKey } from '../iglu/schema-key.js'
 import { isUuid } from '../uuid.js'
@@ -72,8 +71,8 @@ export function unresolvedTitle(field: string, uri: string, resolution: SourceRe
 }
 
 /** A JSON Schema that the shared validator can compile, and not absurdly deep. */
-function schemaProblems(ajv: Ajv, schema: object, field: string): Problem[] {
-  const problem = designSchemaProblem(ajv, schema, field)
+async function schemaProblems(check: DesignSchemaChecker, schema: object, field: string): Promise<Problem[]> {
+  const problem = await check(schema, field)
   return problem === null ? [] : [problemError('InvalidSchema', field, problem)]
 }
 
@@ -83,12 +82,10 @@ function schemaProblems(ajv: Ajv, schema: object, field: string): Problem[] {
  * and the resolved source, if any.
  */
 export async function definitionProblems(
-  deps: { readonly dataProducts: DataProductDirectory; readonly resolve: SourceResolver },
+  deps: { readonly dataProducts: DataProductDirectory; readonly resolve: SourceResolver; readonly designSchema: DesignSchemaChecker },
   organizationId: string,
   input: ScenarioInput,
 ): Promise<{ problems: Problem[]; source: ResolvedSource | null }> {
-  // A validator of its own: user schemas may declare ids that must not meet other requests' schemas.
-  const ajv = createAjv()
   const problems: Problem[] = []
   let source: ResolvedSource | null = null
   if (input.event?.source !== undefined) {
@@ -96,7 +93,7 @@ export async function definitionProblems(
     if (resolution.kind === 'found') source = resolution.source
     else problems.push(problemError('SourceNotFound', 'event.source', unresolvedTitle('event.source', input.event.source, resolution)))
   }
-  if (input.event?.schema !== undefined) problems.push(...schemaProblems(ajv, input.event.schema, 'event.schema'))
+  if (input.event?.schema !== undefined) problems.push(...(await schemaProblems(deps.designSchema, input.event.schema, 'event.schema')))
 
   const seen = new Map<string, string>()
   for (const list of ['tracked', 'enriched'] as const) {
@@ -111,7 +108,7 @@ export async function definitionProblems(
       if (entity.minCardinality !== undefined && entity.maxCardinality !== undefined && entity.maxCardinality < entity.minCardinality) {
         problems.push(problemError('InvalidCardinality', `${field}.maxCardinality`, `${field}.maxCardinality (${entity.maxCardinality}) is below minCardinality (${entity.minCardinality})`))
       }
-      if (entity.schema !== undefined) problems.push(...schemaProblems(ajv, entity.schema, `${field}.schema`))
+      if (entity.schema !== undefined) problems.push(...(await schemaProblems(deps.designSchema, entity.schema, `${field}.schema`)))
     }
   }
 

@@ -1,5 +1,4 @@
-import { checkCompatibility, type CompatibilityOptions } from '../compatibility/check-compatibility.js'
-import type { CompatibilityResult } from '../compatibility/compatibility-result.js'
+import type { CompatibilityChecker, CompatibilityResult } from '../compatibility/compatibility-result.js'
 import type { SchemaKey } from '../iglu/schema-key.js'
 import { problemError, problemWarning, type Problem } from './scenario-problem.js'
 
@@ -45,12 +44,12 @@ function detail(against: 'current' | 'latest', version: string, result: Compatib
  * event the design allows also valid under the data structure? Compatible adds nothing; incompatible
  * with the current version on a write is the one Error; everything else is a Warning.
  */
-export function compatibilityProblems(question: CompatibilityQuestion, options: CompatibilityOptions = {}): Problem[] {
+export async function compatibilityProblems(question: CompatibilityQuestion, checker: CompatibilityChecker): Promise<Problem[]> {
   const targets: { against: 'current' | 'latest'; reference: ReferenceVersion }[] = [{ against: 'current', reference: question.current }]
   if (question.latest.version !== question.current.version) targets.push({ against: 'latest', reference: question.latest })
   const problems: Problem[] = []
   for (const { against, reference } of targets) {
-    const result = checkCompatibility(question.eventSchema, reference.schema, options)
+    const result = await checker.check(question.eventSchema, reference.schema)
     if (result.outcome === 'compatible') continue
     const why = detail(against, reference.version, result)
     if (result.outcome === 'undecidable') {

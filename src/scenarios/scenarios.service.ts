@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { Clock } from '../auth/clock.js'
 import type { Principal } from '../auth/principal.js'
-import type { CompatibilityOptions } from '../compatibility/check-compatibility.js'
+import type { CompatibilityChecker } from '../compatibility/compatibility-result.js'
+import type { DesignSchemaChecker } from '../iglu/design-schema.js'
 import { dataStructureHash } from '../iglu/schema-key.js'
 import { formatSchemaVer } from '../iglu/schema-ver.js'
 import { isUuid } from '../uuid.js'
@@ -25,8 +26,10 @@ export interface ScenariosDeps {
   readonly catalog: SourceCatalog
   readonly dataProducts: DataProductDirectory
   readonly clock: Clock
-  /** Budget of the compatibility engine; tests widen the time limit to stay deterministic. */
-  readonly compatibility?: CompatibilityOptions
+  /** The compatibility engine (in the worker pool, verdicts cached by content). */
+  readonly compatibility: CompatibilityChecker
+  /** Whether a design schema compiles (in the worker pool). */
+  readonly designSchema: DesignSchemaChecker
 }
 
 /** The stored form of a definition: id, version and status set, entities always two lists. */
@@ -52,6 +55,9 @@ function placementOf(organizationId: string, source: ResolvedSource | null): Sce
   return { contextKey: hash, dataStructureHash: hash, dataStructureVersion: formatSchemaVer(version) }
 }
 
+/** Compatibility checks a list asks for at once. */
+const LIST_CHECKS_AT_ONCE = 8
+
 const validStatus = (status: string | undefined): ScenarioStatus | undefined => (status !== undefined && isScenarioStatus(status) ? status : undefined)
 
 const nameTakenProblem = (name: string) =>
@@ -74,7 +80,7 @@ export function createScenariosService(deps: ScenariosDeps) {
   /** Every check of a write except the version rules of an edit, which need the row lock. */
   async function writeProblems(organizationId: string, scenario: Scenario, input: ScenarioInput, exceptId?: string) {
     const resolve = sourceResolver(catalog, organizationId)
-    const { problems, source } = await definitionProblems({ dataProducts, resolve }, organizationId, input)
+    const { problems, source } = await definitionProblems({ dataProducts, resolve, designSchema: deps.designSchema }, organizationId, input)
     const placement = placementOf(organizationId, source)
     if (await store.nameTaken(organizationId, placement.contextKey, scenario.name, exceptId)) problems.push(nameTakenProblem(scenario.name))
     if (!problems.some((p) => p.source.startsWith('event.'))) problems.push(...(await compatibilityOf(scenario, resolve, true)))
@@ -127,7 +133,11 @@ export function createScenariosService(deps: ScenariosDeps) {
       const includes = flagIsSet(query.withLatestHistory) ? await store.history(scenarios.map((s) => s.id), { latestOnly: true }) : []
       const resolve = sourceResolver(catalog, organizationId)
       const errors: Problem[] = []
-      for (const scenario of scenarios) errors.push(...(await compatibilityOf(scenario, resolve, false)))
+      // A few checks at a time: the pool works on them in parallel, and its queue stays short.
+      for (let start = 0; start < scenarios.length; start += LIST_CHECKS_AT_ONCE) {
+        const batch = scenarios.slice(start, start + LIST_CHECKS_AT_ONCE)
+        for (const problems of await Promise.all(batch.map((scenario) => compatibilityOf(scenario, resolve, false)))) errors.push(...problems)
+      }
       return { data: scenarios, includes, errors }
     },
 

@@ -1,0 +1,25 @@
+import type { BudgetLimits } from '../compatibility/budget.js'
+import type { CompatibilityResult } from '../compatibility/compatibility-result.js'
+import type { SchemaDocumentCheck } from '../registry/schema-validation.js'
+
+/** One piece of costly work on user-supplied schemas, as it crosses to a worker thread. */
+export type CostlyTask =
+  | { readonly kind: 'compatibility'; readonly candidate: unknown; readonly reference: unknown; readonly budget: Partial<BudgetLimits> }
+  | { readonly kind: 'schema-document'; readonly data: unknown }
+  | { readonly kind: 'design-schema'; readonly schema: unknown; readonly field: string }
+
+/** What a worker answers, per task kind. */
+export type CostlyAnswer =
+  | { readonly kind: 'compatibility'; readonly result: CompatibilityResult }
+  | { readonly kind: 'schema-document'; readonly check: SchemaDocumentCheck }
+  | { readonly kind: 'design-schema'; readonly problem: string | null }
+
+/** Why the pool stopped a task before it answered. */
+export interface StoppedWork {
+  readonly kind: 'stopped'
+  readonly limit: 'time' | 'memory' | 'queue' | 'crash'
+  /** A sentence naming the limit, for the answer to the user. */
+  readonly detail: string
+}
+
+export type WorkOutcome = { readonly kind: 'finished'; readonly answer: CostlyAnswer } | StoppedWork
