@@ -119,9 +119,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
   const secure = config.http.tls === null ? null : createSecureListener((request, response) => routes?.routing(request, response), config.http, config.http.tls, { maxHeaderBytes: MAX_HEADER_BYTES, graceMs: SHUTDOWN_GRACE_MS })
   const store = createDb(config.db)
   let events: OpenEventStore | null = null
-  // Threads start on demand: an idle server holds none.
+  // A server starts its threads with itself, so the first costly request pays no thread start-up.
   const costlyWork = new CostlyWorkPool(config.workers)
   try {
+    const warm = config.workers.eager ? costlyWork.warmUp() : Promise.resolve()
     await migrateToLatest(store.db)
     const startup = await ensureStartupCredentials(store.db, config.bootstrap)
     const credentials = createCredentialsService({ db: store.db, clock })
@@ -276,6 +277,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       await store.close()
       await costlyWork.close()
     })
+    await warm
     await http.ready()
 
     const confirmStartupShown = async () => {

@@ -19,6 +19,7 @@ export function parseCostlyWork(pick: Pick, problems: string[]): CostlyWorkLimit
   const defaults = DEFAULT_COSTLY_WORK_LIMITS
   return {
     threads: integer(pick, 'FLOE_WORKER_THREADS', defaults.threads, 1, 64, problems),
+    eager: true,
     timeoutMs: integer(pick, 'FLOE_WORKER_TIMEOUT_MS', defaults.timeoutMs, 100, 600_000, problems),
     memoryMb: integer(pick, 'FLOE_WORKER_MEMORY_MB', defaults.memoryMb, 32, 16_384, problems),
     maxQueue: integer(pick, 'FLOE_WORKER_QUEUE', defaults.maxQueue, 1, 100_000, problems),

@@ -25,7 +25,7 @@ describe('a hostile corpus against a live server (issue 25)', () => {
 
   beforeAll(async () => {
     // The server's defaults: the engine's 150 ms budget and the pool's 2 s limit.
-    server = await startTestApp({ ...testConfig(), compatibility: { maxMillis: 150 }, workers: { threads: 2, timeoutMs: 2_000, memoryMb: 256, maxQueue: 1_000 } })
+    server = await startTestApp({ ...testConfig(), compatibility: { maxMillis: 150 }, workers: { threads: 2, eager: true, timeoutMs: 2_000, memoryMb: 256, maxQueue: 1_000 } })
     admin = await bootstrapAdmin(server)
     // Threads up before measuring: their start-up is not what this test is about.
     await admin.call('POST', '/compatibility-checks', { candidate: { type: 'integer' }, reference: { type: 'number' } })

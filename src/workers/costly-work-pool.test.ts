@@ -15,7 +15,7 @@ describe('the costly work pool', () => {
   })
 
   it('stops a task past its time limit, replaces the worker, and answers the next task', async () => {
-    pool = new CostlyWorkPool({ threads: 1, timeoutMs: 300, memoryMb: 256, maxQueue: 10 })
+    pool = new CostlyWorkPool({ threads: 1, eager: false, timeoutMs: 300, memoryMb: 256, maxQueue: 10 })
     const [candidate, reference] = costlyPair(18)
     const stopped = await pool.run({ kind: 'compatibility', candidate, reference, budget: unbounded })
     expect(stopped).toMatchObject({ kind: 'stopped', limit: 'time' })
@@ -24,8 +24,21 @@ describe('the costly work pool', () => {
     expect(next).toMatchObject({ kind: 'finished', answer: { kind: 'compatibility', result: { outcome: 'compatible' } } })
   })
 
+  it('counts only running time against the limit: a task waiting behind a stopped one still finishes', async () => {
+    pool = new CostlyWorkPool({ threads: 1, eager: true, timeoutMs: 800, memoryMb: 256, maxQueue: 10 })
+    await pool.warmUp()
+    const [candidate, reference] = costlyPair(18)
+    const [stopped, queued] = await Promise.all([
+      pool.run({ kind: 'compatibility', candidate, reference, budget: unbounded }),
+      // Waits 800 ms for the thread, then for its replacement to start: longer than the limit in all.
+      pool.run({ kind: 'design-schema', schema: { type: 'object' }, field: 'event.schema' }),
+    ])
+    expect(stopped).toMatchObject({ kind: 'stopped', limit: 'time' })
+    expect(queued).toMatchObject({ kind: 'finished', answer: { kind: 'design-schema', problem: null } })
+  })
+
   it('stops a task past its memory limit without taking the process down', async () => {
-    pool = new CostlyWorkPool({ threads: 1, timeoutMs: 120_000, memoryMb: 32, maxQueue: 10 })
+    pool = new CostlyWorkPool({ threads: 1, eager: false, timeoutMs: 120_000, memoryMb: 32, maxQueue: 10 })
     const [candidate, reference] = costlyPair(20)
     const stopped = await pool.run({ kind: 'compatibility', candidate, reference, budget: unbounded })
     expect(stopped).toMatchObject({ kind: 'stopped', limit: 'memory' })
@@ -35,11 +48,11 @@ describe('the costly work pool', () => {
   })
 
   it('answers at once, as stopped (queue), past its queue', async () => {
-    pool = new CostlyWorkPool({ threads: 1, timeoutMs: 1_000, memoryMb: 256, maxQueue: 1 })
+    pool = new CostlyWorkPool({ threads: 1, eager: false, timeoutMs: 1_000, memoryMb: 256, maxQueue: 1 })
     const [candidate, reference] = costlyPair(18)
     const task = { kind: 'compatibility', candidate, reference, budget: unbounded } as const
     // A thread up first: while threads start, the pool counts them as room.
-    await pool.run({ kind: 'design-schema', schema: {}, field: 'warm-up' })
+    await pool.warmUp()
     const outcomes = await Promise.all([pool.run(task), pool.run(task), pool.run(task), pool.run(task)])
     expect(outcomes.map((o) => o.kind === 'stopped' && o.limit)).toContain('queue')
   })
@@ -47,7 +60,7 @@ describe('the costly work pool', () => {
 
 describe('compatibility checks in the pool', () => {
   it('turn a stopped check into undecidable with a budget reason, and keep each verdict by content', async () => {
-    const pool = new CostlyWorkPool({ threads: 1, timeoutMs: 300, memoryMb: 256, maxQueue: 10 })
+    const pool = new CostlyWorkPool({ threads: 1, eager: false, timeoutMs: 300, memoryMb: 256, maxQueue: 10 })
     try {
       // The engine's own clock is not read inside a determinization: the pool's limit stops it.
       const checker = createPooledCompatibilityChecker(pool, { budget: { ...unbounded, maxMillis: 100 } })

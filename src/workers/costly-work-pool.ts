@@ -1,14 +1,18 @@
+import { MessageChannel } from 'node:worker_threads'
 import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
 import type { CostlyAnswer, CostlyTask, StoppedWork, WorkOutcome } from './costly-work.js'
+import type { TaskEnvelope } from './costly-work.worker.js'
 
 /** Limits of the pool that runs costly user-supplied work off the event loop. */
 export interface CostlyWorkLimits {
-  /** Worker threads at most (they start on demand and stop when idle). */
+  /** Worker threads, kept once started. */
   readonly threads: number
-  /** Wall time a task may take, queueing included, in milliseconds; past it the worker is replaced. */
+  /** Start the threads with the pool (a server), or at its first task (tests, which mostly never use them). */
+  readonly eager: boolean
+  /** Running time a task may take, in milliseconds (waiting for a thread not counted); past it the worker is replaced. */
   readonly timeoutMs: number
   /** Old-generation heap of one worker, in MB; past it the worker dies and is replaced. */
   readonly memoryMb: number
@@ -16,7 +20,10 @@ export interface CostlyWorkLimits {
   readonly maxQueue: number
 }
 
-export const DEFAULT_COSTLY_WORK_LIMITS: CostlyWorkLimits = { threads: Math.max(1, Math.min(2, availableParallelism())), timeoutMs: 2_000, memoryMb: 256, maxQueue: 1_000 }
+export const DEFAULT_COSTLY_WORK_LIMITS: CostlyWorkLimits = { threads: Math.max(1, Math.min(2, availableParallelism())), eager: true, timeoutMs: 2_000, memoryMb: 256, maxQueue: 1_000 }
+
+/** A task that waits this long for a thread is answered as stopped (queue): the pool is overloaded. */
+export const MAX_QUEUE_WAIT_MS = 30_000
 
 /** Where the worker's code is: beside this file when built; under vitest (TypeScript sources), in the build. */
 function workerFile(): string {
@@ -30,42 +37,69 @@ const codeOf = (error: unknown): string | undefined => (error !== null && typeof
 /**
  * Costly work (compatibility checks, schema compilation and linting) in worker threads with a
  * memory limit and a wall-time budget each. A task that runs out of either has its worker
- * replaced and is answered as `stopped`, naming the limit: never a crash of the server.
+ * replaced and is answered as `stopped`, naming the limit: never a crash of the server. The time
+ * limit counts from the moment a thread takes the task, so a busy queue never makes an ordinary
+ * schema "too costly"; a long wait for a thread is answered as `queue` instead.
  */
 export class CostlyWorkPool {
-  readonly #pool: Piscina<CostlyTask, CostlyAnswer>
+  #piscina: Piscina<TaskEnvelope, CostlyAnswer> | null = null
   /** Tasks running or waiting (counted here: piscina counts starting threads as room). */
   #inFlight = 0
 
   constructor(readonly limits: CostlyWorkLimits = DEFAULT_COSTLY_WORK_LIMITS) {
-    this.#pool = new Piscina({
-      filename: workerFile(),
-      minThreads: 0,
-      maxThreads: limits.threads,
-      idleTimeout: 30_000,
-      resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, limits.memoryMb / 8)), stackSizeMb: 4 },
-    })
+    if (limits.eager) this.#threads()
   }
 
-  /** Runs one task within `timeoutMs` (the pool's by default). */
+  // Every thread is kept (minimum = maximum): piscina replaces a stopped worker only up to its
+  // minimum, so a smaller minimum could leave queued tasks without a thread.
+  #threads(): Piscina<TaskEnvelope, CostlyAnswer> {
+    this.#piscina ??= new Piscina({
+      filename: workerFile(),
+      minThreads: this.limits.threads,
+      maxThreads: this.limits.threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, this.limits.memoryMb / 8)), stackSizeMb: 4 },
+    })
+    return this.#piscina
+  }
+
+  /** Resolves when every thread has loaded its code and answered once, so the first request pays no start-up. */
+  async warmUp(): Promise<void> {
+    await Promise.all(Array.from({ length: this.limits.threads }, () => this.run({ kind: 'ping' })))
+  }
+
+  /** Runs one task within `timeoutMs` of running time (the pool's by default). */
   async run(task: CostlyTask, timeoutMs: number = this.limits.timeoutMs): Promise<WorkOutcome> {
     if (this.#inFlight >= this.limits.threads + this.limits.maxQueue) {
       return { kind: 'stopped', limit: 'queue', detail: `${this.limits.maxQueue} costly tasks are already waiting (FLOE_WORKER_QUEUE): try again shortly` }
     }
     this.#inFlight++
+    const abort = new AbortController()
+    const { port1, port2 } = new MessageChannel()
+    let started = false
+    let timer = setTimeout(() => abort.abort(), MAX_QUEUE_WAIT_MS)
+    // The worker says when it takes the task: from then on, the running-time limit applies.
+    port1.once('message', () => {
+      started = true
+      clearTimeout(timer)
+      timer = setTimeout(() => abort.abort(), timeoutMs)
+    })
     try {
-      const answer = await this.#pool.run(task, { signal: AbortSignal.timeout(timeoutMs) })
+      const answer = await this.#threads().run({ task, started: port2 }, { signal: abort.signal, transferList: [port2] })
       return { kind: 'finished', answer }
     } catch (error) {
-      return this.#stopped(error, timeoutMs)
+      return this.#stopped(error, timeoutMs, started)
     } finally {
+      clearTimeout(timer)
+      port1.close()
       this.#inFlight--
     }
   }
 
-  #stopped(error: unknown, timeoutMs: number): StoppedWork {
+  #stopped(error: unknown, timeoutMs: number, started: boolean): StoppedWork {
     const code = codeOf(error)
     if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
+      if (!started) return { kind: 'stopped', limit: 'queue', detail: `no worker thread was free for ${MAX_QUEUE_WAIT_MS / 1000} s: try again shortly` }
       return { kind: 'stopped', limit: 'time', detail: `stopped after ${timeoutMs} ms, the time limit of costly work (FLOE_WORKER_TIMEOUT_MS)` }
     }
     if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
@@ -78,6 +112,6 @@ export class CostlyWorkPool {
 
   /** Stops every worker (tasks under way are answered as stopped). */
   async close(): Promise<void> {
-    await this.#pool.destroy()
+    await this.#piscina?.destroy()
   }
 }

@@ -7,12 +7,15 @@ export type CostlyTask =
   | { readonly kind: 'compatibility'; readonly candidate: unknown; readonly reference: unknown; readonly budget: Partial<BudgetLimits> }
   | { readonly kind: 'schema-document'; readonly data: unknown }
   | { readonly kind: 'design-schema'; readonly schema: unknown; readonly field: string }
+  /** Nothing to do: loads a thread's code before the first request needs it. */
+  | { readonly kind: 'ping' }
 
 /** What a worker answers, per task kind. */
 export type CostlyAnswer =
   | { readonly kind: 'compatibility'; readonly result: CompatibilityResult }
   | { readonly kind: 'schema-document'; readonly check: SchemaDocumentCheck }
   | { readonly kind: 'design-schema'; readonly problem: string | null }
+  | { readonly kind: 'pong' }
 
 /** Why the pool stopped a task before it answered. */
 export interface StoppedWork {

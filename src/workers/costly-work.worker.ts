@@ -1,30 +1,80 @@
+import type { MessagePort } from 'node:worker_threads'
 import { checkCompatibility } from '../compatibility/check-compatibility.js'
-import { createAjv } from '../iglu/ajv-factory.js'
+import { createAjv, type Ajv } from '../iglu/ajv-factory.js'
 import { designSchemaProblem } from '../iglu/design-schema.js'
 import { SchemaTooDeepError } from '../registry/registry.errors.js'
 import { validateSchemaDocument } from '../registry/schema-validation.js'
 import type { CostlyAnswer, CostlyTask } from './costly-work.js'
 
-// This module runs in the pool's worker threads only. Each task gets validators of its own: user
-// schemas may declare ids that must not meet another request's schemas.
+// This module runs in the pool's worker threads only.
 
-/** The pool's entry point: one task in, one answer out; a throw becomes a rejected task. */
-export default function runCostlyTask(task: CostlyTask): CostlyAnswer {
+/** A task as it crosses to a worker, with the port on which the worker says it has started. */
+export interface TaskEnvelope {
+  readonly task: CostlyTask
+  readonly started: MessagePort
+}
+
+/**
+ * A validator kept for the thread's next tasks, as long as a task leaves nothing behind in it: user
+ * schemas may declare ids that must never meet another request's schemas, so an instance that
+ * holds more schemas or references after a task than before is dropped. Reuse spares recompiling
+ * the meta-schema for every task (about ten times the cost of checking a small schema).
+ */
+class ReusableValidator {
+  #ajv: Ajv | null = null
+  #footprint = ''
+
+  constructor(private readonly make: () => Ajv) {}
+
+  use<T>(work: (ajv: Ajv) => T): T {
+    if (this.#ajv === null) {
+      this.#ajv = this.make()
+      this.#footprint = footprintOf(this.#ajv)
+    }
+    const ajv = this.#ajv
+    try {
+      return work(ajv)
+    } finally {
+      if (footprintOf(ajv) !== this.#footprint) this.#ajv = null
+    }
+  }
+}
+
+/** What a task could leave behind: added schemas, references, and compiled entries (Ajv's cache is not public). */
+const footprintOf = (ajv: Ajv): string => {
+  const cached = (ajv as unknown as { _cache?: Map<unknown, unknown> })._cache?.size ?? -1
+  return `${Object.keys(ajv.schemas).join(' ')}|${Object.keys(ajv.refs).join(' ')}|${cached}`
+}
+
+const forDocuments = new ReusableValidator(() => createAjv({ allErrors: true }))
+const forDesigns = new ReusableValidator(() => createAjv())
+
+function answer(task: CostlyTask): CostlyAnswer {
   switch (task.kind) {
     case 'compatibility':
+      // The engine adds and compares schemas of its own: a fresh validator each time.
       return { kind: 'compatibility', result: checkCompatibility(task.candidate, task.reference, { ajv: createAjv(), budget: task.budget }) }
     case 'schema-document':
       try {
-        return { kind: 'schema-document', check: { kind: 'report', report: validateSchemaDocument(task.data, createAjv({ allErrors: true })) } }
+        return { kind: 'schema-document', check: { kind: 'report', report: forDocuments.use((ajv) => validateSchemaDocument(task.data, ajv)) } }
       } catch (error) {
         if (error instanceof SchemaTooDeepError) return { kind: 'schema-document', check: { kind: 'too-deep' } }
         throw error
       }
     case 'design-schema':
-      return { kind: 'design-schema', problem: designSchemaProblem(createAjv(), task.schema, task.field) }
+      return { kind: 'design-schema', problem: forDesigns.use((ajv) => designSchemaProblem(ajv, task.schema, task.field)) }
+    case 'ping':
+      return { kind: 'pong' }
     default: {
       const unknown: never = task
       throw new Error(`unknown task ${JSON.stringify(unknown)}`)
     }
   }
+}
+
+/** The pool's entry point: one task in, one answer out; a throw becomes a rejected task. */
+export default function runCostlyTask(envelope: TaskEnvelope): CostlyAnswer {
+  envelope.started.postMessage('started')
+  envelope.started.close()
+  return answer(envelope.task)
 }

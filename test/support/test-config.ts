@@ -20,7 +20,7 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
     log: { level: 'silent', format: 'json' },
     // Generous, so that a slow CI machine cannot turn a decided check into "undecidable (budget)".
     compatibility: { maxMillis: 60_000 },
-    workers: { threads: 2, timeoutMs: 10_000, memoryMb: 256, maxQueue: 1_000, ...overrides.workers },
+    workers: { threads: 2, eager: false, timeoutMs: 10_000, memoryMb: 256, maxQueue: 1_000, ...overrides.workers },
     // Offline: core schemas and the registry only, unless a test adds directories.
     inspection: { maxEvents: 100_000, memoryBytes: null, organizationId: null, env: 'DEV', igluDirs: [], igluCentralUrl: null, igluCentralMirrorUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600, output: null, destination: null, enrichmentsDir: null, enrich: [], geoDatabase: null, redirects: { enabled: false, domains: [] }, collectorPaths: [], cookie: { enabled: true, name: 'sp', domain: null }, ...overrides.inspection, storage: overrides.inspection?.storage ?? { kind: 'memory' } },
   }
