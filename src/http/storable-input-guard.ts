@@ -7,20 +7,37 @@ import type { FastifyRequest } from 'fastify'
  */
 export const MAX_INPUT_DEPTH = 1000
 
-const pointerStep = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1')
+/** A JSON Pointer step; a lone surrogate in it is written as its escape, so the answer naming it is text. */
+const pointerStep = (key: string) =>
+  key
+    .replace(/~/g, '~0')
+    .replace(/\//g, '~1')
+    .replace(/[\ud800-\udfff]/gu, (half) => `\\u${half.charCodeAt(0).toString(16)}`)
+
+/** A UTF-16 surrogate not in a pair: with the `u` flag, paired halves read as one code point and do not match. */
+const LONE_SURROGATE = /[\ud800-\udfff]/u
+
+/** What makes one string (a value, or a key when `inName`) unstorable, or null. */
+function stringProblem(text: string, inName: boolean): string | null {
+  const place = inName ? ' in its name' : ''
+  if (text.includes('\u0000')) return `contains the NUL character (\\u0000)${place}, which cannot be stored`
+  if (LONE_SURROGATE.test(text)) return `contains a lone surrogate (\\ud800–\\udfff without its pair)${place}, which is not Unicode text and cannot be stored`
+  return null
+}
 
 /**
  * The first part of `value` that could not be stored and read back as sent, with where it is
  * (`part/pointer`), or null: a string (value or key) holding U+0000, which PostgreSQL text cannot
- * hold; a number out of JSON's range (`1e400` reads as Infinity, which would be written back as
- * null); nesting deeper than {@link MAX_INPUT_DEPTH}. Iterative, so depth costs no stack.
+ * hold, or a lone surrogate, which is not text at all (PostgreSQL's json refuses its escape); a
+ * number out of JSON's range (`1e400` reads as Infinity, which would be written back as null); nesting deeper than {@link MAX_INPUT_DEPTH}. Iterative, so depth costs no stack.
  */
 function firstUnstorable(part: string, value: unknown): string | null {
   const stack: [unknown, string, number][] = [[value, part, 0]]
   while (stack.length > 0) {
     const [current, where, depth] = stack.pop()!
     if (typeof current === 'string') {
-      if (current.includes('\u0000')) return `${where} contains the NUL character (\\u0000), which cannot be stored`
+      const problem = stringProblem(current, false)
+      if (problem !== null) return `${where} ${problem}`
       continue
     }
     if (typeof current === 'number') {
@@ -31,7 +48,8 @@ function firstUnstorable(part: string, value: unknown): string | null {
     if (depth >= MAX_INPUT_DEPTH) return `${where} nests deeper than ${MAX_INPUT_DEPTH} levels`
     for (const [key, child] of Object.entries(current)) {
       const at = `${where}/${pointerStep(key)}`
-      if (key.includes('\u0000')) return `${at} contains the NUL character (\\u0000) in its name, which cannot be stored`
+      const problem = stringProblem(key, true)
+      if (problem !== null) return `${at} ${problem}`
       stack.push([child, at, depth + 1])
     }
   }

@@ -4,12 +4,14 @@ import type { Database } from '../db/database.js'
 import { dataStructureHash, schemaKeyProblems, schemaKeyToUri } from '../iglu/schema-key.js'
 import { compareSchemaVer, parseSchemaVer, sequencingProblem, type SchemaVer } from '../iglu/schema-ver.js'
 import {
+  DataStructureHashConflictError,
   InvalidDeploymentPathError,
   InvalidSchemaKeyError,
   NotInDevError,
   NotValidatedError,
   PatchRequiredError,
   ProdImmutableError,
+  ValidatedContentChangedError,
   VersionGapError,
 } from './registry.errors.js'
 import { createRegistryStore, type Deployment, type Env, type RegistryStore, type SchemaVersion } from './registry.store.js'
@@ -22,6 +24,8 @@ export interface DeploymentRequest {
   readonly format: string
   readonly version: string
   readonly message?: string | null | undefined
+  /** The content the client expects to deploy (the `contentHash` its validation answered); other content is refused. */
+  readonly contentHash?: string | null | undefined
 }
 
 export interface Initiator {
@@ -32,7 +36,7 @@ export interface Initiator {
 /** What a deployment did: a new history entry, or nothing because that content was already there. */
 export type DeploymentOutcome =
   | { readonly kind: 'deployed'; readonly hash: string; readonly uri: string; readonly deployment: Deployment }
-  | { readonly kind: 'unchanged'; readonly hash: string; readonly uri: string; readonly env: Env }
+  | { readonly kind: 'unchanged'; readonly hash: string; readonly uri: string; readonly env: Env; readonly contentHash: string }
 
 function gapCheck(version: SchemaVer, existing: readonly SchemaVersion[], env: Env): void {
   const problem = sequencingProblem(version, existing.flatMap((v) => parseSchemaVer(v.version) ?? []))
@@ -69,9 +73,26 @@ export async function deploySchema(
   return db.transaction().execute(async (trx) => {
     const store = createRegistryStore(trx)
     await store.lockStructure(hash)
+    await refuseHashConflict(store, organizationId, hash, request)
     const step = { store, hash, uri, version, request, options, organizationId }
     return request.target === 'DEV' ? toDev(step) : toProd(step)
   })
+}
+
+const structureUri = (key: { vendor: string; name: string; format: string }) => `iglu:${key.vendor}/${key.name}/${key.format}`
+
+/** Refuses a request whose structure hash is already another structure's: identity is vendor, name and format. */
+export async function refuseHashConflict(store: RegistryStore, organizationId: string, hash: string, key: { vendor: string; name: string; format: string }): Promise<void> {
+  const existing = await store.findStructure(organizationId, hash)
+  if (existing !== null && (existing.vendor !== key.vendor || existing.name !== key.name || existing.format !== key.format)) {
+    throw new DataStructureHashConflictError(structureUri(key), structureUri(existing), hash)
+  }
+}
+
+/** Refuses content other than the content the request names, if it names one. */
+function expectContent(request: DeploymentRequest, uri: string, found: string | null): void {
+  const expected = request.contentHash
+  if (expected !== undefined && expected !== null && expected !== found) throw new ValidatedContentChangedError(uri, expected, found)
 }
 
 interface Step {
@@ -86,6 +107,7 @@ interface Step {
 
 async function toDev({ store, hash, uri, version, request, options, organizationId }: Step): Promise<DeploymentOutcome> {
   const candidate = await store.findValidated({ organizationId, ...request })
+  expectContent(request, uri, candidate?.contentHash ?? null)
   if (candidate === null) throw new NotValidatedError(uri)
   const description = typeof candidate.schema.description === 'string' ? candidate.schema.description : null
   const isNew = (await store.findStructure(organizationId, hash)) === null
@@ -98,7 +120,7 @@ async function toDev({ store, hash, uri, version, request, options, organization
   })
   if (!isNew && isNewest) await store.updateDescription(hash, description)
   const existing = dev.find((v) => v.version === request.version)
-  if (existing?.contentHash === candidate.contentHash) return { kind: 'unchanged', hash, uri, env: 'DEV' }
+  if (existing?.contentHash === candidate.contentHash) return { kind: 'unchanged', hash, uri, env: 'DEV', contentHash: candidate.contentHash }
   if (existing !== undefined) {
     if (!options.patch) throw new PatchRequiredError(uri)
     const prod = await store.versions(hash, 'PROD')
@@ -118,10 +140,11 @@ async function toDev({ store, hash, uri, version, request, options, organization
 
 async function toProd({ store, hash, uri, version, request, options }: Step): Promise<DeploymentOutcome> {
   const dev = (await store.versions(hash, 'DEV')).find((v) => v.version === request.version)
+  expectContent(request, uri, dev?.contentHash ?? null)
   if (dev === undefined) throw new NotInDevError(uri)
   const prod = await store.versions(hash, 'PROD')
   const existing = prod.find((v) => v.version === request.version)
-  if (existing?.contentHash === dev.contentHash) return { kind: 'unchanged', hash, uri, env: 'PROD' }
+  if (existing?.contentHash === dev.contentHash) return { kind: 'unchanged', hash, uri, env: 'PROD', contentHash: dev.contentHash }
   if (existing !== undefined) throw new ProdImmutableError(uri)
   gapCheck(version, prod, 'PROD')
   return record(store, hash, uri, options, { ...dev, env: 'PROD' }, request.message ?? null)

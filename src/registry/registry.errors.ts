@@ -11,6 +11,8 @@ export type RegistryErrorCode =
   | 'VERSION_GAP'
   | 'PATCH_REQUIRED'
   | 'PROD_IMMUTABLE'
+  | 'DATA_STRUCTURE_HASH_CONFLICT'
+  | 'VALIDATED_CONTENT_CHANGED'
   | 'SCHEMA_TOO_DEEP'
   | 'SCHEMA_TOO_COSTLY'
   | 'VALIDATION_BUSY'
@@ -86,6 +88,31 @@ export class ProdImmutableError extends RegistryError<'PROD_IMMUTABLE'> {
   readonly code = 'PROD_IMMUTABLE'
   constructor(uri: string) {
     super(`${uri} is in PROD, and a PROD version is never changed: bump the version instead`)
+  }
+}
+
+/**
+ * A data structure's hash (sha256 of organization-vendor-name-format, as the Console computes it)
+ * is the same as a different existing structure's: `com.a-b/c` and `com.a/b-c` hash alike. The
+ * existing one is never overwritten.
+ */
+export class DataStructureHashConflictError extends RegistryError<'DATA_STRUCTURE_HASH_CONFLICT'> {
+  readonly code = 'DATA_STRUCTURE_HASH_CONFLICT'
+  constructor(requested: string, existing: string, hash: string) {
+    super(`${requested} has the same data structure hash (${hash}) as the existing ${existing}: one of them must be renamed (vendor or name)`, { field: 'name' })
+  }
+}
+
+/** The VALIDATED slot holds other content than the deployment request expected (`contentHash`). */
+export class ValidatedContentChangedError extends RegistryError<'VALIDATED_CONTENT_CHANGED'> {
+  readonly code = 'VALIDATED_CONTENT_CHANGED'
+  constructor(uri: string, expected: string, found: string | null) {
+    super(
+      found === null
+        ? `${uri} is no longer validated (expected content ${expected}): validate it again`
+        : `${uri} was validated again with other content (${found}) since content ${expected}: nothing was deployed`,
+      { field: 'contentHash' },
+    )
   }
 }
 

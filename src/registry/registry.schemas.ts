@@ -121,6 +121,9 @@ export const deploymentSchema = {
       format: Type.String(),
       version: Type.String(),
       message: Type.Optional(Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()])),
+      contentHash: Type.Optional(
+        Type.Union([Type.String({ pattern: '^[0-9a-f]{64}$', description: 'The content expected in the source slot (the contentHash a validation answered); other content is refused with 409' }), Type.Null()]),
+      ),
     },
     { additionalProperties: true },
   ),

@@ -5,9 +5,9 @@ import type { BackgroundTasks } from '../background-tasks.js'
 import type { Database } from '../db/database.js'
 import { contentHash } from '../iglu/content-hash.js'
 import { compareSchemaVer, formatSchemaVer, parseSchemaVer } from '../iglu/schema-ver.js'
-import { schemaKeyToUri } from '../iglu/schema-key.js'
-import { checkDeploymentRequest, deploySchema, type DeploymentRequest, type Initiator } from './deploy-schema.js'
-import { DataStructureNotFoundError, InvalidSchemaKeyError, RequestNotFoundError, SchemaTooCostlyError, SchemaTooDeepError, ValidationBusyError, VersionNotDeployedError } from './registry.errors.js'
+import { dataStructureHash, schemaKeyToUri } from '../iglu/schema-key.js'
+import { checkDeploymentRequest, deploySchema, refuseHashConflict, type DeploymentRequest, type Initiator } from './deploy-schema.js'
+import { DataStructureHashConflictError, DataStructureNotFoundError, InvalidSchemaKeyError, RequestNotFoundError, SchemaTooCostlyError, SchemaTooDeepError, ValidationBusyError, VersionNotDeployedError } from './registry.errors.js'
 import { createDeployedSchemaCache } from './deployed-schema-cache.js'
 import { createRegistryStore, type DataStructure, type Env, type SchemaVersion } from './registry.store.js'
 import type { PendingWork, StructureMeta } from './registry.table.js'
@@ -89,28 +89,45 @@ export function createRegistryService(deps: { db: Kysely<Database>; checkDocumen
     return structure
   }
 
-  /** Validates, then records the result with the candidate: a new request, or the final result of an accepted one. */
+  /**
+   * Validates, then records the result with the candidate: a new request, or the final result of an
+   * accepted one. A success fills the version's VALIDATED slot and names the content (`contentHash`)
+   * that a deployment may then insist on; a failure empties the slot, so that older content is not
+   * left deployable under a request that was refused.
+   */
   async function validate(organizationId: string, id: string, body: { meta?: MetaInput | undefined; data: unknown }, { isAccepted = false } = {}): Promise<RequestResult> {
     const report = reportOf(await deps.checkDocument(body.data))
-    const success = report.errors.length === 0 && report.key !== null
-    const uri = report.key === null ? 'the schema' : schemaKeyToUri(report.key)
+    const key = report.key
+    const errors = [...report.errors]
+    if (key !== null) {
+      const hash = dataStructureHash(organizationId, key.vendor, key.name, key.format)
+      try {
+        await refuseHashConflict(store, organizationId, hash, key)
+      } catch (error) {
+        if (!(error instanceof DataStructureHashConflictError)) throw error
+        errors.push(`/self: ${error.message} [registry]`)
+      }
+    }
+    const success = errors.length === 0 && key !== null
+    const uri = key === null ? 'the schema' : schemaKeyToUri(key)
+    const schema = body.data as Record<string, unknown>
+    const validatedContent = success ? contentHash(schema) : null
     const result: RequestResult = {
       id,
       completed: true,
       success,
-      errors: orNull(report.errors),
+      errors: orNull(errors),
       warnings: orNull(report.warnings),
       info: orNull(report.info),
-      message: success ? `${uri} is valid` : `${uri} is invalid: ${report.errors.length} error(s)`,
+      message: success ? `${uri} is valid` : `${uri} is invalid: ${errors.length} error(s)`,
+      ...(validatedContent === null ? {} : { contentHash: validatedContent }),
     }
     await deps.db.transaction().execute(async (trx) => {
       const tx = createRegistryStore(trx)
-      if (success && report.key !== null) {
-        const schema = body.data as Record<string, unknown>
-        await tx.saveValidated(
-          { organizationId, ...report.key, version: formatSchemaVer(report.key.version) },
-          { schema, meta: { ...DEFAULT_META, ...body.meta }, contentHash: contentHash(schema) },
-        )
+      if (key !== null) {
+        const identity = { organizationId, ...key, version: formatSchemaVer(key.version) }
+        if (validatedContent !== null) await tx.saveValidated(identity, { schema, meta: { ...DEFAULT_META, ...body.meta }, contentHash: validatedContent })
+        else await tx.deleteValidated(identity)
       }
       if (isAccepted) await tx.finishRequest(id, result)
       else await tx.saveRequest({ id, organizationId, kind: 'validation', result })
@@ -137,6 +154,7 @@ export function createRegistryService(deps: { db: Kysely<Database>; checkDocumen
           ? `${uri} deployed to ${outcome.deployment.env}${outcome.deployment.patchLevel > 0 ? ` (patch ${outcome.deployment.patchLevel})` : ''}`
           : `${uri} is already deployed to ${outcome.env} with this content; nothing changed`,
       dataStructureHash: outcome.hash,
+      contentHash: outcome.kind === 'deployed' ? outcome.deployment.contentHash : outcome.contentHash,
       deployment: outcome.kind === 'deployed' ? deploymentView(outcome.deployment) : null,
     }
     if (isAccepted) await store.finishRequest(id, result)

@@ -90,6 +90,18 @@ export function createRegistryStore(db: Kysely<Database>) {
         .execute()
     },
 
+    /** Empties the VALIDATED slot of one version: what failed validation must not stay deployable. */
+    async deleteValidated(identity: Identity): Promise<void> {
+      await db
+        .deleteFrom('validated_schemas')
+        .where('organization_id', '=', identity.organizationId)
+        .where('vendor', '=', identity.vendor)
+        .where('name', '=', identity.name)
+        .where('format', '=', identity.format)
+        .where('version', '=', identity.version)
+        .execute()
+    },
+
     async findValidated(identity: Identity): Promise<ValidatedCandidate | null> {
       const row = await db
         .selectFrom('validated_schemas')
