@@ -6,7 +6,7 @@ describe('loadConfig', () => {
   it('defaults to 0.0.0.0:9090, PGlite in ./.floe, one-hour tokens and the reference collector\'s connection limits', () => {
     const config = loadConfig({}, {})
     expect(config.http).toEqual({ host: '0.0.0.0', port: 9090, requestTimeoutMs: 30_000, maxConnections: 1024, tls: null })
-    expect(config.inspection.memoryBytes).toBeNull()
+    expect(config.inspection.memoryBytes).toEqual({ good: 512 * 2 ** 20, bad: 512 * 2 ** 20 })
     expect(config.db).toMatchObject({ kind: 'pglite', dataDir: expect.stringMatching(/\.floe$/) })
     expect(config.auth.tokenTtlSeconds).toBe(3600)
     expect(config.bootstrap).toBeNull()
@@ -102,8 +102,10 @@ describe('loadConfig', () => {
     expect(problems({ eventsTtl: '1h', eventsMaxBytes: '1GiB' }, { FLOE_EVENTS_DATABASE_URL: 'postgres://x/y' })).toEqual([
       'events database URL (--events-database-url, FLOE_EVENTS_DATABASE_URL) applies only to --storage postgres',
       'events TTL (--events-ttl, FLOE_EVENTS_TTL) applies only to --storage postgres',
-      'events size bound (--events-max-bytes, FLOE_EVENTS_MAX_BYTES) applies only to --storage postgres',
     ])
+    // In memory, the size bound applies to the events' estimated size in the heap.
+    expect(loadConfig({ eventsMaxBytes: '64MiB' }, {}).inspection.memoryBytes).toEqual({ good: 64 * 2 ** 20, bad: 64 * 2 ** 20 })
+    expect(problems({ eventsMaxBytes: 'lots' })).toEqual([expect.stringContaining('events size bound (--events-max-bytes, FLOE_EVENTS_MAX_BYTES) must be between 1 MiB and 1 PiB')])
     for (const size of ['1000', '2PiB', '3 GB', 'lots', '-5MiB', '1.5GiB']) {
       expect(problems({ storage: 'postgres', eventsMaxBytes: size })).toEqual([
         `events size bound (--events-max-bytes, FLOE_EVENTS_MAX_BYTES) must be between 1 MiB and 1 PiB: bytes, or a number with KiB, MiB, GiB or TiB (got "${size}")`,

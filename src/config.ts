@@ -71,7 +71,8 @@ export interface InspectionConfig {
   readonly maxEvents: number
   /**
    * In memory, the most each list may hold by the events' estimated size, in bytes; the oldest are
-   * evicted. Null: shares of the heap limit (good 40%, bad 15%), which is what `floe start` uses.
+   * evicted, and never more than a share of the heap limit (good 40%, bad 15%) is kept. Set from
+   * --events-max-bytes (default 512 MiB per list); null (tests): that default.
    */
   readonly memoryBytes: { readonly good: number; readonly bad: number } | null
   /** Organization whose registry resolves schemas; null: the bootstrap organization, else the oldest one. */
@@ -289,6 +290,7 @@ function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | und
   if (destination !== null && !/^https?:\/\//.test(destination)) problems.push('--destination must be an http(s) URL')
   const enrichmentsDir = pick(flags.enrichments, 'FLOE_ENRICHMENTS_DIR') ?? null
   const storage = parseEventStorage(flags, pick, problems)
+  const memoryPerList = storage.kind === 'memory' ? parseSize(pick(flags.eventsMaxBytes, 'FLOE_EVENTS_MAX_BYTES') ?? '512MiB', 'events size bound (--events-max-bytes, FLOE_EVENTS_MAX_BYTES)', problems) : null
   if (storage.kind === 'postgres' && maxEvents === 0) problems.push('--max-events 0 turns the inspection API off; it cannot be combined with --storage postgres')
   const enrichGiven = flags.enrich !== undefined && flags.enrich.length > 0 ? flags.enrich : (env.FLOE_ENRICH ?? '').split(',')
   const enrich = [...new Set(enrichGiven.map((name) => name.trim()).filter((name) => name !== ''))]
@@ -306,7 +308,7 @@ function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | und
     enrich,
     geoDatabase: geoDatabase === null ? null : path.resolve(geoDatabase),
     maxEvents,
-    memoryBytes: null,
+    memoryBytes: memoryPerList === null ? null : { good: memoryPerList, bad: memoryPerList },
     organizationId: organizationId?.toLowerCase() ?? null,
     env: envName === 'PROD' ? 'PROD' : 'DEV',
     igluDirs: dirs.map((d) => path.resolve(d)),
@@ -328,7 +330,7 @@ function parseEventStorage(flags: ConfigFlags, pick: (flag: string | undefined, 
   const interval = pick(undefined, 'FLOE_EVENTS_CLEANUP_INTERVAL') ?? null
   const maxBytes = pick(flags.eventsMaxBytes, 'FLOE_EVENTS_MAX_BYTES') ?? null
   if (kind === 'memory') {
-    for (const [value, name] of [[url, 'events database URL (--events-database-url, FLOE_EVENTS_DATABASE_URL)'], [ttl, 'events TTL (--events-ttl, FLOE_EVENTS_TTL)'], [interval, 'FLOE_EVENTS_CLEANUP_INTERVAL'], [maxBytes, 'events size bound (--events-max-bytes, FLOE_EVENTS_MAX_BYTES)']] as const) {
+    for (const [value, name] of [[url, 'events database URL (--events-database-url, FLOE_EVENTS_DATABASE_URL)'], [ttl, 'events TTL (--events-ttl, FLOE_EVENTS_TTL)'], [interval, 'FLOE_EVENTS_CLEANUP_INTERVAL']] as const) {
       if (value !== null) problems.push(`${name} applies only to --storage postgres`)
     }
     return { kind: 'memory' }

@@ -41,7 +41,7 @@ program
   .option('--no-storage', 'keep no events: /local and /micro answer 404 while the collector and the outputs go on (as --max-events 0; Micro 4.x)')
   .option('--events-database-url <url>', "with --storage postgres: a database of the events' own (env FLOE_EVENTS_DATABASE_URL; default: the registry's database)")
   .option('--events-ttl <ttl>', 'with --storage postgres: delete events stored longer ago, e.g. 30m, 24h, 7d; at least 1m (env FLOE_EVENTS_TTL, default 24h)')
-  .option('--events-max-bytes <size>', 'with --storage postgres: the most each list keeps of events (their JSON text), the oldest deleted first, e.g. 512MiB, 4GiB (env FLOE_EVENTS_MAX_BYTES, default 1GiB)')
+  .option('--events-max-bytes <size>', 'the most each list keeps of events (in memory: their estimated size, default 512MiB; with --storage postgres: their JSON text, default 1GiB), the oldest first, e.g. 64MiB, 4GiB (env FLOE_EVENTS_MAX_BYTES)')
   .option('--iglu-dir <dir>', 'embedded schema directory, schemas/vendor/name/jsonschema/M-R-A (repeatable; env FLOE_IGLU_DIRS)', (dir: string, all: string[] = []) => [...all, dir])
   .option('-i, --iglu <file>', 'Snowplow resolver configuration whose repositories are added (env FLOE_IGLU_RESOLVER_CONFIG)')
   .option('--inspect-org <uuid>', 'organization whose registry validates events (env FLOE_INSPECT_ORG; default: bootstrap, else oldest organization)')

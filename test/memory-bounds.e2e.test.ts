@@ -41,4 +41,20 @@ describe('floe start with a small heap, flooded with large bad payloads', () => 
     expect(((await (await fetch(`${server.baseUrl}/micro/all`)).json()) as { good: number }).good).toBe(1)
     expect(server.child.exitCode).toBeNull()
   }, 180_000)
+
+  it('keeps no more of the events than --events-max-bytes, whatever the heap', async () => {
+    await server?.stop('SIGKILL')
+    // A default heap (several GB), and a 32 MiB bound per list: 60 unreadable bodies of ~1 MB, each
+    // ~4 MB by estimate, would all be kept by the heap's share alone.
+    server = await startFloe(['--no-iglu-central', '--events-max-bytes', '32MiB'], { FLOE_DATA_DIR: dataDir })
+    const SENT = 60
+    const body = 'y'.repeat(990_000)
+    for (let i = 0; i < SENT; i += 4) {
+      await Promise.all([0, 1, 2, 3].map(async (k) => (await fetch(`${server!.baseUrl}/${SP}/tp2`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `${i + k}`.padStart(8, '0') + body })).arrayBuffer()))
+    }
+    const counts = (await (await fetch(`${server.baseUrl}/micro/all`)).json()) as { bad: number }
+    expect(counts.bad).toBeGreaterThan(0)
+    expect(counts.bad).toBeLessThanOrEqual(16)
+    expect(server.child.exitCode).toBeNull()
+  }, 180_000)
 })

@@ -20,21 +20,23 @@ const JSON_TEXTS_KEPT = 2000
 /** Events per page of a scan: a reader yields to other requests between pages. */
 const SCAN_PAGE = 1024
 
+/** The most each list holds by estimated size when nothing else is configured (`--events-max-bytes`). */
+export const DEFAULT_MEMORY_LIST_BYTES = 512 * 2 ** 20
+
 /**
- * The most each list may hold by the events' estimated size, as shares of this process's heap
- * limit: however large the events a client sends, the lists stay well inside the heap (and
- * `capacity` is the bound that applies to ordinary events: 100 000 page views are ~0.5 GB by
- * estimate, against a 1.7 GB share of a 4 GB heap).
+ * The bounds asked for, but never more than a share of this process's heap limit (good 40%, bad
+ * 15%): however large the events a client sends, the lists stay well inside the heap. `capacity` is
+ * the bound that applies to ordinary events: 100 000 page views are ~0.5 GB by estimate.
  */
-function defaultMaxBytes(): { readonly good: number; readonly bad: number } {
+function withinHeapShare(asked: { readonly good: number; readonly bad: number }): { readonly good: number; readonly bad: number } {
   const limit = getHeapStatistics().heap_size_limit
-  return { good: Math.floor(limit * 0.4), bad: Math.floor(limit * 0.15) }
+  return { good: Math.min(asked.good, Math.floor(limit * 0.4)), bad: Math.min(asked.bad, Math.floor(limit * 0.15)) }
 }
 
 export interface MemoryEventStoreOptions {
   /** Events per page of an answer's JSON (tests make it small). */
   readonly answerPage?: number
-  /** The most each list may hold by estimated size ({@link goodEventWeight}, {@link badEventWeight}), in bytes. */
+  /** The most each list may hold by estimated size ({@link goodEventWeight}, {@link badEventWeight}), in bytes (within the heap's shares). */
   readonly maxBytes?: { readonly good: number; readonly bad: number }
 }
 
@@ -87,7 +89,7 @@ export class MemoryEventStore implements EventStore {
     readonly capacity: number,
     options: MemoryEventStoreOptions = {},
   ) {
-    const maxBytes = options.maxBytes ?? defaultMaxBytes()
+    const maxBytes = withinHeapShare(options.maxBytes ?? { good: DEFAULT_MEMORY_LIST_BYTES, bad: DEFAULT_MEMORY_LIST_BYTES })
     this.answerPage = options.answerPage ?? ANSWER_PAGE
     this.good = new BoundedLog(capacity, maxBytes.good)
     this.bad = new BoundedLog(capacity, maxBytes.bad)
