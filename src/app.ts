@@ -21,6 +21,7 @@ import { BODY_LIMITS } from './http/body-limits.js'
 import { healthRoutes } from './http/health.routes.js'
 import { trackConnections } from './http/quiet-connections.js'
 import { createSecureListener, type SecureListener } from './http/secure-listener.js'
+import { guardConnections } from './http/connection-guard.js'
 import { rejectUnstorableInput } from './http/storable-input-guard.js'
 import { parseJsonBodies } from './http/json-body-parser.js'
 import { ApiKeyView } from './auth/api-keys.schemas.js'
@@ -140,10 +141,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       // times a request out. Node checks for unfinished requests every 30 s by default: a timeout
       // could then fire 30 s late.
       requestTimeout: config.http.requestTimeoutMs,
+      keepAliveTimeout: config.http.keepAliveTimeoutMs,
       // Headers (the request line included) up to 32 KiB, not Node's 16: the reference collector takes
       // request lines of 20 480 bytes, and GET trackers put whole events with their entities in the URL.
       http: {
         requestTimeout: config.http.requestTimeoutMs,
+        headersTimeout: config.http.headersTimeoutMs,
         connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor(config.http.requestTimeoutMs / 2))),
         maxHeaderSize: MAX_HEADER_BYTES,
       },
@@ -151,6 +154,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     }).withTypeProvider<TypeBoxTypeProvider>()
     http.server.maxConnections = config.http.maxConnections
+    guardConnections(http.server, { maxPerAddress: config.http.maxConnectionsPerAddress, firstByteTimeoutMs: config.http.headersTimeoutMs })
     routes = http
     const connections = trackConnections(http.server, SHUTDOWN_GRACE_MS)
     http.addHook('preClose', async () => connections.closeQuiet())

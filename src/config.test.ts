@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, parseTtl } from './config.js'
 describe('loadConfig', () => {
   it('defaults to 0.0.0.0:9090, PGlite in ./.floe, one-hour tokens and the reference collector\'s connection limits', () => {
     const config = loadConfig({}, {})
-    expect(config.http).toEqual({ host: '0.0.0.0', port: 9090, requestTimeoutMs: 30_000, maxConnections: 1024, tls: null })
+    expect(config.http).toEqual({ host: '0.0.0.0', port: 9090, requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 1024, maxConnectionsPerAddress: 256, tls: null })
     expect(config.inspection.memoryBytes).toEqual({ good: 512 * 2 ** 20, bad: 512 * 2 ** 20 })
     expect(config.db).toMatchObject({ kind: 'pglite', dataDir: expect.stringMatching(/\.floe$/) })
     expect(config.auth.tokenTtlSeconds).toBe(3600)
@@ -103,6 +103,9 @@ describe('loadConfig', () => {
       'events database URL (--events-database-url, FLOE_EVENTS_DATABASE_URL) applies only to --storage postgres',
       'events TTL (--events-ttl, FLOE_EVENTS_TTL) applies only to --storage postgres',
     ])
+    expect(problems({}, { FLOE_REQUEST_TIMEOUT_MS: '5000', FLOE_HEADERS_TIMEOUT_MS: '6000' })).toEqual(['FLOE_HEADERS_TIMEOUT_MS (6000) must not be longer than FLOE_REQUEST_TIMEOUT_MS (5000)'])
+    expect(problems({}, { FLOE_MAX_CONNECTIONS_PER_ADDRESS: '0' })).toEqual(['FLOE_MAX_CONNECTIONS_PER_ADDRESS must be an integer between 1 and 1000000 (got "0")'])
+    expect(loadConfig({}, { FLOE_KEEP_ALIVE_TIMEOUT_MS: '2500', FLOE_MAX_CONNECTIONS_PER_ADDRESS: '10' }).http).toMatchObject({ keepAliveTimeoutMs: 2500, maxConnectionsPerAddress: 10 })
     // In memory, the size bound applies to the events' estimated size in the heap.
     expect(loadConfig({ eventsMaxBytes: '64MiB' }, {}).inspection.memoryBytes).toEqual({ good: 64 * 2 ** 20, bad: 64 * 2 ** 20 })
     expect(problems({ eventsMaxBytes: 'lots' })).toEqual([expect.stringContaining('events size bound (--events-max-bytes, FLOE_EVENTS_MAX_BYTES) must be between 1 MiB and 1 PiB')])

@@ -1,6 +1,6 @@
 import { parseCollectorPaths, parseCookie, parseRedirects, type CollectorFlags, type CollectorPathAlias, type CookieConfig, type RedirectsConfig } from './collector-config.js'
 import { parseCostlyWork } from './costly-work-config.js'
-import { parsePort, parseTls, type TlsConfig } from './listener-config.js'
+import { parseConnections, parsePort, parseTls, type ConnectionConfig, type TlsConfig } from './listener-config.js'
 import type { CostlyWorkLimits } from './workers/index.js'
 import path from 'node:path'
 import { isUuid } from './uuid.js'
@@ -20,19 +20,11 @@ export interface BootstrapCredentials {
 export type { TlsConfig }
 
 export interface Config {
-  readonly http: {
+  readonly http: ConnectionConfig & {
     /** Interface the single listener binds to. */
     readonly host: string
     /** TCP port of the single listener (0 picks a free one). */
     readonly port: number
-    /**
-     * How long a client may take to send a whole request (headers and body), in milliseconds; past
-     * it the answer is 408 and the connection closes (the reference collector's 30 s), so that
-     * requests left unfinished cannot hold their partial bodies forever.
-     */
-    readonly requestTimeoutMs: number
-    /** Connections open at once, at most (the reference collector's 1024); later ones are closed at once. */
-    readonly maxConnections: number
     /** A second listener over HTTPS (as Micro's on 9543), or none. */
     readonly tls: TlsConfig | null
   }
@@ -213,10 +205,11 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   const workers = parseCostlyWork(pick, problems)
   const inspection = parseInspection(flags, env, pick, problems)
   const tls = parseTls(flags, pick, problems)
+  const connections = parseConnections(pick, problems)
 
   if (problems.length > 0) throw new ConfigError(problems)
   return deepFreeze({
-    http: { host, port, requestTimeoutMs: 30_000, maxConnections: 1024, tls },
+    http: { host, port, ...connections, tls },
     db,
     auth: { jwtSecret, tokenTtlSeconds },
     bootstrap,

@@ -42,3 +42,47 @@ export function parsePort(raw: string, problems: string[], name = 'port'): numbe
   }
   return port
 }
+
+/** Timeouts and connection caps of the listeners (both HTTP and HTTPS). */
+export interface ConnectionConfig {
+  /**
+   * How long a client may take to send a whole request (headers and body), in milliseconds; past
+   * it the answer is 408 and the connection closes (the reference collector's 30 s), so that
+   * requests left unfinished cannot hold their partial bodies forever.
+   */
+  readonly requestTimeoutMs: number
+  /** How long a new connection may take to send its first byte and then its whole headers, in milliseconds. */
+  readonly headersTimeoutMs: number
+  /** How long a kept-alive connection may wait for its next request, in milliseconds. */
+  readonly keepAliveTimeoutMs: number
+  /** Connections open at once, at most (the reference collector's 1024); later ones are closed at once. */
+  readonly maxConnections: number
+  /** Connections open at once from one client address; later ones from it are closed at once. */
+  readonly maxConnectionsPerAddress: number
+}
+
+function boundedInteger(pick: (flag: string | undefined, name: string) => string | undefined, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const raw = pick(undefined, name)
+  if (raw === undefined) return fallback
+  const value = Number(raw)
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw.slice(0, 50)}")`)
+    return fallback
+  }
+  return value
+}
+
+/** FLOE_REQUEST_TIMEOUT_MS, FLOE_HEADERS_TIMEOUT_MS, FLOE_KEEP_ALIVE_TIMEOUT_MS, FLOE_MAX_CONNECTIONS, FLOE_MAX_CONNECTIONS_PER_ADDRESS. */
+export function parseConnections(pick: (flag: string | undefined, name: string) => string | undefined, problems: string[]): ConnectionConfig {
+  const requestTimeoutMs = boundedInteger(pick, 'FLOE_REQUEST_TIMEOUT_MS', 30_000, 1_000, 3_600_000, problems)
+  const headersTimeoutMs = boundedInteger(pick, 'FLOE_HEADERS_TIMEOUT_MS', 10_000, 500, 3_600_000, problems)
+  // Node refuses a headers timeout longer than the request's.
+  if (headersTimeoutMs > requestTimeoutMs) problems.push(`FLOE_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than FLOE_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`)
+  return {
+    requestTimeoutMs,
+    headersTimeoutMs: Math.min(headersTimeoutMs, requestTimeoutMs),
+    keepAliveTimeoutMs: boundedInteger(pick, 'FLOE_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000, problems),
+    maxConnections: boundedInteger(pick, 'FLOE_MAX_CONNECTIONS', 1024, 1, 1_000_000, problems),
+    maxConnectionsPerAddress: boundedInteger(pick, 'FLOE_MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000, problems),
+  }
+}

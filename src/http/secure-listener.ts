@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { createServer, type ServerOptions } from 'node:https'
+import { guardConnections } from './connection-guard.js'
 import type { AddressInfo } from 'node:net'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ConfigError, type Config, type TlsConfig } from '../config.js'
@@ -38,6 +39,8 @@ export function createSecureListener(handle: (request: IncomingMessage, response
       {
         ...credentials(tls),
         requestTimeout: http.requestTimeoutMs,
+        headersTimeout: http.headersTimeoutMs,
+        keepAliveTimeout: http.keepAliveTimeoutMs,
         connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor(http.requestTimeoutMs / 2))),
         maxHeaderSize: options.maxHeaderBytes,
       },
@@ -48,6 +51,7 @@ export function createSecureListener(handle: (request: IncomingMessage, response
     throw new ConfigError([`the TLS certificate and key cannot be used: ${error instanceof Error ? error.message : String(error)}`])
   }
   server.maxConnections = http.maxConnections
+  guardConnections(server, { maxPerAddress: http.maxConnectionsPerAddress, firstByteTimeoutMs: http.headersTimeoutMs })
   const connections = trackConnections(server, options.graceMs)
   let listening = false
   return {

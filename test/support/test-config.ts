@@ -7,13 +7,13 @@ export interface TestConfigOverrides {
   readonly bootstrap?: Config['bootstrap']
   readonly inspection?: Partial<Config['inspection']>
   readonly workers?: Partial<Config['workers']>
-  readonly http?: Partial<Pick<Config['http'], 'requestTimeoutMs' | 'maxConnections' | 'tls'>>
+  readonly http?: Partial<Omit<Config['http'], 'host' | 'port'>>
 }
 
 /** A complete Config for tests, built directly instead of through environment variables. */
 export function testConfig(overrides: TestConfigOverrides = {}): Config {
   return {
-    http: { host: '127.0.0.1', port: 0, requestTimeoutMs: 30_000, maxConnections: 1024, tls: null, ...overrides.http },
+    http: { host: '127.0.0.1', port: 0, requestTimeoutMs: 30_000, headersTimeoutMs: Math.min(10_000, overrides.http?.requestTimeoutMs ?? 30_000), keepAliveTimeoutMs: 5_000, maxConnections: 1024, maxConnectionsPerAddress: 256, tls: null, ...overrides.http },
     db: overrides.db ?? { kind: 'pglite', dataDir: null },
     auth: { jwtSecret: overrides.jwtSecret ?? null, tokenTtlSeconds: overrides.tokenTtlSeconds ?? 3600 },
     bootstrap: overrides.bootstrap ?? null,
