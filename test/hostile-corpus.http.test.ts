@@ -86,6 +86,25 @@ describe('a hostile corpus against a live server (issue 25)', () => {
     expect(JSON.stringify(response.body.errors)).toContain('more than the limit of 2000')
   })
 
+  it('refuses schemas past the published size limits, naming the place and the limit', async () => {
+    const expected: Record<string, string> = {
+      'validation: 50 000-value enum': 'more than the limit of 10000',
+      'validation: 2 000 patternProperties': 'has 2000 patterns, more than the limit of 100',
+      'validation: 5 000 anyOf branches': 'has 5000 branches, more than the limit of 200',
+      'validation: 3 000 properties': '/properties has 3000 properties, more than the limit of 1000',
+    }
+    for (const [name, message] of Object.entries(expected)) {
+      const input = HOSTILE_INPUTS.find((i) => i.name === name)
+      const response = await admin.call('POST', input!.path, input!.body)
+      expect(response.body, name).toMatchObject({ success: false })
+      expect(JSON.stringify(response.body.errors), name).toContain(message)
+    }
+    const compatibility = HOSTILE_INPUTS.find((i) => i.name === 'compatibility: 3 000 properties each')
+    const checked = await admin.call('POST', compatibility!.path, compatibility!.body)
+    expect(checked.body).toMatchObject({ outcome: 'undecidable', reasons: [{ code: 'budget', schema: 'candidate' }] })
+    expect(checked.body.reasons[0].detail).toContain('more than the limit of 1000')
+  })
+
   it('turns events too costly to validate into bad rows that say why, without stalling the collector', async () => {
     // Under the program-size limit, yet costly on long strings: each 100 kB value is refused at once.
     await deployToDev(admin, objectSchema('com.hostile', 'costly_pattern', '1-0-0', { v: { type: 'string', pattern: '[\\s\\S]{600}[bc]' } }))

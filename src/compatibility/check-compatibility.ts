@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { NFA } from 'refa'
 import { compileSchema, createAjv, type Ajv } from '../iglu/ajv-factory.js'
+import { schemaSizeProblem } from '../iglu/schema-size-limits.js'
 import { Budget, BudgetExceeded, DEFAULT_BUDGET, type BudgetLimits } from './budget.js'
 import type { CompatibilityResult, Reason } from './compatibility-result.js'
 import { proveInclusion } from './inclusion-prover.js'
@@ -57,6 +58,11 @@ export function checkCompatibility(candidate: unknown, reference: unknown, optio
     }
   }
   if (options.identityShortcut !== false && isDeepStrictEqual(candidate, reference)) return { outcome: 'compatible', reasons: [] }
+  // Sizes past the published limits are not compiled at all: undecidable at once, naming the limit.
+  for (const [side, schema] of [['candidate', candidate], ['reference', reference]] as const) {
+    const problem = schemaSizeProblem(schema)
+    if (problem !== null) return { outcome: 'undecidable', reasons: [{ code: 'budget', schema: side, pointer: '', detail: `the ${side} is too large to check: ${problem}` }] }
+  }
   try {
     let validCandidate: ReturnType<Ajv['compile']>
     let validReference: ReturnType<Ajv['compile']>

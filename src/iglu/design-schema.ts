@@ -1,5 +1,6 @@
 import { compileSchema, type Ajv } from './ajv-factory.js'
 import { jsonDepthExceeds } from './json-depth.js'
+import { schemaSizeProblem } from './schema-size-limits.js'
 
 /** The check below wherever it runs (the server runs it in its worker pool): the problem, or null. */
 export type DesignSchemaChecker = (schema: unknown, field: string) => Promise<string | null>
@@ -15,6 +16,8 @@ export const MAX_DESIGN_SCHEMA_DEPTH = 40
 export function designSchemaProblem(ajv: Ajv, schema: unknown, field: string): string | null {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return `${field} must be a JSON Schema object`
   if (jsonDepthExceeds(schema, MAX_DESIGN_SCHEMA_DEPTH)) return `${field} is nested deeper than ${MAX_DESIGN_SCHEMA_DEPTH} levels`
+  const sizeProblem = schemaSizeProblem(schema)
+  if (sizeProblem !== null) return `${field} is too large to check: ${field}${sizeProblem}`
   try {
     compileSchema(ajv, schema)
     ajv.removeSchema(schema)

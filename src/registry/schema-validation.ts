@@ -1,5 +1,6 @@
 import { compileSchema, type Ajv } from '../iglu/ajv-factory.js'
 import { jsonDepthExceeds } from '../iglu/json-depth.js'
+import { schemaSizeProblem } from '../iglu/schema-size-limits.js'
 import type { SchemaKey } from '../iglu/schema-key.js'
 import { checkSelfDescribing, isJsonObject } from '../iglu/self-describing.js'
 import { lintSchema } from './lint/lint-schema.js'
@@ -48,6 +49,13 @@ export function validateSchemaDocument(data: unknown, ajv: Ajv): SchemaValidatio
 
   if (selfDescribing.kind === 'valid' && selfDescribing.key.format !== 'jsonschema') {
     errors.push(`/self/format: the registry keeps JSON Schemas only: format must be "jsonschema", not ${JSON.stringify(selfDescribing.key.format)} [selfDescribing]`)
+  }
+
+  // Past a published size limit nothing is compiled or linted: the one error names the limit.
+  const sizeProblem = schemaSizeProblem(data)
+  if (sizeProblem !== null) {
+    errors.push(`${sizeProblem} [limits]`)
+    return { key: selfDescribing.kind === 'valid' ? selfDescribing.key : null, errors, warnings: [], info: [] }
   }
 
   const asDraft04 = { ...data, $schema: DRAFT_04 }
