@@ -18,6 +18,7 @@ const scenarios = [
   ['query.mjs', ...load, ...passed('events')],
   ['registry.mjs', ...load],
   ['compatibility.mjs'],
+  ['scenario-list.mjs'],
   ['memory-flood.mjs'],
   ['pipeline-stages.mjs', '--mode', 'get'],
   ['pipeline-stages.mjs', '--mode', 'post'],
@@ -38,6 +39,7 @@ const post = byName('ingest-post')
 const query = byName('query')
 const registry = byName('registry')
 const compat = byName('compatibility')
+const list = byName('scenario-list')
 const rows = [
   `| 1. Ingest, GET /i (page view, 2 contexts) | ${get.eventsPerSecond} events/s; p50 ${get.p50Ms} ms, p99 ${get.p99Ms} ms | bare GIF route: ${get.baselineRequestsPerSecond} req/s; p50 ${get.baselineP50Ms} ms, p99 ${get.baselineP99Ms} ms | ${get.ratio.toFixed(2)} | ≥ 0.7 | ${yes(get.met)} |`,
   `| 2. Ingest, POST tp2 (${post.eventsPerRequest} events/request) | ${post.eventsPerSecond} events/s (${post.requestsPerSecond} req/s); p50 ${post.p50Ms} ms, p99 ${post.p99Ms} ms | bare "ok" route: ${post.baselineRequestsPerSecond} req/s | ${post.ratio.toFixed(2)} events per baseline request | ≥ 4 | ${yes(post.met)} |`,
@@ -47,6 +49,7 @@ const rows = [
   `| 4. Registry, GET …/versions/{v} with a bearer token | ${registry.requestsPerSecond} req/s; p50 ${registry.p50Ms} ms, p99 ${registry.p99Ms} ms | bare JSON route, no auth: ${registry.baselineRequestsPerSecond} req/s; p50 ${registry.baselineP50Ms} ms | ${registry.ratio.toFixed(2)} | ≥ 0.8 | ${yes(registry.met)} |`,
   `| 4. Registry, validation request (50-property schema, 1 connection) | p50 ${registry.validationP50Ms} ms, p99 ${registry.validationP99Ms} ms (${registry.validationRequestsPerSecond} req/s) | — | — | — | — |`,
   `| 5. Compatibility, ${compat.pairs} consecutive Iglu Central pairs | median ${ms(compat.medianMs)}, p99 ${ms(compat.p99Ms)}; ${(compat.decidedShare * 100).toFixed(1)}% decided | Ajv compiles both schemas: median ${ms(compat.baselineMedianMs)} | ${compat.ratioToBaseline.toFixed(2)}× the baseline's time | — | — |`,
+  `| 6. Tracking scenarios, a list of ${list.scenarios} checked against a data structure | warm verdicts: p50 ${list.warmP50Ms} ms; just after a restart (verdicts read from the store): ${list.coldMs} ms | the same list of unchecked scenarios: p50 ${list.baselineP50Ms} ms | ${list.ratio.toFixed(2)} | warm well under 1 s | ${yes(list.met)} |`,
 ]
 const flood = byName('memory-flood')
 const stages = (mode) => results.find((r) => r.scenario === 'pipeline-stages' && r.mode === mode)

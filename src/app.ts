@@ -27,7 +27,7 @@ import { parseJsonBodies } from './http/json-body-parser.js'
 import { ApiKeyView } from './auth/api-keys.schemas.js'
 import { TokenResponse } from './auth/token-exchange.schemas.js'
 import { BackgroundTasks } from './background-tasks.js'
-import { CostlyWorkPool, createPooledCompatibilityChecker, pooledDesignSchemaCheck, pooledSchemaDocumentCheck } from './workers/index.js'
+import { CostlyWorkPool, createPooledCompatibilityChecker, createVerdictStore, engineFingerprint, pooledDesignSchemaCheck, pooledSchemaDocumentCheck } from './workers/index.js'
 import { createIgluAccessGuard } from './auth/iglu-access.hook.js'
 import { createIgluRepository } from './registry/iglu-repository.js'
 import { createDeployedSchemaCache } from './registry/deployed-schema-cache.js'
@@ -186,7 +186,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     // side gets the other through a narrow interface, resolved lazily to break the cycle.
     const eventSpecLinks = { forDataProducts: (organizationId: string, ids: readonly string[]) => eventSpecs.forDataProducts(organizationId, ids) }
     const dataProducts = createDataProductsService({ store: createDataProductsStore(store.db, { forgetSourceApplication }), eventSpecs: eventSpecLinks, clock })
-    const compatibility = createPooledCompatibilityChecker(costlyWork, { budget: { maxMillis: config.compatibility.maxMillis } })
+    const compatibility = createPooledCompatibilityChecker(costlyWork, {
+      budget: { maxMillis: config.compatibility.maxMillis },
+      kept: { store: createVerdictStore(store.db), engine: engineFingerprint(), onError: (error) => http.log.warn({ err: error }, 'compatibility verdict store failed') },
+    })
     const designSchema = pooledDesignSchemaCheck(costlyWork)
     const scenarios = createScenariosService({ store: scenariosStore, catalog, dataProducts, clock, compatibility, designSchema })
     const eventSpecs = createEventSpecs({ store: scenariosStore, catalog, scenarios })

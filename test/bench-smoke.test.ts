@@ -78,3 +78,12 @@ it('the ingest comparison runs at a tiny size, this build against itself, report
   }
   expect(report.cpuRatio).toBeCloseTo(report.this.cpuMicrosPerEvent / report.other.cpuMicrosPerEvent, 2)
 }, 120_000)
+
+it('the scenario list benchmark runs at a tiny size: every scenario listed, checked and without warnings, warm and after a restart', () => {
+  const report = runBench(['bench/scenario-list.mjs', '--scenarios', '20', '--reads', '2'])
+  expect(report).toMatchObject({ scenario: 'scenario-list', scenarios: 20, reads: 2, warnings: 0 })
+  expect(report.warmP50Ms).toBeGreaterThan(0)
+  expect(report.coldMs).toBeGreaterThan(0)
+  expect(report.baselineP50Ms).toBeGreaterThan(0)
+  expect(report.met).toBe(report.warmP50Ms < 1000)
+}, 120_000)

@@ -3,6 +3,7 @@ import type { OrganizationsTable } from '../auth/organizations.table.js'
 import type { ServerSecretsTable } from '../auth/server-secrets.table.js'
 import type { DataProductSourceApplicationsTable, DataProductsTable, SourceApplicationsTable } from '../data-products/data-products.table.js'
 import type { InspectedEventsTable } from '../micro/inspected-events.table.js'
+import type { CompatibilityVerdictsTable } from '../workers/compatibility-verdicts.table.js'
 import type { TrackingScenarioHistoryTable, TrackingScenariosTable } from '../scenarios/scenarios.table.js'
 import type {
   DataStructuresTable,
@@ -28,4 +29,5 @@ export interface Database {
   tracking_scenarios: TrackingScenariosTable
   tracking_scenario_history: TrackingScenarioHistoryTable
   inspected_events: InspectedEventsTable
+  compatibility_verdicts: CompatibilityVerdictsTable
 }

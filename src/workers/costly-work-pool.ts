@@ -43,6 +43,7 @@ const codeOf = (error: unknown): string | undefined => (error !== null && typeof
  */
 export class CostlyWorkPool {
   #piscina: Piscina<TaskEnvelope, CostlyAnswer> | null = null
+  #closed = false
   /** Tasks running or waiting (counted here: piscina counts starting threads as room). */
   #inFlight = 0
 
@@ -70,6 +71,7 @@ export class CostlyWorkPool {
 
   /** Runs one task within `timeoutMs` of running time (the pool's by default). */
   async run(task: CostlyTask, timeoutMs: number = this.limits.timeoutMs): Promise<WorkOutcome> {
+    if (this.#closed) return { kind: 'stopped', limit: 'crash', detail: 'the check failed: the server is stopping' }
     if (this.#inFlight >= this.limits.threads + this.limits.maxQueue) {
       return { kind: 'stopped', limit: 'queue', detail: `${this.limits.maxQueue} costly tasks are already waiting (FLOE_WORKER_QUEUE): try again shortly` }
     }
@@ -112,6 +114,7 @@ export class CostlyWorkPool {
 
   /** Stops every worker (tasks under way are answered as stopped). */
   async close(): Promise<void> {
+    this.#closed = true
     await this.#piscina?.destroy()
   }
 }

@@ -6,6 +6,7 @@ import * as createInspectedEvents from './2026-11-22-04-create-inspected-events.
 import * as keepAcceptedRequestWork from './2026-11-22-05-keep-accepted-request-work.js'
 import * as rememberUnshownInitialSecret from './2026-11-22-06-remember-unshown-initial-secret.js'
 import * as keepDocumentsAsSent from './2026-11-23-07-keep-documents-as-sent.js'
+import * as keepCompatibilityVerdicts from './2026-11-25-08-keep-compatibility-verdicts.js'
 
 /**
  * Every migration by name. Names sort by date, and a migration is never edited once merged.
@@ -19,4 +20,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-22-05-keep-accepted-request-work': keepAcceptedRequestWork,
   '2026-11-22-06-remember-unshown-initial-secret': rememberUnshownInitialSecret,
   '2026-11-23-07-keep-documents-as-sent': keepDocumentsAsSent,
+  '2026-11-25-08-keep-compatibility-verdicts': keepCompatibilityVerdicts,
 }
