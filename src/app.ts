@@ -126,7 +126,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     const warm = config.workers.eager ? costlyWork.warmUp() : Promise.resolve()
     await migrateToLatest(store.db)
     const startup = await ensureStartupCredentials(store.db, config.bootstrap)
-    const credentials = createCredentialsService({ db: store.db, clock })
+    // An embedded store is this process's alone, so a key's state may be kept here (see active-key-cache.ts).
+    const credentials = createCredentialsService({ db: store.db, clock, exclusiveStore: store.kind === 'pglite' })
     const tokens = createTokenService({
       secret: await resolveSigningSecret(store.db, config.auth.jwtSecret),
       ttlSeconds: config.auth.tokenTtlSeconds,

@@ -1,14 +1,16 @@
 import { ExpiringCache } from '../expiring-cache.js'
 import type { ApiKey } from './api-keys.store.js'
 
-/** How long an answer about a key is trusted: a revocation by another process (the CLI, another instance) shows within it. */
-export const ACTIVE_KEY_TTL_MS = 1000
 const MAX_ENTRIES = 10_000
 
 /**
- * The active keys that the bearer guard asks on every request, kept briefly.
- * There is one cache per database handle, so that a revocation through any credentials service of
- * this process on that database clears the key at once.
+ * The active keys that the bearer guard asks on every request, kept in this process. Only for a
+ * store that no other process can write: an embedded PGlite store (its data directory is locked to
+ * one process, see db/data-dir-lock.ts, and one in memory belongs to its process). Every revocation
+ * of such a store then goes through a credentials service of this process on the same database
+ * handle, which forgets the key before and after writing it: the cache never answers for a revoked
+ * key, so it is exact, not eventually consistent, and needs no expiry. A PostgreSQL server may be
+ * shared by several instances and the CLI: there the key is read for every request instead.
  */
 export interface ActiveKeyCache {
   get(id: string): ApiKey | undefined
@@ -20,17 +22,19 @@ export interface ActiveKeyCache {
 
 const caches = new WeakMap<object, ActiveKeyCache>()
 
-export function activeKeyCacheFor(db: object, now: () => number = () => performance.now()): ActiveKeyCache {
+/** One cache per database handle, so that a revocation through any credentials service on it clears the key at once. */
+export function activeKeyCacheFor(db: object): ActiveKeyCache {
   let cache = caches.get(db)
   if (cache === undefined) {
-    cache = createActiveKeyCache(now)
+    cache = createActiveKeyCache()
     caches.set(db, cache)
   }
   return cache
 }
 
-export function createActiveKeyCache(now: () => number, ttlMs = ACTIVE_KEY_TTL_MS): ActiveKeyCache {
-  const cache = new ExpiringCache<ApiKey>({ ttlMs, maxEntries: MAX_ENTRIES, now })
+export function createActiveKeyCache(maxEntries = MAX_ENTRIES): ActiveKeyCache {
+  // Kept until forgotten or pushed out by newer keys: exactness comes from `forget`, not from time.
+  const cache = new ExpiringCache<ApiKey>({ ttlMs: Number.POSITIVE_INFINITY, maxEntries, now: () => 0 })
   return {
     get: (id) => cache.get(id)?.value,
     set: (id, key, asked) => cache.set(id, key, asked),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.js'
 import { isUuid } from '../uuid.js'
-import { activeKeyCacheFor } from './active-key-cache.js'
+import { activeKeyCacheFor, type ActiveKeyCache } from './active-key-cache.js'
 import { generateApiKeySecret, hashApiKeySecret, secretMatchesHash } from './api-key-secret.js'
 import { createApiKeysStore, type ApiKey } from './api-keys.store.js'
 import { ApiKeyNotFoundError, InvalidApiKeyError, OrganizationNotFoundError } from './auth.errors.js'
@@ -21,11 +21,22 @@ export interface NewApiKeyRequest {
   readonly description?: string | null | undefined
 }
 
+export interface CredentialsDeps {
+  readonly db: Kysely<Database>
+  readonly clock: Clock
+  /**
+   * True when no other process can write this store (embedded PGlite): active keys are then kept in
+   * memory and forgotten on revocation (see active-key-cache.ts). False (a PostgreSQL server, which
+   * other instances and the CLI may share): the key behind a token is read for every request.
+   */
+  readonly exclusiveStore?: boolean
+}
+
 /** Organizations and their API keys: creation, listing, revocation, and checking presented secrets. */
-export function createCredentialsService(deps: { db: Kysely<Database>; clock: Clock }) {
+export function createCredentialsService(deps: CredentialsDeps) {
   const organizations = createOrganizationsStore(deps.db)
   const apiKeys = createApiKeysStore(deps.db)
-  const activeKeys = activeKeyCacheFor(deps.db)
+  const activeKeys: ActiveKeyCache | null = deps.exclusiveStore === true ? activeKeyCacheFor(deps.db) : null
 
   function usable(key: ApiKey | null, organizationId: string): key is ApiKey {
     return key !== null && key.revokedAt === null && key.organizationId === organizationId.toLowerCase()
@@ -66,10 +77,10 @@ export function createCredentialsService(deps: { db: Kysely<Database>; clock: Cl
       if (existing === null || (organizationId !== undefined && existing.key.organizationId !== organizationId)) {
         throw new ApiKeyNotFoundError(id)
       }
-      activeKeys.forget(existing.key.id)
+      activeKeys?.forget(existing.key.id)
       const revoked = (await apiKeys.revoke(existing.key.id, deps.clock.now())) ?? existing.key
       // Again once written: a lookup that read the key while the revocation was under way is not kept.
-      activeKeys.forget(existing.key.id)
+      activeKeys?.forget(existing.key.id)
       return revoked
     },
 
@@ -94,19 +105,19 @@ export function createCredentialsService(deps: { db: Kysely<Database>; clock: Cl
     },
 
     /**
-     * The key behind a token, if it still exists and is not revoked. An active key is kept a second
-     * (ACTIVE_KEY_TTL_MS); a revocation in this process on this database forgets the key at once.
+     * The key behind a token, if it still exists and is not revoked, as the store says now: read from
+     * it, or (exclusive store only) from the keys this process read and has not seen revoked.
      */
     async findActiveKey(id: string): Promise<ApiKey | null> {
       if (!isUuid(id)) return null
       const keyId = id.toLowerCase()
-      const cached = activeKeys.get(keyId)
+      const cached = activeKeys?.get(keyId)
       if (cached !== undefined) return cached
-      const asked = activeKeys.generation
+      const asked = activeKeys?.generation ?? 0
       const credential = await apiKeys.findCredentialById(keyId)
       const active = credential !== null && credential.key.revokedAt === null ? credential.key : null
       // Only active keys are kept: a key unknown or revoked is read again every time.
-      if (active !== null) activeKeys.set(keyId, active, asked)
+      if (active !== null) activeKeys?.set(keyId, active, asked)
       return active
     },
   }
