@@ -197,7 +197,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     await http.register(
       async (organization) => {
         organization.addHook('preValidation', rejectUnstorableInput)
-        await organization.register(tokenExchangeRoutes, { credentials, tokens })
+        await organization.register(tokenExchangeRoutes, { credentials, tokens, rateLimitPerMinute: config.auth.tokenRateLimitPerMinute })
         await organization.register(async (guarded) => {
           guarded.addHook('onRequest', bearerGuard)
           await guarded.register(apiKeysRoutes, { credentials })

@@ -1,4 +1,5 @@
 import { parseCollectorPaths, parseCookie, parseRedirects, type CollectorFlags, type CollectorPathAlias, type CookieConfig, type RedirectsConfig } from './collector-config.js'
+import { parseTokenRateLimit } from './auth-config.js'
 import { parseCostlyWork } from './costly-work-config.js'
 import { parseConnections, parsePort, parseTls, type ConnectionConfig, type TlsConfig } from './listener-config.js'
 import type { CostlyWorkLimits } from './workers/index.js'
@@ -34,6 +35,8 @@ export interface Config {
     readonly jwtSecret: string | null
     /** Lifetime of issued access tokens, in seconds. */
     readonly tokenTtlSeconds: number
+    /** Requests to the token exchange (v2 and v3 together) per minute per client address; past it, 429. */
+    readonly tokenRateLimitPerMinute: number
   }
   /** Organization and admin key ensured at start-up, or null. */
   readonly bootstrap: BootstrapCredentials | null
@@ -196,6 +199,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   const jwtSecret = pick(undefined, 'FLOE_JWT_SECRET') ?? null
   if (jwtSecret !== null && Buffer.byteLength(jwtSecret) < 32) problems.push('FLOE_JWT_SECRET must be at least 32 bytes long')
 
+  const tokenRateLimitPerMinute = parseTokenRateLimit(pick, problems)
   const bootstrap = parseBootstrap(env, problems)
 
   const maxMillisRaw = pick(undefined, 'FLOE_COMPATIBILITY_MAX_MS') ?? '150'
@@ -211,7 +215,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   return deepFreeze({
     http: { host, port, ...connections, tls },
     db,
-    auth: { jwtSecret, tokenTtlSeconds },
+    auth: { jwtSecret, tokenTtlSeconds, tokenRateLimitPerMinute },
     bootstrap,
     log: { level: logLevel as Config['log']['level'], format: logFormat as Config['log']['format'] },
     compatibility: { maxMillis },

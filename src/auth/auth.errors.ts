@@ -8,6 +8,7 @@ export type AuthErrorCode =
   | 'ADMIN_REQUIRED'
   | 'ORGANIZATION_NOT_FOUND'
   | 'API_KEY_NOT_FOUND'
+  | 'TOO_MANY_TOKEN_REQUESTS'
 
 /** The organization id in a path is not a UUID. */
 export class InvalidOrganizationIdError extends DomainError<'INVALID_ORGANIZATION_ID'> {
@@ -54,5 +55,13 @@ export class ApiKeyNotFoundError extends DomainError<'API_KEY_NOT_FOUND'> {
   readonly code = 'API_KEY_NOT_FOUND'
   constructor(id: string) {
     super(`API key ${id} does not exist`, { apiKeyId: id })
+  }
+}
+
+/** A client address asked the token exchange for more tokens than the rate limit allows. */
+export class TooManyTokenRequestsError extends DomainError<'TOO_MANY_TOKEN_REQUESTS'> {
+  readonly code = 'TOO_MANY_TOKEN_REQUESTS'
+  constructor(perMinute: number, retryAfterSeconds: number) {
+    super(`Too many token requests from this address: at most ${perMinute} a minute; retry in ${retryAfterSeconds} s`, { retryAfterSeconds })
   }
 }

@@ -10,7 +10,7 @@ export const TokenResponse = Type.Object(
   { $id: 'TokenResponse' },
 )
 
-const errorResponses = { 400: ErrorBodyRef, 401: ErrorBodyRef }
+const errorResponses = { 400: ErrorBodyRef, 401: ErrorBodyRef, 429: ErrorBodyRef }
 
 export const v2TokenSchema = {
   summary: 'Exchange an API key secret for an access token',

@@ -4,6 +4,7 @@ export interface TestConfigOverrides {
   readonly db?: DatabaseConfig
   readonly jwtSecret?: string | null
   readonly tokenTtlSeconds?: number
+  readonly tokenRateLimitPerMinute?: number
   readonly bootstrap?: Config['bootstrap']
   readonly inspection?: Partial<Config['inspection']>
   readonly workers?: Partial<Config['workers']>
@@ -15,7 +16,8 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
   return {
     http: { host: '127.0.0.1', port: 0, requestTimeoutMs: 30_000, headersTimeoutMs: Math.min(10_000, overrides.http?.requestTimeoutMs ?? 30_000), keepAliveTimeoutMs: 5_000, maxConnections: 1024, maxConnectionsPerAddress: 256, tls: null, ...overrides.http },
     db: overrides.db ?? { kind: 'pglite', dataDir: null },
-    auth: { jwtSecret: overrides.jwtSecret ?? null, tokenTtlSeconds: overrides.tokenTtlSeconds ?? 3600 },
+    // High, so that the many logins of the suite, all from 127.0.0.1, are never limited.
+    auth: { jwtSecret: overrides.jwtSecret ?? null, tokenTtlSeconds: overrides.tokenTtlSeconds ?? 3600, tokenRateLimitPerMinute: overrides.tokenRateLimitPerMinute ?? 1_000_000 },
     bootstrap: overrides.bootstrap ?? null,
     log: { level: 'silent', format: 'json' },
     // Generous, so that a slow CI machine cannot turn a decided check into "undecidable (budget)".
