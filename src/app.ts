@@ -7,7 +7,7 @@ import { apiKeysRoutes } from './auth/api-keys.routes.js'
 import { createBearerGuard } from './auth/bearer-guard.hook.js'
 import { systemClock, type Clock } from './auth/clock.js'
 import { createCredentialsService } from './auth/credentials.service.js'
-import { resolveSigningSecret } from './auth/signing-secret.js'
+import { resolveSigningKeys } from './auth/signing-secret.js'
 import { confirmInitialSecretShown, ensureStartupCredentials, type StartupCredentials } from './auth/startup-credentials.js'
 import { tokenExchangeRoutes } from './auth/token-exchange.routes.js'
 import { createTokenService } from './auth/token.service.js'
@@ -128,8 +128,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     const startup = await ensureStartupCredentials(store.db, config.bootstrap)
     // An embedded store is this process's alone, so a key's state may be kept here (see active-key-cache.ts).
     const credentials = createCredentialsService({ db: store.db, clock, exclusiveStore: store.kind === 'pglite' })
+    const signingKeys = await resolveSigningKeys(store.db, config.auth.signingSecrets)
     const tokens = createTokenService({
-      secret: await resolveSigningSecret(store.db, config.auth.jwtSecret),
+      secret: signingKeys.current,
+      previousSecrets: signingKeys.previous,
       ttlSeconds: config.auth.tokenTtlSeconds,
       clock,
     })

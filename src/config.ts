@@ -1,5 +1,5 @@
 import { parseCollectorPaths, parseCookie, parseRedirects, type CollectorFlags, type CollectorPathAlias, type CookieConfig, type RedirectsConfig } from './collector-config.js'
-import { parseTokenRateLimit } from './auth-config.js'
+import { parseSigningSecrets, parseTokenRateLimit, type SigningSecrets } from './auth-config.js'
 import { parseCostlyWork } from './costly-work-config.js'
 import { parseConnections, parsePort, parseTls, type ConnectionConfig, type TlsConfig } from './listener-config.js'
 import type { CostlyWorkLimits } from './workers/index.js'
@@ -31,8 +31,8 @@ export interface Config {
   }
   readonly db: DatabaseConfig
   readonly auth: {
-    /** HS256 signing secret; null means "generate once and keep it in the store". */
-    readonly jwtSecret: string | null
+    /** The HS256 secrets: the one new tokens are signed with, and one whose tokens are still accepted. */
+    readonly signingSecrets: SigningSecrets
     /** Lifetime of issued access tokens, in seconds. */
     readonly tokenTtlSeconds: number
     /** Requests to the token exchange (v2 and v3 together) per minute per client address; past it, 429. */
@@ -196,8 +196,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     db = { kind: 'pglite', dataDir: path.resolve(pick(flags.dataDir, 'FLOE_DATA_DIR') ?? '.floe') }
   }
 
-  const jwtSecret = pick(undefined, 'FLOE_JWT_SECRET') ?? null
-  if (jwtSecret !== null && Buffer.byteLength(jwtSecret) < 32) problems.push('FLOE_JWT_SECRET must be at least 32 bytes long')
+  const signingSecrets = parseSigningSecrets(pick, problems)
 
   const tokenRateLimitPerMinute = parseTokenRateLimit(pick, problems)
   const bootstrap = parseBootstrap(env, problems)
@@ -215,7 +214,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   return deepFreeze({
     http: { host, port, ...connections, tls },
     db,
-    auth: { jwtSecret, tokenTtlSeconds, tokenRateLimitPerMinute },
+    auth: { signingSecrets, tokenTtlSeconds, tokenRateLimitPerMinute },
     bootstrap,
     log: { level: logLevel as Config['log']['level'], format: logFormat as Config['log']['format'] },
     compatibility: { maxMillis },

@@ -1,16 +1,24 @@
 import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
+import type { SigningSecrets } from '../auth-config.js'
 import type { Database } from '../db/database.js'
 
 const SIGNING_SECRET_NAME = 'jwt-signing-secret'
 
+/** The keys of the token service: the one that signs, and those that still verify. */
+export interface SigningKeys {
+  readonly current: Uint8Array
+  readonly previous: readonly Uint8Array[]
+}
+
 /**
- * The HS256 secret: the configured one, or one generated on first use and kept in the store, so
- * tokens survive restarts and every instance sharing the database accepts them. The insert is
- * "first writer wins", so instances starting together still agree.
+ * The HS256 keys: the configured secret, or one generated on first use and kept in the store, so
+ * tokens survive restarts and every instance sharing the database accepts them (the insert is "first
+ * writer wins", so instances starting together still agree); and the previous secret, if any.
  */
-export async function resolveSigningSecret(db: Kysely<Database>, configured: string | null): Promise<Uint8Array> {
-  if (configured !== null) return new TextEncoder().encode(configured)
+export async function resolveSigningKeys(db: Kysely<Database>, configured: SigningSecrets): Promise<SigningKeys> {
+  const previous = configured.previous === null ? [] : [bytesOf(configured.previous)]
+  if (configured.current !== null) return { current: bytesOf(configured.current), previous }
   await db
     .insertInto('server_secrets')
     .values({ name: SIGNING_SECRET_NAME, value: randomBytes(48).toString('base64url') })
@@ -21,5 +29,10 @@ export async function resolveSigningSecret(db: Kysely<Database>, configured: str
     .select('value')
     .where('name', '=', SIGNING_SECRET_NAME)
     .executeTakeFirstOrThrow()
-  return new TextEncoder().encode(row.value)
+  // The stored secret is used as the text it is, as it always was.
+  return { current: new TextEncoder().encode(row.value), previous }
+}
+
+function bytesOf(base64url: string): Uint8Array {
+  return new Uint8Array(Buffer.from(base64url, 'base64url'))
 }

@@ -44,3 +44,24 @@ describe('token service', () => {
     await expect(service.verify(altered)).rejects.toThrow(/badly signed/)
   })
 })
+
+describe('token service with a previous secret', () => {
+  const clock = { now: () => new Date(Date.UTC(2030, 0, 1)) }
+  const secret = (text: string) => new TextEncoder().encode(text)
+
+  it('verifies tokens of the current and the previous secret, signs with the current one, and refuses others', async () => {
+    const before = createTokenService({ secret: secret('p'.repeat(40)), ttlSeconds: 60, clock })
+    const rotating = createTokenService({ secret: secret('c'.repeat(40)), previousSecrets: [secret('p'.repeat(40))], ttlSeconds: 60, clock })
+    const currentOnly = createTokenService({ secret: secret('c'.repeat(40)), ttlSeconds: 60, clock })
+    const stranger = createTokenService({ secret: secret('x'.repeat(40)), ttlSeconds: 60, clock })
+    expect((await rotating.verify(await before.issue(key))).apiKeyId).toBe(key.id)
+    const issued = await rotating.issue(key)
+    expect((await currentOnly.verify(issued)).apiKeyId).toBe(key.id)
+    await expect(before.verify(issued)).rejects.toThrow(/badly signed/)
+    await expect(rotating.verify(await stranger.issue(key))).rejects.toThrow(/badly signed/)
+  })
+
+  it('refuses a previous secret shorter than 32 bytes', () => {
+    expect(() => createTokenService({ secret: secret('c'.repeat(40)), previousSecrets: [secret('short')], ttlSeconds: 60, clock })).toThrow(/at least 32 bytes/)
+  })
+})

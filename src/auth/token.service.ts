@@ -16,24 +16,35 @@ export interface TokenClaims {
   readonly expiresAt: Date
 }
 
-/** Issues and verifies the HS256 access tokens handed out by the token exchange. */
-export function createTokenService(deps: { secret: Uint8Array; ttlSeconds: number; clock: Clock }) {
+/**
+ * Issues and verifies the HS256 access tokens handed out by the token exchange. Tokens are signed
+ * with `secret`; those signed with one of `previousSecrets` (a rotation under way) are accepted too.
+ */
+export function createTokenService(deps: { secret: Uint8Array; previousSecrets?: readonly Uint8Array[]; ttlSeconds: number; clock: Clock }) {
   const { secret, ttlSeconds, clock } = deps
-  if (secret.byteLength < 32) throw new Error('the token signing secret must be at least 32 bytes')
+  const verifyingKeys = [secret, ...(deps.previousSecrets ?? [])]
+  if (verifyingKeys.some((key) => key.byteLength < 32)) throw new Error('the token signing secrets must be at least 32 bytes')
   if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1) throw new Error('the token lifetime must be a positive integer')
 
-  // A token is immutable and the secret does not change while the service runs: once its signature
+  // A token is immutable and the secrets do not change while the service runs: once its signature
   // and claims are checked, only its expiry can change the answer, and it is checked on every use.
   const verified = new Map<string, TokenClaims>()
 
+  /** The token's payload, checked with the first key whose signature matches (jose checks the claims only after the signature). */
+  async function verifiedPayload(token: string) {
+    for (const [index, key] of verifyingKeys.entries()) {
+      try {
+        return (await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['sub', 'iat', 'exp'], currentDate: clock.now() })).payload
+      } catch (error) {
+        if (!(error instanceof joseErrors.JWSSignatureVerificationFailed) || index === verifyingKeys.length - 1) throw error
+      }
+    }
+    throw new InvalidTokenError('No key to verify the access token with')
+  }
+
   async function verifyOnce(token: string): Promise<TokenClaims> {
     try {
-      const { payload } = await jwtVerify(token, secret, {
-        algorithms: ['HS256'],
-        issuer: ISSUER,
-        requiredClaims: ['sub', 'iat', 'exp'],
-        currentDate: clock.now(),
-      })
+      const payload = await verifiedPayload(token)
       const { sub, org, roles, exp } = payload
       if (typeof sub !== 'string' || typeof org !== 'string' || !Array.isArray(roles) || typeof exp !== 'number') {
         throw new InvalidTokenError('The access token lacks the expected claims')

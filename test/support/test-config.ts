@@ -2,7 +2,10 @@ import type { Config, DatabaseConfig } from '../../src/config.js'
 
 export interface TestConfigOverrides {
   readonly db?: DatabaseConfig
+  /** The signing secret, as FLOE_JWT_SECRET gives it (text); null: generated and kept in the store. */
   readonly jwtSecret?: string | null
+  /** A previous secret whose tokens are still accepted, as FLOE_JWT_PREVIOUS_SECRET gives it. */
+  readonly jwtPreviousSecret?: string | null
   readonly tokenTtlSeconds?: number
   readonly tokenRateLimitPerMinute?: number
   readonly bootstrap?: Config['bootstrap']
@@ -17,7 +20,7 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
     http: { host: '127.0.0.1', port: 0, requestTimeoutMs: 30_000, headersTimeoutMs: Math.min(10_000, overrides.http?.requestTimeoutMs ?? 30_000), keepAliveTimeoutMs: 5_000, maxConnections: 1024, maxConnectionsPerAddress: 256, tls: null, ...overrides.http },
     db: overrides.db ?? { kind: 'pglite', dataDir: null },
     // High, so that the many logins of the suite, all from 127.0.0.1, are never limited.
-    auth: { jwtSecret: overrides.jwtSecret ?? null, tokenTtlSeconds: overrides.tokenTtlSeconds ?? 3600, tokenRateLimitPerMinute: overrides.tokenRateLimitPerMinute ?? 1_000_000 },
+    auth: { signingSecrets: { current: secretBytes(overrides.jwtSecret), previous: secretBytes(overrides.jwtPreviousSecret) }, tokenTtlSeconds: overrides.tokenTtlSeconds ?? 3600, tokenRateLimitPerMinute: overrides.tokenRateLimitPerMinute ?? 1_000_000 },
     bootstrap: overrides.bootstrap ?? null,
     log: { level: 'silent', format: 'json' },
     // Generous, so that a slow CI machine cannot turn a decided check into "undecidable (budget)".
@@ -26,4 +29,9 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
     // Offline: core schemas and the registry only, unless a test adds directories.
     inspection: { maxEvents: 100_000, memoryBytes: null, organizationId: null, env: 'DEV', igluDirs: [], igluCentralUrl: null, igluCentralMirrorUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600, output: null, destination: null, enrichmentsDir: null, enrich: [], geoDatabase: null, redirects: { enabled: false, domains: [] }, collectorPaths: [], cookie: { enabled: true, name: 'sp', domain: null }, ...overrides.inspection, storage: overrides.inspection?.storage ?? { kind: 'memory' } },
   }
+}
+
+/** A secret given as text, as the configuration holds it: the base64url of its UTF-8 bytes. */
+function secretBytes(text: string | null | undefined): string | null {
+  return text === null || text === undefined ? null : Buffer.from(text).toString('base64url')
 }
