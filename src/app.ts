@@ -24,6 +24,7 @@ import { createSecureListener, type SecureListener } from './http/secure-listene
 import { guardConnections } from './http/connection-guard.js'
 import { rejectUnstorableInput } from './http/storable-input-guard.js'
 import { parseJsonBodies } from './http/json-body-parser.js'
+import { requestLogSerializer } from './http/redact-credentials.js'
 import { ApiKeyView } from './auth/api-keys.schemas.js'
 import { TokenResponse } from './auth/token-exchange.schemas.js'
 import { BackgroundTasks } from './background-tasks.js'
@@ -65,6 +66,8 @@ export interface AppDeps {
   readonly clock?: Clock
   /** Where `--output-tsv`/`--output-json` print; process.stdout by default. */
   readonly stdout?: Writable
+  /** Where the log goes, as JSON lines; by default as {@link logStream} decides. */
+  readonly logStream?: Writable
 }
 
 export interface FloeApp {
@@ -137,7 +140,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     })
 
     const http = Fastify({
-      logger: { level: config.log.level, ...logStream(config) },
+      // Requests are logged with their URL, whose credential-like query parameters are redacted.
+      logger: { level: config.log.level, ...(deps.logStream === undefined ? logStream(config) : { stream: deps.logStream }), serializers: { req: requestLogSerializer } },
       bodyLimit: BODY_LIMITS.api,
       forceCloseConnections: 'idle',
       // Given to Node's createServer as well: set only afterwards (as Fastify does), Node 20 never

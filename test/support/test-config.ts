@@ -11,6 +11,7 @@ export interface TestConfigOverrides {
   readonly bootstrap?: Config['bootstrap']
   readonly inspection?: Partial<Config['inspection']>
   readonly workers?: Partial<Config['workers']>
+  readonly log?: Partial<Config['log']>
   readonly http?: Partial<Omit<Config['http'], 'host' | 'port'>>
 }
 
@@ -22,7 +23,7 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
     // High, so that the many logins of the suite, all from 127.0.0.1, are never limited.
     auth: { signingSecrets: { current: secretBytes(overrides.jwtSecret), previous: secretBytes(overrides.jwtPreviousSecret) }, tokenTtlSeconds: overrides.tokenTtlSeconds ?? 3600, tokenRateLimitPerMinute: overrides.tokenRateLimitPerMinute ?? 1_000_000 },
     bootstrap: overrides.bootstrap ?? null,
-    log: { level: 'silent', format: 'json' },
+    log: { level: 'silent', format: 'json', ...overrides.log },
     // Generous, so that a slow CI machine cannot turn a decided check into "undecidable (budget)".
     compatibility: { maxMillis: 60_000 },
     workers: { threads: 2, eager: false, timeoutMs: 10_000, memoryMb: 256, maxQueue: 1_000, ...overrides.workers },
