@@ -121,7 +121,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
   // The certificate and key are read first: unusable ones stop the start before anything is opened.
   let routes: FastifyInstance | null = null
   const secure = config.http.tls === null ? null : createSecureListener((request, response) => routes?.routing(request, response), config.http, config.http.tls, { maxHeaderBytes: MAX_HEADER_BYTES, graceMs: SHUTDOWN_GRACE_MS })
-  const store = createDb(config.db)
+  const store = await createDb(config.db)
   let events: OpenEventStore | null = null
   // A server starts its threads with itself, so the first costly request pays no thread start-up.
   const costlyWork = new CostlyWorkPool(config.workers)
@@ -329,7 +329,7 @@ async function openEventStore(config: InspectionConfig, deps: { registry: Store;
   if (storage.kind === 'memory') {
     return { store: new MemoryEventStore(config.maxEvents, config.memoryBytes === null ? {} : { maxBytes: config.memoryBytes }), description: `Inspected events in memory, at most ${config.maxEvents} per list`, close: async () => undefined }
   }
-  const own = storage.url === null ? null : createDb({ kind: 'postgres', url: storage.url })
+  const own = storage.url === null ? null : await createDb({ kind: 'postgres', url: storage.url })
   let retention: ReturnType<typeof startEventRetention> | null = null
   const close = async () => {
     await retention?.stop()

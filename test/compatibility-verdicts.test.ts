@@ -16,7 +16,7 @@ describe.each(backends)('kept compatibility verdicts on $name', (backend) => {
   let store: Store
   beforeAll(async () => {
     database = await backend.create()
-    store = createDb(database.config)
+    store = await createDb(database.config)
     await migrateToLatest(store.db)
   })
   afterAll(async () => {

@@ -46,7 +46,7 @@ describe.each(backends)('crash recovery on $name', (backend) => {
 
   /** Opens the killed server's storage in this process, as recovery does, and lists what breaks a whole-write rule. */
   async function inspectStore() {
-    const store = createDb(database.config)
+    const store = await createDb(database.config)
     try {
       return { broken: await halfWrittenRows(store.db), rows: await storedRowCounts(store.db) }
     } finally {

@@ -45,7 +45,7 @@ describe.each(backends)('a first start killed on $name', (backend) => {
 
   /** How many migrations the store has recorded as applied (0 before the first). */
   async function appliedMigrations(database: TestDatabase): Promise<number> {
-    const store = createDb(database.config)
+    const store = await createDb(database.config)
     try {
       const table = await sql<{ name: string | null }>`select to_regclass('kysely_migration')::text as name`.execute(store.db)
       if (table.rows[0]?.name === null) return 0

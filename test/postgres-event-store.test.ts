@@ -15,7 +15,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
 
   beforeAll(async () => {
     database = await backend.create()
-    store = createDb(database.config)
+    store = await createDb(database.config)
     await migrateToLatest(store.db)
   })
   afterAll(async () => {
@@ -169,7 +169,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
 
   it.runIf(backend.name === 'postgres')('shares events between stores on separate connections', async () => {
     const first = await fresh()
-    const other = createDb(database.config)
+    const other = await createDb(database.config)
     try {
       const second = new PostgresEventStore({ db: other.db, now: clock })
       await first.keep({ good: [aGoodEvent({ appId: 'from-first' })], bad: [], incomplete: [] })

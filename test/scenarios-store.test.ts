@@ -33,7 +33,7 @@ describe.each(backends)('the tracking scenarios store on $name', (backend) => {
   async function seeded(holds: SourceApplicationHolds = { holdSourceApplications }) {
     const database = await backend.create()
     cleanups.push(() => database.drop())
-    const { db, close } = createDb(database.config)
+    const { db, close } = await createDb(database.config)
     cleanups.push(close)
     await migrateToLatest(db)
     await sql`insert into organizations (id, name) values (${ORG}, 'o')`.execute(db)

@@ -41,7 +41,7 @@ describe.each(backends)('storage on $name', (backend) => {
 
   it('applies every migration, and applying again changes nothing', async () => {
     const database = await fresh()
-    const store = createDb(database.config)
+    const store = await createDb(database.config)
     cleanups.push(() => store.close())
     const first = await migrateToLatest(store.db)
     expect(first.map((r) => [r.migrationName, r.status])).toEqual(Object.keys(migrations).map((name) => [name, 'Success']))
@@ -53,7 +53,7 @@ describe.each(backends)('storage on $name', (backend) => {
 
   it('upgrades documents stored as jsonb to json, keeping their content, and keeps the key order of later writes', async () => {
     const database = await fresh()
-    const store = createDb(database.config)
+    const store = await createDb(database.config)
     cleanups.push(() => store.close())
     const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } })
     expect((await migrator.migrateTo('2026-11-22-06-remember-unshown-initial-secret')).error).toBeUndefined()

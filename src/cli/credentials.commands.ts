@@ -8,7 +8,7 @@ import { migrateToLatest } from '../db/migrate.js'
 /** Opens the configured store (migrated), runs one credentials operation, and closes it. */
 async function withCredentials<T>(flags: ConfigFlags, run: (service: CredentialsService) => Promise<T>): Promise<T> {
   const config = loadConfig(flags)
-  const store = createDb(config.db)
+  const store = await createDb(config.db)
   try {
     await migrateToLatest(store.db)
     return await run(createCredentialsService({ db: store.db, clock: systemClock }))

@@ -20,19 +20,26 @@ export function pgliteClusterDir(dataDir: string): string {
 
 /**
  * The only module that knows which engine runs the store. PGlite is PostgreSQL compiled to WASM,
- * so everything above this line runs the same SQL on both.
+ * so everything above this line runs the same SQL on both. A PGlite data directory is locked to
+ * this store (see data-dir-lock.ts): a second open, by any process, fails with DataDirLockedError.
  */
-export function createDb(config: DatabaseConfig): Store {
+export async function createDb(config: DatabaseConfig): Promise<Store> {
   switch (config.kind) {
     case 'pglite': {
       // One process per data directory: the lock is taken before the cluster is opened.
-      const lock = config.dataDir === null ? null : lockDataDir(config.dataDir)
-      const pglite = new PGlite(config.dataDir === null ? undefined : pgliteClusterDir(config.dataDir))
+      const lock = config.dataDir === null ? null : await lockDataDir(config.dataDir)
+      let pglite: PGlite
+      try {
+        pglite = new PGlite(config.dataDir === null ? undefined : pgliteClusterDir(config.dataDir))
+      } catch (error) {
+        await lock?.release()
+        throw error
+      }
       return closingOnce(new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) }), 'pglite', async () => {
         try {
           if (!pglite.closed) await pglite.close()
         } finally {
-          lock?.release()
+          await lock?.release()
         }
       })
     }
