@@ -1,5 +1,7 @@
+import fs from 'node:fs'
 import path from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
+import { NodeFS } from '@electric-sql/pglite/nodefs'
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config.js'
@@ -19,6 +21,38 @@ export function pgliteClusterDir(dataDir: string): string {
 }
 
 /**
+ * PGlite's own defaults keep committed transactions through a crash of the process (every write
+ * reaches the operating system at once) but not through a power failure or a crash of the system:
+ * it starts PostgreSQL with `-F` (fsync off), and the Emscripten file system that carries the data
+ * directory to Node (NODEFS) has no fsync at all, while `fdatasync` is a no-op in Emscripten
+ * (`relaxedDurability` is another matter: whether a query waits for PGlite's own copy to a browser's
+ * storage, never used with a directory). So the directory's file system gets an fsync that syncs the
+ * real file, and PostgreSQL runs with fsync on and syncs its WAL with fsync(): a commit is answered
+ * once its WAL is on disk, and checkpoints sync the data files as on any server.
+ */
+class DurableNodeFS extends NodeFS {
+  override async init(...args: Parameters<NodeFS['init']>): ReturnType<NodeFS['init']> {
+    const { emscriptenOpts } = await super.init(...args)
+    const syncToDisk = (module: { NODEFS: unknown }) => {
+      // NodeFS mounts NODEFS in an earlier preRun step; every file it opens shares these stream operations.
+      const operations = (module.NODEFS as { stream_ops?: Record<string, unknown> } | undefined)?.stream_ops
+      if (operations === undefined) throw new Error('PGlite changed: its NODEFS has no stream operations to give an fsync to')
+      operations.fsync = (stream: { nfd?: number }) => {
+        if (stream.nfd !== undefined) fs.fsyncSync(stream.nfd)
+        return 0
+      }
+    }
+    return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), syncToDisk] } }
+  }
+}
+
+/** The options of a PGlite cluster in a directory, with durable commits (see DurableNodeFS). */
+function durablePgliteOptions(clusterDir: string): PGliteOptions {
+  const startParams = [...PGlite.defaultStartParams.filter((parameter) => parameter !== '-F'), '-c', 'fsync=on', '-c', 'synchronous_commit=on', '-c', 'wal_sync_method=fsync']
+  return { fs: new DurableNodeFS(clusterDir), startParams }
+}
+
+/**
  * The only module that knows which engine runs the store. PGlite is PostgreSQL compiled to WASM,
  * so everything above this line runs the same SQL on both. A PGlite data directory is locked to
  * this store (see data-dir-lock.ts): a second open, by any process, fails with DataDirLockedError.
@@ -30,7 +64,8 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
       const lock = config.dataDir === null ? null : await lockDataDir(config.dataDir)
       let pglite: PGlite
       try {
-        pglite = new PGlite(config.dataDir === null ? undefined : pgliteClusterDir(config.dataDir))
+        // In memory there is nothing to sync.
+        pglite = config.dataDir === null ? new PGlite() : new PGlite(durablePgliteOptions(pgliteClusterDir(config.dataDir)))
       } catch (error) {
         await lock?.release()
         throw error
