@@ -36,7 +36,10 @@ export interface CredentialsDeps {
 export function createCredentialsService(deps: CredentialsDeps) {
   const organizations = createOrganizationsStore(deps.db)
   const apiKeys = createApiKeysStore(deps.db)
-  const activeKeys: ActiveKeyCache | null = deps.exclusiveStore === true ? activeKeyCacheFor(deps.db) : null
+  // Every service on this database handle forgets a key it revokes, whichever kind it is itself:
+  // another service of this process on the same handle may be the one that keeps keys.
+  const keptKeys = activeKeyCacheFor(deps.db)
+  const activeKeys: ActiveKeyCache | null = deps.exclusiveStore === true ? keptKeys : null
 
   function usable(key: ApiKey | null, organizationId: string): key is ApiKey {
     return key !== null && key.revokedAt === null && key.organizationId === organizationId.toLowerCase()
@@ -77,10 +80,10 @@ export function createCredentialsService(deps: CredentialsDeps) {
       if (existing === null || (organizationId !== undefined && existing.key.organizationId !== organizationId)) {
         throw new ApiKeyNotFoundError(id)
       }
-      activeKeys?.forget(existing.key.id)
+      keptKeys.forget(existing.key.id)
       const revoked = (await apiKeys.revoke(existing.key.id, deps.clock.now())) ?? existing.key
       // Again once written: a lookup that read the key while the revocation was under way is not kept.
-      activeKeys?.forget(existing.key.id)
+      keptKeys.forget(existing.key.id)
       return revoked
     },
 
