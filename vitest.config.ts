@@ -1,10 +1,24 @@
 import { defineConfig } from 'vitest/config'
 
+/**
+ * The full tier's own tests (`npm run test:full`): end-to-end runs of `floe start`, real trackers
+ * and browsers, the CLI and snowtype, the benchmarks' smoke runs, and the Iglu Central and JSON
+ * Schema Test Suite corpora. With FLOE_TEST_TIER=full the fast tier's tests also run on PostgreSQL
+ * (TEST_DATABASE_URL) and the fuzz tests at release volume.
+ */
+const FULL_TIER_ONLY = ['test/**/*.e2e.test.ts', 'test/bench-smoke.test.ts', 'test/iglu-central.http.test.ts', 'test/compatibility-corpora.test.ts']
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Both cores of the CI machine (vitest's default leaves one free).
+    maxWorkers: 2,
+    setupFiles: ['test/support/vitest-setup.ts'],
+    projects: [
+      { extends: true, test: { name: 'fast', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: FULL_TIER_ONLY } },
+      { extends: true, test: { name: 'full', include: FULL_TIER_ONLY } },
+    ],
   },
 })

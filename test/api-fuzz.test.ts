@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { systemClock } from '../src/auth/clock.js'
 import { createCredentialsService } from '../src/auth/credentials.service.js'
 import { dataStructureHash } from '../src/iglu/schema-key.js'
@@ -9,11 +9,12 @@ import { apiRequest, type FuzzTargets } from './support/api-fuzz-requests.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { startAdminApp } from './support/admin-app.js'
 import { backends } from './support/test-databases.js'
+import { FUZZ_SEED, fuzzRuns } from './support/fuzz-settings.js'
 import type { TestApp } from './support/test-app.js'
 
 // Test infrastructure reads these to replay or lengthen a run; the app never does.
-const SEED = Number(process.env.FLOE_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31))
-const RUNS = Number(process.env.FLOE_API_FUZZ_RUNS ?? 2_000)
+const SEED = FUZZ_SEED
+const RUNS = fuzzRuns(300, 2_000, 'FLOE_API_FUZZ_RUNS')
 
 /** Whether an error answer says what is wrong: a message, or the scenario API's envelope of errors. */
 function explains(body: unknown): boolean {
@@ -83,7 +84,7 @@ describe.each(backends)('the registry and scenario APIs under fuzzed requests on
       if (response.status === 202) {
         // Accepted for later: wait for the work to finish before taking the next snapshot.
         const kind = request.path.includes('deployment') ? 'deployment-requests' : 'validation-requests'
-        for (let i = 0; i < 200 && (await admin.call('GET', `/data-structures/v1/${kind}/${response.body.id}`)).body?.completed !== true; i++) await new Promise((r) => setTimeout(r, 5))
+        await vi.waitFor(async () => expect((await admin.call('GET', `/data-structures/v1/${kind}/${response.body.id}`)).body?.completed).toBe(true), { timeout: 10_000, interval: 5 })
       }
       const after = await snapshot()
       if (response.status >= 400) {

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestJson } from './support/api-client.js'
-import { IGLU_CENTRAL } from './support/shared-data.js'
+import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
@@ -25,7 +25,7 @@ const page = (collector: string) => `<!doctype html><html><head><title>Shop</tit
   sp.trackStructEvent({ category: 'basket', action: 'add' })
 </script></body></html>`
 
-describe('the real @snowplow/browser-tracker in headless chromium', () => {
+describeWithSharedData('the real @snowplow/browser-tracker in headless chromium', () => {
   let floe: TestApp
   let site: Server | undefined
   let siteUrl: string

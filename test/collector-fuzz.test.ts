@@ -7,12 +7,13 @@ import { requestJson } from './support/api-client.js'
 import { storageModes } from './support/storage-modes.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
+import { FUZZ_SEED, fuzzRuns } from './support/fuzz-settings.js'
 
 // Test infrastructure reads these to replay or lengthen a run; the app never does.
-const SEED = Number(process.env.FLOE_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31))
-const RUNS = Number(process.env.FLOE_FUZZ_RUNS ?? 20_000)
+const SEED = FUZZ_SEED
+const RUNS = fuzzRuns(2_000, 20_000, 'FLOE_FUZZ_RUNS')
 /** On PostgreSQL storage every event is a row written in a transaction: fewer requests keep CI short. */
-const DATABASE_RUNS = Number(process.env.FLOE_FUZZ_DATABASE_RUNS ?? 4_000)
+const DATABASE_RUNS = fuzzRuns(400, 4_000, 'FLOE_FUZZ_DATABASE_RUNS')
 const CONCURRENCY = 16
 
 const eventId = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`

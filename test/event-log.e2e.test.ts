@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { requestJson } from './support/api-client.js'
 import { startFloe, type FloeProcess } from './support/floe-process.js'
 
@@ -15,7 +15,7 @@ function logMessages(printed: string): string[] {
 
 /** Waits for the child's output to show `pattern` (lines reach this process a little after they are written). */
 async function printed(read: () => string, pattern: RegExp): Promise<string> {
-  for (let attempt = 0; attempt < 200 && !pattern.test(read()); attempt++) await new Promise((resolve) => setTimeout(resolve, 50))
+  await vi.waitFor(() => expect(read()).toMatch(pattern), { timeout: 10_000, interval: 20 })
   return read()
 }
 

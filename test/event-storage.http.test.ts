@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Config } from '../src/config.js'
 import { requestJson } from './support/api-client.js'
 import { postgresStorage } from './support/storage-modes.js'
@@ -120,7 +120,7 @@ describe('--storage postgres under a flood of large events', () => {
         const body = `{"broken ${String(i).padStart(2, '0')}": "${'x'.repeat(100_000)}"`
         expect((await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(200)
       }
-      for (let attempt = 0; attempt < 100 && (await badBytes()).bytes > maxBytesPerList; attempt++) await new Promise((resolve) => setTimeout(resolve, 100))
+      await vi.waitFor(async () => expect((await badBytes()).bytes).toBeLessThanOrEqual(maxBytesPerList), { timeout: 10_000, interval: 50 })
       const kept = await badBytes()
       expect(kept.bytes).toBeLessThanOrEqual(maxBytesPerList)
       expect(kept.count).toBeGreaterThan(0)

@@ -8,7 +8,7 @@ import { loadResolverConfig, ResolverConfigError } from '../src/micro/resolver/r
 import { httpRepository, RepositoryFailure, type SchemaRepository } from '../src/micro/resolver/schema-repositories.js'
 import { bootstrapAdmin } from './support/api-client.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
-import { IGLU_CENTRAL } from './support/shared-data.js'
+import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
@@ -123,7 +123,7 @@ describe('the Iglu resolver without waiting', () => {
   })
 })
 
-describe('repositories', () => {
+describeWithSharedData('repositories', () => {
   let server: TestApp
   let dir: string
   let igluBase: string

@@ -197,8 +197,10 @@ describe('connections', () => {
     // A request still being answered when the stop begins: its body arrives after the stop started.
     const busy = await connect(server)
     const body = JSON.stringify({ schema: PAYLOAD_DATA, data: [event] })
+    // The stop begins once the server has the request's headers: it is then a request in progress.
+    const received = new Promise((resolve) => server.app.http.server.once('request', resolve))
     busy.socket.write(`POST /com.snowplowanalytics.snowplow/tp2 HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await received
     const closing = server.close()
     busy.socket.write(body.slice(10))
     await closing

@@ -6,7 +6,7 @@ import { ConfigError } from '../src/config.js'
 import { createAjv } from '../src/iglu/ajv-factory.js'
 import { requestJson } from './support/api-client.js'
 import { writeTestGeoDatabases } from './support/geoip-databases.js'
-import { IGLU_CENTRAL } from './support/shared-data.js'
+import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig, type TestConfigOverrides } from './support/test-config.js'
 
@@ -26,7 +26,7 @@ async function startupError(inspection: TestConfigOverrides['inspection']): Prom
   )
 }
 
-describe('optional enrichments from a directory of Snowplow configuration files', () => {
+describeWithSharedData('optional enrichments from a directory of Snowplow configuration files', () => {
   let dir: string
   let server: TestApp
 
@@ -126,7 +126,7 @@ describe('optional enrichments from a directory of Snowplow configuration files'
   })
 })
 
-describe('optional enrichments from flags', () => {
+describeWithSharedData('optional enrichments from flags', () => {
   let dir: string
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'floe-enrich-flags-'))

@@ -2,7 +2,7 @@ import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { entityColumn } from '../src/micro/pipeline/lossy-json.js'
 import { requestJson } from './support/api-client.js'
-import { IGLU_CENTRAL } from './support/shared-data.js'
+import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'
 import { FakeClock, startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 import { storageModes } from './support/storage-modes.js'
@@ -12,7 +12,7 @@ const q = (params: Record<string, string>) => new URLSearchParams(params).toStri
 const webPage = JSON.stringify({ schema: `iglu:${SP}/contexts/jsonschema/1-0-0`, data: [{ schema: `iglu:${SP}/web_page/jsonschema/1-0-0`, data: { id: '5cea9899-4a4d-4c84-9b4d-3b0c1c0e1a2f' } }] })
 const linkClick = JSON.stringify({ schema: `iglu:${SP}/unstruct_event/jsonschema/1-0-0`, data: { schema: `iglu:${SP}/link_click/jsonschema/1-0-1`, data: { targetUrl: 'http://x.test' } } })
 
-describe.each(storageModes)('incomplete events and the events query API on $name storage', (mode) => {
+describeWithSharedData.each(storageModes)('incomplete events and the events query API on $name storage', (mode) => {
   let server: TestApp
   let dropStorage: () => Promise<void> = async () => undefined
   const clock = new FakeClock(new Date('2026-01-01T00:00:00Z'))

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream'
 import { transform } from 'snowplow-analytics-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../src/config.js'
-import { IGLU_CENTRAL } from './support/shared-data.js'
+import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
@@ -21,7 +21,7 @@ function capture() {
   return { stream, lines }
 }
 
-describe('event outputs', () => {
+describeWithSharedData('event outputs', () => {
   let destination: Server
   let destinationUrl: string
   const received: { contentType: string | undefined; body: string }[] = []

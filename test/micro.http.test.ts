@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { bootstrapAdmin, requestJson, type ApiClient } from './support/api-client.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
-import { IGLU_CENTRAL } from './support/shared-data.js'
+import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { storageModes } from './support/storage-modes.js'
 import { testConfig } from './support/test-config.js'
@@ -17,7 +17,7 @@ const contexts = (...items: unknown[]) => JSON.stringify(sdj(`iglu:${SP}/context
 const query = (params: Record<string, string>) => new URLSearchParams(params).toString()
 const base = { tv: 'tracker v42', p: 'web', e: 'pp', aid: 'shop' }
 
-describe.each(storageModes)('event inspection on $name storage: collector and /local API', (mode) => {
+describeWithSharedData.each(storageModes)('event inspection on $name storage: collector and /local API', (mode) => {
   let server: TestApp
   let admin: ApiClient
   let dropStorage: () => Promise<void> = async () => undefined

@@ -1,13 +1,13 @@
 import { buildPageView, buildSelfDescribingEvent, buildStructEvent, newTracker } from '@snowplow/node-tracker'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestJson } from './support/api-client.js'
-import { IGLU_CENTRAL } from './support/shared-data.js'
+import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
 const LINK_CLICK = 'iglu:com.snowplowanalytics.snowplow/link_click/jsonschema/1-0-1'
 
-describe.each(['post', 'get'] as const)('the real @snowplow/node-tracker (%s) against the collector', (eventMethod) => {
+describeWithSharedData.each(['post', 'get'] as const)('the real @snowplow/node-tracker (%s) against the collector', (eventMethod) => {
   let server: TestApp
   beforeAll(async () => {
     server = await startTestApp(testConfig({ inspection: { igluDirs: [IGLU_CENTRAL] } }))

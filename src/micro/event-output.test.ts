@@ -35,7 +35,7 @@ describe('forwarding to a destination that does not keep up', () => {
       expect(errors[0]).toContain('is not keeping up')
 
       for (const response of waiting.splice(0)) response.end('ok')
-      await new Promise((resolve) => setTimeout(resolve, 50))
+      await vi.waitFor(() => expect(output.bytesOnTheWay).toBe(0))
       output.write(batch('app10'))
       await vi.waitFor(() => expect(bodies).toHaveLength(4))
       waiting.splice(0).forEach((response) => response.end('ok'))

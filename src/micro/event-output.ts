@@ -9,6 +9,8 @@ export type OutputFormat = 'tsv' | 'json'
 export interface EventOutput {
   /** Prints at once; forwarding runs in the background so the collector's answer does not wait for it. */
   write(events: readonly GoodEvent[]): void
+  /** Bytes of forwarded batches not yet answered by the destination. */
+  readonly bytesOnTheWay: number
 }
 
 const CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = { tsv: 'text/tab-separated-values', json: 'application/json' }
@@ -30,6 +32,9 @@ export function createEventOutput(options: { format: OutputFormat; stream: Writa
   let onTheWay = 0
   let dropped = 0
   return {
+    get bytesOnTheWay() {
+      return onTheWay
+    },
     write(events) {
       if (events.length === 0) return
       const lines = events.map(render)

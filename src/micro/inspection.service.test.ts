@@ -87,7 +87,7 @@ describe('inspection service: when a collector request is answered', () => {
     const store = new MemoryEventStore(100)
     const errors: unknown[] = []
     const printed: unknown[] = []
-    const inspection = inspectionOf(store, { onSubscriberError: (error) => errors.push(error), output: { write: (events) => void printed.push(...events) } satisfies EventOutput })
+    const inspection = inspectionOf(store, { onSubscriberError: (error) => errors.push(error), output: { write: (events) => void printed.push(...events), bytesOnTheWay: 0 } satisfies EventOutput })
     const told: string[] = []
     inspection.subscribe(() => {
       throw new Error('subscriber broke')

@@ -59,5 +59,8 @@ const postgresBackend: Backend = {
   },
 }
 
-/** Every backend the storage tests run on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
-export const backends: readonly Backend[] = adminUrl ? [pgliteBackend, postgresBackend] : [pgliteBackend]
+/**
+ * Every backend the storage tests run on: PGlite always; PostgreSQL too in the full tier
+ * (FLOE_TEST_TIER=full, as `npm run test:full` sets it) when TEST_DATABASE_URL is set.
+ */
+export const backends: readonly Backend[] = adminUrl && process.env.FLOE_TEST_TIER === 'full' ? [pgliteBackend, postgresBackend] : [pgliteBackend]
