@@ -16,6 +16,7 @@ export default defineConfig({
     // Both cores of the CI machine (vitest's default leaves one free).
     maxWorkers: 2,
     setupFiles: ['test/support/vitest-setup.ts'],
+    globalSetup: ['test/support/pglite-template.ts'],
     projects: [
       { extends: true, test: { name: 'fast', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: FULL_TIER_ONLY } },
       { extends: true, test: { name: 'full', include: FULL_TIER_ONLY } },

@@ -26,7 +26,7 @@ describe.each(backends)('storage on $name', (backend) => {
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
-  async function fresh(options: { onDisk?: boolean } = {}): Promise<TestDatabase> {
+  async function fresh(options: { onDisk?: boolean; unmigrated?: boolean } = {}): Promise<TestDatabase> {
     const database = await backend.create(options)
     cleanups.push(() => database.drop())
     return database
@@ -40,7 +40,7 @@ describe.each(backends)('storage on $name', (backend) => {
   }
 
   it('applies every migration, and applying again changes nothing', async () => {
-    const database = await fresh()
+    const database = await fresh({ unmigrated: true })
     const store = await createDb(database.config)
     cleanups.push(() => store.close())
     const first = await migrateToLatest(store.db)

@@ -65,7 +65,7 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
       let pglite: PGlite
       try {
         // In memory there is nothing to sync.
-        pglite = config.dataDir === null ? new PGlite() : new PGlite(durablePgliteOptions(pgliteClusterDir(config.dataDir)))
+        pglite = config.dataDir !== null ? new PGlite(durablePgliteOptions(pgliteClusterDir(config.dataDir))) : new PGlite(config.image === undefined ? {} : { loadDataDir: config.image })
       } catch (error) {
         await lock?.release()
         throw error

@@ -1,4 +1,5 @@
 import type { Config, DatabaseConfig } from '../../src/config.js'
+import { inMemoryPglite } from './test-databases.js'
 
 export interface TestConfigOverrides {
   readonly db?: DatabaseConfig
@@ -19,7 +20,7 @@ export interface TestConfigOverrides {
 export function testConfig(overrides: TestConfigOverrides = {}): Config {
   return {
     http: { host: '127.0.0.1', port: 0, requestTimeoutMs: 30_000, headersTimeoutMs: Math.min(10_000, overrides.http?.requestTimeoutMs ?? 30_000), keepAliveTimeoutMs: 5_000, maxConnections: 1024, maxConnectionsPerAddress: 256, tls: null, ...overrides.http },
-    db: overrides.db ?? { kind: 'pglite', dataDir: null },
+    db: overrides.db ?? inMemoryPglite(),
     // High, so that the many logins of the suite, all from 127.0.0.1, are never limited.
     auth: { signingSecrets: { current: secretBytes(overrides.jwtSecret), previous: secretBytes(overrides.jwtPreviousSecret) }, tokenTtlSeconds: overrides.tokenTtlSeconds ?? 3600, tokenRateLimitPerMinute: overrides.tokenRateLimitPerMinute ?? 1_000_000 },
     bootstrap: overrides.bootstrap ?? null,

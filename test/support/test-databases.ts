@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
+import { inject } from 'vitest'
+import { templateImage } from './pglite-template.js'
 import type { DatabaseConfig } from '../../src/config.js'
 
 /** A fresh, empty database of one backend, and how to throw it away. */
@@ -13,18 +15,30 @@ export interface TestDatabase {
 
 export interface Backend {
   readonly name: 'pglite' | 'postgres'
-  /** A new empty database; `onDisk` asks PGlite for a data directory instead of memory. */
-  create(options?: { onDisk?: boolean }): Promise<TestDatabase>
+  /**
+   * A new database with no data; `onDisk` asks PGlite for a data directory instead of memory. In
+   * memory PGlite starts from the run's migrated template, unless `unmigrated` asks for a bare cluster.
+   */
+  create(options?: { onDisk?: boolean; unmigrated?: boolean }): Promise<TestDatabase>
 }
 
 /** Set by `.ci/run`: an admin connection to a PostgreSQL server, where each test gets its own database. */
 // The one place outside src/config.ts that reads the environment: test infrastructure, not the app.
 const adminUrl = process.env.TEST_DATABASE_URL
 
+/** An in-memory PGlite store, from the run's migrated template (see pglite-template.ts) when vitest provides it. */
+export function inMemoryPglite(): DatabaseConfig {
+  const template = inject('pgliteTemplate')
+  return { kind: 'pglite', dataDir: null, ...(template === undefined ? {} : { image: templateImage(template) }) }
+}
+
 const pgliteBackend: Backend = {
   name: 'pglite',
   async create(options = {}) {
-    if (options.onDisk !== true) return { config: { kind: 'pglite', dataDir: null }, drop: async () => undefined }
+    if (options.onDisk !== true) {
+      const config: DatabaseConfig = options.unmigrated === true ? { kind: 'pglite', dataDir: null } : inMemoryPglite()
+      return { config, drop: async () => undefined }
+    }
     const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-test-'))
     return { config: { kind: 'pglite', dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) }
   },
