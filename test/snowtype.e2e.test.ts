@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -10,20 +11,16 @@ import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
 const run = promisify(execFile)
-/** snowtype is under a non-commercial licence: it is installed from npm at test time, never vendored. */
-const SNOWTYPE_VERSION = '0.12.4'
-const SNOWTYPE_DIR = path.join(tmpdir(), `floe-snowtype-${SNOWTYPE_VERSION}`)
-
-async function installSnowtype(): Promise<string> {
-  const pkg = path.join(SNOWTYPE_DIR, 'node_modules', '@snowplow', 'snowtype', 'package.json')
-  if (!existsSync(pkg)) {
-    mkdirSync(SNOWTYPE_DIR, { recursive: true })
-    writeFileSync(path.join(SNOWTYPE_DIR, 'package.json'), '{"private":true}')
-    await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', `@snowplow/snowtype@${SNOWTYPE_VERSION}`], { cwd: SNOWTYPE_DIR, timeout: 150_000 })
-  }
+/**
+ * snowtype (under a non-commercial licence) is a devDependency: `npm ci` installs it from npm into
+ * node_modules, and nothing of it is in the repository.
+ */
+function snowtypeBin(): string {
+  const require = createRequire(import.meta.url)
+  const pkg = require.resolve('@snowplow/snowtype/package.json')
   const manifest = JSON.parse(readFileSync(pkg, 'utf8')) as { bin?: string | Record<string, string> }
   const bin = typeof manifest.bin === 'string' ? manifest.bin : (manifest.bin?.snowtype ?? 'dist/index.js')
-  return path.join(SNOWTYPE_DIR, 'node_modules', '@snowplow', 'snowtype', bin)
+  return path.join(path.dirname(pkg), bin)
 }
 
 describe('the real snowtype CLI generates code from Floe', () => {
@@ -33,7 +30,7 @@ describe('the real snowtype CLI generates code from Floe', () => {
   let snowtype: string
 
   beforeAll(async () => {
-    snowtype = await installSnowtype()
+    snowtype = snowtypeBin()
     server = await startTestApp(testConfig())
     admin = await bootstrapAdmin(server)
     project = mkdtempSync(path.join(tmpdir(), 'floe-snowtype-project-'))
