@@ -2,17 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ApiClient } from './support/api-client.js'
 import { startAdminApp } from './support/admin-app.js'
 import { backends } from './support/test-databases.js'
-import type { TestApp } from './support/test-app.js'
 import { loadIgluCentral } from './support/shared-data.js'
 
 describe.each(backends)('every Iglu Central schema through validate and deploy on $name', (backend) => {
-  let server: TestApp
   let admin: ApiClient
   let stop: () => Promise<void> = async () => undefined
   const corpus = loadIgluCentral()
 
   beforeAll(async () => {
-    ;({ server, admin, stop } = await startAdminApp(backend))
+    ;({ admin, stop } = await startAdminApp(backend))
   })
   afterAll(async () => stop())
 

@@ -255,7 +255,7 @@ describeWithSharedData.each(storageModes)('event inspection on $name storage: co
       const api = await fetch(`${server.baseUrl}/local/good`, { method: 'POST', headers: { origin: 'http://shop.test', 'content-type': 'application/json' }, body: '{}' })
       expect(api.headers.get('access-control-allow-origin')).toBe('http://shop.test')
       expect((await fetch(`${server.baseUrl}/r/tp2?u=http://x`)).status).toBe(404)
-      expect(await (await fetch(`${server.baseUrl}/head-test/tp2?e=pp&p=web`, { method: 'HEAD' })).status).toBe(200)
+      expect((await fetch(`${server.baseUrl}/head-test/tp2?e=pp&p=web`, { method: 'HEAD' })).status).toBe(200)
     })
 
     it('records oversized payloads as size violations and reads Iglu webhook events', async () => {

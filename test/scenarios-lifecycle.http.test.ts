@@ -4,7 +4,6 @@ import type { ApiClient } from './support/api-client.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { startAdminApp } from './support/admin-app.js'
 import { backends } from './support/test-databases.js'
-import type { TestApp } from './support/test-app.js'
 
 const SEARCH_1 = 'iglu:com.acme/search/jsonschema/1-0-0'
 const searchSchema = (version: string, termLength: number) =>
@@ -14,7 +13,6 @@ const title = (id: string, verdict: string, version: string, name = 'search') =>
   `Tracking scenario with id: ${id}, event schema is ${verdict} with schema with name: ${name}, vendor: com.acme, version: ${version}`
 
 describe.each(backends)('tracking scenario lifecycle and compatibility on $name', (backend) => {
-  let server: TestApp
   let admin: ApiClient
   let stop: () => Promise<void> = async () => undefined
   const scenarios = '/tracking-scenarios/v1'
@@ -22,7 +20,7 @@ describe.each(backends)('tracking scenario lifecycle and compatibility on $name'
   const edit = (id: string, scenario: object, message?: string) => admin.call('PUT', `${scenarios}/${id}`, { scenario, ...(message === undefined ? {} : { message }) })
 
   beforeAll(async () => {
-    ;({ server, admin, stop } = await startAdminApp(backend))
+    ;({ admin, stop } = await startAdminApp(backend))
     await deployToDev(admin, searchSchema('1-0-0', 100))
     await deployToDev(admin, searchSchema('2-0-0', 10))
     await deployToDev(admin, objectSchema('com.acme', 'contact', '1-0-0', { email: { type: 'string', maxLength: 100 } }, { required: ['email'] }))

@@ -154,7 +154,8 @@ export function checkCompatibility(candidate: unknown, reference: unknown, optio
         witnessAmong([...candidateValues(preparedCandidate.schema, preparedReference.schema, search), ...hints])
       if (found !== null) {
         // Run again for the errors: the reference's last call may have been on another value.
-        validReference(found.value)
+        // Never asynchronous: no schema here is $async.
+        void validReference(found.value)
         const error = validReference.errors?.[0]
         return { outcome: 'incompatible', witness: found.value, path: error?.instancePath ?? '', schemaPath: error?.schemaPath ?? '', reasons: [] }
       }

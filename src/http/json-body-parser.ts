@@ -34,7 +34,7 @@ export function parseJsonBodies(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body.length === 0 && request.method === 'DELETE') return done(null, undefined)
     const text = body.toString()
-    parseJson(request, text, (error, parsed) => {
+    void parseJson(request, text, (error, parsed) => {
       if (error === null) return done(null, parsed)
       let plain: unknown
       try {

@@ -49,7 +49,7 @@ export function startEventRetention(deps: {
     return running
   }
 
-  const timer = setInterval(() => runOnce().catch(deps.onError), deps.intervalSeconds * 1000)
+  const timer = setInterval(() => void runOnce().catch(deps.onError), deps.intervalSeconds * 1000)
   timer.unref()
 
   return {

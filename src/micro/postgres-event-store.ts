@@ -14,6 +14,7 @@ const SCAN_PAGE = 500
 /** Well inside timestamptz, which starts in 4713 BC while JavaScript dates go back further. */
 const EARLIEST_TIMESTAMP = Date.parse('-004000-01-01T00:00:00Z')
 
+// eslint-disable-next-line no-control-regex -- NUL is one of the characters PostgreSQL refuses
 const SPECIAL = /[\\\u0000]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
 
 /**

@@ -254,7 +254,7 @@ export function createScenariosStore(db: Kysely<Database>, holds: SourceApplicat
         })
       } catch (error) {
         const outcome = error instanceof EditRefused ? error.outcome : constraintOutcome(error)
-        if (outcome.kind === 'written') throw new Error('a written outcome cannot abort the transaction')
+        if (outcome.kind === 'written') throw new Error('a written outcome cannot abort the transaction', { cause: error })
         return { kind: 'refused', index: error instanceof EditRefused && error.index !== undefined ? error.index : index, outcome }
       }
       return { kind: 'written' }

@@ -38,6 +38,7 @@ function parseUncached(raw: string): JavaUriParse {
   const text = raw.replace(/ /g, '%20')
   const checked = fastUri.parse(text)
   if (checked.error !== undefined) return { ok: false, error: checked.error }
+  // eslint-disable-next-line no-control-regex -- control characters are what java.net.URI refuses
   if (/[\u0000-\u0020"<>\\^`{|}]/.test(text)) return { ok: false, error: 'Illegal character in URI' }
   const match = GENERIC.exec(text)
   if (match === null || match[1] === undefined) return { ok: false, error: 'URI is not absolute' }
