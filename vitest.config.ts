@@ -6,7 +6,12 @@ import { defineConfig } from 'vitest/config'
  * Schema Test Suite corpora. With FLOE_TEST_TIER=full the fast tier's tests also run on PostgreSQL
  * (TEST_DATABASE_URL) and the fuzz tests at release volume.
  */
-const FULL_TIER_ONLY = ['test/**/*.e2e.test.ts', 'test/bench-smoke.test.ts', 'test/iglu-central.http.test.ts', 'test/compatibility-corpora.test.ts']
+const FULL_TIER_ONLY = [
+  'test/**/*.e2e.test.ts',
+  'test/bench-smoke.test.ts',
+  'test/iglu-central.http.test.ts',
+  'test/compatibility-corpora.test.ts',
+]
 
 export default defineConfig({
   test: {
@@ -18,7 +23,14 @@ export default defineConfig({
     setupFiles: ['test/support/vitest-setup.ts'],
     globalSetup: ['test/support/pglite-template.ts'],
     projects: [
-      { extends: true, test: { name: 'fast', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: FULL_TIER_ONLY } },
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: FULL_TIER_ONLY,
+        },
+      },
       { extends: true, test: { name: 'full', include: FULL_TIER_ONLY } },
     ],
   },

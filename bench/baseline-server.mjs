@@ -24,9 +24,20 @@ app.get('/health', async (_request, reply) => reply.type('text/plain; charset=ut
 app.get('/json', async () => json)
 await app.register(async (collector) => {
   collector.removeAllContentTypeParsers()
-  collector.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 10 * 1024 * 1024 }, (_request, body, done) => done(null, body))
-  collector.get('/i', async (_request, reply) => reply.header('Cache-Control', 'no-cache, no-store, must-revalidate').type('image/gif').send(PIXEL))
-  collector.post('/com.snowplowanalytics.snowplow/tp2', async (_request, reply) => reply.type('text/plain; charset=utf-8').send('ok'))
+  collector.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: 10 * 1024 * 1024 },
+    (_request, body, done) => done(null, body),
+  )
+  collector.get('/i', async (_request, reply) =>
+    reply
+      .header('Cache-Control', 'no-cache, no-store, must-revalidate')
+      .type('image/gif')
+      .send(PIXEL),
+  )
+  collector.post('/com.snowplowanalytics.snowplow/tp2', async (_request, reply) =>
+    reply.type('text/plain; charset=utf-8').send('ok'),
+  )
 })
 app.server.maxConnections = 1024
 await app.listen({ host: '127.0.0.1', port: Number(option('port', '0')) })

@@ -21,13 +21,25 @@ for (const vendor of readdirSync(root)) {
     } catch {
       continue
     }
-    for (const version of versions) schemas.push({ vendor, name, version, schema: JSON.parse(readFileSync(join(root, vendor, name, 'jsonschema', version), 'utf8')) })
+    for (const version of versions)
+      schemas.push({
+        vendor,
+        name,
+        version,
+        schema: JSON.parse(readFileSync(join(root, vendor, name, 'jsonschema', version), 'utf8')),
+      })
   }
 }
-schemas.sort((a, b) => a.vendor.localeCompare(b.vendor) || a.name.localeCompare(b.name) || compareSchemaVer(parseSchemaVer(a.version), parseSchemaVer(b.version)))
+schemas.sort(
+  (a, b) =>
+    a.vendor.localeCompare(b.vendor) ||
+    a.name.localeCompare(b.name) ||
+    compareSchemaVer(parseSchemaVer(a.version), parseSchemaVer(b.version)),
+)
 const pairs = []
 for (let i = 1; i < schemas.length && pairs.length < limit; i++) {
-  if (schemas[i - 1].vendor === schemas[i].vendor && schemas[i - 1].name === schemas[i].name) pairs.push([schemas[i - 1].schema, schemas[i].schema])
+  if (schemas[i - 1].vendor === schemas[i].vendor && schemas[i - 1].name === schemas[i].name)
+    pairs.push([schemas[i - 1].schema, schemas[i].schema])
 }
 
 const ajv = createAjv()

@@ -18,7 +18,10 @@ const CONNECTIONS = option('connections', 10)
 const perRequest = mode === 'get' ? 1 : BENCH_BATCH
 const request = (url) => benchIngestRequest(mode, url)
 
-const builds = { this: new URL('../dist/main.js', import.meta.url).pathname, other: path.resolve(process.argv[at + 1], 'dist/main.js') }
+const builds = {
+  this: new URL('../dist/main.js', import.meta.url).pathname,
+  other: path.resolve(process.argv[at + 1], 'dist/main.js'),
+}
 const servers = {}
 try {
   for (const [name, main] of Object.entries(builds)) {
@@ -34,19 +37,40 @@ try {
       const server = servers[name]
       const before = cpuMillis(server.pid)
       const started = performance.now()
-      const result = await load({ ...request(server.url), amount: Math.ceil(AMOUNT / perRequest), connections: CONNECTIONS })
+      const result = await load({
+        ...request(server.url),
+        amount: Math.ceil(AMOUNT / perRequest),
+        connections: CONNECTIONS,
+      })
       const seconds = (performance.now() - started) / 1000
-      const cpuMicrosPerEvent = ((cpuMillis(server.pid) - before) * 1000) / (result.requests * perRequest)
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} answers not 2xx, ${result.errors} errors`)
+      const cpuMicrosPerEvent =
+        ((cpuMillis(server.pid) - before) * 1000) / (result.requests * perRequest)
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`${name}: ${result.non2xx} answers not 2xx, ${result.errors} errors`)
       // The first round warms both servers up.
-      if (round > 0 && cpuMicrosPerEvent < (best[name]?.cpuMicrosPerEvent ?? Infinity)) best[name] = { cpuMicrosPerEvent: Number(cpuMicrosPerEvent.toFixed(1)), eventsPerSecond: Math.round((result.requests * perRequest) / seconds) }
+      if (round > 0 && cpuMicrosPerEvent < (best[name]?.cpuMicrosPerEvent ?? Infinity))
+        best[name] = {
+          cpuMicrosPerEvent: Number(cpuMicrosPerEvent.toFixed(1)),
+          eventsPerSecond: Math.round((result.requests * perRequest) / seconds),
+        }
     }
   }
   for (const [name, server] of Object.entries(servers)) {
     const counts = await (await fetch(`${server.url}/local/all`)).json()
     if (counts.bad !== 0) throw new Error(`${name}: ${counts.bad} bad events`)
   }
-  console.log(JSON.stringify({ scenario: 'ingest-compare', mode, otherBuild: builds.other, rounds: ROUNDS, amount: AMOUNT, this: best.this, other: best.other, cpuRatio: Number((best.this.cpuMicrosPerEvent / best.other.cpuMicrosPerEvent).toFixed(3)) }))
+  console.log(
+    JSON.stringify({
+      scenario: 'ingest-compare',
+      mode,
+      otherBuild: builds.other,
+      rounds: ROUNDS,
+      amount: AMOUNT,
+      this: best.this,
+      other: best.other,
+      cpuRatio: Number((best.this.cpuMicrosPerEvent / best.other.cpuMicrosPerEvent).toFixed(3)),
+    }),
+  )
 } finally {
   for (const server of Object.values(servers)) await server.stop()
 }

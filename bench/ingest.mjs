@@ -6,7 +6,12 @@
 // Usage: node bench/ingest.mjs --mode get|post [--duration 10] [--rounds 2] [--connections 10] [--batch 10]
 import { accessToken, deployToDev, startBaseline, startFloe } from './support/processes.mjs'
 import { alternate, option } from './support/load.mjs'
-import { benchContexts as contexts, benchIngestRequest, BENCH_BATCH, BENCH_PRODUCT as PRODUCT } from './support/page-view.mjs'
+import {
+  benchContexts as contexts,
+  benchIngestRequest,
+  BENCH_BATCH,
+  BENCH_PRODUCT as PRODUCT,
+} from './support/page-view.mjs'
 
 const mode = process.argv.includes('post') ? 'post' : 'get'
 const DURATION = option('duration', 10)
@@ -23,35 +28,49 @@ try {
 
   // One request first: the events must come out good, with both contexts, or the figures mean nothing.
   await fetch(request(floe.url).url, request(floe.url))
-  const [checked] = await (await fetch(`${floe.url}/local/good`, { method: 'POST', body: JSON.stringify({ contexts: contexts.data.map((c) => c.schema), limit: 1 }) })).json()
+  const [checked] = await (
+    await fetch(`${floe.url}/local/good`, {
+      method: 'POST',
+      body: JSON.stringify({ contexts: contexts.data.map((c) => c.schema), limit: 1 }),
+    })
+  ).json()
   const counts = await (await fetch(`${floe.url}/local/all`)).json()
-  if (checked === undefined || counts.bad !== 0) throw new Error(`the bench events are not good: ${JSON.stringify(counts)}`)
+  if (checked === undefined || counts.bad !== 0)
+    throw new Error(`the bench events are not good: ${JSON.stringify(counts)}`)
 
-  const { subject, baseline } = await alternate({ subject: request(floe.url), baseline: request(baselineServer.url), rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS })
+  const { subject, baseline } = await alternate({
+    subject: request(floe.url),
+    baseline: request(baselineServer.url),
+    rounds: ROUNDS,
+    duration: DURATION,
+    connections: CONNECTIONS,
+  })
   const after = await (await fetch(`${floe.url}/local/all`)).json()
   const perRequest = mode === 'get' ? 1 : BATCH
   const eventsPerSecond = subject.requestsPerSecond * perRequest
   const ratio = eventsPerSecond / baseline.requestsPerSecond
   const target = mode === 'get' ? 0.7 : 4
-  console.log(JSON.stringify({
-    scenario: mode === 'get' ? 'ingest-get' : 'ingest-post',
-    eventsPerRequest: perRequest,
-    durationSeconds: DURATION,
-    rounds: ROUNDS,
-    connections: CONNECTIONS,
-    logLevel,
-    eventsPerSecond: Math.round(eventsPerSecond),
-    requestsPerSecond: Math.round(subject.requestsPerSecond),
-    p50Ms: subject.p50Ms,
-    p99Ms: subject.p99Ms,
-    baselineRequestsPerSecond: Math.round(baseline.requestsPerSecond),
-    baselineP50Ms: baseline.p50Ms,
-    baselineP99Ms: baseline.p99Ms,
-    ratio,
-    target,
-    met: ratio >= target,
-    allGood: after.bad === 0 && subject.non2xx === 0 && subject.errors === 0,
-  }))
+  console.log(
+    JSON.stringify({
+      scenario: mode === 'get' ? 'ingest-get' : 'ingest-post',
+      eventsPerRequest: perRequest,
+      durationSeconds: DURATION,
+      rounds: ROUNDS,
+      connections: CONNECTIONS,
+      logLevel,
+      eventsPerSecond: Math.round(eventsPerSecond),
+      requestsPerSecond: Math.round(subject.requestsPerSecond),
+      p50Ms: subject.p50Ms,
+      p99Ms: subject.p99Ms,
+      baselineRequestsPerSecond: Math.round(baseline.requestsPerSecond),
+      baselineP50Ms: baseline.p50Ms,
+      baselineP99Ms: baseline.p99Ms,
+      ratio,
+      target,
+      met: ratio >= target,
+      allGood: after.bad === 0 && subject.non2xx === 0 && subject.errors === 0,
+    }),
+  )
 } finally {
   await floe.stop()
   await baselineServer.stop()

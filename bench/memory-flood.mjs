@@ -19,10 +19,25 @@ const CONCURRENCY = 8
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-flood-'))
 const main = new URL('../dist/main.js', import.meta.url).pathname
-const child = spawn(process.execPath, [main, 'start', '--host', '127.0.0.1', '--port', '0', '--log-level', 'warn', '--max-events', String(MAX_EVENTS)], {
-  env: { PATH: process.env.PATH ?? '', FLOE_DATA_DIR: dataDir },
-  stdio: ['ignore', 'pipe', 'inherit'],
-})
+const child = spawn(
+  process.execPath,
+  [
+    main,
+    'start',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--log-level',
+    'warn',
+    '--max-events',
+    String(MAX_EVENTS),
+  ],
+  {
+    env: { PATH: process.env.PATH ?? '', FLOE_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+)
 const baseUrl = await new Promise((resolve, reject) => {
   let out = ''
   child.stdout.on('data', (chunk) => {
@@ -42,10 +57,24 @@ const eventId = (n) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
 const post = (body) =>
   new Promise((resolve, reject) => {
-    const request = http.request({ host: target.hostname, port: target.port, method: 'POST', path: '/com.snowplowanalytics.snowplow/tp2', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
-      response.resume()
-      response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`status ${response.statusCode}`))))
-    })
+    const request = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: 'POST',
+        path: '/com.snowplowanalytics.snowplow/tp2',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        response.resume()
+        response.on('end', () =>
+          response.statusCode === 200
+            ? resolve()
+            : reject(new Error(`status ${response.statusCode}`)),
+        )
+      },
+    )
     request.on('error', reject)
     request.end(body)
   })
@@ -66,8 +95,22 @@ const worker = async (end) => {
     const from = next
     next = Math.min(end, next + BATCH)
     const data = []
-    for (let n = from; n < next; n++) data.push({ e: 'pv', p: 'web', tv: 'bench-flood', eid: eventId(n), url: `https://shop.test/item/${n % 977}`, page: 'Item', aid: 'flood' })
-    await post(JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data }))
+    for (let n = from; n < next; n++)
+      data.push({
+        e: 'pv',
+        p: 'web',
+        tv: 'bench-flood',
+        eid: eventId(n),
+        url: `https://shop.test/item/${n % 977}`,
+        page: 'Item',
+        aid: 'flood',
+      })
+    await post(
+      JSON.stringify({
+        schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+        data,
+      }),
+    )
     if (rssAfterFirstFill === null && next >= MAX_EVENTS * 2) rssAfterFirstFill = rssMb()
     if (rssAtTenth === null && next >= EVENTS / 10) rssAtTenth = rssMb()
     if (rssAtHalf === null && next >= EVENTS / 2) rssAtHalf = rssMb()
@@ -93,8 +136,13 @@ const report = {
   rssAtHalfMb: Number((rssAtHalf ?? 0).toFixed(1)),
   rssPeakDuringFloodMb: Number(Math.max(...samples.slice(1)).toFixed(1)),
   rssEndMb: Number(samples[samples.length - 1].toFixed(1)),
-  countsCorrect: counts.good === Math.min(EVENTS, MAX_EVENTS) && counts.bad === 0 && counts.total === counts.good,
-  evictionCorrect: kept.length === Math.min(EVENTS, MAX_EVENTS) && kept.every((event, i) => event.event.event_id === eventId(EVENTS - 1 - i)),
+  countsCorrect:
+    counts.good === Math.min(EVENTS, MAX_EVENTS) &&
+    counts.bad === 0 &&
+    counts.total === counts.good,
+  evictionCorrect:
+    kept.length === Math.min(EVENTS, MAX_EVENTS) &&
+    kept.every((event, i) => event.event.event_id === eventId(EVENTS - 1 - i)),
 }
 agent.destroy()
 child.kill('SIGTERM')

@@ -19,15 +19,21 @@ const builds = {
   other: path.resolve(process.argv[at + 1], 'dist'),
 }
 const pipelines = {}
-for (const [name, distRoot] of Object.entries(builds)) pipelines[name] = await pipelineHarness({ distRoot, mode, capacity: 100_000 })
+for (const [name, distRoot] of Object.entries(builds))
+  pipelines[name] = await pipelineHarness({ distRoot, mode, capacity: 100_000 })
 const { eventsPerRequest } = pipelines.this
 
 const best = {}
 for (let round = 0; round < Math.max(ROUNDS, WARM_UP_ROUNDS + 1); round++) {
   for (const [name, pipeline] of Object.entries(pipelines)) {
     for (const stage of ['process', 'collect']) {
-      const micros = await microsPerEvent(pipeline[stage], Math.ceil(EVENTS / eventsPerRequest), eventsPerRequest)
-      if (round >= WARM_UP_ROUNDS) best[`${name}.${stage}`] = Math.min(best[`${name}.${stage}`] ?? Infinity, micros)
+      const micros = await microsPerEvent(
+        pipeline[stage],
+        Math.ceil(EVENTS / eventsPerRequest),
+        eventsPerRequest,
+      )
+      if (round >= WARM_UP_ROUNDS)
+        best[`${name}.${stage}`] = Math.min(best[`${name}.${stage}`] ?? Infinity, micros)
     }
   }
 }

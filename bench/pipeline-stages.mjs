@@ -15,13 +15,21 @@ const EVENTS = option('events', 20_000)
 const ROUNDS = option('rounds', 3)
 const CAPACITY = option('capacity', 100_000)
 
-const pipeline = await pipelineHarness({ distRoot: new URL('../dist', import.meta.url).pathname, mode, capacity: CAPACITY })
+const pipeline = await pipelineHarness({
+  distRoot: new URL('../dist', import.meta.url).pathname,
+  mode,
+  capacity: CAPACITY,
+})
 const { eventsPerRequest } = pipeline
 
 /** Microseconds per event of `step`, the fastest of ROUNDS rounds. */
 async function perEvent(step) {
   let best = Infinity
-  for (let round = 0; round < ROUNDS; round++) best = Math.min(best, await microsPerEvent(step, Math.ceil(EVENTS / eventsPerRequest), eventsPerRequest))
+  for (let round = 0; round < ROUNDS; round++)
+    best = Math.min(
+      best,
+      await microsPerEvent(step, Math.ceil(EVENTS / eventsPerRequest), eventsPerRequest),
+    )
   return Number(best.toFixed(2))
 }
 
@@ -32,4 +40,16 @@ const stages = {
   stringifyMicros: await perEvent(() => JSON.stringify(pipeline.goodEvents)),
 }
 const counts = await pipeline.inspection.store.counts()
-console.log(JSON.stringify({ scenario: 'pipeline-stages', mode, eventsPerRequest, events: EVENTS, rounds: ROUNDS, ...stages, stored: counts.good, bad: counts.bad, eventJsonBytes: JSON.stringify(pipeline.goodEvents[0]).length }))
+console.log(
+  JSON.stringify({
+    scenario: 'pipeline-stages',
+    mode,
+    eventsPerRequest,
+    events: EVENTS,
+    rounds: ROUNDS,
+    ...stages,
+    stored: counts.good,
+    bad: counts.bad,
+    eventJsonBytes: JSON.stringify(pipeline.goodEvents[0]).length,
+  }),
+)

@@ -38,12 +38,51 @@ const heapUsed = () => {
   return process.memoryUsage().heapUsed
 }
 const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-query-'))
-const app = await createApp(loadConfig({ dataDir, logLevel, maxEvents: String(EVENTS), igluCentral: false, host: '127.0.0.1', port: '0' }, { PATH: process.env.PATH ?? '' }))
-const context = JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0', data: [{ schema: 'iglu:com.snowplowanalytics.snowplow/web_page/jsonschema/1-0-0', data: { id: '5a2b1c0e-7d3f-4a8e-9b6c-1d2e3f4a5b6c' } }] })
+const app = await createApp(
+  loadConfig(
+    {
+      dataDir,
+      logLevel,
+      maxEvents: String(EVENTS),
+      igluCentral: false,
+      host: '127.0.0.1',
+      port: '0',
+    },
+    { PATH: process.env.PATH ?? '' },
+  ),
+)
+const context = JSON.stringify({
+  schema: 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0',
+  data: [
+    {
+      schema: 'iglu:com.snowplowanalytics.snowplow/web_page/jsonschema/1-0-0',
+      data: { id: '5a2b1c0e-7d3f-4a8e-9b6c-1d2e3f4a5b6c' },
+    },
+  ],
+})
 const event = (n) => {
-  const common = { p: 'web', tv: 'js-3.4.0', aid: 'bench', eid: `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`, url: `https://shop.test/item/${n % 977}`, page: 'Item', dtm: String(1_700_000_000_000 + n), duid: 'b7c1d2e3-0000-4000-8000-000000000001', vid: '3', res: '1920x1080', lang: 'en-GB', co: context }
+  const common = {
+    p: 'web',
+    tv: 'js-3.4.0',
+    aid: 'bench',
+    eid: `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
+    url: `https://shop.test/item/${n % 977}`,
+    page: 'Item',
+    dtm: String(1_700_000_000_000 + n),
+    duid: 'b7c1d2e3-0000-4000-8000-000000000001',
+    vid: '3',
+    res: '1920x1080',
+    lang: 'en-GB',
+    co: context,
+  }
   if (n % 10 !== 0) return { e: 'pv', ...common }
-  const click = { schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0', data: { schema: LINK_CLICK, data: { targetUrl: `https://shop.test/item/${n % 977}`, elementId: 'buy' } } }
+  const click = {
+    schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0',
+    data: {
+      schema: LINK_CLICK,
+      data: { targetUrl: `https://shop.test/item/${n % 977}`, elementId: 'buy' },
+    },
+  }
   return { e: 'ue', ...common, ue_pr: JSON.stringify(click) }
 }
 const post = (from, to) =>
@@ -51,7 +90,10 @@ const post = (from, to) =>
     method: 'POST',
     url: '/com.snowplowanalytics.snowplow/tp2',
     headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data: Array.from({ length: to - from }, (_, i) => event(from + i)) }),
+    payload: JSON.stringify({
+      schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+      data: Array.from({ length: to - from }, (_, i) => event(from + i)),
+    }),
   })
 
 // Each injected request leaves a `setImmediate` that holds its request and response until the event
@@ -73,10 +115,13 @@ const counts = JSON.parse((await app.http.inject({ method: 'GET', url: '/local/a
 
 // The baseline's list: every stored event, newest first (references to the store's own objects).
 const all = []
-for await (const page of store.scan()) for (const stored of page) if (!stored.incomplete) all.push(stored)
-const linearScan = (schema, limit) => all.filter((stored) => stored.schema === schema).slice(0, limit)
+for await (const page of store.scan())
+  for (const stored of page) if (!stored.incomplete) all.push(stored)
+const linearScan = (schema, limit) =>
+  all.filter((stored) => stored.schema === schema).slice(0, limit)
 
-const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]
+const quantile = (values, q) =>
+  [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]
 const time = async (fn, rounds) => {
   const samples = []
   for (let i = 0; i < rounds; i++) {
@@ -94,17 +139,46 @@ const inProcess = {
   scanP50Ms: await time(() => linearScan(LINK_CLICK, LIMIT), 200),
 }
 
-const baseline = Fastify({ logger: { level: logLevel }, bodyLimit: 1024 * 1024, forceCloseConnections: 'idle', return503OnClosing: true, ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } } })
+const baseline = Fastify({
+  logger: { level: logLevel },
+  bodyLimit: 1024 * 1024,
+  forceCloseConnections: 'idle',
+  return503OnClosing: true,
+  ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+})
 baseline.post('/scan', async (request) => linearScan(request.body.schema, request.body.limit))
 // The floor: the subject's own answer, serialized once and encoded once, its bytes sent as they are.
 // No implementation can answer this query faster than its bytes cross loopback, so baseline ÷ floor is
 // the best ratio reachable here.
-const floorBody = (await app.http.inject({ method: 'POST', url: '/local/good', payload: { schema: LINK_CLICK, limit: LIMIT } })).body
+const floorBody = (
+  await app.http.inject({
+    method: 'POST',
+    url: '/local/good',
+    payload: { schema: LINK_CLICK, limit: LIMIT },
+  })
+).body
 const floorBytes = Buffer.from(floorBody, 'utf8')
-baseline.post('/floor', async (_request, reply) => reply.type('application/json; charset=utf-8').send(floorBytes))
+baseline.post('/floor', async (_request, reply) =>
+  reply.type('application/json; charset=utf-8').send(floorBytes),
+)
 const subjectUrl = await app.http.listen({ host: '127.0.0.1', port: 0 })
 const baselineUrl = await baseline.listen({ host: '127.0.0.1', port: 0 })
-console.log(JSON.stringify({ ready: true, subjectUrl, baselineUrl, answerBytes: Buffer.byteLength(floorBody), schema: LINK_CLICK, limit: LIMIT, events: EVENTS, stored: counts.good, bytesPerEvent: (after - before) / EVENTS, heapDeltaMb: (after - before) / 2 ** 20, sameAnswer, ...inProcess }))
+console.log(
+  JSON.stringify({
+    ready: true,
+    subjectUrl,
+    baselineUrl,
+    answerBytes: Buffer.byteLength(floorBody),
+    schema: LINK_CLICK,
+    limit: LIMIT,
+    events: EVENTS,
+    stored: counts.good,
+    bytesPerEvent: (after - before) / EVENTS,
+    heapDeltaMb: (after - before) / 2 ** 20,
+    sameAnswer,
+    ...inProcess,
+  }),
+)
 
 process.on('SIGTERM', async () => {
   await baseline.close()

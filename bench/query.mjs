@@ -14,7 +14,18 @@ const ROUNDS = option('rounds', 2)
 const CONNECTIONS = option('connections', 1)
 const harnessPath = new URL('./query-harness.mjs', import.meta.url).pathname
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '')
-const harness = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=8192', ...nodeFlags, harnessPath, '--events', String(EVENTS)], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env })
+const harness = spawn(
+  process.execPath,
+  [
+    '--expose-gc',
+    '--max-old-space-size=8192',
+    ...nodeFlags,
+    harnessPath,
+    '--events',
+    String(EVENTS),
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'], env: process.env },
+)
 const exited = new Promise((resolve) => harness.once('exit', resolve))
 try {
   const ready = await new Promise((resolve, reject) => {
@@ -25,41 +36,61 @@ try {
     void exited.then((code) => reject(new Error(`the query harness exited with ${code}`)))
   })
   const body = JSON.stringify({ schema: ready.schema, limit: ready.limit })
-  const request = (url) => ({ url, method: 'POST', body, headers: { 'content-type': 'application/json' } })
-  const { subject, baseline } = await alternate({ subject: request(`${ready.subjectUrl}/local/good`), baseline: request(`${ready.baselineUrl}/scan`), rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, warmup: 1 })
-  const floor = await repeat({ target: request(`${ready.baselineUrl}/floor`), rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, warmup: 1 })
+  const request = (url) => ({
+    url,
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json' },
+  })
+  const { subject, baseline } = await alternate({
+    subject: request(`${ready.subjectUrl}/local/good`),
+    baseline: request(`${ready.baselineUrl}/scan`),
+    rounds: ROUNDS,
+    duration: DURATION,
+    connections: CONNECTIONS,
+    warmup: 1,
+  })
+  const floor = await repeat({
+    target: request(`${ready.baselineUrl}/floor`),
+    rounds: ROUNDS,
+    duration: DURATION,
+    connections: CONNECTIONS,
+    warmup: 1,
+  })
   const speedup = baseline.p50Ms / subject.p50Ms
   const lookupSpeedup = ready.scanP50Ms / ready.lookupP50Ms
-  console.log(JSON.stringify({
-    scenario: 'query',
-    events: ready.events,
-    stored: ready.stored,
-    limit: ready.limit,
-    connections: CONNECTIONS,
-    p50Ms: subject.p50Ms,
-    p99Ms: subject.p99Ms,
-    requestsPerSecond: Math.round(subject.requestsPerSecond),
-    baselineP50Ms: baseline.p50Ms,
-    baselineRequestsPerSecond: Math.round(baseline.requestsPerSecond),
-    speedup,
-    meanMs: subject.meanMs,
-    baselineMeanMs: baseline.meanMs,
-    meanSpeedup: baseline.meanMs / subject.meanMs,
-    answerBytes: ready.answerBytes,
-    floorP50Ms: floor.p50Ms,
-    floorMeanMs: floor.meanMs,
-    floorSpeedup: baseline.meanMs / floor.meanMs,
-    throughputSpeedup: subject.requestsPerSecond / baseline.requestsPerSecond,
-    lookupP50Ms: ready.lookupP50Ms,
-    scanP50Ms: ready.scanP50Ms,
-    lookupSpeedup,
-    sameAnswer: ready.sameAnswer,
-    bytesPerEvent: Math.round(ready.bytesPerEvent),
-    heapDeltaMb: Number(ready.heapDeltaMb.toFixed(1)),
-    target: { speedup: 20, bytesPerEvent: 4096 },
-    met: speedup >= 20 && ready.bytesPerEvent <= 4096,
-    allOk: subject.non2xx === 0 && subject.errors === 0 && baseline.non2xx === 0,
-  }))
+  console.log(
+    JSON.stringify({
+      scenario: 'query',
+      events: ready.events,
+      stored: ready.stored,
+      limit: ready.limit,
+      connections: CONNECTIONS,
+      p50Ms: subject.p50Ms,
+      p99Ms: subject.p99Ms,
+      requestsPerSecond: Math.round(subject.requestsPerSecond),
+      baselineP50Ms: baseline.p50Ms,
+      baselineRequestsPerSecond: Math.round(baseline.requestsPerSecond),
+      speedup,
+      meanMs: subject.meanMs,
+      baselineMeanMs: baseline.meanMs,
+      meanSpeedup: baseline.meanMs / subject.meanMs,
+      answerBytes: ready.answerBytes,
+      floorP50Ms: floor.p50Ms,
+      floorMeanMs: floor.meanMs,
+      floorSpeedup: baseline.meanMs / floor.meanMs,
+      throughputSpeedup: subject.requestsPerSecond / baseline.requestsPerSecond,
+      lookupP50Ms: ready.lookupP50Ms,
+      scanP50Ms: ready.scanP50Ms,
+      lookupSpeedup,
+      sameAnswer: ready.sameAnswer,
+      bytesPerEvent: Math.round(ready.bytesPerEvent),
+      heapDeltaMb: Number(ready.heapDeltaMb.toFixed(1)),
+      target: { speedup: 20, bytesPerEvent: 4096 },
+      met: speedup >= 20 && ready.bytesPerEvent <= 4096,
+      allOk: subject.non2xx === 0 && subject.errors === 0 && baseline.non2xx === 0,
+    }),
+  )
 } finally {
   harness.kill('SIGTERM')
   await exited

@@ -26,7 +26,11 @@ const scenarios = [
 const loadBefore = loadavg()[0]
 const results = scenarios.map(([script, ...args]) => {
   process.stderr.write(`bench: ${script} ${args.join(' ')}\n`)
-  const output = execFileSync(process.execPath, [new URL(`./${script}`, import.meta.url).pathname, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+  const output = execFileSync(
+    process.execPath,
+    [new URL(`./${script}`, import.meta.url).pathname, ...args],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  )
   return JSON.parse(output.trim().split('\n').pop())
 })
 const byName = (name) => results.find((r) => r.scenario === name)

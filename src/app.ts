@@ -8,7 +8,11 @@ import { createBearerGuard } from './auth/bearer-guard.hook.js'
 import { systemClock, type Clock } from './auth/clock.js'
 import { createCredentialsService } from './auth/credentials.service.js'
 import { resolveSigningKeys } from './auth/signing-secret.js'
-import { confirmInitialSecretShown, ensureStartupCredentials, type StartupCredentials } from './auth/startup-credentials.js'
+import {
+  confirmInitialSecretShown,
+  ensureStartupCredentials,
+  type StartupCredentials,
+} from './auth/startup-credentials.js'
 import { tokenExchangeRoutes } from './auth/token-exchange.routes.js'
 import { createTokenService } from './auth/token.service.js'
 import type { Config, InspectionConfig } from './config.js'
@@ -28,7 +32,14 @@ import { requestLogSerializer } from './http/redact-credentials.js'
 import { ApiKeyView } from './auth/api-keys.schemas.js'
 import { TokenResponse } from './auth/token-exchange.schemas.js'
 import { BackgroundTasks } from './background-tasks.js'
-import { CostlyWorkPool, createPooledCompatibilityChecker, createVerdictStore, engineFingerprint, pooledDesignSchemaCheck, pooledSchemaDocumentCheck } from './workers/index.js'
+import {
+  CostlyWorkPool,
+  createPooledCompatibilityChecker,
+  createVerdictStore,
+  engineFingerprint,
+  pooledDesignSchemaCheck,
+  pooledSchemaDocumentCheck,
+} from './workers/index.js'
 import { createIgluAccessGuard } from './auth/iglu-access.hook.js'
 import { createIgluRepository } from './registry/iglu-repository.js'
 import { createDeployedSchemaCache } from './registry/deployed-schema-cache.js'
@@ -42,9 +53,15 @@ import { createScenariosService } from './scenarios/scenarios.service.js'
 import { createEventSpecWrites } from './scenarios/event-spec-writes.js'
 import { createEventSpecs } from './scenarios/event-specs.js'
 import { eventSpecsRoutes, scenariosRoutes } from './scenarios/scenarios.routes.js'
-import { createDataProductsStore, holdSourceApplications } from './data-products/data-products.store.js'
+import {
+  createDataProductsStore,
+  holdSourceApplications,
+} from './data-products/data-products.store.js'
 import { createDataProductsService } from './data-products/data-products.service.js'
-import { dataProductsRoutes, sourceApplicationsRoutes } from './data-products/data-products.routes.js'
+import {
+  dataProductsRoutes,
+  sourceApplicationsRoutes,
+} from './data-products/data-products.routes.js'
 import { createOrganizationsStore } from './auth/organizations.store.js'
 import type { EventStore } from './micro/event-store.js'
 import { startEventRetention } from './micro/event-retention.js'
@@ -96,7 +113,12 @@ export const MAX_HEADER_BYTES = 32 * 1024
 /** Floe's version, from its package.json. */
 export function packageVersion(): string {
   const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-  return typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string' ? pkg.version : '0.0.0'
+  return typeof pkg === 'object' &&
+    pkg !== null &&
+    'version' in pkg &&
+    typeof pkg.version === 'string'
+    ? pkg.version
+    : '0.0.0'
 }
 
 /**
@@ -107,7 +129,16 @@ function logStream(config: Config): { stream?: NodeJS.WritableStream } {
   const destination = config.inspection.output === null ? process.stdout : process.stderr
   const terminal = destination.isTTY === true
   if (config.log.format === 'pretty' || (config.log.format === 'auto' && terminal)) {
-    return { stream: pinoPretty({ destination: destination === process.stdout ? 1 : 2, sync: true, colorize: terminal, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) }
+    return {
+      stream: pinoPretty({
+        destination: destination === process.stdout ? 1 : 2,
+        sync: true,
+        colorize: terminal,
+        singleLine: true,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname',
+      }),
+    }
   }
   // JSON: on stdout, pino's own synchronous writer.
   return destination === process.stdout ? {} : { stream: destination }
@@ -120,7 +151,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
   const nowMillis = clock === systemClock ? Date.now : () => clock.now().getTime()
   // The certificate and key are read first: unusable ones stop the start before anything is opened.
   let routes: FastifyInstance | null = null
-  const secure = config.http.tls === null ? null : createSecureListener((request, response) => routes?.routing(request, response), config.http, config.http.tls, { maxHeaderBytes: MAX_HEADER_BYTES, graceMs: SHUTDOWN_GRACE_MS })
+  const secure =
+    config.http.tls === null
+      ? null
+      : createSecureListener(
+          (request, response) => routes?.routing(request, response),
+          config.http,
+          config.http.tls,
+          { maxHeaderBytes: MAX_HEADER_BYTES, graceMs: SHUTDOWN_GRACE_MS },
+        )
   const store = await createDb(config.db)
   let events: OpenEventStore | null = null
   // A server starts its threads with itself, so the first costly request pays no thread start-up.
@@ -130,7 +169,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     await migrateToLatest(store.db)
     const startup = await ensureStartupCredentials(store.db, config.bootstrap)
     // An embedded store is this process's alone, so a key's state may be kept here (see active-key-cache.ts).
-    const credentials = createCredentialsService({ db: store.db, clock, exclusiveStore: store.kind === 'pglite' })
+    const credentials = createCredentialsService({
+      db: store.db,
+      clock,
+      exclusiveStore: store.kind === 'pglite',
+    })
     const signingKeys = await resolveSigningKeys(store.db, config.auth.signingSecrets)
     const tokens = createTokenService({
       secret: signingKeys.current,
@@ -141,7 +184,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
 
     const http = Fastify({
       // Requests are logged with their URL, whose credential-like query parameters are redacted.
-      logger: { level: config.log.level, ...(deps.logStream === undefined ? logStream(config) : { stream: deps.logStream }), serializers: { req: requestLogSerializer } },
+      logger: {
+        level: config.log.level,
+        ...(deps.logStream === undefined ? logStream(config) : { stream: deps.logStream }),
+        serializers: { req: requestLogSerializer },
+      },
       bodyLimit: BODY_LIMITS.api,
       forceCloseConnections: 'idle',
       // Given to Node's createServer as well: set only afterwards (as Fastify does), Node 20 never
@@ -154,29 +201,52 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       http: {
         requestTimeout: config.http.requestTimeoutMs,
         headersTimeout: config.http.headersTimeoutMs,
-        connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor(config.http.requestTimeoutMs / 2))),
+        connectionsCheckingInterval: Math.max(
+          100,
+          Math.min(5000, Math.floor(config.http.requestTimeoutMs / 2)),
+        ),
         maxHeaderSize: MAX_HEADER_BYTES,
       },
       return503OnClosing: true,
       ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     }).withTypeProvider<TypeBoxTypeProvider>()
     http.server.maxConnections = config.http.maxConnections
-    guardConnections(http.server, { maxPerAddress: config.http.maxConnectionsPerAddress, firstByteTimeoutMs: config.http.headersTimeoutMs })
+    guardConnections(http.server, {
+      maxPerAddress: config.http.maxConnectionsPerAddress,
+      firstByteTimeoutMs: config.http.headersTimeoutMs,
+    })
     routes = http
     const connections = trackConnections(http.server, SHUTDOWN_GRACE_MS)
     http.addHook('preClose', async () => connections.closeQuiet())
-    const background = new BackgroundTasks((error) => http.log.error({ err: error }, 'background task failed'))
+    const background = new BackgroundTasks((error) =>
+      http.log.error({ err: error }, 'background task failed'),
+    )
     const igluRepository = createIgluRepository(store.db)
     // Event inspection: the registry of one organization and environment resolves schemas first.
-    const inspectedOrganization = config.inspection.organizationId ?? config.bootstrap?.organizationId ?? (await createOrganizationsStore(store.db).list())[0]?.id ?? null
+    const inspectedOrganization =
+      config.inspection.organizationId ??
+      config.bootstrap?.organizationId ??
+      (await createOrganizationsStore(store.db).list())[0]?.id ??
+      null
     const publishedSchemas = createDeployedSchemaCache<SchemaKey>({
       keyOf: schemaKeyToUri,
       keepMisses: true,
-      find: async (key) => (inspectedOrganization === null ? null : ((await igluRepository.find(inspectedOrganization, config.inspection.env, key))?.schema ?? null)),
+      find: async (key) =>
+        inspectedOrganization === null
+          ? null
+          : ((await igluRepository.find(inspectedOrganization, config.inspection.env, key))
+              ?.schema ?? null),
       ttlMs: DEPLOYED_SCHEMA_TTL_MS,
       now: nowMillis,
     })
-    const registry = createRegistryService({ db: store.db, checkDocument: pooledSchemaDocumentCheck(costlyWork), clock, background, versionCacheTtlMs: DEPLOYED_SCHEMA_TTL_MS, onDeployed: () => publishedSchemas.invalidate() })
+    const registry = createRegistryService({
+      db: store.db,
+      checkDocument: pooledSchemaDocumentCheck(costlyWork),
+      clock,
+      background,
+      versionCacheTtlMs: DEPLOYED_SCHEMA_TTL_MS,
+      onDeployed: () => publishedSchemas.invalidate(),
+    })
     http.decorateRequest('principal', null)
     http.addSchema(ErrorBody)
     http.addSchema(TokenResponse)
@@ -191,28 +261,61 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     const scenariosStore = createScenariosStore(store.db, { holdSourceApplications })
     // Data products list their event specifications, and scenarios check their data product: each
     // side gets the other through a narrow interface, resolved lazily to break the cycle.
-    const eventSpecLinks = { forDataProducts: (organizationId: string, ids: readonly string[]) => eventSpecs.forDataProducts(organizationId, ids) }
-    const dataProducts = createDataProductsService({ store: createDataProductsStore(store.db, { forgetSourceApplication }), eventSpecs: eventSpecLinks, clock })
+    const eventSpecLinks = {
+      forDataProducts: (organizationId: string, ids: readonly string[]) =>
+        eventSpecs.forDataProducts(organizationId, ids),
+    }
+    const dataProducts = createDataProductsService({
+      store: createDataProductsStore(store.db, { forgetSourceApplication }),
+      eventSpecs: eventSpecLinks,
+      clock,
+    })
     const compatibility = createPooledCompatibilityChecker(costlyWork, {
       budget: { maxMillis: config.compatibility.maxMillis },
-      kept: { store: createVerdictStore(store.db), engine: engineFingerprint(), onError: (error) => http.log.warn({ err: error }, 'compatibility verdict store failed') },
+      kept: {
+        store: createVerdictStore(store.db),
+        engine: engineFingerprint(),
+        onError: (error) => http.log.warn({ err: error }, 'compatibility verdict store failed'),
+      },
     })
     const designSchema = pooledDesignSchemaCheck(costlyWork)
-    const scenarios = createScenariosService({ store: scenariosStore, catalog, dataProducts, clock, compatibility, designSchema })
+    const scenarios = createScenariosService({
+      store: scenariosStore,
+      catalog,
+      dataProducts,
+      clock,
+      compatibility,
+      designSchema,
+    })
     const eventSpecs = createEventSpecs({ store: scenariosStore, catalog, scenarios })
     await http.register(
       async (organization) => {
         organization.addHook('preValidation', rejectUnstorableInput)
-        await organization.register(tokenExchangeRoutes, { credentials, tokens, rateLimitPerMinute: config.auth.tokenRateLimitPerMinute })
+        await organization.register(tokenExchangeRoutes, {
+          credentials,
+          tokens,
+          rateLimitPerMinute: config.auth.tokenRateLimitPerMinute,
+        })
         await organization.register(async (guarded) => {
           guarded.addHook('onRequest', bearerGuard)
           await guarded.register(apiKeysRoutes, { credentials })
           await guarded.register(registryRoutes, { prefix: '/data-structures/v1', registry })
-          await guarded.register(compatibilityChecksRoutes, { repository: igluRepository, checker: compatibility, designSchema })
+          await guarded.register(compatibilityChecksRoutes, {
+            repository: igluRepository,
+            checker: compatibility,
+            designSchema,
+          })
           await guarded.register(scenariosRoutes, { prefix: '/tracking-scenarios/v1', scenarios })
-          await guarded.register(eventSpecsRoutes, { prefix: '/event-specs/v1', eventSpecs, writes: createEventSpecWrites({ store: scenariosStore, catalog, scenarios }) })
+          await guarded.register(eventSpecsRoutes, {
+            prefix: '/event-specs/v1',
+            eventSpecs,
+            writes: createEventSpecWrites({ store: scenariosStore, catalog, scenarios }),
+          })
           await guarded.register(dataProductsRoutes, { prefix: '/data-products/v2', dataProducts })
-          await guarded.register(sourceApplicationsRoutes, { prefix: '/source-apps/v1', dataProducts })
+          await guarded.register(sourceApplicationsRoutes, {
+            prefix: '/source-apps/v1',
+            dataProducts,
+          })
         })
       },
       { prefix: ORGANIZATION_PREFIX },
@@ -246,10 +349,25 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     }
     const resolver = buildResolver(config.inspection, registrySchemas, nowMillis)
     const iglu = createSchemaValidation(resolver)
-    const optional = await loadEnrichments({ directory: config.inspection.enrichmentsDir, enable: config.inspection.enrich, geoDatabase: config.inspection.geoDatabase }, iglu)
+    const optional = await loadEnrichments(
+      {
+        directory: config.inspection.enrichmentsDir,
+        enable: config.inspection.enrich,
+        geoDatabase: config.inspection.geoDatabase,
+      },
+      iglu,
+    )
     for (const warning of optional.warnings) http.log.warn(warning)
-    http.log.info(optional.enabled.length === 0 ? 'No enrichments enabled' : `Enabled enrichments: ${optional.enabled.join(', ')}`)
-    events = await openEventStore(config.inspection, { registry: store, now: nowMillis, onError: (error) => http.log.error({ err: error }, 'cleaning up inspected events failed') })
+    http.log.info(
+      optional.enabled.length === 0
+        ? 'No enrichments enabled'
+        : `Enabled enrichments: ${optional.enabled.join(', ')}`,
+    )
+    events = await openEventStore(config.inspection, {
+      registry: store,
+      now: nowMillis,
+      onError: (error) => http.log.error({ err: error }, 'cleaning up inspected events failed'),
+    })
     http.log.info(events.description)
     const inspection = createInspectionService({
       store: events.store,
@@ -259,8 +377,16 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       processor: { artifact: 'floe', version: packageVersion() },
       now: nowMillis,
       maxPayloadBytes: BODY_LIMITS.collectorPayload,
-      onDeferredError: (error) => http.log.error({ err: error }, 'storing the events of an answered collector request failed'),
-      onSubscriberError: (error) => http.log.error({ err: error }, 'a subscriber to stored events (event log or live stream) failed'),
+      onDeferredError: (error) =>
+        http.log.error(
+          { err: error },
+          'storing the events of an answered collector request failed',
+        ),
+      onSubscriberError: (error) =>
+        http.log.error(
+          { err: error },
+          'a subscriber to stored events (event log or live stream) failed',
+        ),
       output:
         config.inspection.output === null
           ? null
@@ -268,19 +394,31 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
               format: config.inspection.output,
               stream: deps.stdout ?? process.stdout,
               destination: config.inspection.destination,
-              onError: (error) => http.log.warn({ err: error }, 'forwarding events failed (not retried)'),
+              onError: (error) =>
+                http.log.warn({ err: error }, 'forwarding events failed (not retried)'),
             }),
     })
     // Micro's event log: a line per stored event (the collector's requests themselves are not logged).
-    if (['info', 'debug', 'trace'].includes(config.log.level)) inspection.subscribe((arrival) => http.log.info(eventLogLine(arrival)))
-    await http.register(collectorRoutes, { inspection, now: nowMillis, redirects: config.inspection.redirects, paths: config.inspection.collectorPaths, cookie: config.inspection.cookie, logLevel: COLLECTOR_LOG_LEVEL })
+    if (['info', 'debug', 'trace'].includes(config.log.level))
+      inspection.subscribe((arrival) => http.log.info(eventLogLine(arrival)))
+    await http.register(collectorRoutes, {
+      inspection,
+      now: nowMillis,
+      redirects: config.inspection.redirects,
+      paths: config.inspection.collectorPaths,
+      cookie: config.inspection.cookie,
+      logLevel: COLLECTOR_LOG_LEVEL,
+    })
     for (const prefix of ['/local', '/micro']) {
       if (config.inspection.maxEvents === 0) await http.register(microDisabledRoutes, { prefix })
       else await http.register(microRoutes, { prefix, inspection })
     }
 
     const interrupted = await registry.finishInterruptedRequests()
-    if (interrupted > 0) http.log.warn(`Finishing ${interrupted} validation or deployment request(s) accepted before the server stopped`)
+    if (interrupted > 0)
+      http.log.warn(
+        `Finishing ${interrupted} validation or deployment request(s) accepted before the server stopped`,
+      )
 
     const openEvents = events
     http.addHook('onClose', async () => {
@@ -324,10 +462,20 @@ interface OpenEventStore {
  * one of its own, migrated like any other) with its retention job, which first runs before the
  * server answers, so that a restart never shows expired events.
  */
-async function openEventStore(config: InspectionConfig, deps: { registry: Store; now: () => number; onError: (error: unknown) => void }): Promise<OpenEventStore> {
+async function openEventStore(
+  config: InspectionConfig,
+  deps: { registry: Store; now: () => number; onError: (error: unknown) => void },
+): Promise<OpenEventStore> {
   const storage = config.storage
   if (storage.kind === 'memory') {
-    return { store: new MemoryEventStore(config.maxEvents, config.memoryBytes === null ? {} : { maxBytes: config.memoryBytes }), description: `Inspected events in memory, at most ${config.maxEvents} per list`, close: async () => undefined }
+    return {
+      store: new MemoryEventStore(
+        config.maxEvents,
+        config.memoryBytes === null ? {} : { maxBytes: config.memoryBytes },
+      ),
+      description: `Inspected events in memory, at most ${config.maxEvents} per list`,
+      close: async () => undefined,
+    }
   }
   const own = storage.url === null ? null : await createDb({ kind: 'postgres', url: storage.url })
   let retention: ReturnType<typeof startEventRetention> | null = null
@@ -337,7 +485,11 @@ async function openEventStore(config: InspectionConfig, deps: { registry: Store;
   }
   try {
     if (own !== null) await migrateToLatest(own.db)
-    const events = new PostgresEventStore({ db: (own ?? deps.registry).db, now: deps.now, onWritten: (bytes) => retention?.written(bytes) })
+    const events = new PostgresEventStore({
+      db: (own ?? deps.registry).db,
+      now: deps.now,
+      onWritten: (bytes) => retention?.written(bytes),
+    })
     retention = startEventRetention({
       store: events,
       ttlSeconds: storage.ttlSeconds,
@@ -349,7 +501,11 @@ async function openEventStore(config: InspectionConfig, deps: { registry: Store;
     })
     await retention.runOnce()
     const where = own === null ? "the registry's database" : 'their own database'
-    return { store: events, description: `Inspected events in ${where}, kept ${storage.ttlSeconds} s, at most ${config.maxEvents} events and ${storage.maxBytesPerList} bytes per list at each cleanup`, close }
+    return {
+      store: events,
+      description: `Inspected events in ${where}, kept ${storage.ttlSeconds} s, at most ${config.maxEvents} events and ${storage.maxBytesPerList} bytes per list at each cleanup`,
+      close,
+    }
   } catch (error) {
     await close()
     throw error

@@ -16,7 +16,9 @@ export function parseTokenRateLimit(pick: Pick, problems: string[]): number {
   if (raw === undefined) return DEFAULT_TOKEN_RATE_LIMIT
   const value = Number(raw)
   if (!/^\d+$/.test(raw) || value < 1 || value > MAX_TOKEN_RATE_LIMIT) {
-    problems.push(`FLOE_TOKEN_RATE_LIMIT must be a number of requests per minute between 1 and ${MAX_TOKEN_RATE_LIMIT} (got "${raw.slice(0, 50)}")`)
+    problems.push(
+      `FLOE_TOKEN_RATE_LIMIT must be a number of requests per minute between 1 and ${MAX_TOKEN_RATE_LIMIT} (got "${raw.slice(0, 50)}")`,
+    )
     return DEFAULT_TOKEN_RATE_LIMIT
   }
   return value
@@ -34,7 +36,10 @@ export interface SigningSecrets {
 
 /** FLOE_JWT_SECRET or FLOE_JWT_SECRET_FILE, and FLOE_JWT_PREVIOUS_SECRET or FLOE_JWT_PREVIOUS_SECRET_FILE. */
 export function parseSigningSecrets(pick: Pick, problems: string[]): SigningSecrets {
-  return { current: secretOf(pick, 'FLOE_JWT_SECRET', problems), previous: secretOf(pick, 'FLOE_JWT_PREVIOUS_SECRET', problems) }
+  return {
+    current: secretOf(pick, 'FLOE_JWT_SECRET', problems),
+    previous: secretOf(pick, 'FLOE_JWT_PREVIOUS_SECRET', problems),
+  }
 }
 
 /** The secret in variable `name` (its UTF-8 bytes) or in the file `name`_FILE names (its bytes, without trailing newlines). */
@@ -57,14 +62,18 @@ function secretOf(pick: Pick, name: string, problems: string[]): string | null {
   try {
     bytes = readFileSync(path.resolve(file))
   } catch (error) {
-    problems.push(`${name}_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+    problems.push(
+      `${name}_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    )
     return null
   }
   // `echo secret > file` and editors end the file with a newline, which is not part of the secret.
   let end = bytes.length
   while (end > 0 && (bytes[end - 1] === 0x0a || bytes[end - 1] === 0x0d)) end--
   if (end < MIN_SECRET_BYTES) {
-    problems.push(`${name}_FILE: the secret in ${file} must be at least ${MIN_SECRET_BYTES} bytes long (it has ${end})`)
+    problems.push(
+      `${name}_FILE: the secret in ${file} must be at least ${MIN_SECRET_BYTES} bytes long (it has ${end})`,
+    )
     return null
   }
   return bytes.subarray(0, end).toString('base64url')

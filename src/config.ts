@@ -1,7 +1,21 @@
-import { parseCollectorPaths, parseCookie, parseRedirects, type CollectorFlags, type CollectorPathAlias, type CookieConfig, type RedirectsConfig } from './collector-config.js'
+import {
+  parseCollectorPaths,
+  parseCookie,
+  parseRedirects,
+  type CollectorFlags,
+  type CollectorPathAlias,
+  type CookieConfig,
+  type RedirectsConfig,
+} from './collector-config.js'
 import { parseSigningSecrets, parseTokenRateLimit, type SigningSecrets } from './auth-config.js'
 import { parseCostlyWork } from './costly-work-config.js'
-import { parseConnections, parsePort, parseTls, type ConnectionConfig, type TlsConfig } from './listener-config.js'
+import {
+  parseConnections,
+  parsePort,
+  parseTls,
+  type ConnectionConfig,
+  type TlsConfig,
+} from './listener-config.js'
 import type { CostlyWorkLimits } from './workers/index.js'
 import path from 'node:path'
 import { isUuid } from './uuid.js'
@@ -63,10 +77,17 @@ export interface Config {
 }
 
 /** Enrichments `--enrich` turns on with a typical configuration (ip_lookups comes with `--geo-db`). */
-export const FLAG_ENRICHMENTS = ['campaign_attribution', 'referer_parser', 'ua_parser_config', 'event_fingerprint_config', 'anon_ip'] as const
+export const FLAG_ENRICHMENTS = [
+  'campaign_attribution',
+  'referer_parser',
+  'ua_parser_config',
+  'event_fingerprint_config',
+  'anon_ip',
+] as const
 export type FlagEnrichment = (typeof FLAG_ENRICHMENTS)[number]
 
-export const unknownFlagEnrichment = (name: string) => `--enrich ${name}: not an enrichment Floe can enable with defaults (one of ${FLAG_ENRICHMENTS.join(', ')}; ip_lookups comes with --geo-db)`
+export const unknownFlagEnrichment = (name: string) =>
+  `--enrich ${name}: not an enrichment Floe can enable with defaults (one of ${FLAG_ENRICHMENTS.join(', ')}; ip_lookups comes with --geo-db)`
 
 /** The event inspection service (collector, /local and /micro) and its Iglu resolver. */
 export interface InspectionConfig {
@@ -191,14 +212,19 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   const tokenTtlSeconds = parseTtl(pick(flags.tokenTtl, 'FLOE_TOKEN_TTL') ?? '3600', problems)
 
   const logLevel = pick(flags.logLevel, 'FLOE_LOG_LEVEL') ?? 'info'
-  if (!isLogLevel(logLevel)) problems.push(`log level must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`)
+  if (!isLogLevel(logLevel))
+    problems.push(`log level must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`)
   const logFormat = pick(flags.logFormat, 'FLOE_LOG_FORMAT') ?? 'auto'
-  if (!isLogFormat(logFormat)) problems.push(`log format (--log-format, FLOE_LOG_FORMAT) must be one of ${LOG_FORMATS.join(', ')} (got "${logFormat}")`)
+  if (!isLogFormat(logFormat))
+    problems.push(
+      `log format (--log-format, FLOE_LOG_FORMAT) must be one of ${LOG_FORMATS.join(', ')} (got "${logFormat}")`,
+    )
 
   const databaseUrl = pick(undefined, 'DATABASE_URL')
   let db: DatabaseConfig
   if (databaseUrl !== undefined) {
-    if (!/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://')
+    if (!/^postgres(ql)?:\/\//.test(databaseUrl))
+      problems.push('DATABASE_URL must start with postgres:// or postgresql://')
     db = { kind: 'postgres', url: databaseUrl }
   } else {
     db = { kind: 'pglite', dataDir: path.resolve(pick(flags.dataDir, 'FLOE_DATA_DIR') ?? '.floe') }
@@ -211,7 +237,10 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
 
   const maxMillisRaw = pick(undefined, 'FLOE_COMPATIBILITY_MAX_MS') ?? '150'
   const maxMillis = Number(maxMillisRaw)
-  if (!/^\d+$/.test(maxMillisRaw) || maxMillis < 1 || maxMillis > 600_000) problems.push(`FLOE_COMPATIBILITY_MAX_MS must be an integer between 1 and 600000 (got "${maxMillisRaw}")`)
+  if (!/^\d+$/.test(maxMillisRaw) || maxMillis < 1 || maxMillis > 600_000)
+    problems.push(
+      `FLOE_COMPATIBILITY_MAX_MS must be an integer between 1 and 600000 (got "${maxMillisRaw}")`,
+    )
 
   const workers = parseCostlyWork(pick, problems)
   const inspection = parseInspection(flags, env, pick, problems)
@@ -224,25 +253,40 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     db,
     auth: { signingSecrets, tokenTtlSeconds, tokenRateLimitPerMinute },
     bootstrap,
-    log: { level: logLevel as Config['log']['level'], format: logFormat as Config['log']['format'] },
+    log: {
+      level: logLevel as Config['log']['level'],
+      format: logFormat as Config['log']['format'],
+    },
     compatibility: { maxMillis },
     workers,
     inspection,
   })
 }
 
-
 /** Accepts whole seconds ("3600") or a number with a unit: "90s", "15m", "1h", "7d". */
 export function parseTtl(raw: string, problems: string[]): number {
-  return parseDuration(raw, { name: 'token TTL', min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 3600 }, problems)
+  return parseDuration(
+    raw,
+    { name: 'token TTL', min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 3600 },
+    problems,
+  )
 }
 
 /** A duration in seconds, as {@link parseTtl} reads it, within [min, max]; `fallback` after a problem. */
-function parseDuration(raw: string, rule: { name: string; min: number; max: number; fallback: number }, problems: string[]): number {
+function parseDuration(
+  raw: string,
+  rule: { name: string; min: number; max: number; fallback: number },
+  problems: string[],
+): number {
   const match = /^(\d+)\s*([smhd]?)$/.exec(raw)
   const seconds = match ? Number(match[1]) * (TTL_UNITS[match[2] ?? ''] ?? 1) : NaN
   if (!Number.isSafeInteger(seconds) || seconds < rule.min || seconds > rule.max) {
-    const range = rule.max === Number.MAX_SAFE_INTEGER ? (rule.min === 1 ? 'a positive number of seconds' : `at least ${rule.min} seconds`) : `between ${rule.min} and ${rule.max} seconds`
+    const range =
+      rule.max === Number.MAX_SAFE_INTEGER
+        ? rule.min === 1
+          ? 'a positive number of seconds'
+          : `at least ${rule.min} seconds`
+        : `between ${rule.min} and ${rule.max} seconds`
     problems.push(`${rule.name} must be ${range}, optionally with s, m, h or d (got "${raw}")`)
     return rule.fallback
   }
@@ -256,50 +300,88 @@ function parseBootstrap(env: Env, problems: string[]): BootstrapCredentials | nu
   const given = [organizationId, apiKeyId, apiKey].filter((v) => v !== undefined).length
   if (given === 0) return null
   if (given < 3 || !organizationId || !apiKeyId || !apiKey) {
-    problems.push('FLOE_BOOTSTRAP_ORG_ID, FLOE_BOOTSTRAP_API_KEY_ID and FLOE_BOOTSTRAP_API_KEY must be set together')
+    problems.push(
+      'FLOE_BOOTSTRAP_ORG_ID, FLOE_BOOTSTRAP_API_KEY_ID and FLOE_BOOTSTRAP_API_KEY must be set together',
+    )
     return null
   }
   if (!isUuid(organizationId)) problems.push('FLOE_BOOTSTRAP_ORG_ID must be a UUID')
   if (!isUuid(apiKeyId)) problems.push('FLOE_BOOTSTRAP_API_KEY_ID must be a UUID')
-  if (apiKey.length < 16) problems.push('FLOE_BOOTSTRAP_API_KEY must be at least 16 characters long')
+  if (apiKey.length < 16)
+    problems.push('FLOE_BOOTSTRAP_API_KEY must be at least 16 characters long')
   return { organizationId: organizationId.toLowerCase(), apiKeyId: apiKeyId.toLowerCase(), apiKey }
 }
 
 const IGLU_CENTRAL = 'http://iglucentral.com'
 const IGLU_CENTRAL_MIRROR = 'http://mirror01.iglucentral.com'
 
-function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | undefined, name: string) => string | undefined, problems: string[]): InspectionConfig {
+function parseInspection(
+  flags: ConfigFlags,
+  env: Env,
+  pick: (flag: string | undefined, name: string) => string | undefined,
+  problems: string[],
+): InspectionConfig {
   const noStorage = flags.storage === false
-  if (noStorage && flags.maxEvents !== undefined && flags.maxEvents.trim() !== '0') problems.push(`--no-storage keeps no events; it cannot be combined with --max-events ${flags.maxEvents}`)
+  if (noStorage && flags.maxEvents !== undefined && flags.maxEvents.trim() !== '0')
+    problems.push(
+      `--no-storage keeps no events; it cannot be combined with --max-events ${flags.maxEvents}`,
+    )
   const maxEventsRaw = noStorage ? '0' : (pick(flags.maxEvents, 'FLOE_MAX_EVENTS') ?? '100000')
   const maxEvents = Number(maxEventsRaw)
-  if (!/^\d+$/.test(maxEventsRaw) || maxEvents > 10_000_000) problems.push(`max events must be an integer between 0 and 10000000 (got "${maxEventsRaw}")`)
+  if (!/^\d+$/.test(maxEventsRaw) || maxEvents > 10_000_000)
+    problems.push(`max events must be an integer between 0 and 10000000 (got "${maxEventsRaw}")`)
   const organizationId = pick(flags.inspectOrg, 'FLOE_INSPECT_ORG') ?? null
-  if (organizationId !== null && !isUuid(organizationId)) problems.push(`the inspection organization must be a UUID (got "${organizationId}")`)
+  if (organizationId !== null && !isUuid(organizationId))
+    problems.push(`the inspection organization must be a UUID (got "${organizationId}")`)
   const envName = (pick(flags.inspectEnv, 'FLOE_INSPECT_ENV') ?? 'DEV').toUpperCase()
-  if (envName !== 'DEV' && envName !== 'PROD') problems.push(`the inspection environment must be DEV or PROD (got "${envName}")`)
-  const dirs = flags.igluDir !== undefined && flags.igluDir.length > 0 ? flags.igluDir : (env.FLOE_IGLU_DIRS ?? '').split(path.delimiter).filter((d) => d.trim() !== '')
+  if (envName !== 'DEV' && envName !== 'PROD')
+    problems.push(`the inspection environment must be DEV or PROD (got "${envName}")`)
+  const dirs =
+    flags.igluDir !== undefined && flags.igluDir.length > 0
+      ? flags.igluDir
+      : (env.FLOE_IGLU_DIRS ?? '').split(path.delimiter).filter((d) => d.trim() !== '')
   const central = pick(undefined, 'FLOE_IGLU_CENTRAL') ?? IGLU_CENTRAL
   const igluCentralUrl = flags.igluCentral === false || central === 'off' ? null : central
-  if (igluCentralUrl !== null && !/^https?:\/\//.test(igluCentralUrl)) problems.push('FLOE_IGLU_CENTRAL must be an http(s) URL or "off"')
+  if (igluCentralUrl !== null && !/^https?:\/\//.test(igluCentralUrl))
+    problems.push('FLOE_IGLU_CENTRAL must be an http(s) URL or "off"')
   const registryUrl = pick(undefined, 'MICRO_IGLU_REGISTRY_URL') ?? null
-  if (registryUrl !== null && !/^https?:\/\//.test(registryUrl)) problems.push('MICRO_IGLU_REGISTRY_URL must be an http(s) URL')
+  if (registryUrl !== null && !/^https?:\/\//.test(registryUrl))
+    problems.push('MICRO_IGLU_REGISTRY_URL must be an http(s) URL')
   const ttlRaw = pick(undefined, 'FLOE_IGLU_CACHE_TTL') ?? '600'
   const cacheTtlSeconds = Number(ttlRaw)
-  if (!/^\d+$/.test(ttlRaw)) problems.push(`FLOE_IGLU_CACHE_TTL must be a whole number of seconds (got "${ttlRaw}")`)
-  if (flags.outputTsv === true && flags.outputJson === true) problems.push('Cannot specify both --output-tsv and --output-json')
+  if (!/^\d+$/.test(ttlRaw))
+    problems.push(`FLOE_IGLU_CACHE_TTL must be a whole number of seconds (got "${ttlRaw}")`)
+  if (flags.outputTsv === true && flags.outputJson === true)
+    problems.push('Cannot specify both --output-tsv and --output-json')
   const output = flags.outputTsv === true ? 'tsv' : flags.outputJson === true ? 'json' : null
   const destination = flags.destination ?? null
-  if (destination !== null && output === null) problems.push('--destination requires either --output-tsv or --output-json')
-  if (destination !== null && !/^https?:\/\//.test(destination)) problems.push('--destination must be an http(s) URL')
+  if (destination !== null && output === null)
+    problems.push('--destination requires either --output-tsv or --output-json')
+  if (destination !== null && !/^https?:\/\//.test(destination))
+    problems.push('--destination must be an http(s) URL')
   const enrichmentsDir = pick(flags.enrichments, 'FLOE_ENRICHMENTS_DIR') ?? null
   const storage = parseEventStorage(flags, pick, problems)
-  const memoryPerList = storage.kind === 'memory' ? parseSize(pick(flags.eventsMaxBytes, 'FLOE_EVENTS_MAX_BYTES') ?? '512MiB', 'events size bound (--events-max-bytes, FLOE_EVENTS_MAX_BYTES)', problems) : null
-  if (storage.kind === 'postgres' && maxEvents === 0) problems.push('--max-events 0 turns the inspection API off; it cannot be combined with --storage postgres')
-  const enrichGiven = flags.enrich !== undefined && flags.enrich.length > 0 ? flags.enrich : (env.FLOE_ENRICH ?? '').split(',')
+  const memoryPerList =
+    storage.kind === 'memory'
+      ? parseSize(
+          pick(flags.eventsMaxBytes, 'FLOE_EVENTS_MAX_BYTES') ?? '512MiB',
+          'events size bound (--events-max-bytes, FLOE_EVENTS_MAX_BYTES)',
+          problems,
+        )
+      : null
+  if (storage.kind === 'postgres' && maxEvents === 0)
+    problems.push(
+      '--max-events 0 turns the inspection API off; it cannot be combined with --storage postgres',
+    )
+  const enrichGiven =
+    flags.enrich !== undefined && flags.enrich.length > 0
+      ? flags.enrich
+      : (env.FLOE_ENRICH ?? '').split(',')
   const enrich = [...new Set(enrichGiven.map((name) => name.trim()).filter((name) => name !== ''))]
   // Known names are checked here, before any store is opened; configurations themselves when the enrichments are built.
-  for (const name of enrich) if (!(FLAG_ENRICHMENTS as readonly string[]).includes(name)) problems.push(unknownFlagEnrichment(name))
+  for (const name of enrich)
+    if (!(FLAG_ENRICHMENTS as readonly string[]).includes(name))
+      problems.push(unknownFlagEnrichment(name))
   const geoDatabase = pick(flags.geoDb, 'FLOE_GEO_DB') ?? null
   return {
     redirects: parseRedirects(flags, env, problems),
@@ -318,7 +400,10 @@ function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | und
     igluDirs: dirs.map((d) => path.resolve(d)),
     igluCentralUrl,
     igluCentralMirrorUrl: igluCentralUrl === IGLU_CENTRAL ? IGLU_CENTRAL_MIRROR : null,
-    customRegistry: registryUrl === null ? null : { url: registryUrl, apiKey: pick(undefined, 'MICRO_IGLU_API_KEY') ?? null },
+    customRegistry:
+      registryUrl === null
+        ? null
+        : { url: registryUrl, apiKey: pick(undefined, 'MICRO_IGLU_API_KEY') ?? null },
     resolverConfigFile: pick(flags.iglu, 'FLOE_IGLU_RESOLVER_CONFIG') ?? null,
     cacheTtlSeconds,
   }
@@ -326,7 +411,11 @@ function parseInspection(flags: ConfigFlags, env: Env, pick: (flag: string | und
 
 const DAY = 86_400
 
-function parseEventStorage(flags: ConfigFlags, pick: (flag: string | undefined, name: string) => string | undefined, problems: string[]): EventStorageConfig {
+function parseEventStorage(
+  flags: ConfigFlags,
+  pick: (flag: string | undefined, name: string) => string | undefined,
+  problems: string[],
+): EventStorageConfig {
   if (flags.storage === false) return { kind: 'memory' }
   const kind = pick(flags.storage, 'FLOE_EVENT_STORAGE') ?? 'memory'
   const url = pick(flags.eventsDatabaseUrl, 'FLOE_EVENTS_DATABASE_URL') ?? null
@@ -334,27 +423,60 @@ function parseEventStorage(flags: ConfigFlags, pick: (flag: string | undefined, 
   const interval = pick(undefined, 'FLOE_EVENTS_CLEANUP_INTERVAL') ?? null
   const maxBytes = pick(flags.eventsMaxBytes, 'FLOE_EVENTS_MAX_BYTES') ?? null
   if (kind === 'memory') {
-    for (const [value, name] of [[url, 'events database URL (--events-database-url, FLOE_EVENTS_DATABASE_URL)'], [ttl, 'events TTL (--events-ttl, FLOE_EVENTS_TTL)'], [interval, 'FLOE_EVENTS_CLEANUP_INTERVAL']] as const) {
+    for (const [value, name] of [
+      [url, 'events database URL (--events-database-url, FLOE_EVENTS_DATABASE_URL)'],
+      [ttl, 'events TTL (--events-ttl, FLOE_EVENTS_TTL)'],
+      [interval, 'FLOE_EVENTS_CLEANUP_INTERVAL'],
+    ] as const) {
       if (value !== null) problems.push(`${name} applies only to --storage postgres`)
     }
     return { kind: 'memory' }
   }
   if (kind !== 'postgres') {
-    problems.push(`event storage (--storage, FLOE_EVENT_STORAGE) must be memory or postgres (got "${kind}")`)
+    problems.push(
+      `event storage (--storage, FLOE_EVENT_STORAGE) must be memory or postgres (got "${kind}")`,
+    )
     return { kind: 'memory' }
   }
-  if (url !== null && !/^postgres(ql)?:\/\//.test(url)) problems.push('events database URL (--events-database-url, FLOE_EVENTS_DATABASE_URL) must start with postgres:// or postgresql://')
+  if (url !== null && !/^postgres(ql)?:\/\//.test(url))
+    problems.push(
+      'events database URL (--events-database-url, FLOE_EVENTS_DATABASE_URL) must start with postgres:// or postgresql://',
+    )
   return {
     kind: 'postgres',
     url,
-    ttlSeconds: parseDuration(ttl ?? '24h', { name: 'events TTL (--events-ttl, FLOE_EVENTS_TTL)', min: 60, max: 3650 * DAY, fallback: DAY }, problems),
+    ttlSeconds: parseDuration(
+      ttl ?? '24h',
+      {
+        name: 'events TTL (--events-ttl, FLOE_EVENTS_TTL)',
+        min: 60,
+        max: 3650 * DAY,
+        fallback: DAY,
+      },
+      problems,
+    ),
     // setInterval takes at most 2^31 - 1 milliseconds: a day is well inside.
-    cleanupIntervalSeconds: parseDuration(interval ?? '60', { name: 'FLOE_EVENTS_CLEANUP_INTERVAL', min: 1, max: DAY, fallback: 60 }, problems),
-    maxBytesPerList: parseSize(maxBytes ?? '1GiB', 'events size bound (--events-max-bytes, FLOE_EVENTS_MAX_BYTES)', problems),
+    cleanupIntervalSeconds: parseDuration(
+      interval ?? '60',
+      { name: 'FLOE_EVENTS_CLEANUP_INTERVAL', min: 1, max: DAY, fallback: 60 },
+      problems,
+    ),
+    maxBytesPerList: parseSize(
+      maxBytes ?? '1GiB',
+      'events size bound (--events-max-bytes, FLOE_EVENTS_MAX_BYTES)',
+      problems,
+    ),
   }
 }
 
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 }
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+}
 const MIN_EVENTS_BYTES = 2 ** 20
 const MAX_EVENTS_BYTES = 2 ** 50
 
@@ -363,7 +485,9 @@ function parseSize(raw: string, name: string, problems: string[]): number {
   const match = /^(\d+)\s*([a-z]*)$/i.exec(raw.trim())
   const bytes = match ? Number(match[1]) * (SIZE_UNITS[(match[2] ?? '').toLowerCase()] ?? NaN) : NaN
   if (!Number.isSafeInteger(bytes) || bytes < MIN_EVENTS_BYTES || bytes > MAX_EVENTS_BYTES) {
-    problems.push(`${name} must be between 1 MiB and 1 PiB: bytes, or a number with KiB, MiB, GiB or TiB (got "${raw}")`)
+    problems.push(
+      `${name} must be between 1 MiB and 1 PiB: bytes, or a number with KiB, MiB, GiB or TiB (got "${raw}")`,
+    )
     return 2 ** 30
   }
   return bytes

@@ -3,12 +3,21 @@ import { DEFAULT_COSTLY_WORK_LIMITS, type CostlyWorkLimits } from './workers/ind
 
 type Pick = (flag: string | undefined, name: string) => string | undefined
 
-function integer(pick: Pick, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+function integer(
+  pick: Pick,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  problems: string[],
+): number {
   const raw = pick(undefined, name)
   if (raw === undefined) return fallback
   const value = Number(raw)
   if (!/^\d+$/.test(raw) || value < min || value > max) {
-    problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw.slice(0, 50)}")`)
+    problems.push(
+      `${name} must be an integer between ${min} and ${max} (got "${raw.slice(0, 50)}")`,
+    )
     return fallback
   }
   return value

@@ -5,7 +5,11 @@
 export abstract class DomainError<Code extends string = string> extends Error {
   abstract readonly code: Code
 
-  constructor(message: string, readonly details?: Readonly<Record<string, unknown>>, options?: ErrorOptions) {
+  constructor(
+    message: string,
+    readonly details?: Readonly<Record<string, unknown>>,
+    options?: ErrorOptions,
+  ) {
     super(message, options)
     this.name = new.target.name
   }

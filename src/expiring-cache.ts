@@ -13,7 +13,13 @@ export class ExpiringCache<V> {
   private readonly entries = new Map<string, KeptAnswer<V>>()
   private currentGeneration = 0
 
-  constructor(private readonly options: { readonly ttlMs: number; readonly maxEntries: number; readonly now: () => number }) {}
+  constructor(
+    private readonly options: {
+      readonly ttlMs: number
+      readonly maxEntries: number
+      readonly now: () => number
+    },
+  ) {}
 
   /** The generation to pass to `set` for an answer asked now. */
   get generation(): number {
@@ -33,7 +39,8 @@ export class ExpiringCache<V> {
     if (askedInGeneration !== this.currentGeneration) return
     this.entries.delete(key)
     this.entries.set(key, { value, expires: this.options.now() + this.options.ttlMs })
-    if (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value as string)
+    if (this.entries.size > this.options.maxEntries)
+      this.entries.delete(this.entries.keys().next().value as string)
   }
 
   forget(key: string): void {

@@ -5,33 +5,48 @@ import type { ConfigFlags } from './config.js'
 /** Where the HTTPS listener's certificate and key are, and its port. */
 export interface TlsConfig {
   readonly port: number
-  readonly files: { readonly kind: 'pem'; readonly certFile: string; readonly keyFile: string } | { readonly kind: 'pkcs12'; readonly file: string; readonly passphrase: string | null }
+  readonly files:
+    | { readonly kind: 'pem'; readonly certFile: string; readonly keyFile: string }
+    | { readonly kind: 'pkcs12'; readonly file: string; readonly passphrase: string | null }
 }
 
 /** `--tls-cert` with `--tls-key`, or `--tls-pfx` (its password in FLOE_TLS_PASSPHRASE or Micro's MICRO_SSL_CERT_PASSWORD), and `--tls-port`. */
-export function parseTls(flags: ConfigFlags, pick: (flag: string | undefined, name: string) => string | undefined, problems: string[]): TlsConfig | null {
+export function parseTls(
+  flags: ConfigFlags,
+  pick: (flag: string | undefined, name: string) => string | undefined,
+  problems: string[],
+): TlsConfig | null {
   const certFile = pick(flags.tlsCert, 'FLOE_TLS_CERT')
   const keyFile = pick(flags.tlsKey, 'FLOE_TLS_KEY')
   const pfx = pick(flags.tlsPfx, 'FLOE_TLS_PFX')
   const portRaw = pick(flags.tlsPort, 'FLOE_TLS_PORT')
   // Micro reads its PKCS#12 password from MICRO_SSL_CERT_PASSWORD.
-  const passphrase = pick(undefined, 'FLOE_TLS_PASSPHRASE') ?? pick(undefined, 'MICRO_SSL_CERT_PASSWORD') ?? null
+  const passphrase =
+    pick(undefined, 'FLOE_TLS_PASSPHRASE') ?? pick(undefined, 'MICRO_SSL_CERT_PASSWORD') ?? null
   if (certFile === undefined && keyFile === undefined && pfx === undefined) {
-    if (portRaw !== undefined) problems.push('the HTTPS port (--tls-port, FLOE_TLS_PORT) needs a certificate: --tls-cert with --tls-key, or --tls-pfx')
+    if (portRaw !== undefined)
+      problems.push(
+        'the HTTPS port (--tls-port, FLOE_TLS_PORT) needs a certificate: --tls-cert with --tls-key, or --tls-pfx',
+      )
     return null
   }
   const port = parsePort(portRaw ?? '9543', problems, 'the HTTPS port (--tls-port, FLOE_TLS_PORT)')
   if (pfx !== undefined) {
-    if (certFile !== undefined || keyFile !== undefined) problems.push('give the HTTPS certificate either as --tls-pfx or as --tls-cert with --tls-key, not both')
+    if (certFile !== undefined || keyFile !== undefined)
+      problems.push(
+        'give the HTTPS certificate either as --tls-pfx or as --tls-cert with --tls-key, not both',
+      )
     return { port, files: { kind: 'pkcs12', file: path.resolve(pfx), passphrase } }
   }
   if (certFile === undefined || keyFile === undefined) {
     problems.push('--tls-cert (FLOE_TLS_CERT) and --tls-key (FLOE_TLS_KEY) go together')
     return null
   }
-  return { port, files: { kind: 'pem', certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) } }
+  return {
+    port,
+    files: { kind: 'pem', certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) },
+  }
 }
-
 
 /** A port number, 0 to 65535 (0: a free one); a problem naming the setting otherwise. */
 export function parsePort(raw: string, problems: string[], name = 'port'): number {
@@ -61,28 +76,71 @@ export interface ConnectionConfig {
   readonly maxConnectionsPerAddress: number
 }
 
-function boundedInteger(pick: (flag: string | undefined, name: string) => string | undefined, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+function boundedInteger(
+  pick: (flag: string | undefined, name: string) => string | undefined,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  problems: string[],
+): number {
   const raw = pick(undefined, name)
   if (raw === undefined) return fallback
   const value = Number(raw)
   if (!/^\d+$/.test(raw) || value < min || value > max) {
-    problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw.slice(0, 50)}")`)
+    problems.push(
+      `${name} must be an integer between ${min} and ${max} (got "${raw.slice(0, 50)}")`,
+    )
     return fallback
   }
   return value
 }
 
 /** FLOE_REQUEST_TIMEOUT_MS, FLOE_HEADERS_TIMEOUT_MS, FLOE_KEEP_ALIVE_TIMEOUT_MS, FLOE_MAX_CONNECTIONS, FLOE_MAX_CONNECTIONS_PER_ADDRESS. */
-export function parseConnections(pick: (flag: string | undefined, name: string) => string | undefined, problems: string[]): ConnectionConfig {
-  const requestTimeoutMs = boundedInteger(pick, 'FLOE_REQUEST_TIMEOUT_MS', 30_000, 1_000, 3_600_000, problems)
-  const headersTimeoutMs = boundedInteger(pick, 'FLOE_HEADERS_TIMEOUT_MS', 10_000, 500, 3_600_000, problems)
+export function parseConnections(
+  pick: (flag: string | undefined, name: string) => string | undefined,
+  problems: string[],
+): ConnectionConfig {
+  const requestTimeoutMs = boundedInteger(
+    pick,
+    'FLOE_REQUEST_TIMEOUT_MS',
+    30_000,
+    1_000,
+    3_600_000,
+    problems,
+  )
+  const headersTimeoutMs = boundedInteger(
+    pick,
+    'FLOE_HEADERS_TIMEOUT_MS',
+    10_000,
+    500,
+    3_600_000,
+    problems,
+  )
   // Node refuses a headers timeout longer than the request's.
-  if (headersTimeoutMs > requestTimeoutMs) problems.push(`FLOE_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than FLOE_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`)
+  if (headersTimeoutMs > requestTimeoutMs)
+    problems.push(
+      `FLOE_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than FLOE_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+    )
   return {
     requestTimeoutMs,
     headersTimeoutMs: Math.min(headersTimeoutMs, requestTimeoutMs),
-    keepAliveTimeoutMs: boundedInteger(pick, 'FLOE_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000, problems),
+    keepAliveTimeoutMs: boundedInteger(
+      pick,
+      'FLOE_KEEP_ALIVE_TIMEOUT_MS',
+      5_000,
+      100,
+      600_000,
+      problems,
+    ),
     maxConnections: boundedInteger(pick, 'FLOE_MAX_CONNECTIONS', 1024, 1, 1_000_000, problems),
-    maxConnectionsPerAddress: boundedInteger(pick, 'FLOE_MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000, problems),
+    maxConnectionsPerAddress: boundedInteger(
+      pick,
+      'FLOE_MAX_CONNECTIONS_PER_ADDRESS',
+      256,
+      1,
+      1_000_000,
+      problems,
+    ),
   }
 }

@@ -25,7 +25,10 @@ function print(output: Promise<string>): Promise<void> {
 const program = new Command('floe')
   .description('Floe: design, register and test Snowplow event tracking')
   .version(packageVersion(), '-V, --version', 'print the version of Floe')
-  .option('--data-dir <path>', 'data directory of the embedded database (env FLOE_DATA_DIR, default ./.floe); ignored when DATABASE_URL is set')
+  .option(
+    '--data-dir <path>',
+    'data directory of the embedded database (env FLOE_DATA_DIR, default ./.floe); ignored when DATABASE_URL is set',
+  )
   .showHelpAfterError()
 
 program
@@ -33,53 +36,139 @@ program
   .description('serve every service on one HTTP listener')
   .option('-p, --port <port>', 'port to listen on (env PORT, default 9090)')
   .option('--host <host>', 'interface to bind (env HOST, default 0.0.0.0)')
-  .option('--token-ttl <ttl>', 'access token lifetime: seconds, or 15m, 1h, 1d (env FLOE_TOKEN_TTL, default 1h)')
-  .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (env FLOE_LOG_LEVEL, default info)')
-  .option('--log-format <format>', 'json, pretty (time, level and message, for people) or auto: pretty on a terminal (env FLOE_LOG_FORMAT, default auto)')
-  .option('-m, --max-events <n>', 'events kept per list by the inspection service (with --storage postgres: at each cleanup); 0 turns /local and /micro off (env FLOE_MAX_EVENTS, default 100000)')
-  .option('--storage <kind>', 'where inspected events are kept: memory, or postgres to share them between instances and keep them across restarts (env FLOE_EVENT_STORAGE, default memory)')
-  .option('--no-storage', 'keep no events: /local and /micro answer 404 while the collector and the outputs go on (as --max-events 0; Micro 4.x)')
-  .option('--events-database-url <url>', "with --storage postgres: a database of the events' own (env FLOE_EVENTS_DATABASE_URL; default: the registry's database)")
-  .option('--events-ttl <ttl>', 'with --storage postgres: delete events stored longer ago, e.g. 30m, 24h, 7d; at least 1m (env FLOE_EVENTS_TTL, default 24h)')
-  .option('--events-max-bytes <size>', 'the most each list keeps of events (in memory: their estimated size, default 512MiB; with --storage postgres: their JSON text, default 1GiB), the oldest first, e.g. 64MiB, 4GiB (env FLOE_EVENTS_MAX_BYTES)')
-  .option('--iglu-dir <dir>', 'embedded schema directory, schemas/vendor/name/jsonschema/M-R-A (repeatable; env FLOE_IGLU_DIRS)', (dir: string, all: string[] = []) => [...all, dir])
-  .option('-i, --iglu <file>', 'Snowplow resolver configuration whose repositories are added (env FLOE_IGLU_RESOLVER_CONFIG)')
-  .option('--inspect-org <uuid>', 'organization whose registry validates events (env FLOE_INSPECT_ORG; default: bootstrap, else oldest organization)')
-  .option('--inspect-env <env>', 'registry environment that validates events, DEV or PROD (env FLOE_INSPECT_ENV, default DEV)')
+  .option(
+    '--token-ttl <ttl>',
+    'access token lifetime: seconds, or 15m, 1h, 1d (env FLOE_TOKEN_TTL, default 1h)',
+  )
+  .option(
+    '--log-level <level>',
+    'fatal, error, warn, info, debug, trace or silent (env FLOE_LOG_LEVEL, default info)',
+  )
+  .option(
+    '--log-format <format>',
+    'json, pretty (time, level and message, for people) or auto: pretty on a terminal (env FLOE_LOG_FORMAT, default auto)',
+  )
+  .option(
+    '-m, --max-events <n>',
+    'events kept per list by the inspection service (with --storage postgres: at each cleanup); 0 turns /local and /micro off (env FLOE_MAX_EVENTS, default 100000)',
+  )
+  .option(
+    '--storage <kind>',
+    'where inspected events are kept: memory, or postgres to share them between instances and keep them across restarts (env FLOE_EVENT_STORAGE, default memory)',
+  )
+  .option(
+    '--no-storage',
+    'keep no events: /local and /micro answer 404 while the collector and the outputs go on (as --max-events 0; Micro 4.x)',
+  )
+  .option(
+    '--events-database-url <url>',
+    "with --storage postgres: a database of the events' own (env FLOE_EVENTS_DATABASE_URL; default: the registry's database)",
+  )
+  .option(
+    '--events-ttl <ttl>',
+    'with --storage postgres: delete events stored longer ago, e.g. 30m, 24h, 7d; at least 1m (env FLOE_EVENTS_TTL, default 24h)',
+  )
+  .option(
+    '--events-max-bytes <size>',
+    'the most each list keeps of events (in memory: their estimated size, default 512MiB; with --storage postgres: their JSON text, default 1GiB), the oldest first, e.g. 64MiB, 4GiB (env FLOE_EVENTS_MAX_BYTES)',
+  )
+  .option(
+    '--iglu-dir <dir>',
+    'embedded schema directory, schemas/vendor/name/jsonschema/M-R-A (repeatable; env FLOE_IGLU_DIRS)',
+    (dir: string, all: string[] = []) => [...all, dir],
+  )
+  .option(
+    '-i, --iglu <file>',
+    'Snowplow resolver configuration whose repositories are added (env FLOE_IGLU_RESOLVER_CONFIG)',
+  )
+  .option(
+    '--inspect-org <uuid>',
+    'organization whose registry validates events (env FLOE_INSPECT_ORG; default: bootstrap, else oldest organization)',
+  )
+  .option(
+    '--inspect-env <env>',
+    'registry environment that validates events, DEV or PROD (env FLOE_INSPECT_ENV, default DEV)',
+  )
   .option('--no-iglu-central', 'do not look schemas up on Iglu Central (env FLOE_IGLU_CENTRAL=off)')
-  .option('-t, --output-tsv', 'print each good and incomplete event to stdout as enriched TSV (logs go to stderr)')
-  .option('-j, --output-json', 'print each good and incomplete event to stdout as flattened JSON, one per line')
+  .option(
+    '-t, --output-tsv',
+    'print each good and incomplete event to stdout as enriched TSV (logs go to stderr)',
+  )
+  .option(
+    '-j, --output-json',
+    'print each good and incomplete event to stdout as flattened JSON, one per line',
+  )
   .option('-d, --destination <url>', 'also POST each batch of printed events to this URL')
-  .option('-e, --enrichments <dir>', 'directory of Snowplow enrichment configuration files to enable (env FLOE_ENRICHMENTS_DIR)')
+  .option(
+    '-e, --enrichments <dir>',
+    'directory of Snowplow enrichment configuration files to enable (env FLOE_ENRICHMENTS_DIR)',
+  )
   .option(
     '--enrich <name>',
     'enable an enrichment with its typical configuration: campaign_attribution, referer_parser, ua_parser_config, event_fingerprint_config or anon_ip (repeatable; env FLOE_ENRICH, comma-separated)',
     (name: string, all: string[] = []) => [...all, name],
   )
-  .option('--redirects', 'follow click-tracking redirects, GET /r/tp2?u=<url>: recorded, then answered 302 to u (env FLOE_REDIRECTS=on; default off: 404, as Micro)')
-  .option('--redirect-domain <host>', 'with --redirects: a host redirects may go to; repeatable; none given: any (env FLOE_REDIRECT_DOMAINS, comma-separated)', (host: string, all: string[] = []) => [...all, host])
-  .option('--collector-path <custom=standard>', 'a custom collector path standing for a standard one, e.g. /com.acme/track=/com.snowplowanalytics.snowplow/tp2 (also /r/tp2, /com.snowplowanalytics.iglu/v1); repeatable (env FLOE_COLLECTOR_PATHS, comma-separated)', (entry: string, all: string[] = []) => [...all, entry])
-  .option('--cookie-name <name>', 'name of the network user id cookie the collector sets and reads (env FLOE_COOKIE_NAME, default sp)')
-  .option('--cookie-domain <domain>', 'Domain attribute of that cookie, e.g. shop.test (env FLOE_COOKIE_DOMAIN; default none: the host answering)')
-  .option('--no-cookie', 'set no network user id cookie; one sent is still read (env FLOE_COOKIE=off)')
-  .option('--tls-cert <file>', 'PEM certificate (chain) for a second listener over HTTPS, with --tls-key (env FLOE_TLS_CERT)')
+  .option(
+    '--redirects',
+    'follow click-tracking redirects, GET /r/tp2?u=<url>: recorded, then answered 302 to u (env FLOE_REDIRECTS=on; default off: 404, as Micro)',
+  )
+  .option(
+    '--redirect-domain <host>',
+    'with --redirects: a host redirects may go to; repeatable; none given: any (env FLOE_REDIRECT_DOMAINS, comma-separated)',
+    (host: string, all: string[] = []) => [...all, host],
+  )
+  .option(
+    '--collector-path <custom=standard>',
+    'a custom collector path standing for a standard one, e.g. /com.acme/track=/com.snowplowanalytics.snowplow/tp2 (also /r/tp2, /com.snowplowanalytics.iglu/v1); repeatable (env FLOE_COLLECTOR_PATHS, comma-separated)',
+    (entry: string, all: string[] = []) => [...all, entry],
+  )
+  .option(
+    '--cookie-name <name>',
+    'name of the network user id cookie the collector sets and reads (env FLOE_COOKIE_NAME, default sp)',
+  )
+  .option(
+    '--cookie-domain <domain>',
+    'Domain attribute of that cookie, e.g. shop.test (env FLOE_COOKIE_DOMAIN; default none: the host answering)',
+  )
+  .option(
+    '--no-cookie',
+    'set no network user id cookie; one sent is still read (env FLOE_COOKIE=off)',
+  )
+  .option(
+    '--tls-cert <file>',
+    'PEM certificate (chain) for a second listener over HTTPS, with --tls-key (env FLOE_TLS_CERT)',
+  )
   .option('--tls-key <file>', 'PEM private key of --tls-cert (env FLOE_TLS_KEY)')
-  .option('--tls-pfx <file>', 'PKCS#12 file instead of --tls-cert and --tls-key, its password in FLOE_TLS_PASSPHRASE or MICRO_SSL_CERT_PASSWORD (env FLOE_TLS_PFX)')
+  .option(
+    '--tls-pfx <file>',
+    'PKCS#12 file instead of --tls-cert and --tls-key, its password in FLOE_TLS_PASSPHRASE or MICRO_SSL_CERT_PASSWORD (env FLOE_TLS_PFX)',
+  )
   .option('--tls-port <port>', 'port of the HTTPS listener (env FLOE_TLS_PORT, default 9543)')
-  .option('--geo-db <file>', 'GeoIP2/GeoLite2 City .mmdb file: enables ip_lookups with it (env FLOE_GEO_DB)')
-  .action(async (options: ConfigFlags, command: Command) => runStart({ ...options, ...storeFlags(command) }))
+  .option(
+    '--geo-db <file>',
+    'GeoIP2/GeoLite2 City .mmdb file: enables ip_lookups with it (env FLOE_GEO_DB)',
+  )
+  .action(async (options: ConfigFlags, command: Command) =>
+    runStart({ ...options, ...storeFlags(command) }),
+  )
 
 const orgs = program.command('orgs').description('manage organizations')
 orgs
   .command('create <name>')
   .description('create an organization and print its id')
-  .action((name: string, _options: unknown, command: Command) => print(createOrganizationCommand(name, storeFlags(command))))
+  .action((name: string, _options: unknown, command: Command) =>
+    print(createOrganizationCommand(name, storeFlags(command))),
+  )
 orgs
   .command('list')
   .description('list organizations')
-  .action((_options: unknown, command: Command) => print(listOrganizationsCommand(storeFlags(command))))
+  .action((_options: unknown, command: Command) =>
+    print(listOrganizationsCommand(storeFlags(command))),
+  )
 
-const keys = program.command('keys').description('manage API keys (secrets are stored only as hashes)')
+const keys = program
+  .command('keys')
+  .description('manage API keys (secrets are stored only as hashes)')
 keys
   .command('create')
   .description('create an API key and print its secret, once')
@@ -93,14 +182,23 @@ keys
   .command('list')
   .description('list API keys, without their secrets')
   .option('--org <uuid>', 'only the keys of this organization')
-  .action((options: { org?: string }, command: Command) => print(listKeysCommand(options, storeFlags(command))))
+  .action((options: { org?: string }, command: Command) =>
+    print(listKeysCommand(options, storeFlags(command))),
+  )
 keys
   .command('revoke <id>')
   .description('revoke an API key; tokens issued for it stop working')
-  .action((id: string, _options: unknown, command: Command) => print(revokeKeyCommand(id, storeFlags(command))))
+  .action((id: string, _options: unknown, command: Command) =>
+    print(revokeKeyCommand(id, storeFlags(command))),
+  )
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  const expected = error instanceof ConfigError || error instanceof DomainError || error instanceof DataDirLockedError
-  process.stderr.write(`floe: ${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`)
+  const expected =
+    error instanceof ConfigError ||
+    error instanceof DomainError ||
+    error instanceof DataDirLockedError
+  process.stderr.write(
+    `floe: ${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`,
+  )
   process.exit(1)
 })

@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { systemClock } from '../src/auth/clock.js'
 import { createCredentialsService } from '../src/auth/credentials.service.js'
 import { dataStructureHash } from '../src/iglu/schema-key.js'
-import { apiClient, otherOrganizationAdmin, requestJson, type ApiClient } from './support/api-client.js'
+import {
+  apiClient,
+  otherOrganizationAdmin,
+  requestJson,
+  type ApiClient,
+} from './support/api-client.js'
 import { apiRequest, type FuzzTargets } from './support/api-fuzz-requests.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { startAdminApp } from './support/admin-app.js'
@@ -21,81 +26,134 @@ function explains(body: unknown): boolean {
   if (body === null || typeof body !== 'object') return false
   const { message, errors } = body as { message?: unknown; errors?: unknown }
   if (typeof message === 'string' && message.length > 0) return true
-  return Array.isArray(errors) && errors.length > 0 && typeof (errors[0] as { title?: unknown }).title === 'string'
+  return (
+    Array.isArray(errors) &&
+    errors.length > 0 &&
+    typeof (errors[0] as { title?: unknown }).title === 'string'
+  )
 }
 
-describe.each(backends)('the registry and scenario APIs under fuzzed requests on $name', (backend) => {
-  let server: TestApp
-  let admin: ApiClient
-  let stop: () => Promise<void> = async () => undefined
-  let targets: FuzzTargets
-  let tables: string[]
+describe.each(backends)(
+  'the registry and scenario APIs under fuzzed requests on $name',
+  (backend) => {
+    let server: TestApp
+    let admin: ApiClient
+    let stop: () => Promise<void> = async () => undefined
+    let targets: FuzzTargets
+    let tables: string[]
 
-  /** A digest of every row of every table: equal digests, unchanged store. */
-  async function snapshot(): Promise<string> {
-    const db = server.app.store.db
-    const digests: string[] = []
-    for (const table of tables) {
-      const { rows } = await sql<{ digest: string | null }>`select md5(string_agg(t::text, '|' order by t::text)) as digest from ${sql.table(table)} t`.execute(db)
-      digests.push(`${table}:${rows[0]?.digest ?? ''}`)
-    }
-    return digests.join(' ')
-  }
-
-  beforeAll(async () => {
-    ;({ server, admin, stop } = await startAdminApp(backend))
-    const other = await otherOrganizationAdmin(server)
-    const credentials = createCredentialsService({ db: server.app.store.db, clock: systemClock })
-    const plain = await credentials.createApiKey({ organizationId: admin.organizationId, isAdmin: false })
-    const user = await apiClient(server, admin.organizationId, plain.key.id, plain.secret)
-    await deployToDev(admin, objectSchema('com.fuzz', 'thing', '1-0-0', { label: { type: 'string', maxLength: 20 } }))
-    const app = await admin.call('POST', '/source-apps/v1', { name: 'Web', appIds: ['web'] })
-    const product = await admin.call('POST', '/data-products/v2', { name: 'Fuzz', sourceApplications: [app.body.data[0].id] })
-    const scenario = await admin.call('POST', '/tracking-scenarios/v1', { scenario: { name: 'Seed', event: { source: 'iglu:com.fuzz/thing/jsonschema/1-0-0' } } })
-    if (app.status !== 201 || product.status !== 201 || scenario.status !== 201) throw new Error(`seeding failed: ${app.status} ${product.status} ${scenario.status}`)
-    targets = {
-      organizationId: admin.organizationId,
-      otherOrganizationId: other.organizationId,
-      dataStructureHash: dataStructureHash(admin.organizationId, 'com.fuzz', 'thing', 'jsonschema'),
-      scenarioId: scenario.body.data[0].id,
-      dataProductId: product.body.data[0].id,
-      sourceApplicationId: app.body.data[0].id,
-      adminToken: admin.accessToken,
-      userToken: user.accessToken,
-    }
-    const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(server.app.store.db)
-    // Kept compatibility verdicts are a cache of computations, not data a request wrote: a refused
-    // scenario still had its check computed, and keeping the verdict is right.
-    tables = rows.map((row) => row.name).filter((name) => name !== 'compatibility_verdicts')
-  })
-  afterAll(async () => stop())
-
-  it(`answers ${RUNS} generated requests with 2xx or an explained 4xx, and rejected ones change nothing`, async () => {
-    console.info(`API fuzz on ${backend.name}: seed ${SEED}, ${RUNS} requests (replay with FLOE_FUZZ_SEED=${SEED})`)
-    const requests = fc.sample(apiRequest(targets), { seed: SEED, numRuns: RUNS })
-    const problems: string[] = []
-    const statuses = new Map<number, number>()
-    let before = await snapshot()
-    for (const request of requests) {
-      const response = await requestJson(`${server.baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body })
-      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
-      const where = `${request.method} ${request.path.slice(0, 150)} ${request.body?.slice(0, 150) ?? ''}`
-      if (response.status >= 500 || response.status < 200) problems.push(`${response.status} for ${where}`)
-      if (response.status === 202) {
-        // Accepted for later: wait for the work to finish before taking the next snapshot.
-        const kind = request.path.includes('deployment') ? 'deployment-requests' : 'validation-requests'
-        await vi.waitFor(async () => expect((await admin.call('GET', `/data-structures/v1/${kind}/${response.body.id}`)).body?.completed).toBe(true), { timeout: 10_000, interval: 5 })
+    /** A digest of every row of every table: equal digests, unchanged store. */
+    async function snapshot(): Promise<string> {
+      const db = server.app.store.db
+      const digests: string[] = []
+      for (const table of tables) {
+        const { rows } = await sql<{
+          digest: string | null
+        }>`select md5(string_agg(t::text, '|' order by t::text)) as digest from ${sql.table(table)} t`.execute(
+          db,
+        )
+        digests.push(`${table}:${rows[0]?.digest ?? ''}`)
       }
-      const after = await snapshot()
-      if (response.status >= 400) {
-        if (!explains(response.body)) problems.push(`${response.status} without a message for ${where}: ${JSON.stringify(response.body).slice(0, 200)}`)
-        if (after !== before) problems.push(`${response.status} changed the store for ${where}`)
-      }
-      before = after
-      if (problems.length >= 10) break
+      return digests.join(' ')
     }
-    console.info(`API fuzz on ${backend.name} statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`)
-    expect(problems).toEqual([])
-    expect((await requestJson(`${server.baseUrl}/health`)).status).toBe(200)
-  }, 600_000)
-})
+
+    beforeAll(async () => {
+      ;({ server, admin, stop } = await startAdminApp(backend))
+      const other = await otherOrganizationAdmin(server)
+      const credentials = createCredentialsService({ db: server.app.store.db, clock: systemClock })
+      const plain = await credentials.createApiKey({
+        organizationId: admin.organizationId,
+        isAdmin: false,
+      })
+      const user = await apiClient(server, admin.organizationId, plain.key.id, plain.secret)
+      await deployToDev(
+        admin,
+        objectSchema('com.fuzz', 'thing', '1-0-0', { label: { type: 'string', maxLength: 20 } }),
+      )
+      const app = await admin.call('POST', '/source-apps/v1', { name: 'Web', appIds: ['web'] })
+      const product = await admin.call('POST', '/data-products/v2', {
+        name: 'Fuzz',
+        sourceApplications: [app.body.data[0].id],
+      })
+      const scenario = await admin.call('POST', '/tracking-scenarios/v1', {
+        scenario: { name: 'Seed', event: { source: 'iglu:com.fuzz/thing/jsonschema/1-0-0' } },
+      })
+      if (app.status !== 201 || product.status !== 201 || scenario.status !== 201)
+        throw new Error(`seeding failed: ${app.status} ${product.status} ${scenario.status}`)
+      targets = {
+        organizationId: admin.organizationId,
+        otherOrganizationId: other.organizationId,
+        dataStructureHash: dataStructureHash(
+          admin.organizationId,
+          'com.fuzz',
+          'thing',
+          'jsonschema',
+        ),
+        scenarioId: scenario.body.data[0].id,
+        dataProductId: product.body.data[0].id,
+        sourceApplicationId: app.body.data[0].id,
+        adminToken: admin.accessToken,
+        userToken: user.accessToken,
+      }
+      const { rows } = await sql<{
+        name: string
+      }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(
+        server.app.store.db,
+      )
+      // Kept compatibility verdicts are a cache of computations, not data a request wrote: a refused
+      // scenario still had its check computed, and keeping the verdict is right.
+      tables = rows.map((row) => row.name).filter((name) => name !== 'compatibility_verdicts')
+    })
+    afterAll(async () => stop())
+
+    it(`answers ${RUNS} generated requests with 2xx or an explained 4xx, and rejected ones change nothing`, async () => {
+      console.info(
+        `API fuzz on ${backend.name}: seed ${SEED}, ${RUNS} requests (replay with FLOE_FUZZ_SEED=${SEED})`,
+      )
+      const requests = fc.sample(apiRequest(targets), { seed: SEED, numRuns: RUNS })
+      const problems: string[] = []
+      const statuses = new Map<number, number>()
+      let before = await snapshot()
+      for (const request of requests) {
+        const response = await requestJson(`${server.baseUrl}${request.path}`, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+        })
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
+        const where = `${request.method} ${request.path.slice(0, 150)} ${request.body?.slice(0, 150) ?? ''}`
+        if (response.status >= 500 || response.status < 200)
+          problems.push(`${response.status} for ${where}`)
+        if (response.status === 202) {
+          // Accepted for later: wait for the work to finish before taking the next snapshot.
+          const kind = request.path.includes('deployment')
+            ? 'deployment-requests'
+            : 'validation-requests'
+          await vi.waitFor(
+            async () =>
+              expect(
+                (await admin.call('GET', `/data-structures/v1/${kind}/${response.body.id}`)).body
+                  ?.completed,
+              ).toBe(true),
+            { timeout: 10_000, interval: 5 },
+          )
+        }
+        const after = await snapshot()
+        if (response.status >= 400) {
+          if (!explains(response.body))
+            problems.push(
+              `${response.status} without a message for ${where}: ${JSON.stringify(response.body).slice(0, 200)}`,
+            )
+          if (after !== before) problems.push(`${response.status} changed the store for ${where}`)
+        }
+        before = after
+        if (problems.length >= 10) break
+      }
+      console.info(
+        `API fuzz on ${backend.name} statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`,
+      )
+      expect(problems).toEqual([])
+      expect((await requestJson(`${server.baseUrl}/health`)).status).toBe(200)
+    }, 600_000)
+  },
+)

@@ -13,11 +13,23 @@ function sourceFiles(dir: string): string[] {
   })
 }
 
-const files = sourceFiles(SRC).map((file) => ({ file: path.relative(SRC, file), text: readFileSync(file, 'utf8') }))
+const files = sourceFiles(SRC).map((file) => ({
+  file: path.relative(SRC, file),
+  text: readFileSync(file, 'utf8'),
+}))
 
 /** Folders whose code must stay pure: no HTTP, no database, no configuration. */
-const PURE_CORES = ['iglu/', 'compatibility/', 'scenarios/scenario-versioning.ts', 'scenarios/scenario-compatibility.ts', 'scenarios/scenario-problem.ts', 'micro/pipeline/', 'micro/event-filters.ts']
-const IMPURE_IMPORT = /from '(fastify|@fastify\/[^']+|kysely[^']*|pg|@electric-sql\/pglite|[./]+\/(http|db)\/[^']*|[./]+\/config\.js)'/
+const PURE_CORES = [
+  'iglu/',
+  'compatibility/',
+  'scenarios/scenario-versioning.ts',
+  'scenarios/scenario-compatibility.ts',
+  'scenarios/scenario-problem.ts',
+  'micro/pipeline/',
+  'micro/event-filters.ts',
+]
+const IMPURE_IMPORT =
+  /from '(fastify|@fastify\/[^']+|kysely[^']*|pg|@electric-sql\/pglite|[./]+\/(http|db)\/[^']*|[./]+\/config\.js)'/
 
 describe('architecture', () => {
   it('reads process.env only in src/config.ts', () => {
@@ -34,21 +46,31 @@ describe('architecture', () => {
   })
 
   it('keeps the event pipeline off the file system: files and databases are opened outside and passed in', () => {
-    const readers = files.filter((f) => f.file.startsWith(`micro${path.sep}pipeline${path.sep}`)).filter((f) => /from '(node:)?(fs|fs\/promises)'|from '(maxmind|mmdb-lib|yaml)'/.test(f.text))
+    const readers = files
+      .filter((f) => f.file.startsWith(`micro${path.sep}pipeline${path.sep}`))
+      .filter((f) => /from '(node:)?(fs|fs\/promises)'|from '(maxmind|mmdb-lib|yaml)'/.test(f.text))
     expect(readers.map((f) => f.file)).toEqual([])
-    expect(files.filter((f) => f.file.startsWith(`micro${path.sep}pipeline${path.sep}`)).length).toBeGreaterThan(10)
+    expect(
+      files.filter((f) => f.file.startsWith(`micro${path.sep}pipeline${path.sep}`)).length,
+    ).toBeGreaterThan(10)
   })
 
   it('lets only db/create-db.ts import the database engines', () => {
-    const engines = files.filter((f) => /from '(pg|@electric-sql\/pglite)'/.test(f.text)).map((f) => f.file)
+    const engines = files
+      .filter((f) => /from '(pg|@electric-sql\/pglite)'/.test(f.text))
+      .map((f) => f.file)
     expect(engines).toEqual([path.join('db', 'create-db.ts')])
   })
 
   it('starts the server through `npm start` with the Node flags the bench gives it', async () => {
-    const start: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start
+    const start: string = JSON.parse(
+      readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+    ).scripts.start
     expect(start).toMatch(/\bnode --max-semi-space-size=64 dist\/main\.js start$/)
     // @ts-expect-error: a JavaScript module of the bench, without types
-    const { serverNodeFlags } = (await import('../bench/support/processes.mjs')) as { serverNodeFlags: () => string[] }
+    const { serverNodeFlags } = (await import('../bench/support/processes.mjs')) as {
+      serverNodeFlags: () => string[]
+    }
     expect(serverNodeFlags().slice(0, 1)).toEqual(['--max-semi-space-size=64'])
   })
 

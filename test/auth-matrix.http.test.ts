@@ -1,7 +1,14 @@
 import { createHmac, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCredentialsService } from '../src/auth/credentials.service.js'
-import { apiClient, bootstrapAdmin, otherOrganizationAdmin, requestJson, type ApiClient, type JsonResponse } from './support/api-client.js'
+import {
+  apiClient,
+  bootstrapAdmin,
+  otherOrganizationAdmin,
+  requestJson,
+  type ApiClient,
+  type JsonResponse,
+} from './support/api-client.js'
 import { objectSchema } from './support/registry-builders.js'
 import { routeTable, type RouteEntry } from './support/route-table.js'
 import { FakeClock, startTestApp, type TestApp } from './support/test-app.js'
@@ -26,9 +33,16 @@ type Access =
   | { readonly kind: 'admin'; readonly action: string }
 
 const member: Access = { kind: 'member' }
-const tokenExchange: Access = { kind: 'public', reason: 'the token exchange is how a caller gets a token: it checks an API key instead (console-api.md, path 1)' }
+const tokenExchange: Access = {
+  kind: 'public',
+  reason:
+    'the token exchange is how a caller gets a token: it checks an API key instead (console-api.md, path 1)',
+}
 const keyManagement: Access = { kind: 'admin', action: 'manage API keys (floe keys ... over HTTP)' }
-const prodDeployment: Access = { kind: 'admin', action: 'deploy DEV → PROD (data-structures spec, Authentication 4)' }
+const prodDeployment: Access = {
+  kind: 'admin',
+  action: 'deploy DEV → PROD (data-structures spec, Authentication 4)',
+}
 
 /**
  * Who may call each route. HEAD follows GET, since Fastify derives one from the other. A route of the
@@ -84,8 +98,13 @@ const ACCESS_TABLE: readonly (readonly [methods: string, url: string, access: Ac
 ]
 
 const routeKey = (method: string, url: string) => `${method} ${url}`
-const ACCESS = new Map(ACCESS_TABLE.flatMap(([methods, url, access]) => methods.split(' ').map((method) => [routeKey(method, url), access] as const)))
-const accessOf = (route: RouteEntry) => ACCESS.get(routeKey(route.method === 'HEAD' ? 'GET' : route.method, route.url))
+const ACCESS = new Map(
+  ACCESS_TABLE.flatMap(([methods, url, access]) =>
+    methods.split(' ').map((method) => [routeKey(method, url), access] as const),
+  ),
+)
+const accessOf = (route: RouteEntry) =>
+  ACCESS.get(routeKey(route.method === 'HEAD' ? 'GET' : route.method, route.url))
 
 /** What the test owns in the organization under test, so that paths name real resources. */
 interface Fixture {
@@ -107,7 +126,10 @@ function fillPath(url: string, fixture: Fixture): string {
   return segments
     .map((segment, i) => {
       if (!segment.startsWith(':')) return segment
-      const resource = segments.slice(0, i).reverse().find((s) => !/^v\d+$/.test(s))
+      const resource = segments
+        .slice(0, i)
+        .reverse()
+        .find((s) => !/^v\d+$/.test(s))
       const ids: Record<string, string | undefined> = {
         organizationId: fixture.organizationId,
         apiKeyId: fixture.spareApiKeyId,
@@ -128,17 +150,21 @@ function fillPath(url: string, fixture: Fixture): string {
 
 /** A body that the handler accepts, aimed at the admin action where the route has one. */
 function bodyFor(route: RouteEntry, fixture: Fixture): unknown {
-  if (route.method === 'GET' || route.method === 'HEAD' || route.method === 'DELETE') return undefined
+  if (route.method === 'GET' || route.method === 'HEAD' || route.method === 'DELETE')
+    return undefined
   const { url } = route
   const { vendor, name, format, version } = fixture.schema.self
   if (url.endsWith('/token')) return undefined
   if (url.endsWith('/api-keys')) return { description: 'auth matrix' }
-  if (url.endsWith('/compatibility-checks')) return { candidate: { type: 'string' }, reference: { type: 'string' } }
-  if (url.endsWith('/event-specs/v1/compatibility')) return { spec: { event: { source: `iglu:${vendor}/${name}/${format}/${version}` } } }
+  if (url.endsWith('/compatibility-checks'))
+    return { candidate: { type: 'string' }, reference: { type: 'string' } }
+  if (url.endsWith('/event-specs/v1/compatibility'))
+    return { spec: { event: { source: `iglu:${vendor}/${name}/${format}/${version}` } } }
   if (url.endsWith('/event-specs/v1/publish')) return { eventSpecIds: [fixture.scenarioId] }
   if (url.includes('/event-specs/v1')) return { spec: { name: `Matrix spec ${randomUUID()}` } }
   if (/\/validation-requests(\/sync)?$/.test(url)) return { data: fixture.schema }
-  if (/\/deployment-requests(\/sync)?$/.test(url)) return { source: 'DEV', target: 'PROD', vendor, name, format, version, message: 'auth matrix' }
+  if (/\/deployment-requests(\/sync)?$/.test(url))
+    return { source: 'DEV', target: 'PROD', vendor, name, format, version, message: 'auth matrix' }
   if (url.endsWith('/meta')) return { hidden: false }
   if (url.includes('/tracking-scenarios/')) return { scenario: { name: `Matrix ${randomUUID()}` } }
   if (url.includes('/data-products/')) return { name: 'Matrix product' }
@@ -147,12 +173,15 @@ function bodyFor(route: RouteEntry, fixture: Fixture): unknown {
 }
 
 /** Query strings to try: asynchronous deployment requests must refuse at once too, not accept and fail later. */
-const queriesFor = (route: RouteEntry) => (/\/deployment-requests$/.test(route.url) ? ['', '?async=true'] : [''])
+const queriesFor = (route: RouteEntry) =>
+  /\/deployment-requests$/.test(route.url) ? ['', '?async=true'] : ['']
 
 /** The error code of either error body: `{message, code}` or the `{data, includes, errors}` envelope. */
 function errorCodeOf(response: JsonResponse): unknown {
   const body = response.body as { code?: unknown; errors?: { code?: unknown }[] } | string
-  return typeof body === 'object' && body !== null ? (body.code ?? body.errors?.[0]?.code) : undefined
+  return typeof body === 'object' && body !== null
+    ? (body.code ?? body.errors?.[0]?.code)
+    : undefined
 }
 
 const UNAUTHENTICATED = ['INVALID_TOKEN', 'Unauthorized']
@@ -162,7 +191,9 @@ const NOT_ADMIN = ['ADMIN_REQUIRED', 'Forbidden']
 /** A token with the same header and claims, signed with another secret. */
 function resigned(token: string): string {
   const [header, payload] = token.split('.')
-  const signature = createHmac('sha256', 'another secret of at least thirty-two bytes').update(`${header}.${payload}`).digest('base64url')
+  const signature = createHmac('sha256', 'another secret of at least thirty-two bytes')
+    .update(`${header}.${payload}`)
+    .digest('base64url')
   return `${header}.${payload}.${signature}`
 }
 
@@ -197,20 +228,46 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
     const plain = await credentials.createApiKey({ organizationId, isAdmin: false })
     nonAdmin = await apiClient(server, organizationId, plain.key.id, plain.secret)
     const doomed = await credentials.createApiKey({ organizationId, isAdmin: true })
-    revokedToken = (await apiClient(server, organizationId, doomed.key.id, doomed.secret)).accessToken
+    revokedToken = (await apiClient(server, organizationId, doomed.key.id, doomed.secret))
+      .accessToken
     await credentials.revokeApiKey(doomed.key.id)
     const spare = await credentials.createApiKey({ organizationId, isAdmin: false })
-    const otherKey = await credentials.createApiKey({ organizationId: otherOrganization.organizationId, isAdmin: true })
+    const otherKey = await credentials.createApiKey({
+      organizationId: otherOrganization.organizationId,
+      isAdmin: true,
+    })
     secrets = { nonAdmin: plain.secret, revoked: doomed.secret, otherOrganization: otherKey.secret }
 
-    const schema = objectSchema('com.acme', 'matrix', '1-0-0', { step: { type: 'string', maxLength: 10 } })
-    const validation = await admin.call('POST', '/data-structures/v1/validation-requests', { data: schema })
+    const schema = objectSchema('com.acme', 'matrix', '1-0-0', {
+      step: { type: 'string', maxLength: 10 },
+    })
+    const validation = await admin.call('POST', '/data-structures/v1/validation-requests', {
+      data: schema,
+    })
     const { vendor, name, format, version } = schema.self
-    const deployment = await admin.call('POST', '/data-structures/v1/deployment-requests', { source: 'VALIDATED', target: 'DEV', vendor, name, format, version })
-    const scenario = await admin.call('POST', '/tracking-scenarios/v1', { scenario: { name: 'Matrix', event: { source: `iglu:${vendor}/${name}/${format}/${version}` } } })
+    const deployment = await admin.call('POST', '/data-structures/v1/deployment-requests', {
+      source: 'VALIDATED',
+      target: 'DEV',
+      vendor,
+      name,
+      format,
+      version,
+    })
+    const scenario = await admin.call('POST', '/tracking-scenarios/v1', {
+      scenario: {
+        name: 'Matrix',
+        event: { source: `iglu:${vendor}/${name}/${format}/${version}` },
+      },
+    })
     const product = await admin.call('POST', '/data-products/v2', { name: 'Matrix' })
     const application = await admin.call('POST', '/source-apps/v1', { name: 'Matrix' })
-    expect([validation.status, deployment.status, scenario.status, product.status, application.status]).toEqual([201, 201, 201, 201, 201])
+    expect([
+      validation.status,
+      deployment.status,
+      scenario.status,
+      product.status,
+      application.status,
+    ]).toEqual([201, 201, 201, 201, 201])
     fixture = {
       organizationId,
       schema,
@@ -223,43 +280,79 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
       spareApiKeyId: spare.key.id,
     }
     const table = routeTable(server.app.http)
-    routes = table.filter((route) => GUARDED_PREFIXES.some((prefix) => route.url.startsWith(prefix)))
-    igluRoutes = table.filter((route) => route.url.startsWith(IGLU_PREFIX) && !IGLU_PUBLIC.has(route.url))
+    routes = table.filter((route) =>
+      GUARDED_PREFIXES.some((prefix) => route.url.startsWith(prefix)),
+    )
+    igluRoutes = table.filter(
+      (route) => route.url.startsWith(IGLU_PREFIX) && !IGLU_PUBLIC.has(route.url),
+    )
     igluPublicRoutes = table.filter((route) => IGLU_PUBLIC.has(route.url))
   })
   afterAll(async () => server?.close())
 
   it('reads the route table from the router, in step with the OpenAPI document', async () => {
-    const openapi = (await requestJson(`${server.baseUrl}/openapi.json`)).body as { paths: Record<string, Record<string, unknown>> }
+    const openapi = (await requestJson(`${server.baseUrl}/openapi.json`)).body as {
+      paths: Record<string, Record<string, unknown>>
+    }
     const documented = Object.entries(openapi.paths)
       .filter(([path]) => GUARDED_PREFIXES.some((prefix) => path.startsWith(prefix)))
-      .flatMap(([path, operations]) => Object.keys(operations).map((method) => routeKey(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ':$1'))))
+      .flatMap(([path, operations]) =>
+        Object.keys(operations).map((method) =>
+          routeKey(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ':$1')),
+        ),
+      )
     const walked = new Set(routes.map((route) => routeKey(route.method, route.url)))
     expect(documented.filter((key) => !walked.has(key))).toEqual([])
     expect(routes.length).toBeGreaterThanOrEqual(documented.length)
   })
 
   it('classifies every route of the router, and nothing else', () => {
-    const unclassified = routes.filter((route) => accessOf(route) === undefined).map((route) => routeKey(route.method, route.url))
+    const unclassified = routes
+      .filter((route) => accessOf(route) === undefined)
+      .map((route) => routeKey(route.method, route.url))
     expect(unclassified, 'routes without a row in ACCESS_TABLE: say who may call them').toEqual([])
     const walked = new Set(routes.map((route) => routeKey(route.method, route.url)))
-    expect([...ACCESS.keys()].filter((key) => !walked.has(key)), 'rows of ACCESS_TABLE for routes that no longer exist').toEqual([])
+    expect(
+      [...ACCESS.keys()].filter((key) => !walked.has(key)),
+      'rows of ACCESS_TABLE for routes that no longer exist',
+    ).toEqual([])
   })
 
   it('refuses every guarded route without a valid token of the organization, and admin actions to non-admins', async () => {
     const problems: string[] = []
     let requests = 0
-    const send = async (route: RouteEntry, query: string, token: string | null, headers: Record<string, string> = {}) => {
+    const send = async (
+      route: RouteEntry,
+      query: string,
+      token: string | null,
+      headers: Record<string, string> = {},
+    ) => {
       requests++
-      const authorization: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` }
-      return requestJson(`${server.baseUrl}${fillPath(route.url, fixture)}${query}`, { method: route.method, headers: { ...authorization, ...headers }, body: bodyFor(route, fixture) })
+      const authorization: Record<string, string> =
+        token === null ? {} : { authorization: `Bearer ${token}` }
+      return requestJson(`${server.baseUrl}${fillPath(route.url, fixture)}${query}`, {
+        method: route.method,
+        headers: { ...authorization, ...headers },
+        body: bodyFor(route, fixture),
+      })
     }
-    const expectAnswer = (label: string, response: JsonResponse, status: number, codes: readonly string[] | null) => {
+    const expectAnswer = (
+      label: string,
+      response: JsonResponse,
+      status: number,
+      codes: readonly string[] | null,
+    ) => {
       const code = errorCodeOf(response)
-      if (response.status !== status || (codes !== null && !codes.includes(String(code)))) problems.push(`${label}: expected ${status} ${codes?.join('|') ?? ''}, got ${response.status} ${String(code)}`)
+      if (response.status !== status || (codes !== null && !codes.includes(String(code))))
+        problems.push(
+          `${label}: expected ${status} ${codes?.join('|') ?? ''}, got ${response.status} ${String(code)}`,
+        )
     }
     const expectThrough = (label: string, response: JsonResponse) => {
-      if (response.status === 401 || response.status === 403 || response.status >= 500) problems.push(`${label}: expected the guard to let it through, got ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`)
+      if (response.status === 401 || response.status === 403 || response.status >= 500)
+        problems.push(
+          `${label}: expected the guard to let it through, got ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`,
+        )
     }
 
     for (const route of routes) {
@@ -275,17 +368,40 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
           ['a revoked key', revokedToken],
         ] as const
         if (access.kind === 'public') {
-          for (const [who, token] of [...refusals, ["another organization's token", otherOrganization.accessToken] as const]) {
-            expectAnswer(label(who), await send(route, query, token), 401, withBody ? ['INVALID_API_KEY'] : null)
+          for (const [who, token] of [
+            ...refusals,
+            ["another organization's token", otherOrganization.accessToken] as const,
+          ]) {
+            expectAnswer(
+              label(who),
+              await send(route, query, token),
+              401,
+              withBody ? ['INVALID_API_KEY'] : null,
+            )
           }
-          const exchanged = await send(route, query, null, { 'X-API-Key-Id': adminKey.id, 'X-API-Key': adminKey.secret })
+          const exchanged = await send(route, query, null, {
+            'X-API-Key-Id': adminKey.id,
+            'X-API-Key': adminKey.secret,
+          })
           expectAnswer(label('its API key'), exchanged, 200, null)
           continue
         }
-        for (const [who, token] of refusals) expectAnswer(label(who), await send(route, query, token), 401, withBody ? UNAUTHENTICATED : null)
-        expectAnswer(label("another organization's token"), await send(route, query, otherOrganization.accessToken), 403, withBody ? OTHER_ORGANIZATION : null)
+        for (const [who, token] of refusals)
+          expectAnswer(
+            label(who),
+            await send(route, query, token),
+            401,
+            withBody ? UNAUTHENTICATED : null,
+          )
+        expectAnswer(
+          label("another organization's token"),
+          await send(route, query, otherOrganization.accessToken),
+          403,
+          withBody ? OTHER_ORGANIZATION : null,
+        )
         const byNonAdmin = await send(route, query, nonAdmin.accessToken)
-        if (access.kind === 'admin') expectAnswer(label('a non-admin token'), byNonAdmin, 403, withBody ? NOT_ADMIN : null)
+        if (access.kind === 'admin')
+          expectAnswer(label('a non-admin token'), byNonAdmin, 403, withBody ? NOT_ADMIN : null)
         else expectThrough(label('a non-admin token'), byNonAdmin)
         expectThrough(label('an admin token'), await send(route, query, admin.accessToken))
       }
@@ -293,17 +409,28 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
     expect(problems).toEqual([])
     // Every route, in each query variant, with at least six credentials.
     expect(requests).toBeGreaterThanOrEqual(routes.length * 6)
-    console.info(`auth matrix: ${routes.length} routes, ${requests} requests, every answer as expected`)
+    console.info(
+      `auth matrix: ${routes.length} routes, ${requests} requests, every answer as expected`,
+    )
   })
 
   // The Iglu Server-compatible reads take the resolver's `apikey` header (an API key secret of the
   // organization) or a bearer token; every route of their prefix is walked from the router as well.
   const igluPath = (url: string) =>
-    url.replace(/:(\w+)/g, (_, name: string) => ({ organizationId: fixture.organizationId, env: 'dev', ...fixture.schema.self })[name] ?? `unknown-${name}`)
+    url.replace(
+      /:(\w+)/g,
+      (_, name: string) =>
+        ({ organizationId: fixture.organizationId, env: 'dev', ...fixture.schema.self })[name] ??
+        `unknown-${name}`,
+    )
 
   it('answers the Iglu health check without credentials, and nothing else of the Iglu routes', async () => {
     expect(igluPublicRoutes.map((route) => route.method).sort()).toEqual(['GET', 'HEAD'])
-    for (const route of igluPublicRoutes) expect((await requestJson(`${server.baseUrl}${igluPath(route.url)}`, { method: route.method })).status).toBe(200)
+    for (const route of igluPublicRoutes)
+      expect(
+        (await requestJson(`${server.baseUrl}${igluPath(route.url)}`, { method: route.method }))
+          .status,
+      ).toBe(200)
   })
 
   it('refuses every Iglu read without a valid API key secret or token of the organization', async () => {
@@ -312,7 +439,10 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
     let requests = 0
     const send = async (route: RouteEntry, headers: Record<string, string>) => {
       requests++
-      return requestJson(`${server.baseUrl}${igluPath(route.url)}`, { method: route.method, headers })
+      return requestJson(`${server.baseUrl}${igluPath(route.url)}`, {
+        method: route.method,
+        headers,
+      })
     }
     const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
     for (const route of igluRoutes) {
@@ -329,7 +459,8 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
       ]
       for (const [who, headers, status] of refused) {
         const response = await send(route, headers)
-        if (response.status !== status) problems.push(`${label(who)}: expected ${status}, got ${response.status}`)
+        if (response.status !== status)
+          problems.push(`${label(who)}: expected ${status}, got ${response.status}`)
       }
       const allowed: [string, Record<string, string>][] = [
         ["the admin key's secret", { apikey: adminKey.secret }],
@@ -339,11 +470,16 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
       for (const [who, headers] of allowed) {
         // Every path names the deployed schema (or its vendor, name, environment): the read answers 200.
         const response = await send(route, headers)
-        if (response.status !== 200) problems.push(`${label(who)}: expected the guard to let it through to a 200, got ${response.status}`)
+        if (response.status !== 200)
+          problems.push(
+            `${label(who)}: expected the guard to let it through to a 200, got ${response.status}`,
+          )
       }
     }
     expect(problems).toEqual([])
     expect(requests).toBe(igluRoutes.length * 11)
-    console.info(`auth matrix (Iglu): ${igluRoutes.length} routes, ${requests} requests, every answer as expected`)
+    console.info(
+      `auth matrix (Iglu): ${igluRoutes.length} routes, ${requests} requests, every answer as expected`,
+    )
   })
 })

@@ -16,21 +16,32 @@ describe.each(backends)('token exchange and bearer guard on $name', (backend) =>
   let keyId: string
   let secret: string
 
-  const orgUrl = (organizationId: string, rest: string) => `${server.baseUrl}/api/msc/v1/organizations/${organizationId}${rest}`
+  const orgUrl = (organizationId: string, rest: string) =>
+    `${server.baseUrl}/api/msc/v1/organizations/${organizationId}${rest}`
   const v2 = (organizationId: string, key: string) =>
     fetch(orgUrl(organizationId, '/credentials/v2/token'), { headers: { 'X-API-Key': key } })
   const v3 = (organizationId: string, id: string, key: string, method = 'GET') =>
-    fetch(orgUrl(organizationId, '/credentials/v3/token'), { method, headers: { 'X-API-Key-Id': id, 'X-API-Key': key } })
-  const tokenOf = async (response: Response) => ((await response.json()) as { accessToken: string }).accessToken
+    fetch(orgUrl(organizationId, '/credentials/v3/token'), {
+      method,
+      headers: { 'X-API-Key-Id': id, 'X-API-Key': key },
+    })
+  const tokenOf = async (response: Response) =>
+    ((await response.json()) as { accessToken: string }).accessToken
   const listKeys = (organizationId: string, token: string | null) =>
-    fetch(orgUrl(organizationId, '/credentials/v2/api-keys'), token === null ? {} : { headers: { authorization: `Bearer ${token}` } })
+    fetch(
+      orgUrl(organizationId, '/credentials/v2/api-keys'),
+      token === null ? {} : { headers: { authorization: `Bearer ${token}` } },
+    )
   const credentials = () => createCredentialsService({ db: server.app.store.db, clock })
 
   beforeAll(async () => {
     database = await backend.create()
-    server = await startTestApp(testConfig({ db: database.config, tokenTtlSeconds: TTL }), { clock })
+    server = await startTestApp(testConfig({ db: database.config, tokenTtlSeconds: TTL }), {
+      clock,
+    })
     const startup = server.app.startup
-    if (startup.kind !== 'initial') throw new Error(`expected initial credentials, got ${startup.kind}`)
+    if (startup.kind !== 'initial')
+      throw new Error(`expected initial credentials, got ${startup.kind}`)
     ;({ organizationId: org, apiKeyId: keyId, apiKey: secret } = startup)
   })
   afterAll(async () => {
@@ -42,7 +53,9 @@ describe.each(backends)('token exchange and bearer guard on $name', (backend) =>
     const response = await v2(org, secret)
     expect(response.status).toBe(200)
     const token = await tokenOf(response)
-    const header = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()) as { alg: string }
+    const header = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()) as {
+      alg: string
+    }
     expect(header.alg).toBe('HS256')
     const claims = decodeJwt(token)
     expect(claims).toMatchObject({ sub: keyId, org, roles: ['admin'] })
@@ -56,7 +69,9 @@ describe.each(backends)('token exchange and bearer guard on $name', (backend) =>
       expect(response.status).toBe(200)
       expect(decodeJwt(await tokenOf(response)).sub).toBe(keyId)
     }
-    const alt = await fetch(orgUrl(org, '/credentials/v3/token'), { headers: { 'X-Api-Key-ID': keyId, 'X-API-Key-Secret': secret } })
+    const alt = await fetch(orgUrl(org, '/credentials/v3/token'), {
+      headers: { 'X-Api-Key-ID': keyId, 'X-API-Key-Secret': secret },
+    })
     expect(alt.status).toBe(200)
   })
 
@@ -81,7 +96,10 @@ describe.each(backends)('token exchange and bearer guard on $name', (backend) =>
     const token = await tokenOf(await v2(org, secret))
     for (const response of [await v2('nope', secret), await listKeys('nope', token)]) {
       expect(response.status).toBe(400)
-      expect(await response.json()).toMatchObject({ code: 'INVALID_ORGANIZATION_ID', message: expect.stringContaining('organizationId') })
+      expect(await response.json()).toMatchObject({
+        code: 'INVALID_ORGANIZATION_ID',
+        message: expect.stringContaining('organizationId'),
+      })
     }
   })
 
@@ -107,7 +125,9 @@ describe.each(backends)('token exchange and bearer guard on $name', (backend) =>
       expect(response.status).toBe(401)
       expect(await response.json()).toMatchObject({ code: 'INVALID_TOKEN' })
     }
-    const basic = await fetch(orgUrl(org, '/credentials/v2/api-keys'), { headers: { authorization: 'Basic abc' } })
+    const basic = await fetch(orgUrl(org, '/credentials/v2/api-keys'), {
+      headers: { authorization: 'Basic abc' },
+    })
     expect(basic.status).toBe(401)
 
     const token = await tokenOf(await v2(org, secret))
@@ -128,7 +148,10 @@ describe.each(backends)('token exchange and bearer guard on $name', (backend) =>
   })
 
   it('refuses tokens of a revoked key at once, and refuses to exchange it again', async () => {
-    const { key, secret: revokedSecret } = await credentials().createApiKey({ organizationId: org, isAdmin: true })
+    const { key, secret: revokedSecret } = await credentials().createApiKey({
+      organizationId: org,
+      isAdmin: true,
+    })
     const token = await tokenOf(await v3(org, key.id, revokedSecret))
     expect((await listKeys(org, token)).status).toBe(200)
     await credentials().revokeApiKey(key.id)
@@ -138,7 +161,10 @@ describe.each(backends)('token exchange and bearer guard on $name', (backend) =>
   })
 
   it('keeps admin actions for admin keys: 403 for others', async () => {
-    const { key, secret: plainSecret } = await credentials().createApiKey({ organizationId: org, isAdmin: false })
+    const { key, secret: plainSecret } = await credentials().createApiKey({
+      organizationId: org,
+      isAdmin: false,
+    })
     const token = await tokenOf(await v3(org, key.id, plainSecret))
     expect(decodeJwt(token).roles).toEqual([])
     const response = await listKeys(org, token)
@@ -149,7 +175,11 @@ describe.each(backends)('token exchange and bearer guard on $name', (backend) =>
   it('creates and revokes keys over HTTP for admins, showing the secret only at creation', async () => {
     const admin = await tokenOf(await v2(org, secret))
     const headers = { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }
-    const created = await fetch(orgUrl(org, '/credentials/v2/api-keys'), { method: 'POST', headers, body: JSON.stringify({ description: 'ci' }) })
+    const created = await fetch(orgUrl(org, '/credentials/v2/api-keys'), {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ description: 'ci' }),
+    })
     expect(created.status).toBe(201)
     const { id, key } = (await created.json()) as { id: string; key: string }
     expect((await v3(org, id, key)).status).toBe(200)
@@ -157,11 +187,18 @@ describe.each(backends)('token exchange and bearer guard on $name', (backend) =>
     expect(listed).toContain(id)
     expect(listed).not.toContain(key)
 
-    const badBody = await fetch(orgUrl(org, '/credentials/v2/api-keys'), { method: 'POST', headers, body: JSON.stringify({ admin: 'yes' }) })
+    const badBody = await fetch(orgUrl(org, '/credentials/v2/api-keys'), {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ admin: 'yes' }),
+    })
     expect(badBody.status).toBe(400)
     expect(((await badBody.json()) as { message: string }).message).toContain('admin')
 
-    const revoked = await fetch(orgUrl(org, `/credentials/v2/api-keys/${id}`), { method: 'DELETE', headers: { authorization: `Bearer ${admin}` } })
+    const revoked = await fetch(orgUrl(org, `/credentials/v2/api-keys/${id}`), {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${admin}` },
+    })
     expect(revoked.status).toBe(200)
     expect(((await revoked.json()) as { revokedAt: string | null }).revokedAt).not.toBeNull()
     expect((await v3(org, id, key)).status).toBe(401)
@@ -177,7 +214,9 @@ describe.each(backends)('token exchange and bearer guard on $name', (backend) =>
     const dump = await sql<{ text: string }>`
       select (select coalesce(json_agg(a), '[]'::json) from api_keys a)::text
           || (select coalesce(json_agg(o), '[]'::json) from organizations o)::text
-          || (select coalesce(json_agg(s), '[]'::json) from server_secrets s)::text as text`.execute(server.app.store.db)
+          || (select coalesce(json_agg(s), '[]'::json) from server_secrets s)::text as text`.execute(
+      server.app.store.db,
+    )
     const text = dump.rows[0]?.text ?? ''
     expect(text).toContain(issued.key.id)
     for (const plain of [secret, issued.secret]) {

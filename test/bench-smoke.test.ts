@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process'
 import { expect, it } from 'vitest'
 
 it('the compatibility benchmark runs at a tiny size and reports its figures', () => {
-  const output = execFileSync(process.execPath, ['bench/compatibility.mjs', '--limit', '5'], { encoding: 'utf8' })
+  const output = execFileSync(process.execPath, ['bench/compatibility.mjs', '--limit', '5'], {
+    encoding: 'utf8',
+  })
   const report = JSON.parse(output.trim().split('\n').pop()!)
   expect(report).toMatchObject({ scenario: 'compatibility', pairs: 5 })
   expect(report.decidedShare).toBeGreaterThan(0)
@@ -12,27 +14,75 @@ it('the compatibility benchmark runs at a tiny size and reports its figures', ()
 })
 
 it('the memory flood benchmark runs at a tiny size, keeping exactly the newest events', () => {
-  const output = execFileSync(process.execPath, ['bench/memory-flood.mjs', '--events', '3000', '--max-events', '500', '--batch', '50'], { encoding: 'utf8' })
+  const output = execFileSync(
+    process.execPath,
+    ['bench/memory-flood.mjs', '--events', '3000', '--max-events', '500', '--batch', '50'],
+    { encoding: 'utf8' },
+  )
   const report = JSON.parse(output.trim().split('\n').pop()!)
-  expect(report).toMatchObject({ scenario: 'memory-flood', events: 3000, maxEvents: 500, countsCorrect: true, evictionCorrect: true })
+  expect(report).toMatchObject({
+    scenario: 'memory-flood',
+    events: 3000,
+    maxEvents: 500,
+    countsCorrect: true,
+    evictionCorrect: true,
+  })
   expect(report.rssEndMb).toBeGreaterThan(0)
 }, 120_000)
 
 const lastJsonLine = (output: string) => JSON.parse(output.trim().split('\n').pop()!)
-const runBench = (args: string[]) => lastJsonLine(execFileSync(process.execPath, args, { encoding: 'utf8' }))
+const runBench = (args: string[]) =>
+  lastJsonLine(execFileSync(process.execPath, args, { encoding: 'utf8' }))
 
-it.each(['get', 'post'])('the ingest benchmark (%s) runs at a tiny size, with every event good, and reports events/s against its baseline', (mode) => {
-  const report = runBench(['bench/ingest.mjs', '--mode', mode, '--duration', '1', '--rounds', '1', '--connections', '2'])
-  expect(report).toMatchObject({ scenario: `ingest-${mode}`, eventsPerRequest: mode === 'get' ? 1 : 10, allGood: true, target: mode === 'get' ? 0.7 : 4 })
-  expect(report.eventsPerSecond).toBeGreaterThan(0)
-  expect(report.baselineRequestsPerSecond).toBeGreaterThan(0)
-  expect(report.ratio).toBeCloseTo((report.requestsPerSecond * report.eventsPerRequest) / report.baselineRequestsPerSecond, 1)
-  expect(report.met).toBe(report.ratio >= report.target)
-}, 120_000)
+it.each(['get', 'post'])(
+  'the ingest benchmark (%s) runs at a tiny size, with every event good, and reports events/s against its baseline',
+  (mode) => {
+    const report = runBench([
+      'bench/ingest.mjs',
+      '--mode',
+      mode,
+      '--duration',
+      '1',
+      '--rounds',
+      '1',
+      '--connections',
+      '2',
+    ])
+    expect(report).toMatchObject({
+      scenario: `ingest-${mode}`,
+      eventsPerRequest: mode === 'get' ? 1 : 10,
+      allGood: true,
+      target: mode === 'get' ? 0.7 : 4,
+    })
+    expect(report.eventsPerSecond).toBeGreaterThan(0)
+    expect(report.baselineRequestsPerSecond).toBeGreaterThan(0)
+    expect(report.ratio).toBeCloseTo(
+      (report.requestsPerSecond * report.eventsPerRequest) / report.baselineRequestsPerSecond,
+      1,
+    )
+    expect(report.met).toBe(report.ratio >= report.target)
+  },
+  120_000,
+)
 
 it('the query benchmark runs at a tiny size: the indexed answer is the linear scan’s, and memory per event is reported', () => {
-  const report = runBench(['bench/query.mjs', '--events', '600', '--duration', '1', '--rounds', '1'])
-  expect(report).toMatchObject({ scenario: 'query', events: 600, stored: 600, limit: 100, sameAnswer: true, allOk: true })
+  const report = runBench([
+    'bench/query.mjs',
+    '--events',
+    '600',
+    '--duration',
+    '1',
+    '--rounds',
+    '1',
+  ])
+  expect(report).toMatchObject({
+    scenario: 'query',
+    events: 600,
+    stored: 600,
+    limit: 100,
+    sameAnswer: true,
+    allOk: true,
+  })
   expect(report.bytesPerEvent).toBeGreaterThan(0)
   expect(report.lookupP50Ms).toBeGreaterThan(0)
   expect(report.scanP50Ms).toBeGreaterThan(0)
@@ -44,7 +94,15 @@ it('the query benchmark runs at a tiny size: the indexed answer is the linear sc
 }, 120_000)
 
 it('the registry benchmark runs at a tiny size: authorized reads and validations all succeed', () => {
-  const report = runBench(['bench/registry.mjs', '--duration', '1', '--rounds', '1', '--connections', '2'])
+  const report = runBench([
+    'bench/registry.mjs',
+    '--duration',
+    '1',
+    '--rounds',
+    '1',
+    '--connections',
+    '2',
+  ])
   expect(report).toMatchObject({ scenario: 'registry', allOk: true, target: 0.8 })
   expect(report.requestsPerSecond).toBeGreaterThan(0)
   expect(report.baselineRequestsPerSecond).toBeGreaterThan(0)
@@ -53,31 +111,87 @@ it('the registry benchmark runs at a tiny size: authorized reads and validations
   expect(report.met).toBe(report.ratio >= 0.8)
 }, 120_000)
 
-it.each(['get', 'post'])('the pipeline stages diagnostic (%s) runs at a tiny size: every event good and stored, each stage timed', (mode) => {
-  const report = runBench(['bench/pipeline-stages.mjs', '--mode', mode, '--events', '200', '--rounds', '1', '--capacity', '1000'])
-  expect(report).toMatchObject({ scenario: 'pipeline-stages', mode, eventsPerRequest: mode === 'get' ? 1 : 10, bad: 0 })
-  // One warm-up payload is not stored; the collect stage stores its events (bounded by the capacity).
-  expect(report.stored).toBe(200)
-  for (const stage of ['readMicros', 'processMicros', 'collectMicros', 'stringifyMicros']) expect(report[stage]).toBeGreaterThan(0)
-  expect(report.eventJsonBytes).toBeGreaterThan(1000)
-}, 120_000)
+it.each(['get', 'post'])(
+  'the pipeline stages diagnostic (%s) runs at a tiny size: every event good and stored, each stage timed',
+  (mode) => {
+    const report = runBench([
+      'bench/pipeline-stages.mjs',
+      '--mode',
+      mode,
+      '--events',
+      '200',
+      '--rounds',
+      '1',
+      '--capacity',
+      '1000',
+    ])
+    expect(report).toMatchObject({
+      scenario: 'pipeline-stages',
+      mode,
+      eventsPerRequest: mode === 'get' ? 1 : 10,
+      bad: 0,
+    })
+    // One warm-up payload is not stored; the collect stage stores its events (bounded by the capacity).
+    expect(report.stored).toBe(200)
+    for (const stage of ['readMicros', 'processMicros', 'collectMicros', 'stringifyMicros'])
+      expect(report[stage]).toBeGreaterThan(0)
+    expect(report.eventJsonBytes).toBeGreaterThan(1000)
+  },
+  120_000,
+)
 
 it('the pipeline comparison runs at a tiny size, this build against itself, reporting both and their ratios', () => {
-  const report = runBench(['bench/pipeline-compare.mjs', '--other', '.', '--mode', 'get', '--rounds', '3', '--events', '100'])
-  expect(report).toMatchObject({ scenario: 'pipeline-compare', mode: 'get', rounds: 3, events: 100 })
-  for (const figure of ['thisProcessMicros', 'otherProcessMicros', 'thisCollectMicros', 'otherCollectMicros']) expect(report[figure]).toBeGreaterThan(0)
+  const report = runBench([
+    'bench/pipeline-compare.mjs',
+    '--other',
+    '.',
+    '--mode',
+    'get',
+    '--rounds',
+    '3',
+    '--events',
+    '100',
+  ])
+  expect(report).toMatchObject({
+    scenario: 'pipeline-compare',
+    mode: 'get',
+    rounds: 3,
+    events: 100,
+  })
+  for (const figure of [
+    'thisProcessMicros',
+    'otherProcessMicros',
+    'thisCollectMicros',
+    'otherCollectMicros',
+  ])
+    expect(report[figure]).toBeGreaterThan(0)
   expect(report.processRatio).toBeCloseTo(report.thisProcessMicros / report.otherProcessMicros, 1)
   expect(report.collectRatio).toBeCloseTo(report.thisCollectMicros / report.otherCollectMicros, 1)
 }, 120_000)
 
 it('the ingest comparison runs at a tiny size, this build against itself, reporting each server’s CPU time per event', () => {
-  const report = runBench(['bench/ingest-compare.mjs', '--other', '.', '--mode', 'get', '--rounds', '2', '--amount', '400', '--connections', '2'])
+  const report = runBench([
+    'bench/ingest-compare.mjs',
+    '--other',
+    '.',
+    '--mode',
+    'get',
+    '--rounds',
+    '2',
+    '--amount',
+    '400',
+    '--connections',
+    '2',
+  ])
   expect(report).toMatchObject({ scenario: 'ingest-compare', mode: 'get', rounds: 2, amount: 400 })
   for (const build of [report.this, report.other]) {
     expect(build.cpuMicrosPerEvent).toBeGreaterThan(0)
     expect(build.eventsPerSecond).toBeGreaterThan(0)
   }
-  expect(report.cpuRatio).toBeCloseTo(report.this.cpuMicrosPerEvent / report.other.cpuMicrosPerEvent, 2)
+  expect(report.cpuRatio).toBeCloseTo(
+    report.this.cpuMicrosPerEvent / report.other.cpuMicrosPerEvent,
+    2,
+  )
 }, 120_000)
 
 it('the scenario list benchmark runs at a tiny size: every scenario listed, checked and without warnings, warm and after a restart', () => {

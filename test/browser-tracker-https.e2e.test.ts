@@ -19,7 +19,10 @@ const TLS = fileURLToPath(new URL('./fixtures/tls/', import.meta.url))
 const CERT = path.join(TLS, 'localhost.cert.pem')
 const KEY = path.join(TLS, 'localhost.key.pem')
 const require = createRequire(import.meta.url)
-const trackerScript = path.join(path.dirname(require.resolve('@snowplow/browser-tracker')), 'index.umd.min.js')
+const trackerScript = path.join(
+  path.dirname(require.resolve('@snowplow/browser-tracker')),
+  'index.umd.min.js',
+)
 
 const page = (collector: string) => `<!doctype html><html><head><title>Secure shop</title>
 <script src="/sp.js"></script></head><body><script>
@@ -34,13 +37,26 @@ describe('the real @snowplow/browser-tracker over HTTPS', () => {
   let browser: Browser
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does`)
-    floe = await startTestApp(testConfig({ http: { tls: { port: 0, files: { kind: 'pem', certFile: CERT, keyFile: KEY } } } }))
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does`,
+      )
+    floe = await startTestApp(
+      testConfig({
+        http: { tls: { port: 0, files: { kind: 'pem', certFile: CERT, keyFile: KEY } } },
+      }),
+    )
     collectorUrl = (await floe.app.secure!.listen()).replace('127.0.0.1', 'localhost')
-    const pages = createServer({ cert: readFileSync(CERT), key: readFileSync(KEY) }, (request, response) => {
-      if (request.url === '/sp.js') response.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(trackerScript))
-      else response.writeHead(200, { 'content-type': 'text/html' }).end(page(collectorUrl))
-    })
+    const pages = createServer(
+      { cert: readFileSync(CERT), key: readFileSync(KEY) },
+      (request, response) => {
+        if (request.url === '/sp.js')
+          response
+            .writeHead(200, { 'content-type': 'text/javascript' })
+            .end(readFileSync(trackerScript))
+        else response.writeHead(200, { 'content-type': 'text/html' }).end(page(collectorUrl))
+      },
+    )
     site = pages
     await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve))
     siteUrl = `https://localhost:${(pages.address() as AddressInfo).port}/shop`
@@ -54,8 +70,16 @@ describe('the real @snowplow/browser-tracker over HTTPS', () => {
 
   /** Tracks a page view from the page and waits for the collector's answer to it. */
   async function trackPageView(tab: Page): Promise<void> {
-    const answered = tab.waitForResponse((response) => response.url().endsWith('/com.snowplowanalytics.snowplow/tp2') && response.request().method() === 'POST')
-    await tab.evaluate(() => (globalThis as unknown as { snowplowBrowserTracking: { trackPageView(): void } }).snowplowBrowserTracking.trackPageView())
+    const answered = tab.waitForResponse(
+      (response) =>
+        response.url().endsWith('/com.snowplowanalytics.snowplow/tp2') &&
+        response.request().method() === 'POST',
+    )
+    await tab.evaluate(() =>
+      (
+        globalThis as unknown as { snowplowBrowserTracking: { trackPageView(): void } }
+      ).snowplowBrowserTracking.trackPageView(),
+    )
     expect((await answered).status()).toBe(200)
   }
 
@@ -69,7 +93,9 @@ describe('the real @snowplow/browser-tracker over HTTPS', () => {
 
     const cookie = (await context.cookies(collectorUrl)).find((c) => c.name === 'sp')
     expect(cookie).toMatchObject({ secure: true, httpOnly: true, sameSite: 'None' })
-    const events = (await requestJson(`${floe.baseUrl}/local/good`)).body as { event: { app_id: string; network_userid: string; page_urlscheme: string } }[]
+    const events = (await requestJson(`${floe.baseUrl}/local/good`)).body as {
+      event: { app_id: string; network_userid: string; page_urlscheme: string }
+    }[]
     expect(events.map((e) => e.event.app_id)).toEqual(['https-test', 'https-test'])
     expect(events.map((e) => e.event.page_urlscheme)).toEqual(['https', 'https'])
     // The first answer set the cookie; the second request carried it back.

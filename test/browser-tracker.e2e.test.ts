@@ -13,7 +13,10 @@ import { testConfig } from './support/test-config.js'
 /** Debian's chromium; `.ci/run` installs it on a fresh machine. */
 const CHROMIUM = '/usr/bin/chromium'
 const require = createRequire(import.meta.url)
-const trackerScript = path.join(path.dirname(require.resolve('@snowplow/browser-tracker')), 'index.umd.min.js')
+const trackerScript = path.join(
+  path.dirname(require.resolve('@snowplow/browser-tracker')),
+  'index.umd.min.js',
+)
 
 /** The page under test, served from its own origin so that the collector and /local are cross-origin. */
 const page = (collector: string) => `<!doctype html><html><head><title>Shop</title>
@@ -32,10 +35,16 @@ describeWithSharedData('the real @snowplow/browser-tracker in headless chromium'
   let browser: Browser
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does`)
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does`,
+      )
     floe = await startTestApp(testConfig({ inspection: { igluDirs: [IGLU_CENTRAL] } }))
     const pages = createServer((request, response) => {
-      if (request.url === '/sp.js') response.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(trackerScript))
+      if (request.url === '/sp.js')
+        response
+          .writeHead(200, { 'content-type': 'text/javascript' })
+          .end(readFileSync(trackerScript))
       else response.writeHead(200, { 'content-type': 'text/html' }).end(page(floe.baseUrl))
     })
     site = pages
@@ -58,8 +67,13 @@ describeWithSharedData('the real @snowplow/browser-tracker in headless chromium'
       let events = 0
       tab.on('response', (response) => {
         const request = response.request()
-        if (!response.url().endsWith('/com.snowplowanalytics.snowplow/tp2') || request.method() !== 'POST') return
-        events += (JSON.parse(request.postData() ?? '{"data":[]}') as { data: unknown[] }).data.length
+        if (
+          !response.url().endsWith('/com.snowplowanalytics.snowplow/tp2') ||
+          request.method() !== 'POST'
+        )
+          return
+        events += (JSON.parse(request.postData() ?? '{"data":[]}') as { data: unknown[] }).data
+          .length
         if (events === 3) resolve()
       })
     })
@@ -68,19 +82,42 @@ describeWithSharedData('the real @snowplow/browser-tracker in headless chromium'
 
     const all = await requestJson(`${floe.baseUrl}/local/all`)
     expect(all.body).toEqual({ total: 3, good: 3, bad: 0 })
-    const [pageView] = (await requestJson(`${floe.baseUrl}/local/good`, { method: 'POST', body: { event_type: 'page_view' } })).body
-    expect(pageView.event).toMatchObject({ app_id: 'browser-test', platform: 'web', page_urlhost: 'localhost', page_urlpath: '/shop', page_urlquery: 'q=shoes', page_title: 'Shop' })
+    const [pageView] = (
+      await requestJson(`${floe.baseUrl}/local/good`, {
+        method: 'POST',
+        body: { event_type: 'page_view' },
+      })
+    ).body
+    expect(pageView.event).toMatchObject({
+      app_id: 'browser-test',
+      platform: 'web',
+      page_urlhost: 'localhost',
+      page_urlpath: '/shop',
+      page_urlquery: 'q=shoes',
+      page_title: 'Shop',
+    })
     expect(pageView.event.v_tracker).toMatch(/^js-/)
     expect(pageView.event.useragent).toContain('Chrome')
-    expect(pageView.contexts).toContain('iglu:com.snowplowanalytics.snowplow/web_page/jsonschema/1-0-0')
+    expect(pageView.contexts).toContain(
+      'iglu:com.snowplowanalytics.snowplow/web_page/jsonschema/1-0-0',
+    )
     expect(pageView.event.network_userid).toMatch(/^[0-9a-f-]{36}$/)
 
     // The same API from the page itself: CORS must let a browser test read it.
     const fromPage = await tab.evaluate(async (url) => {
-      const response = await fetch(`${url}/local/good`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/link_click/jsonschema/1-0-1' }) })
+      const response = await fetch(`${url}/local/good`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          schema: 'iglu:com.snowplowanalytics.snowplow/link_click/jsonschema/1-0-1',
+        }),
+      })
       return (await response.json()) as { event: { unstruct_event: { data: { data: unknown } } } }[]
     }, floe.baseUrl)
     expect(fromPage).toHaveLength(1)
-    expect(fromPage[0]?.event.unstruct_event.data.data).toEqual({ targetUrl: 'http://shop.test/checkout', elementId: 'checkout' })
+    expect(fromPage[0]?.event.unstruct_event.data.data).toEqual({
+      targetUrl: 'http://shop.test/checkout',
+      elementId: 'checkout',
+    })
   })
 })

@@ -17,7 +17,10 @@ describe.each(backends)('floe start and the CLI on $name', (backend) => {
 
   beforeAll(async () => {
     database = await backend.create({ onDisk: true })
-    env = database.config.kind === 'postgres' ? { DATABASE_URL: database.config.url } : { FLOE_DATA_DIR: database.config.dataDir ?? '' }
+    env =
+      database.config.kind === 'postgres'
+        ? { DATABASE_URL: database.config.url }
+        : { FLOE_DATA_DIR: database.config.dataDir ?? '' }
   })
   afterAll(async () => {
     await server?.stop('SIGKILL')
@@ -29,22 +32,33 @@ describe.each(backends)('floe start and the CLI on $name', (backend) => {
     const organizationId = field(server.banner, 'organization id')
     const apiKeyId = field(server.banner, 'API key id')
     const apiKey = field(server.banner, 'API key secret')
-    expect(server.banner).toContain(`curl -s -H 'X-API-Key-Id: ${apiKeyId}' -H 'X-API-Key: ${apiKey}'`)
+    expect(server.banner).toContain(
+      `curl -s -H 'X-API-Key-Id: ${apiKeyId}' -H 'X-API-Key: ${apiKey}'`,
+    )
 
     const health = await fetch(`${server.baseUrl}/health`)
     expect([health.status, await health.text()]).toEqual([200, 'ok'])
     const inspector = /Events as they arrive: (\S+)/.exec(server.banner)?.[1]
     expect(inspector).toBe(`${server.baseUrl}/micro/ui/`)
-    expect((await fetch(inspector ?? '')).headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect((await fetch(inspector ?? '')).headers.get('content-type')).toBe(
+      'text/html; charset=utf-8',
+    )
     const docs = await fetch(`${server.baseUrl}/docs`)
     expect(docs.status).toBe(200)
     expect(await docs.text()).toContain('swagger')
-    const openapi = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as { paths: Record<string, unknown> }
-    expect(Object.keys(openapi.paths)).toContain('/api/msc/v1/organizations/{organizationId}/credentials/v3/token')
+    const openapi = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as {
+      paths: Record<string, unknown>
+    }
+    expect(Object.keys(openapi.paths)).toContain(
+      '/api/msc/v1/organizations/{organizationId}/credentials/v3/token',
+    )
 
-    const token = await fetch(`${server.baseUrl}/api/msc/v1/organizations/${organizationId}/credentials/v3/token`, {
-      headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey },
-    })
+    const token = await fetch(
+      `${server.baseUrl}/api/msc/v1/organizations/${organizationId}/credentials/v3/token`,
+      {
+        headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey },
+      },
+    )
     expect(token.status).toBe(200)
 
     if (backend.name === 'pglite') {
@@ -63,13 +77,18 @@ describe.each(backends)('floe start and the CLI on $name', (backend) => {
 
   it('manages organizations and keys from the CLI, and the server honours them after a restart', async () => {
     const version = await floeCli(['--version'], env)
-    const { version: packaged } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+    const { version: packaged } = JSON.parse(
+      readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+    ) as { version: string }
     expect([version.code, version.stdout]).toEqual([0, `${packaged}\n`])
 
     const org = await floeCli(['orgs', 'create', 'analytics'], env)
     expect(org.code).toBe(0)
     const organizationId = field(org.stdout, 'organization id')
-    const created = await floeCli(['keys', 'create', '--org', organizationId, '--description', 'ci key'], env)
+    const created = await floeCli(
+      ['keys', 'create', '--org', organizationId, '--description', 'ci key'],
+      env,
+    )
     expect(created.code).toBe(0)
     const apiKeyId = field(created.stdout, 'API key id')
     const apiKey = field(created.stdout, 'API key secret')
@@ -89,13 +108,20 @@ describe.each(backends)('floe start and the CLI on $name', (backend) => {
 
     const revoked = await floeCli(['keys', 'revoke', apiKeyId], env)
     expect(revoked.code).toBe(0)
-    expect((await floeCli(['keys', 'list', '--org', organizationId], env)).stdout).toMatch(/revoked/)
+    expect((await floeCli(['keys', 'list', '--org', organizationId], env)).stdout).toMatch(
+      /revoked/,
+    )
     const notAnId = await floeCli(['keys', 'list', '--org', 'ORGANIZATION'], env)
-    expect([notAnId.code, notAnId.stderr.trim()]).toEqual([1, expect.stringMatching(/^floe: .*ORGANIZATION/)])
+    expect([notAnId.code, notAnId.stderr.trim()]).toEqual([
+      1,
+      expect.stringMatching(/^floe: .*ORGANIZATION/),
+    ])
     expect(notAnId.stderr).not.toContain('    at ')
     server = await startFloe(storage, env)
     expect((await exchange()).status).toBe(401)
-    const kept = (await (await fetch(`${server.baseUrl}/local/good`)).json()) as { event: { app_id: string } }[]
+    const kept = (await (await fetch(`${server.baseUrl}/local/good`)).json()) as {
+      event: { app_id: string }
+    }[]
     expect(kept.map((e) => e.event.app_id)).toEqual(['before-restart'])
     await server.stop('SIGTERM')
 
@@ -112,14 +138,19 @@ describe('a first start that stops before showing its secret', () => {
     const pglite = backends.find((backend) => backend.name === 'pglite')
     if (pglite === undefined) throw new Error('the pglite backend is missing')
     const database = await pglite.create({ onDisk: true })
-    const env = { FLOE_DATA_DIR: database.config.kind === 'pglite' ? (database.config.dataDir ?? '') : '' }
+    const env = {
+      FLOE_DATA_DIR: database.config.kind === 'pglite' ? (database.config.dataDir ?? '') : '',
+    }
     const occupant = createServer()
     await new Promise<void>((resolve) => occupant.listen(0, '127.0.0.1', resolve))
     const { port } = occupant.address() as AddressInfo
     let server: FloeProcess | null = null
     try {
       // The store is set up and the key made, then listening fails: nothing was shown.
-      const failed = await floeCli(['start', '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warn'], env)
+      const failed = await floeCli(
+        ['start', '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warn'],
+        env,
+      )
       expect(failed.code).toBe(1)
       expect(failed.stdout).not.toContain('API key secret')
       expect((await floeCli(['keys', 'list'], env)).stdout).toContain('created at first start')
@@ -128,14 +159,20 @@ describe('a first start that stops before showing its secret', () => {
       const organizationId = field(server.banner, 'organization id')
       const apiKeyId = field(server.banner, 'API key id')
       const apiKey = field(server.banner, 'API key secret')
-      const token = await fetch(`${server.baseUrl}/api/msc/v1/organizations/${organizationId}/credentials/v3/token`, { headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey } })
+      const token = await fetch(
+        `${server.baseUrl}/api/msc/v1/organizations/${organizationId}/credentials/v3/token`,
+        { headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey } },
+      )
       expect(token.status).toBe(200)
       expect(await server.stop('SIGTERM')).toBe(0)
 
       // Shown once: the next start says nothing about it, and the secret still works.
       server = await startFloe([], env)
       expect(server.banner).not.toContain('API key secret')
-      const again = await fetch(`${server.baseUrl}/api/msc/v1/organizations/${organizationId}/credentials/v3/token`, { headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey } })
+      const again = await fetch(
+        `${server.baseUrl}/api/msc/v1/organizations/${organizationId}/credentials/v3/token`,
+        { headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey } },
+      )
       expect(again.status).toBe(200)
     } finally {
       await server?.stop('SIGKILL')

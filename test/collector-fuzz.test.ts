@@ -22,9 +22,27 @@ const eventId = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStar
 function send(target: URL, agent: http.Agent, request: FuzzRequest): Promise<number> {
   if (request.raw !== undefined) return sendRaw(target, request.raw)
   return new Promise((resolve) => {
-    const body = request.items !== undefined ? Buffer.from(JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data: request.items })) : request.body
+    const body =
+      request.items !== undefined
+        ? Buffer.from(
+            JSON.stringify({
+              schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+              data: request.items,
+            }),
+          )
+        : request.body
     const outgoing = http.request(
-      { host: target.hostname, port: target.port, method: request.method, path: request.path, agent, headers: { ...request.headers, ...(body === null ? {} : { 'content-length': String(body.length) }) } },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: request.method,
+        path: request.path,
+        agent,
+        headers: {
+          ...request.headers,
+          ...(body === null ? {} : { 'content-length': String(body.length) }),
+        },
+      },
       (response) => {
         response.resume()
         response.on('end', () => resolve(response.statusCode ?? 0))
@@ -42,7 +60,9 @@ function sendRaw(target: URL, bytes: Buffer): Promise<number> {
     let answer = ''
     // Written without half-closing: a client that hangs up may see no answer to a request the
     // server still handles, and the count of acknowledged events would be wrong.
-    const socket = net.connect({ host: target.hostname, port: Number(target.port) }, () => socket.write(bytes))
+    const socket = net.connect({ host: target.hostname, port: Number(target.port) }, () =>
+      socket.write(bytes),
+    )
     socket.setTimeout(10_000, () => socket.destroy())
     socket.on('data', (chunk) => (answer += chunk.toString('latin1')))
     socket.on('error', () => undefined)
@@ -68,7 +88,17 @@ describe.each(storageModes)('the collector under fuzzed requests, on $name stora
     process.on('unhandledRejection', onUnhandled)
     const storage = await mode.create()
     dropStorage = storage.drop
-    server = await startTestApp(testConfig({ db: storage.overrides.db, inspection: { maxEvents: 1_000_000, memoryBytes: UNBOUNDED, storage: storage.overrides.storage, redirects: { enabled: true, domains: [] } } }))
+    server = await startTestApp(
+      testConfig({
+        db: storage.overrides.db,
+        inspection: {
+          maxEvents: 1_000_000,
+          memoryBytes: UNBOUNDED,
+          storage: storage.overrides.storage,
+          redirects: { enabled: true, domains: [] },
+        },
+      }),
+    )
   })
   afterAll(async () => {
     process.off('unhandledRejection', onUnhandled)
@@ -77,11 +107,14 @@ describe.each(storageModes)('the collector under fuzzed requests, on $name stora
   })
 
   it(`answers generated requests without a 5xx, and keeps every accepted event exactly once`, async () => {
-    console.info(`collector fuzz on ${mode.name}: seed ${SEED}, ${runs} requests (replay with FLOE_FUZZ_SEED=${SEED})`)
+    console.info(
+      `collector fuzz on ${mode.name}: seed ${SEED}, ${runs} requests (replay with FLOE_FUZZ_SEED=${SEED})`,
+    )
     const requests = fc.sample(collectorRequest, { seed: SEED, numRuns: runs })
     let nextId = 0
     const batchIds: string[] = []
-    for (const request of requests) for (const item of request.items ?? []) batchIds.push((item.eid = eventId(nextId++)))
+    for (const request of requests)
+      for (const item of request.items ?? []) batchIds.push((item.eid = eventId(nextId++)))
 
     const target = new URL(server.baseUrl)
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
@@ -95,16 +128,24 @@ describe.each(storageModes)('the collector under fuzzed requests, on $name stora
         const t0 = performance.now()
         const status = await send(target, agent, request)
         const tally = byKind.get(request.kind) ?? { sent: 0, accepted: 0, ms: 0 }
-        byKind.set(request.kind, { sent: tally.sent + 1, accepted: tally.accepted + ((request.recordedOn ?? [200]).includes(status) ? 1 : 0), ms: Math.round(tally.ms + performance.now() - t0) })
+        byKind.set(request.kind, {
+          sent: tally.sent + 1,
+          accepted: tally.accepted + ((request.recordedOn ?? [200]).includes(status) ? 1 : 0),
+          ms: Math.round(tally.ms + performance.now() - t0),
+        })
         if (status >= 500 || (request.statuses !== null && !request.statuses.includes(status))) {
-          failures.push(`${request.kind} ${request.method} ${request.path.slice(0, 120)} → ${status}`)
+          failures.push(
+            `${request.kind} ${request.method} ${request.path.slice(0, 120)} → ${status}`,
+          )
         }
         if ((request.recordedOn ?? [200]).includes(status)) expectedRows += request.rowsIfAccepted
       }
     }
     await Promise.all(Array.from({ length: CONCURRENCY }, worker))
     agent.destroy()
-    console.info(`collector fuzz on ${mode.name} by kind: ${JSON.stringify(Object.fromEntries(byKind))}`)
+    console.info(
+      `collector fuzz on ${mode.name} by kind: ${JSON.stringify(Object.fromEntries(byKind))}`,
+    )
 
     expect(failures.slice(0, 20)).toEqual([])
     expect(unhandled).toBe(0)
@@ -115,11 +156,16 @@ describe.each(storageModes)('the collector under fuzzed requests, on $name stora
     expect(counts.good + counts.bad).toBe(expectedRows)
     expect(counts.total).toBe(expectedRows)
     const seen = new Map<string, number>()
-    const note = (eid: unknown) => typeof eid === 'string' && seen.set(eid, (seen.get(eid) ?? 0) + 1)
-    for (const event of (await requestJson(`${server.baseUrl}/local/good`)).body) note(event.rawEvent.parameters.eid)
-    for (const event of (await requestJson(`${server.baseUrl}/local/bad`)).body) note(event.rawEvent?.parameters?.eid)
+    const note = (eid: unknown) =>
+      typeof eid === 'string' && seen.set(eid, (seen.get(eid) ?? 0) + 1)
+    for (const event of (await requestJson(`${server.baseUrl}/local/good`)).body)
+      note(event.rawEvent.parameters.eid)
+    for (const event of (await requestJson(`${server.baseUrl}/local/bad`)).body)
+      note(event.rawEvent?.parameters?.eid)
     const lostOrDoubled = batchIds.filter((id) => seen.get(id) !== 1)
     expect(lostOrDoubled.slice(0, 10)).toEqual([])
-    console.info(`collector fuzz on ${mode.name}: ${expectedRows} rows expected and found (${counts.good} good, ${counts.bad} bad); ${batchIds.length} batch events each found once`)
+    console.info(
+      `collector fuzz on ${mode.name}: ${expectedRows} rows expected and found (${counts.good} good, ${counts.bad} bad); ${batchIds.length} batch events each found once`,
+    )
   }, 600_000)
 })

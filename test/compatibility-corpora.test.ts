@@ -6,28 +6,56 @@ import { loadIgluCentral, loadTestSuite } from './support/shared-data.js'
 
 const igluCentral = loadIgluCentral()
 const suite = loadTestSuite()
-const tally = (outcomes: string[]) => outcomes.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {})
+const tally = (outcomes: string[]) =>
+  outcomes.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {})
 
 describe('compatibility engine on real corpora', () => {
   it('(a) proves every Iglu Central schema compatible with itself without the identity shortcut', () => {
-    const outcomes = igluCentral.map(({ schema }) => checkCompatibility(schema, structuredClone(schema), { identityShortcut: false, budget: { maxMillis: 60_000 } }))
+    const outcomes = igluCentral.map(({ schema }) =>
+      checkCompatibility(schema, structuredClone(schema), {
+        identityShortcut: false,
+        budget: { maxMillis: 60_000 },
+      }),
+    )
     const counts = tally(outcomes.map((o) => o.outcome))
     console.log(`reflexivity, Iglu Central (${igluCentral.length}):`, counts)
     expect(outcomes.filter((o) => o.outcome === 'incompatible')).toEqual([])
     // Only a schema with a remote $ref (the self-describing meta-schema itself) may stay undecidable, and says why.
     const undecided = outcomes.filter((o) => o.outcome !== 'compatible')
     expect(undecided.every((o) => o.reasons.some((r) => r.code === 'remote-ref'))).toBe(true)
-    const withRemoteRefs = igluCentral.filter(({ schema }) => /"\$ref":"(?!#)/.test(JSON.stringify(schema))).length
+    const withRemoteRefs = igluCentral.filter(({ schema }) =>
+      /"\$ref":"(?!#)/.test(JSON.stringify(schema)),
+    ).length
     expect(counts.compatible).toBe(igluCentral.length - withRemoteRefs)
     // With the shortcut (the default), identical schemas are compatible at once.
-    expect(igluCentral.every(({ schema }) => checkCompatibility(schema, schema).outcome === 'compatible')).toBe(true)
+    expect(
+      igluCentral.every(
+        ({ schema }) => checkCompatibility(schema, schema).outcome === 'compatible',
+      ),
+    ).toBe(true)
   })
 
   it('(a) never finds a test-suite schema incompatible with itself', () => {
-    const outcomes = suite.map((group) => checkCompatibility(group.schema, structuredClone(group.schema), { identityShortcut: false, budget: { maxMillis: 60_000 } }))
-    console.log(`reflexivity, test suite (${suite.length} schemas):`, tally(outcomes.map((o) => o.outcome)))
-    expect(outcomes.map((o, i) => (o.outcome === 'incompatible' ? suite[i]!.description : null)).filter(Boolean)).toEqual([])
-    expect(suite.every((group) => checkCompatibility(group.schema, group.schema).outcome === 'compatible')).toBe(true)
+    const outcomes = suite.map((group) =>
+      checkCompatibility(group.schema, structuredClone(group.schema), {
+        identityShortcut: false,
+        budget: { maxMillis: 60_000 },
+      }),
+    )
+    console.log(
+      `reflexivity, test suite (${suite.length} schemas):`,
+      tally(outcomes.map((o) => o.outcome)),
+    )
+    expect(
+      outcomes
+        .map((o, i) => (o.outcome === 'incompatible' ? suite[i]!.description : null))
+        .filter(Boolean),
+    ).toEqual([])
+    expect(
+      suite.every(
+        (group) => checkCompatibility(group.schema, group.schema).outcome === 'compatible',
+      ),
+    ).toBe(true)
   })
 
   it('(b) never answers compatible when a test-suite instance separates two schemas of one file', () => {
@@ -54,12 +82,17 @@ describe('compatibility engine on real corpora', () => {
           if (!instances.some((x) => validA(x) === true && validB(x) !== true)) continue
           separated++
           const result = checkCompatibility(groups[a]!.schema, groups[b]!.schema)
-          if (result.outcome === 'compatible') wrong.push(`${groups[a]!.file}: "${groups[a]!.description}" ⊆ "${groups[b]!.description}"`)
+          if (result.outcome === 'compatible')
+            wrong.push(
+              `${groups[a]!.file}: "${groups[a]!.description}" ⊆ "${groups[b]!.description}"`,
+            )
           if (result.outcome === 'incompatible') refuted++
         }
       }
     }
-    console.log(`oracle: ${separated} separated pairs, ${refuted} shown incompatible by a witness, ${wrong.length} wrongly compatible`)
+    console.log(
+      `oracle: ${separated} separated pairs, ${refuted} shown incompatible by a witness, ${wrong.length} wrongly compatible`,
+    )
     expect(separated).toBeGreaterThan(100)
     expect(wrong).toEqual([])
   })
@@ -75,10 +108,14 @@ describe('compatibility engine on real corpora', () => {
       if (previous.vendor !== next.vendor || previous.name !== next.name) continue
       pairs++
       const kind = bumpKind(parseSchemaVer(previous.version)!, parseSchemaVer(next.version)!)
-      const result = checkCompatibility(previous.schema, next.schema, { budget: { maxMillis: 60_000 } })
-      if (result.reasons.some((r) => r.code === 'budget')) budgetHit.push(`${next.vendor}/${next.name} ${previous.version}→${next.version}`)
+      const result = checkCompatibility(previous.schema, next.schema, {
+        budget: { maxMillis: 60_000 },
+      })
+      if (result.reasons.some((r) => r.code === 'budget'))
+        budgetHit.push(`${next.vendor}/${next.name} ${previous.version}→${next.version}`)
       table[kind] = { ...table[kind], [result.outcome]: (table[kind]?.[result.outcome] ?? 0) + 1 }
-      if (result.outcome === 'undecidable') undecided.push(`${next.vendor}/${next.name} ${previous.version}→${next.version}`)
+      if (result.outcome === 'undecidable')
+        undecided.push(`${next.vendor}/${next.name} ${previous.version}→${next.version}`)
     }
     console.log(`Iglu Central consecutive pairs (${pairs}), old ⊆ new, by bump kind:`)
     console.table(table)

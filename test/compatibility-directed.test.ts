@@ -10,7 +10,10 @@ const strings = { type: 'string' }
 
 /** An object with `count` optional properties, each an object of `width` optional strings. */
 function wide(count: number, width: number): Record<string, unknown> {
-  const inner = { type: 'object', properties: Object.fromEntries(Array.from({ length: width }, (_, i) => [`field${i}`, strings])) }
+  const inner = {
+    type: 'object',
+    properties: Object.fromEntries(Array.from({ length: width }, (_, i) => [`field${i}`, strings])),
+  }
   return Object.fromEntries(Array.from({ length: count }, (_, i) => [`group${i}`, inner]))
 }
 
@@ -25,7 +28,16 @@ function deepPair() {
     properties: {
       id: { type: 'string', format: 'uuid' },
       ...wide(200, 20),
-      target: { type: 'object', properties: { items: { type: 'array', minItems: 2, items: { type: 'object', properties: { flag: { type } } } } } },
+      target: {
+        type: 'object',
+        properties: {
+          items: {
+            type: 'array',
+            minItems: 2,
+            items: { type: 'object', properties: { flag: { type } } },
+          },
+        },
+      },
     },
   })
   return { candidate: leaf(['boolean', 'string']), reference: leaf('boolean') }
@@ -53,7 +65,9 @@ describe('witnesses aimed at where the proof failed', () => {
       ],
       schema: { type: 'null' },
     })
-    expect(placeOf(reference, '/additionalProperties/type')?.steps).toEqual([{ kind: 'other-property' }])
+    expect(placeOf(reference, '/additionalProperties/type')?.steps).toEqual([
+      { kind: 'other-property' },
+    ])
     expect(placeOf(reference, '/required')).toEqual({ steps: [], schema: reference })
     expect(placeOf(reference, '/properties/a/additionalItems')).toBeNull()
   })
@@ -66,12 +80,22 @@ describe('witnesses aimed at where the proof failed', () => {
     const validators = new Map<string, ReturnType<typeof compileSchema>>()
     const accepts = (schema: object, value: unknown) => {
       const key = JSON.stringify(schema)
-      if (!validators.has(key)) validators.set(key, compileSchema(createAjv(), structuredClone(schema)))
+      if (!validators.has(key))
+        validators.set(key, compileSchema(createAjv(), structuredClone(schema)))
       return validators.get(key)?.(value) === true
     }
-    const broad = candidateValues(candidate, reference, { budget: new Budget({ ...DEFAULT_BUDGET, maxVisits: 1_000_000, maxMillis: 600_000 }), hints: [], strings: () => { throw new Error('no patterns here') }, accepts })
+    const broad = candidateValues(candidate, reference, {
+      budget: new Budget({ ...DEFAULT_BUDGET, maxVisits: 1_000_000, maxMillis: 600_000 }),
+      hints: [],
+      strings: () => {
+        throw new Error('no patterns here')
+      },
+      accepts,
+    })
     expect(broad.length).toBeGreaterThan(1000)
-    expect(broad.filter((value) => validCandidate(value) === true && validReference(value) !== true)).toEqual([])
+    expect(
+      broad.filter((value) => validCandidate(value) === true && validReference(value) !== true),
+    ).toEqual([])
 
     const result = checkCompatibility(candidate, reference, { budget: { maxMillis: 600_000 } })
     expect(result.outcome).toBe('incompatible')
@@ -92,26 +116,56 @@ describe('witnesses aimed at where the proof failed', () => {
     const cases: [string, unknown, unknown][] = [
       [
         'a value under patternProperties',
-        { type: 'object', patternProperties: { '^iglu:': { type: 'array', items: { type: ['string', 'null'] } } }, ...wide(30, 10) },
-        { type: 'object', patternProperties: { '^iglu:': { type: 'array', items: { type: 'string' } } }, ...wide(30, 10) },
+        {
+          type: 'object',
+          patternProperties: { '^iglu:': { type: 'array', items: { type: ['string', 'null'] } } },
+          ...wide(30, 10),
+        },
+        {
+          type: 'object',
+          patternProperties: { '^iglu:': { type: 'array', items: { type: 'string' } } },
+          ...wide(30, 10),
+        },
       ],
       [
         'the second item of a tuple',
-        { type: 'array', minItems: 2, items: [{ type: 'string', format: 'date' }, { type: 'integer' }] },
+        {
+          type: 'array',
+          minItems: 2,
+          items: [{ type: 'string', format: 'date' }, { type: 'integer' }],
+        },
         { type: 'array', items: [{ type: 'string' }, { type: 'integer', maximum: 10 }] },
       ],
       [
         'a property the reference requires',
-        { type: 'object', properties: { outer: { type: 'object', properties: { kept: strings, added: strings } } } },
-        { type: 'object', properties: { outer: { type: 'object', required: ['added'], properties: { kept: strings, added: strings } } } },
+        {
+          type: 'object',
+          properties: { outer: { type: 'object', properties: { kept: strings, added: strings } } },
+        },
+        {
+          type: 'object',
+          properties: {
+            outer: {
+              type: 'object',
+              required: ['added'],
+              properties: { kept: strings, added: strings },
+            },
+          },
+        },
       ],
     ]
     for (const [name, candidate, reference] of cases) {
-      const result = checkCompatibility(candidate, reference, { budget: { maxVisits: 3000, maxMillis: 600_000 } })
+      const result = checkCompatibility(candidate, reference, {
+        budget: { maxVisits: 3000, maxMillis: 600_000 },
+      })
       expect(result.outcome, name).toBe('incompatible')
       if (result.outcome !== 'incompatible') continue
-      expect(compileSchema(ajv, structuredClone(candidate) as object)(result.witness), name).toBe(true)
-      expect(compileSchema(ajv, structuredClone(reference) as object)(result.witness), name).toBe(false)
+      expect(compileSchema(ajv, structuredClone(candidate) as object)(result.witness), name).toBe(
+        true,
+      )
+      expect(compileSchema(ajv, structuredClone(reference) as object)(result.witness), name).toBe(
+        false,
+      )
     }
   })
 })

@@ -2,11 +2,17 @@ import fc from 'fast-check'
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { intersect, lengthRange, patternLanguage } from '../src/compatibility/regex-language.js'
-import { FORMAT_LENGTHS, FORMAT_SAMPLES, formatSampleOfLength } from '../src/compatibility/string-formats.js'
+import {
+  FORMAT_LENGTHS,
+  FORMAT_SAMPLES,
+  formatSampleOfLength,
+} from '../src/compatibility/string-formats.js'
 import { ASSERTED_FORMATS, compileSchema, createAjv } from '../src/iglu/ajv-factory.js'
 
 // The regular expressions our Ajv's formats run ("full" mode), as ajv-formats exports them.
-const { fullFormats } = createRequire(import.meta.url)('ajv-formats/dist/formats') as { fullFormats: Record<string, unknown> }
+const { fullFormats } = createRequire(import.meta.url)('ajv-formats/dist/formats') as {
+  fullFormats: Record<string, unknown>
+}
 const ajv = createAjv()
 const validFor = (format: string) => compileSchema(ajv, { type: 'string', format })
 const STATES = 200_000
@@ -24,9 +30,12 @@ describe('what a format says about a string length', () => {
     expect(Object.keys(FORMAT_SAMPLES).sort()).toEqual([...ASSERTED_FORMATS].sort())
   })
 
-  it.each(['ipv4', 'ipv6', 'uuid'])('%s: the bounds are the ones its regular expression allows', (format) => {
-    expect(regexLengths(format)).toEqual(FORMAT_LENGTHS[format])
-  })
+  it.each(['ipv4', 'ipv6', 'uuid'])(
+    '%s: the bounds are the ones its regular expression allows',
+    (format) => {
+      expect(regexLengths(format)).toEqual(FORMAT_LENGTHS[format])
+    },
+  )
 
   it('email: at least 5 characters, unbounded, as its regular expression allows', () => {
     expect(regexLengths('email')).toEqual({ min: 5, max: undefined })
@@ -36,7 +45,10 @@ describe('what a format says about a string length', () => {
     const source = (fullFormats.hostname as RegExp).source
     const withoutLookahead = source.replace('(?=.{1,253}\\.?$)', '')
     expect(withoutLookahead).not.toBe(source)
-    const language = intersect([patternLanguage(withoutLookahead, STATES), patternLanguage('^.{1,253}\\.?$', STATES)], STATES)
+    const language = intersect(
+      [patternLanguage(withoutLookahead, STATES), patternLanguage('^.{1,253}\\.?$', STATES)],
+      STATES,
+    )
     expect(lengthRange(language)).toEqual(FORMAT_LENGTHS.hostname)
     const valid = validFor('hostname')
     expect(valid(formatSampleOfLength('hostname', 254))).toBe(true)
@@ -46,7 +58,8 @@ describe('what a format says about a string length', () => {
   it('date: exactly 10 characters; date-time and uri: at least their shortest forms', () => {
     const date = validFor('date')
     expect(date('2020-01-01')).toBe(true)
-    for (const other of ['2020-1-01', '02020-01-01', '2020-01-01 ', '2020-01-1']) expect(date(other)).toBe(false)
+    for (const other of ['2020-1-01', '02020-01-01', '2020-01-01 ', '2020-01-1'])
+      expect(date(other)).toBe(false)
     const dateTime = validFor('date-time')
     expect(dateTime('2020-01-01T00:00:00Z')).toBe(true)
     expect(dateTime('2020-01-01T00:00:00')).toBe(false)
@@ -62,21 +75,37 @@ describe('what a format says about a string length', () => {
 
   it('a sample of a given length has that length and is valid under its format, for lengths the format allows', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...ASSERTED_FORMATS), fc.integer({ min: 0, max: 400 }), (format, length) => {
-        const sample = formatSampleOfLength(format, length)
-        const range = FORMAT_LENGTHS[format]
-        if (range !== undefined && (length < range.min || (range.max !== undefined && length > range.max))) expect(sample).toBeUndefined()
-        if (sample === undefined) return
-        expect(sample.length).toBe(length)
-        expect(validFor(format)(sample)).toBe(true)
-      }),
+      fc.property(
+        fc.constantFrom(...ASSERTED_FORMATS),
+        fc.integer({ min: 0, max: 400 }),
+        (format, length) => {
+          const sample = formatSampleOfLength(format, length)
+          const range = FORMAT_LENGTHS[format]
+          if (
+            range !== undefined &&
+            (length < range.min || (range.max !== undefined && length > range.max))
+          )
+            expect(sample).toBeUndefined()
+          if (sample === undefined) return
+          expect(sample.length).toBe(length)
+          expect(validFor(format)(sample)).toBe(true)
+        },
+      ),
       { numRuns: 2000 },
     )
   })
 
   it('builds samples at the lengths that decide length limits', () => {
-    for (const [format, lengths] of Object.entries({ ipv4: [7, 11, 15], uuid: [36, 45], email: [5, 321], hostname: [1, 64, 101], 'date-time': [20, 41], uri: [3, 2001] })) {
-      for (const length of lengths) expect(formatSampleOfLength(format, length), `${format} of ${length}`).toHaveLength(length)
+    for (const [format, lengths] of Object.entries({
+      ipv4: [7, 11, 15],
+      uuid: [36, 45],
+      email: [5, 321],
+      hostname: [1, 64, 101],
+      'date-time': [20, 41],
+      uri: [3, 2001],
+    })) {
+      for (const length of lengths)
+        expect(formatSampleOfLength(format, length), `${format} of ${length}`).toHaveLength(length)
     }
   })
 })

@@ -1,14 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDb, type Store } from '../src/db/create-db.js'
 import { migrateToLatest } from '../src/db/migrate.js'
-import { CostlyWorkPool, createPooledCompatibilityChecker, createVerdictStore, engineFingerprint } from '../src/workers/index.js'
+import {
+  CostlyWorkPool,
+  createPooledCompatibilityChecker,
+  createVerdictStore,
+  engineFingerprint,
+} from '../src/workers/index.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
 
 // Issue 25, item 2: verdicts outlive the process that computed them (a list of tracking scenarios
 // after a restart reads them), and never the code of the engine that made them.
 
 const workers = { threads: 1, eager: false, timeoutMs: 10_000, memoryMb: 256, maxQueue: 10 }
-const candidate = { type: 'object', properties: { a: { type: 'string', maxLength: 5 } }, additionalProperties: false }
+const candidate = {
+  type: 'object',
+  properties: { a: { type: 'string', maxLength: 5 } },
+  additionalProperties: false,
+}
 const reference = { type: 'object', properties: { a: { type: 'string', maxLength: 10 } } }
 
 describe.each(backends)('kept compatibility verdicts on $name', (backend) => {
@@ -26,7 +35,11 @@ describe.each(backends)('kept compatibility verdicts on $name', (backend) => {
 
   it('answers from the store after a restart, only for the same engine, and keeps no verdict cut short by the time budget', async () => {
     const errors: unknown[] = []
-    const kept = (engine: string) => ({ store: createVerdictStore(store.db), engine, onError: (error: unknown) => errors.push(error) })
+    const kept = (engine: string) => ({
+      store: createVerdictStore(store.db),
+      engine,
+      onError: (error: unknown) => errors.push(error),
+    })
     const engine = engineFingerprint()
     expect(engineFingerprint()).toBe(engine)
 
@@ -35,21 +48,41 @@ describe.each(backends)('kept compatibility verdicts on $name', (backend) => {
     expect(await first.check(candidate, reference)).toEqual({ outcome: 'compatible', reasons: [] })
     // Undecided within the engine's time budget (none at all here): answered, not kept, since a
     // quieter machine may decide it.
-    const wide = (maxLength: number) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`p${i}`, { type: 'string', maxLength }])) })
+    const wide = (maxLength: number) => ({
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: 40 }, (_, i) => [`p${i}`, { type: 'string', maxLength }]),
+      ),
+    })
     const costly = [wide(5), wide(10)] as const
-    const budgetBound = createPooledCompatibilityChecker(pool, { budget: { maxMillis: 0 }, kept: kept(engine) })
+    const budgetBound = createPooledCompatibilityChecker(pool, {
+      budget: { maxMillis: 0 },
+      kept: kept(engine),
+    })
     const undecided = await budgetBound.check(...costly)
-    expect(undecided).toMatchObject({ outcome: 'undecidable', reasons: [expect.objectContaining({ code: 'budget' })] })
+    expect(undecided).toMatchObject({
+      outcome: 'undecidable',
+      reasons: [expect.objectContaining({ code: 'budget' })],
+    })
     await pool.close()
 
     // A "restarted" server: a new checker whose pool is closed, so anything it computes fails.
     const closed = new CostlyWorkPool(workers)
     await closed.close()
-    const restarted = createPooledCompatibilityChecker(closed, { budget: { maxMillis: 0 }, kept: kept(engine) })
-    expect(await restarted.check(structuredClone(candidate), structuredClone(reference))).toEqual({ outcome: 'compatible', reasons: [] })
+    const restarted = createPooledCompatibilityChecker(closed, {
+      budget: { maxMillis: 0 },
+      kept: kept(engine),
+    })
+    expect(await restarted.check(structuredClone(candidate), structuredClone(reference))).toEqual({
+      outcome: 'compatible',
+      reasons: [],
+    })
     expect((await restarted.check(...costly)).reasons[0]?.detail).toMatch(/failed|stopped/)
     // Another engine's code reads none of them.
-    const upgraded = createPooledCompatibilityChecker(closed, { budget: {}, kept: kept(`${engine}-next`) })
+    const upgraded = createPooledCompatibilityChecker(closed, {
+      budget: {},
+      kept: kept(`${engine}-next`),
+    })
     expect((await upgraded.check(candidate, reference)).outcome).toBe('undecidable')
     expect(errors).toEqual([])
   })

@@ -10,7 +10,10 @@ const structure = {
   self: { vendor: 'com.acme', name: 'search', format: 'jsonschema', version: '1-0-0' },
   description: 'A search',
   type: 'object',
-  properties: { term: { type: 'string', maxLength: 100, description: 't' }, page: { type: ['integer', 'null'], minimum: 0, maximum: 1000, description: 'p' } },
+  properties: {
+    term: { type: 'string', maxLength: 100, description: 't' },
+    page: { type: ['integer', 'null'], minimum: 0, maximum: 1000, description: 'p' },
+  },
   required: ['term'],
   additionalProperties: false,
 }
@@ -23,36 +26,127 @@ describe.each(backends)('compatibility over HTTP on $name', (backend) => {
   beforeAll(async () => {
     ;({ server, admin, stop } = await startAdminApp(backend))
     await admin.call('POST', '/data-structures/v1/validation-requests', { data: structure })
-    const deployed = await admin.call('POST', '/data-structures/v1/deployment-requests', { source: 'VALIDATED', target: 'DEV', vendor: 'com.acme', name: 'search', format: 'jsonschema', version: '1-0-0', message: 'm' })
+    const deployed = await admin.call('POST', '/data-structures/v1/deployment-requests', {
+      source: 'VALIDATED',
+      target: 'DEV',
+      vendor: 'com.acme',
+      name: 'search',
+      format: 'jsonschema',
+      version: '1-0-0',
+      message: 'm',
+    })
     expect(deployed.status).toBe(201)
   })
   afterAll(async () => stop())
 
   it('answers compatibility-checks with the library result', async () => {
-    const compatible = await admin.call('POST', '/compatibility-checks', { candidate: { type: 'integer' }, reference: { type: 'number' } })
+    const compatible = await admin.call('POST', '/compatibility-checks', {
+      candidate: { type: 'integer' },
+      reference: { type: 'number' },
+    })
     expect(compatible).toMatchObject({ status: 200, body: { outcome: 'compatible', reasons: [] } })
-    const incompatible = await admin.call('POST', '/compatibility-checks', { candidate: { type: ['string', 'null'] }, reference: { type: 'string' } })
-    expect(incompatible).toMatchObject({ status: 200, body: { outcome: 'incompatible', witness: null, path: '' } })
-    const undecidable = await admin.call('POST', '/compatibility-checks', { candidate: { type: 'string', pattern: '^a$' }, reference: { type: 'string', if: { maxLength: 1 }, then: { pattern: 'a' } } })
+    const incompatible = await admin.call('POST', '/compatibility-checks', {
+      candidate: { type: ['string', 'null'] },
+      reference: { type: 'string' },
+    })
+    expect(incompatible).toMatchObject({
+      status: 200,
+      body: { outcome: 'incompatible', witness: null, path: '' },
+    })
+    const undecidable = await admin.call('POST', '/compatibility-checks', {
+      candidate: { type: 'string', pattern: '^a$' },
+      reference: { type: 'string', if: { maxLength: 1 }, then: { pattern: 'a' } },
+    })
     expect(undecidable.body.outcome).toBe('undecidable')
-    expect(undecidable.body.reasons[0]).toMatchObject({ code: 'unsupported-keyword', pointer: '/if' })
+    expect(undecidable.body.reasons[0]).toMatchObject({
+      code: 'unsupported-keyword',
+      pointer: '/if',
+    })
     expect((await admin.call('POST', '/compatibility-checks', { candidate: {} })).status).toBe(400)
-    expect((await requestJson(`${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}/compatibility-checks`, { method: 'POST', body: { candidate: {}, reference: {} } })).status).toBe(401)
+    expect(
+      (
+        await requestJson(
+          `${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}/compatibility-checks`,
+          { method: 'POST', body: { candidate: {}, reference: {} } },
+        )
+      ).status,
+    ).toBe(401)
   })
 
   it('checks an event specification against its deployed source, property by property', async () => {
-    const spec = (schema: unknown) => ({ spec: { id: '00000000-0000-4000-8000-000000000000', name: 's', status: 'draft', version: '0', event: { source: 'iglu:com.acme/search/jsonschema/1-0-0', schema } } })
-    const good = await admin.call('POST', '/event-specs/v1/compatibility', spec({ type: 'object', properties: { term: { enum: ['shoes'] } }, required: ['term'], additionalProperties: false }))
-    expect(good).toMatchObject({ status: 200, body: { status: 'compatible', sources: [{ source: 'iglu:com.acme/search/jsonschema/1-0-0', status: 'compatible', properties: { term: 'compatible' } }] } })
-    const bad = await admin.call('POST', '/event-specs/v1/compatibility', spec({ type: 'object', properties: { term: { type: 'string' }, page: { type: 'string' } }, required: ['term'], additionalProperties: false }))
-    expect(bad.body).toMatchObject({ status: 'incompatible', sources: [{ status: 'incompatible', properties: { term: 'incompatible', page: 'incompatible' } }] })
-    const missing = await admin.call('POST', '/event-specs/v1/compatibility', { spec: { event: { source: 'iglu:com.acme/nothing/jsonschema/1-0-0', schema: {} } } })
-    expect(missing).toMatchObject({ status: 422, body: { code: 'SOURCE_NOT_FOUND', message: expect.stringContaining('spec.event.source') } })
+    const spec = (schema: unknown) => ({
+      spec: {
+        id: '00000000-0000-4000-8000-000000000000',
+        name: 's',
+        status: 'draft',
+        version: '0',
+        event: { source: 'iglu:com.acme/search/jsonschema/1-0-0', schema },
+      },
+    })
+    const good = await admin.call(
+      'POST',
+      '/event-specs/v1/compatibility',
+      spec({
+        type: 'object',
+        properties: { term: { enum: ['shoes'] } },
+        required: ['term'],
+        additionalProperties: false,
+      }),
+    )
+    expect(good).toMatchObject({
+      status: 200,
+      body: {
+        status: 'compatible',
+        sources: [
+          {
+            source: 'iglu:com.acme/search/jsonschema/1-0-0',
+            status: 'compatible',
+            properties: { term: 'compatible' },
+          },
+        ],
+      },
+    })
+    const bad = await admin.call(
+      'POST',
+      '/event-specs/v1/compatibility',
+      spec({
+        type: 'object',
+        properties: { term: { type: 'string' }, page: { type: 'string' } },
+        required: ['term'],
+        additionalProperties: false,
+      }),
+    )
+    expect(bad.body).toMatchObject({
+      status: 'incompatible',
+      sources: [
+        { status: 'incompatible', properties: { term: 'incompatible', page: 'incompatible' } },
+      ],
+    })
+    const missing = await admin.call('POST', '/event-specs/v1/compatibility', {
+      spec: { event: { source: 'iglu:com.acme/nothing/jsonschema/1-0-0', schema: {} } },
+    })
+    expect(missing).toMatchObject({
+      status: 422,
+      body: { code: 'SOURCE_NOT_FOUND', message: expect.stringContaining('spec.event.source') },
+    })
     // A schema that is not a JSON Schema is refused, naming it, as a scenario's is; a null one has nothing to compare.
-    for (const schema of [5, [], { properties: { term: 5 } }, { type: 'string', pattern: '(?=a)' }]) {
+    for (const schema of [
+      5,
+      [],
+      { properties: { term: 5 } },
+      { type: 'string', pattern: '(?=a)' },
+    ]) {
       const refused = await admin.call('POST', '/event-specs/v1/compatibility', spec(schema))
-      expect(refused, JSON.stringify(schema)).toMatchObject({ status: 422, body: { code: 'INVALID_SPEC_SCHEMA', message: expect.stringContaining('spec.event.schema') } })
+      expect(refused, JSON.stringify(schema)).toMatchObject({
+        status: 422,
+        body: {
+          code: 'INVALID_SPEC_SCHEMA',
+          message: expect.stringContaining('spec.event.schema'),
+        },
+      })
     }
-    expect((await admin.call('POST', '/event-specs/v1/compatibility', spec(null))).body).toMatchObject({ status: 'compatible', sources: [] })
+    expect(
+      (await admin.call('POST', '/event-specs/v1/compatibility', spec(null))).body,
+    ).toMatchObject({ status: 'compatible', sources: [] })
   })
 })

@@ -45,8 +45,14 @@ interface Contender {
 }
 
 function contender(dir: string, attempts: number): Contender {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', CONTENDER, '--', LOCK_MODULE, dir, String(attempts)], { stdio: ['pipe', 'pipe', 'inherit'] })
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', CONTENDER, '--', LOCK_MODULE, dir, String(attempts)],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  )
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  )
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
   return {
     child,
@@ -87,7 +93,9 @@ describe('the data directory lock', () => {
       const both = [start(dir, ATTEMPTS_PER_PROCESS), start(dir, ATTEMPTS_PER_PROCESS)]
       for (const one of both) expect(await one.line()).toBe('ready')
       for (const one of both) one.child.stdin!.write('go\n')
-      const reports = (await Promise.all(both.map((one) => one.line()))).map((line) => JSON.parse(line) as Report)
+      const reports = (await Promise.all(both.map((one) => one.line()))).map(
+        (line) => JSON.parse(line) as Report,
+      )
 
       expect(reports.reduce((sum, report) => sum + report.won, 0)).toBe(1)
       const refusals = reports.flatMap((report) => report.refused)
@@ -112,7 +120,9 @@ describe('the data directory lock', () => {
       (error: unknown) => error,
     )
     expect(refused).toBeInstanceOf(DataDirLockedError)
-    expect((refused as DataDirLockedError).message).toContain(`in use by process ${holder.child.pid}.`)
+    expect((refused as DataDirLockedError).message).toContain(
+      `in use by process ${holder.child.pid}.`,
+    )
 
     holder.child.kill('SIGKILL')
     await holder.exited
@@ -133,12 +143,16 @@ describe('the data directory lock', () => {
     const holder = start(dir, 0)
     expect(await holder.line()).toBe('ready')
     writeFileSync(path.join(dir, 'floe.pid'), String(holder.child.pid))
-    await expect(lockDataDir(dir, 'pid-file')).rejects.toThrow(`in use by process ${holder.child.pid}.`)
+    await expect(lockDataDir(dir, 'pid-file')).rejects.toThrow(
+      `in use by process ${holder.child.pid}.`,
+    )
     holder.child.kill('SIGKILL')
     await holder.exited
     const lock = await lockDataDir(dir, 'pid-file')
     expect(readFileSync(path.join(dir, 'floe.pid'), 'utf8')).toBe(String(process.pid))
-    await expect(lockDataDir(dir, 'pid-file')).rejects.toThrow(`in use by process ${process.pid} (this one)`)
+    await expect(lockDataDir(dir, 'pid-file')).rejects.toThrow(
+      `in use by process ${process.pid} (this one)`,
+    )
     await lock.release()
     expect(existsSync(path.join(dir, 'floe.pid'))).toBe(false)
   })

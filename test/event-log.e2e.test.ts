@@ -36,17 +36,29 @@ describe('floe start: the event log', () => {
   })
 
   it('logs a line per good and bad event, as Micro does, and not the tracker requests themselves', async () => {
-    server = await startFloe(['--no-iglu-central', '--log-level', 'info'], { FLOE_DATA_DIR: path.join(dir, 'info') })
-    await fetch(`${server.baseUrl}/i?e=pv&p=web&tv=js-4&aid=shop&url=${encodeURIComponent('https://shop.example/')}`)
+    server = await startFloe(['--no-iglu-central', '--log-level', 'info'], {
+      FLOE_DATA_DIR: path.join(dir, 'info'),
+    })
+    await fetch(
+      `${server.baseUrl}/i?e=pv&p=web&tv=js-4&aid=shop&url=${encodeURIComponent('https://shop.example/')}`,
+    )
     await fetch(`${server.baseUrl}/i?e=nonsense&p=web`)
-    await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, { method: 'OPTIONS', headers: { origin: 'https://shop.example' } })
+    await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://shop.example' },
+    })
     expect(await storedCount(server)).toBe(2)
-    const output = await printed(() => server?.stdout() ?? '', /"url":"\/micro\/all"[^\n]*\n(.|\n)*"request completed"/)
+    const output = await printed(
+      () => server?.stdout() ?? '',
+      /"url":"\/micro\/all"[^\n]*\n(.|\n)*"request completed"/,
+    )
 
     const messages = logMessages(output)
     const good = messages.filter((message) => message.startsWith('GOOD '))
     expect(good).toHaveLength(1)
-    expect(good[0]).toMatch(/^GOOD id:[0-9a-f-]{36} app_id:shop type:page_view \(iglu:com\.snowplowanalytics\.snowplow\/page_view\/jsonschema\/1-0-0\)$/)
+    expect(good[0]).toMatch(
+      /^GOOD id:[0-9a-f-]{36} app_id:shop type:page_view \(iglu:com\.snowplowanalytics\.snowplow\/page_view\/jsonschema\/1-0-0\)$/,
+    )
     const bad = messages.filter((message) => message.startsWith('BAD '))
     expect(bad).toHaveLength(1)
     expect(bad[0]).toContain('schema_violations: ')
@@ -59,12 +71,19 @@ describe('floe start: the event log', () => {
   })
 
   it('logs lines for people with --log-format pretty (JSON lines otherwise, when not on a terminal)', async () => {
-    server = await startFloe(['--no-iglu-central', '--log-level', 'info', '--log-format', 'pretty'], { FLOE_DATA_DIR: path.join(dir, 'pretty') })
+    server = await startFloe(
+      ['--no-iglu-central', '--log-level', 'info', '--log-format', 'pretty'],
+      { FLOE_DATA_DIR: path.join(dir, 'pretty') },
+    )
     await fetch(`${server.baseUrl}/i?e=pv&p=web&aid=shop`)
     expect(await storedCount(server)).toBe(1)
     const output = await printed(() => server?.stdout() ?? '', /INFO: request completed/)
-    expect(output).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GOOD id:[0-9a-f-]{36} app_id:shop type:page_view \(iglu:[^)]+\)$/m)
-    expect(output).toMatch(/^\[[\d:.]+\] INFO: request completed \{"reqId":"req-\d+","res":\{"statusCode":200\}/m)
+    expect(output).toMatch(
+      /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GOOD id:[0-9a-f-]{36} app_id:shop type:page_view \(iglu:[^)]+\)$/m,
+    )
+    expect(output).toMatch(
+      /^\[[\d:.]+\] INFO: request completed \{"reqId":"req-\d+","res":\{"statusCode":200\}/m,
+    )
     expect(output).not.toMatch(/^\{"level"/m)
     // No colours: the output is not a terminal.
     expect(output).not.toContain('\u001b[')
@@ -73,7 +92,9 @@ describe('floe start: the event log', () => {
   })
 
   it('prints no event log below info', async () => {
-    server = await startFloe(['--no-iglu-central', '--log-level', 'warn'], { FLOE_DATA_DIR: path.join(dir, 'warn') })
+    server = await startFloe(['--no-iglu-central', '--log-level', 'warn'], {
+      FLOE_DATA_DIR: path.join(dir, 'warn'),
+    })
     await fetch(`${server.baseUrl}/i?e=pv&p=web&aid=shop`)
     await fetch(`${server.baseUrl}/i?e=nonsense&p=web`)
     expect(await storedCount(server)).toBe(2)

@@ -10,7 +10,18 @@ import { backends, type TestDatabase } from './support/test-databases.js'
 /** What the inspection API answers, as raw text: a restart must not change a byte of it. */
 async function answers(server: TestApp) {
   const text = async (path: string, body?: unknown) =>
-    (await fetch(`${server.baseUrl}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).text()
+    (
+      await fetch(
+        `${server.baseUrl}${path}`,
+        body === undefined
+          ? {}
+          : {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(body),
+            },
+      )
+    ).text()
   return {
     all: await text('/local/all'),
     good: await text('/local/good'),
@@ -19,7 +30,10 @@ async function answers(server: TestApp) {
   }
 }
 
-const appIds = async (server: TestApp) => ((await requestJson(`${server.baseUrl}/local/good`)).body as { event: { app_id: string } }[]).map((e) => e.event.app_id)
+const appIds = async (server: TestApp) =>
+  ((await requestJson(`${server.baseUrl}/local/good`)).body as { event: { app_id: string } }[]).map(
+    (e) => e.event.app_id,
+  )
 
 describe.each(backends)('--storage postgres on $name', (backend) => {
   const cleanups: (() => Promise<void>)[] = []
@@ -60,28 +74,59 @@ describe.each(backends)('--storage postgres on $name', (backend) => {
     // 3. A day later, the cleanup at start-up has removed them; new events are kept.
     clock.advanceSeconds(24 * 3600)
     const third = await start(config, clock)
-    expect((await requestJson(`${third.baseUrl}/local/all`)).body).toEqual({ total: 0, good: 0, bad: 0 })
+    expect((await requestJson(`${third.baseUrl}/local/all`)).body).toEqual({
+      total: 0,
+      good: 0,
+      bad: 0,
+    })
     await fetch(`${third.baseUrl}/i?e=pp&p=web&aid=next-day`)
     expect(await appIds(third)).toEqual(['next-day'])
   })
 
-  it.runIf(backend.name === 'postgres')("lets instances on one database see each other's events, and reset them all", async () => {
-    const database = await fresh()
-    const clock = new FakeClock(new Date('2026-01-01T00:00:00Z'))
-    const config = testConfig({ db: database.config, inspection: { storage: postgresStorage() } })
-    const [a, b] = [await start(config, clock), await start(config, clock)]
-    await fetch(`${a.baseUrl}/i?e=pp&p=web&aid=via-a`)
-    const payload = { schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data: [{ e: 'pp', p: 'web', tv: 't', aid: 'via-b-1' }, { e: 'pp', p: 'web', tv: 't', aid: 'via-b-2' }] }
-    await fetch(`${b.baseUrl}/com.snowplowanalytics.snowplow/tp2`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) })
-    await fetch(`${b.baseUrl}/com.snowplowanalytics.snowplow/tp2`)
-    for (const server of [a, b]) {
-      expect(await appIds(server)).toEqual(['via-b-2', 'via-b-1', 'via-a'])
-      expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({ total: 4, good: 3, bad: 1 })
-    }
-    expect((await requestJson(`${a.baseUrl}/local/good`, { method: 'POST', body: { limit: 1 } })).body).toHaveLength(1)
-    expect((await requestJson(`${b.baseUrl}/local/reset`)).body).toEqual({ total: 0, good: 0, bad: 0 })
-    expect((await requestJson(`${a.baseUrl}/local/all`)).body).toEqual({ total: 0, good: 0, bad: 0 })
-  })
+  it.runIf(backend.name === 'postgres')(
+    "lets instances on one database see each other's events, and reset them all",
+    async () => {
+      const database = await fresh()
+      const clock = new FakeClock(new Date('2026-01-01T00:00:00Z'))
+      const config = testConfig({ db: database.config, inspection: { storage: postgresStorage() } })
+      const [a, b] = [await start(config, clock), await start(config, clock)]
+      await fetch(`${a.baseUrl}/i?e=pp&p=web&aid=via-a`)
+      const payload = {
+        schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+        data: [
+          { e: 'pp', p: 'web', tv: 't', aid: 'via-b-1' },
+          { e: 'pp', p: 'web', tv: 't', aid: 'via-b-2' },
+        ],
+      }
+      await fetch(`${b.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+      })
+      await fetch(`${b.baseUrl}/com.snowplowanalytics.snowplow/tp2`)
+      for (const server of [a, b]) {
+        expect(await appIds(server)).toEqual(['via-b-2', 'via-b-1', 'via-a'])
+        expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({
+          total: 4,
+          good: 3,
+          bad: 1,
+        })
+      }
+      expect(
+        (await requestJson(`${a.baseUrl}/local/good`, { method: 'POST', body: { limit: 1 } })).body,
+      ).toHaveLength(1)
+      expect((await requestJson(`${b.baseUrl}/local/reset`)).body).toEqual({
+        total: 0,
+        good: 0,
+        bad: 0,
+      })
+      expect((await requestJson(`${a.baseUrl}/local/all`)).body).toEqual({
+        total: 0,
+        good: 0,
+        bad: 0,
+      })
+    },
+  )
 })
 
 describe('--storage postgres when the database refuses a write', () => {
@@ -90,12 +135,31 @@ describe('--storage postgres when the database refuses a write', () => {
     const db = server.app.store.db
     try {
       await sql`create function refuse_poison() returns trigger language plpgsql as $$
-        begin if new.body like '%poison%' then raise exception 'poisoned row'; end if; return new; end $$`.execute(db)
-      await sql`create trigger refuse_poison before insert on inspected_events for each row execute function refuse_poison()`.execute(db)
-      const payload = JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data: [{ e: 'pp', p: 'web', tv: 't', aid: 'first' }, { e: 'pp', p: 'web', tv: 't', aid: 'poison' }] })
-      const send = () => fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload })
+        begin if new.body like '%poison%' then raise exception 'poisoned row'; end if; return new; end $$`.execute(
+        db,
+      )
+      await sql`create trigger refuse_poison before insert on inspected_events for each row execute function refuse_poison()`.execute(
+        db,
+      )
+      const payload = JSON.stringify({
+        schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+        data: [
+          { e: 'pp', p: 'web', tv: 't', aid: 'first' },
+          { e: 'pp', p: 'web', tv: 't', aid: 'poison' },
+        ],
+      })
+      const send = () =>
+        fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: payload,
+        })
       expect((await send()).status).toBe(500)
-      expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({ total: 0, good: 0, bad: 0 })
+      expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({
+        total: 0,
+        good: 0,
+        bad: 0,
+      })
       await sql`drop trigger refuse_poison on inspected_events`.execute(db)
       expect((await send()).status).toBe(200)
       expect(await appIds(server)).toEqual(['poison', 'first'])
@@ -108,24 +172,48 @@ describe('--storage postgres when the database refuses a write', () => {
 describe('--storage postgres under a flood of large events', () => {
   it('keeps each list within its size bound, cleaning up without waiting for the timer', async () => {
     const maxBytesPerList = 2 ** 20
-    const server = await startTestApp(testConfig({ inspection: { storage: { ...postgresStorage(), cleanupIntervalSeconds: 3600, maxBytesPerList } } }))
+    const server = await startTestApp(
+      testConfig({
+        inspection: {
+          storage: { ...postgresStorage(), cleanupIntervalSeconds: 3600, maxBytesPerList },
+        },
+      }),
+    )
     const db = server.app.store.db
     const badBytes = async () => {
-      const { rows } = await sql<{ bytes: string | null; count: string }>`select sum(octet_length(body)) as bytes, count(*) as count from inspected_events where kind = 'bad'`.execute(db)
+      const { rows } = await sql<{
+        bytes: string | null
+        count: string
+      }>`select sum(octet_length(body)) as bytes, count(*) as count from inspected_events where kind = 'bad'`.execute(
+        db,
+      )
       return { bytes: Number(rows[0]?.bytes ?? 0), count: Number(rows[0]?.count ?? 0) }
     }
     try {
       // 20 unreadable tp2 bodies of 100 kB, each kept twice in its bad event (the payload and the bad row): ~4 MB written in all.
       for (let i = 0; i < 20; i++) {
         const body = `{"broken ${String(i).padStart(2, '0')}": "${'x'.repeat(100_000)}"`
-        expect((await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(200)
+        expect(
+          (
+            await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body,
+            })
+          ).status,
+        ).toBe(200)
       }
-      await vi.waitFor(async () => expect((await badBytes()).bytes).toBeLessThanOrEqual(maxBytesPerList), { timeout: 10_000, interval: 50 })
+      await vi.waitFor(
+        async () => expect((await badBytes()).bytes).toBeLessThanOrEqual(maxBytesPerList),
+        { timeout: 10_000, interval: 50 },
+      )
       const kept = await badBytes()
       expect(kept.bytes).toBeLessThanOrEqual(maxBytesPerList)
       expect(kept.count).toBeGreaterThan(0)
       // The newest are the ones kept.
-      const [newest] = (await requestJson(`${server.baseUrl}/local/bad`)).body as { collectorPayload: { body: string } }[]
+      const [newest] = (await requestJson(`${server.baseUrl}/local/bad`)).body as {
+        collectorPayload: { body: string }
+      }[]
       expect(newest?.collectorPayload.body).toContain('"broken 19"')
     } finally {
       await server.close()

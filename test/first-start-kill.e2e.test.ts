@@ -15,10 +15,15 @@ const MIGRATIONS = Object.keys(migrations).length
 const SECRET = /organization id:\s+(\S+)\n\s+API key id:\s+(\S+)\n\s+API key secret:\s+(\S+)/
 
 const storageEnv = (database: TestDatabase): Record<string, string> =>
-  database.config.kind === 'postgres' ? { DATABASE_URL: database.config.url } : { FLOE_DATA_DIR: database.config.dataDir ?? '' }
+  database.config.kind === 'postgres'
+    ? { DATABASE_URL: database.config.url }
+    : { FLOE_DATA_DIR: database.config.dataDir ?? '' }
 
 /** Start-up log lines at level error or fatal (pino levels 50 and 60), and anything on stderr. */
-const errorsIn = (stdout: string, stderr: string) => [...stdout.split('\n').filter((line) => /"level":(50|60)/.test(line)), ...stderr.split('\n').filter((line) => line.trim() !== '')]
+const errorsIn = (stdout: string, stderr: string) => [
+  ...stdout.split('\n').filter((line) => /"level":(50|60)/.test(line)),
+  ...stderr.split('\n').filter((line) => line.trim() !== ''),
+]
 
 describe.each(backends)('a first start killed on $name', (backend) => {
   const cleanups: (() => Promise<unknown>)[] = []
@@ -47,40 +52,65 @@ describe.each(backends)('a first start killed on $name', (backend) => {
   async function appliedMigrations(database: TestDatabase): Promise<number> {
     const store = await createDb(database.config)
     try {
-      const table = await sql<{ name: string | null }>`select to_regclass('kysely_migration')::text as name`.execute(store.db)
+      const table = await sql<{
+        name: string | null
+      }>`select to_regclass('kysely_migration')::text as name`.execute(store.db)
       if (table.rows[0]?.name === null) return 0
-      return (await sql<{ n: number }>`select count(*)::int as n from kysely_migration`.execute(store.db)).rows[0]?.n ?? 0
+      return (
+        (
+          await sql<{ n: number }>`select count(*)::int as n from kysely_migration`.execute(
+            store.db,
+          )
+        ).rows[0]?.n ?? 0
+      )
     } finally {
       await store.close()
     }
   }
 
-  it('comes up again after a kill at any point of the first start, with a working admin secret', { timeout: 300_000 }, async () => {
-    // How long a whole first start takes here, to spread the kills over it.
-    const began = performance.now()
-    const reference = await startFloe([], storageEnv(await freshStore()))
-    const startup = performance.now() - began
-    await reference.stop('SIGKILL')
-    const reached: string[] = []
+  it(
+    'comes up again after a kill at any point of the first start, with a working admin secret',
+    { timeout: 300_000 },
+    async () => {
+      // How long a whole first start takes here, to spread the kills over it.
+      const began = performance.now()
+      const reference = await startFloe([], storageEnv(await freshStore()))
+      const startup = performance.now() - began
+      await reference.stop('SIGKILL')
+      const reached: string[] = []
 
-    for (let kill = 1; kill <= KILLS; kill++) {
-      const database = await freshStore()
-      const killedOutput = await killedStart(database, (startup * kill) / (KILLS + 1))
-      reached.push(`${await appliedMigrations(database)}/${MIGRATIONS} migrations${SECRET.test(killedOutput) ? ', secret shown' : ''}`)
-      const restarted = await startFloe([], storageEnv(database))
-      cleanups.push(() => restarted.stop('SIGKILL'))
-      expect(errorsIn(restarted.banner, restarted.stderr()), `restart after the kill at ${kill}/${KILLS + 1} of the start-up`).toEqual([])
+      for (let kill = 1; kill <= KILLS; kill++) {
+        const database = await freshStore()
+        const killedOutput = await killedStart(database, (startup * kill) / (KILLS + 1))
+        reached.push(
+          `${await appliedMigrations(database)}/${MIGRATIONS} migrations${SECRET.test(killedOutput) ? ', secret shown' : ''}`,
+        )
+        const restarted = await startFloe([], storageEnv(database))
+        cleanups.push(() => restarted.stop('SIGKILL'))
+        expect(
+          errorsIn(restarted.banner, restarted.stderr()),
+          `restart after the kill at ${kill}/${KILLS + 1} of the start-up`,
+        ).toEqual([])
 
-      // The secret the user saw last: the restart's when it showed one, else the killed start's.
-      const shown = SECRET.exec(restarted.banner) ?? SECRET.exec(killedOutput)
-      expect(shown, `no admin secret shown by either start (kill at ${kill}/${KILLS + 1})`).not.toBeNull()
-      const [, organizationId, apiKeyId, apiKey] = shown as RegExpExecArray
-      const exchange = await fetch(`${restarted.baseUrl}/api/msc/v1/organizations/${organizationId}/credentials/v3/token`, { headers: { 'X-API-Key-Id': apiKeyId ?? '', 'X-API-Key': apiKey ?? '' } })
-      expect(exchange.status).toBe(200)
-      await restarted.stop('SIGKILL')
+        // The secret the user saw last: the restart's when it showed one, else the killed start's.
+        const shown = SECRET.exec(restarted.banner) ?? SECRET.exec(killedOutput)
+        expect(
+          shown,
+          `no admin secret shown by either start (kill at ${kill}/${KILLS + 1})`,
+        ).not.toBeNull()
+        const [, organizationId, apiKeyId, apiKey] = shown as RegExpExecArray
+        const exchange = await fetch(
+          `${restarted.baseUrl}/api/msc/v1/organizations/${organizationId}/credentials/v3/token`,
+          { headers: { 'X-API-Key-Id': apiKeyId ?? '', 'X-API-Key': apiKey ?? '' } },
+        )
+        expect(exchange.status).toBe(200)
+        await restarted.stop('SIGKILL')
 
-      expect(await appliedMigrations(database)).toBe(MIGRATIONS)
-    }
-    console.info(`first start on ${backend.name} (${Math.round(startup)} ms) killed at: ${reached.join('; ')}`)
-  })
+        expect(await appliedMigrations(database)).toBe(MIGRATIONS)
+      }
+      console.info(
+        `first start on ${backend.name} (${Math.round(startup)} ms) killed at: ${reached.join('; ')}`,
+      )
+    },
+  )
 })

@@ -25,18 +25,36 @@ describe('a hostile corpus against a live server (issue 25)', () => {
 
   beforeAll(async () => {
     // The server's defaults: the engine's 150 ms budget and the pool's 2 s limit.
-    server = await startTestApp({ ...testConfig(), compatibility: { maxMillis: 150 }, workers: { threads: 2, eager: true, timeoutMs: 2_000, memoryMb: 256, maxQueue: 1_000 } })
+    server = await startTestApp({
+      ...testConfig(),
+      compatibility: { maxMillis: 150 },
+      workers: { threads: 2, eager: true, timeoutMs: 2_000, memoryMb: 256, maxQueue: 1_000 },
+    })
     admin = await bootstrapAdmin(server)
     // Threads up before measuring: their start-up is not what this test is about.
-    await admin.call('POST', '/compatibility-checks', { candidate: { type: 'integer' }, reference: { type: 'number' } })
+    await admin.call('POST', '/compatibility-checks', {
+      candidate: { type: 'integer' },
+      reference: { type: 'number' },
+    })
   })
   afterAll(async () => {
-    console.info(['input | answer | time (ms) | worst stall (ms) | worst /health (ms)', ...measured.map((m) => `${m.name} | ${m.status} ${m.answer} | ${m.millis.toFixed(0)} | ${m.stallMs.toFixed(0)} | ${m.healthMs.toFixed(0)}`)].join('\n'))
+    console.info(
+      [
+        'input | answer | time (ms) | worst stall (ms) | worst /health (ms)',
+        ...measured.map(
+          (m) =>
+            `${m.name} | ${m.status} ${m.answer} | ${m.millis.toFixed(0)} | ${m.stallMs.toFixed(0)} | ${m.healthMs.toFixed(0)}`,
+        ),
+      ].join('\n'),
+    )
     await server?.close()
   })
 
   /** Sends one request while the event loop's delay and a /health probe are watched. */
-  async function measure(name: string, send: () => Promise<{ status: number; body: unknown }>): Promise<Measured> {
+  async function measure(
+    name: string,
+    send: () => Promise<{ status: number; body: unknown }>,
+  ): Promise<Measured> {
     const delay = monitorEventLoopDelay({ resolution: 10 })
     let healthMs = 0
     let done = false
@@ -56,15 +74,28 @@ describe('a hostile corpus against a live server (issue 25)', () => {
     await probe
     delay.disable()
     const body = response.body as Record<string, unknown> | null
-    const answer = String(body?.outcome ?? body?.code ?? (body?.success === undefined ? '' : `success ${String(body.success)}`))
-    const result = { name, status: response.status, answer, millis, stallMs: delay.max / 1e6, healthMs }
+    const answer = String(
+      body?.outcome ??
+        body?.code ??
+        (body?.success === undefined ? '' : `success ${String(body.success)}`),
+    )
+    const result = {
+      name,
+      status: response.status,
+      answer,
+      millis,
+      stallMs: delay.max / 1e6,
+      healthMs,
+    }
     measured.push(result)
     return result
   }
 
   for (const input of HOSTILE_INPUTS) {
     it(`answers ${input.name} with a 2xx or 4xx, the event loop never stalled past ${MAX_STALL_MS} ms`, async () => {
-      const result = await measure(input.name, () => admin.call(input.method, input.path, input.body))
+      const result = await measure(input.name, () =>
+        admin.call(input.method, input.path, input.body),
+      )
       expect(result.status).toBeGreaterThanOrEqual(200)
       expect(result.status).toBeLessThan(500)
       expect(result.stallMs).toBeLessThan(MAX_STALL_MS)
@@ -91,7 +122,8 @@ describe('a hostile corpus against a live server (issue 25)', () => {
       'validation: 50 000-value enum': 'more than the limit of 10000',
       'validation: 2 000 patternProperties': 'has 2000 patterns, more than the limit of 100',
       'validation: 5 000 anyOf branches': 'has 5000 branches, more than the limit of 200',
-      'validation: 3 000 properties': '/properties has 3000 properties, more than the limit of 1000',
+      'validation: 3 000 properties':
+        '/properties has 3000 properties, more than the limit of 1000',
     }
     for (const [name, message] of Object.entries(expected)) {
       const input = HOSTILE_INPUTS.find((i) => i.name === name)
@@ -99,23 +131,46 @@ describe('a hostile corpus against a live server (issue 25)', () => {
       expect(response.body, name).toMatchObject({ success: false })
       expect(JSON.stringify(response.body.errors), name).toContain(message)
     }
-    const compatibility = HOSTILE_INPUTS.find((i) => i.name === 'compatibility: 3 000 properties each')
+    const compatibility = HOSTILE_INPUTS.find(
+      (i) => i.name === 'compatibility: 3 000 properties each',
+    )
     const checked = await admin.call('POST', compatibility!.path, compatibility!.body)
-    expect(checked.body).toMatchObject({ outcome: 'undecidable', reasons: [{ code: 'budget', schema: 'candidate' }] })
+    expect(checked.body).toMatchObject({
+      outcome: 'undecidable',
+      reasons: [{ code: 'budget', schema: 'candidate' }],
+    })
     expect(checked.body.reasons[0].detail).toContain('more than the limit of 1000')
   })
 
   it('turns events too costly to validate into bad rows that say why, without stalling the collector', async () => {
     // Under the program-size limit, yet costly on long strings: each 100 kB value is refused at once.
-    await deployToDev(admin, objectSchema('com.hostile', 'costly_pattern', '1-0-0', { v: { type: 'string', pattern: '[\\s\\S]{600}[bc]' } }))
+    await deployToDev(
+      admin,
+      objectSchema('com.hostile', 'costly_pattern', '1-0-0', {
+        v: { type: 'string', pattern: '[\\s\\S]{600}[bc]' },
+      }),
+    )
     const value = 'x'.repeat(100_000)
-    const unstruct = Buffer.from(JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0', data: { schema: 'iglu:com.hostile/costly_pattern/jsonschema/1-0-0', data: { v: value } } })).toString('base64url')
-    const events = Array.from({ length: 3 }, () => ({ e: 'ue', p: 'web', tv: 'js-3.0.0', ue_px: unstruct }))
+    const unstruct = Buffer.from(
+      JSON.stringify({
+        schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0',
+        data: { schema: 'iglu:com.hostile/costly_pattern/jsonschema/1-0-0', data: { v: value } },
+      }),
+    ).toString('base64url')
+    const events = Array.from({ length: 3 }, () => ({
+      e: 'ue',
+      p: 'web',
+      tv: 'js-3.0.0',
+      ue_px: unstruct,
+    }))
     const result = await measure('tp2: three 100 kB events against a costly pattern', async () => {
       const response = await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data: events }),
+        body: JSON.stringify({
+          schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+          data: events,
+        }),
       })
       await response.arrayBuffer()
       // Wait for the events to be stored: the measure covers their processing.

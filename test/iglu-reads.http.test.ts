@@ -18,7 +18,13 @@ const schema = (name: string, version: string) => ({
   self: { vendor: 'com.acme', name, format: 'jsonschema', version },
 })
 const deploy = (name: string, version: string, source = 'VALIDATED', target = 'DEV') => ({
-  source, target, vendor: 'com.acme', name, format: 'jsonschema', version, message: `${name} ${version}`,
+  source,
+  target,
+  vendor: 'com.acme',
+  name,
+  format: 'jsonschema',
+  version,
+  message: `${name} ${version}`,
 })
 
 describe.each(backends)('legacy Schemas API and Iglu Server reads on $name', (backend) => {
@@ -29,7 +35,8 @@ describe.each(backends)('legacy Schemas API and Iglu Server reads on $name', (ba
   let organizationId: string
   let otherSecret: string
   const legacy = () => `/api/schemas/v1/organizations/${organizationId}`
-  const iglu = (env: string, path: string) => `${server.baseUrl}/iglu/${organizationId}/${env}/api${path}`
+  const iglu = (env: string, path: string) =>
+    `${server.baseUrl}/iglu/${organizationId}/${env}/api${path}`
 
   beforeAll(async () => {
     database = await backend.create()
@@ -41,7 +48,8 @@ describe.each(backends)('legacy Schemas API and Iglu Server reads on $name', (ba
     admin = await apiClient(server, organizationId, startup.apiKeyId, startup.apiKey)
     const credentials = createCredentialsService({ db: server.app.store.db, clock: systemClock })
     const otherOrg = await credentials.createOrganization('other')
-    otherSecret = (await credentials.createApiKey({ organizationId: otherOrg.id, isAdmin: true })).secret
+    otherSecret = (await credentials.createApiKey({ organizationId: otherOrg.id, isAdmin: true }))
+      .secret
   })
   afterAll(async () => {
     await server?.close()
@@ -49,28 +57,60 @@ describe.each(backends)('legacy Schemas API and Iglu Server reads on $name', (ba
   })
 
   it('runs validate → DEV → PROD through the legacy paths and reads the records back there', async () => {
-    for (const [name, version] of [['click', '1-0-0'], ['click', '1-0-1'], ['click', '2-0-0'], ['view', '1-0-0']] as const) {
-      const validation = await admin.callAt('POST', `${legacy()}/validation-requests/sync`, { data: schema(name, version) })
+    for (const [name, version] of [
+      ['click', '1-0-0'],
+      ['click', '1-0-1'],
+      ['click', '2-0-0'],
+      ['view', '1-0-0'],
+    ] as const) {
+      const validation = await admin.callAt('POST', `${legacy()}/validation-requests/sync`, {
+        data: schema(name, version),
+      })
       expect(validation).toMatchObject({ status: 201, body: { success: true, errors: null } })
-      const deployment = await admin.callAt('POST', `${legacy()}/deployment-requests/sync`, deploy(name, version))
+      const deployment = await admin.callAt(
+        'POST',
+        `${legacy()}/deployment-requests/sync`,
+        deploy(name, version),
+      )
       expect(deployment).toMatchObject({ status: 201, body: { success: true } })
     }
-    const prod = await admin.callAt('POST', `${legacy()}/deployment-requests`, deploy('click', '1-0-0', 'DEV', 'PROD'))
+    const prod = await admin.callAt(
+      'POST',
+      `${legacy()}/deployment-requests`,
+      deploy('click', '1-0-0', 'DEV', 'PROD'),
+    )
     expect(prod).toMatchObject({ status: 201, body: { deployment: { env: 'PROD' } } })
 
     const hash = dataStructureHash(organizationId, 'com.acme', 'click', 'jsonschema')
     const list = await admin.callAt('GET', `${legacy()}/schemas?vendor=com.acme&name=click`)
     expect(list.body.map((r: { hash: string }) => r.hash)).toEqual([hash])
-    expect((await admin.callAt('GET', `${legacy()}/schemas/${hash}`)).body).toMatchObject({ hash, name: 'click' })
-    expect((await admin.callAt('GET', `${legacy()}/schemas/${hash}/versions/1-0-1`)).body).toEqual(schema('click', '1-0-1'))
-    expect((await admin.callAt('GET', `${legacy()}/schemas/${hash}/versions`)).body.map((s: { self: { version: string } }) => s.self.version)).toEqual(['1-0-0', '1-0-1', '2-0-0'])
-    const deployed = await admin.callAt('GET', `${legacy()}/schemas/${hash}/deployments?env=PROD&version=1-0-0`)
+    expect((await admin.callAt('GET', `${legacy()}/schemas/${hash}`)).body).toMatchObject({
+      hash,
+      name: 'click',
+    })
+    expect((await admin.callAt('GET', `${legacy()}/schemas/${hash}/versions/1-0-1`)).body).toEqual(
+      schema('click', '1-0-1'),
+    )
+    expect(
+      (await admin.callAt('GET', `${legacy()}/schemas/${hash}/versions`)).body.map(
+        (s: { self: { version: string } }) => s.self.version,
+      ),
+    ).toEqual(['1-0-0', '1-0-1', '2-0-0'])
+    const deployed = await admin.callAt(
+      'GET',
+      `${legacy()}/schemas/${hash}/deployments?env=PROD&version=1-0-0`,
+    )
     expect(deployed.body).toHaveLength(1)
-    expect((await admin.callAt('GET', `${legacy()}/schemas/${hash}/deployments?env=PROD&version=1-0-1`)).body).toEqual([])
+    expect(
+      (await admin.callAt('GET', `${legacy()}/schemas/${hash}/deployments?env=PROD&version=1-0-1`))
+        .body,
+    ).toEqual([])
     const meta = await admin.callAt('PUT', `${legacy()}/schemas/${hash}/meta`, { hidden: true })
     expect(meta).toMatchObject({ status: 200, body: { meta: { hidden: true } } })
     // The same data is visible through the new API: the legacy paths are aliases, not a copy.
-    expect((await admin.call('GET', `/data-structures/v1/${hash}`)).body).toMatchObject({ meta: { hidden: true } })
+    expect((await admin.call('GET', `/data-structures/v1/${hash}`)).body).toMatchObject({
+      meta: { hidden: true },
+    })
   })
 
   it('guards the legacy paths with the bearer token', async () => {
@@ -79,19 +119,36 @@ describe.each(backends)('legacy Schemas API and Iglu Server reads on $name', (ba
 
   it('serves a schema per environment, canonical with $schema and self first, or as a URI', async () => {
     const headers = { apikey: adminSecret }
-    const dev = await requestJson(iglu('dev', '/schemas/com.acme/click/jsonschema/1-0-1'), { headers })
+    const dev = await requestJson(iglu('dev', '/schemas/com.acme/click/jsonschema/1-0-1'), {
+      headers,
+    })
     expect(dev.status).toBe(200)
     expect(dev.body).toEqual(schema('click', '1-0-1'))
     expect(Object.keys(dev.body).slice(0, 2)).toEqual(['$schema', 'self'])
-    expect((await requestJson(iglu('prod', '/schemas/com.acme/click/jsonschema/1-0-1'), { headers })).body).toEqual({ message: 'The schema is not found', code: 'SCHEMA_NOT_FOUND' })
-    expect((await requestJson(iglu('prod', '/schemas/com.acme/click/jsonschema/1-0-0'), { headers })).status).toBe(200)
-    const uri = await requestJson(iglu('dev', '/schemas/com.acme/click/jsonschema/1-0-0?repr=uri'), { headers })
+    expect(
+      (await requestJson(iglu('prod', '/schemas/com.acme/click/jsonschema/1-0-1'), { headers }))
+        .body,
+    ).toEqual({ message: 'The schema is not found', code: 'SCHEMA_NOT_FOUND' })
+    expect(
+      (await requestJson(iglu('prod', '/schemas/com.acme/click/jsonschema/1-0-0'), { headers }))
+        .status,
+    ).toBe(200)
+    const uri = await requestJson(
+      iglu('dev', '/schemas/com.acme/click/jsonschema/1-0-0?repr=uri'),
+      { headers },
+    )
     expect(uri.body).toBe('iglu:com.acme/click/jsonschema/1-0-0')
     expect(uri.headers.get('content-type')).toMatch(/^application\/json/)
-    const meta = await requestJson(iglu('dev', '/schemas/com.acme/click/jsonschema/1-0-0?repr=meta'), { headers })
+    const meta = await requestJson(
+      iglu('dev', '/schemas/com.acme/click/jsonschema/1-0-0?repr=meta'),
+      { headers },
+    )
     expect(meta.body).toMatchObject({ self: { name: 'click' }, metadata: { isPublic: false } })
     expect(meta.body.$schema).toBeUndefined()
-    expect((await requestJson(iglu('dev', '/schemas/com.acme/click/jsonschema/1-0-x'), { headers })).status).toBe(404)
+    expect(
+      (await requestJson(iglu('dev', '/schemas/com.acme/click/jsonschema/1-0-x'), { headers }))
+        .status,
+    ).toBe(404)
   })
 
   it('lists schemas the way Iglu resolvers and igluctl expect', async () => {
@@ -104,13 +161,29 @@ describe.each(backends)('legacy Schemas API and Iglu Server reads on $name', (ba
       'iglu:com.acme/view/jsonschema/1-0-0',
     ])
     const canonical = await requestJson(iglu('dev', '/schemas?repr=canonical'), { headers })
-    expect(canonical.body.map((s: { self: { version: string } }) => s.self.version)).toEqual(['1-0-0', '1-0-1', '2-0-0', '1-0-0'])
+    expect(canonical.body.map((s: { self: { version: string } }) => s.self.version)).toEqual([
+      '1-0-0',
+      '1-0-1',
+      '2-0-0',
+      '1-0-0',
+    ])
     expect((await requestJson(iglu('dev', '/schemas/com.acme'), { headers })).body).toHaveLength(4)
-    expect((await requestJson(iglu('dev', '/schemas/com.acme/click'), { headers })).body).toHaveLength(3)
-    const model = await requestJson(iglu('dev', '/schemas/com.acme/click/jsonschema/1'), { headers })
-    expect(model.body).toEqual(['iglu:com.acme/click/jsonschema/1-0-0', 'iglu:com.acme/click/jsonschema/1-0-1'])
-    expect((await requestJson(iglu('dev', '/schemas/com.acme/click/jsonschema/3'), { headers })).body).toEqual({ message: 'No schemas available', code: 'NO_SCHEMAS_AVAILABLE' })
-    expect((await requestJson(iglu('prod', '/schemas'), { headers })).body).toEqual(['iglu:com.acme/click/jsonschema/1-0-0'])
+    expect(
+      (await requestJson(iglu('dev', '/schemas/com.acme/click'), { headers })).body,
+    ).toHaveLength(3)
+    const model = await requestJson(iglu('dev', '/schemas/com.acme/click/jsonschema/1'), {
+      headers,
+    })
+    expect(model.body).toEqual([
+      'iglu:com.acme/click/jsonschema/1-0-0',
+      'iglu:com.acme/click/jsonschema/1-0-1',
+    ])
+    expect(
+      (await requestJson(iglu('dev', '/schemas/com.acme/click/jsonschema/3'), { headers })).body,
+    ).toEqual({ message: 'No schemas available', code: 'NO_SCHEMAS_AVAILABLE' })
+    expect((await requestJson(iglu('prod', '/schemas'), { headers })).body).toEqual([
+      'iglu:com.acme/click/jsonschema/1-0-0',
+    ])
     expect((await requestJson(iglu('prod', '/schemas/com.other'), { headers })).status).toBe(404)
   })
 
@@ -119,13 +192,30 @@ describe.each(backends)('legacy Schemas API and Iglu Server reads on $name', (ba
     expect((await requestJson(path)).status).toBe(401)
     expect((await requestJson(path, { headers: { apikey: 'floe_wrong' } })).status).toBe(401)
     expect((await requestJson(path, { headers: { apikey: otherSecret } })).status).toBe(401)
-    expect((await requestJson(path, { headers: { authorization: `Bearer ${admin.accessToken}` } })).status).toBe(200)
-    expect((await requestJson(iglu('staging', '/schemas'), { headers: { apikey: adminSecret } })).status).toBe(400)
-    expect((await requestJson(`${server.baseUrl}/iglu/not-a-uuid/dev/api/schemas`, { headers: { apikey: adminSecret } })).status).toBe(400)
-    expect((await requestJson(iglu('dev', '/meta/health'), { headers: { apikey: adminSecret } })).body).toBe('OK')
+    expect(
+      (await requestJson(path, { headers: { authorization: `Bearer ${admin.accessToken}` } }))
+        .status,
+    ).toBe(200)
+    expect(
+      (await requestJson(iglu('staging', '/schemas'), { headers: { apikey: adminSecret } })).status,
+    ).toBe(400)
+    expect(
+      (
+        await requestJson(`${server.baseUrl}/iglu/not-a-uuid/dev/api/schemas`, {
+          headers: { apikey: adminSecret },
+        })
+      ).status,
+    ).toBe(400)
+    expect(
+      (await requestJson(iglu('dev', '/meta/health'), { headers: { apikey: adminSecret } })).body,
+    ).toBe('OK')
     // Health needs no credentials (load balancers ask it), as on Iglu Server; everything else does.
     const health = await requestJson(iglu('prod', '/meta/health'))
-    expect([health.status, health.body, health.headers.get('content-type')]).toEqual([200, 'OK', 'text/plain'])
+    expect([health.status, health.body, health.headers.get('content-type')]).toEqual([
+      200,
+      'OK',
+      'text/plain',
+    ])
     expect((await requestJson(iglu('prod', '/schemas'))).status).toBe(401)
   })
 })

@@ -5,17 +5,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SchemaKey } from '../src/iglu/schema-key.js'
 import { createIgluResolver } from '../src/micro/resolver/iglu-resolver.js'
 import { loadResolverConfig, ResolverConfigError } from '../src/micro/resolver/resolver-config.js'
-import { httpRepository, RepositoryFailure, type SchemaRepository } from '../src/micro/resolver/schema-repositories.js'
+import {
+  httpRepository,
+  RepositoryFailure,
+  type SchemaRepository,
+} from '../src/micro/resolver/schema-repositories.js'
 import { bootstrapAdmin } from './support/api-client.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
-const key = (vendor: string, name: string): SchemaKey => ({ vendor, name, format: 'jsonschema', version: { model: 1, revision: 0, addition: 0 } })
+const key = (vendor: string, name: string): SchemaKey => ({
+  vendor,
+  name,
+  format: 'jsonschema',
+  version: { model: 1, revision: 0, addition: 0 },
+})
 
 /** A repository that counts lookups and knows the schemas it is given. */
-function countingRepository(name: string, kind: SchemaRepository['kind'], known: string[], options: Partial<SchemaRepository> = {}) {
+function countingRepository(
+  name: string,
+  kind: SchemaRepository['kind'],
+  known: string[],
+  options: Partial<SchemaRepository> = {},
+) {
   const calls: string[] = []
   const repository: SchemaRepository = {
     name,
@@ -36,21 +50,42 @@ function countingRepository(name: string, kind: SchemaRepository['kind'], known:
 describe('the Iglu resolver', () => {
   it('tries the registry first, then vendor-prefix matches, embedded before HTTP, then priority', async () => {
     const order: string[] = []
-    const repo = (name: string, kind: SchemaRepository['kind'], priority: number, vendorPrefixes: string[] = []): SchemaRepository => ({
-      name, kind, priority, vendorPrefixes, cacheable: true,
+    const repo = (
+      name: string,
+      kind: SchemaRepository['kind'],
+      priority: number,
+      vendorPrefixes: string[] = [],
+    ): SchemaRepository => ({
+      name,
+      kind,
+      priority,
+      vendorPrefixes,
+      cacheable: true,
       lookup: async () => {
         order.push(name)
         return null
       },
     })
     const resolver = createIgluResolver({
-      repositories: [repo('http low', 'http', 0), repo('embedded', 'embedded', 5), repo('http acme', 'http', 9, ['com.acme']), repo('registry', 'registry', 9), repo('http high', 'http', 3)],
+      repositories: [
+        repo('http low', 'http', 0),
+        repo('embedded', 'embedded', 5),
+        repo('http acme', 'http', 9, ['com.acme']),
+        repo('registry', 'registry', 9),
+        repo('http high', 'http', 3),
+      ],
       cacheTtlMs: 1000,
       now: () => 0,
     })
     const missing = await resolver.resolve(key('com.acme', 'x'))
     expect(order).toEqual(['registry', 'http acme', 'embedded', 'http low', 'http high'])
-    expect(missing.kind === 'missing' && Object.keys(missing.history)).toEqual(['embedded', 'http acme', 'http high', 'http low', 'registry'])
+    expect(missing.kind === 'missing' && Object.keys(missing.history)).toEqual([
+      'embedded',
+      'http acme',
+      'http high',
+      'http low',
+      'registry',
+    ])
   })
 
   it('caches hits and misses for the TTL, counts attempts, reads the registry fresh, and reports failures', async () => {
@@ -58,19 +93,35 @@ describe('the Iglu resolver', () => {
     const registry = countingRepository('registry', 'registry', [])
     const embedded = countingRepository('embedded', 'embedded', ['known'])
     const broken = countingRepository('broken', 'http', [])
-    const resolver = createIgluResolver({ repositories: [registry.repository, embedded.repository, broken.repository], cacheTtlMs: 1000, now: () => now })
-    expect(await resolver.resolve(key('v', 'known'))).toMatchObject({ kind: 'found', repository: 'embedded' })
+    const resolver = createIgluResolver({
+      repositories: [registry.repository, embedded.repository, broken.repository],
+      cacheTtlMs: 1000,
+      now: () => now,
+    })
+    expect(await resolver.resolve(key('v', 'known'))).toMatchObject({
+      kind: 'found',
+      repository: 'embedded',
+    })
     await resolver.resolve(key('v', 'known'))
     expect(embedded.calls).toEqual(['v/known'])
     expect(registry.calls).toEqual(['v/known', 'v/known'])
     const first = await resolver.resolve(key('v', 'unknown'))
     await resolver.resolve(key('v', 'unknown'))
     expect(embedded.calls).toEqual(['v/known', 'v/unknown'])
-    expect(first).toMatchObject({ kind: 'missing', history: { broken: { errors: [{ error: 'RepoFailure', message: 'down' }], attempts: 1 }, embedded: { errors: [{ error: 'NotFound' }], attempts: 1 } } })
+    expect(first).toMatchObject({
+      kind: 'missing',
+      history: {
+        broken: { errors: [{ error: 'RepoFailure', message: 'down' }], attempts: 1 },
+        embedded: { errors: [{ error: 'NotFound' }], attempts: 1 },
+      },
+    })
     now = 1500
     const later = await resolver.resolve(key('v', 'unknown'))
     expect(embedded.calls).toEqual(['v/known', 'v/unknown', 'v/unknown'])
-    expect(later).toMatchObject({ kind: 'missing', history: { embedded: { attempts: 2, lastAttempt: new Date(1500).toISOString() } } })
+    expect(later).toMatchObject({
+      kind: 'missing',
+      history: { embedded: { attempts: 2, lastAttempt: new Date(1500).toISOString() } },
+    })
   })
 })
 
@@ -81,7 +132,11 @@ describe('the Iglu resolver without waiting', () => {
     const registryKept = new Map<string, Record<string, unknown> | null>()
     // A registry that keeps its answers, like Floe's: peek tells what it keeps, a deployment clears it.
     const registry: SchemaRepository = {
-      name: 'registry', kind: 'registry', priority: 0, vendorPrefixes: [], cacheable: false,
+      name: 'registry',
+      kind: 'registry',
+      priority: 0,
+      vendorPrefixes: [],
+      cacheable: false,
       async lookup(k) {
         const answer = deployed.has(k.name) ? { self: { name: k.name }, from: 'registry' } : null
         registryKept.set(k.name, answer)
@@ -90,7 +145,11 @@ describe('the Iglu resolver without waiting', () => {
       peek: (k) => registryKept.get(k.name),
     }
     const embedded = countingRepository('embedded', 'embedded', ['core', 'other'])
-    const resolver = createIgluResolver({ repositories: [registry, embedded.repository], cacheTtlMs: 1000, now: () => now })
+    const resolver = createIgluResolver({
+      repositories: [registry, embedded.repository],
+      cacheTtlMs: 1000,
+      now: () => now,
+    })
 
     expect(resolver.resolveKnown(key('v', 'core'))).toBeUndefined()
     const fromEmbedded = await resolver.resolve(key('v', 'core'))
@@ -103,7 +162,11 @@ describe('the Iglu resolver without waiting', () => {
     registryKept.clear()
     expect(resolver.resolveKnown(key('v', 'core'))).toBeUndefined()
     const fromRegistry = await resolver.resolve(key('v', 'core'))
-    expect(fromRegistry).toMatchObject({ kind: 'found', repository: 'registry', schema: { from: 'registry' } })
+    expect(fromRegistry).toMatchObject({
+      kind: 'found',
+      repository: 'registry',
+      schema: { from: 'registry' },
+    })
     expect(resolver.resolveKnown(key('v', 'core'))).toEqual(fromRegistry)
 
     // Misses carry a history that only resolve builds.
@@ -117,7 +180,14 @@ describe('the Iglu resolver without waiting', () => {
     expect(resolver.resolveKnown(key('v', 'other'))).toBeUndefined()
 
     // A repository that cannot peek is always asked.
-    const unpeekable = createIgluResolver({ repositories: [countingRepository('registry', 'registry', []).repository, embedded.repository], cacheTtlMs: 1000, now: () => now })
+    const unpeekable = createIgluResolver({
+      repositories: [
+        countingRepository('registry', 'registry', []).repository,
+        embedded.repository,
+      ],
+      cacheTtlMs: 1000,
+      now: () => now,
+    })
     await unpeekable.resolve(key('v', 'core'))
     expect(unpeekable.resolveKnown(key('v', 'core'))).toBeUndefined()
   })
@@ -132,7 +202,10 @@ describeWithSharedData('repositories', () => {
   beforeAll(async () => {
     server = await startTestApp(testConfig())
     const admin = await bootstrapAdmin(server)
-    await deployToDev(admin, objectSchema('com.acme', 'order', '1-0-0', { id: { type: 'string', maxLength: 10 } }))
+    await deployToDev(
+      admin,
+      objectSchema('com.acme', 'order', '1-0-0', { id: { type: 'string', maxLength: 10 } }),
+    )
     igluBase = `${server.baseUrl}/iglu/${admin.organizationId}/dev/api`
     apiKey = server.app.startup.kind === 'initial' ? server.app.startup.apiKey : ''
     dir = mkdtempSync(path.join(tmpdir(), 'floe-resolver-'))
@@ -144,27 +217,55 @@ describeWithSharedData('repositories', () => {
 
   it('reads an Iglu Server over HTTP with an apikey, and tells a miss from a failure', async () => {
     const repository = httpRepository({ name: 'Floe', uri: igluBase, apiKey })
-    expect(await repository.lookup(key('com.acme', 'order'))).toMatchObject({ self: { name: 'order' } })
+    expect(await repository.lookup(key('com.acme', 'order'))).toMatchObject({
+      self: { name: 'order' },
+    })
     expect(await repository.lookup(key('com.acme', 'nothing'))).toBeNull()
-    await expect(httpRepository({ name: 'no key', uri: igluBase }).lookup(key('com.acme', 'order'))).rejects.toThrow(RepositoryFailure)
-    await expect(httpRepository({ name: 'closed', uri: 'http://127.0.0.1:9', timeoutMs: 2000 }).lookup(key('com.acme', 'order'))).rejects.toThrow(RepositoryFailure)
+    await expect(
+      httpRepository({ name: 'no key', uri: igluBase }).lookup(key('com.acme', 'order')),
+    ).rejects.toThrow(RepositoryFailure)
+    await expect(
+      httpRepository({ name: 'closed', uri: 'http://127.0.0.1:9', timeoutMs: 2000 }).lookup(
+        key('com.acme', 'order'),
+      ),
+    ).rejects.toThrow(RepositoryFailure)
   })
 
   it('loads a Snowplow resolver configuration', async () => {
     const file = path.join(dir, 'resolver.json')
-    writeFileSync(file, JSON.stringify({
-      schema: 'iglu:com.snowplowanalytics.iglu/resolver-config/jsonschema/1-0-1',
-      data: {
-        cacheSize: 500,
-        repositories: [
-          { name: 'Local', priority: 0, vendorPrefixes: [], connection: { embedded: { path: path.relative(dir, IGLU_CENTRAL) } } },
-          { name: 'Floe', priority: 1, vendorPrefixes: ['com.acme'], connection: { http: { uri: igluBase, apikey: apiKey } } },
-        ],
-      },
-    }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        schema: 'iglu:com.snowplowanalytics.iglu/resolver-config/jsonschema/1-0-1',
+        data: {
+          cacheSize: 500,
+          repositories: [
+            {
+              name: 'Local',
+              priority: 0,
+              vendorPrefixes: [],
+              connection: { embedded: { path: path.relative(dir, IGLU_CENTRAL) } },
+            },
+            {
+              name: 'Floe',
+              priority: 1,
+              vendorPrefixes: ['com.acme'],
+              connection: { http: { uri: igluBase, apikey: apiKey } },
+            },
+          ],
+        },
+      }),
+    )
     const [local, floe] = loadResolverConfig(file)
     expect(local).toMatchObject({ name: 'Local', kind: 'embedded' })
-    expect(await local?.lookup({ vendor: 'com.snowplowanalytics.snowplow', name: 'link_click', format: 'jsonschema', version: { model: 1, revision: 0, addition: 1 } })).toMatchObject({ self: { name: 'link_click' } })
+    expect(
+      await local?.lookup({
+        vendor: 'com.snowplowanalytics.snowplow',
+        name: 'link_click',
+        format: 'jsonschema',
+        version: { model: 1, revision: 0, addition: 1 },
+      }),
+    ).toMatchObject({ self: { name: 'link_click' } })
     expect(floe).toMatchObject({ name: 'Floe', kind: 'http', vendorPrefixes: ['com.acme'] })
     expect(await floe?.lookup(key('com.acme', 'order'))).toMatchObject({ self: { name: 'order' } })
 
@@ -175,12 +276,28 @@ describeWithSharedData('repositories', () => {
   })
 
   it('validates events against a custom registry given like MICRO_IGLU_REGISTRY_URL', async () => {
-    const inspecting = await startTestApp(testConfig({ inspection: { customRegistry: { url: igluBase, apiKey } } }))
+    const inspecting = await startTestApp(
+      testConfig({ inspection: { customRegistry: { url: igluBase, apiKey } } }),
+    )
     try {
-      const event = new URLSearchParams({ e: 'ue', p: 'web', tv: 't', ue_pr: JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0', data: { schema: 'iglu:com.acme/order/jsonschema/1-0-0', data: { id: 'o-1' } } }) })
+      const event = new URLSearchParams({
+        e: 'ue',
+        p: 'web',
+        tv: 't',
+        ue_pr: JSON.stringify({
+          schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0',
+          data: { schema: 'iglu:com.acme/order/jsonschema/1-0-0', data: { id: 'o-1' } },
+        }),
+      })
       await fetch(`${inspecting.baseUrl}/com.snowplowanalytics.snowplow/tp2?${event}`)
-      expect(await (await fetch(`${inspecting.baseUrl}/local/all`)).json()).toEqual({ total: 1, good: 1, bad: 0 })
-      const lookup = await (await fetch(`${inspecting.baseUrl}/local/iglu/com.acme/order/jsonschema/1-0-0`)).json()
+      expect(await (await fetch(`${inspecting.baseUrl}/local/all`)).json()).toEqual({
+        total: 1,
+        good: 1,
+        bad: 0,
+      })
+      const lookup = await (
+        await fetch(`${inspecting.baseUrl}/local/iglu/com.acme/order/jsonschema/1-0-0`)
+      ).json()
       expect(lookup).toMatchObject({ self: { vendor: 'com.acme', name: 'order' } })
     } finally {
       await inspecting.close()

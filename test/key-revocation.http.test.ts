@@ -28,24 +28,36 @@ describe.each(backends)('revoking an API key on $name', (backend) => {
     await database?.drop()
   })
 
-  const tokenUrl = (server: TestApp) => `${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}/credentials/v3/token`
-  const mint = (server: TestApp, id: string, secret: string) => requestJson(tokenUrl(server), { headers: { 'X-API-Key-Id': id, 'X-API-Key': secret } })
-  const mintV2 = (server: TestApp, secret: string) => requestJson(tokenUrl(server).replace('/v3/', '/v2/'), { headers: { 'X-API-Key': secret } })
+  const tokenUrl = (server: TestApp) =>
+    `${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}/credentials/v3/token`
+  const mint = (server: TestApp, id: string, secret: string) =>
+    requestJson(tokenUrl(server), { headers: { 'X-API-Key-Id': id, 'X-API-Key': secret } })
+  const mintV2 = (server: TestApp, secret: string) =>
+    requestJson(tokenUrl(server).replace('/v3/', '/v2/'), { headers: { 'X-API-Key': secret } })
 
   it('refuses the very next request on the other instance with a token of that key, and any new token', async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const created = await admin.call('POST', '/credentials/v2/api-keys', { admin: true, description: `round ${round}` })
+      const created = await admin.call('POST', '/credentials/v2/api-keys', {
+        admin: true,
+        description: `round ${round}`,
+      })
       expect(created.status).toBe(201)
       const { id, key: secret } = created.body as { id: string; key: string }
       // Tokens minted on either instance, each used on B until it answers, so that B has read the key.
       const onB = await apiClient(b, admin.organizationId, id, secret)
       const onA = await apiClient(a, admin.organizationId, id, secret)
       for (const client of [onB, onA]) {
-        const listed = await client.callAt('GET', `/api/msc/v1/organizations/${admin.organizationId}/credentials/v2/api-keys`)
+        const listed = await client.callAt(
+          'GET',
+          `/api/msc/v1/organizations/${admin.organizationId}/credentials/v2/api-keys`,
+        )
         expect(listed.status).toBe(200)
       }
       const bList = (token: string) =>
-        requestJson(`${b.baseUrl}/api/msc/v1/organizations/${admin.organizationId}/credentials/v2/api-keys`, { headers: { authorization: `Bearer ${token}` } })
+        requestJson(
+          `${b.baseUrl}/api/msc/v1/organizations/${admin.organizationId}/credentials/v2/api-keys`,
+          { headers: { authorization: `Bearer ${token}` } },
+        )
       expect((await bList(onB.accessToken)).status).toBe(200)
 
       const revoked = await admin.call('DELETE', `/credentials/v2/api-keys/${id}`)
@@ -61,9 +73,14 @@ describe.each(backends)('revoking an API key on $name', (backend) => {
     }
     // The admin key itself, untouched, still works on both.
     for (const server of [a, b]) {
-      const listed = await requestJson(`${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}/credentials/v2/api-keys`, { headers: { authorization: `Bearer ${admin.accessToken}` } })
+      const listed = await requestJson(
+        `${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}/credentials/v2/api-keys`,
+        { headers: { authorization: `Bearer ${admin.accessToken}` } },
+      )
       expect(listed.status).toBe(200)
-      expect((listed.body as { revokedAt: string | null }[]).filter((k) => k.revokedAt !== null)).toHaveLength(ROUNDS)
+      expect(
+        (listed.body as { revokedAt: string | null }[]).filter((k) => k.revokedAt !== null),
+      ).toHaveLength(ROUNDS)
     }
   })
 })

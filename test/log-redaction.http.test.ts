@@ -32,7 +32,8 @@ describe('request logs', () => {
   })
 
   it('log each request with its URL, credential-like query parameters redacted', async () => {
-    const organizationId = server.app.startup.kind === 'initial' ? server.app.startup.organizationId : ''
+    const organizationId =
+      server.app.startup.kind === 'initial' ? server.app.startup.organizationId : ''
     const paths = [
       `/api/msc/v1/organizations/${organizationId}/credentials/v2/api-keys?access_token=SECRETVALUE&page=2`,
       `/api/msc/v1/organizations/${organizationId}/credentials/v3/token?apiKey=SECRETVALUE`,
@@ -42,7 +43,8 @@ describe('request logs', () => {
     const statuses = []
     for (const path of paths) statuses.push((await fetch(`${server.baseUrl}${path}`)).status)
     expect(statuses).toEqual([401, 401, 200, 404])
-    const completed = () => log.split('\n').filter((line) => line.includes('"msg":"request completed"')).length
+    const completed = () =>
+      log.split('\n').filter((line) => line.includes('"msg":"request completed"')).length
     await until(() => completed() >= paths.length, 'the requests to be logged as completed')
 
     const urls = log

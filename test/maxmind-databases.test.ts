@@ -6,7 +6,11 @@ import { CITY_NETWORKS, writeTestGeoDatabases } from './support/geoip-databases.
 import { writeMmdb } from './support/mmdb-writer.js'
 import { openIpLookupDatabases } from '../src/micro/maxmind-databases.js'
 import { emptyEvent } from '../src/micro/pipeline/canonical-event.js'
-import { ASN_CONTEXT, createIpLookupsStep, type IpLookupDatabases } from '../src/micro/pipeline/enrichments/ip-lookups.js'
+import {
+  ASN_CONTEXT,
+  createIpLookupsStep,
+  type IpLookupDatabases,
+} from '../src/micro/pipeline/enrichments/ip-lookups.js'
 
 describe('MaxMind databases read with the maxmind package', () => {
   let dir: string
@@ -43,11 +47,22 @@ describe('MaxMind databases read with the maxmind package', () => {
     expect(london.fields).toEqual({
       ...emptyEvent().fields,
       user_ipaddress: '203.0.113.9',
-      geo_country: 'GB', geo_region: 'ENG', geo_city: 'London', geo_zipcode: 'EC1A', geo_latitude: 51.5142, geo_longitude: -0.0931,
-      geo_region_name: 'England', geo_timezone: 'Europe/London',
-      ip_isp: 'Example Broadband', ip_organization: 'Example Org Ltd', ip_domain: 'example.net', ip_netspeed: 'Cable/DSL',
+      geo_country: 'GB',
+      geo_region: 'ENG',
+      geo_city: 'London',
+      geo_zipcode: 'EC1A',
+      geo_latitude: 51.5142,
+      geo_longitude: -0.0931,
+      geo_region_name: 'England',
+      geo_timezone: 'Europe/London',
+      ip_isp: 'Example Broadband',
+      ip_organization: 'Example Org Ltd',
+      ip_domain: 'example.net',
+      ip_netspeed: 'Cable/DSL',
     })
-    expect(london.derivedContexts).toEqual([{ schema: ASN_CONTEXT, data: { number: 64500, organization: 'Example Networks' } }])
+    expect(london.derivedContexts).toEqual([
+      { schema: ASN_CONTEXT, data: { number: 64500, organization: 'Example Networks' } },
+    ])
 
     // The most specific subdivision; absent postal code and time zone are null; other databases have no record.
     const barcelona = emptyEvent()
@@ -56,21 +71,45 @@ describe('MaxMind databases read with the maxmind package', () => {
     expect(barcelona.fields).toEqual({
       ...emptyEvent().fields,
       user_ipaddress: '198.51.100.7',
-      geo_country: 'ES', geo_region: 'B', geo_city: 'Barcelona', geo_zipcode: null, geo_latitude: 41.38879, geo_longitude: 2.15899,
-      geo_region_name: 'Barcelona', geo_timezone: null,
+      geo_country: 'ES',
+      geo_region: 'B',
+      geo_city: 'Barcelona',
+      geo_zipcode: null,
+      geo_latitude: 41.38879,
+      geo_longitude: 2.15899,
+      geo_region_name: 'Barcelona',
+      geo_timezone: null,
     })
-    expect(barcelona.derivedContexts).toEqual([{ schema: ASN_CONTEXT, data: { number: 64501, organization: null } }])
+    expect(barcelona.derivedContexts).toEqual([
+      { schema: ASN_CONTEXT, data: { number: 64501, organization: null } },
+    ])
   })
 
   it('looks IPv4 and IPv6 networks up in an IPv6 database', async () => {
     const file = path.join(dir, 'v6.mmdb')
-    writeFileSync(file, writeMmdb({ databaseType: 'GeoIP2-Domain', ipVersion: 6, networks: [{ network: '203.0.113.0/24', data: { domain: 'v4.example' } }, { network: '2001:db8::/32', data: { domain: 'v6.example' } }] }))
+    writeFileSync(
+      file,
+      writeMmdb({
+        databaseType: 'GeoIP2-Domain',
+        ipVersion: 6,
+        networks: [
+          { network: '203.0.113.0/24', data: { domain: 'v4.example' } },
+          { network: '2001:db8::/32', data: { domain: 'v6.example' } },
+        ],
+      }),
+    )
     const { domain } = await openIpLookupDatabases({ domain: file })
-    expect([domain?.('203.0.113.1'), domain?.('2001:db8:1::1'), domain?.('2001:db9::1')]).toEqual([{ domain: 'v4.example' }, { domain: 'v6.example' }, null])
+    expect([domain?.('203.0.113.1'), domain?.('2001:db8:1::1'), domain?.('2001:db9::1')]).toEqual([
+      { domain: 'v4.example' },
+      { domain: 'v6.example' },
+      null,
+    ])
   })
 
   it('refuses a missing file or one that is not a MaxMind database, naming it', async () => {
-    await expect(openIpLookupDatabases({ geo: path.join(dir, 'absent.mmdb') })).rejects.toThrow(/geo database .*absent\.mmdb/)
+    await expect(openIpLookupDatabases({ geo: path.join(dir, 'absent.mmdb') })).rejects.toThrow(
+      /geo database .*absent\.mmdb/,
+    )
     const junk = path.join(dir, 'junk.mmdb')
     writeFileSync(junk, 'not a database')
     await expect(openIpLookupDatabases({ isp: junk })).rejects.toThrow(/isp database .*junk\.mmdb/)

@@ -11,9 +11,20 @@ import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig, type TestConfigOverrides } from './support/test-config.js'
 
 const SP = 'com.snowplowanalytics.snowplow'
-const config = (schema: string, name: string, parameters: object, enabled = true) => JSON.stringify({ schema, data: { name, vendor: SP, enabled, parameters } })
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.130 Safari/537.36'
-const LONDON = { geo_country: 'GB', geo_region: 'ENG', geo_city: 'London', geo_zipcode: 'EC1A', geo_latitude: 51.5142, geo_longitude: -0.0931, geo_region_name: 'England', geo_timezone: 'Europe/London' }
+const config = (schema: string, name: string, parameters: object, enabled = true) =>
+  JSON.stringify({ schema, data: { name, vendor: SP, enabled, parameters } })
+const CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.130 Safari/537.36'
+const LONDON = {
+  geo_country: 'GB',
+  geo_region: 'ENG',
+  geo_city: 'London',
+  geo_zipcode: 'EC1A',
+  geo_latitude: 51.5142,
+  geo_longitude: -0.0931,
+  geo_region_name: 'England',
+  geo_timezone: 'Europe/London',
+}
 
 /** The start-up error of an app with this configuration, or null when it starts. */
 async function startupError(inspection: TestConfigOverrides['inspection']): Promise<unknown> {
@@ -26,105 +37,229 @@ async function startupError(inspection: TestConfigOverrides['inspection']): Prom
   )
 }
 
-describeWithSharedData('optional enrichments from a directory of Snowplow configuration files', () => {
-  let dir: string
-  let server: TestApp
+describeWithSharedData(
+  'optional enrichments from a directory of Snowplow configuration files',
+  () => {
+    let dir: string
+    let server: TestApp
 
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'floe-enrichments-'))
-    mkdirSync(path.join(dir, 'geoip'))
-    writeTestGeoDatabases(path.join(dir, 'geoip'))
-    writeFileSync(path.join(dir, 'anon_ip.json'), config(`iglu:${SP}/anon_ip/jsonschema/1-0-1`, 'anon_ip', { anonOctets: 2 }))
-    writeFileSync(path.join(dir, 'campaign_attribution.json'), config(`iglu:${SP}/campaign_attribution/jsonschema/1-0-1`, 'campaign_attribution', { mapping: 'static', fields: { mktMedium: ['utm_medium'], mktSource: ['utm_source'], mktTerm: ['utm_term'], mktContent: ['utm_content'], mktCampaign: ['utm_campaign'] } }))
-    writeFileSync(path.join(dir, 'referer_parser.json'), config(`iglu:${SP}/referer_parser/jsonschema/2-0-0`, 'referer_parser', { internalDomains: [], database: 'referers-latest.json', uri: 'https://example.test/' }))
-    writeFileSync(path.join(dir, 'event_fingerprint_config.json'), config(`iglu:${SP}/event_fingerprint_config/jsonschema/1-0-1`, 'event_fingerprint_config', { excludeParameters: ['eid', 'stm', 'nuid', 'cv'], hashAlgorithm: 'SHA256' }))
-    writeFileSync(path.join(dir, 'cookie_extractor_config.json'), config(`iglu:${SP}/cookie_extractor_config/jsonschema/1-0-0`, 'cookie_extractor_config', { cookies: ['_ga'] }, false))
-    writeFileSync(path.join(dir, 'ua_parser_config.json'), config(`iglu:${SP}/ua_parser_config/jsonschema/1-0-1`, 'ua_parser_config', {}))
-    // A file: URI relative to the enrichments directory; the ISP database by absolute file:// URI.
-    const geo = { database: 'GeoIP2-City.mmdb', uri: 'file:geoip' }
-    const isp = { database: 'GeoIP2-ISP.mmdb', uri: new URL(`file://${path.join(dir, 'geoip')}`).href }
-    writeFileSync(path.join(dir, 'ip_lookups.json'), config(`iglu:${SP}/ip_lookups/jsonschema/2-0-1`, 'ip_lookups', { geo, isp, domain: { database: 'GeoIP2-Domain.mmdb', uri: 'file:geoip' }, connectionType: { database: 'GeoIP2-Connection-Type.mmdb', uri: 'file:geoip' }, asn: { database: 'GeoLite2-ASN.mmdb', uri: 'file:geoip/' } }))
-    writeFileSync(path.join(dir, 'notes.txt'), 'not a configuration')
-    server = await startTestApp(testConfig({ inspection: { igluDirs: [IGLU_CENTRAL], enrichmentsDir: dir } }))
-  })
-  afterAll(async () => {
-    await server?.close()
-    rmSync(dir, { recursive: true, force: true })
-  })
-
-  it('applies the enabled enrichments to collected events', async () => {
-    const query = new URLSearchParams({ e: 'pv', p: 'web', url: 'http://shop.test/?utm_medium=email&utm_source=newsletter&utm_campaign=winter&gclid=abc', refr: 'https://www.bing.com/search?q=winter+boots' })
-    await fetch(`${server.baseUrl}/i?${query}`, { headers: { 'x-forwarded-for': '203.0.113.9', cookie: '_ga=GA1.2', 'user-agent': CHROME } })
-    const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
-    expect(event.event).toMatchObject({
-      // IP lookups saw the address before anonymisation.
-      user_ipaddress: '203.0.x.x',
-      ...LONDON,
-      ip_isp: 'Example Broadband', ip_organization: 'Example Org Ltd', ip_domain: 'example.net', ip_netspeed: 'Cable/DSL',
-      mkt_medium: 'email', mkt_source: 'newsletter', mkt_campaign: 'winter', mkt_clickid: 'abc', mkt_network: 'Google',
-      refr_medium: 'search', refr_source: 'Bing', refr_term: 'winter boots',
-      event_fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+    beforeAll(async () => {
+      dir = mkdtempSync(path.join(tmpdir(), 'floe-enrichments-'))
+      mkdirSync(path.join(dir, 'geoip'))
+      writeTestGeoDatabases(path.join(dir, 'geoip'))
+      writeFileSync(
+        path.join(dir, 'anon_ip.json'),
+        config(`iglu:${SP}/anon_ip/jsonschema/1-0-1`, 'anon_ip', { anonOctets: 2 }),
+      )
+      writeFileSync(
+        path.join(dir, 'campaign_attribution.json'),
+        config(`iglu:${SP}/campaign_attribution/jsonschema/1-0-1`, 'campaign_attribution', {
+          mapping: 'static',
+          fields: {
+            mktMedium: ['utm_medium'],
+            mktSource: ['utm_source'],
+            mktTerm: ['utm_term'],
+            mktContent: ['utm_content'],
+            mktCampaign: ['utm_campaign'],
+          },
+        }),
+      )
+      writeFileSync(
+        path.join(dir, 'referer_parser.json'),
+        config(`iglu:${SP}/referer_parser/jsonschema/2-0-0`, 'referer_parser', {
+          internalDomains: [],
+          database: 'referers-latest.json',
+          uri: 'https://example.test/',
+        }),
+      )
+      writeFileSync(
+        path.join(dir, 'event_fingerprint_config.json'),
+        config(`iglu:${SP}/event_fingerprint_config/jsonschema/1-0-1`, 'event_fingerprint_config', {
+          excludeParameters: ['eid', 'stm', 'nuid', 'cv'],
+          hashAlgorithm: 'SHA256',
+        }),
+      )
+      writeFileSync(
+        path.join(dir, 'cookie_extractor_config.json'),
+        config(
+          `iglu:${SP}/cookie_extractor_config/jsonschema/1-0-0`,
+          'cookie_extractor_config',
+          { cookies: ['_ga'] },
+          false,
+        ),
+      )
+      writeFileSync(
+        path.join(dir, 'ua_parser_config.json'),
+        config(`iglu:${SP}/ua_parser_config/jsonschema/1-0-1`, 'ua_parser_config', {}),
+      )
+      // A file: URI relative to the enrichments directory; the ISP database by absolute file:// URI.
+      const geo = { database: 'GeoIP2-City.mmdb', uri: 'file:geoip' }
+      const isp = {
+        database: 'GeoIP2-ISP.mmdb',
+        uri: new URL(`file://${path.join(dir, 'geoip')}`).href,
+      }
+      writeFileSync(
+        path.join(dir, 'ip_lookups.json'),
+        config(`iglu:${SP}/ip_lookups/jsonschema/2-0-1`, 'ip_lookups', {
+          geo,
+          isp,
+          domain: { database: 'GeoIP2-Domain.mmdb', uri: 'file:geoip' },
+          connectionType: { database: 'GeoIP2-Connection-Type.mmdb', uri: 'file:geoip' },
+          asn: { database: 'GeoLite2-ASN.mmdb', uri: 'file:geoip/' },
+        }),
+      )
+      writeFileSync(path.join(dir, 'notes.txt'), 'not a configuration')
+      server = await startTestApp(
+        testConfig({ inspection: { igluDirs: [IGLU_CENTRAL], enrichmentsDir: dir } }),
+      )
     })
-    // Each enrichment prepends its entity (ip lookups run after the ua parser); the cookie extractor is disabled.
-    expect(event.event.derived_contexts.data).toEqual([
-      { schema: `iglu:${SP}/asn/jsonschema/1-0-1`, data: { number: 64500, organization: 'Example Networks' } },
-      { schema: `iglu:${SP}/ua_parser_context/jsonschema/1-0-0`, data: expect.objectContaining({ useragentFamily: 'Chrome', useragentVersion: 'Chrome 120.0.6099', osVersion: 'Windows 10', deviceFamily: 'Other' }) },
-    ])
-  })
+    afterAll(async () => {
+      await server?.close()
+      rmSync(dir, { recursive: true, force: true })
+    })
 
-  it('derives entities valid against the schemas Floe serves and against Iglu Central', async () => {
-    const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
-    const ajv = createAjv({ allErrors: true })
-    for (const entity of event.event.derived_contexts.data as { schema: string; data: unknown }[]) {
-      const [, vendor, name, , version] = /^iglu:([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(entity.schema) ?? []
-      const served = (await requestJson(`${server.baseUrl}/micro/iglu/${vendor}/${name}/jsonschema/${version}`)).body
-      expect(served.description).toMatch(/Floe core schema/)
-      const central = JSON.parse(readFileSync(path.join(IGLU_CENTRAL, vendor!, name!, 'jsonschema', version!), 'utf8')) as object
-      for (const schema of [served, central]) expect(ajv.validate(schema, entity.data), JSON.stringify(ajv.errors)).toBe(true)
-    }
-  })
+    it('applies the enabled enrichments to collected events', async () => {
+      const query = new URLSearchParams({
+        e: 'pv',
+        p: 'web',
+        url: 'http://shop.test/?utm_medium=email&utm_source=newsletter&utm_campaign=winter&gclid=abc',
+        refr: 'https://www.bing.com/search?q=winter+boots',
+      })
+      await fetch(`${server.baseUrl}/i?${query}`, {
+        headers: { 'x-forwarded-for': '203.0.113.9', cookie: '_ga=GA1.2', 'user-agent': CHROME },
+      })
+      const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
+      expect(event.event).toMatchObject({
+        // IP lookups saw the address before anonymisation.
+        user_ipaddress: '203.0.x.x',
+        ...LONDON,
+        ip_isp: 'Example Broadband',
+        ip_organization: 'Example Org Ltd',
+        ip_domain: 'example.net',
+        ip_netspeed: 'Cable/DSL',
+        mkt_medium: 'email',
+        mkt_source: 'newsletter',
+        mkt_campaign: 'winter',
+        mkt_clickid: 'abc',
+        mkt_network: 'Google',
+        refr_medium: 'search',
+        refr_source: 'Bing',
+        refr_term: 'winter boots',
+        event_fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+      })
+      // Each enrichment prepends its entity (ip lookups run after the ua parser); the cookie extractor is disabled.
+      expect(event.event.derived_contexts.data).toEqual([
+        {
+          schema: `iglu:${SP}/asn/jsonschema/1-0-1`,
+          data: { number: 64500, organization: 'Example Networks' },
+        },
+        {
+          schema: `iglu:${SP}/ua_parser_context/jsonschema/1-0-0`,
+          data: expect.objectContaining({
+            useragentFamily: 'Chrome',
+            useragentVersion: 'Chrome 120.0.6099',
+            osVersion: 'Windows 10',
+            deviceFamily: 'Other',
+          }),
+        },
+      ])
+    })
 
-  it('leaves the geo fields empty for an address no database knows', async () => {
-    await fetch(`${server.baseUrl}/micro/reset`)
-    await fetch(`${server.baseUrl}/i?e=pv&p=web&ip=192.0.2.44`)
-    const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
-    expect(event.event).toMatchObject({ user_ipaddress: '192.0.x.x', geo_country: null, geo_city: null, geo_latitude: null, ip_isp: null })
-    expect(event.incomplete).toBe(false)
-  })
+    it('derives entities valid against the schemas Floe serves and against Iglu Central', async () => {
+      const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
+      const ajv = createAjv({ allErrors: true })
+      for (const entity of event.event.derived_contexts.data as {
+        schema: string
+        data: unknown
+      }[]) {
+        const [, vendor, name, , version] =
+          /^iglu:([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(entity.schema) ?? []
+        const served = (
+          await requestJson(`${server.baseUrl}/micro/iglu/${vendor}/${name}/jsonschema/${version}`)
+        ).body
+        expect(served.description).toMatch(/Floe core schema/)
+        const central = JSON.parse(
+          readFileSync(path.join(IGLU_CENTRAL, vendor!, name!, 'jsonschema', version!), 'utf8'),
+        ) as object
+        for (const schema of [served, central])
+          expect(ajv.validate(schema, entity.data), JSON.stringify(ajv.errors)).toBe(true)
+      }
+    })
 
-  it('refuses invalid or unsupported configurations at start-up, listing every problem', async () => {
-    const bad = mkdtempSync(path.join(tmpdir(), 'floe-enrichments-bad-'))
-    try {
-      writeFileSync(path.join(bad, 'anon_ip.json'), config(`iglu:${SP}/anon_ip/jsonschema/1-0-1`, 'anon_ip', { anonOctets: 9 }))
-      writeFileSync(path.join(bad, 'yauaa.json'), config(`iglu:${SP}.enrichments/yauaa_enrichment_config/jsonschema/1-0-0`, 'yauaa', {}))
-      writeFileSync(path.join(bad, 'broken.json'), '{')
-      const failure = await startupError({ igluDirs: [IGLU_CENTRAL], enrichmentsDir: bad })
-      expect(failure).toBeInstanceOf(ConfigError)
-      expect((failure as ConfigError).problems).toHaveLength(3)
-      expect((failure as ConfigError).problems.join('\n')).toMatch(/anon_ip\.json: invalid against/)
-      expect((failure as ConfigError).problems.join('\n')).toMatch(/yauaa_enrichment_config enrichment is not supported/)
-    } finally {
-      rmSync(bad, { recursive: true, force: true })
-    }
-  })
+    it('leaves the geo fields empty for an address no database knows', async () => {
+      await fetch(`${server.baseUrl}/micro/reset`)
+      await fetch(`${server.baseUrl}/i?e=pv&p=web&ip=192.0.2.44`)
+      const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
+      expect(event.event).toMatchObject({
+        user_ipaddress: '192.0.x.x',
+        geo_country: null,
+        geo_city: null,
+        geo_latitude: null,
+        ip_isp: null,
+      })
+      expect(event.incomplete).toBe(false)
+    })
 
-  it('refuses remote or missing assets instead of downloading them', async () => {
-    const bad = mkdtempSync(path.join(tmpdir(), 'floe-enrichments-assets-'))
-    try {
-      const remote = { database: 'GeoLite2-City.mmdb', uri: 'https://assets.example.test/maxmind' }
-      writeFileSync(path.join(bad, 'ip_lookups.json'), config(`iglu:${SP}/ip_lookups/jsonschema/2-0-1`, 'ip_lookups', { geo: remote }))
-      writeFileSync(path.join(bad, 'ua_parser_config.json'), config(`iglu:${SP}/ua_parser_config/jsonschema/1-0-1`, 'ua_parser_config', { database: 'regexes.yaml', uri: 'file:absent' }))
-      const failure = await startupError({ igluDirs: [IGLU_CENTRAL], enrichmentsDir: bad })
-      expect(failure).toBeInstanceOf(ConfigError)
-      const problems = (failure as ConfigError).problems
-      expect(problems).toHaveLength(2)
-      expect(problems[0]).toMatch(/ip_lookups\.json: https:\/\/assets\.example\.test\/maxmind: Floe does not download enrichment assets; fetch https:\/\/assets\.example\.test\/maxmind\/GeoLite2-City\.mmdb/)
-      expect(problems[1]).toMatch(/ua_parser_config\.json: cannot read the user-agent rules .*absent\/regexes\.yaml/)
-    } finally {
-      rmSync(bad, { recursive: true, force: true })
-    }
-  })
-})
+    it('refuses invalid or unsupported configurations at start-up, listing every problem', async () => {
+      const bad = mkdtempSync(path.join(tmpdir(), 'floe-enrichments-bad-'))
+      try {
+        writeFileSync(
+          path.join(bad, 'anon_ip.json'),
+          config(`iglu:${SP}/anon_ip/jsonschema/1-0-1`, 'anon_ip', { anonOctets: 9 }),
+        )
+        writeFileSync(
+          path.join(bad, 'yauaa.json'),
+          config(`iglu:${SP}.enrichments/yauaa_enrichment_config/jsonschema/1-0-0`, 'yauaa', {}),
+        )
+        writeFileSync(path.join(bad, 'broken.json'), '{')
+        const failure = await startupError({ igluDirs: [IGLU_CENTRAL], enrichmentsDir: bad })
+        expect(failure).toBeInstanceOf(ConfigError)
+        expect((failure as ConfigError).problems).toHaveLength(3)
+        expect((failure as ConfigError).problems.join('\n')).toMatch(
+          /anon_ip\.json: invalid against/,
+        )
+        expect((failure as ConfigError).problems.join('\n')).toMatch(
+          /yauaa_enrichment_config enrichment is not supported/,
+        )
+      } finally {
+        rmSync(bad, { recursive: true, force: true })
+      }
+    })
+
+    it('refuses remote or missing assets instead of downloading them', async () => {
+      const bad = mkdtempSync(path.join(tmpdir(), 'floe-enrichments-assets-'))
+      try {
+        const remote = {
+          database: 'GeoLite2-City.mmdb',
+          uri: 'https://assets.example.test/maxmind',
+        }
+        writeFileSync(
+          path.join(bad, 'ip_lookups.json'),
+          config(`iglu:${SP}/ip_lookups/jsonschema/2-0-1`, 'ip_lookups', { geo: remote }),
+        )
+        writeFileSync(
+          path.join(bad, 'ua_parser_config.json'),
+          config(`iglu:${SP}/ua_parser_config/jsonschema/1-0-1`, 'ua_parser_config', {
+            database: 'regexes.yaml',
+            uri: 'file:absent',
+          }),
+        )
+        const failure = await startupError({ igluDirs: [IGLU_CENTRAL], enrichmentsDir: bad })
+        expect(failure).toBeInstanceOf(ConfigError)
+        const problems = (failure as ConfigError).problems
+        expect(problems).toHaveLength(2)
+        expect(problems[0]).toMatch(
+          /ip_lookups\.json: https:\/\/assets\.example\.test\/maxmind: Floe does not download enrichment assets; fetch https:\/\/assets\.example\.test\/maxmind\/GeoLite2-City\.mmdb/,
+        )
+        expect(problems[1]).toMatch(
+          /ua_parser_config\.json: cannot read the user-agent rules .*absent\/regexes\.yaml/,
+        )
+      } finally {
+        rmSync(bad, { recursive: true, force: true })
+      }
+    })
+  },
+)
 
 describeWithSharedData('optional enrichments from flags', () => {
   let dir: string
@@ -135,12 +270,38 @@ describeWithSharedData('optional enrichments from flags', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it('enables enrichments with their typical configuration, and ip_lookups from --geo-db, offline', async () => {
-    const server = await startTestApp(testConfig({ inspection: { enrich: ['ua_parser_config', 'anon_ip', 'campaign_attribution', 'event_fingerprint_config'], geoDatabase: path.join(dir, 'GeoIP2-City.mmdb') } }))
+    const server = await startTestApp(
+      testConfig({
+        inspection: {
+          enrich: [
+            'ua_parser_config',
+            'anon_ip',
+            'campaign_attribution',
+            'event_fingerprint_config',
+          ],
+          geoDatabase: path.join(dir, 'GeoIP2-City.mmdb'),
+        },
+      }),
+    )
     try {
-      await fetch(`${server.baseUrl}/i?e=pv&p=web&url=${encodeURIComponent('http://shop.test/?utm_source=flyer')}`, { headers: { 'x-forwarded-for': '203.0.113.9', 'user-agent': CHROME } })
+      await fetch(
+        `${server.baseUrl}/i?e=pv&p=web&url=${encodeURIComponent('http://shop.test/?utm_source=flyer')}`,
+        { headers: { 'x-forwarded-for': '203.0.113.9', 'user-agent': CHROME } },
+      )
       const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
-      expect(event.event).toMatchObject({ user_ipaddress: '203.0.113.x', ...LONDON, ip_isp: null, mkt_source: 'flyer', event_fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/) })
-      expect(event.event.derived_contexts.data).toEqual([{ schema: `iglu:${SP}/ua_parser_context/jsonschema/1-0-0`, data: expect.objectContaining({ useragentFamily: 'Chrome' }) }])
+      expect(event.event).toMatchObject({
+        user_ipaddress: '203.0.113.x',
+        ...LONDON,
+        ip_isp: null,
+        mkt_source: 'flyer',
+        event_fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
+      })
+      expect(event.event.derived_contexts.data).toEqual([
+        {
+          schema: `iglu:${SP}/ua_parser_context/jsonschema/1-0-0`,
+          data: expect.objectContaining({ useragentFamily: 'Chrome' }),
+        },
+      ])
     } finally {
       await server.close()
     }
@@ -148,8 +309,15 @@ describeWithSharedData('optional enrichments from flags', () => {
 
   it('lets the enrichments directory win over a flag for the same enrichment', async () => {
     const configs = mkdtempSync(path.join(tmpdir(), 'floe-enrich-both-'))
-    writeFileSync(path.join(configs, 'anon_ip.json'), config(`iglu:${SP}/anon_ip/jsonschema/1-0-1`, 'anon_ip', { anonOctets: 3 }))
-    const server = await startTestApp(testConfig({ inspection: { igluDirs: [IGLU_CENTRAL], enrichmentsDir: configs, enrich: ['anon_ip'] } }))
+    writeFileSync(
+      path.join(configs, 'anon_ip.json'),
+      config(`iglu:${SP}/anon_ip/jsonschema/1-0-1`, 'anon_ip', { anonOctets: 3 }),
+    )
+    const server = await startTestApp(
+      testConfig({
+        inspection: { igluDirs: [IGLU_CENTRAL], enrichmentsDir: configs, enrich: ['anon_ip'] },
+      }),
+    )
     try {
       await fetch(`${server.baseUrl}/i?e=pv&p=web&ip=203.0.113.9`)
       const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
@@ -161,11 +329,16 @@ describeWithSharedData('optional enrichments from flags', () => {
   })
 
   it('refuses unknown names and a geo database that cannot be read', async () => {
-    const failure = await startupError({ enrich: ['ua_parser_config', 'yauaa', 'cookie_extractor_config'], geoDatabase: path.join(dir, 'absent.mmdb') })
+    const failure = await startupError({
+      enrich: ['ua_parser_config', 'yauaa', 'cookie_extractor_config'],
+      geoDatabase: path.join(dir, 'absent.mmdb'),
+    })
     expect(failure).toBeInstanceOf(ConfigError)
     const problems = (failure as ConfigError).problems
     expect(problems).toHaveLength(3)
-    expect(problems[0]).toMatch(/^--enrich yauaa: not an enrichment Floe can enable with defaults \(one of campaign_attribution, referer_parser, ua_parser_config, event_fingerprint_config, anon_ip/)
+    expect(problems[0]).toMatch(
+      /^--enrich yauaa: not an enrichment Floe can enable with defaults \(one of campaign_attribution, referer_parser, ua_parser_config, event_fingerprint_config, anon_ip/,
+    )
     expect(problems[1]).toMatch(/^--enrich cookie_extractor_config: /)
     expect(problems[2]).toMatch(/^--geo-db .*absent\.mmdb: geo database .*absent\.mmdb/)
   })
@@ -178,10 +351,20 @@ describe('derived entities are validated against their schemas (enrich phase 3)'
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'floe-derived-'))
     const vendor = `${SP}.enrichments`
-    const extractor = { schema: `iglu:${vendor}/http_header_extractor_config/jsonschema/1-0-0`, data: { name: 'http_header_extractor_config', vendor, enabled: true, parameters: { headersPattern: '^[Xx]-[Ff]loe-' } } }
+    const extractor = {
+      schema: `iglu:${vendor}/http_header_extractor_config/jsonschema/1-0-0`,
+      data: {
+        name: 'http_header_extractor_config',
+        vendor,
+        enabled: true,
+        parameters: { headersPattern: '^[Xx]-[Ff]loe-' },
+      },
+    }
     writeFileSync(path.join(dir, 'http_header_extractor_config.json'), JSON.stringify(extractor))
     // Iglu Central's schemas validate the configuration file; the http_header entity resolves to Floe's core schema first.
-    server = await startTestApp(testConfig({ inspection: { igluDirs: [IGLU_CENTRAL], enrichmentsDir: dir } }))
+    server = await startTestApp(
+      testConfig({ inspection: { igluDirs: [IGLU_CENTRAL], enrichmentsDir: dir } }),
+    )
   })
   afterAll(async () => {
     await server?.close()
@@ -191,24 +374,50 @@ describe('derived entities are validated against their schemas (enrich phase 3)'
   it('keeps an event whose derived entities are valid', async () => {
     await fetch(`${server.baseUrl}/i?e=pv&p=web`, { headers: { 'x-floe-short': 'fine' } })
     const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
-    expect(event.event.derived_contexts.data).toEqual([{ schema: 'iglu:org.ietf/http_header/jsonschema/1-0-0', data: { name: 'X-Floe-Short', value: 'fine' } }])
-    expect((await requestJson(`${server.baseUrl}/micro/iglu/org.ietf/http_header/jsonschema/1-0-0`)).body.description).toMatch(/Floe core schema/)
+    expect(event.event.derived_contexts.data).toEqual([
+      {
+        schema: 'iglu:org.ietf/http_header/jsonschema/1-0-0',
+        data: { name: 'X-Floe-Short', value: 'fine' },
+      },
+    ])
+    expect(
+      (await requestJson(`${server.baseUrl}/micro/iglu/org.ietf/http_header/jsonschema/1-0-0`)).body
+        .description,
+    ).toMatch(/Floe core schema/)
   })
 
   it('makes a schema violation of an invalid derived entity, and drops only that entity from the incomplete event', async () => {
     await fetch(`${server.baseUrl}/micro/reset`)
     // The header entity's value may hold at most 4096 characters.
-    await fetch(`${server.baseUrl}/i?e=pv&p=web`, { headers: { 'x-floe-long': 'v'.repeat(5000), 'x-floe-short': 'fine' } })
-    expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({ total: 1, good: 0, bad: 1 })
+    await fetch(`${server.baseUrl}/i?e=pv&p=web`, {
+      headers: { 'x-floe-long': 'v'.repeat(5000), 'x-floe-short': 'fine' },
+    })
+    expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({
+      total: 1,
+      good: 0,
+      bad: 1,
+    })
     const [bad] = (await requestJson(`${server.baseUrl}/local/bad`)).body
     expect(bad.errors[1]).toContain('schema_violations')
     const row = JSON.parse(bad.errors[1])
     expect(row.data.failure.messages).toEqual([
-      { schemaKey: 'iglu:org.ietf/http_header/jsonschema/1-0-0', error: { error: 'ValidationError', dataReports: [expect.objectContaining({ path: '$.value', keyword: 'maxLength' })] } },
+      {
+        schemaKey: 'iglu:org.ietf/http_header/jsonschema/1-0-0',
+        error: {
+          error: 'ValidationError',
+          dataReports: [expect.objectContaining({ path: '$.value', keyword: 'maxLength' })],
+        },
+      },
     ])
     const [incomplete] = (await requestJson(`${server.baseUrl}/local/events`)).body
     const headers = incomplete.contexts_org_ietf_http_header_1
-    expect(headers).toEqual([{ name: 'X-Floe-Short', value: 'fine', _schema_version: 'iglu:org.ietf/http_header/jsonschema/1-0-0' }])
+    expect(headers).toEqual([
+      {
+        name: 'X-Floe-Short',
+        value: 'fine',
+        _schema_version: 'iglu:org.ietf/http_header/jsonschema/1-0-0',
+      },
+    ])
     expect(incomplete.contexts_com_snowplowanalytics_snowplow_failure_1).toHaveLength(1)
   })
 })

@@ -27,7 +27,12 @@ describe.runIf(process.platform === 'linux')('PGlite on disk', () => {
 
   it('runs PostgreSQL with fsync on, synchronous commits and WAL synced by fsync', async () => {
     const { store } = await open()
-    const settings = await sql<{ name: string; setting: string }>`select name, setting from pg_settings where name in ('fsync', 'synchronous_commit', 'wal_sync_method') order by name`.execute(store.db)
+    const settings = await sql<{
+      name: string
+      setting: string
+    }>`select name, setting from pg_settings where name in ('fsync', 'synchronous_commit', 'wal_sync_method') order by name`.execute(
+      store.db,
+    )
     expect(settings.rows).toEqual([
       { name: 'fsync', setting: 'on' },
       { name: 'synchronous_commit', setting: 'on' },
@@ -50,7 +55,8 @@ describe.runIf(process.platform === 'linux')('PGlite on disk', () => {
     } finally {
       fs.fsyncSync = original
     }
-    const dataDir = database.config.kind === 'pglite' ? fs.realpathSync(database.config.dataDir ?? '') : ''
+    const dataDir =
+      database.config.kind === 'pglite' ? fs.realpathSync(database.config.dataDir ?? '') : ''
     expect(synced.filter((file) => file.startsWith(`${dataDir}/pgdata/pg_wal/`))).not.toEqual([])
   })
 })

@@ -4,7 +4,11 @@ import { createDb, type Store } from '../src/db/create-db.js'
 import { migrateToLatest } from '../src/db/migrate.js'
 import { startEventRetention } from '../src/micro/event-retention.js'
 import { PostgresEventStore } from '../src/micro/postgres-event-store.js'
-import { aBadEvent, aGoodEvent, describeEventStoreContract } from './support/event-store.contract.js'
+import {
+  aBadEvent,
+  aGoodEvent,
+  describeEventStoreContract,
+} from './support/event-store.contract.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
 
 describe.each(backends)('PostgresEventStore on $name', (backend) => {
@@ -35,11 +39,19 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     await events.keep({ good: [aGoodEvent({ appId: 'before' })], bad: [], incomplete: [] })
     // A trigger stands in for a failure that only the last chunk of a large batch meets.
     await sql`create function refuse_poison() returns trigger language plpgsql as $$
-      begin if new.body like '%poison%' then raise exception 'poisoned row'; end if; return new; end $$`.execute(store.db)
-    await sql`create trigger refuse_poison before insert on inspected_events for each row execute function refuse_poison()`.execute(store.db)
+      begin if new.body like '%poison%' then raise exception 'poisoned row'; end if; return new; end $$`.execute(
+      store.db,
+    )
+    await sql`create trigger refuse_poison before insert on inspected_events for each row execute function refuse_poison()`.execute(
+      store.db,
+    )
     try {
-      const good = Array.from({ length: 1200 }, (_, i) => aGoodEvent({ appId: i === 1100 ? 'poison' : `e${i}` }))
-      await expect(events.keep({ good, bad: [aBadEvent('v')], incomplete: [] })).rejects.toThrow(/poisoned row/)
+      const good = Array.from({ length: 1200 }, (_, i) =>
+        aGoodEvent({ appId: i === 1100 ? 'poison' : `e${i}` }),
+      )
+      await expect(events.keep({ good, bad: [aBadEvent('v')], incomplete: [] })).rejects.toThrow(
+        /poisoned row/,
+      )
       expect(await events.counts()).toEqual({ total: 1, good: 1, bad: 0 })
     } finally {
       await sql`drop trigger refuse_poison on inspected_events`.execute(store.db)
@@ -50,9 +62,17 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
   it('deletes by the time events were stored, and trims each list to its newest events', async () => {
     const events = await fresh()
     now = Date.parse('2026-01-01T00:00:00Z')
-    await events.keep({ good: [aGoodEvent({ appId: 'old' })], bad: [aBadEvent('old')], incomplete: [aGoodEvent({ appId: 'old-incomplete', incomplete: true })] })
+    await events.keep({
+      good: [aGoodEvent({ appId: 'old' })],
+      bad: [aBadEvent('old')],
+      incomplete: [aGoodEvent({ appId: 'old-incomplete', incomplete: true })],
+    })
     now += 60_000
-    await events.keep({ good: [aGoodEvent({ appId: 'new1' }), aGoodEvent({ appId: 'new2' })], bad: [aBadEvent('new1'), aBadEvent('new2')], incomplete: [aGoodEvent({ appId: 'new-incomplete', incomplete: true })] })
+    await events.keep({
+      good: [aGoodEvent({ appId: 'new1' }), aGoodEvent({ appId: 'new2' })],
+      bad: [aBadEvent('new1'), aBadEvent('new2')],
+      incomplete: [aGoodEvent({ appId: 'new-incomplete', incomplete: true })],
+    })
     expect(await events.deleteStoredBefore(new Date(now))).toBe(3)
     expect(await events.counts()).toEqual({ total: 4, good: 2, bad: 2 })
     expect(await events.trimLists(2, 2 ** 30)).toBe(1)
@@ -65,7 +85,11 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
   it('trims each list to the newest events whose JSON texts fit the size bound, and tells what it wrote', async () => {
     const written: number[] = []
     await store.db.deleteFrom('inspected_events').execute()
-    const events = new PostgresEventStore({ db: store.db, now: clock, onWritten: (bytes) => written.push(bytes) })
+    const events = new PostgresEventStore({
+      db: store.db,
+      now: clock,
+      onWritten: (bytes) => written.push(bytes),
+    })
     const size = (event: object) => Buffer.byteLength(JSON.stringify(event), 'utf8')
     // Two-byte characters: the bound counts bytes, not characters.
     const good = (id: number) => aGoodEvent({ appId: `g${id}-${'é'.repeat(1000 * id)}` })
@@ -77,9 +101,13 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     const bad = (id: number) => aBadEvent(`b${id}-${'x'.repeat(padding)}`)
     expect([2 * size(bad(1)) <= bound, 3 * size(bad(1)) > bound]).toEqual([true, true])
 
-    for (const id of [1, 2, 3]) await events.keep({ good: [good(id)], bad: [bad(id)], incomplete: [] })
+    for (const id of [1, 2, 3])
+      await events.keep({ good: [good(id)], bad: [bad(id)], incomplete: [] })
     await events.keep({ good: [], bad: [], incomplete: [incomplete] })
-    expect(written).toEqual([...[1, 2, 3].map((id) => size(good(id)) + size(bad(id))), size(incomplete)])
+    expect(written).toEqual([
+      ...[1, 2, 3].map((id) => size(good(id)) + size(bad(id))),
+      size(incomplete),
+    ])
 
     expect(await events.trimLists(1000, bound)).toBe(3)
     expect((await events.findGood()).map((e) => e.event.app_id)).toEqual([good(3).event.app_id])
@@ -99,16 +127,30 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
       vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
       const events = await fresh()
       now = Date.parse('2026-01-01T00:00:00Z')
-      await events.keep({ good: [aGoodEvent({ appId: 'day-old' })], bad: [aBadEvent('day-old')], incomplete: [] })
+      await events.keep({
+        good: [aGoodEvent({ appId: 'day-old' })],
+        bad: [aBadEvent('day-old')],
+        incomplete: [],
+      })
       now += 23 * 3600_000
       await events.keep({ good: [aGoodEvent({ appId: 'recent' })], bad: [], incomplete: [] })
       const errors: unknown[] = []
-      const retention = startEventRetention({ store: events, ttlSeconds: 24 * 3600, intervalSeconds: 60, maxPerList: 1000, maxBytesPerList: 2 ** 30, now: clock, onError: (e) => errors.push(e) })
+      const retention = startEventRetention({
+        store: events,
+        ttlSeconds: 24 * 3600,
+        intervalSeconds: 60,
+        maxPerList: 1000,
+        maxBytesPerList: 2 ** 30,
+        now: clock,
+        onError: (e) => errors.push(e),
+      })
       try {
         expect(await retention.runOnce()).toEqual({ expired: 0, trimmed: 0 })
         now += 3600_000 + 1
         await vi.advanceTimersByTimeAsync(60_000)
-        await vi.waitFor(async () => expect(await events.counts()).toEqual({ total: 1, good: 1, bad: 0 }))
+        await vi.waitFor(async () =>
+          expect(await events.counts()).toEqual({ total: 1, good: 1, bad: 0 }),
+        )
         expect((await events.findGood()).map((e) => e.event.app_id)).toEqual(['recent'])
         now += 23 * 3600_000
         expect(await retention.runOnce()).toEqual({ expired: 1, trimmed: 0 })
@@ -122,8 +164,21 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     it('cleans up without waiting for its timer once a quarter of the size bound was written', async () => {
       vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
       const trims: [number, number][] = []
-      const counting = { deleteStoredBefore: async () => 0, trimLists: async (count: number, bytes: number) => trims.push([count, bytes]) }
-      const retention = startEventRetention({ store: counting, ttlSeconds: 300, intervalSeconds: 60, maxPerList: 10, maxBytesPerList: 4000, now: clock, onError: (e) => { throw e } })
+      const counting = {
+        deleteStoredBefore: async () => 0,
+        trimLists: async (count: number, bytes: number) => trims.push([count, bytes]),
+      }
+      const retention = startEventRetention({
+        store: counting,
+        ttlSeconds: 300,
+        intervalSeconds: 60,
+        maxPerList: 10,
+        maxBytesPerList: 4000,
+        now: clock,
+        onError: (e) => {
+          throw e
+        },
+      })
       try {
         retention.written(600)
         retention.written(399)
@@ -158,7 +213,15 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
         trimLists: async () => 0,
       }
       const errors: unknown[] = []
-      const retention = startEventRetention({ store: flaky, ttlSeconds: 300, intervalSeconds: 60, maxPerList: 10, maxBytesPerList: 2 ** 30, now: clock, onError: (e) => errors.push(e) })
+      const retention = startEventRetention({
+        store: flaky,
+        ttlSeconds: 300,
+        intervalSeconds: 60,
+        maxPerList: 10,
+        maxBytesPerList: 2 ** 30,
+        now: clock,
+        onError: (e) => errors.push(e),
+      })
       await vi.advanceTimersByTimeAsync(60_000)
       expect(errors).toEqual([new Error('database away')])
       await vi.advanceTimersByTimeAsync(60_000)
@@ -167,19 +230,29 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     })
   })
 
-  it.runIf(backend.name === 'postgres')('shares events between stores on separate connections', async () => {
-    const first = await fresh()
-    const other = await createDb(database.config)
-    try {
-      const second = new PostgresEventStore({ db: other.db, now: clock })
-      await first.keep({ good: [aGoodEvent({ appId: 'from-first' })], bad: [], incomplete: [] })
-      await second.keep({ good: [aGoodEvent({ appId: 'from-second' })], bad: [aBadEvent('x')], incomplete: [] })
-      expect((await first.findGood()).map((e) => e.event.app_id)).toEqual(['from-second', 'from-first'])
-      expect(await first.counts()).toEqual({ total: 3, good: 2, bad: 1 })
-      await second.reset()
-      expect(await first.counts()).toEqual({ total: 0, good: 0, bad: 0 })
-    } finally {
-      await other.close()
-    }
-  })
+  it.runIf(backend.name === 'postgres')(
+    'shares events between stores on separate connections',
+    async () => {
+      const first = await fresh()
+      const other = await createDb(database.config)
+      try {
+        const second = new PostgresEventStore({ db: other.db, now: clock })
+        await first.keep({ good: [aGoodEvent({ appId: 'from-first' })], bad: [], incomplete: [] })
+        await second.keep({
+          good: [aGoodEvent({ appId: 'from-second' })],
+          bad: [aBadEvent('x')],
+          incomplete: [],
+        })
+        expect((await first.findGood()).map((e) => e.event.app_id)).toEqual([
+          'from-second',
+          'from-first',
+        ])
+        expect(await first.counts()).toEqual({ total: 3, good: 2, bad: 1 })
+        await second.reset()
+        expect(await first.counts()).toEqual({ total: 0, good: 0, bad: 0 })
+      } finally {
+        await other.close()
+      }
+    },
+  )
 })

@@ -18,8 +18,19 @@ const schema = (version: string, extra: Record<string, unknown> = {}) => ({
   required: ['term'],
   additionalProperties: false,
 })
-const deploy = (version: string, source = 'VALIDATED', target = 'DEV', message = `deploy ${version}`) => ({
-  source, target, vendor: 'com.acme', name: 'search', format: 'jsonschema', version, message,
+const deploy = (
+  version: string,
+  source = 'VALIDATED',
+  target = 'DEV',
+  message = `deploy ${version}`,
+) => ({
+  source,
+  target,
+  vendor: 'com.acme',
+  name: 'search',
+  format: 'jsonschema',
+  version,
+  message,
 })
 
 describe.each(backends)('data structures API on $name', (backend) => {
@@ -37,7 +48,10 @@ describe.each(backends)('data structures API on $name', (backend) => {
     if (startup.kind !== 'initial') throw new Error('expected initial credentials')
     admin = await apiClient(server, startup.organizationId, startup.apiKeyId, startup.apiKey)
     const credentials = createCredentialsService({ db: server.app.store.db, clock: systemClock })
-    const plain = await credentials.createApiKey({ organizationId: startup.organizationId, isAdmin: false })
+    const plain = await credentials.createApiKey({
+      organizationId: startup.organizationId,
+      isAdmin: false,
+    })
     user = await apiClient(server, startup.organizationId, plain.key.id, plain.secret)
     const otherOrg = await credentials.createOrganization('other')
     const otherKey = await credentials.createApiKey({ organizationId: otherOrg.id, isAdmin: true })
@@ -50,62 +64,147 @@ describe.each(backends)('data structures API on $name', (backend) => {
   })
 
   it('runs the whole flow: validate → DEV → PROD → patch', async () => {
-    const validation = await user.call('POST', '/data-structures/v1/validation-requests', { meta: { hidden: false, schemaType: 'event', customData: { team: 'search' } }, data: schema('1-0-0') })
+    const validation = await user.call('POST', '/data-structures/v1/validation-requests', {
+      meta: { hidden: false, schemaType: 'event', customData: { team: 'search' } },
+      data: schema('1-0-0'),
+    })
     expect(validation.status).toBe(201)
-    expect(validation.body).toMatchObject({ completed: true, success: true, errors: null, id: expect.any(String) })
+    expect(validation.body).toMatchObject({
+      completed: true,
+      success: true,
+      errors: null,
+      id: expect.any(String),
+    })
 
-    const notValidated = await user.call('POST', '/data-structures/v1/deployment-requests', deploy('1-0-1'))
+    const notValidated = await user.call(
+      'POST',
+      '/data-structures/v1/deployment-requests',
+      deploy('1-0-1'),
+    )
     expect(notValidated).toMatchObject({ status: 409, body: { code: 'NOT_VALIDATED' } })
 
     const dev = await user.call('POST', '/data-structures/v1/deployment-requests', deploy('1-0-0'))
     expect(dev.status).toBe(201)
-    expect(dev.body).toMatchObject({ success: true, deployment: { env: 'DEV', patchLevel: 0, version: '1-0-0', message: 'deploy 1-0-0' } })
+    expect(dev.body).toMatchObject({
+      success: true,
+      deployment: { env: 'DEV', patchLevel: 0, version: '1-0-0', message: 'deploy 1-0-0' },
+    })
 
     const record = await user.call('GET', `/data-structures/v1/${hash}`)
     expect(record.status).toBe(200)
-    expect(record.body).toMatchObject({ hash, vendor: 'com.acme', name: 'search', format: 'jsonschema', description: 'A search', meta: { schemaType: 'event', customData: { team: 'search' } } })
+    expect(record.body).toMatchObject({
+      hash,
+      vendor: 'com.acme',
+      name: 'search',
+      format: 'jsonschema',
+      description: 'A search',
+      meta: { schemaType: 'event', customData: { team: 'search' } },
+    })
     expect(record.body.deployments).toHaveLength(1)
     expect(record.body.deployments[0].ts).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
 
-    expect((await user.call('GET', `/data-structures/v1/${hash}/versions/1-0-0?env=PROD`)).status).toBe(404)
+    expect(
+      (await user.call('GET', `/data-structures/v1/${hash}/versions/1-0-0?env=PROD`)).status,
+    ).toBe(404)
     const raw = await user.call('GET', `/data-structures/v1/${hash}/versions/1-0-0?env=DEV`)
     expect(raw).toMatchObject({ status: 200, body: schema('1-0-0') })
 
-    const forbidden = await user.call('POST', '/data-structures/v1/deployment-requests', deploy('1-0-0', 'DEV', 'PROD'))
+    const forbidden = await user.call(
+      'POST',
+      '/data-structures/v1/deployment-requests',
+      deploy('1-0-0', 'DEV', 'PROD'),
+    )
     expect(forbidden).toMatchObject({ status: 403, body: { code: 'ADMIN_REQUIRED' } })
-    const prod = await admin.call('POST', '/data-structures/v1/deployment-requests/sync', deploy('1-0-0', 'DEV', 'PROD', 'ship it'))
-    expect(prod).toMatchObject({ status: 201, body: { deployment: { env: 'PROD', message: 'ship it' } } })
-    expect((await user.call('GET', `/data-structures/v1/${hash}/versions/1-0-0?env=PROD`)).body).toEqual(schema('1-0-0'))
+    const prod = await admin.call(
+      'POST',
+      '/data-structures/v1/deployment-requests/sync',
+      deploy('1-0-0', 'DEV', 'PROD', 'ship it'),
+    )
+    expect(prod).toMatchObject({
+      status: 201,
+      body: { deployment: { env: 'PROD', message: 'ship it' } },
+    })
+    expect(
+      (await user.call('GET', `/data-structures/v1/${hash}/versions/1-0-0?env=PROD`)).body,
+    ).toEqual(schema('1-0-0'))
     const both = await user.call('GET', `/data-structures/v1/${hash}`)
     expect(both.body.deployments.map((d: { env: string }) => d.env)).toEqual(['PROD', 'DEV'])
 
     // Changed content for a version that is in PROD: no patch, ever.
-    const changed = schema('1-0-0', { page: { type: ['integer', 'null'], minimum: 0, maximum: 100, description: 'p' } })
-    expect((await user.call('POST', '/data-structures/v1/validation-requests', { data: changed })).body.success).toBe(true)
-    expect((await user.call('POST', '/data-structures/v1/deployment-requests', deploy('1-0-0'))).body.code).toBe('PATCH_REQUIRED')
-    expect((await user.call('POST', '/data-structures/v1/deployment-requests?patch=true', deploy('1-0-0'))).body.code).toBe('PROD_IMMUTABLE')
+    const changed = schema('1-0-0', {
+      page: { type: ['integer', 'null'], minimum: 0, maximum: 100, description: 'p' },
+    })
+    expect(
+      (await user.call('POST', '/data-structures/v1/validation-requests', { data: changed })).body
+        .success,
+    ).toBe(true)
+    expect(
+      (await user.call('POST', '/data-structures/v1/deployment-requests', deploy('1-0-0'))).body
+        .code,
+    ).toBe('PATCH_REQUIRED')
+    expect(
+      (
+        await user.call(
+          'POST',
+          '/data-structures/v1/deployment-requests?patch=true',
+          deploy('1-0-0'),
+        )
+      ).body.code,
+    ).toBe('PROD_IMMUTABLE')
 
     // A DEV-only version can be patched.
-    expect((await user.call('POST', '/data-structures/v1/validation-requests', { data: schema('1-0-1') })).body.success).toBe(true)
-    expect((await user.call('POST', '/data-structures/v1/deployment-requests', deploy('1-0-1'))).status).toBe(201)
-    const patched = schema('1-0-1', { page: { type: ['integer', 'null'], minimum: 0, maximum: 9, description: 'p' } })
-    expect((await user.call('POST', '/data-structures/v1/validation-requests', { data: patched })).body.success).toBe(true)
-    const patch = await user.call('POST', '/data-structures/v1/deployment-requests?patch=true', deploy('1-0-1'))
-    expect(patch).toMatchObject({ status: 201, body: { deployment: { env: 'DEV', patchLevel: 1 } } })
-    expect((await user.call('GET', `/data-structures/v1/${hash}/versions/1-0-1?env=DEV`)).body).toEqual(patched)
+    expect(
+      (
+        await user.call('POST', '/data-structures/v1/validation-requests', {
+          data: schema('1-0-1'),
+        })
+      ).body.success,
+    ).toBe(true)
+    expect(
+      (await user.call('POST', '/data-structures/v1/deployment-requests', deploy('1-0-1'))).status,
+    ).toBe(201)
+    const patched = schema('1-0-1', {
+      page: { type: ['integer', 'null'], minimum: 0, maximum: 9, description: 'p' },
+    })
+    expect(
+      (await user.call('POST', '/data-structures/v1/validation-requests', { data: patched })).body
+        .success,
+    ).toBe(true)
+    const patch = await user.call(
+      'POST',
+      '/data-structures/v1/deployment-requests?patch=true',
+      deploy('1-0-1'),
+    )
+    expect(patch).toMatchObject({
+      status: 201,
+      body: { deployment: { env: 'DEV', patchLevel: 1 } },
+    })
+    expect(
+      (await user.call('GET', `/data-structures/v1/${hash}/versions/1-0-1?env=DEV`)).body,
+    ).toEqual(patched)
 
     // Redeploying the same content changes nothing.
-    const again = await user.call('POST', '/data-structures/v1/deployment-requests', deploy('1-0-1'))
+    const again = await user.call(
+      'POST',
+      '/data-structures/v1/deployment-requests',
+      deploy('1-0-1'),
+    )
     expect(again).toMatchObject({ status: 201, body: { success: true, deployment: null } })
 
     const history = await user.call('GET', `/data-structures/v1/${hash}/deployments`)
-    expect(history.body.map((d: { version: string; env: string; patchLevel: number }) => `${d.version}/${d.env}/${d.patchLevel}`)).toEqual([
-      '1-0-1/DEV/1', '1-0-1/DEV/0', '1-0-0/PROD/0', '1-0-0/DEV/0',
-    ])
+    expect(
+      history.body.map(
+        (d: { version: string; env: string; patchLevel: number }) =>
+          `${d.version}/${d.env}/${d.patchLevel}`,
+      ),
+    ).toEqual(['1-0-1/DEV/1', '1-0-1/DEV/0', '1-0-0/PROD/0', '1-0-0/DEV/0'])
   })
 
   it('pages the deployment history newest first, with [] past the end and env/version filters', async () => {
-    const page = (q: string) => user.call('GET', `/data-structures/v1/${hash}/deployments?${q}`).then((r) => r.body as { version: string; env: string }[])
+    const page = (q: string) =>
+      user
+        .call('GET', `/data-structures/v1/${hash}/deployments?${q}`)
+        .then((r) => r.body as { version: string; env: string }[])
     const all = await page('')
     expect(all.length).toBe(4)
     expect(await page('from=0&size=2')).toEqual(all.slice(0, 2))
@@ -116,55 +215,115 @@ describe.each(backends)('data structures API on $name', (backend) => {
     expect(await page('from=123456789012345&size=1')).toEqual([])
     expect((await page('env=PROD')).map((d) => d.env)).toEqual(['PROD'])
     expect((await page('version=1-0-1')).every((d) => d.version === '1-0-1')).toBe(true)
-    expect((await user.call('GET', `/data-structures/v1/${hash}/deployments?size=-1`)).status).toBe(400)
+    expect((await user.call('GET', `/data-structures/v1/${hash}/deployments?size=-1`)).status).toBe(
+      400,
+    )
   })
 
   it('refuses version gaps and unknown source/target pairs', async () => {
-    expect((await user.call('POST', '/data-structures/v1/validation-requests', { data: schema('1-0-3') })).body.success).toBe(true)
-    expect((await user.call('POST', '/data-structures/v1/deployment-requests', deploy('1-0-3'))).body.code).toBe('VERSION_GAP')
-    const bad = await user.call('POST', '/data-structures/v1/deployment-requests', deploy('1-0-0', 'PROD', 'DEV'))
+    expect(
+      (
+        await user.call('POST', '/data-structures/v1/validation-requests', {
+          data: schema('1-0-3'),
+        })
+      ).body.success,
+    ).toBe(true)
+    expect(
+      (await user.call('POST', '/data-structures/v1/deployment-requests', deploy('1-0-3'))).body
+        .code,
+    ).toBe('VERSION_GAP')
+    const bad = await user.call(
+      'POST',
+      '/data-structures/v1/deployment-requests',
+      deploy('1-0-0', 'PROD', 'DEV'),
+    )
     expect(bad).toMatchObject({ status: 400, body: { code: 'INVALID_DEPLOYMENT_PATH' } })
-    const badVersion = await user.call('POST', '/data-structures/v1/deployment-requests', deploy('1-0-x'))
+    const badVersion = await user.call(
+      'POST',
+      '/data-structures/v1/deployment-requests',
+      deploy('1-0-x'),
+    )
     expect(badVersion.status).toBe(400)
     expect(badVersion.body.message).toContain('version')
   })
 
   it('reports lint findings: errors fail the validation, warnings and info do not', async () => {
-    const broken = schema('2-0-0', { n: { type: 'integer', minimum: 5, maximum: 1, description: 'n' } })
-    const response = await user.call('POST', '/data-structures/v1/validation-requests/sync', { data: broken })
+    const broken = schema('2-0-0', {
+      n: { type: 'integer', minimum: 5, maximum: 1, description: 'n' },
+    })
+    const response = await user.call('POST', '/data-structures/v1/validation-requests/sync', {
+      data: broken,
+    })
     expect(response.status).toBe(201)
     expect(response.body.success).toBe(false)
-    expect(response.body.errors.join('\n')).toMatch(/\/properties\/n: minimum 5 is greater than maximum 1 \[numericMinimumMaximum\]/)
-    const warned = await user.call('POST', '/data-structures/v1/validation-requests', { data: schema('2-0-0', { s: { type: ['string', 'null'], description: 's' } }) })
+    expect(response.body.errors.join('\n')).toMatch(
+      /\/properties\/n: minimum 5 is greater than maximum 1 \[numericMinimumMaximum\]/,
+    )
+    const warned = await user.call('POST', '/data-structures/v1/validation-requests', {
+      data: schema('2-0-0', { s: { type: ['string', 'null'], description: 's' } }),
+    })
     expect(warned.body).toMatchObject({ success: true, errors: null })
     expect(warned.body.warnings.join('\n')).toContain('[stringLength]')
     // Iglu allows other formats; the registry (and every data structure hash) is for JSON Schemas only.
     const avro = schema('2-0-0')
-    const notJsonSchema = await user.call('POST', '/data-structures/v1/validation-requests', { data: { ...avro, self: { ...avro.self, format: 'avro' } } })
+    const notJsonSchema = await user.call('POST', '/data-structures/v1/validation-requests', {
+      data: { ...avro, self: { ...avro.self, format: 'avro' } },
+    })
     expect(notJsonSchema.body).toMatchObject({ success: false })
-    expect(notJsonSchema.body.errors).toEqual(['/self/format: the registry keeps JSON Schemas only: format must be "jsonschema", not "avro" [selfDescribing]'])
+    expect(notJsonSchema.body.errors).toEqual([
+      '/self/format: the registry keeps JSON Schemas only: format must be "jsonschema", not "avro" [selfDescribing]',
+    ])
   })
 
   it('offers asynchronous validation and deployment, polled by id', async () => {
-    const accepted = await user.call('POST', '/data-structures/v1/validation-requests?async=true', { data: schema('1-1-0') })
+    const accepted = await user.call('POST', '/data-structures/v1/validation-requests?async=true', {
+      data: schema('1-1-0'),
+    })
     expect(accepted.status).toBe(202)
     let polled = accepted.body
-    while (!polled.completed) polled = (await user.call('GET', `/data-structures/v1/validation-requests/${accepted.body.id}`)).body
+    while (!polled.completed)
+      polled = (
+        await user.call('GET', `/data-structures/v1/validation-requests/${accepted.body.id}`)
+      ).body
     expect(polled).toMatchObject({ id: accepted.body.id, success: true })
-    const deployment = await user.call('POST', '/data-structures/v1/deployment-requests?async=true', deploy('1-1-0'))
+    const deployment = await user.call(
+      'POST',
+      '/data-structures/v1/deployment-requests?async=true',
+      deploy('1-1-0'),
+    )
     expect(deployment.status).toBe(202)
     let done = deployment.body
-    while (!done.completed) done = (await user.call('GET', `/data-structures/v1/deployment-requests/${deployment.body.id}`)).body
+    while (!done.completed)
+      done = (
+        await user.call('GET', `/data-structures/v1/deployment-requests/${deployment.body.id}`)
+      ).body
     expect(done).toMatchObject({ success: true, deployment: { version: '1-1-0', env: 'DEV' } })
-    expect((await user.call('GET', '/data-structures/v1/validation-requests/00000000-0000-0000-0000-000000000000')).status).toBe(404)
+    expect(
+      (
+        await user.call(
+          'GET',
+          '/data-structures/v1/validation-requests/00000000-0000-0000-0000-000000000000',
+        )
+      ).status,
+    ).toBe(404)
   })
 
   it('updates metadata with PUT and PATCH, 404 before the structure exists, 400 on wrong types', async () => {
-    const put = await user.call('PUT', `/data-structures/v1/${hash}/meta`, { hidden: true, schemaType: 'entity', customData: { a: 'b' } })
-    expect(put).toMatchObject({ status: 200, body: { meta: { hidden: true, schemaType: 'entity', customData: { a: 'b' } } } })
+    const put = await user.call('PUT', `/data-structures/v1/${hash}/meta`, {
+      hidden: true,
+      schemaType: 'entity',
+      customData: { a: 'b' },
+    })
+    expect(put).toMatchObject({
+      status: 200,
+      body: { meta: { hidden: true, schemaType: 'entity', customData: { a: 'b' } } },
+    })
     const patch = await user.call('PATCH', `/data-structures/v1/${hash}/meta`, { schemaType: null })
     expect(patch.body.meta).toEqual({ hidden: true, schemaType: null, customData: { a: 'b' } })
-    expect((await user.call('PUT', `/data-structures/v1/${'0'.repeat(64)}/meta`, { hidden: true })).status).toBe(404)
+    expect(
+      (await user.call('PUT', `/data-structures/v1/${'0'.repeat(64)}/meta`, { hidden: true }))
+        .status,
+    ).toBe(404)
     for (const body of [{ hidden: 'yes' }, { schemaType: 'page' }, { customData: { a: 1 } }]) {
       const response = await user.call('PUT', `/data-structures/v1/${hash}/meta`, body)
       expect(response.status).toBe(400)
@@ -173,8 +332,12 @@ describe.each(backends)('data structures API on $name', (backend) => {
   })
 
   it('lists with vendor and name filters, and the latest schemas', async () => {
-    expect((await user.call('GET', '/data-structures/v1')).body.map((r: { hash: string }) => r.hash)).toEqual([hash])
-    expect((await user.call('GET', '/data-structures/v1?vendor=com.acme&name=search')).body).toHaveLength(1)
+    expect(
+      (await user.call('GET', '/data-structures/v1')).body.map((r: { hash: string }) => r.hash),
+    ).toEqual([hash])
+    expect(
+      (await user.call('GET', '/data-structures/v1?vendor=com.acme&name=search')).body,
+    ).toHaveLength(1)
     expect((await user.call('GET', '/data-structures/v1?vendor=com.other')).body).toEqual([])
     expect((await user.call('GET', '/data-structures/v1?format=jsonschema')).body).toHaveLength(1)
     expect((await user.call('GET', '/data-structures/v1?format=avro')).body).toEqual([])
@@ -185,13 +348,24 @@ describe.each(backends)('data structures API on $name', (backend) => {
     expect(latest.body.map((s: { self: { version: string } }) => s.self.version)).toEqual(['1-1-0'])
     // Every version, lowest first, each once although some are in DEV and PROD.
     const all = await user.call('GET', '/data-structures/v1/schemas/versions?latest=false')
-    expect(all.body.map((s: { self: { version: string } }) => s.self.version)).toEqual(['1-0-0', '1-0-1', '1-1-0'])
-    const inProd = await user.call('GET', '/data-structures/v1/schemas/versions?latest=false&env=PROD')
+    expect(all.body.map((s: { self: { version: string } }) => s.self.version)).toEqual([
+      '1-0-0',
+      '1-0-1',
+      '1-1-0',
+    ])
+    const inProd = await user.call(
+      'GET',
+      '/data-structures/v1/schemas/versions?latest=false&env=PROD',
+    )
     expect(inProd.body.map((s: { self: { version: string } }) => s.self.version)).toEqual(['1-0-0'])
     // One structure's versions, the same way.
     expect((await user.call('GET', `/data-structures/v1/${hash}/versions`)).body).toEqual(all.body)
-    expect((await user.call('GET', `/data-structures/v1/${hash}/versions?env=PROD`)).body).toEqual(inProd.body)
-    expect((await user.call('GET', `/data-structures/v1/${'0'.repeat(64)}/versions`)).status).toBe(404)
+    expect((await user.call('GET', `/data-structures/v1/${hash}/versions?env=PROD`)).body).toEqual(
+      inProd.body,
+    )
+    expect((await user.call('GET', `/data-structures/v1/${'0'.repeat(64)}/versions`)).status).toBe(
+      404,
+    )
     expect((await user.call('GET', `/data-structures/v1/${hash}/versions?env=QA`)).status).toBe(400)
     const refused = await user.call('GET', '/data-structures/v1/schemas/versions?latest=yes')
     expect([refused.status, refused.body.message]).toEqual([400, expect.stringContaining('latest')])
@@ -200,49 +374,140 @@ describe.each(backends)('data structures API on $name', (backend) => {
   it('keeps organizations apart', async () => {
     expect((await other.call('GET', '/data-structures/v1')).body).toEqual([])
     expect((await other.call('GET', `/data-structures/v1/${hash}`)).status).toBe(404)
-    expect((await other.call('POST', '/data-structures/v1/deployment-requests', deploy('1-0-0'))).body.code).toBe('NOT_VALIDATED')
+    expect(
+      (await other.call('POST', '/data-structures/v1/deployment-requests', deploy('1-0-0'))).body
+        .code,
+    ).toBe('NOT_VALIDATED')
   })
 
   it('answers bad input with 4xx JSON naming the field', async () => {
     const notJson = await user.call('POST', '/data-structures/v1/validation-requests', '{not json')
-    expect(notJson).toMatchObject({ status: 400, body: { message: expect.stringContaining('not valid JSON') } })
+    expect(notJson).toMatchObject({
+      status: 400,
+      body: { message: expect.stringContaining('not valid JSON') },
+    })
     // Valid JSON with a key that could change an object's prototype: refused, and named as such.
-    const proto = await user.call('POST', '/data-structures/v1/validation-requests', '{"data": {"type": "object", "properties": {"a/b": {}, "__proto__": {"type": "string"}}}}')
-    expect(proto).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', message: expect.stringMatching(/^body\/data\/properties\/__proto__: a key named "__proto__" is not accepted/) } })
-    const constructorPrototype = await user.call('POST', '/data-structures/v1/validation-requests', '{"data": {"properties": {"a~b/c": {"constructor": {"prototype": {}}}}}}')
-    expect(constructorPrototype.body.message).toMatch(/^body\/data\/properties\/a~0b~1c\/constructor\/prototype: a key named "constructor" holding "prototype"/)
-    const deepProto = await user.call('POST', '/data-structures/v1/validation-requests', `${'['.repeat(5000)}{"__proto__": 1}${']'.repeat(5000)}`)
-    expect(deepProto).toMatchObject({ status: 400, body: { message: expect.stringContaining('not valid JSON') } })
+    const proto = await user.call(
+      'POST',
+      '/data-structures/v1/validation-requests',
+      '{"data": {"type": "object", "properties": {"a/b": {}, "__proto__": {"type": "string"}}}}',
+    )
+    expect(proto).toMatchObject({
+      status: 400,
+      body: {
+        code: 'INVALID_REQUEST',
+        message: expect.stringMatching(
+          /^body\/data\/properties\/__proto__: a key named "__proto__" is not accepted/,
+        ),
+      },
+    })
+    const constructorPrototype = await user.call(
+      'POST',
+      '/data-structures/v1/validation-requests',
+      '{"data": {"properties": {"a~b/c": {"constructor": {"prototype": {}}}}}}',
+    )
+    expect(constructorPrototype.body.message).toMatch(
+      /^body\/data\/properties\/a~0b~1c\/constructor\/prototype: a key named "constructor" holding "prototype"/,
+    )
+    const deepProto = await user.call(
+      'POST',
+      '/data-structures/v1/validation-requests',
+      `${'['.repeat(5000)}{"__proto__": 1}${']'.repeat(5000)}`,
+    )
+    expect(deepProto).toMatchObject({
+      status: 400,
+      body: { message: expect.stringContaining('not valid JSON') },
+    })
     const noData = await user.call('POST', '/data-structures/v1/validation-requests', { meta: {} })
-    expect(noData).toMatchObject({ status: 400, body: { message: expect.stringContaining('data') } })
-    const arrayData = await user.call('POST', '/data-structures/v1/validation-requests', { data: [] })
-    expect(arrayData).toMatchObject({ status: 400, body: { message: expect.stringContaining('data') } })
+    expect(noData).toMatchObject({
+      status: 400,
+      body: { message: expect.stringContaining('data') },
+    })
+    const arrayData = await user.call('POST', '/data-structures/v1/validation-requests', {
+      data: [],
+    })
+    expect(arrayData).toMatchObject({
+      status: 400,
+      body: { message: expect.stringContaining('data') },
+    })
     expect((await user.call('GET', '/data-structures/v1/nothex')).status).toBe(404)
     const badVersion = await user.call('GET', `/data-structures/v1/${hash}/versions/01-0-0`)
-    expect(badVersion).toMatchObject({ status: 400, body: { message: expect.stringContaining('version') } })
-    const huge = await user.call('POST', '/data-structures/v1/validation-requests', { data: { ...schema('9-0-0'), blob: 'x'.repeat(10 * 1024 * 1024) } })
+    expect(badVersion).toMatchObject({
+      status: 400,
+      body: { message: expect.stringContaining('version') },
+    })
+    const huge = await user.call('POST', '/data-structures/v1/validation-requests', {
+      data: { ...schema('9-0-0'), blob: 'x'.repeat(10 * 1024 * 1024) },
+    })
     expect(huge.status).toBe(413)
     let deep: Record<string, unknown> = { type: 'string' }
     for (let i = 0; i < 400; i++) deep = { type: 'object', properties: { a: deep } }
-    const nested = await user.call('POST', '/data-structures/v1/validation-requests', { data: { ...schema('9-0-0'), properties: { a: deep } } })
-    expect(nested).toMatchObject({ status: 400, body: { code: 'SCHEMA_TOO_DEEP', message: expect.stringContaining('data') } })
+    const nested = await user.call('POST', '/data-structures/v1/validation-requests', {
+      data: { ...schema('9-0-0'), properties: { a: deep } },
+    })
+    expect(nested).toMatchObject({
+      status: 400,
+      body: { code: 'SCHEMA_TOO_DEEP', message: expect.stringContaining('data') },
+    })
     // Past the depth any request body may have, the input guard answers first, naming where.
     for (let i = 0; i < 600; i++) deep = { type: 'object', properties: { a: deep } }
-    const deeper = await user.call('POST', '/data-structures/v1/validation-requests', { data: { ...schema('9-0-0'), properties: { a: deep } } })
-    expect(deeper).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^body\/data\/properties\/a\/.* nests deeper than/) } })
+    const deeper = await user.call('POST', '/data-structures/v1/validation-requests', {
+      data: { ...schema('9-0-0'), properties: { a: deep } },
+    })
+    expect(deeper).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/^body\/data\/properties\/a\/.* nests deeper than/) },
+    })
   })
 
   it('gives schemas back with their keys in the order they were sent, as snowtype lists properties', async () => {
-    const sent = { self: { version: '1-0-0', vendor: 'com.acme', name: 'ordered', format: 'jsonschema' }, $schema: schema('1-0-0').$schema, description: 'd', type: 'object', properties: { zeta: { type: 'string', maxLength: 5, description: 'z' }, a: { type: 'integer', minimum: 0, maximum: 5, description: 'a' }, term: { type: 'boolean', description: 't' } }, additionalProperties: false }
-    expect((await user.call('POST', '/data-structures/v1/validation-requests', { data: sent })).body.success).toBe(true)
-    expect((await user.call('POST', '/data-structures/v1/deployment-requests', { source: 'VALIDATED', target: 'DEV', vendor: 'com.acme', name: 'ordered', format: 'jsonschema', version: '1-0-0' })).status).toBe(201)
-    const read = await user.call('GET', `/data-structures/v1/${dataStructureHash(user.organizationId, 'com.acme', 'ordered', 'jsonschema')}/versions/1-0-0?env=DEV`)
+    const sent = {
+      self: { version: '1-0-0', vendor: 'com.acme', name: 'ordered', format: 'jsonschema' },
+      $schema: schema('1-0-0').$schema,
+      description: 'd',
+      type: 'object',
+      properties: {
+        zeta: { type: 'string', maxLength: 5, description: 'z' },
+        a: { type: 'integer', minimum: 0, maximum: 5, description: 'a' },
+        term: { type: 'boolean', description: 't' },
+      },
+      additionalProperties: false,
+    }
+    expect(
+      (await user.call('POST', '/data-structures/v1/validation-requests', { data: sent })).body
+        .success,
+    ).toBe(true)
+    expect(
+      (
+        await user.call('POST', '/data-structures/v1/deployment-requests', {
+          source: 'VALIDATED',
+          target: 'DEV',
+          vendor: 'com.acme',
+          name: 'ordered',
+          format: 'jsonschema',
+          version: '1-0-0',
+        })
+      ).status,
+    ).toBe(201)
+    const read = await user.call(
+      'GET',
+      `/data-structures/v1/${dataStructureHash(user.organizationId, 'com.acme', 'ordered', 'jsonschema')}/versions/1-0-0?env=DEV`,
+    )
     expect(JSON.stringify(read.body)).toBe(JSON.stringify(sent))
   })
 
   it("keeps the record's description as the newest DEV version's own", async () => {
-    const described = (version: string, description: string) => ({ ...objectSchema('com.acme', 'described', version, { a: { type: 'boolean' } }), description })
-    const record = async () => (await user.call('GET', `/data-structures/v1/${dataStructureHash(user.organizationId, 'com.acme', 'described', 'jsonschema')}`)).body.description
+    const described = (version: string, description: string) => ({
+      ...objectSchema('com.acme', 'described', version, { a: { type: 'boolean' } }),
+      description,
+    })
+    const record = async () =>
+      (
+        await user.call(
+          'GET',
+          `/data-structures/v1/${dataStructureHash(user.organizationId, 'com.acme', 'described', 'jsonschema')}`,
+        )
+      ).body.description
     await deployToDev(user, described('1-0-0', 'first'))
     expect(await record()).toBe('first')
     await deployToDev(user, described('1-0-1', 'second'))

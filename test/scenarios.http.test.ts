@@ -8,7 +8,16 @@ import type { TestApp } from './support/test-app.js'
 const SEARCH_1 = 'iglu:com.acme/search/jsonschema/1-0-0'
 const ISO_WITH_FRACTION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z$/
 const searchSchema = (version: string, termLength: number) =>
-  objectSchema('com.acme', 'search', version, { term: { type: 'string', maxLength: termLength }, page: { type: ['integer', 'null'], minimum: 0, maximum: 1000 } }, { required: ['term'] })
+  objectSchema(
+    'com.acme',
+    'search',
+    version,
+    {
+      term: { type: 'string', maxLength: termLength },
+      page: { type: ['integer', 'null'], minimum: 0, maximum: 1000 },
+    },
+    { required: ['term'] },
+  )
 
 describe.each(backends)('tracking scenarios on $name', (backend) => {
   let server: TestApp
@@ -16,45 +25,126 @@ describe.each(backends)('tracking scenarios on $name', (backend) => {
   let stop: () => Promise<void> = async () => undefined
   let count: () => Promise<number>
   const scenarios = '/tracking-scenarios/v1'
-  const create = (scenario: object, message?: string) => admin.call('POST', scenarios, { scenario, ...(message === undefined ? {} : { message }) })
+  const create = (scenario: object, message?: string) =>
+    admin.call('POST', scenarios, { scenario, ...(message === undefined ? {} : { message }) })
 
   beforeAll(async () => {
     ;({ server, admin, stop } = await startAdminApp(backend))
     await deployToDev(admin, searchSchema('1-0-0', 100))
     await deployToDev(admin, searchSchema('2-0-0', 10))
-    await deployToDev(admin, objectSchema('com.acme', 'user', '1-0-0', { id: { type: 'string', maxLength: 36 } }))
-    await deployToDev(admin, objectSchema('com.acme', 'page', '1-0-0', { url: { type: 'string', maxLength: 4096 } }))
+    await deployToDev(
+      admin,
+      objectSchema('com.acme', 'user', '1-0-0', { id: { type: 'string', maxLength: 36 } }),
+    )
+    await deployToDev(
+      admin,
+      objectSchema('com.acme', 'page', '1-0-0', { url: { type: 'string', maxLength: 4096 } }),
+    )
     count = async () => (await admin.call('GET', scenarios)).body.data.length
   })
   afterAll(async () => stop())
 
   describe('validations', () => {
     it('creates with defaults: version 0, draft, one history record by the calling key', async () => {
-      const created = await create({ name: 'Search', description: 'User searches', event: { source: SEARCH_1 } }, 'first cut')
+      const created = await create(
+        { name: 'Search', description: 'User searches', event: { source: SEARCH_1 } },
+        'first cut',
+      )
       expect(created.status).toBe(201)
       expect(Object.keys(created.body)).toEqual(['data', 'includes', 'errors'])
       const [scenario] = created.body.data
-      expect(scenario).toMatchObject({ version: 0, status: 'draft', name: 'Search', description: 'User searches', event: { source: SEARCH_1 }, entities: { tracked: [], enriched: [] } })
+      expect(scenario).toMatchObject({
+        version: 0,
+        status: 'draft',
+        name: 'Search',
+        description: 'User searches',
+        event: { source: SEARCH_1 },
+        entities: { tracked: [], enriched: [] },
+      })
       expect(scenario.id).toMatch(/^[0-9a-f-]{36}$/)
-      expect(created.body.includes).toEqual([{ author: server.app.startup.kind === 'initial' ? server.app.startup.apiKeyId : '', message: 'first cut', date: expect.stringMatching(ISO_WITH_FRACTION), scenarioId: scenario.id, version: 0, status: 'draft', type: 'History' }])
+      expect(created.body.includes).toEqual([
+        {
+          author: server.app.startup.kind === 'initial' ? server.app.startup.apiKeyId : '',
+          message: 'first cut',
+          date: expect.stringMatching(ISO_WITH_FRACTION),
+          scenarioId: scenario.id,
+          version: 0,
+          status: 'draft',
+          type: 'History',
+        },
+      ])
       expect(created.body.errors).toEqual([])
       expect((await admin.call('GET', `${scenarios}/${scenario.id}`)).body.data).toEqual([scenario])
     })
 
     it.each([
-      ['SourceNotFound', 'event.source', { event: { source: 'iglu:com.acme/nothing/jsonschema/1-0-0' } }],
+      [
+        'SourceNotFound',
+        'event.source',
+        { event: { source: 'iglu:com.acme/nothing/jsonschema/1-0-0' } },
+      ],
       ['SourceNotFound', 'event.source', { event: { source: 'not a uri' } }],
-      ['SourceNotFound', 'event.source', { event: { source: 'iglu:com.acme/search/jsonschema/1-0-7' } }],
+      [
+        'SourceNotFound',
+        'event.source',
+        { event: { source: 'iglu:com.acme/search/jsonschema/1-0-7' } },
+      ],
       ['InvalidVersion', 'version', { version: -1 }],
       ['InvalidStatus', 'status', { status: 'archived' }],
       ['InvalidId', 'id', { id: '11111111-1111-4111-8111-111111111111' }],
-      ['EntityNotFound', 'entities.tracked[0].source', { entities: { tracked: [{ source: 'iglu:com.acme/ghost/jsonschema/1-0-0' }] } }],
-      ['DuplicateEntity', 'entities.tracked[1].source', { entities: { tracked: [{ source: 'iglu:com.acme/user/jsonschema/1-0-0' }, { source: 'iglu:com.acme/user/jsonschema/1-0-0' }] } }],
-      ['DuplicateEntity', 'entities.enriched[0].source', { entities: { tracked: [{ source: 'iglu:com.acme/user/jsonschema/1-0-0' }], enriched: [{ source: 'iglu:com.acme/user/jsonschema/1-0-0' }] } }],
-      ['InvalidCardinality', 'entities.tracked[0].maxCardinality', { entities: { tracked: [{ source: 'iglu:com.acme/user/jsonschema/1-0-0', minCardinality: 2, maxCardinality: 1 }] } }],
-      ['DataProductNotFound', 'dataProductId', { dataProductId: '22222222-2222-4222-8222-222222222222' }],
+      [
+        'EntityNotFound',
+        'entities.tracked[0].source',
+        { entities: { tracked: [{ source: 'iglu:com.acme/ghost/jsonschema/1-0-0' }] } },
+      ],
+      [
+        'DuplicateEntity',
+        'entities.tracked[1].source',
+        {
+          entities: {
+            tracked: [
+              { source: 'iglu:com.acme/user/jsonschema/1-0-0' },
+              { source: 'iglu:com.acme/user/jsonschema/1-0-0' },
+            ],
+          },
+        },
+      ],
+      [
+        'DuplicateEntity',
+        'entities.enriched[0].source',
+        {
+          entities: {
+            tracked: [{ source: 'iglu:com.acme/user/jsonschema/1-0-0' }],
+            enriched: [{ source: 'iglu:com.acme/user/jsonschema/1-0-0' }],
+          },
+        },
+      ],
+      [
+        'InvalidCardinality',
+        'entities.tracked[0].maxCardinality',
+        {
+          entities: {
+            tracked: [
+              {
+                source: 'iglu:com.acme/user/jsonschema/1-0-0',
+                minCardinality: 2,
+                maxCardinality: 1,
+              },
+            ],
+          },
+        },
+      ],
+      [
+        'DataProductNotFound',
+        'dataProductId',
+        { dataProductId: '22222222-2222-4222-8222-222222222222' },
+      ],
       ['DataProductNotFound', 'dataProductId', { dataProductId: 'not-a-uuid' }],
-      ['SourceApplicationNotFound', 'sourceApplications[0]', { sourceApplications: ['33333333-3333-4333-8333-333333333333'] }],
+      [
+        'SourceApplicationNotFound',
+        'sourceApplications[0]',
+        { sourceApplications: ['33333333-3333-4333-8333-333333333333'] },
+      ],
       ['InvalidSchema', 'event.schema', { event: { source: SEARCH_1, schema: { type: 'wrong' } } }],
       ['InvalidSchema', 'event.schema', { event: { schema: { type: 'string', pattern: '(' } } }],
     ])('rejects %s at %s with 422 and stores nothing', async (code, source, fields) => {
@@ -62,7 +152,12 @@ describe.each(backends)('tracking scenarios on $name', (backend) => {
       const response = await create({ name: `invalid ${code} ${source}`, ...fields })
       expect(response.status).toBe(422)
       expect(response.body).toMatchObject({ data: [], includes: [] })
-      expect(response.body.errors).toContainEqual({ type: 'Error', code, source, title: expect.any(String) })
+      expect(response.body.errors).toContainEqual({
+        type: 'Error',
+        code,
+        source,
+        title: expect.any(String),
+      })
       expect(await count()).toBe(before)
     })
 
@@ -79,23 +174,72 @@ describe.each(backends)('tracking scenarios on $name', (backend) => {
       const before = await count()
       const response = await admin.call('POST', scenarios, body)
       expect(response.status).toBe(400)
-      expect(response.body).toEqual({ data: [], includes: [], errors: [{ type: 'Error', code: 'InvalidBody', source, title: expect.stringContaining(source) }] })
+      expect(response.body).toEqual({
+        data: [],
+        includes: [],
+        errors: [
+          { type: 'Error', code: 'InvalidBody', source, title: expect.stringContaining(source) },
+        ],
+      })
       expect(await count()).toBe(before)
     })
 
     it('answers malformed JSON, bad ids, unknown scenarios and missing tokens with the envelope', async () => {
-      const malformed = await requestJson(`${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}${scenarios}`, { method: 'POST', headers: { authorization: `Bearer ${admin.accessToken}` }, body: '{"scenario":' })
-      expect(malformed).toMatchObject({ status: 400, body: { data: [], includes: [], errors: [{ type: 'Error', code: 'InvalidBody', source: 'body' }] } })
-      expect((await admin.call('GET', `${scenarios}/not-a-uuid`)).body).toMatchObject({ errors: [{ code: 'InvalidParameter', source: 'path.trackingScenarioId' }] })
+      const malformed = await requestJson(
+        `${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}${scenarios}`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${admin.accessToken}` },
+          body: '{"scenario":',
+        },
+      )
+      expect(malformed).toMatchObject({
+        status: 400,
+        body: {
+          data: [],
+          includes: [],
+          errors: [{ type: 'Error', code: 'InvalidBody', source: 'body' }],
+        },
+      })
+      expect((await admin.call('GET', `${scenarios}/not-a-uuid`)).body).toMatchObject({
+        errors: [{ code: 'InvalidParameter', source: 'path.trackingScenarioId' }],
+      })
       const missing = '44444444-4444-4444-8444-444444444444'
-      for (const [method, body] of [['GET', undefined], ['PUT', { scenario: { name: 'x' } }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PUT', { scenario: { name: 'x' } }],
+        ['DELETE', undefined],
+      ] as const) {
         const response = await admin.call(method, `${scenarios}/${missing}`, body)
-        expect(response).toMatchObject({ status: 404, body: { data: [], includes: [], errors: [{ type: 'Error', code: 'ScenarioNotFound', source: 'path.trackingScenarioId' }] } })
+        expect(response).toMatchObject({
+          status: 404,
+          body: {
+            data: [],
+            includes: [],
+            errors: [
+              { type: 'Error', code: 'ScenarioNotFound', source: 'path.trackingScenarioId' },
+            ],
+          },
+        })
       }
-      const anonymous = await requestJson(`${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}${scenarios}`)
-      expect(anonymous).toMatchObject({ status: 401, body: { data: [], includes: [], errors: [{ type: 'Error', code: 'Unauthorized', source: 'authorization' }] } })
-      expect((await admin.call('GET', `${scenarios}?status=archived`)).body.errors[0]).toMatchObject({ code: 'InvalidParameter', source: 'query.status' })
-      expect(await admin.call('PATCH', `${scenarios}/${missing}/extra`)).toMatchObject({ status: 404, body: { data: [], includes: [], errors: [{ code: 'NotFound' }] } })
+      const anonymous = await requestJson(
+        `${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}${scenarios}`,
+      )
+      expect(anonymous).toMatchObject({
+        status: 401,
+        body: {
+          data: [],
+          includes: [],
+          errors: [{ type: 'Error', code: 'Unauthorized', source: 'authorization' }],
+        },
+      })
+      expect(
+        (await admin.call('GET', `${scenarios}?status=archived`)).body.errors[0],
+      ).toMatchObject({ code: 'InvalidParameter', source: 'query.status' })
+      expect(await admin.call('PATCH', `${scenarios}/${missing}/extra`)).toMatchObject({
+        status: 404,
+        body: { data: [], includes: [], errors: [{ code: 'NotFound' }] },
+      })
     })
 
     it('accepts what the validations allow: a given version and status, distinct entities, and a name reused in another data structure', async () => {
@@ -104,7 +248,12 @@ describe.each(backends)('tracking scenarios on $name', (backend) => {
         version: 5,
         status: 'published',
         event: { schema: { type: 'object' } },
-        entities: { tracked: [{ source: 'iglu:com.acme/user/jsonschema/1-0-0', minCardinality: 1, maxCardinality: 1 }], enriched: [{ source: 'iglu:com.acme/page/jsonschema/1-0-0' }] },
+        entities: {
+          tracked: [
+            { source: 'iglu:com.acme/user/jsonschema/1-0-0', minCardinality: 1, maxCardinality: 1 },
+          ],
+          enriched: [{ source: 'iglu:com.acme/page/jsonschema/1-0-0' }],
+        },
       })
       expect(response.status).toBe(201)
       expect(response.body.data[0]).toMatchObject({ version: 5, status: 'published' })
@@ -112,17 +261,28 @@ describe.each(backends)('tracking scenarios on $name', (backend) => {
     })
 
     it('refuses a name already used in the same data structure context, on create and on rename', async () => {
-      const duplicate = await create({ name: 'Search', event: { source: 'iglu:com.acme/search/jsonschema/2-0-0' } })
+      const duplicate = await create({
+        name: 'Search',
+        event: { source: 'iglu:com.acme/search/jsonschema/2-0-0' },
+      })
       expect(duplicate.status).toBe(422)
-      expect(duplicate.body.errors).toContainEqual(expect.objectContaining({ type: 'Error', code: 'NameNotUnique', source: 'name' }))
+      expect(duplicate.body.errors).toContainEqual(
+        expect.objectContaining({ type: 'Error', code: 'NameNotUnique', source: 'name' }),
+      )
       const unsourced = await create({ name: 'Search' })
-      expect(unsourced.body.errors).toContainEqual(expect.objectContaining({ code: 'NameNotUnique' }))
+      expect(unsourced.body.errors).toContainEqual(
+        expect.objectContaining({ code: 'NameNotUnique' }),
+      )
       const renamed = await create({ name: 'Search again', event: { source: SEARCH_1 } })
       expect(renamed.status).toBe(201)
-      const rename = await admin.call('PUT', `${scenarios}/${renamed.body.data[0].id}`, { scenario: { name: 'Search', event: { source: SEARCH_1 } } })
+      const rename = await admin.call('PUT', `${scenarios}/${renamed.body.data[0].id}`, {
+        scenario: { name: 'Search', event: { source: SEARCH_1 } },
+      })
       expect(rename.status).toBe(422)
       expect(rename.body.errors).toContainEqual(expect.objectContaining({ code: 'NameNotUnique' }))
-      expect((await admin.call('GET', `${scenarios}/${renamed.body.data[0].id}`)).body.data[0]).toMatchObject({ name: 'Search again', version: 0 })
+      expect(
+        (await admin.call('GET', `${scenarios}/${renamed.body.data[0].id}`)).body.data[0],
+      ).toMatchObject({ name: 'Search again', version: 0 })
     })
   })
 })

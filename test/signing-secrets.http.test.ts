@@ -10,7 +10,11 @@ import { backends, type TestDatabase } from './support/test-databases.js'
 const OLD = 'old-secret-that-signed-yesterdays-tokens-0001'
 const NEW = 'new-secret-that-signs-the-tokens-from-now-0002'
 const UNKNOWN = 'a-secret-this-server-never-had-000000000003'
-const BOOTSTRAP = { organizationId: '5d0f3b9e-7a41-4c2e-9b8d-1e6f0a2c4b71', apiKeyId: 'c8e2a4f6-3b1d-4e9a-8c7f-5a0b2d4e6f83', apiKey: 'signing-secrets-bootstrap-key' }
+const BOOTSTRAP = {
+  organizationId: '5d0f3b9e-7a41-4c2e-9b8d-1e6f0a2c4b71',
+  apiKeyId: 'c8e2a4f6-3b1d-4e9a-8c7f-5a0b2d4e6f83',
+  apiKey: 'signing-secrets-bootstrap-key',
+}
 const pglite = backends[0]!
 
 describe('signing secret rotation', () => {
@@ -25,8 +29,13 @@ describe('signing secret rotation', () => {
     await database?.drop()
   })
 
-  async function start(secrets: { jwtSecret: string; jwtPreviousSecret?: string }): Promise<TestApp> {
-    const server = await startTestApp(testConfig({ db: database.config, bootstrap: BOOTSTRAP, ...secrets }))
+  async function start(secrets: {
+    jwtSecret: string
+    jwtPreviousSecret?: string
+  }): Promise<TestApp> {
+    const server = await startTestApp(
+      testConfig({ db: database.config, bootstrap: BOOTSTRAP, ...secrets }),
+    )
     running.push(server)
     return server
   }
@@ -35,7 +44,10 @@ describe('signing secret rotation', () => {
     await server.close()
   }
   const listKeys = (server: TestApp, token: string) =>
-    requestJson(`${server.baseUrl}/api/msc/v1/organizations/${BOOTSTRAP.organizationId}/credentials/v2/api-keys`, { headers: { authorization: `Bearer ${token}` } })
+    requestJson(
+      `${server.baseUrl}/api/msc/v1/organizations/${BOOTSTRAP.organizationId}/credentials/v2/api-keys`,
+      { headers: { authorization: `Bearer ${token}` } },
+    )
   /** A token as Floe signs one, with this secret. */
   const signedWith = (secret: string) =>
     new SignJWT({ org: BOOTSTRAP.organizationId, roles: ['admin'] })
@@ -49,7 +61,9 @@ describe('signing secret rotation', () => {
   it('accepts tokens of the previous secret while signing with the new one, and drops them once the previous secret is gone', async () => {
     // Before: tokens signed with the old secret.
     const before = await start({ jwtSecret: OLD })
-    const oldToken = (await apiClient(before, BOOTSTRAP.organizationId, BOOTSTRAP.apiKeyId, BOOTSTRAP.apiKey)).accessToken
+    const oldToken = (
+      await apiClient(before, BOOTSTRAP.organizationId, BOOTSTRAP.apiKeyId, BOOTSTRAP.apiKey)
+    ).accessToken
     expect((await listKeys(before, oldToken)).status).toBe(200)
     await stop(before)
 
@@ -59,7 +73,9 @@ describe('signing secret rotation', () => {
     expect((await listKeys(during, await signedWith(OLD))).status).toBe(200)
     const unknown = await listKeys(during, await signedWith(UNKNOWN))
     expect([unknown.status, unknown.body.code]).toEqual([401, 'INVALID_TOKEN'])
-    const newToken = (await apiClient(during, BOOTSTRAP.organizationId, BOOTSTRAP.apiKeyId, BOOTSTRAP.apiKey)).accessToken
+    const newToken = (
+      await apiClient(during, BOOTSTRAP.organizationId, BOOTSTRAP.apiKeyId, BOOTSTRAP.apiKey)
+    ).accessToken
     expect((await listKeys(during, newToken)).status).toBe(200)
     await stop(during)
 

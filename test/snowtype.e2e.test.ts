@@ -18,8 +18,11 @@ const run = promisify(execFile)
 function snowtypeBin(): string {
   const require = createRequire(import.meta.url)
   const pkg = require.resolve('@snowplow/snowtype/package.json')
-  const manifest = JSON.parse(readFileSync(pkg, 'utf8')) as { bin?: string | Record<string, string> }
-  const bin = typeof manifest.bin === 'string' ? manifest.bin : (manifest.bin?.snowtype ?? 'dist/index.js')
+  const manifest = JSON.parse(readFileSync(pkg, 'utf8')) as {
+    bin?: string | Record<string, string>
+  }
+  const bin =
+    typeof manifest.bin === 'string' ? manifest.bin : (manifest.bin?.snowtype ?? 'dist/index.js')
   return path.join(path.dirname(pkg), bin)
 }
 
@@ -41,27 +44,68 @@ describe('the real snowtype CLI generates code from Floe', () => {
   })
 
   it('runs generate against a seeded data product and event specification', async () => {
-    await deployToDev(admin, objectSchema('com.acme', 'search', '1-0-0', { term: { type: 'string', maxLength: 100 } }, { required: ['term'] }))
-    await deployToDev(admin, objectSchema('com.acme', 'user', '1-0-0', { id: { type: 'string', maxLength: 36 } }), { meta: { hidden: false, schemaType: 'entity', customData: {} } })
-    const app = (await admin.call('POST', '/source-apps/v1', { name: 'Web', appIds: ['web'] })).body.data[0]
-    const product = (await admin.call('POST', '/data-products/v2', { name: 'Search', domain: 'discovery', sourceApplications: [app.id] })).body.data[0]
+    await deployToDev(
+      admin,
+      objectSchema(
+        'com.acme',
+        'search',
+        '1-0-0',
+        { term: { type: 'string', maxLength: 100 } },
+        { required: ['term'] },
+      ),
+    )
+    await deployToDev(
+      admin,
+      objectSchema('com.acme', 'user', '1-0-0', { id: { type: 'string', maxLength: 36 } }),
+      { meta: { hidden: false, schemaType: 'entity', customData: {} } },
+    )
+    const app = (await admin.call('POST', '/source-apps/v1', { name: 'Web', appIds: ['web'] })).body
+      .data[0]
+    const product = (
+      await admin.call('POST', '/data-products/v2', {
+        name: 'Search',
+        domain: 'discovery',
+        sourceApplications: [app.id],
+      })
+    ).body.data[0]
     const spec = await admin.call('POST', '/tracking-scenarios/v1', {
       scenario: {
         name: 'Search performed',
         version: 1,
-        event: { source: 'iglu:com.acme/search/jsonschema/1-0-0', schema: { type: 'object', properties: { term: { type: 'string', maxLength: 20 } }, required: ['term'], additionalProperties: false } },
-        entities: { tracked: [{ source: 'iglu:com.acme/user/jsonschema/1-0-0', minCardinality: 1, maxCardinality: 1 }] },
+        event: {
+          source: 'iglu:com.acme/search/jsonschema/1-0-0',
+          schema: {
+            type: 'object',
+            properties: { term: { type: 'string', maxLength: 20 } },
+            required: ['term'],
+            additionalProperties: false,
+          },
+        },
+        entities: {
+          tracked: [
+            { source: 'iglu:com.acme/user/jsonschema/1-0-0', minCardinality: 1, maxCardinality: 1 },
+          ],
+        },
         dataProductId: product.id,
         sourceApplications: [app.id],
       },
     })
     expect(spec.status).toBe(201)
     // A design not yet tied to a data structure: snowtype must skip it, not fail on the whole product.
-    const undesigned = await admin.call('POST', '/tracking-scenarios/v1', { scenario: { name: 'Not designed yet', dataProductId: product.id, sourceApplications: [app.id.toUpperCase()] } })
+    const undesigned = await admin.call('POST', '/tracking-scenarios/v1', {
+      scenario: {
+        name: 'Not designed yet',
+        dataProductId: product.id,
+        sourceApplications: [app.id.toUpperCase()],
+      },
+    })
     expect(undesigned.status).toBe(201)
     const startup = server.app.startup
     if (startup.kind !== 'initial') throw new Error('expected initial credentials')
-    writeFileSync(path.join(project, '.env'), `SNOWPLOW_CONSOLE_API_URL=${server.baseUrl}/api/msc\nSNOWPLOW_CONSOLE_API_KEY_ID=${startup.apiKeyId}\nSNOWPLOW_CONSOLE_API_KEY=${startup.apiKey}\n`)
+    writeFileSync(
+      path.join(project, '.env'),
+      `SNOWPLOW_CONSOLE_API_URL=${server.baseUrl}/api/msc\nSNOWPLOW_CONSOLE_API_KEY_ID=${startup.apiKeyId}\nSNOWPLOW_CONSOLE_API_KEY=${startup.apiKey}\n`,
+    )
     writeFileSync(
       path.join(project, 'snowtype.config.json'),
       JSON.stringify({
@@ -75,18 +119,26 @@ describe('the real snowtype CLI generates code from Floe', () => {
         dataProductIds: [product.id],
       }),
     )
-    const result = await run(process.execPath, [snowtype, 'generate'], { cwd: project, timeout: 120_000 }).catch((error: { stdout?: string; stderr?: string }) => {
+    const result = await run(process.execPath, [snowtype, 'generate'], {
+      cwd: project,
+      timeout: 120_000,
+    }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`snowtype failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`)
     })
     const generated = readFileSync(path.join(project, 'out', 'snowplow.ts'), 'utf8')
     expect(generated, result.stdout).toMatch(/export function trackSearchPerformedSpec|trackSearch/)
     expect(generated).toContain('iglu:com.acme/search/jsonschema/1-0-0')
     expect(generated).toContain('iglu:com.acme/user/jsonschema/1-0-0')
-    const lock = JSON.parse(readFileSync(path.join(project, 'out', '.snowtype-lock.json'), 'utf8')) as { eventSpecifications?: Record<string, number> }
+    const lock = JSON.parse(
+      readFileSync(path.join(project, 'out', '.snowtype-lock.json'), 'utf8'),
+    ) as { eventSpecifications?: Record<string, number> }
     expect(lock.eventSpecifications).toEqual({ [spec.body.data[0].id]: 1 })
 
     // `update` reads the lock, the event specification's version and the deployments listing.
-    const update = await run(process.execPath, [snowtype, 'update'], { cwd: project, timeout: 120_000 }).catch((error: { stdout?: string; stderr?: string }) => {
+    const update = await run(process.execPath, [snowtype, 'update'], {
+      cwd: project,
+      timeout: 120_000,
+    }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`snowtype update failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`)
     })
     expect(update.stdout + update.stderr).not.toMatch(/error/i)

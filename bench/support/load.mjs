@@ -3,17 +3,36 @@
 import autocannon from 'autocannon'
 
 /** The `q` quantile of sorted numbers. */
-export const quantile = (sorted, q) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))])
+export const quantile = (sorted, q) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
 
 /**
  * One autocannon run: requests/s (mean), latency p50/p99 and mean in ms, and the answers that were
  * not 2xx. Latencies are taken from each response's own time (fractional ms), not from autocannon's
  * histogram, which keeps whole milliseconds only: an answer under 1 ms would read as 0.
  */
-export async function load({ url, method = 'GET', body, headers = {}, duration = 10, connections = 10, amount }) {
+export async function load({
+  url,
+  method = 'GET',
+  body,
+  headers = {},
+  duration = 10,
+  connections = 10,
+  amount,
+}) {
   const latencies = []
   const result = await new Promise((resolve, reject) => {
-    const instance = autocannon({ url, method, body, headers, connections, ...(amount === undefined ? { duration } : { amount }) }, (error, finished) => (error ? reject(error) : resolve(finished)))
+    const instance = autocannon(
+      {
+        url,
+        method,
+        body,
+        headers,
+        connections,
+        ...(amount === undefined ? { duration } : { amount }),
+      },
+      (error, finished) => (error ? reject(error) : resolve(finished)),
+    )
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime)
     })
@@ -37,7 +56,14 @@ const median = (values) => {
 }
 
 /** `rounds` times: the baseline, then the subject. Each figure is the median over the rounds. */
-export async function alternate({ subject, baseline, rounds = 2, duration = 10, connections = 10, warmup = 2 }) {
+export async function alternate({
+  subject,
+  baseline,
+  rounds = 2,
+  duration = 10,
+  connections = 10,
+  warmup = 2,
+}) {
   await load({ ...baseline, duration: warmup, connections })
   await load({ ...subject, duration: warmup, connections })
   const runs = { subject: [], baseline: [] }
@@ -60,8 +86,14 @@ export async function alternate({ subject, baseline, rounds = 2, duration = 10, 
 export async function repeat({ target, rounds = 2, duration = 10, connections = 10, warmup = 2 }) {
   await load({ ...target, duration: warmup, connections })
   const list = []
-  for (let round = 0; round < rounds; round++) list.push(await load({ ...target, duration, connections }))
-  return { requestsPerSecond: median(list.map((r) => r.requestsPerSecond)), p50Ms: median(list.map((r) => r.p50Ms)), meanMs: median(list.map((r) => r.meanMs)), non2xx: list.reduce((sum, r) => sum + r.non2xx, 0) }
+  for (let round = 0; round < rounds; round++)
+    list.push(await load({ ...target, duration, connections }))
+  return {
+    requestsPerSecond: median(list.map((r) => r.requestsPerSecond)),
+    p50Ms: median(list.map((r) => r.p50Ms)),
+    meanMs: median(list.map((r) => r.meanMs)),
+    non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
+  }
 }
 
 export const option = (name, fallback) => {

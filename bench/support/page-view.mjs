@@ -2,7 +2,8 @@
 // (deployed to the registry's DEV environment by the scenarios that run Floe).
 
 export const BENCH_PRODUCT = {
-  $schema: 'http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#',
+  $schema:
+    'http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#',
   self: { vendor: 'com.floe.bench', name: 'product', format: 'jsonschema', version: '1-0-0' },
   description: 'A product seen on a page',
   type: 'object',
@@ -21,20 +22,49 @@ export const BENCH_PRODUCT = {
 export const benchContexts = {
   schema: 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0',
   data: [
-    { schema: 'iglu:com.snowplowanalytics.snowplow/web_page/jsonschema/1-0-0', data: { id: '5a2b1c0e-7d3f-4a8e-9b6c-1d2e3f4a5b6c' } },
-    { schema: 'iglu:com.floe.bench/product/jsonschema/1-0-0', data: { sku: 'SKU-0042', name: 'Kettle', price: 39.9, currency: 'EUR', category: 'kitchen', inStock: true } },
+    {
+      schema: 'iglu:com.snowplowanalytics.snowplow/web_page/jsonschema/1-0-0',
+      data: { id: '5a2b1c0e-7d3f-4a8e-9b6c-1d2e3f4a5b6c' },
+    },
+    {
+      schema: 'iglu:com.floe.bench/product/jsonschema/1-0-0',
+      data: {
+        sku: 'SKU-0042',
+        name: 'Kettle',
+        price: 39.9,
+        currency: 'EUR',
+        category: 'kitchen',
+        inStock: true,
+      },
+    },
   ],
 }
 
 /** The tracker parameters of page view `n` (its event id is derived from n). */
 export const benchPageView = (n) => ({
-  e: 'pv', p: 'web', tv: 'js-3.4.0', aid: 'bench', eid: `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
-  url: 'https://shop.test/kitchen/kettle?utm_source=news', page: 'Kettle', refr: 'https://search.test/?q=kettle',
-  dtm: '1700000000000', stm: '1700000000100', duid: 'b7c1d2e3-0000-4000-8000-000000000001', vid: '3', sid: 'c1d2e3f4-0000-4000-8000-000000000002',
-  res: '1920x1080', vp: '1280x720', cd: '24', lang: 'en-GB', cs: 'UTF-8', tz: 'Europe/Berlin',
+  e: 'pv',
+  p: 'web',
+  tv: 'js-3.4.0',
+  aid: 'bench',
+  eid: `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
+  url: 'https://shop.test/kitchen/kettle?utm_source=news',
+  page: 'Kettle',
+  refr: 'https://search.test/?q=kettle',
+  dtm: '1700000000000',
+  stm: '1700000000100',
+  duid: 'b7c1d2e3-0000-4000-8000-000000000001',
+  vid: '3',
+  sid: 'c1d2e3f4-0000-4000-8000-000000000002',
+  res: '1920x1080',
+  vp: '1280x720',
+  cd: '24',
+  lang: 'en-GB',
+  cs: 'UTF-8',
+  tz: 'Europe/Berlin',
 })
 
-export const BENCH_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36'
+export const BENCH_USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36'
 
 /** Events per tp2 request in the ingest scenarios. */
 export const BENCH_BATCH = 10
@@ -46,9 +76,23 @@ export const BENCH_BATCH = 10
 export function benchIngestRequest(mode, url, batch = BENCH_BATCH) {
   const headers = { 'user-agent': BENCH_USER_AGENT }
   if (mode === 'get') {
-    const query = new URLSearchParams({ ...benchPageView(1), cx: Buffer.from(JSON.stringify(benchContexts)).toString('base64url') }).toString()
+    const query = new URLSearchParams({
+      ...benchPageView(1),
+      cx: Buffer.from(JSON.stringify(benchContexts)).toString('base64url'),
+    }).toString()
     return { url: `${url}/i?${query}`, headers }
   }
-  const body = JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data: Array.from({ length: batch }, (_, i) => ({ ...benchPageView(i), co: JSON.stringify(benchContexts) })) })
-  return { url: `${url}/com.snowplowanalytics.snowplow/tp2`, method: 'POST', body, headers: { ...headers, 'content-type': 'application/json; charset=UTF-8' } }
+  const body = JSON.stringify({
+    schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+    data: Array.from({ length: batch }, (_, i) => ({
+      ...benchPageView(i),
+      co: JSON.stringify(benchContexts),
+    })),
+  })
+  return {
+    url: `${url}/com.snowplowanalytics.snowplow/tp2`,
+    method: 'POST',
+    body,
+    headers: { ...headers, 'content-type': 'application/json; charset=UTF-8' },
+  }
 }

@@ -21,25 +21,94 @@ export async function pipelineHarness({ distRoot, mode, capacity }) {
   // The registry's part of the resolver, answering the custom entity's schema (as a deployment
   // would), its answers known at once as when the registry keeps them (peek; older builds ignore it).
   const answer = (key) => (key.vendor === BENCH_PRODUCT.self.vendor ? BENCH_PRODUCT : null)
-  const registry = { name: 'Floe registry (DEV)', priority: 0, vendorPrefixes: [], kind: 'registry', cacheable: false, lookup: async (key) => answer(key), peek: answer }
-  const resolver = buildResolver({ igluDirs: [], igluCentralUrl: null, igluCentralMirrorUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600 }, registry, Date.now)
+  const registry = {
+    name: 'Floe registry (DEV)',
+    priority: 0,
+    vendorPrefixes: [],
+    kind: 'registry',
+    cacheable: false,
+    lookup: async (key) => answer(key),
+    peek: answer,
+  }
+  const resolver = buildResolver(
+    {
+      igluDirs: [],
+      igluCentralUrl: null,
+      igluCentralMirrorUrl: null,
+      customRegistry: null,
+      resolverConfigFile: null,
+      cacheTtlSeconds: 600,
+    },
+    registry,
+    Date.now,
+  )
   const iglu = createSchemaValidation(resolver)
   const processor = { artifact: 'floe', version: 'bench' }
-  const deps = { iglu, processor, now: Date.now, newEventId: randomUUID, enrichments: {}, maxPayloadBytes: 1_000_000 }
-  const inspection = createInspectionService({ store: new MemoryEventStore(capacity), iglu, resolver, processor, now: Date.now, maxPayloadBytes: 1_000_000 })
+  const deps = {
+    iglu,
+    processor,
+    now: Date.now,
+    newEventId: randomUUID,
+    enrichments: {},
+    maxPayloadBytes: 1_000_000,
+  }
+  const inspection = createInspectionService({
+    store: new MemoryEventStore(capacity),
+    iglu,
+    resolver,
+    processor,
+    now: Date.now,
+    maxPayloadBytes: 1_000_000,
+  })
 
-  const headers = { host: '127.0.0.1:9090', connection: 'keep-alive', 'user-agent': BENCH_USER_AGENT }
-  const query = new URLSearchParams({ ...benchPageView(1), cx: Buffer.from(JSON.stringify(benchContexts)).toString('base64url') }).toString()
-  const body = JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4', data: Array.from({ length: BATCH }, (_, i) => ({ ...benchPageView(i), co: JSON.stringify(benchContexts) })) })
+  const headers = {
+    host: '127.0.0.1:9090',
+    connection: 'keep-alive',
+    'user-agent': BENCH_USER_AGENT,
+  }
+  const query = new URLSearchParams({
+    ...benchPageView(1),
+    cx: Buffer.from(JSON.stringify(benchContexts)).toString('base64url'),
+  }).toString()
+  const body = JSON.stringify({
+    schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+    data: Array.from({ length: BATCH }, (_, i) => ({
+      ...benchPageView(i),
+      co: JSON.stringify(benchContexts),
+    })),
+  })
   const request = () =>
     mode === 'get'
-      ? { api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp1' }, method: 'GET', rawQuery: query, headers, remoteAddress: '127.0.0.1', body: null, timestamp: Date.now(), collectorName: 'floe-collector', nuidCookie: 'sp' }
-      : { api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp2' }, method: 'POST', rawQuery: '', headers: { ...headers, 'content-type': 'application/json; charset=UTF-8' }, remoteAddress: '127.0.0.1', body, timestamp: Date.now(), collectorName: 'floe-collector', nuidCookie: 'sp' }
+      ? {
+          api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp1' },
+          method: 'GET',
+          rawQuery: query,
+          headers,
+          remoteAddress: '127.0.0.1',
+          body: null,
+          timestamp: Date.now(),
+          collectorName: 'floe-collector',
+          nuidCookie: 'sp',
+        }
+      : {
+          api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp2' },
+          method: 'POST',
+          rawQuery: '',
+          headers: { ...headers, 'content-type': 'application/json; charset=UTF-8' },
+          remoteAddress: '127.0.0.1',
+          body,
+          timestamp: Date.now(),
+          collectorName: 'floe-collector',
+          nuidCookie: 'sp',
+        }
   const eventsPerRequest = mode === 'get' ? 1 : BATCH
 
   const reading = readCollectorRequest(request())
   const outcome = await processPayload(reading.payload, deps)
-  if (reading.kind !== 'payload' || outcome.good.length !== eventsPerRequest) throw new Error(`the bench events are not good: ${JSON.stringify(outcome.bad[0]?.row ?? reading).slice(0, 2000)}`)
+  if (reading.kind !== 'payload' || outcome.good.length !== eventsPerRequest)
+    throw new Error(
+      `the bench events are not good: ${JSON.stringify(outcome.bad[0]?.row ?? reading).slice(0, 2000)}`,
+    )
 
   return {
     eventsPerRequest,

@@ -22,9 +22,12 @@ export const BOOTSTRAP = {
  * the baselines get the same flags.
  */
 export function serverNodeFlags() {
-  const start = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.start
+  const start = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
+    .scripts.start
   const flags = /\bnode ((?:--\S+ )*)dist\/main\.js\b/.exec(start)?.[1] ?? ''
-  return [...flags.split(' '), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ')].filter((f) => f !== '')
+  return [...flags.split(' '), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ')].filter(
+    (f) => f !== '',
+  )
 }
 
 export async function freePort() {
@@ -81,16 +84,32 @@ function handle(child, url, cleanup = () => undefined) {
 export async function startFloe({ logLevel = 'info', args = [], main = MAIN } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-'))
   const port = await freePort()
-  const child = spawn(process.execPath, [...serverNodeFlags(), main, 'start', '--host', '127.0.0.1', '--port', String(port), '--log-level', logLevel, '--no-iglu-central', ...args], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      FLOE_DATA_DIR: dataDir,
-      FLOE_BOOTSTRAP_ORG_ID: BOOTSTRAP.organizationId,
-      FLOE_BOOTSTRAP_API_KEY_ID: BOOTSTRAP.apiKeyId,
-      FLOE_BOOTSTRAP_API_KEY: BOOTSTRAP.apiKey,
+  const child = spawn(
+    process.execPath,
+    [
+      ...serverNodeFlags(),
+      main,
+      'start',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--log-level',
+      logLevel,
+      '--no-iglu-central',
+      ...args,
+    ],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        FLOE_DATA_DIR: dataDir,
+        FLOE_BOOTSTRAP_ORG_ID: BOOTSTRAP.organizationId,
+        FLOE_BOOTSTRAP_API_KEY_ID: BOOTSTRAP.apiKeyId,
+        FLOE_BOOTSTRAP_API_KEY: BOOTSTRAP.apiKey,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  )
   const url = `http://127.0.0.1:${port}`
   await waitForHealth(url, child)
   return handle(child, url, () => rmSync(dataDir, { recursive: true, force: true }))
@@ -99,10 +118,14 @@ export async function startFloe({ logLevel = 'info', args = [], main = MAIN } = 
 /** The bare Fastify server of `bench/baseline-server.mjs`; `json` is what its JSON route answers. */
 export async function startBaseline({ logLevel = 'info', json = {} } = {}) {
   const port = await freePort()
-  const child = spawn(process.execPath, [...serverNodeFlags(), BASELINE, '--port', String(port), '--log-level', logLevel], {
-    env: { PATH: process.env.PATH ?? '', BENCH_BASELINE_JSON: JSON.stringify(json) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  const child = spawn(
+    process.execPath,
+    [...serverNodeFlags(), BASELINE, '--port', String(port), '--log-level', logLevel],
+    {
+      env: { PATH: process.env.PATH ?? '', BENCH_BASELINE_JSON: JSON.stringify(json) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  )
   const url = `http://127.0.0.1:${port}`
   await waitForHealth(url, child)
   return handle(child, url)
@@ -110,10 +133,13 @@ export async function startBaseline({ logLevel = 'info', json = {} } = {}) {
 
 /** An access token for the bench's bootstrap key. */
 export async function accessToken(url) {
-  const response = await fetch(`${url}/api/msc/v1/organizations/${BOOTSTRAP.organizationId}/credentials/v3/token`, {
-    method: 'POST',
-    headers: { 'X-API-Key-Id': BOOTSTRAP.apiKeyId, 'X-API-Key': BOOTSTRAP.apiKey },
-  })
+  const response = await fetch(
+    `${url}/api/msc/v1/organizations/${BOOTSTRAP.organizationId}/credentials/v3/token`,
+    {
+      method: 'POST',
+      headers: { 'X-API-Key-Id': BOOTSTRAP.apiKeyId, 'X-API-Key': BOOTSTRAP.apiKey },
+    },
+  )
   if (!response.ok) throw new Error(`token exchange answered ${response.status}`)
   return (await response.json()).accessToken
 }
@@ -122,12 +148,25 @@ export async function accessToken(url) {
 export async function deployToDev(url, token, schema) {
   const base = `${url}/api/msc/v1/organizations/${BOOTSTRAP.organizationId}/data-structures/v1`
   const call = async (p, body) => {
-    const response = await fetch(`${base}${p}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const response = await fetch(`${base}${p}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     const answer = await response.json()
-    if (response.status !== 201 || answer.success !== true) throw new Error(`${p} answered ${response.status}: ${JSON.stringify(answer)}`)
+    if (response.status !== 201 || answer.success !== true)
+      throw new Error(`${p} answered ${response.status}: ${JSON.stringify(answer)}`)
     return answer
   }
   await call('/validation-requests', { data: schema })
   const { vendor, name, format, version } = schema.self
-  await call('/deployment-requests', { source: 'VALIDATED', target: 'DEV', vendor, name, format, version, message: 'bench' })
+  await call('/deployment-requests', {
+    source: 'VALIDATED',
+    target: 'DEV',
+    vendor,
+    name,
+    format,
+    version,
+    message: 'bench',
+  })
 }

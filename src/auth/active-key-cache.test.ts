@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { activeKeyCacheFor, createActiveKeyCache } from './active-key-cache.js'
 import type { ApiKey } from './api-keys.store.js'
 
-const keyNamed = (id: string) => ({ id, organizationId: 'o1', isAdmin: false, description: null, createdAt: new Date(0), revokedAt: null }) as ApiKey
+const keyNamed = (id: string) =>
+  ({
+    id,
+    organizationId: 'o1',
+    isAdmin: false,
+    description: null,
+    createdAt: new Date(0),
+    revokedAt: null,
+  }) as ApiKey
 const key = keyNamed('k1')
 
 describe('active key cache', () => {

@@ -34,7 +34,11 @@ export function activeKeyCacheFor(db: object): ActiveKeyCache {
 
 export function createActiveKeyCache(maxEntries = MAX_ENTRIES): ActiveKeyCache {
   // Kept until forgotten or pushed out by newer keys: exactness comes from `forget`, not from time.
-  const cache = new ExpiringCache<ApiKey>({ ttlMs: Number.POSITIVE_INFINITY, maxEntries, now: () => 0 })
+  const cache = new ExpiringCache<ApiKey>({
+    ttlMs: Number.POSITIVE_INFINITY,
+    maxEntries,
+    now: () => 0,
+  })
   return {
     get: (id) => cache.get(id)?.value,
     set: (id, key, asked) => cache.set(id, key, asked),

@@ -16,7 +16,10 @@ function toView(key: ApiKey) {
 }
 
 /** API key management over HTTP, for admin keys: the same operations as `floe keys ...`. */
-export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ credentials: CredentialsService }> = async (app, { credentials }) => {
+export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ credentials: CredentialsService }> = async (
+  app,
+  { credentials },
+) => {
   app.get('/credentials/v2/api-keys', { schema: listApiKeysSchema }, async (request) => {
     const principal = requirePrincipal(request.principal, 'list API keys', { admin: true })
     const keys = await credentials.listApiKeys({ organizationId: principal.organizationId })
@@ -30,11 +33,19 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ credentials: Credentials
       isAdmin: request.body.admin ?? false,
       description: request.body.description ?? null,
     })
-    return reply.code(201).send({ id: key.id, key: secret, isAdmin: key.isAdmin, description: key.description })
+    return reply
+      .code(201)
+      .send({ id: key.id, key: secret, isAdmin: key.isAdmin, description: key.description })
   })
 
-  app.delete('/credentials/v2/api-keys/:apiKeyId', { schema: revokeApiKeySchema }, async (request) => {
-    const principal = requirePrincipal(request.principal, 'revoke API keys', { admin: true })
-    return toView(await credentials.revokeApiKey(request.params.apiKeyId, principal.organizationId))
-  })
+  app.delete(
+    '/credentials/v2/api-keys/:apiKeyId',
+    { schema: revokeApiKeySchema },
+    async (request) => {
+      const principal = requirePrincipal(request.principal, 'revoke API keys', { admin: true })
+      return toView(
+        await credentials.revokeApiKey(request.params.apiKeyId, principal.organizationId),
+      )
+    },
+  )
 }

@@ -32,7 +32,11 @@ export const createApiKeySchema = {
   params: OrganizationParams,
   body: Type.Object({
     description: Type.Optional(Type.String({ maxLength: 500 })),
-    admin: Type.Optional(Type.Boolean({ description: 'Whether the key may do admin actions such as deploying to PROD' })),
+    admin: Type.Optional(
+      Type.Boolean({
+        description: 'Whether the key may do admin actions such as deploying to PROD',
+      }),
+    ),
   }),
   response: {
     201: Type.Object({

@@ -47,24 +47,38 @@ export function createApiKeysStore(db: Kysely<Database>) {
     },
 
     async findCredentialById(id: string): Promise<ApiKeyCredential | null> {
-      const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst()
+      const row = await db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst()
       return row ? { key: toApiKey(row), secretHash: row.secret_hash } : null
     },
 
     /** The first-start key whose secret has not been shown yet, unless revoked. */
     async findUnshownInitial(): Promise<ApiKey | null> {
-      const row = await db.selectFrom('api_keys').selectAll().where('secret_unshown', '=', true).where('revoked_at', 'is', null).executeTakeFirst()
+      const row = await db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('secret_unshown', '=', true)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst()
       return row ? toApiKey(row) : null
     },
 
     async findBySecretHash(secretHash: string): Promise<ApiKey | null> {
-      const row = await db.selectFrom('api_keys').selectAll().where('secret_hash', '=', secretHash).executeTakeFirst()
+      const row = await db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('secret_hash', '=', secretHash)
+        .executeTakeFirst()
       return row ? toApiKey(row) : null
     },
 
     async list(filter: { organizationId?: string | undefined } = {}): Promise<readonly ApiKey[]> {
       let query = db.selectFrom('api_keys').selectAll()
-      if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId)
+      if (filter.organizationId !== undefined)
+        query = query.where('organization_id', '=', filter.organizationId)
       const rows = await query.orderBy('created_at').orderBy('id').execute()
       return rows.map(toApiKey)
     },
@@ -80,10 +94,17 @@ export function createApiKeysStore(db: Kysely<Database>) {
       return row ? toApiKey(row) : null
     },
 
-    async update(id: string, changes: { secretHash?: string; isAdmin?: boolean; secretUnshown?: boolean }): Promise<void> {
+    async update(
+      id: string,
+      changes: { secretHash?: string; isAdmin?: boolean; secretUnshown?: boolean },
+    ): Promise<void> {
       await db
         .updateTable('api_keys')
-        .set({ secret_hash: changes.secretHash, is_admin: changes.isAdmin, secret_unshown: changes.secretUnshown })
+        .set({
+          secret_hash: changes.secretHash,
+          is_admin: changes.isAdmin,
+          secret_unshown: changes.secretUnshown,
+        })
         .where('id', '=', id)
         .execute()
     },

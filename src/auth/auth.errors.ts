@@ -14,7 +14,9 @@ export type AuthErrorCode =
 export class InvalidOrganizationIdError extends DomainError<'INVALID_ORGANIZATION_ID'> {
   readonly code = 'INVALID_ORGANIZATION_ID'
   constructor(value: string) {
-    super(`organizationId must be a UUID (got "${value.slice(0, 64)}")`, { field: 'organizationId' })
+    super(`organizationId must be a UUID (got "${value.slice(0, 64)}")`, {
+      field: 'organizationId',
+    })
   }
 }
 
@@ -62,6 +64,9 @@ export class ApiKeyNotFoundError extends DomainError<'API_KEY_NOT_FOUND'> {
 export class TooManyTokenRequestsError extends DomainError<'TOO_MANY_TOKEN_REQUESTS'> {
   readonly code = 'TOO_MANY_TOKEN_REQUESTS'
   constructor(perMinute: number, retryAfterSeconds: number) {
-    super(`Too many token requests from this address: at most ${perMinute} a minute; retry in ${retryAfterSeconds} s`, { retryAfterSeconds })
+    super(
+      `Too many token requests from this address: at most ${perMinute} a minute; retry in ${retryAfterSeconds} s`,
+      { retryAfterSeconds },
+    )
   }
 }

@@ -1,6 +1,10 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
 import { isUuid } from '../uuid.js'
-import { InvalidOrganizationIdError, InvalidTokenError, OrganizationMismatchError } from './auth.errors.js'
+import {
+  InvalidOrganizationIdError,
+  InvalidTokenError,
+  OrganizationMismatchError,
+} from './auth.errors.js'
 import type { CredentialsService } from './credentials.service.js'
 import type { Principal } from './principal.js'
 import type { TokenService } from './token.service.js'
@@ -10,7 +14,8 @@ const BEARER = /^Bearer[ \t]+([A-Za-z0-9\-_.]+)[ \t]*$/i
 /** The organization id of the path, checked to be a UUID and lower-cased. */
 export function organizationIdOf(request: FastifyRequest): string {
   const { organizationId } = request.params as { organizationId?: string }
-  if (organizationId === undefined || !isUuid(organizationId)) throw new InvalidOrganizationIdError(organizationId ?? '')
+  if (organizationId === undefined || !isUuid(organizationId))
+    throw new InvalidOrganizationIdError(organizationId ?? '')
   return organizationId.toLowerCase()
 }
 
@@ -18,13 +23,20 @@ export function organizationIdOf(request: FastifyRequest): string {
  * Guards every `/api/msc/v1/organizations/{organizationId}/...` route but the token exchange:
  * the bearer token must be well signed, unexpired, of a key that is not revoked, and of this organization.
  */
-export function createBearerGuard(deps: { tokens: TokenService; credentials: CredentialsService }): onRequestAsyncHookHandler {
+export function createBearerGuard(deps: {
+  tokens: TokenService
+  credentials: CredentialsService
+}): onRequestAsyncHookHandler {
   return async function bearerGuard(request) {
     const organizationId = organizationIdOf(request)
     const header = request.headers.authorization
-    if (header === undefined) throw new InvalidTokenError('Missing Authorization header: send "Authorization: Bearer <accessToken>"')
+    if (header === undefined)
+      throw new InvalidTokenError(
+        'Missing Authorization header: send "Authorization: Bearer <accessToken>"',
+      )
     const token = BEARER.exec(header)?.[1]
-    if (token === undefined) throw new InvalidTokenError('The Authorization header must be "Bearer <accessToken>"')
+    if (token === undefined)
+      throw new InvalidTokenError('The Authorization header must be "Bearer <accessToken>"')
     const claims = await deps.tokens.verify(token)
     const key = await deps.credentials.findActiveKey(claims.apiKeyId)
     if (key === null || key.organizationId !== claims.organizationId) {

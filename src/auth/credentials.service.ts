@@ -5,7 +5,11 @@ import { isUuid } from '../uuid.js'
 import { activeKeyCacheFor, type ActiveKeyCache } from './active-key-cache.js'
 import { generateApiKeySecret, hashApiKeySecret, secretMatchesHash } from './api-key-secret.js'
 import { createApiKeysStore, type ApiKey } from './api-keys.store.js'
-import { ApiKeyNotFoundError, InvalidApiKeyError, OrganizationNotFoundError } from './auth.errors.js'
+import {
+  ApiKeyNotFoundError,
+  InvalidApiKeyError,
+  OrganizationNotFoundError,
+} from './auth.errors.js'
 import type { Clock } from './clock.js'
 import { createOrganizationsStore, type Organization } from './organizations.store.js'
 
@@ -42,7 +46,9 @@ export function createCredentialsService(deps: CredentialsDeps) {
   const activeKeys: ActiveKeyCache | null = deps.exclusiveStore === true ? keptKeys : null
 
   function usable(key: ApiKey | null, organizationId: string): key is ApiKey {
-    return key !== null && key.revokedAt === null && key.organizationId === organizationId.toLowerCase()
+    return (
+      key !== null && key.revokedAt === null && key.organizationId === organizationId.toLowerCase()
+    )
   }
 
   return {
@@ -69,15 +75,21 @@ export function createCredentialsService(deps: CredentialsDeps) {
     },
 
     /** Every key, or those of one organization (an id that is not a UUID is no organization). */
-    async listApiKeys(filter: { organizationId?: string | undefined } = {}): Promise<readonly ApiKey[]> {
-      if (filter.organizationId !== undefined && !isUuid(filter.organizationId)) throw new OrganizationNotFoundError(filter.organizationId)
+    async listApiKeys(
+      filter: { organizationId?: string | undefined } = {},
+    ): Promise<readonly ApiKey[]> {
+      if (filter.organizationId !== undefined && !isUuid(filter.organizationId))
+        throw new OrganizationNotFoundError(filter.organizationId)
       return apiKeys.list({ organizationId: filter.organizationId?.toLowerCase() })
     },
 
     /** Revokes a key; with an organization, only a key of that organization. */
     async revokeApiKey(id: string, organizationId?: string): Promise<ApiKey> {
       const existing = isUuid(id) ? await apiKeys.findCredentialById(id.toLowerCase()) : null
-      if (existing === null || (organizationId !== undefined && existing.key.organizationId !== organizationId)) {
+      if (
+        existing === null ||
+        (organizationId !== undefined && existing.key.organizationId !== organizationId)
+      ) {
         throw new ApiKeyNotFoundError(id)
       }
       keptKeys.forget(existing.key.id)
@@ -88,18 +100,28 @@ export function createCredentialsService(deps: CredentialsDeps) {
     },
 
     /** Token exchange v2: the secret alone identifies the key. */
-    async authenticateBySecret(organizationId: string, secret: string | undefined): Promise<ApiKey> {
+    async authenticateBySecret(
+      organizationId: string,
+      secret: string | undefined,
+    ): Promise<ApiKey> {
       if (!secret) throw new InvalidApiKeyError('Missing X-API-Key header')
       const key = await apiKeys.findBySecretHash(hashApiKeySecret(secret))
-      if (!usable(key, organizationId)) throw new InvalidApiKeyError('Invalid API key for this organization')
+      if (!usable(key, organizationId))
+        throw new InvalidApiKeyError('Invalid API key for this organization')
       return key
     },
 
     /** Token exchange v3: the key id names the key and the secret proves it. */
-    async authenticateByIdAndSecret(organizationId: string, keyId: string | undefined, secret: string | undefined): Promise<ApiKey> {
+    async authenticateByIdAndSecret(
+      organizationId: string,
+      keyId: string | undefined,
+      secret: string | undefined,
+    ): Promise<ApiKey> {
       if (!keyId) throw new InvalidApiKeyError('Missing X-API-Key-Id header')
       if (!secret) throw new InvalidApiKeyError('Missing X-API-Key header')
-      const credential = isUuid(keyId) ? await apiKeys.findCredentialById(keyId.toLowerCase()) : null
+      const credential = isUuid(keyId)
+        ? await apiKeys.findCredentialById(keyId.toLowerCase())
+        : null
       const matches = credential !== null && secretMatchesHash(secret, credential.secretHash)
       if (!matches || !usable(credential.key, organizationId)) {
         throw new InvalidApiKeyError('Invalid API key id or secret for this organization')
@@ -118,7 +140,8 @@ export function createCredentialsService(deps: CredentialsDeps) {
       if (cached !== undefined) return cached
       const asked = activeKeys?.generation ?? 0
       const credential = await apiKeys.findCredentialById(keyId)
-      const active = credential !== null && credential.key.revokedAt === null ? credential.key : null
+      const active =
+        credential !== null && credential.key.revokedAt === null ? credential.key : null
       // Only active keys are kept: a key unknown or revoked is read again every time.
       if (active !== null) activeKeys?.set(keyId, active, asked)
       return active

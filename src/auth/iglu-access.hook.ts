@@ -7,7 +7,10 @@ import type { CredentialsService } from './credentials.service.js'
  * Guards the Iglu Server-compatible reads. Iglu clients send the resolver's `apikey` header, which
  * here is an API key secret of the organization; a Console bearer token works as well.
  */
-export function createIgluAccessGuard(deps: { credentials: CredentialsService; bearerGuard: onRequestAsyncHookHandler }): onRequestAsyncHookHandler {
+export function createIgluAccessGuard(deps: {
+  credentials: CredentialsService
+  bearerGuard: onRequestAsyncHookHandler
+}): onRequestAsyncHookHandler {
   return async function igluAccessGuard(request, reply) {
     const organizationId = organizationIdOf(request)
     const apikey = request.headers.apikey
@@ -16,7 +19,10 @@ export function createIgluAccessGuard(deps: { credentials: CredentialsService; b
       request.principal = { organizationId, apiKeyId: key.id, isAdmin: key.isAdmin }
       return
     }
-    if (request.headers.authorization !== undefined) return deps.bearerGuard.call(this, request, reply)
-    throw new InvalidApiKeyError('Missing credentials: send header "apikey: <API key secret>" or "Authorization: Bearer <accessToken>"')
+    if (request.headers.authorization !== undefined)
+      return deps.bearerGuard.call(this, request, reply)
+    throw new InvalidApiKeyError(
+      'Missing credentials: send header "apikey: <API key secret>" or "Authorization: Bearer <accessToken>"',
+    )
   }
 }

@@ -11,7 +11,11 @@ export interface Organization {
 export function createOrganizationsStore(db: Kysely<Database>) {
   return {
     async insert(organization: { id: string; name: string }): Promise<Organization> {
-      const row = await db.insertInto('organizations').values(organization).returningAll().executeTakeFirstOrThrow()
+      const row = await db
+        .insertInto('organizations')
+        .values(organization)
+        .returningAll()
+        .executeTakeFirstOrThrow()
       return toOrganization(row)
     },
 
@@ -27,12 +31,21 @@ export function createOrganizationsStore(db: Kysely<Database>) {
     },
 
     async findById(id: string): Promise<Organization | null> {
-      const row = await db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst()
+      const row = await db
+        .selectFrom('organizations')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst()
       return row ? toOrganization(row) : null
     },
 
     async list(): Promise<readonly Organization[]> {
-      const rows = await db.selectFrom('organizations').selectAll().orderBy('created_at').orderBy('id').execute()
+      const rows = await db
+        .selectFrom('organizations')
+        .selectAll()
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute()
       return rows.map(toOrganization)
     },
 

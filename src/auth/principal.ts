@@ -17,7 +17,11 @@ declare module 'fastify' {
  * The caller of a guarded route. The guard always sets it; a route mounted outside the guard by
  * mistake fails closed (401) instead of running unauthenticated.
  */
-export function requirePrincipal(principal: Principal | null, action: string, options: { admin?: boolean } = {}): Principal {
+export function requirePrincipal(
+  principal: Principal | null,
+  action: string,
+  options: { admin?: boolean } = {},
+): Principal {
   if (principal === null) throw new InvalidTokenError('Missing access token')
   if (options.admin === true && !principal.isAdmin) throw new AdminRequiredError(action)
   return principal

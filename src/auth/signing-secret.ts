@@ -16,7 +16,10 @@ export interface SigningKeys {
  * tokens survive restarts and every instance sharing the database accepts them (the insert is "first
  * writer wins", so instances starting together still agree); and the previous secret, if any.
  */
-export async function resolveSigningKeys(db: Kysely<Database>, configured: SigningSecrets): Promise<SigningKeys> {
+export async function resolveSigningKeys(
+  db: Kysely<Database>,
+  configured: SigningSecrets,
+): Promise<SigningKeys> {
   const previous = configured.previous === null ? [] : [bytesOf(configured.previous)]
   if (configured.current !== null) return { current: bytesOf(configured.current), previous }
   await db

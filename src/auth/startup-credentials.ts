@@ -8,7 +8,12 @@ import { createOrganizationsStore } from './organizations.store.js'
 
 /** What start-up did about credentials, so that `floe start` can tell the operator. */
 export type StartupCredentials =
-  | { readonly kind: 'initial'; readonly organizationId: string; readonly apiKeyId: string; readonly apiKey: string }
+  | {
+      readonly kind: 'initial'
+      readonly organizationId: string
+      readonly apiKeyId: string
+      readonly apiKey: string
+    }
   | {
       readonly kind: 'bootstrap'
       readonly organizationId: string
@@ -47,7 +52,10 @@ export async function ensureStartupCredentials(
     const apiKeys = createApiKeysStore(trx)
 
     if (bootstrap !== null) {
-      const organizationCreated = await organizations.ensure({ id: bootstrap.organizationId, name: 'bootstrap' })
+      const organizationCreated = await organizations.ensure({
+        id: bootstrap.organizationId,
+        name: 'bootstrap',
+      })
       const secretHash = hashApiKeySecret(bootstrap.apiKey)
       const existing = await apiKeys.findCredentialById(bootstrap.apiKeyId)
       if (existing === null) {
@@ -83,7 +91,12 @@ export async function ensureStartupCredentials(
       if (unshown === null) return { kind: 'existing' }
       const apiKey = generateApiKeySecret()
       await apiKeys.update(unshown.id, { secretHash: hashApiKeySecret(apiKey) })
-      return { kind: 'initial', organizationId: unshown.organizationId, apiKeyId: unshown.id, apiKey }
+      return {
+        kind: 'initial',
+        organizationId: unshown.organizationId,
+        apiKeyId: unshown.id,
+        apiKey,
+      }
     }
     const organization = await organizations.insert({ id: randomUUID(), name: 'default' })
     const apiKey = generateApiKeySecret()
@@ -100,6 +113,9 @@ export async function ensureStartupCredentials(
 }
 
 /** The operator has seen the first-start secret: later starts say nothing more about it. */
-export async function confirmInitialSecretShown(db: Kysely<Database>, apiKeyId: string): Promise<void> {
+export async function confirmInitialSecretShown(
+  db: Kysely<Database>,
+  apiKeyId: string,
+): Promise<void> {
   await createApiKeysStore(db).update(apiKeyId, { secretUnshown: false })
 }

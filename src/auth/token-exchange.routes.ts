@@ -24,13 +24,17 @@ const TRACKED_ADDRESSES = 10_000
  * limit per client address (an IPv6 address counts by its /64), counted in this process, checked
  * before anything else, so that guessing secrets is slow: past it 429 with Retry-After.
  */
-export const tokenExchangeRoutes: FastifyPluginAsyncTypebox<TokenExchangeOptions> = async (app, { credentials, tokens, rateLimitPerMinute }) => {
+export const tokenExchangeRoutes: FastifyPluginAsyncTypebox<TokenExchangeOptions> = async (
+  app,
+  { credentials, tokens, rateLimitPerMinute },
+) => {
   await app.register(rateLimit, { global: false, cache: TRACKED_ADDRESSES })
   const limiter = app.rateLimit({
     max: rateLimitPerMinute,
     timeWindow: MINUTE_MS,
     // Thrown: the error handler answers it as every domain error, `{message, code}`.
-    errorResponseBuilder: (_request, context) => new TooManyTokenRequestsError(context.max, Math.ceil(context.ttl / 1000)),
+    errorResponseBuilder: (_request, context) =>
+      new TooManyTokenRequestsError(context.max, Math.ceil(context.ttl / 1000)),
   })
   const limited: onRequestAsyncHookHandler = async function (request, reply) {
     await limiter.call(this, request, reply)
@@ -43,7 +47,10 @@ export const tokenExchangeRoutes: FastifyPluginAsyncTypebox<TokenExchangeOptions
     onRequest: limited,
     handler: async (request) => {
       const organizationId = organizationIdOf(request)
-      const key = await credentials.authenticateBySecret(organizationId, request.headers['x-api-key'])
+      const key = await credentials.authenticateBySecret(
+        organizationId,
+        request.headers['x-api-key'],
+      )
       return { accessToken: await tokens.issue(key) }
     },
   })
@@ -56,7 +63,11 @@ export const tokenExchangeRoutes: FastifyPluginAsyncTypebox<TokenExchangeOptions
     handler: async (request) => {
       const organizationId = organizationIdOf(request)
       const secret = request.headers['x-api-key'] ?? request.headers['x-api-key-secret']
-      const key = await credentials.authenticateByIdAndSecret(organizationId, request.headers['x-api-key-id'], secret)
+      const key = await credentials.authenticateByIdAndSecret(
+        organizationId,
+        request.headers['x-api-key-id'],
+        secret,
+      )
       return { accessToken: await tokens.issue(key) }
     },
   })

@@ -6,7 +6,11 @@ export const OrganizationParams = Type.Object({
 })
 
 export const TokenResponse = Type.Object(
-  { accessToken: Type.String({ description: 'HS256 JWT to send as "Authorization: Bearer <accessToken>"' }) },
+  {
+    accessToken: Type.String({
+      description: 'HS256 JWT to send as "Authorization: Bearer <accessToken>"',
+    }),
+  },
   { $id: 'TokenResponse' },
 )
 
@@ -29,7 +33,9 @@ export const v3TokenSchema = {
   headers: Type.Object({
     'x-api-key-id': Type.Optional(Type.String({ description: 'The API key id' })),
     'x-api-key': Type.Optional(Type.String({ description: 'The API key secret' })),
-    'x-api-key-secret': Type.Optional(Type.String({ description: 'Alternative spelling of X-API-Key' })),
+    'x-api-key-secret': Type.Optional(
+      Type.String({ description: 'Alternative spelling of X-API-Key' }),
+    ),
   }),
   response: { 200: TokenResponse, ...errorResponses },
 }

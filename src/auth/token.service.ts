@@ -20,11 +20,18 @@ export interface TokenClaims {
  * Issues and verifies the HS256 access tokens handed out by the token exchange. Tokens are signed
  * with `secret`; those signed with one of `previousSecrets` (a rotation under way) are accepted too.
  */
-export function createTokenService(deps: { secret: Uint8Array; previousSecrets?: readonly Uint8Array[]; ttlSeconds: number; clock: Clock }) {
+export function createTokenService(deps: {
+  secret: Uint8Array
+  previousSecrets?: readonly Uint8Array[]
+  ttlSeconds: number
+  clock: Clock
+}) {
   const { secret, ttlSeconds, clock } = deps
   const verifyingKeys = [secret, ...(deps.previousSecrets ?? [])]
-  if (verifyingKeys.some((key) => key.byteLength < 32)) throw new Error('the token signing secrets must be at least 32 bytes')
-  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1) throw new Error('the token lifetime must be a positive integer')
+  if (verifyingKeys.some((key) => key.byteLength < 32))
+    throw new Error('the token signing secrets must be at least 32 bytes')
+  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1)
+    throw new Error('the token lifetime must be a positive integer')
 
   // A token is immutable and the secrets do not change while the service runs: once its signature
   // and claims are checked, only its expiry can change the answer, and it is checked on every use.
@@ -34,9 +41,20 @@ export function createTokenService(deps: { secret: Uint8Array; previousSecrets?:
   async function verifiedPayload(token: string) {
     for (const [index, key] of verifyingKeys.entries()) {
       try {
-        return (await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['sub', 'iat', 'exp'], currentDate: clock.now() })).payload
+        return (
+          await jwtVerify(token, key, {
+            algorithms: ['HS256'],
+            issuer: ISSUER,
+            requiredClaims: ['sub', 'iat', 'exp'],
+            currentDate: clock.now(),
+          })
+        ).payload
       } catch (error) {
-        if (!(error instanceof joseErrors.JWSSignatureVerificationFailed) || index === verifyingKeys.length - 1) throw error
+        if (
+          !(error instanceof joseErrors.JWSSignatureVerificationFailed) ||
+          index === verifyingKeys.length - 1
+        )
+          throw error
       }
     }
     throw new InvalidTokenError('No key to verify the access token with')
@@ -46,14 +64,27 @@ export function createTokenService(deps: { secret: Uint8Array; previousSecrets?:
     try {
       const payload = await verifiedPayload(token)
       const { sub, org, roles, exp } = payload
-      if (typeof sub !== 'string' || typeof org !== 'string' || !Array.isArray(roles) || typeof exp !== 'number') {
+      if (
+        typeof sub !== 'string' ||
+        typeof org !== 'string' ||
+        !Array.isArray(roles) ||
+        typeof exp !== 'number'
+      ) {
         throw new InvalidTokenError('The access token lacks the expected claims')
       }
-      return { apiKeyId: sub, organizationId: org, isAdmin: roles.includes(ADMIN_ROLE), expiresAt: new Date(exp * 1000) }
+      return {
+        apiKeyId: sub,
+        organizationId: org,
+        isAdmin: roles.includes(ADMIN_ROLE),
+        expiresAt: new Date(exp * 1000),
+      }
     } catch (error) {
       if (error instanceof InvalidTokenError) throw error
-      if (error instanceof joseErrors.JWTExpired) throw new InvalidTokenError('The access token has expired', undefined, { cause: error })
-      throw new InvalidTokenError('The access token is malformed or badly signed', undefined, { cause: error })
+      if (error instanceof joseErrors.JWTExpired)
+        throw new InvalidTokenError('The access token has expired', undefined, { cause: error })
+      throw new InvalidTokenError('The access token is malformed or badly signed', undefined, {
+        cause: error,
+      })
     }
   }
 
@@ -73,7 +104,8 @@ export function createTokenService(deps: { secret: Uint8Array; previousSecrets?:
       const known = verified.get(token)
       if (known !== undefined) {
         // As jose decides it: expired once the current second reaches `exp`.
-        if (Math.floor(clock.now().getTime() / 1000) < known.expiresAt.getTime() / 1000) return known
+        if (Math.floor(clock.now().getTime() / 1000) < known.expiresAt.getTime() / 1000)
+          return known
         verified.delete(token)
         throw new InvalidTokenError('The access token has expired')
       }

@@ -6,7 +6,10 @@ import { createDb } from '../db/create-db.js'
 import { migrateToLatest } from '../db/migrate.js'
 
 /** Opens the configured store (migrated), runs one credentials operation, and closes it. */
-async function withCredentials<T>(flags: ConfigFlags, run: (service: CredentialsService) => Promise<T>): Promise<T> {
+async function withCredentials<T>(
+  flags: ConfigFlags,
+  run: (service: CredentialsService) => Promise<T>,
+): Promise<T> {
   const config = loadConfig(flags)
   const store = await createDb(config.db)
   try {
@@ -33,7 +36,11 @@ export async function createKeyCommand(
   flags: ConfigFlags,
 ): Promise<string> {
   const { key, secret } = await withCredentials(flags, (service) =>
-    service.createApiKey({ organizationId: options.org, isAdmin: options.admin === true, description: options.description ?? null }),
+    service.createApiKey({
+      organizationId: options.org,
+      isAdmin: options.admin === true,
+      description: options.description ?? null,
+    }),
   )
   return [
     `Created ${key.isAdmin ? 'an admin API key' : 'an API key'} for organization ${key.organizationId}.`,
@@ -44,9 +51,17 @@ export async function createKeyCommand(
   ].join('\n')
 }
 
-export async function listKeysCommand(options: { org?: string }, flags: ConfigFlags): Promise<string> {
-  const keys = await withCredentials(flags, (service) => service.listApiKeys({ organizationId: options.org }))
-  return table(['API KEY ID', 'ORGANIZATION ID', 'ADMIN', 'STATUS', 'CREATED', 'DESCRIPTION'], keys.map(keyRow))
+export async function listKeysCommand(
+  options: { org?: string },
+  flags: ConfigFlags,
+): Promise<string> {
+  const keys = await withCredentials(flags, (service) =>
+    service.listApiKeys({ organizationId: options.org }),
+  )
+  return table(
+    ['API KEY ID', 'ORGANIZATION ID', 'ADMIN', 'STATUS', 'CREATED', 'DESCRIPTION'],
+    keys.map(keyRow),
+  )
 }
 
 export async function revokeKeyCommand(id: string, flags: ConfigFlags): Promise<string> {
@@ -56,12 +71,23 @@ export async function revokeKeyCommand(id: string, flags: ConfigFlags): Promise<
 
 function keyRow(key: ApiKey): string[] {
   const status = key.revokedAt === null ? 'active' : `revoked ${key.revokedAt.toISOString()}`
-  return [key.id, key.organizationId, key.isAdmin ? 'yes' : 'no', status, key.createdAt.toISOString(), key.description ?? '']
+  return [
+    key.id,
+    key.organizationId,
+    key.isAdmin ? 'yes' : 'no',
+    status,
+    key.createdAt.toISOString(),
+    key.description ?? '',
+  ]
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   if (rows.length === 0) return '(none)\n'
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd()
   return `${[line(header), ...rows.map(line)].join('\n')}\n`
 }

@@ -9,10 +9,19 @@ export async function runStart(flags: ConfigFlags): Promise<void> {
   installShutdown(app)
   const address = await app.http.listen({ host: config.http.host, port: config.http.port })
   const publicUrl = publicBaseUrl(address, config.http.host)
-  const secureUrl = app.secure === null ? null : publicBaseUrl(await app.secure.listen(), config.http.host)
+  const secureUrl =
+    app.secure === null ? null : publicBaseUrl(await app.secure.listen(), config.http.host)
   // stdout is the event stream when events are printed; the banner then goes to stderr.
   const banner = config.inspection.output === null ? process.stdout : process.stderr
-  await new Promise<void>((resolve, reject) => banner.write(describeStartup(app.startup, publicUrl, { inspector: config.inspection.maxEvents > 0, secureUrl }), (error) => (error ? reject(error) : resolve())))
+  await new Promise<void>((resolve, reject) =>
+    banner.write(
+      describeStartup(app.startup, publicUrl, {
+        inspector: config.inspection.maxEvents > 0,
+        secureUrl,
+      }),
+      (error) => (error ? reject(error) : resolve()),
+    ),
+  )
   // Only once the secret is written out: a start that stops before shows a new one next time.
   await app.confirmStartupShown()
 }
@@ -25,7 +34,10 @@ function installShutdown(app: FloeApp): void {
       process.exit(1)
     }
     stopping = true
-    app.http.log.info({ signal }, 'shutting down: finishing in-flight requests, then closing the store')
+    app.http.log.info(
+      { signal },
+      'shutting down: finishing in-flight requests, then closing the store',
+    )
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -37,7 +49,9 @@ function installShutdown(app: FloeApp): void {
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
   // A stray rejection must be seen, but must not take down a server that is answering requests.
-  process.on('unhandledRejection', (reason) => app.http.log.error({ err: reason }, 'unhandled rejection'))
+  process.on('unhandledRejection', (reason) =>
+    app.http.log.error({ err: reason }, 'unhandled rejection'),
+  )
 }
 
 function publicBaseUrl(address: string, host: string): string {
@@ -45,7 +59,11 @@ function publicBaseUrl(address: string, host: string): string {
   return address.replace(/\/\/[^/:]+|\/\/\[[^\]]+\]/, '//localhost')
 }
 
-export function describeStartup(startup: StartupCredentials, baseUrl: string, { inspector, secureUrl }: { inspector: boolean; secureUrl: string | null }): string {
+export function describeStartup(
+  startup: StartupCredentials,
+  baseUrl: string,
+  { inspector, secureUrl }: { inspector: boolean; secureUrl: string | null },
+): string {
   const lines = [`Floe is listening on ${baseUrl} (docs: ${baseUrl}/docs)`]
   if (secureUrl !== null) lines.push(`and over HTTPS on ${secureUrl}`)
   if (inspector) lines.push(`Events as they arrive: ${baseUrl}/micro/ui/`)
@@ -67,10 +85,17 @@ export function describeStartup(startup: StartupCredentials, baseUrl: string, { 
   } else if (startup.kind === 'bootstrap') {
     const changes = [
       startup.organizationCreated ? 'organization created' : 'organization present',
-      startup.keyCreated ? 'admin key created' : startup.secretChanged ? 'admin key secret updated' : 'admin key present',
+      startup.keyCreated
+        ? 'admin key created'
+        : startup.secretChanged
+          ? 'admin key secret updated'
+          : 'admin key present',
     ]
-    lines.push(`Bootstrap organization ${startup.organizationId}, key ${startup.apiKeyId}: ${changes.join(', ')}.`)
-    if (startup.keyRevoked) lines.push('Warning: the bootstrap API key is revoked; tokens cannot be obtained with it.')
+    lines.push(
+      `Bootstrap organization ${startup.organizationId}, key ${startup.apiKeyId}: ${changes.join(', ')}.`,
+    )
+    if (startup.keyRevoked)
+      lines.push('Warning: the bootstrap API key is revoked; tokens cannot be obtained with it.')
   }
   return `${lines.join('\n')}\n`
 }

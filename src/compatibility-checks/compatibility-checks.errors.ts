@@ -5,7 +5,9 @@ export type CompatibilityCheckErrorCode = 'SOURCE_NOT_FOUND' | 'INVALID_SPEC_SCH
 export class SourceNotFoundError extends DomainError<'SOURCE_NOT_FOUND'> {
   readonly code = 'SOURCE_NOT_FOUND'
   constructor(field: string, source: string) {
-    super(`${field}: ${source.slice(0, 300)} is not a schema deployed in this organization`, { field })
+    super(`${field}: ${source.slice(0, 300)} is not a schema deployed in this organization`, {
+      field,
+    })
   }
 }
 

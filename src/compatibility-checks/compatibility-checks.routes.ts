@@ -10,17 +10,31 @@ import { checkEventSpec } from './event-spec-compatibility.js'
 const tags = ['compatibility']
 const security = [{ bearer: [] }]
 const errors = { 400: ErrorBodyRef, 401: ErrorBodyRef, 403: ErrorBodyRef }
-const Outcome = Type.Union([Type.Literal('compatible'), Type.Literal('incompatible'), Type.Literal('undecidable')])
+const Outcome = Type.Union([
+  Type.Literal('compatible'),
+  Type.Literal('incompatible'),
+  Type.Literal('undecidable'),
+])
 const OrgParams = Type.Object({ organizationId: Type.String() })
-const Source = Type.Object({ source: Type.String({ maxLength: 1000 }), schema: Type.Optional(Type.Unknown()) }, { additionalProperties: true })
+const Source = Type.Object(
+  { source: Type.String({ maxLength: 1000 }), schema: Type.Optional(Type.Unknown()) },
+  { additionalProperties: true },
+)
 
 /** The compatibility engine over HTTP: raw schema pairs, and snowplow-cli's event-spec check. */
-export const compatibilityChecksRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepository; checker: CompatibilityChecker; designSchema: DesignSchemaChecker }> = async (app, { repository, checker, designSchema }) => {
+export const compatibilityChecksRoutes: FastifyPluginAsyncTypebox<{
+  repository: IgluRepository
+  checker: CompatibilityChecker
+  designSchema: DesignSchemaChecker
+}> = async (app, { repository, checker, designSchema }) => {
   app.post(
     '/compatibility-checks',
     {
       schema: {
-        summary: 'Is every value valid under candidate also valid under reference?', tags, security, params: OrgParams,
+        summary: 'Is every value valid under candidate also valid under reference?',
+        tags,
+        security,
+        params: OrgParams,
         body: Type.Object({ candidate: Type.Unknown(), reference: Type.Unknown() }),
         response: {
           200: Type.Object({
@@ -28,7 +42,14 @@ export const compatibilityChecksRoutes: FastifyPluginAsyncTypebox<{ repository: 
             witness: Type.Optional(Type.Unknown()),
             path: Type.Optional(Type.String()),
             schemaPath: Type.Optional(Type.String()),
-            reasons: Type.Array(Type.Object({ code: Type.String(), schema: Type.String(), pointer: Type.String(), detail: Type.String() })),
+            reasons: Type.Array(
+              Type.Object({
+                code: Type.String(),
+                schema: Type.String(),
+                pointer: Type.String(),
+                detail: Type.String(),
+              }),
+            ),
           }),
           ...errors,
         },
@@ -44,17 +65,34 @@ export const compatibilityChecksRoutes: FastifyPluginAsyncTypebox<{ repository: 
     '/event-specs/v1/compatibility',
     {
       schema: {
-        summary: "An event specification's schemas against their sources (snowplow-cli)", tags, security, params: OrgParams,
+        summary: "An event specification's schemas against their sources (snowplow-cli)",
+        tags,
+        security,
+        params: OrgParams,
         body: Type.Object({
           spec: Type.Object(
-            { event: Type.Optional(Source), entities: Type.Optional(Type.Object({ tracked: Type.Optional(Type.Array(Source, { maxItems: 100 })) }, { additionalProperties: true })) },
+            {
+              event: Type.Optional(Source),
+              entities: Type.Optional(
+                Type.Object(
+                  { tracked: Type.Optional(Type.Array(Source, { maxItems: 100 })) },
+                  { additionalProperties: true },
+                ),
+              ),
+            },
             { additionalProperties: true },
           ),
         }),
         response: {
           200: Type.Object({
             status: Outcome,
-            sources: Type.Array(Type.Object({ source: Type.String(), status: Outcome, properties: Type.Record(Type.String(), Outcome) })),
+            sources: Type.Array(
+              Type.Object({
+                source: Type.String(),
+                status: Outcome,
+                properties: Type.Record(Type.String(), Outcome),
+              }),
+            ),
             message: Type.String(),
           }),
           ...errors,
@@ -62,6 +100,13 @@ export const compatibilityChecksRoutes: FastifyPluginAsyncTypebox<{ repository: 
         },
       },
     },
-    async (request) => checkEventSpec(repository, checker, designSchema, requirePrincipal(request.principal, 'check compatibility').organizationId, request.body.spec),
+    async (request) =>
+      checkEventSpec(
+        repository,
+        checker,
+        designSchema,
+        requirePrincipal(request.principal, 'check compatibility').organizationId,
+        request.body.spec,
+      ),
   )
 }

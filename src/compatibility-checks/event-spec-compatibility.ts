@@ -1,4 +1,7 @@
-import type { CompatibilityChecker, CompatibilityOutcome } from '../compatibility/compatibility-result.js'
+import type {
+  CompatibilityChecker,
+  CompatibilityOutcome,
+} from '../compatibility/compatibility-result.js'
 import type { DesignSchemaChecker } from '../iglu/design-schema.js'
 import { parseIgluUri } from '../iglu/schema-key.js'
 import type { IgluRepository } from '../registry/iglu-repository.js'
@@ -15,7 +18,8 @@ export interface SourceVerdict {
   readonly properties: Record<string, CompatibilityOutcome>
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** Overall status: any incompatible wins, then any undecidable. */
 function worst(statuses: readonly CompatibilityOutcome[]): CompatibilityOutcome {
@@ -25,13 +29,27 @@ function worst(statuses: readonly CompatibilityOutcome[]): CompatibilityOutcome 
 }
 
 /** Each property of the spec's schema against the same property of the data structure. */
-async function propertyVerdicts(checker: CompatibilityChecker, schema: unknown, reference: Record<string, unknown>): Promise<Record<string, CompatibilityOutcome>> {
+async function propertyVerdicts(
+  checker: CompatibilityChecker,
+  schema: unknown,
+  reference: Record<string, unknown>,
+): Promise<Record<string, CompatibilityOutcome>> {
   const verdicts: Record<string, CompatibilityOutcome> = {}
   if (!isObject(schema) || !isObject(schema.properties)) return verdicts
   const referenceProperties = isObject(reference.properties) ? reference.properties : {}
   for (const [name, subschema] of Object.entries(schema.properties)) {
-    if (Object.hasOwn(referenceProperties, name)) verdicts[name] = (await checker.check(subschema, referenceProperties[name])).outcome
-    else verdicts[name] = reference.additionalProperties === false ? 'incompatible' : (await checker.check(subschema, isObject(reference.additionalProperties) ? reference.additionalProperties : {})).outcome
+    if (Object.hasOwn(referenceProperties, name))
+      verdicts[name] = (await checker.check(subschema, referenceProperties[name])).outcome
+    else
+      verdicts[name] =
+        reference.additionalProperties === false
+          ? 'incompatible'
+          : (
+              await checker.check(
+                subschema,
+                isObject(reference.additionalProperties) ? reference.additionalProperties : {},
+              )
+            ).outcome
   }
   return verdicts
 }
@@ -40,13 +58,20 @@ async function propertyVerdicts(checker: CompatibilityChecker, schema: unknown, 
  * snowplow-cli's `event-specs/v1/compatibility`: the event and each tracked entity, where both a
  * source and a schema are given, checked against the deployed source version (PROD, else DEV).
  */
-export async function checkEventSpec(repository: IgluRepository, checker: CompatibilityChecker, designSchema: DesignSchemaChecker, organizationId: string, spec: { event?: SpecSource; entities?: { tracked?: readonly SpecSource[] } }) {
+export async function checkEventSpec(
+  repository: IgluRepository,
+  checker: CompatibilityChecker,
+  designSchema: DesignSchemaChecker,
+  organizationId: string,
+  spec: { event?: SpecSource; entities?: { tracked?: readonly SpecSource[] } },
+) {
   // A source without a schema (absent or null) has nothing to compare; a schema that is not a
   // JSON Schema is refused, as a scenario's is, before anything is compared.
   const targets: { field: string; target: SpecSource }[] = []
   if (spec.event?.schema != null) targets.push({ field: 'spec.event', target: spec.event })
   for (const [i, entity] of (spec.entities?.tracked ?? []).entries()) {
-    if (entity.schema != null) targets.push({ field: `spec.entities.tracked[${i}]`, target: entity })
+    if (entity.schema != null)
+      targets.push({ field: `spec.entities.tracked[${i}]`, target: entity })
   }
   for (const { field, target } of targets) {
     const problem = await designSchema(target.schema, `${field}.schema`)
@@ -57,10 +82,16 @@ export async function checkEventSpec(repository: IgluRepository, checker: Compat
     const field = `${at}.source`
     const key = parseIgluUri(target.source)
     if (key === null) throw new SourceNotFoundError(field, target.source)
-    const deployed = (await repository.find(organizationId, 'PROD', key)) ?? (await repository.find(organizationId, 'DEV', key))
+    const deployed =
+      (await repository.find(organizationId, 'PROD', key)) ??
+      (await repository.find(organizationId, 'DEV', key))
     if (deployed === null) throw new SourceNotFoundError(field, target.source)
     const result = await checker.check(target.schema, deployed.schema)
-    sources.push({ source: target.source, status: result.outcome, properties: await propertyVerdicts(checker, target.schema, deployed.schema) })
+    sources.push({
+      source: target.source,
+      status: result.outcome,
+      properties: await propertyVerdicts(checker, target.schema, deployed.schema),
+    })
   }
   const status = worst(sources.map((s) => s.status))
   const message =

@@ -37,7 +37,11 @@ function document(schema: unknown): object {
  * as the shared Ajv runs it. `compatible` is proved by sound rules; `incompatible` comes with a witness
  * that Ajv accepts under the candidate and rejects under the reference; otherwise `undecidable`.
  */
-export function checkCompatibility(candidate: unknown, reference: unknown, options: CompatibilityOptions = {}): CompatibilityResult {
+export function checkCompatibility(
+  candidate: unknown,
+  reference: unknown,
+  options: CompatibilityOptions = {},
+): CompatibilityResult {
   const ajv = options.ajv ?? (defaultAjv ??= createAjv())
   const limits: BudgetLimits = { ...DEFAULT_BUDGET, ...options.budget }
   const candidateDoc = document(candidate)
@@ -53,15 +57,31 @@ export function checkCompatibility(candidate: unknown, reference: unknown, optio
     try {
       return compile(schema)
     } catch (error) {
-      if (!(error instanceof Error) || !/already exists|more than one schema/.test(error.message)) throw error
+      if (!(error instanceof Error) || !/already exists|more than one schema/.test(error.message))
+        throw error
       return compileSchema(createAjv(), schema)
     }
   }
-  if (options.identityShortcut !== false && isDeepStrictEqual(candidate, reference)) return { outcome: 'compatible', reasons: [] }
+  if (options.identityShortcut !== false && isDeepStrictEqual(candidate, reference))
+    return { outcome: 'compatible', reasons: [] }
   // Sizes past the published limits are not compiled at all: undecidable at once, naming the limit.
-  for (const [side, schema] of [['candidate', candidate], ['reference', reference]] as const) {
+  for (const [side, schema] of [
+    ['candidate', candidate],
+    ['reference', reference],
+  ] as const) {
     const problem = schemaSizeProblem(schema)
-    if (problem !== null) return { outcome: 'undecidable', reasons: [{ code: 'budget', schema: side, pointer: '', detail: `the ${side} is too large to check: ${problem}` }] }
+    if (problem !== null)
+      return {
+        outcome: 'undecidable',
+        reasons: [
+          {
+            code: 'budget',
+            schema: side,
+            pointer: '',
+            detail: `the ${side} is too large to check: ${problem}`,
+          },
+        ],
+      }
   }
   try {
     let validCandidate: ReturnType<Ajv['compile']>
@@ -71,7 +91,17 @@ export function checkCompatibility(candidate: unknown, reference: unknown, optio
       validReference = compileDocument(referenceDoc)
     } catch (error) {
       const detail = error instanceof Error ? error.message.slice(0, 300) : String(error)
-      return { outcome: 'undecidable', reasons: [{ code: 'invalid-schema', schema: compiled.length === 0 ? 'candidate' : 'reference', pointer: '', detail }] }
+      return {
+        outcome: 'undecidable',
+        reasons: [
+          {
+            code: 'invalid-schema',
+            schema: compiled.length === 0 ? 'candidate' : 'reference',
+            pointer: '',
+            detail,
+          },
+        ],
+      }
     }
 
     // The proof gets most of the time; the witness search what is left, with a floor of its own.
@@ -82,12 +112,17 @@ export function checkCompatibility(candidate: unknown, reference: unknown, optio
     const languages = new Map<string, NFA>()
     // Keyed by content: the prover builds equal subschemas afresh (meets, kind restrictions).
     const subValidators = new Map<string, ReturnType<Ajv['compile']>>()
-    const strings = (patterns: readonly string[], minLength: number, maxLength: number | undefined): NFA => {
+    const strings = (
+      patterns: readonly string[],
+      minLength: number,
+      maxLength: number | undefined,
+    ): NFA => {
       const key = JSON.stringify([patterns, minLength, maxLength])
       let language = languages.get(key)
       if (language === undefined) {
         const parts = patterns.map((p) => patternLanguage(p, limits.maxAutomatonStates))
-        if (minLength > 0 || maxLength !== undefined) parts.push(lengthLanguage(minLength, maxLength, limits.maxAutomatonStates))
+        if (minLength > 0 || maxLength !== undefined)
+          parts.push(lengthLanguage(minLength, maxLength, limits.maxAutomatonStates))
         language = intersect(parts, limits.maxAutomatonStates)
         languages.set(key, language)
       }
@@ -107,7 +142,8 @@ export function checkCompatibility(candidate: unknown, reference: unknown, optio
       maxAutomatonStates: limits.maxAutomatonStates,
       prove: (l, r, pointer) => proveInclusion(l, r, ctx, pointer),
       fail(code, pointer, detail) {
-        if (reasons.length < MAX_REASONS * 5) reasons.push({ code, schema: 'reference', pointer, detail })
+        if (reasons.length < MAX_REASONS * 5)
+          reasons.push({ code, schema: 'reference', pointer, detail })
         return false
       },
       acceptsAll: (schema, values) => values.every((v) => accepts(schema, v)),
@@ -125,7 +161,17 @@ export function checkCompatibility(candidate: unknown, reference: unknown, optio
     } catch (error) {
       // Schemas with more subschemas than the budget's visits: too large to reason about.
       if (!(error instanceof BudgetExceeded)) throw error
-      return { outcome: 'undecidable', reasons: [{ code: 'budget', schema: 'reference', pointer: '', detail: `preparing the schemas: ${error.message}` }] }
+      return {
+        outcome: 'undecidable',
+        reasons: [
+          {
+            code: 'budget',
+            schema: 'reference',
+            pointer: '',
+            detail: `preparing the schemas: ${error.message}`,
+          },
+        ],
+      }
     }
     const refProblems = [...preparedCandidate.reasons, ...preparedReference.reasons]
     let proved = false
@@ -137,7 +183,14 @@ export function checkCompatibility(candidate: unknown, reference: unknown, optio
     }
     if (proved && refProblems.length === 0) return { outcome: 'compatible', reasons: [] }
 
-    const searchBudget = new Budget({ ...limits, maxMillis: Math.max(limits.maxMillis - (performance.now() - started), limits.maxMillis * 0.3, 5) })
+    const searchBudget = new Budget({
+      ...limits,
+      maxMillis: Math.max(
+        limits.maxMillis - (performance.now() - started),
+        limits.maxMillis * 0.3,
+        5,
+      ),
+    })
     const search = { budget: searchBudget, hints, strings, accepts }
     const witnessAmong = (values: readonly unknown[]): { value: unknown } | null => {
       for (const value of values) {
@@ -150,24 +203,55 @@ export function checkCompatibility(candidate: unknown, reference: unknown, optio
       // First values aimed at where the proof failed, then the broad search.
       const failedAt = reasons.map((reason) => reason.pointer).filter((pointer) => pointer !== '')
       const found =
-        witnessAmong(directedValues(preparedCandidate.schema, preparedReference.schema, failedAt, search)) ??
-        witnessAmong([...candidateValues(preparedCandidate.schema, preparedReference.schema, search), ...hints])
+        witnessAmong(
+          directedValues(preparedCandidate.schema, preparedReference.schema, failedAt, search),
+        ) ??
+        witnessAmong([
+          ...candidateValues(preparedCandidate.schema, preparedReference.schema, search),
+          ...hints,
+        ])
       if (found !== null) {
         // Run again for the errors: the reference's last call may have been on another value.
         // Never asynchronous: no schema here is $async.
         void validReference(found.value)
         const error = validReference.errors?.[0]
-        return { outcome: 'incompatible', witness: found.value, path: error?.instancePath ?? '', schemaPath: error?.schemaPath ?? '', reasons: [] }
+        return {
+          outcome: 'incompatible',
+          witness: found.value,
+          path: error?.instancePath ?? '',
+          schemaPath: error?.schemaPath ?? '',
+          reasons: [],
+        }
       }
     } catch (error) {
       if (!(error instanceof BudgetExceeded)) throw error
-      reasons.push({ code: 'budget', schema: 'reference', pointer: '', detail: `witness search: ${error.message}` })
+      reasons.push({
+        code: 'budget',
+        schema: 'reference',
+        pointer: '',
+        detail: `witness search: ${error.message}`,
+      })
     }
     const all = [...refProblems, ...reasons]
-    const unique = all.filter((r, i) => all.findIndex((o) => o.code === r.code && o.pointer === r.pointer && o.schema === r.schema) === i)
+    const unique = all.filter(
+      (r, i) =>
+        all.findIndex(
+          (o) => o.code === r.code && o.pointer === r.pointer && o.schema === r.schema,
+        ) === i,
+    )
     return {
       outcome: 'undecidable',
-      reasons: unique.length > 0 ? unique.slice(0, MAX_REASONS) : [{ code: 'not-proved', schema: 'reference', pointer: '', detail: 'no proof and no witness' }],
+      reasons:
+        unique.length > 0
+          ? unique.slice(0, MAX_REASONS)
+          : [
+              {
+                code: 'not-proved',
+                schema: 'reference',
+                pointer: '',
+                detail: 'no proof and no witness',
+              },
+            ],
     }
   } finally {
     for (const schema of compiled) ajv.removeSchema(schema)

@@ -1,5 +1,12 @@
 import { possibleKinds } from './json-kinds.js'
-import { asSchema, isNothing, isSchemaObject, requiredNames, schemaMap, type Schema } from './prepared-schema.js'
+import {
+  asSchema,
+  isNothing,
+  isSchemaObject,
+  requiredNames,
+  schemaMap,
+  type Schema,
+} from './prepared-schema.js'
 import { sampleWords, UnsupportedRegex } from './regex-language.js'
 import { alternativesOf } from './schema-meet.js'
 import { candidateValues, withDependencies, type WitnessSearchContext } from './witness-search.js'
@@ -33,7 +40,10 @@ const unescapeToken = (token: string) => token.replace(/~1/g, '/').replace(/~0/g
  * The instance steps to the place a reference pointer names, and the reference's subschema there;
  * null when the pointer leads where no single instance path goes (`additionalItems`).
  */
-export function placeOf(reference: Schema, pointer: string): { steps: Step[]; schema: Schema } | null {
+export function placeOf(
+  reference: Schema,
+  pointer: string,
+): { steps: Step[]; schema: Schema } | null {
   const tokens = pointer.split('/').slice(1).map(unescapeToken)
   const steps: Step[] = []
   let schema: Schema = reference
@@ -42,7 +52,11 @@ export function placeOf(reference: Schema, pointer: string): { steps: Step[]; sc
     const next = tokens[i + 1]
     if (token === 'properties' || token === 'patternProperties') {
       if (next === undefined) break
-      steps.push(token === 'properties' ? { kind: 'property', name: next } : { kind: 'pattern-property', pattern: next })
+      steps.push(
+        token === 'properties'
+          ? { kind: 'property', name: next }
+          : { kind: 'pattern-property', pattern: next },
+      )
       schema = asSchema(schemaMap(schema[token])[next])
       i++
     } else if (token === 'additionalProperties') {
@@ -55,7 +69,9 @@ export function placeOf(reference: Schema, pointer: string): { steps: Step[]; sc
       if (index !== null) i++
     } else if (token === 'allOf' || token === 'anyOf' || token === 'oneOf') {
       if (next === undefined) break
-      schema = asSchema(Array.isArray(schema[token]) ? (schema[token] as unknown[])[Number(next)] : undefined)
+      schema = asSchema(
+        Array.isArray(schema[token]) ? (schema[token] as unknown[])[Number(next)] : undefined,
+      )
       i++
     } else if (token === 'dependencies') {
       if (next === undefined) break
@@ -76,7 +92,12 @@ export function placeOf(reference: Schema, pointer: string): { steps: Step[]; sc
 }
 
 /** Candidates aimed at the failed proofs' places, the first failures first. */
-export function directedValues(candidate: Schema, reference: Schema, pointers: readonly string[], ctx: WitnessSearchContext): unknown[] {
+export function directedValues(
+  candidate: Schema,
+  reference: Schema,
+  pointers: readonly string[],
+  ctx: WitnessSearchContext,
+): unknown[] {
   const out: unknown[] = []
   for (const pointer of [...new Set(pointers)].slice(0, FAILURES)) {
     const place = placeOf(reference, pointer)
@@ -87,26 +108,52 @@ export function directedValues(candidate: Schema, reference: Schema, pointers: r
 }
 
 /** Values the candidate accepts, with the path `steps[from..]` leading to the place tried. */
-function valuesAlong(L: Schema, steps: readonly Step[], from: number, place: Schema, ctx: WitnessSearchContext): unknown[] {
+function valuesAlong(
+  L: Schema,
+  steps: readonly Step[],
+  from: number,
+  place: Schema,
+  ctx: WitnessSearchContext,
+): unknown[] {
   ctx.budget.visit()
   if (isNothing(L)) return []
   const alternatives = alternativesOf(L)
-  if (alternatives !== null) return alternatives.flatMap((alternative) => valuesAlong(alternative, steps, from, place, ctx)).slice(0, VALUES_PER_PLACE)
+  if (alternatives !== null)
+    return alternatives
+      .flatMap((alternative) => valuesAlong(alternative, steps, from, place, ctx))
+      .slice(0, VALUES_PER_PLACE)
   const step = steps[from]
-  if (step === undefined) return candidateValues(L, place, ctx, 1).filter((value) => ctx.accepts(L, value)).slice(0, VALUES_PER_PLACE)
+  if (step === undefined)
+    return candidateValues(L, place, ctx, 1)
+      .filter((value) => ctx.accepts(L, value))
+      .slice(0, VALUES_PER_PLACE)
   if (step.kind === 'item') return arraysAlong(L, step.index, steps, from, place, ctx)
 
-  const names = step.kind === 'property' ? [step.name] : step.kind === 'other-property' ? [OTHER_PROPERTY] : namesMatching(step.pattern, ctx)
+  const names =
+    step.kind === 'property'
+      ? [step.name]
+      : step.kind === 'other-property'
+        ? [OTHER_PROPERTY]
+        : namesMatching(step.pattern, ctx)
   const base = smallestObject(L, ctx)
   const out: unknown[] = []
   for (const name of names) {
-    const child = step.kind === 'pattern-property' ? schemaForPattern(L, step.pattern) : schemaForName(L, name)
-    for (const value of valuesAlong(child, steps, from + 1, place, ctx)) out.push(withDependencies({ ...base, [name]: value }, L))
+    const child =
+      step.kind === 'pattern-property' ? schemaForPattern(L, step.pattern) : schemaForName(L, name)
+    for (const value of valuesAlong(child, steps, from + 1, place, ctx))
+      out.push(withDependencies({ ...base, [name]: value }, L))
   }
   return out.slice(0, VALUES_PER_PLACE)
 }
 
-function arraysAlong(L: Schema, index: number, steps: readonly Step[], from: number, place: Schema, ctx: WitnessSearchContext): unknown[] {
+function arraysAlong(
+  L: Schema,
+  index: number,
+  steps: readonly Step[],
+  from: number,
+  place: Schema,
+  ctx: WitnessSearchContext,
+): unknown[] {
   const prefix: unknown[] = []
   for (let i = 0; i < index; i++) {
     const value = smallestValue(itemSchemaAt(L, i), ctx)
@@ -117,16 +164,27 @@ function arraysAlong(L: Schema, index: number, steps: readonly Step[], from: num
   return valuesAlong(itemSchemaAt(L, index), steps, from + 1, place, ctx).map((value) => {
     const array = [...prefix, value]
     // Later positions repeat the value where the items share one schema; a tuple gets its smallest values.
-    while (array.length < minItems) array.push(Array.isArray(L.items) ? (smallestValue(itemSchemaAt(L, array.length), ctx) ?? null) : value)
+    while (array.length < minItems)
+      array.push(
+        Array.isArray(L.items)
+          ? (smallestValue(itemSchemaAt(L, array.length), ctx) ?? null)
+          : value,
+      )
     return array
   })
 }
 
 /** The schema's required properties, each with a small value it accepts there. */
-function smallestObject(schema: Schema, ctx: WitnessSearchContext, depth = 0): Record<string, unknown> {
+function smallestObject(
+  schema: Schema,
+  ctx: WitnessSearchContext,
+  depth = 0,
+): Record<string, unknown> {
   const base: Record<string, unknown> = {}
-  for (const name of requiredNames(schema)) base[name] = smallestValue(schemaForName(schema, name), ctx, depth) ?? null
-  const minProperties = typeof schema.minProperties === 'number' ? Math.min(schema.minProperties, 1000) : 0
+  for (const name of requiredNames(schema))
+    base[name] = smallestValue(schemaForName(schema, name), ctx, depth) ?? null
+  const minProperties =
+    typeof schema.minProperties === 'number' ? Math.min(schema.minProperties, 1000) : 0
   for (let i = Object.keys(base).length; i < minProperties; i++) base[`floeProperty${i}`] = 0
   return base
 }
@@ -159,13 +217,18 @@ function smallestValue(schema: Schema, ctx: WitnessSearchContext, depth = 0): un
   if (kinds.has('boolean')) return true
   for (const kind of ['integer', 'number', 'string'] as const) {
     if (!kinds.has(kind)) continue
-    const value = candidateValues({ ...schema, type: kind }, {}, ctx, 1).find((v) => ctx.accepts(schema, v))
+    const value = candidateValues({ ...schema, type: kind }, {}, ctx, 1).find((v) =>
+      ctx.accepts(schema, v),
+    )
     if (value !== undefined) return value
   }
   if (kinds.has('object')) return withDependencies(smallestObject(schema, ctx, depth + 1), schema)
   if (kinds.has('array')) {
     const minItems = typeof schema.minItems === 'number' ? Math.min(schema.minItems, 1000) : 0
-    return Array.from({ length: minItems }, (_, i) => smallestValue(itemSchemaAt(schema, i), ctx, depth + 1) ?? null)
+    return Array.from(
+      { length: minItems },
+      (_, i) => smallestValue(itemSchemaAt(schema, i), ctx, depth + 1) ?? null,
+    )
   }
   return undefined
 }

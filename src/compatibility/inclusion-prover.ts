@@ -1,6 +1,14 @@
 import { isDeepStrictEqual } from 'node:util'
 import { KEYWORDS_BY_KIND, kindsOfType, possibleKinds, type Kind } from './json-kinds.js'
-import { asSchema, isAnything, isNothing, isSchemaObject, requiredNames, schemaMap, type Schema } from './prepared-schema.js'
+import {
+  asSchema,
+  isAnything,
+  isNothing,
+  isSchemaObject,
+  requiredNames,
+  schemaMap,
+  type Schema,
+} from './prepared-schema.js'
 import type { ProofContext } from './proof-context.js'
 import { proveArrays } from './prove-arrays.js'
 import { proveNumbers } from './prove-numbers.js'
@@ -13,9 +21,18 @@ const UNSUPPORTED_IN_REFERENCE = ['contains', 'propertyNames', 'if', 'then', 'el
 /** Candidate keywords the prover drops: dropping a constraint of the candidate only widens it, which is sound. */
 const DROPPED_FROM_CANDIDATE = ['not', 'contains', 'propertyNames', 'if', 'then', 'else'] as const
 
-const SAMPLE_OF_KIND: Readonly<Record<Kind, unknown>> = { null: null, boolean: true, integer: 1, number: 0.5, string: '', array: [], object: {} }
+const SAMPLE_OF_KIND: Readonly<Record<Kind, unknown>> = {
+  null: null,
+  boolean: true,
+  integer: 1,
+  number: 0.5,
+  string: '',
+  array: [],
+  object: {},
+}
 
-const schemaList = (value: unknown): Schema[] => (Array.isArray(value) ? value.filter(isSchemaObject) : [])
+const schemaList = (value: unknown): Schema[] =>
+  Array.isArray(value) ? value.filter(isSchemaObject) : []
 function without(schema: Schema, ...keys: string[]): Schema {
   const copy: Record<string, unknown> = { ...schema }
   for (const key of keys) delete copy[key]
@@ -37,7 +54,11 @@ export function proveInclusion(L: Schema, R: Schema, ctx: ProofContext, pointer:
   if (Array.isArray(L.enum)) {
     if (ctx.acceptsAll(R, L.enum)) return true
     for (const value of L.enum) ctx.hint(value)
-    return ctx.fail('not-proved', pointer, 'an enum value of the candidate is rejected by the reference')
+    return ctx.fail(
+      'not-proved',
+      pointer,
+      'an enum value of the candidate is rejected by the reference',
+    )
   }
 
   // Candidate disjunctions and conjunctions first: split or merge them.
@@ -47,31 +68,49 @@ export function proveInclusion(L: Schema, R: Schema, ctx: ProofContext, pointer:
     if (ctx.prove(rest, R, pointer)) return true
     return schemaList(L[key]).every((branch) => proveParts(rest, [branch], R, ctx, pointer))
   }
-  if (L.allOf !== undefined) return proveParts(without(L, 'allOf'), schemaList(L.allOf), R, ctx, pointer)
+  if (L.allOf !== undefined)
+    return proveParts(without(L, 'allOf'), schemaList(L.allOf), R, ctx, pointer)
   const dropped = DROPPED_FROM_CANDIDATE.filter((k) => L[k] !== undefined)
   if (dropped.length > 0) return ctx.prove(without(L, ...dropped), R, pointer)
 
   // Reference combinators.
   if (R.allOf !== undefined) {
-    return ctx.prove(L, without(R, 'allOf'), pointer) && schemaList(R.allOf).every((b, i) => ctx.prove(L, b, `${pointer}/allOf/${i}`))
+    return (
+      ctx.prove(L, without(R, 'allOf'), pointer) &&
+      schemaList(R.allOf).every((b, i) => ctx.prove(L, b, `${pointer}/allOf/${i}`))
+    )
   }
   if (R.anyOf !== undefined || R.oneOf !== undefined) return proveChoice(L, R, ctx, pointer)
   if (R.not !== undefined) {
     if (!ctx.prove(L, without(R, 'not'), pointer)) return false
     if (disjoint(L, R.not as Schema, ctx)) return true
-    return ctx.fail('unsupported-keyword', `${pointer}/not`, 'cannot prove the candidate disjoint from the schema under "not"')
+    return ctx.fail(
+      'unsupported-keyword',
+      `${pointer}/not`,
+      'cannot prove the candidate disjoint from the schema under "not"',
+    )
   }
   for (const keyword of UNSUPPORTED_IN_REFERENCE) {
-    if (R[keyword] !== undefined) return ctx.fail('unsupported-keyword', `${pointer}/${keyword}`, `"${keyword}" in the reference is not supported`)
+    if (R[keyword] !== undefined)
+      return ctx.fail(
+        'unsupported-keyword',
+        `${pointer}/${keyword}`,
+        `"${keyword}" in the reference is not supported`,
+      )
   }
 
   const referenceKinds = kindsOfType(R)
   for (const kind of possibleKinds(L)) {
     // Multiples of an integer are integers: such a candidate has no non-integer numbers.
-    if (kind === 'number' && typeof L.multipleOf === 'number' && Number.isInteger(L.multipleOf)) continue
+    if (kind === 'number' && typeof L.multipleOf === 'number' && Number.isInteger(L.multipleOf))
+      continue
     if (!referenceKinds.has(kind)) {
       ctx.hint(SAMPLE_OF_KIND[kind])
-      return ctx.fail('not-proved', `${pointer}/type`, `the candidate allows ${kind === 'number' ? 'non-integer numbers' : kind} and the reference does not`)
+      return ctx.fail(
+        'not-proved',
+        `${pointer}/type`,
+        `the candidate allows ${kind === 'number' ? 'non-integer numbers' : kind} and the reference does not`,
+      )
     }
     if (Array.isArray(R.enum)) {
       const integers = kind === 'integer' ? boundedIntegers(L) : undefined
@@ -79,7 +118,12 @@ export function proveInclusion(L: Schema, R: Schema, ctx: ProofContext, pointer:
         (kind === 'null' && R.enum.includes(null)) ||
         (kind === 'boolean' && R.enum.includes(true) && R.enum.includes(false)) ||
         (integers !== undefined && ctx.acceptsAll(R, integers))
-      if (!finite) return ctx.fail('not-proved', `${pointer}/enum`, `the reference's enum does not cover every ${kind} of the candidate`)
+      if (!finite)
+        return ctx.fail(
+          'not-proved',
+          `${pointer}/enum`,
+          `the reference's enum does not cover every ${kind} of the candidate`,
+        )
     }
     if (!KEYWORDS_BY_KIND[kind].some((k) => R[k] !== undefined)) continue
     const ok =
@@ -107,7 +151,13 @@ function boundedIntegers(L: Schema): number[] | undefined {
 }
 
 /** L ∧ every part ⊆ R: merge what merges; any one of the conjuncts being inside R also proves it. */
-function proveParts(L: Schema, parts: readonly Schema[], R: Schema, ctx: ProofContext, pointer: string): boolean {
+function proveParts(
+  L: Schema,
+  parts: readonly Schema[],
+  R: Schema,
+  ctx: ProofContext,
+  pointer: string,
+): boolean {
   let merged = L
   const leftovers: Schema[] = []
   for (const part of parts) {
@@ -124,11 +174,19 @@ function proveChoice(L: Schema, R: Schema, ctx: ProofContext, pointer: string): 
   const branches = schemaList(R[key])
   if (!ctx.prove(L, without(R, key), pointer)) return false
   const inside = (part: Schema) =>
-    branches.some((branch, i) => ctx.prove(part, branch, `${pointer}/${key}/${i}`) && (key === 'anyOf' || branches.every((other, j) => j === i || disjoint(part, other, ctx))))
+    branches.some(
+      (branch, i) =>
+        ctx.prove(part, branch, `${pointer}/${key}/${i}`) &&
+        (key === 'anyOf' || branches.every((other, j) => j === i || disjoint(part, other, ctx))),
+    )
   if (inside(L)) return true
   const kinds = [...possibleKinds(L)]
   if (kinds.length > 1 && kinds.every((kind) => inside(restrictToKind(L, kind)))) return true
-  return ctx.fail('not-proved', `${pointer}/${key}`, `the candidate is not provably inside ${key === 'anyOf' ? 'one branch' : 'exactly one branch'}`)
+  return ctx.fail(
+    'not-proved',
+    `${pointer}/${key}`,
+    `the candidate is not provably inside ${key === 'anyOf' ? 'one branch' : 'exactly one branch'}`,
+  )
 }
 
 /** Sound disjointness: no value is valid under both. */
@@ -139,7 +197,8 @@ function disjoint(a: Schema, b: Schema, ctx: ProofContext, depth = 0): boolean {
   if (common.length === 0) return true
   if (Array.isArray(a.enum)) return a.enum.every((value) => !ctx.acceptsAll(b, [value]))
   // Only objects in common (the branches of a `oneOf` over objects): a property one requires that the other cannot hold.
-  if (common.length === 1 && common[0] === 'object' && depth < MAX_DISJOINT_DEPTH) return requiredPropertyExcluded(a, b, ctx, depth) || requiredPropertyExcluded(b, a, ctx, depth)
+  if (common.length === 1 && common[0] === 'object' && depth < MAX_DISJOINT_DEPTH)
+    return requiredPropertyExcluded(a, b, ctx, depth) || requiredPropertyExcluded(b, a, ctx, depth)
   return false
 }
 

@@ -3,7 +3,15 @@ import type { Schema } from './prepared-schema.js'
 /** The kinds of JSON value a validator tells apart. `number` here means a number that is not an integer. */
 export type Kind = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object'
 
-export const ALL_KINDS: readonly Kind[] = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object']
+export const ALL_KINDS: readonly Kind[] = [
+  'null',
+  'boolean',
+  'integer',
+  'number',
+  'string',
+  'array',
+  'object',
+]
 
 export function kindOfValue(value: unknown): Kind {
   if (value === null) return 'null'
@@ -30,7 +38,8 @@ export function kindsOfType(schema: Schema): Set<Kind> {
     if (name === 'number') {
       kinds.add('integer')
       kinds.add('number')
-    } else if (typeof name === 'string' && (ALL_KINDS as readonly string[]).includes(name)) kinds.add(name as Kind)
+    } else if (typeof name === 'string' && (ALL_KINDS as readonly string[]).includes(name))
+      kinds.add(name as Kind)
   }
   return kinds
 }
@@ -51,5 +60,14 @@ export const KEYWORDS_BY_KIND: Readonly<Record<Kind, readonly string[]>> = {
   number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
   string: ['minLength', 'maxLength', 'pattern', 'format'],
   array: ['items', 'additionalItems', 'minItems', 'maxItems', 'uniqueItems', 'contains'],
-  object: ['properties', 'patternProperties', 'additionalProperties', 'required', 'minProperties', 'maxProperties', 'dependencies', 'propertyNames'],
+  object: [
+    'properties',
+    'patternProperties',
+    'additionalProperties',
+    'required',
+    'minProperties',
+    'maxProperties',
+    'dependencies',
+    'propertyNames',
+  ],
 }

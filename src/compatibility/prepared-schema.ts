@@ -5,16 +5,39 @@ import { escapePointerToken, type Reason } from './compatibility-result.js'
 export type Schema = { readonly [keyword: string]: unknown }
 
 /** Keywords whose value is one subschema. */
-const SINGLE = ['not', 'additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else'] as const
+const SINGLE = [
+  'not',
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+] as const
 /** Keywords whose value is a list of subschemas. */
 const LISTS = ['allOf', 'anyOf', 'oneOf'] as const
 /** Keywords whose value is a map of subschemas. */
 const MAPS = ['properties', 'patternProperties'] as const
 /** Keywords with plain values that our Ajv validates with. */
 const VALUES = [
-  'type', 'enum', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems',
-  'required', 'minProperties', 'maxProperties',
+  'type',
+  'enum',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'required',
+  'minProperties',
+  'maxProperties',
 ] as const
 
 export interface Preparation {
@@ -32,7 +55,8 @@ class RecursiveRef extends Error {}
 export function prepareSchema(root: unknown, side: Reason['schema'], budget: Budget): Preparation {
   const reasons: Reason[] = []
   const usesRefs = JSON.stringify(root).includes('"$ref"')
-  const report = (code: Reason['code'], pointer: string, detail: string) => reasons.push({ code, schema: side, pointer, detail })
+  const report = (code: Reason['code'], pointer: string, detail: string) =>
+    reasons.push({ code, schema: side, pointer, detail })
 
   function resolve(ref: string): unknown {
     const fragment = decodeURIComponent(ref.slice(1))
@@ -55,24 +79,38 @@ export function prepareSchema(root: unknown, side: Reason['schema'], budget: Bud
     const out: Record<string, unknown> = {}
     for (const keyword of VALUES) if (Object.hasOwn(source, keyword)) out[keyword] = source[keyword]
     if (Object.hasOwn(source, 'const')) out.enum = [source.const]
-    for (const keyword of SINGLE) if (Object.hasOwn(source, keyword)) out[keyword] = prepare(source[keyword], `${pointer}/${keyword}`, refStack)
+    for (const keyword of SINGLE)
+      if (Object.hasOwn(source, keyword))
+        out[keyword] = prepare(source[keyword], `${pointer}/${keyword}`, refStack)
     for (const keyword of LISTS) {
       const list = source[keyword]
-      if (Array.isArray(list)) out[keyword] = list.map((item, i) => prepare(item, `${pointer}/${keyword}/${i}`, refStack))
+      if (Array.isArray(list))
+        out[keyword] = list.map((item, i) => prepare(item, `${pointer}/${keyword}/${i}`, refStack))
     }
     for (const keyword of MAPS) {
       const map = source[keyword]
       if (map !== null && typeof map === 'object' && !Array.isArray(map)) {
-        out[keyword] = Object.fromEntries(Object.entries(map).map(([k, v]) => [k, prepare(v, `${pointer}/${keyword}/${escapePointerToken(k)}`, refStack)]))
+        out[keyword] = Object.fromEntries(
+          Object.entries(map).map(([k, v]) => [
+            k,
+            prepare(v, `${pointer}/${keyword}/${escapePointerToken(k)}`, refStack),
+          ]),
+        )
       }
     }
     const items = source.items
-    if (Array.isArray(items)) out.items = items.map((item, i) => prepare(item, `${pointer}/items/${i}`, refStack))
+    if (Array.isArray(items))
+      out.items = items.map((item, i) => prepare(item, `${pointer}/items/${i}`, refStack))
     else if (items !== undefined) out.items = prepare(items, `${pointer}/items`, refStack)
     const dependencies = source.dependencies
     if (dependencies !== null && typeof dependencies === 'object' && !Array.isArray(dependencies)) {
       out.dependencies = Object.fromEntries(
-        Object.entries(dependencies).map(([k, v]) => [k, Array.isArray(v) ? v : prepare(v, `${pointer}/dependencies/${escapePointerToken(k)}`, refStack)]),
+        Object.entries(dependencies).map(([k, v]) => [
+          k,
+          Array.isArray(v)
+            ? v
+            : prepare(v, `${pointer}/dependencies/${escapePointerToken(k)}`, refStack),
+        ]),
       )
     }
     if (pointer !== '' && typeof source.id === 'string' && usesRefs) {
@@ -96,7 +134,10 @@ export function prepareSchema(root: unknown, side: Reason['schema'], budget: Bud
 
   try {
     const prepared = prepare(root, '', [])
-    return { schema: typeof prepared === 'boolean' ? (prepared ? {} : { not: {} }) : (prepared as Schema), reasons }
+    return {
+      schema: typeof prepared === 'boolean' ? (prepared ? {} : { not: {} }) : (prepared as Schema),
+      reasons,
+    }
   } catch (error) {
     if (!(error instanceof RecursiveRef)) throw error
     report('recursive-ref', error.message, 'a recursive $ref cannot be inlined')
@@ -105,7 +146,8 @@ export function prepareSchema(root: unknown, side: Reason['schema'], budget: Bud
 }
 
 /** Subschema helpers over prepared schemas. */
-export const isSchemaObject = (value: unknown): value is Schema => value !== null && typeof value === 'object' && !Array.isArray(value)
+export const isSchemaObject = (value: unknown): value is Schema =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
 
 /** `true`, `{}` and missing mean "anything"; `false` means "nothing". */
 export function asSchema(value: unknown): Schema {
@@ -114,10 +156,14 @@ export function asSchema(value: unknown): Schema {
 }
 
 /** A keyword's map of subschemas (properties, patternProperties...), or an empty one. */
-export const schemaMap = (value: unknown): Record<string, Schema> => (isSchemaObject(value) ? (value as Record<string, Schema>) : {})
+export const schemaMap = (value: unknown): Record<string, Schema> =>
+  isSchemaObject(value) ? (value as Record<string, Schema>) : {}
 
 /** The names a schema's `required` lists. */
-export const requiredNames = (schema: Schema): string[] => (Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : [])
+export const requiredNames = (schema: Schema): string[] =>
+  Array.isArray(schema.required)
+    ? schema.required.filter((name): name is string => typeof name === 'string')
+    : []
 
 export function isAnything(schema: Schema): boolean {
   return Object.keys(schema).length === 0

@@ -4,7 +4,8 @@ import type { ProofContext } from './proof-context.js'
 import { inclusion, lengthRange, sampleWords, UnsupportedRegex } from './regex-language.js'
 import { FORMAT_LENGTHS, formatSampleOfLength } from './string-formats.js'
 
-const isAsserted = (format: unknown): format is string => typeof format === 'string' && (ASSERTED_FORMATS as readonly string[]).includes(format)
+const isAsserted = (format: unknown): format is string =>
+  typeof format === 'string' && (ASSERTED_FORMATS as readonly string[]).includes(format)
 
 /**
  * Strings: length bounds, `pattern` through regex inclusion, and the formats Ajv asserts. A format
@@ -20,7 +21,11 @@ export function proveStrings(L: Schema, R: Schema, ctx: ProofContext, pointer: s
   if (isAsserted(R.format) && R.format !== L.format) {
     ctx.hint('')
     ctx.hint('not a ' + R.format)
-    return ctx.fail('not-proved', `${pointer}/format`, `the candidate does not restrict strings to format ${R.format}`)
+    return ctx.fail(
+      'not-proved',
+      `${pointer}/format`,
+      `the candidate does not restrict strings to format ${R.format}`,
+    )
   }
   const needLength = rMin > lMin || (rMax !== undefined && (lMax === undefined || lMax > rMax))
   const needPattern = typeof R.pattern === 'string' && R.pattern !== L.pattern
@@ -29,7 +34,11 @@ export function proveStrings(L: Schema, R: Schema, ctx: ProofContext, pointer: s
   if (rMax !== undefined && rMax < 1_000_000) ctx.hint('x'.repeat(rMax + 1))
   if (isAsserted(L.format)) {
     // The same lengths, as strings the candidate's format accepts.
-    const lengths = [rMin > lMin ? lMin : undefined, rMax !== undefined ? Math.max(rMax + 1, lMin) : undefined, rMax !== undefined ? lMax : undefined]
+    const lengths = [
+      rMin > lMin ? lMin : undefined,
+      rMax !== undefined ? Math.max(rMax + 1, lMin) : undefined,
+      rMax !== undefined ? lMax : undefined,
+    ]
     for (const length of lengths) {
       const sample = length === undefined ? undefined : formatSampleOfLength(L.format, length)
       if (sample !== undefined) ctx.hint(sample)
@@ -37,28 +46,53 @@ export function proveStrings(L: Schema, R: Schema, ctx: ProofContext, pointer: s
   }
   const patterns = typeof L.pattern === 'string' ? [L.pattern] : []
   if (patterns.length === 0 && needLength) {
-    return ctx.fail('not-proved', `${pointer}/${rMin > lMin ? 'minLength' : 'maxLength'}`, 'the candidate allows string lengths the reference rejects')
+    return ctx.fail(
+      'not-proved',
+      `${pointer}/${rMin > lMin ? 'minLength' : 'maxLength'}`,
+      'the candidate allows string lengths the reference rejects',
+    )
   }
   try {
     const language = ctx.strings(patterns, lMin, lMax)
     const range = lengthRange(language)
     if (range === null) return true
-    if (needLength && (range.min < rMin || (rMax !== undefined && (range.max === undefined || range.max > rMax)))) {
+    if (
+      needLength &&
+      (range.min < rMin || (rMax !== undefined && (range.max === undefined || range.max > rMax)))
+    ) {
       if (range.min < rMin) for (const word of sampleWords(language, 3)) ctx.hint(word)
-      if (rMax !== undefined && rMax < 5000) for (const word of sampleWords(ctx.strings(patterns, Math.max(lMin, rMax + 1), lMax), 3)) ctx.hint(word)
-      return ctx.fail('not-proved', `${pointer}/maxLength`, 'the candidate allows string lengths the reference rejects')
+      if (rMax !== undefined && rMax < 5000)
+        for (const word of sampleWords(ctx.strings(patterns, Math.max(lMin, rMax + 1), lMax), 3))
+          ctx.hint(word)
+      return ctx.fail(
+        'not-proved',
+        `${pointer}/maxLength`,
+        'the candidate allows string lengths the reference rejects',
+      )
     }
     if (needPattern) {
-      const result = inclusion(language, ctx.strings([R.pattern as string], 0, undefined), ctx.maxAutomatonStates)
+      const result = inclusion(
+        language,
+        ctx.strings([R.pattern as string], 0, undefined),
+        ctx.maxAutomatonStates,
+      )
       if (!result.included) {
         if (result.example !== undefined) ctx.hint(result.example)
-        return ctx.fail('not-proved', `${pointer}/pattern`, 'the candidate allows strings that do not match the reference pattern')
+        return ctx.fail(
+          'not-proved',
+          `${pointer}/pattern`,
+          'the candidate allows strings that do not match the reference pattern',
+        )
       }
     }
     return true
   } catch (error) {
     if (!(error instanceof UnsupportedRegex)) throw error
-    return ctx.fail('regex', `${pointer}/pattern`, `cannot compare the patterns as automata: ${error.message.slice(0, 200)}`)
+    return ctx.fail(
+      'regex',
+      `${pointer}/pattern`,
+      `cannot compare the patterns as automata: ${error.message.slice(0, 200)}`,
+    )
   }
 }
 

@@ -11,7 +11,10 @@ describe('sampleWords', () => {
 
   it('answers at once for a highly ambiguous automaton (the walk is bounded by states, not paths)', () => {
     // `([a-z]+[0-9])*` cut to 50 characters has exponentially many paths per length.
-    const language = intersect([patternLanguage('^([a-z]+[0-9])*$', STATES), lengthLanguage(51, undefined, STATES)], STATES)
+    const language = intersect(
+      [patternLanguage('^([a-z]+[0-9])*$', STATES), lengthLanguage(51, undefined, STATES)],
+      STATES,
+    )
     const words = sampleWords(language, 3)
     expect(words).toHaveLength(3)
     for (const word of words) expect(word).toMatch(/^([a-z]+[0-9])*$/)
@@ -20,6 +23,11 @@ describe('sampleWords', () => {
 
   it('returns fewer words for a small language, and none for an empty one', () => {
     expect(sampleWords(patternLanguage('^x$', STATES), 5)).toEqual(['x'])
-    expect(sampleWords(intersect([patternLanguage('^a$', STATES), patternLanguage('^b$', STATES)], STATES), 5)).toEqual([])
+    expect(
+      sampleWords(
+        intersect([patternLanguage('^a$', STATES), patternLanguage('^b$', STATES)], STATES),
+        5,
+      ),
+    ).toEqual([])
   })
 })

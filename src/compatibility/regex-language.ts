@@ -1,5 +1,15 @@
 import { RegExpParser } from '@eslint-community/regexpp'
-import { DFA, getIntersectionWords, isDisjointWith, JS, NFA, transform, Transformers, type CharSet, type ReadonlyWord } from 'refa'
+import {
+  DFA,
+  getIntersectionWords,
+  isDisjointWith,
+  JS,
+  NFA,
+  transform,
+  Transformers,
+  type CharSet,
+  type ReadonlyWord,
+} from 'refa'
 
 /**
  * Regular languages of JSON Schema strings, through refa's automata. A `pattern` is unanchored, as
@@ -19,7 +29,10 @@ function anchoredSource(pattern: string): string {
       const first = elements[0]
       const last = elements[elements.length - 1]
       const startsAnchored = first?.type === 'Assertion' && first.kind === 'start'
-      const endsAnchored = last?.type === 'Assertion' && last.kind === 'end' && elements.length > (startsAnchored ? 1 : 0)
+      const endsAnchored =
+        last?.type === 'Assertion' &&
+        last.kind === 'end' &&
+        elements.length > (startsAnchored ? 1 : 0)
       const from = startsAnchored && first !== undefined ? first.end : alternative.start
       const to = endsAnchored && last !== undefined ? last.start : alternative.end
       return `(?:${startsAnchored ? '' : '[^]*'}(?:${pattern.slice(from, to)})${endsAnchored ? '' : '[^]*'})`
@@ -30,9 +43,18 @@ function anchoredSource(pattern: string): string {
 function fromSource(source: string, maxStates: number): NFA {
   try {
     const parser = JS.Parser.fromLiteral({ source, flags: 'u' })
-    const { expression, maxCharacter } = parser.parse({ assertions: 'parse', backreferences: 'throw', maxNodes: maxStates })
+    const { expression, maxCharacter } = parser.parse({
+      assertions: 'parse',
+      backreferences: 'throw',
+      maxNodes: maxStates,
+    })
     const simplified = transform(Transformers.simplify(), expression)
-    return NFA.fromRegex(simplified, { maxCharacter }, { assertions: 'throw' }, new NFA.LimitedNodeFactory(maxStates))
+    return NFA.fromRegex(
+      simplified,
+      { maxCharacter },
+      { assertions: 'throw' },
+      new NFA.LimitedNodeFactory(maxStates),
+    )
   } catch (error) {
     throw new UnsupportedRegex(error instanceof Error ? error.message : String(error))
   }
@@ -51,7 +73,8 @@ export function patternLanguage(pattern: string, maxStates: number): NFA {
 
 /** The strings of length in [min, max] code points (max undefined: unbounded). */
 export function lengthLanguage(min: number, max: number | undefined, maxStates: number): NFA {
-  if (min > 5000 || (max !== undefined && max > 5000)) throw new UnsupportedRegex('length bound too large for an automaton')
+  if (min > 5000 || (max !== undefined && max > 5000))
+    throw new UnsupportedRegex('length bound too large for an automaton')
   return fromSource(`[^]{${min},${max ?? ''}}`, maxStates)
 }
 
@@ -60,7 +83,8 @@ export function intersect(languages: readonly NFA[], maxStates: number): NFA {
   if (first === undefined) return fromSource('[^]*', maxStates)
   let result = first
   try {
-    for (const next of rest) result = NFA.fromIntersection(result, next, new NFA.LimitedNodeFactory(maxStates))
+    for (const next of rest)
+      result = NFA.fromIntersection(result, next, new NFA.LimitedNodeFactory(maxStates))
   } catch (error) {
     throw new UnsupportedRegex(error instanceof Error ? error.message : String(error))
   }
@@ -70,12 +94,17 @@ export function intersect(languages: readonly NFA[], maxStates: number): NFA {
 const wordToString = (word: ReadonlyWord) => String.fromCodePoint(...word)
 
 /** Whether every string of `left` is in `right`; when not, one string that is in `left` only. */
-export function inclusion(left: NFA, right: NFA, maxStates: number): { included: true } | { included: false; example: string | undefined } {
+export function inclusion(
+  left: NFA,
+  right: NFA,
+  maxStates: number,
+): { included: true } | { included: false; example: string | undefined } {
   try {
     const complement = DFA.fromFA(right, new DFA.LimitedNodeFactory(maxStates))
     complement.complement()
     if (isDisjointWith(left, complement, maxStates)) return { included: true }
-    for (const word of getIntersectionWords(left, complement, maxStates)) return { included: false, example: wordToString(word) }
+    for (const word of getIntersectionWords(left, complement, maxStates))
+      return { included: false, example: wordToString(word) }
     return { included: false, example: undefined }
   } catch (error) {
     throw new UnsupportedRegex(error instanceof Error ? error.message : String(error))
@@ -116,13 +145,16 @@ function wordsOfSets(sets: readonly CharSet[], limit: number): string[] {
 export function sampleWords(language: NFA, count: number): string[] {
   const found = new Set<string>()
   const expansions = new Map<NFA.ReadonlyNode, number>()
-  const queue: { node: NFA.ReadonlyNode; sets: readonly CharSet[] }[] = [{ node: language.initial, sets: [] }]
+  const queue: { node: NFA.ReadonlyNode; sets: readonly CharSet[] }[] = [
+    { node: language.initial, sets: [] },
+  ]
   for (let head = 0; head < queue.length && found.size < count; head++) {
     const { node, sets } = queue[head]!
     const expanded = expansions.get(node) ?? 0
     if (expanded >= count) continue
     expansions.set(node, expanded + 1)
-    if (language.finals.has(node as NFA.Node)) for (const word of wordsOfSets(sets, count - found.size)) found.add(word)
+    if (language.finals.has(node as NFA.Node))
+      for (const word of wordsOfSets(sets, count - found.size)) found.add(word)
     for (const [next, via] of node.out) queue.push({ node: next, sets: [...sets, via] })
   }
   return [...found].slice(0, count)

@@ -6,7 +6,9 @@
  */
 
 /** Lengths, in code points, that a string valid under the format can have (max undefined: unbounded). */
-export const FORMAT_LENGTHS: Readonly<Record<string, { readonly min: number; readonly max: number | undefined }>> = {
+export const FORMAT_LENGTHS: Readonly<
+  Record<string, { readonly min: number; readonly max: number | undefined }>
+> = {
   // four octets of 1 to 3 digits and three dots
   ipv4: { min: 7, max: 15 },
   // "::" at the shortest; six groups of four hex digits and a dotted IPv4 address at the longest
@@ -47,7 +49,13 @@ const LONGEST_SAMPLE = 100_000
  */
 export function formatSampleOfLength(format: string, length: number): string | undefined {
   const range = FORMAT_LENGTHS[format]
-  if (range === undefined || length > LONGEST_SAMPLE || length < range.min || (range.max !== undefined && length > range.max)) return undefined
+  if (
+    range === undefined ||
+    length > LONGEST_SAMPLE ||
+    length < range.min ||
+    (range.max !== undefined && length > range.max)
+  )
+    return undefined
   switch (format) {
     case 'email':
       return `${'a'.repeat(length - 4)}@b.c`
@@ -59,10 +67,16 @@ export function formatSampleOfLength(format: string, length: number): string | u
     case 'ipv4': {
       // 4 to 12 digits over four octets of 1 to 3 digits each: 1, 10 or 100.
       const digits = length - 3
-      return [0, 1, 2, 3].map((i) => ['1', '10', '100'][Math.min(2, Math.floor((digits - 1 - i) / 4))]).join('.')
+      return [0, 1, 2, 3]
+        .map((i) => ['1', '10', '100'][Math.min(2, Math.floor((digits - 1 - i) / 4))])
+        .join('.')
     }
     case 'uuid':
-      return length === 36 ? '123e4567-e89b-42d3-a456-426614174000' : length === 45 ? 'urn:uuid:123e4567-e89b-42d3-a456-426614174000' : undefined
+      return length === 36
+        ? '123e4567-e89b-42d3-a456-426614174000'
+        : length === 45
+          ? 'urn:uuid:123e4567-e89b-42d3-a456-426614174000'
+          : undefined
     case 'hostname':
       // Labels of at most 63 characters: every 64th character is a dot (a final one is allowed), and
       // so is the 254th, since only a final dot may follow 253 characters.

@@ -1,7 +1,14 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { Budget } from './budget.js'
 import { kindOfValue, possibleKinds, type Kind } from './json-kinds.js'
-import { asSchema, isNothing, isSchemaObject, requiredNames, schemaMap, type Schema } from './prepared-schema.js'
+import {
+  asSchema,
+  isNothing,
+  isSchemaObject,
+  requiredNames,
+  schemaMap,
+  type Schema,
+} from './prepared-schema.js'
 import { sampleWords, UnsupportedRegex } from './regex-language.js'
 import { alternativesOf } from './schema-meet.js'
 import { FORMAT_SAMPLES } from './string-formats.js'
@@ -32,28 +39,42 @@ function dedupe(values: unknown[]): unknown[] {
   })
 }
 
-
 /**
  * Values that are likely to be valid under the candidate and to probe the reference's limits:
  * boundaries, enum members, regex words, objects with each optional property in turn, extra keys.
  * They are only candidates: the caller checks every one with Ajv against both schemas.
  */
-export function candidateValues(L: Schema, R: Schema, ctx: WitnessSearchContext, depth = 0): unknown[] {
+export function candidateValues(
+  L: Schema,
+  R: Schema,
+  ctx: WitnessSearchContext,
+  depth = 0,
+): unknown[] {
   ctx.budget.visit()
   if (depth > MAX_DEPTH || isNothing(L)) return []
   if (Array.isArray(L.enum)) return L.enum.slice(0, PER_NODE)
   const alternatives = alternativesOf(L)
-  if (alternatives !== null) return dedupe(alternatives.flatMap((alternative) => candidateValues(alternative, R, ctx, depth + 1))).slice(0, PER_NODE)
+  if (alternatives !== null)
+    return dedupe(
+      alternatives.flatMap((alternative) => candidateValues(alternative, R, ctx, depth + 1)),
+    ).slice(0, PER_NODE)
   // Kinds take turns, so that a short prefix of the list already holds every kind.
   const perKind = [...possibleKinds(L)].map((kind) => valuesOfKind(kind, L, R, ctx, depth))
   const values: unknown[] = []
-  for (let i = 0; perKind.some((list) => i < list.length); i++) for (const list of perKind) if (i < list.length) values.push(list[i])
+  for (let i = 0; perKind.some((list) => i < list.length); i++)
+    for (const list of perKind) if (i < list.length) values.push(list[i])
   for (const hint of ctx.hints) if (possibleKinds(L).has(kindOfValue(hint))) values.push(hint)
   // The root gets room for every variant; nested positions contribute their first few.
   return dedupe(values).slice(0, depth === 0 ? ROOT_CANDIDATES : PER_NODE)
 }
 
-function valuesOfKind(kind: Kind, L: Schema, R: Schema, ctx: WitnessSearchContext, depth: number): unknown[] {
+function valuesOfKind(
+  kind: Kind,
+  L: Schema,
+  R: Schema,
+  ctx: WitnessSearchContext,
+  depth: number,
+): unknown[] {
   switch (kind) {
     case 'null':
       return [null]
@@ -108,31 +129,51 @@ function arrays(L: Schema, R: Schema, ctx: WitnessSearchContext, depth: number):
   const min = typeof L.minItems === 'number' ? L.minItems : 0
   const itemSchema = Array.isArray(L.items) ? asSchema(L.items[0]) : asSchema(L.items)
   const rItems = Array.isArray(R.items) ? asSchema(R.items[0]) : asSchema(R.items)
-  const items = candidateValues(itemSchema, rItems, ctx, depth + 1).filter((v) => ctx.accepts(itemSchema, v)).slice(0, 8)
+  const items = candidateValues(itemSchema, rItems, ctx, depth + 1)
+    .filter((v) => ctx.accepts(itemSchema, v))
+    .slice(0, 8)
   const out: unknown[][] = []
   if (min === 0) out.push([])
   const length = Math.max(min, 1)
   for (const item of items) out.push(Array.from({ length: Math.min(length, 1000) }, () => item))
   const first = items[0]
-  if (first !== undefined) out.push(Array.from({ length: Math.min(Math.max(min, 2), 1000) }, () => first))
+  if (first !== undefined)
+    out.push(Array.from({ length: Math.min(Math.max(min, 2), 1000) }, () => first))
   if (items.length >= 2) out.push(items.slice(0, Math.max(2, Math.min(min, items.length))))
   // A valid prefix (the tuple, if any), then one more item of every kind.
   const prefix = Array.isArray(L.items)
-    ? L.items.map((schema) => candidateValues(asSchema(schema), {}, ctx, depth + 1).find((v) => ctx.accepts(asSchema(schema), v)) ?? null)
-    : first !== undefined ? [first] : []
+    ? L.items.map(
+        (schema) =>
+          candidateValues(asSchema(schema), {}, ctx, depth + 1).find((v) =>
+            ctx.accepts(asSchema(schema), v),
+          ) ?? null,
+      )
+    : first !== undefined
+      ? [first]
+      : []
   for (const probe of PROBES) out.push([probe], [...prefix, probe])
-  if (typeof R.maxItems === 'number' && first !== undefined && R.maxItems < 1000) out.push(Array.from({ length: R.maxItems + 1 }, () => first))
+  if (typeof R.maxItems === 'number' && first !== undefined && R.maxItems < 1000)
+    out.push(Array.from({ length: R.maxItems + 1 }, () => first))
   return out
 }
 
-function objects(L: Schema, R: Schema, ctx: WitnessSearchContext, depth: number): Record<string, unknown>[] {
+function objects(
+  L: Schema,
+  R: Schema,
+  ctx: WitnessSearchContext,
+  depth: number,
+): Record<string, unknown>[] {
   const properties = schemaMap(L.properties)
   const rProperties = schemaMap(R.properties)
   const required = requiredNames(L)
   // Only values the candidate accepts at that property, so that every variant stays valid under it.
   const valuesFor = (name: string) => {
-    const schema = asSchema(Object.hasOwn(properties, name) ? properties[name] : L.additionalProperties)
-    return candidateValues(schema, asSchema(rProperties[name]), ctx, depth + 1).filter((v) => ctx.accepts(schema, v))
+    const schema = asSchema(
+      Object.hasOwn(properties, name) ? properties[name] : L.additionalProperties,
+    )
+    return candidateValues(schema, asSchema(rProperties[name]), ctx, depth + 1).filter((v) =>
+      ctx.accepts(schema, v),
+    )
   }
   const base: Record<string, unknown> = {}
   const requiredValues = new Map<string, unknown[]>()
@@ -146,7 +187,8 @@ function objects(L: Schema, R: Schema, ctx: WitnessSearchContext, depth: number)
   const out: Record<string, unknown>[] = [base]
   if (typeof R.maxProperties === 'number' && R.maxProperties < 1000) {
     const crowded: Record<string, unknown> = { ...base }
-    for (let i = 0; Object.keys(crowded).length <= R.maxProperties; i++) crowded[`floeProperty${i}`] = 0
+    for (let i = 0; Object.keys(crowded).length <= R.maxProperties; i++)
+      crowded[`floeProperty${i}`] = 0
     out.push(crowded)
   }
   for (const pattern of Object.keys(schemaMap(L.patternProperties))) {
@@ -160,7 +202,8 @@ function objects(L: Schema, R: Schema, ctx: WitnessSearchContext, depth: number)
   }
   // Names only the reference declares, with a value of every kind (open candidates, or names
   // matching a candidate's patternProperties, may allow them; Ajv sorts out which).
-  if (L.additionalProperties !== false) for (const value of PROBES) out.push({ ...base, floeUnexpectedProperty: value })
+  if (L.additionalProperties !== false)
+    for (const value of PROBES) out.push({ ...base, floeUnexpectedProperty: value })
   for (const name of Object.keys(rProperties)) {
     if (Object.hasOwn(properties, name)) continue
     for (const value of PROBES) out.push({ ...base, [name]: value })
@@ -169,22 +212,34 @@ function objects(L: Schema, R: Schema, ctx: WitnessSearchContext, depth: number)
     if (required.includes(name)) continue
     for (const v of valuesFor(name).slice(0, 12)) out.push({ ...base, [name]: v })
   }
-  for (const [name, values] of requiredValues) for (const v of values.slice(1, 12)) out.push({ ...base, [name]: v })
+  for (const [name, values] of requiredValues)
+    for (const v of values.slice(1, 12)) out.push({ ...base, [name]: v })
   for (const name of Object.keys(schemaMap(R.dependencies))) {
     if (Object.hasOwn(base, name)) continue
-    for (const value of Object.hasOwn(properties, name) ? valuesFor(name).slice(0, 3) : PROBES) out.push({ ...base, [name]: value })
+    for (const value of Object.hasOwn(properties, name) ? valuesFor(name).slice(0, 3) : PROBES)
+      out.push({ ...base, [name]: value })
   }
-  return out.map((o) => withDependencies(o, L)).filter((o, i) => i === 0 || !isDeepStrictEqual(o, base))
+  return out
+    .map((o) => withDependencies(o, L))
+    .filter((o, i) => i === 0 || !isDeepStrictEqual(o, base))
 }
 
 /** Adds the properties the candidate's dependencies demand of the names present. */
-export function withDependencies(value: Record<string, unknown>, L: Schema): Record<string, unknown> {
+export function withDependencies(
+  value: Record<string, unknown>,
+  L: Schema,
+): Record<string, unknown> {
   const dependencies = schemaMap(L.dependencies)
   const repaired = { ...value }
   for (const name of Object.keys(value)) {
     const dependency = dependencies[name]
-    const needed = Array.isArray(dependency) ? dependency : isSchemaObject(dependency) && Array.isArray(dependency.required) ? dependency.required : []
-    for (const other of needed) if (typeof other === 'string' && !Object.hasOwn(repaired, other)) repaired[other] = 0
+    const needed = Array.isArray(dependency)
+      ? dependency
+      : isSchemaObject(dependency) && Array.isArray(dependency.required)
+        ? dependency.required
+        : []
+    for (const other of needed)
+      if (typeof other === 'string' && !Object.hasOwn(repaired, other)) repaired[other] = 0
   }
   return repaired
 }

@@ -1,6 +1,13 @@
 import { DomainError } from '../domain-error.js'
 
-export type DataProductErrorCode = 'DATA_PRODUCT_NOT_FOUND' | 'SOURCE_APPLICATION_NOT_FOUND' | 'UNKNOWN_SOURCE_APPLICATIONS' | 'REPEATED_SOURCE_APPLICATION' | 'ID_MISMATCH' | 'RECORD_EXISTS' | 'INVALID_ENTITY'
+export type DataProductErrorCode =
+  | 'DATA_PRODUCT_NOT_FOUND'
+  | 'SOURCE_APPLICATION_NOT_FOUND'
+  | 'UNKNOWN_SOURCE_APPLICATIONS'
+  | 'REPEATED_SOURCE_APPLICATION'
+  | 'ID_MISMATCH'
+  | 'RECORD_EXISTS'
+  | 'INVALID_ENTITY'
 
 export class DataProductNotFoundError extends DomainError<'DATA_PRODUCT_NOT_FOUND'> {
   readonly code = 'DATA_PRODUCT_NOT_FOUND'
@@ -19,7 +26,10 @@ export class SourceApplicationNotFoundError extends DomainError<'SOURCE_APPLICAT
 export class UnknownSourceApplicationsError extends DomainError<'UNKNOWN_SOURCE_APPLICATIONS'> {
   readonly code = 'UNKNOWN_SOURCE_APPLICATIONS'
   constructor(ids: readonly string[]) {
-    super(`sourceApplications: ${ids.join(', ')} ${ids.length === 1 ? 'is not a source application' : 'are not source applications'} of this organization`, { field: 'sourceApplications', ids: [...ids] })
+    super(
+      `sourceApplications: ${ids.join(', ')} ${ids.length === 1 ? 'is not a source application' : 'are not source applications'} of this organization`,
+      { field: 'sourceApplications', ids: [...ids] },
+    )
   }
 }
 
@@ -27,7 +37,9 @@ export class UnknownSourceApplicationsError extends DomainError<'UNKNOWN_SOURCE_
 export class RepeatedSourceApplicationError extends DomainError<'REPEATED_SOURCE_APPLICATION'> {
   readonly code = 'REPEATED_SOURCE_APPLICATION'
   constructor(index: number, id: string) {
-    super(`sourceApplications[${index}]: ${id} is listed more than once`, { field: `sourceApplications[${index}]` })
+    super(`sourceApplications[${index}]: ${id} is listed more than once`, {
+      field: `sourceApplications[${index}]`,
+    })
   }
 }
 
@@ -35,7 +47,10 @@ export class RepeatedSourceApplicationError extends DomainError<'REPEATED_SOURCE
 export class IdMismatchError extends DomainError<'ID_MISMATCH'> {
   readonly code = 'ID_MISMATCH'
   constructor(kind: string, pathId: string, bodyId: string) {
-    super(`id: the body names ${kind} ${bodyId.slice(0, 100)}, the path ${pathId}; an id cannot change`, { field: 'id' })
+    super(
+      `id: the body names ${kind} ${bodyId.slice(0, 100)}, the path ${pathId}; an id cannot change`,
+      { field: 'id' },
+    )
   }
 }
 

@@ -20,26 +20,47 @@ const caller = (request: FastifyRequest) => requirePrincipal(request.principal, 
 
 /** Absolute address of an event specification, as data products link them. */
 function eventSpecLink(request: FastifyRequest, organizationId: string) {
-  return (specId: string) => `${request.protocol}://${request.host}/api/msc/v1/organizations/${organizationId}/event-specs/v1/${specId}`
+  return (specId: string) =>
+    `${request.protocol}://${request.host}/api/msc/v1/organizations/${organizationId}/event-specs/v1/${specId}`
 }
 
 /** `/data-products/v2`: the tracking plans snowtype reads, with their event specifications and source applications. */
-export const dataProductsRoutes: FastifyPluginAsyncTypebox<Options> = async (app, { dataProducts }) => {
+export const dataProductsRoutes: FastifyPluginAsyncTypebox<Options> = async (
+  app,
+  { dataProducts },
+) => {
   app.get('/', { schema: listDataProductsSchema }, async (request) => {
     const { organizationId } = caller(request)
     return dataProducts.listProducts(organizationId, eventSpecLink(request, organizationId))
   })
   app.get('/:id', { schema: getDataProductSchema }, async (request) => {
     const { organizationId } = caller(request)
-    return dataProducts.getProduct(organizationId, request.params.id, eventSpecLink(request, organizationId))
+    return dataProducts.getProduct(
+      organizationId,
+      request.params.id,
+      eventSpecLink(request, organizationId),
+    )
   })
   app.post('/', { schema: createDataProductSchema }, async (request, reply) => {
     const { organizationId } = caller(request)
-    return reply.code(201).send(await dataProducts.createProduct(organizationId, request.body, eventSpecLink(request, organizationId)))
+    return reply
+      .code(201)
+      .send(
+        await dataProducts.createProduct(
+          organizationId,
+          request.body,
+          eventSpecLink(request, organizationId),
+        ),
+      )
   })
   app.put('/:id', { schema: updateDataProductSchema }, async (request) => {
     const { organizationId } = caller(request)
-    return dataProducts.updateProduct(organizationId, request.params.id, request.body, eventSpecLink(request, organizationId))
+    return dataProducts.updateProduct(
+      organizationId,
+      request.params.id,
+      request.body,
+      eventSpecLink(request, organizationId),
+    )
   })
   app.delete('/:id', { schema: deleteDataProductSchema }, async (request, reply) => {
     await dataProducts.deleteProduct(caller(request).organizationId, request.params.id)
@@ -48,14 +69,29 @@ export const dataProductsRoutes: FastifyPluginAsyncTypebox<Options> = async (app
 }
 
 /** `/source-apps/v1`: the minimal source applications data products point at. */
-export const sourceApplicationsRoutes: FastifyPluginAsyncTypebox<Options> = async (app, { dataProducts }) => {
-  app.get('/', { schema: listSourceAppsSchema }, async (request) => dataProducts.listSourceApplications(caller(request).organizationId))
-  app.get('/:id', { schema: getSourceAppSchema }, async (request) => dataProducts.getSourceApplication(caller(request).organizationId, request.params.id))
+export const sourceApplicationsRoutes: FastifyPluginAsyncTypebox<Options> = async (
+  app,
+  { dataProducts },
+) => {
+  app.get('/', { schema: listSourceAppsSchema }, async (request) =>
+    dataProducts.listSourceApplications(caller(request).organizationId),
+  )
+  app.get('/:id', { schema: getSourceAppSchema }, async (request) =>
+    dataProducts.getSourceApplication(caller(request).organizationId, request.params.id),
+  )
   app.post('/', { schema: createSourceAppSchema }, async (request, reply) =>
-    reply.code(201).send(await dataProducts.createSourceApplication(caller(request).organizationId, request.body)),
+    reply
+      .code(201)
+      .send(
+        await dataProducts.createSourceApplication(caller(request).organizationId, request.body),
+      ),
   )
   app.put('/:id', { schema: updateSourceAppSchema }, async (request) =>
-    dataProducts.updateSourceApplication(caller(request).organizationId, request.params.id, request.body),
+    dataProducts.updateSourceApplication(
+      caller(request).organizationId,
+      request.params.id,
+      request.body,
+    ),
   )
   app.delete('/:id', { schema: deleteSourceAppSchema }, async (request, reply) => {
     await dataProducts.deleteSourceApplication(caller(request).organizationId, request.params.id)

@@ -3,13 +3,16 @@ import { ErrorBodyRef } from '../http/error-body.schema.js'
 
 const security = [{ bearer: [] }]
 const errors = { 400: ErrorBodyRef, 401: ErrorBodyRef, 403: ErrorBodyRef, 404: ErrorBodyRef }
-const Uuid = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' })
+const Uuid = Type.String({
+  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+})
 const Text = (maxLength: number) => Type.String({ maxLength })
 const OrgParams = Type.Object({ organizationId: Type.String() })
 const IdParams = Type.Object({ organizationId: Type.String(), id: Uuid })
 
 /** An optional field that may also be sent as null (Go clients such as snowplow-cli send unset fields so): null reads as absent. */
-const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]))
+const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Optional(Type.Union([schema, Type.Null()]))
 
 /**
  * Fields of the records as read back, which snowplow-cli sends again when it writes a record it
@@ -56,7 +59,10 @@ export const SourceApplicationInput = Type.Object(
     appIds: OrNull(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 1000 })),
     entities: OrNull(
       Type.Object(
-        { tracked: OrNull(Type.Array(EntityReferenceInput, { maxItems: 200 })), enriched: OrNull(Type.Array(EntityReferenceInput, { maxItems: 200 })) },
+        {
+          tracked: OrNull(Type.Array(EntityReferenceInput, { maxItems: 200 })),
+          enriched: OrNull(Type.Array(EntityReferenceInput, { maxItems: 200 })),
+        },
         { additionalProperties: false },
       ),
     ),
@@ -71,7 +77,10 @@ const SourceApplication = Type.Object({
   description: Type.Optional(Type.String()),
   owner: Type.Optional(Type.String()),
   appIds: Type.Array(Type.String()),
-  entities: Type.Object({ tracked: Type.Array(EntityReference), enriched: Type.Array(EntityReference) }),
+  entities: Type.Object({
+    tracked: Type.Array(EntityReference),
+    enriched: Type.Array(EntityReference),
+  }),
   createdAt: Type.String(),
   updatedAt: Type.String(),
 })
@@ -123,16 +132,85 @@ const DataProductEnvelope = Type.Object({
 })
 
 const dataProductTags = ['data products']
-export const listDataProductsSchema = { summary: 'Data products of the organization', tags: dataProductTags, security, params: OrgParams, response: { 200: DataProductEnvelope, ...errors } }
-export const getDataProductSchema = { summary: 'One data product, with its event specifications and source applications', tags: dataProductTags, security, params: IdParams, response: { 200: DataProductEnvelope, ...errors } }
-export const createDataProductSchema = { summary: 'Create a data product', tags: dataProductTags, security, params: OrgParams, body: DataProductInput, response: { 201: DataProductEnvelope, ...errors, 422: ErrorBodyRef } }
-export const updateDataProductSchema = { summary: 'Replace a data product', tags: dataProductTags, security, params: IdParams, body: DataProductInput, response: { 200: DataProductEnvelope, ...errors, 422: ErrorBodyRef } }
-export const deleteDataProductSchema = { summary: 'Delete a data product; its event specifications lose the link', tags: dataProductTags, security, params: IdParams, response: { 204: Type.Null(), ...errors } }
+export const listDataProductsSchema = {
+  summary: 'Data products of the organization',
+  tags: dataProductTags,
+  security,
+  params: OrgParams,
+  response: { 200: DataProductEnvelope, ...errors },
+}
+export const getDataProductSchema = {
+  summary: 'One data product, with its event specifications and source applications',
+  tags: dataProductTags,
+  security,
+  params: IdParams,
+  response: { 200: DataProductEnvelope, ...errors },
+}
+export const createDataProductSchema = {
+  summary: 'Create a data product',
+  tags: dataProductTags,
+  security,
+  params: OrgParams,
+  body: DataProductInput,
+  response: { 201: DataProductEnvelope, ...errors, 422: ErrorBodyRef },
+}
+export const updateDataProductSchema = {
+  summary: 'Replace a data product',
+  tags: dataProductTags,
+  security,
+  params: IdParams,
+  body: DataProductInput,
+  response: { 200: DataProductEnvelope, ...errors, 422: ErrorBodyRef },
+}
+export const deleteDataProductSchema = {
+  summary: 'Delete a data product; its event specifications lose the link',
+  tags: dataProductTags,
+  security,
+  params: IdParams,
+  response: { 204: Type.Null(), ...errors },
+}
 
-const SourceApplicationEnvelope = Type.Object({ data: Type.Array(SourceApplication), includes: Type.Array(Type.Unknown()), errors: Type.Array(Type.Unknown()), metadata: Type.Null() })
+const SourceApplicationEnvelope = Type.Object({
+  data: Type.Array(SourceApplication),
+  includes: Type.Array(Type.Unknown()),
+  errors: Type.Array(Type.Unknown()),
+  metadata: Type.Null(),
+})
 const sourceAppTags = ['source applications']
-export const listSourceAppsSchema = { summary: 'Source applications of the organization', tags: sourceAppTags, security, params: OrgParams, response: { 200: SourceApplicationEnvelope, ...errors } }
-export const getSourceAppSchema = { summary: 'One source application', tags: sourceAppTags, security, params: IdParams, response: { 200: SourceApplicationEnvelope, ...errors } }
-export const createSourceAppSchema = { summary: 'Create a source application', tags: sourceAppTags, security, params: OrgParams, body: SourceApplicationInput, response: { 201: SourceApplicationEnvelope, ...errors } }
-export const updateSourceAppSchema = { summary: 'Replace a source application', tags: sourceAppTags, security, params: IdParams, body: SourceApplicationInput, response: { 200: SourceApplicationEnvelope, ...errors } }
-export const deleteSourceAppSchema = { summary: 'Delete a source application; data products lose the link', tags: sourceAppTags, security, params: IdParams, response: { 204: Type.Null(), ...errors } }
+export const listSourceAppsSchema = {
+  summary: 'Source applications of the organization',
+  tags: sourceAppTags,
+  security,
+  params: OrgParams,
+  response: { 200: SourceApplicationEnvelope, ...errors },
+}
+export const getSourceAppSchema = {
+  summary: 'One source application',
+  tags: sourceAppTags,
+  security,
+  params: IdParams,
+  response: { 200: SourceApplicationEnvelope, ...errors },
+}
+export const createSourceAppSchema = {
+  summary: 'Create a source application',
+  tags: sourceAppTags,
+  security,
+  params: OrgParams,
+  body: SourceApplicationInput,
+  response: { 201: SourceApplicationEnvelope, ...errors },
+}
+export const updateSourceAppSchema = {
+  summary: 'Replace a source application',
+  tags: sourceAppTags,
+  security,
+  params: IdParams,
+  body: SourceApplicationInput,
+  response: { 200: SourceApplicationEnvelope, ...errors },
+}
+export const deleteSourceAppSchema = {
+  summary: 'Delete a source application; data products lose the link',
+  tags: sourceAppTags,
+  security,
+  params: IdParams,
+  response: { 204: Type.Null(), ...errors },
+}

@@ -4,30 +4,68 @@ import type { Clock } from '../auth/clock.js'
 import { withoutNulls } from '../null-fields.js'
 import { parseIgluUri } from '../iglu/schema-key.js'
 import { isForeignKeyViolation, violatedUniqueConstraint } from '../db/constraint-violation.js'
-import { DataProductNotFoundError, IdMismatchError, InvalidEntityError, RecordExistsError, RepeatedSourceApplicationError, SourceApplicationNotFoundError, UnknownSourceApplicationsError } from './data-products.errors.js'
-import { READ_BACK_FIELDS, type DataProductInput, type ReadBackField, type SourceApplicationInput } from './data-products.schemas.js'
-import type { DataProductsStore, StoredDataProduct, StoredSourceApplication } from './data-products.store.js'
-import type { DataProductDocument, EntityReferenceDocument, SourceApplicationDocument } from './data-products.table.js'
+import {
+  DataProductNotFoundError,
+  IdMismatchError,
+  InvalidEntityError,
+  RecordExistsError,
+  RepeatedSourceApplicationError,
+  SourceApplicationNotFoundError,
+  UnknownSourceApplicationsError,
+} from './data-products.errors.js'
+import {
+  READ_BACK_FIELDS,
+  type DataProductInput,
+  type ReadBackField,
+  type SourceApplicationInput,
+} from './data-products.schemas.js'
+import type {
+  DataProductsStore,
+  StoredDataProduct,
+  StoredSourceApplication,
+} from './data-products.store.js'
+import type {
+  DataProductDocument,
+  EntityReferenceDocument,
+  SourceApplicationDocument,
+} from './data-products.table.js'
 
 /** Event specifications linked to data products, as the scenarios context renders them. */
 export interface LinkedEventSpecs {
-  forDataProducts(organizationId: string, dataProductIds: readonly string[]): Promise<readonly { readonly id: string; readonly dataProductId: string; readonly spec: unknown }[]>
+  forDataProducts(
+    organizationId: string,
+    dataProductIds: readonly string[],
+  ): Promise<
+    readonly { readonly id: string; readonly dataProductId: string; readonly spec: unknown }[]
+  >
 }
 
 /** The fields of a written record that are stored: not null, and not one of those read back. */
-function storedFields<T extends object>(input: T): { [K in Exclude<keyof T, ReadBackField>]: Exclude<T[K], null> } {
-  return withoutNulls(Object.fromEntries(Object.entries(input).filter(([name]) => !READ_BACK_FIELDS.has(name)))) as { [K in Exclude<keyof T, ReadBackField>]: Exclude<T[K], null> }
+function storedFields<T extends object>(
+  input: T,
+): { [K in Exclude<keyof T, ReadBackField>]: Exclude<T[K], null> } {
+  return withoutNulls(
+    Object.fromEntries(Object.entries(input).filter(([name]) => !READ_BACK_FIELDS.has(name))),
+  ) as { [K in Exclude<keyof T, ReadBackField>]: Exclude<T[K], null> }
 }
 
 /** What is stored of a written source application. */
-function sourceApplicationDocument(input: Static<typeof SourceApplicationInput>): SourceApplicationDocument {
+function sourceApplicationDocument(
+  input: Static<typeof SourceApplicationInput>,
+): SourceApplicationDocument {
   const { entities, ...fields } = storedFields(input)
-  const list = (items: readonly object[]) => items.map((item) => withoutNulls(item) as EntityReferenceDocument)
+  const list = (items: readonly object[]) =>
+    items.map((item) => withoutNulls(item) as EntityReferenceDocument)
   return {
     ...fields,
     ...(entities === undefined
       ? {}
-      : { entities: { ...(entities.tracked == null ? {} : { tracked: list(entities.tracked) }), ...(entities.enriched == null ? {} : { enriched: list(entities.enriched) }) } }),
+      : {
+          entities: {
+            ...(entities.tracked == null ? {} : { tracked: list(entities.tracked) }),
+            ...(entities.enriched == null ? {} : { enriched: list(entities.enriched) }),
+          },
+        }),
   }
 }
 
@@ -37,18 +75,33 @@ function checkEntities(document: SourceApplicationDocument): void {
     const seen = new Set<string>()
     for (const [index, entity] of (document.entities?.[list] ?? []).entries()) {
       const field = `entities.${list}[${index}]`
-      if (parseIgluUri(entity.source) === null) throw new InvalidEntityError(`${field}.source`, `${JSON.stringify(entity.source.slice(0, 300))} is not an Iglu URI (iglu:vendor/name/format/model-revision-addition)`)
-      if (seen.has(entity.source)) throw new InvalidEntityError(`${field}.source`, `${entity.source} is listed more than once`)
+      if (parseIgluUri(entity.source) === null)
+        throw new InvalidEntityError(
+          `${field}.source`,
+          `${JSON.stringify(entity.source.slice(0, 300))} is not an Iglu URI (iglu:vendor/name/format/model-revision-addition)`,
+        )
+      if (seen.has(entity.source))
+        throw new InvalidEntityError(`${field}.source`, `${entity.source} is listed more than once`)
       seen.add(entity.source)
-      if (entity.minCardinality !== undefined && entity.maxCardinality !== undefined && entity.maxCardinality < entity.minCardinality) {
-        throw new InvalidEntityError(`${field}.maxCardinality`, `${entity.maxCardinality} is below minCardinality (${entity.minCardinality})`)
+      if (
+        entity.minCardinality !== undefined &&
+        entity.maxCardinality !== undefined &&
+        entity.maxCardinality < entity.minCardinality
+      ) {
+        throw new InvalidEntityError(
+          `${field}.maxCardinality`,
+          `${entity.maxCardinality} is below minCardinality (${entity.minCardinality})`,
+        )
       }
     }
   }
 }
 
 /** What is stored of a written data product, and the source applications it links. */
-function dataProductDocument(input: Static<typeof DataProductInput>): { document: DataProductDocument; sourceApplications: readonly string[] } {
+function dataProductDocument(input: Static<typeof DataProductInput>): {
+  document: DataProductDocument
+  sourceApplications: readonly string[]
+} {
   const { eventSpecs: _specs, sourceApplications, ...document } = storedFields(input)
   return { document, sourceApplications: sourceApplications ?? [] }
 }
@@ -58,18 +111,32 @@ function sourceApplicationView(app: StoredSourceApplication) {
     id: app.id,
     ...app.document,
     appIds: app.document.appIds ?? [],
-    entities: { tracked: app.document.entities?.tracked ?? [], enriched: app.document.entities?.enriched ?? [] },
+    entities: {
+      tracked: app.document.entities?.tracked ?? [],
+      enriched: app.document.entities?.enriched ?? [],
+    },
     createdAt: app.createdAt.toISOString(),
     updatedAt: app.updatedAt.toISOString(),
   }
 }
 
 /** Data products (v2) and source applications (v1): the records code generators read next to event specifications. */
-export function createDataProductsService(deps: { store: DataProductsStore; eventSpecs: LinkedEventSpecs; clock: Clock }) {
+export function createDataProductsService(deps: {
+  store: DataProductsStore
+  eventSpecs: LinkedEventSpecs
+  clock: Clock
+}) {
   const { store, eventSpecs, clock } = deps
 
-  async function envelope(organizationId: string, products: StoredDataProduct[], linkTo: (specId: string) => string) {
-    const specs = await eventSpecs.forDataProducts(organizationId, products.map((p) => p.id))
+  async function envelope(
+    organizationId: string,
+    products: StoredDataProduct[],
+    linkTo: (specId: string) => string,
+  ) {
+    const specs = await eventSpecs.forDataProducts(
+      organizationId,
+      products.map((p) => p.id),
+    )
     const appIds = [...new Set(products.flatMap((p) => p.sourceApplications))]
     const apps = await store.sourceApplications(organizationId, appIds)
     return {
@@ -78,42 +145,77 @@ export function createDataProductsService(deps: { store: DataProductsStore; even
         organizationId: product.organizationId,
         ...product.document,
         status: product.document.status ?? 'draft',
-        eventSpecs: specs.filter((s) => s.dataProductId === product.id).map((s) => ({ id: s.id, url: linkTo(s.id) })),
+        eventSpecs: specs
+          .filter((s) => s.dataProductId === product.id)
+          .map((s) => ({ id: s.id, url: linkTo(s.id) })),
         sourceApplications: [...product.sourceApplications],
         createdAt: product.createdAt.toISOString(),
         updatedAt: product.updatedAt.toISOString(),
       })),
-      includes: { owners: [], eventSpecs: specs.map((s) => s.spec), sourceApplications: apps.map(sourceApplicationView) },
+      includes: {
+        owners: [],
+        eventSpecs: specs.map((s) => s.spec),
+        sourceApplications: apps.map(sourceApplicationView),
+      },
       errors: [] as never[],
       metadata: null,
     }
   }
 
-  async function missingSourceApplications(organizationId: string, ids: readonly string[]): Promise<string[]> {
-    const found = new Set((await store.sourceApplications(organizationId, ids.map((i) => i.toLowerCase()))).map((a) => a.id))
+  async function missingSourceApplications(
+    organizationId: string,
+    ids: readonly string[],
+  ): Promise<string[]> {
+    const found = new Set(
+      (
+        await store.sourceApplications(
+          organizationId,
+          ids.map((i) => i.toLowerCase()),
+        )
+      ).map((a) => a.id),
+    )
     return ids.filter((id) => !found.has(id.toLowerCase()))
   }
 
-  async function checkSourceApplications(organizationId: string, ids: readonly string[]): Promise<void> {
+  async function checkSourceApplications(
+    organizationId: string,
+    ids: readonly string[],
+  ): Promise<void> {
     const missing = await missingSourceApplications(organizationId, ids)
     if (missing.length > 0) throw new UnknownSourceApplicationsError(missing)
   }
 
-  async function save(organizationId: string, id: string, input: Static<typeof DataProductInput>, mode: 'insert' | 'update', linkTo: (specId: string) => string) {
-    if (mode === 'update' && input.id != null && input.id.toLowerCase() !== id) throw new IdMismatchError('data product', id, input.id)
+  async function save(
+    organizationId: string,
+    id: string,
+    input: Static<typeof DataProductInput>,
+    mode: 'insert' | 'update',
+    linkTo: (specId: string) => string,
+  ) {
+    if (mode === 'update' && input.id != null && input.id.toLowerCase() !== id)
+      throw new IdMismatchError('data product', id, input.id)
     const { document, sourceApplications } = dataProductDocument(input)
     const links = sourceApplications.map((s) => s.toLowerCase())
     const repeated = links.findIndex((link, index) => links.indexOf(link) !== index)
-    if (repeated >= 0) throw new RepeatedSourceApplicationError(repeated, sourceApplications[repeated] ?? '')
+    if (repeated >= 0)
+      throw new RepeatedSourceApplicationError(repeated, sourceApplications[repeated] ?? '')
     await checkSourceApplications(organizationId, links)
     const now = clock.now()
-    const product: StoredDataProduct = { id, organizationId, document, sourceApplications: links, createdAt: now, updatedAt: now }
+    const product: StoredDataProduct = {
+      id,
+      organizationId,
+      document,
+      sourceApplications: links,
+      createdAt: now,
+      updatedAt: now,
+    }
     try {
       if (!(await store.saveProduct(product, mode))) throw new DataProductNotFoundError(id)
     } catch (error) {
       // A linked source application deleted between the check and the write.
       if (isForeignKeyViolation(error)) throw new UnknownSourceApplicationsError(links)
-      if (mode === 'insert' && violatedUniqueConstraint(error) !== null) throw new RecordExistsError('data product', id)
+      if (mode === 'insert' && violatedUniqueConstraint(error) !== null)
+        throw new RecordExistsError('data product', id)
       throw error
     }
     return envelope(organizationId, await store.products(organizationId, id), linkTo)
@@ -129,47 +231,94 @@ export function createDataProductsService(deps: { store: DataProductsStore; even
       return envelope(organizationId, products, linkTo)
     },
     /** The client may choose the id (snowplow-cli does, and writes to it next). */
-    createProduct: (organizationId: string, input: Static<typeof DataProductInput>, linkTo: (specId: string) => string) =>
-      save(organizationId, input.id?.toLowerCase() ?? randomUUID(), input, 'insert', linkTo),
-    updateProduct: (organizationId: string, id: string, input: Static<typeof DataProductInput>, linkTo: (specId: string) => string) =>
-      save(organizationId, id.toLowerCase(), input, 'update', linkTo),
+    createProduct: (
+      organizationId: string,
+      input: Static<typeof DataProductInput>,
+      linkTo: (specId: string) => string,
+    ) => save(organizationId, input.id?.toLowerCase() ?? randomUUID(), input, 'insert', linkTo),
+    updateProduct: (
+      organizationId: string,
+      id: string,
+      input: Static<typeof DataProductInput>,
+      linkTo: (specId: string) => string,
+    ) => save(organizationId, id.toLowerCase(), input, 'update', linkTo),
     async deleteProduct(organizationId: string, id: string): Promise<void> {
-      if (!(await store.deleteProduct(organizationId, id.toLowerCase()))) throw new DataProductNotFoundError(id)
+      if (!(await store.deleteProduct(organizationId, id.toLowerCase())))
+        throw new DataProductNotFoundError(id)
     },
 
     async listSourceApplications(organizationId: string) {
-      return { data: (await store.sourceApplications(organizationId)).map(sourceApplicationView), includes: [], errors: [] as never[], metadata: null }
+      return {
+        data: (await store.sourceApplications(organizationId)).map(sourceApplicationView),
+        includes: [],
+        errors: [] as never[],
+        metadata: null,
+      }
     },
     async getSourceApplication(organizationId: string, id: string) {
       const [app] = await store.sourceApplications(organizationId, [id.toLowerCase()])
       if (app === undefined) throw new SourceApplicationNotFoundError(id)
-      return { data: [sourceApplicationView(app)], includes: [], errors: [] as never[], metadata: null }
+      return {
+        data: [sourceApplicationView(app)],
+        includes: [],
+        errors: [] as never[],
+        metadata: null,
+      }
     },
-    async createSourceApplication(organizationId: string, input: Static<typeof SourceApplicationInput>) {
+    async createSourceApplication(
+      organizationId: string,
+      input: Static<typeof SourceApplicationInput>,
+    ) {
       const now = clock.now()
-      const app: StoredSourceApplication = { id: input.id?.toLowerCase() ?? randomUUID(), document: sourceApplicationDocument(input), createdAt: now, updatedAt: now }
+      const app: StoredSourceApplication = {
+        id: input.id?.toLowerCase() ?? randomUUID(),
+        document: sourceApplicationDocument(input),
+        createdAt: now,
+        updatedAt: now,
+      }
       checkEntities(app.document)
       try {
         await store.insertSourceApplication(organizationId, app)
       } catch (error) {
-        if (violatedUniqueConstraint(error) !== null) throw new RecordExistsError('source application', app.id)
+        if (violatedUniqueConstraint(error) !== null)
+          throw new RecordExistsError('source application', app.id)
         throw error
       }
-      return { data: [sourceApplicationView(app)], includes: [], errors: [] as never[], metadata: null }
+      return {
+        data: [sourceApplicationView(app)],
+        includes: [],
+        errors: [] as never[],
+        metadata: null,
+      }
     },
-    async updateSourceApplication(organizationId: string, id: string, input: Static<typeof SourceApplicationInput>) {
-      if (input.id != null && input.id.toLowerCase() !== id.toLowerCase()) throw new IdMismatchError('source application', id, input.id)
+    async updateSourceApplication(
+      organizationId: string,
+      id: string,
+      input: Static<typeof SourceApplicationInput>,
+    ) {
+      if (input.id != null && input.id.toLowerCase() !== id.toLowerCase())
+        throw new IdMismatchError('source application', id, input.id)
       const document = sourceApplicationDocument(input)
       checkEntities(document)
-      if (!(await store.updateSourceApplication(organizationId, id.toLowerCase(), document, clock.now()))) throw new SourceApplicationNotFoundError(id)
+      if (
+        !(await store.updateSourceApplication(
+          organizationId,
+          id.toLowerCase(),
+          document,
+          clock.now(),
+        ))
+      )
+        throw new SourceApplicationNotFoundError(id)
       return this.getSourceApplication(organizationId, id)
     },
     async deleteSourceApplication(organizationId: string, id: string): Promise<void> {
-      if (!(await store.deleteSourceApplication(organizationId, id.toLowerCase()))) throw new SourceApplicationNotFoundError(id)
+      if (!(await store.deleteSourceApplication(organizationId, id.toLowerCase())))
+        throw new SourceApplicationNotFoundError(id)
     },
 
     /** Whether a data product of this organization has this id (the scenarios' dataProductId check). */
-    productExists: (organizationId: string, id: string) => store.productExists(organizationId, id.toLowerCase()),
+    productExists: (organizationId: string, id: string) =>
+      store.productExists(organizationId, id.toLowerCase()),
     /** The ids among `ids` that are not source applications of this organization. */
     missingSourceApplications,
   }

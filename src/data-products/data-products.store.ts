@@ -21,7 +21,11 @@ export interface StoredSourceApplication {
 
 /** Records of other contexts that list source applications by id (the tracking scenarios). */
 export interface SourceApplicationLinks {
-  forgetSourceApplication(tx: Transaction<Database>, organizationId: string, id: string): Promise<void>
+  forgetSourceApplication(
+    tx: Transaction<Database>,
+    organizationId: string,
+    id: string,
+  ): Promise<void>
 }
 
 /**
@@ -29,11 +33,25 @@ export interface SourceApplicationLinks {
  * waits for it, then finds what the transaction wrote); the ids that are not there. Locked in id
  * order, before any scenario row, as a deletion locks its application before the scenarios.
  */
-export async function holdSourceApplications(tx: Transaction<Database>, organizationId: string, ids: readonly string[]): Promise<string[]> {
+export async function holdSourceApplications(
+  tx: Transaction<Database>,
+  organizationId: string,
+  ids: readonly string[],
+): Promise<string[]> {
   const wanted = [...new Set(ids)].sort()
   // Not a UUID: no source application has it (and it must not reach the uuid column).
   const wellFormed = wanted.filter(isUuid)
-  const rows = wellFormed.length === 0 ? [] : await tx.selectFrom('source_applications').select('id').where('organization_id', '=', organizationId).where('id', 'in', wellFormed).orderBy('id').forKeyShare().execute()
+  const rows =
+    wellFormed.length === 0
+      ? []
+      : await tx
+          .selectFrom('source_applications')
+          .select('id')
+          .where('organization_id', '=', organizationId)
+          .where('id', 'in', wellFormed)
+          .orderBy('id')
+          .forKeyShare()
+          .execute()
   const held = new Set(rows.map((row) => row.id))
   return wanted.filter((id) => !held.has(id))
 }
@@ -50,12 +68,19 @@ export function createDataProductsStore(db: Kysely<Database>, links: SourceAppli
       .orderBy('data_product_id')
       .orderBy('position')
       .execute()
-    for (const row of rows) links.set(row.data_product_id, [...(links.get(row.data_product_id) ?? []), row.source_application_id])
+    for (const row of rows)
+      links.set(row.data_product_id, [
+        ...(links.get(row.data_product_id) ?? []),
+        row.source_application_id,
+      ])
     return links
   }
 
   async function products(organizationId: string, id?: string): Promise<StoredDataProduct[]> {
-    let query = db.selectFrom('data_products').selectAll().where('organization_id', '=', organizationId)
+    let query = db
+      .selectFrom('data_products')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
     if (id !== undefined) query = query.where('id', '=', id)
     const rows = await query.orderBy('created_at').orderBy('id').execute()
     const links = await linksOf(rows.map((row) => row.id))
@@ -69,12 +94,23 @@ export function createDataProductsStore(db: Kysely<Database>, links: SourceAppli
     }))
   }
 
-  async function sourceApplications(organizationId: string, ids?: readonly string[]): Promise<StoredSourceApplication[]> {
+  async function sourceApplications(
+    organizationId: string,
+    ids?: readonly string[],
+  ): Promise<StoredSourceApplication[]> {
     if (ids !== undefined && ids.length === 0) return []
-    let query = db.selectFrom('source_applications').selectAll().where('organization_id', '=', organizationId)
+    let query = db
+      .selectFrom('source_applications')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
     if (ids !== undefined) query = query.where('id', 'in', ids)
     const rows = await query.orderBy('created_at').orderBy('id').execute()
-    return rows.map((row) => ({ id: row.id, document: row.document, createdAt: row.created_at, updatedAt: row.updated_at }))
+    return rows.map((row) => ({
+      id: row.id,
+      document: row.document,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    }))
   }
 
   return {
@@ -82,7 +118,12 @@ export function createDataProductsStore(db: Kysely<Database>, links: SourceAppli
     sourceApplications,
 
     async productExists(organizationId: string, id: string): Promise<boolean> {
-      const row = await db.selectFrom('data_products').select('id').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
+      const row = await db
+        .selectFrom('data_products')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst()
       return row !== undefined
     },
 
@@ -92,7 +133,13 @@ export function createDataProductsStore(db: Kysely<Database>, links: SourceAppli
         if (mode === 'insert') {
           await tx
             .insertInto('data_products')
-            .values({ id: product.id, organization_id: product.organizationId, document: JSON.stringify(product.document), created_at: product.createdAt, updated_at: product.updatedAt })
+            .values({
+              id: product.id,
+              organization_id: product.organizationId,
+              document: JSON.stringify(product.document),
+              created_at: product.createdAt,
+              updated_at: product.updatedAt,
+            })
             .execute()
         } else {
           const updated = await tx
@@ -102,12 +149,21 @@ export function createDataProductsStore(db: Kysely<Database>, links: SourceAppli
             .where('id', '=', product.id)
             .executeTakeFirst()
           if (updated.numUpdatedRows === 0n) return false
-          await tx.deleteFrom('data_product_source_applications').where('data_product_id', '=', product.id).execute()
+          await tx
+            .deleteFrom('data_product_source_applications')
+            .where('data_product_id', '=', product.id)
+            .execute()
         }
         if (product.sourceApplications.length > 0) {
           await tx
             .insertInto('data_product_source_applications')
-            .values(product.sourceApplications.map((sourceApplicationId, position) => ({ data_product_id: product.id, source_application_id: sourceApplicationId, position })))
+            .values(
+              product.sourceApplications.map((sourceApplicationId, position) => ({
+                data_product_id: product.id,
+                source_application_id: sourceApplicationId,
+                position,
+              })),
+            )
             .execute()
         }
         return true
@@ -115,18 +171,36 @@ export function createDataProductsStore(db: Kysely<Database>, links: SourceAppli
     },
 
     async deleteProduct(organizationId: string, id: string): Promise<boolean> {
-      const deleted = await db.deleteFrom('data_products').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
+      const deleted = await db
+        .deleteFrom('data_products')
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst()
       return deleted.numDeletedRows > 0n
     },
 
-    async insertSourceApplication(organizationId: string, app: StoredSourceApplication): Promise<void> {
+    async insertSourceApplication(
+      organizationId: string,
+      app: StoredSourceApplication,
+    ): Promise<void> {
       await db
         .insertInto('source_applications')
-        .values({ id: app.id, organization_id: organizationId, document: JSON.stringify(app.document), created_at: app.createdAt, updated_at: app.updatedAt })
+        .values({
+          id: app.id,
+          organization_id: organizationId,
+          document: JSON.stringify(app.document),
+          created_at: app.createdAt,
+          updated_at: app.updatedAt,
+        })
         .execute()
     },
 
-    async updateSourceApplication(organizationId: string, id: string, document: SourceApplicationDocument, updatedAt: Date): Promise<boolean> {
+    async updateSourceApplication(
+      organizationId: string,
+      id: string,
+      document: SourceApplicationDocument,
+      updatedAt: Date,
+    ): Promise<boolean> {
       const updated = await db
         .updateTable('source_applications')
         .set({ document: JSON.stringify(document), updated_at: updatedAt })
@@ -139,7 +213,11 @@ export function createDataProductsStore(db: Kysely<Database>, links: SourceAppli
     /** Deletes a source application: its data product links go with it, and it is taken out of other records' lists in the same transaction. */
     async deleteSourceApplication(organizationId: string, id: string): Promise<boolean> {
       return db.transaction().execute(async (tx) => {
-        const deleted = await tx.deleteFrom('source_applications').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
+        const deleted = await tx
+          .deleteFrom('source_applications')
+          .where('organization_id', '=', organizationId)
+          .where('id', '=', id)
+          .executeTakeFirst()
         if (deleted.numDeletedRows === 0n) return false
         await links.forgetSourceApplication(tx, organizationId, id)
         return true

@@ -19,12 +19,17 @@ export interface SourceApplicationDocument {
   readonly description?: string
   readonly owner?: string
   readonly appIds?: string[]
-  readonly entities?: { readonly tracked?: EntityReferenceDocument[]; readonly enriched?: EntityReferenceDocument[] }
+  readonly entities?: {
+    readonly tracked?: EntityReferenceDocument[]
+    readonly enriched?: EntityReferenceDocument[]
+  }
 }
 
 /** What is stored of a data product besides its links: the input without nulls and without the fields read back. */
 export type DataProductDocument = Pick<Static<typeof DataProductInput>, 'name'> & {
-  readonly [field in 'domain' | 'owner' | 'description' | 'status' | 'type' | 'templateReference']?: string
+  readonly [
+    field in 'domain' | 'owner' | 'description' | 'status' | 'type' | 'templateReference'
+  ]?: string
 }
 
 export interface DataProductsTable {

@@ -35,20 +35,32 @@ class DurableNodeFS extends NodeFS {
     const { emscriptenOpts } = await super.init(...args)
     const syncToDisk = (module: { NODEFS: unknown }) => {
       // NodeFS mounts NODEFS in an earlier preRun step; every file it opens shares these stream operations.
-      const operations = (module.NODEFS as { stream_ops?: Record<string, unknown> } | undefined)?.stream_ops
-      if (operations === undefined) throw new Error('PGlite changed: its NODEFS has no stream operations to give an fsync to')
+      const operations = (module.NODEFS as { stream_ops?: Record<string, unknown> } | undefined)
+        ?.stream_ops
+      if (operations === undefined)
+        throw new Error('PGlite changed: its NODEFS has no stream operations to give an fsync to')
       operations.fsync = (stream: { nfd?: number }) => {
         if (stream.nfd !== undefined) fs.fsyncSync(stream.nfd)
         return 0
       }
     }
-    return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), syncToDisk] } }
+    return {
+      emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), syncToDisk] },
+    }
   }
 }
 
 /** The options of a PGlite cluster in a directory, with durable commits (see DurableNodeFS). */
 function durablePgliteOptions(clusterDir: string): PGliteOptions {
-  const startParams = [...PGlite.defaultStartParams.filter((parameter) => parameter !== '-F'), '-c', 'fsync=on', '-c', 'synchronous_commit=on', '-c', 'wal_sync_method=fsync']
+  const startParams = [
+    ...PGlite.defaultStartParams.filter((parameter) => parameter !== '-F'),
+    '-c',
+    'fsync=on',
+    '-c',
+    'synchronous_commit=on',
+    '-c',
+    'wal_sync_method=fsync',
+  ]
   return { fs: new DurableNodeFS(clusterDir), startParams }
 }
 
@@ -65,24 +77,35 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
       let pglite: PGlite
       try {
         // In memory there is nothing to sync.
-        pglite = config.dataDir !== null ? new PGlite(durablePgliteOptions(pgliteClusterDir(config.dataDir))) : new PGlite(config.image === undefined ? {} : { loadDataDir: config.image })
+        pglite =
+          config.dataDir !== null
+            ? new PGlite(durablePgliteOptions(pgliteClusterDir(config.dataDir)))
+            : new PGlite(config.image === undefined ? {} : { loadDataDir: config.image })
       } catch (error) {
         await lock?.release()
         throw error
       }
-      return closingOnce(new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) }), 'pglite', async () => {
-        try {
-          if (!pglite.closed) await pglite.close()
-        } finally {
-          await lock?.release()
-        }
-      })
+      return closingOnce(
+        new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) }),
+        'pglite',
+        async () => {
+          try {
+            if (!pglite.closed) await pglite.close()
+          } finally {
+            await lock?.release()
+          }
+        },
+      )
     }
     case 'postgres': {
       const pool = new pg.Pool({ connectionString: config.url, max: 10 })
       // An idle client losing its connection must not crash the process; the next query reconnects.
       pool.on('error', () => undefined)
-      return closingOnce(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres', async () => undefined)
+      return closingOnce(
+        new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+        'postgres',
+        async () => undefined,
+      )
     }
     default: {
       const unknown: never = config
@@ -91,7 +114,11 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
   }
 }
 
-function closingOnce(db: Kysely<Database>, kind: Store['kind'], afterDestroy: () => Promise<void>): Store {
+function closingOnce(
+  db: Kysely<Database>,
+  kind: Store['kind'],
+  afterDestroy: () => Promise<void>,
+): Store {
   let closing: Promise<void> | null = null
   return {
     db,

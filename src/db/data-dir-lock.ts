@@ -4,8 +4,16 @@ import net from 'node:net'
 import path from 'node:path'
 
 export class DataDirLockedError extends Error {
-  constructor(readonly dataDir: string, readonly pid: number | null) {
-    const holder = pid === null ? 'another process' : pid === process.pid ? `process ${pid} (this one)` : `process ${pid}`
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number | null,
+  ) {
+    const holder =
+      pid === null
+        ? 'another process'
+        : pid === process.pid
+          ? `process ${pid} (this one)`
+          : `process ${pid}`
     super(
       `The data directory ${dataDir} is in use by ${holder}. The embedded database allows one process at a time: ` +
         'stop that process first, or set DATABASE_URL to share a PostgreSQL server.',
@@ -28,7 +36,8 @@ export interface DataDirLock {
  */
 export type LockMechanism = 'socket' | 'pid-file'
 
-export const DEFAULT_LOCK_MECHANISM: LockMechanism = process.platform === 'linux' ? 'socket' : 'pid-file'
+export const DEFAULT_LOCK_MECHANISM: LockMechanism =
+  process.platform === 'linux' ? 'socket' : 'pid-file'
 const PID_FILE = 'floe.pid'
 
 /**
@@ -39,10 +48,15 @@ const PID_FILE = 'floe.pid'
  * process, which is harmless with the socket. Abstract socket names belong to a network namespace:
  * containers sharing one data directory must share their network namespace too to see each other.
  */
-export async function lockDataDir(dataDir: string, mechanism: LockMechanism = DEFAULT_LOCK_MECHANISM): Promise<DataDirLock> {
+export async function lockDataDir(
+  dataDir: string,
+  mechanism: LockMechanism = DEFAULT_LOCK_MECHANISM,
+): Promise<DataDirLock> {
   fs.mkdirSync(dataDir, { recursive: true })
   const pidFile = path.join(dataDir, PID_FILE)
-  return mechanism === 'socket' ? lockWithSocket(dataDir, pidFile) : lockWithPidFile(dataDir, pidFile)
+  return mechanism === 'socket'
+    ? lockWithSocket(dataDir, pidFile)
+    : lockWithPidFile(dataDir, pidFile)
 }
 
 async function lockWithSocket(dataDir: string, pidFile: string): Promise<DataDirLock> {
@@ -58,7 +72,8 @@ async function lockWithSocket(dataDir: string, pidFile: string): Promise<DataDir
       })
     })
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new DataDirLockedError(dataDir, readPid(pidFile))
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new DataDirLockedError(dataDir, readPid(pidFile))
     throw error
   }
   // The lock never keeps the process alive.
@@ -105,7 +120,8 @@ async function lockWithPidFile(dataDir: string, pidFile: string): Promise<DataDi
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       const holder = readPid(pidFile)
       // Our own pid in the file is stale: a container restarted with the same pid, say.
-      if (holder !== null && holder !== process.pid && isRunning(holder)) throw new DataDirLockedError(dataDir, holder)
+      if (holder !== null && holder !== process.pid && isRunning(holder))
+        throw new DataDirLockedError(dataDir, holder)
       fs.rmSync(pidFile, { force: true })
     }
   }

@@ -1,10 +1,17 @@
 import type { ApiKeysTable } from '../auth/api-keys.table.js'
 import type { OrganizationsTable } from '../auth/organizations.table.js'
 import type { ServerSecretsTable } from '../auth/server-secrets.table.js'
-import type { DataProductSourceApplicationsTable, DataProductsTable, SourceApplicationsTable } from '../data-products/data-products.table.js'
+import type {
+  DataProductSourceApplicationsTable,
+  DataProductsTable,
+  SourceApplicationsTable,
+} from '../data-products/data-products.table.js'
 import type { InspectedEventsTable } from '../micro/inspected-events.table.js'
 import type { CompatibilityVerdictsTable } from '../workers/compatibility-verdicts.table.js'
-import type { TrackingScenarioHistoryTable, TrackingScenariosTable } from '../scenarios/scenarios.table.js'
+import type {
+  TrackingScenarioHistoryTable,
+  TrackingScenariosTable,
+} from '../scenarios/scenarios.table.js'
 import type {
   DataStructuresTable,
   DeploymentsTable,

@@ -4,8 +4,13 @@ import type { Database } from './database.js'
 import { migrations } from './migrations/index.js'
 
 export class MigrationError extends Error {
-  constructor(cause: unknown, readonly results: readonly MigrationResult[]) {
-    super(`Database migration failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+  constructor(
+    cause: unknown,
+    readonly results: readonly MigrationResult[],
+  ) {
+    super(`Database migration failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    })
     this.name = 'MigrationError'
   }
 }

@@ -13,17 +13,24 @@ export async function registerApiDocs(app: FastifyInstance, version: string): Pr
       info: {
         title: 'Floe',
         version,
-        description: 'Data structures (Iglu registry), tracking scenarios and event inspection, Snowplow-compatible.',
+        description:
+          'Data structures (Iglu registry), tracking scenarios and event inspection, Snowplow-compatible.',
       },
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          igluApiKey: { type: 'apiKey', in: 'header', name: 'apikey', description: 'An API key secret of the organization (Iglu reads only)' },
+          igluApiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'apikey',
+            description: 'An API key secret of the organization (Iglu reads only)',
+          },
         },
       },
     },
     refResolver: {
-      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
   })
   await app.register(swaggerUi, { routePrefix: '/docs' })

@@ -17,7 +17,10 @@ export interface ConnectionLimits {
  * remote address, and closes one over the cap, or one silent past the first-byte timeout. Once a
  * request has begun, Node's own timeouts apply (headers, whole request, keep-alive).
  */
-export function guardConnections(server: Server, limits: ConnectionLimits): { readonly openByAddress: ReadonlyMap<string, number> } {
+export function guardConnections(
+  server: Server,
+  limits: ConnectionLimits,
+): { readonly openByAddress: ReadonlyMap<string, number> } {
   const openByAddress = new Map<string, number>()
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? 'unknown'

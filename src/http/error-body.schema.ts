@@ -3,7 +3,9 @@ import { Type, type Static } from 'typebox'
 /** The body of every JSON error answer in the server. */
 export const ErrorBody = Type.Object(
   {
-    message: Type.String({ description: 'What went wrong, for people; names the offending field where there is one.' }),
+    message: Type.String({
+      description: 'What went wrong, for people; names the offending field where there is one.',
+    }),
     code: Type.String({ description: 'Stable machine-readable error code.' }),
     details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   },

@@ -7,7 +7,9 @@ import { codeForClientStatus, isDomainErrorCode, STATUS_BY_DOMAIN_CODE } from '.
 /** Fastify's message, except that an unknown field is named (Ajv's own text only says there is one). */
 function validationMessage(error: FastifyError): string {
   const issue = error.validation?.[0]
-  return issue?.keyword === 'additionalProperties' ? validationIssueText(error.validationContext ?? 'body', issue) : error.message
+  return issue?.keyword === 'additionalProperties'
+    ? validationIssueText(error.validationContext ?? 'body', issue)
+    : error.message
 }
 
 /**
@@ -24,17 +26,26 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = 'statusCode' in error ? error.statusCode : undefined
     if ('validation' in error && error.validation !== undefined) {
-      return reply.code(400).send({ message: validationMessage(error), code: 'INVALID_REQUEST' } satisfies ErrorBody)
+      return reply
+        .code(400)
+        .send({ message: validationMessage(error), code: 'INVALID_REQUEST' } satisfies ErrorBody)
     }
     if (status !== undefined && status >= 400 && status < 500) {
-      return reply.code(status).send({ message: error.message, code: codeForClientStatus(status) } satisfies ErrorBody)
+      return reply
+        .code(status)
+        .send({ message: error.message, code: codeForClientStatus(status) } satisfies ErrorBody)
     }
     request.log.error({ err: error }, 'unhandled error')
-    return reply.code(500).send({ message: 'Internal server error', code: 'INTERNAL' } satisfies ErrorBody)
+    return reply
+      .code(500)
+      .send({ message: 'Internal server error', code: 'INTERNAL' } satisfies ErrorBody)
   })
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url
-    return reply.code(404).send({ message: `Route ${request.method} ${path} not found`, code: 'NOT_FOUND' } satisfies ErrorBody)
+    return reply.code(404).send({
+      message: `Route ${request.method} ${path} not found`,
+      code: 'NOT_FOUND',
+    } satisfies ErrorBody)
   })
 }

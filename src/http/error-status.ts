@@ -5,7 +5,12 @@ import type { DataProductErrorCode } from '../data-products/data-products.errors
 import type { ScenarioErrorCode } from '../scenarios/scenarios.errors.js'
 
 /** Every domain error code of every context. A code missing from the table below fails to compile. */
-export type DomainErrorCode = AuthErrorCode | RegistryErrorCode | CompatibilityCheckErrorCode | ScenarioErrorCode | DataProductErrorCode
+export type DomainErrorCode =
+  | AuthErrorCode
+  | RegistryErrorCode
+  | CompatibilityCheckErrorCode
+  | ScenarioErrorCode
+  | DataProductErrorCode
 
 export const STATUS_BY_DOMAIN_CODE: Readonly<Record<DomainErrorCode, number>> = {
   INVALID_ORGANIZATION_ID: 400,

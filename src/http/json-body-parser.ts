@@ -14,7 +14,13 @@ function forbiddenKeyPath(value: unknown, path = '', depth = 0): string | null {
   for (const [key, inner] of Object.entries(value)) {
     const here = `${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`
     if (key === '__proto__') return here
-    if (key === 'constructor' && typeof inner === 'object' && inner !== null && Object.hasOwn(inner, 'prototype')) return `${here}/prototype`
+    if (
+      key === 'constructor' &&
+      typeof inner === 'object' &&
+      inner !== null &&
+      Object.hasOwn(inner, 'prototype')
+    )
+      return `${here}/prototype`
     const found = forbiddenKeyPath(inner, here, depth + 1)
     if (found !== null) return found
   }
@@ -44,7 +50,12 @@ export function parseJsonBodies(app: FastifyInstance): void {
       }
       const path = forbiddenKeyPath(plain)
       if (path === null) return done(error, undefined)
-      done(new ForbiddenJsonKeyError(`body${path}: a key named ${path.endsWith('/prototype') ? '"constructor" holding "prototype"' : '"__proto__"'} is not accepted (it could change an object's prototype); rename it`), undefined)
+      done(
+        new ForbiddenJsonKeyError(
+          `body${path}: a key named ${path.endsWith('/prototype') ? '"constructor" holding "prototype"' : '"__proto__"'} is not accepted (it could change an object's prototype); rename it`,
+        ),
+        undefined,
+      )
     })
   })
 }

@@ -4,7 +4,19 @@ import type { FastifyRequest } from 'fastify'
 export const REDACTED = '[REDACTED]'
 
 /** Names (lower-cased, without `-`, `_`, `.` and brackets) of query parameters that carry credentials. */
-const CREDENTIAL_NAMES = new Set(['token', 'accesstoken', 'apikey', 'key', 'secret', 'password', 'passwd', 'jwt', 'authorization', 'auth', 'bearer'])
+const CREDENTIAL_NAMES = new Set([
+  'token',
+  'accesstoken',
+  'apikey',
+  'key',
+  'secret',
+  'password',
+  'passwd',
+  'jwt',
+  'authorization',
+  'auth',
+  'bearer',
+])
 /** Endings that make a name a credential too: `refresh_token`, `client_secret`, `X-API-Key`, `db_password`. */
 const CREDENTIAL_ENDINGS = ['token', 'secret', 'password', 'apikey']
 

@@ -18,21 +18,35 @@ function readFile(file: string, what: string): Buffer {
   try {
     return readFileSync(file)
   } catch (error) {
-    throw new ConfigError([`cannot read the ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`])
+    throw new ConfigError([
+      `cannot read the ${what} ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    ])
   }
 }
 
 function credentials(tls: TlsConfig): ServerOptions {
   const { files } = tls
-  if (files.kind === 'pkcs12') return { pfx: readFile(files.file, 'PKCS#12 file (--tls-pfx)'), ...(files.passphrase === null ? {} : { passphrase: files.passphrase }) }
-  return { cert: readFile(files.certFile, 'certificate (--tls-cert)'), key: readFile(files.keyFile, 'private key (--tls-key)') }
+  if (files.kind === 'pkcs12')
+    return {
+      pfx: readFile(files.file, 'PKCS#12 file (--tls-pfx)'),
+      ...(files.passphrase === null ? {} : { passphrase: files.passphrase }),
+    }
+  return {
+    cert: readFile(files.certFile, 'certificate (--tls-cert)'),
+    key: readFile(files.keyFile, 'private key (--tls-key)'),
+  }
 }
 
 /**
  * `handle` gets every request (the routes' entry point). Reads the certificate and key at once, so that a start with unusable ones stops before anything
  * else (a ConfigError naming the file or the problem). The server has the main listener's limits.
  */
-export function createSecureListener(handle: (request: IncomingMessage, response: ServerResponse) => void, http: Config['http'], tls: TlsConfig, options: { maxHeaderBytes: number; graceMs: number }): SecureListener {
+export function createSecureListener(
+  handle: (request: IncomingMessage, response: ServerResponse) => void,
+  http: Config['http'],
+  tls: TlsConfig,
+  options: { maxHeaderBytes: number; graceMs: number },
+): SecureListener {
   let server: ReturnType<typeof createServer>
   try {
     server = createServer(
@@ -41,17 +55,25 @@ export function createSecureListener(handle: (request: IncomingMessage, response
         requestTimeout: http.requestTimeoutMs,
         headersTimeout: http.headersTimeoutMs,
         keepAliveTimeout: http.keepAliveTimeoutMs,
-        connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor(http.requestTimeoutMs / 2))),
+        connectionsCheckingInterval: Math.max(
+          100,
+          Math.min(5000, Math.floor(http.requestTimeoutMs / 2)),
+        ),
         maxHeaderSize: options.maxHeaderBytes,
       },
       handle,
     )
   } catch (error) {
     if (error instanceof ConfigError) throw error
-    throw new ConfigError([`the TLS certificate and key cannot be used: ${error instanceof Error ? error.message : String(error)}`])
+    throw new ConfigError([
+      `the TLS certificate and key cannot be used: ${error instanceof Error ? error.message : String(error)}`,
+    ])
   }
   server.maxConnections = http.maxConnections
-  guardConnections(server, { maxPerAddress: http.maxConnectionsPerAddress, firstByteTimeoutMs: http.headersTimeoutMs })
+  guardConnections(server, {
+    maxPerAddress: http.maxConnectionsPerAddress,
+    firstByteTimeoutMs: http.headersTimeoutMs,
+  })
   const connections = trackConnections(server, options.graceMs)
   let listening = false
   return {

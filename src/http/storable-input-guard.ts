@@ -20,8 +20,10 @@ const LONE_SURROGATE = /[\ud800-\udfff]/u
 /** What makes one string (a value, or a key when `inName`) unstorable, or null. */
 function stringProblem(text: string, inName: boolean): string | null {
   const place = inName ? ' in its name' : ''
-  if (text.includes('\u0000')) return `contains the NUL character (\\u0000)${place}, which cannot be stored`
-  if (LONE_SURROGATE.test(text)) return `contains a lone surrogate (\\ud800–\\udfff without its pair)${place}, which is not Unicode text and cannot be stored`
+  if (text.includes('\u0000'))
+    return `contains the NUL character (\\u0000)${place}, which cannot be stored`
+  if (LONE_SURROGATE.test(text))
+    return `contains a lone surrogate (\\ud800–\\udfff without its pair)${place}, which is not Unicode text and cannot be stored`
   return null
 }
 
@@ -41,7 +43,8 @@ function firstUnstorable(part: string, value: unknown): string | null {
       continue
     }
     if (typeof current === 'number') {
-      if (!Number.isFinite(current)) return `${where} is a number out of range (JSON numbers must be finite; it reads as ${current})`
+      if (!Number.isFinite(current))
+        return `${where} is a number out of range (JSON numbers must be finite; it reads as ${current})`
       continue
     }
     if (current === null || typeof current !== 'object') continue
@@ -61,6 +64,9 @@ function firstUnstorable(part: string, value: unknown): string | null {
  * {@link firstUnstorable}) is refused with 400 naming the field, before anything is read or written.
  */
 export async function rejectUnstorableInput(request: FastifyRequest): Promise<void> {
-  const problem = firstUnstorable('path', request.params) ?? firstUnstorable('query', request.query) ?? firstUnstorable('body', request.body)
+  const problem =
+    firstUnstorable('path', request.params) ??
+    firstUnstorable('query', request.query) ??
+    firstUnstorable('body', request.body)
   if (problem !== null) throw Object.assign(new Error(problem), { statusCode: 400 })
 }

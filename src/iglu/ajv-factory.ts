@@ -6,7 +6,16 @@ import { addSetKeywords } from './set-keywords.js'
 import { SELF_DESC_METASCHEMA_URI } from './self-describing.js'
 
 /** The formats Snowplow's validator asserts; any other format name passes, as it does there. */
-export const ASSERTED_FORMATS = ['date-time', 'date', 'email', 'hostname', 'ipv4', 'ipv6', 'uri', 'uuid'] as const
+export const ASSERTED_FORMATS = [
+  'date-time',
+  'date',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'uri',
+  'uuid',
+] as const
 
 // Our own statement of the Iglu self-describing meta-schema: a draft-04 schema plus a required
 // `self` (vendor, name, format, version). Registered so that schemas declaring it compile.
@@ -98,7 +107,8 @@ function remoteRefBases(schema: unknown): Set<string> {
  */
 export function compileSchema(ajv: Ajv, schema: object): ReturnType<Ajv['compile']> {
   const cycle = findRefCycle(schema)
-  if (cycle !== null) throw new Error(`$ref cycle that never reaches a schema: ${cycle.join(' → ')}`)
+  if (cycle !== null)
+    throw new Error(`$ref cycle that never reaches a schema: ${cycle.join(' → ')}`)
   for (const base of remoteRefBases(schema)) {
     if (base !== '' && ajv.getSchema(base) === undefined) ajv.addSchema({}, base)
   }
@@ -119,6 +129,9 @@ export interface ValidationIssue {
  */
 export function validationIssueText(root: string, issue: ValidationIssue | undefined): string {
   const where = `${root}${issue?.instancePath ?? ''}`
-  const unknown = issue?.keyword === 'additionalProperties' ? issue.params?.additionalProperty : undefined
-  return typeof unknown === 'string' ? `${where}/${unknown} is not a known field` : `${where} ${issue?.message ?? 'is not valid'}`
+  const unknown =
+    issue?.keyword === 'additionalProperties' ? issue.params?.additionalProperty : undefined
+  return typeof unknown === 'string'
+    ? `${where}/${unknown} is not a known field`
+    : `${where} ${issue?.message ?? 'is not valid'}`
 }

@@ -9,7 +9,8 @@ function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys)
   if (value !== null && typeof value === 'object') {
     const sorted: Record<string, unknown> = {}
-    for (const key of Object.keys(value).sort()) sorted[key] = sortKeys((value as Record<string, unknown>)[key])
+    for (const key of Object.keys(value).sort())
+      sorted[key] = sortKeys((value as Record<string, unknown>)[key])
     return sorted
   }
   return value

@@ -14,8 +14,10 @@ export const MAX_DESIGN_SCHEMA_DEPTH = 40
  * validator compiles, nested at most {@link MAX_DESIGN_SCHEMA_DEPTH} levels. `field` names it.
  */
 export function designSchemaProblem(ajv: Ajv, schema: unknown, field: string): string | null {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return `${field} must be a JSON Schema object`
-  if (jsonDepthExceeds(schema, MAX_DESIGN_SCHEMA_DEPTH)) return `${field} is nested deeper than ${MAX_DESIGN_SCHEMA_DEPTH} levels`
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
+    return `${field} must be a JSON Schema object`
+  if (jsonDepthExceeds(schema, MAX_DESIGN_SCHEMA_DEPTH))
+    return `${field} is nested deeper than ${MAX_DESIGN_SCHEMA_DEPTH} levels`
   const sizeProblem = schemaSizeProblem(schema)
   if (sizeProblem !== null) return `${field} is too large to check: ${field}${sizeProblem}`
   try {

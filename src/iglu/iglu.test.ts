@@ -1,27 +1,44 @@
 import { describe, expect, it } from 'vitest'
 import { contentHash } from './content-hash.js'
 import { dataStructureHash, parseIgluUri, schemaKeyToUri } from './schema-key.js'
-import { compareSchemaVer, parseSchemaVer, sequencingProblem, type SchemaVer } from './schema-ver.js'
+import {
+  compareSchemaVer,
+  parseSchemaVer,
+  sequencingProblem,
+  type SchemaVer,
+} from './schema-ver.js'
 import { checkSelfDescribing, SELF_DESC_METASCHEMA_URI } from './self-describing.js'
 
 const v = (text: string): SchemaVer => parseSchemaVer(text)!
 
 describe('iglu core', () => {
   it('computes the data structure hash of the spec', () => {
-    expect(dataStructureHash('38e97db9-f3cb-404d-8250-cd227506e544', 'com.acme.event', 'search', 'jsonschema')).toBe(
-      'a41ef92847476c1caaf5342c893b51089a596d8ecd28a54d3f22d922422a6700',
-    )
+    expect(
+      dataStructureHash(
+        '38e97db9-f3cb-404d-8250-cd227506e544',
+        'com.acme.event',
+        'search',
+        'jsonschema',
+      ),
+    ).toBe('a41ef92847476c1caaf5342c893b51089a596d8ecd28a54d3f22d922422a6700')
   })
 
   it('parses SchemaVer strictly: MODEL ≥ 1, no leading zeros', () => {
     expect(parseSchemaVer('1-0-0')).toEqual({ model: 1, revision: 0, addition: 0 })
     expect(parseSchemaVer('10-2-13')).toEqual({ model: 10, revision: 2, addition: 13 })
-    for (const bad of ['0-1-0', '01-0-0', '1-00-0', '1-0', '1-0-0-0', 'a-b-c', '1-0-01', ' 1-0-0']) expect(parseSchemaVer(bad)).toBeNull()
+    for (const bad of ['0-1-0', '01-0-0', '1-00-0', '1-0', '1-0-0-0', 'a-b-c', '1-0-01', ' 1-0-0'])
+      expect(parseSchemaVer(bad)).toBeNull()
   })
 
   it('orders versions numerically', () => {
     const sorted = ['1-10-0', '2-0-0', '1-2-0', '1-0-10', '1-0-2'].map(v).sort(compareSchemaVer)
-    expect(sorted.map((x) => `${x.model}-${x.revision}-${x.addition}`)).toEqual(['1-0-2', '1-0-10', '1-2-0', '1-10-0', '2-0-0'])
+    expect(sorted.map((x) => `${x.model}-${x.revision}-${x.addition}`)).toEqual([
+      '1-0-2',
+      '1-0-10',
+      '1-2-0',
+      '1-10-0',
+      '2-0-0',
+    ])
   })
 
   it('applies the Iglu sequencing rules', () => {
@@ -38,22 +55,36 @@ describe('iglu core', () => {
 
   it('round-trips Iglu URIs', () => {
     const key = parseIgluUri('iglu:com.acme/search/jsonschema/1-0-2')
-    expect(key).toEqual({ vendor: 'com.acme', name: 'search', format: 'jsonschema', version: v('1-0-2') })
+    expect(key).toEqual({
+      vendor: 'com.acme',
+      name: 'search',
+      format: 'jsonschema',
+      version: v('1-0-2'),
+    })
     expect(schemaKeyToUri(key!)).toBe('iglu:com.acme/search/jsonschema/1-0-2')
     expect(parseIgluUri('iglu:com.acme/search/jsonschema/0-0-2')).toBeNull()
   })
 
   it('hashes content independently of key order', () => {
-    expect(contentHash({ b: 1, a: { d: [1, { y: 1, x: 2 }], c: null } })).toBe(contentHash({ a: { c: null, d: [1, { x: 2, y: 1 }] }, b: 1 }))
+    expect(contentHash({ b: 1, a: { d: [1, { y: 1, x: 2 }], c: null } })).toBe(
+      contentHash({ a: { c: null, d: [1, { x: 2, y: 1 }] }, b: 1 }),
+    )
     expect(contentHash({ a: 1 })).not.toBe(contentHash({ a: 2 }))
   })
 
   it('checks the self-describing envelope', () => {
-    const good = { $schema: SELF_DESC_METASCHEMA_URI, self: { vendor: 'com.acme', name: 'x', format: 'jsonschema', version: '1-0-0' } }
+    const good = {
+      $schema: SELF_DESC_METASCHEMA_URI,
+      self: { vendor: 'com.acme', name: 'x', format: 'jsonschema', version: '1-0-0' },
+    }
     expect(checkSelfDescribing(good).kind).toBe('valid')
-    const bad = checkSelfDescribing({ $schema: 'http://json-schema.org/draft-04/schema#', self: { vendor: 'a b', name: 'x', format: 'jsonschema', version: '0-0-1', extra: 1 } })
+    const bad = checkSelfDescribing({
+      $schema: 'http://json-schema.org/draft-04/schema#',
+      self: { vendor: 'a b', name: 'x', format: 'jsonschema', version: '0-0-1', extra: 1 },
+    })
     expect(bad.kind).toBe('invalid')
     const problems = bad.kind === 'invalid' ? bad.problems.join('\n') : ''
-    for (const part of ['/$schema', '/self/extra', '/self/vendor', '/self/version']) expect(problems).toContain(part)
+    for (const part of ['/$schema', '/self/extra', '/self/vendor', '/self/version'])
+      expect(problems).toContain(part)
   })
 })

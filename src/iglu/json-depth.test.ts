@@ -4,14 +4,20 @@ import { jsonDepthExceeds } from './json-depth.js'
 
 /** The full depth, by plain recursion over every value (the oracle). */
 const depthOf = (value: unknown): number =>
-  value === null || typeof value !== 'object' ? 0 : 1 + Math.max(0, ...(Array.isArray(value) ? value : Object.values(value)).map(depthOf))
+  value === null || typeof value !== 'object'
+    ? 0
+    : 1 + Math.max(0, ...(Array.isArray(value) ? value : Object.values(value)).map(depthOf))
 
 describe('JSON depth', () => {
   it('says a value nests deeper than the limit exactly when its full depth is greater', () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 8 }), fc.integer({ min: 0, max: 10 }), (value, limit) => {
-        expect(jsonDepthExceeds(value, limit)).toBe(depthOf(value) > limit)
-      }),
+      fc.property(
+        fc.jsonValue({ maxDepth: 8 }),
+        fc.integer({ min: 0, max: 10 }),
+        (value, limit) => {
+          expect(jsonDepthExceeds(value, limit)).toBe(depthOf(value) > limit)
+        },
+      ),
       { numRuns: 500 },
     )
   })

@@ -11,7 +11,8 @@ export function jsonDepthExceeds(value: unknown, limit: number): boolean {
     return false
   }
   const record = value as Record<string, unknown>
-  for (const key in record) if (Object.hasOwn(record, key) && jsonDepthExceeds(record[key], limit - 1)) return true
+  for (const key in record)
+    if (Object.hasOwn(record, key) && jsonDepthExceeds(record[key], limit - 1)) return true
   return false
 }
 
@@ -23,7 +24,8 @@ export function jsonDepthExceeds(value: unknown, limit: number): boolean {
 export function jsonTextNestsAtMost(text: string, limit: number): boolean {
   let seen = 0
   for (const opening of ['{', '[']) {
-    for (let at = text.indexOf(opening); at >= 0; at = text.indexOf(opening, at + 1)) if (++seen > limit) return false
+    for (let at = text.indexOf(opening); at >= 0; at = text.indexOf(opening, at + 1))
+      if (++seen > limit) return false
   }
   return true
 }

@@ -24,7 +24,9 @@ export const MAX_PATTERN_PROGRAM_SIZE = 2_000
 /** Matching work allowed by a meter's budget was used up: the validation stops there. */
 export class PatternCostExceeded extends Error {
   constructor(readonly budget: number) {
-    super(`matching its patterns would take more than ${budget} units of work (program size × characters), the limit for one validation`)
+    super(
+      `matching its patterns would take more than ${budget} units of work (program size × characters), the limit for one validation`,
+    )
   }
 }
 
@@ -94,7 +96,9 @@ export function compileLinearPattern(pattern: string, meter?: PatternCostMeter):
     // Only compiled, never run: checks the pattern is the ECMA-262 regex JSON Schema asks for.
     new RegExp(pattern, 'u')
   } catch (error) {
-    throw new UnsupportedPatternError(`the pattern ${JSON.stringify(pattern)} is not a valid ECMA-262 regular expression: ${describe(error)}`)
+    throw new UnsupportedPatternError(
+      `the pattern ${JSON.stringify(pattern)} is not a valid ECMA-262 regular expression: ${describe(error)}`,
+    )
   }
   let engine: RE2JS
   try {
@@ -115,5 +119,7 @@ export function compileLinearPattern(pattern: string, meter?: PatternCostMeter):
 
 /** The engine in the shape Ajv's `code.regExp` option takes (`code` names it in generated code). */
 export function linearPatternEngine(meter?: PatternCostMeter) {
-  return Object.assign((pattern: string) => compileLinearPattern(pattern, meter), { code: 'compileLinearPattern' })
+  return Object.assign((pattern: string) => compileLinearPattern(pattern, meter), {
+    code: 'compileLinearPattern',
+  })
 }

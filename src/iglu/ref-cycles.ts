@@ -4,7 +4,8 @@
  * subschema (a tree node whose `next` property refers back to the node) is fine and not reported.
  */
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
 
 function decodeToken(token: string): string {
   let decoded = token
@@ -41,7 +42,11 @@ export function findRefCycle(schema: unknown): string[] | null {
       const chain: string[] = []
       const visited = new Set<unknown>([node])
       let current: unknown = node
-      while (isObject(current) && typeof current.$ref === 'string' && current.$ref.startsWith('#')) {
+      while (
+        isObject(current) &&
+        typeof current.$ref === 'string' &&
+        current.$ref.startsWith('#')
+      ) {
         chain.push(current.$ref)
         current = resolveLocal(schema, current.$ref)
         if (visited.has(current)) return chain

@@ -40,15 +40,19 @@ export function schemaSizeProblem(schema: unknown, at = ''): string | null {
       const value = record[keyword]
       if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
         const count = Object.keys(value).length
-        if (count > limit) return `${where}/${keyword} has ${count} ${noun}, more than the limit of ${limit}`
+        if (count > limit)
+          return `${where}/${keyword} has ${count} ${noun}, more than the limit of ${limit}`
       }
     }
     for (const keyword of ['anyOf', 'oneOf', 'allOf', 'enum'] as const) {
       const value = record[keyword]
       const limit = keyword === 'enum' ? SCHEMA_SIZE_LIMITS.enumValues : SCHEMA_SIZE_LIMITS.branches
-      if (Array.isArray(value) && value.length > limit) return `${where}/${keyword} has ${value.length} ${keyword === 'enum' ? 'values' : 'branches'}, more than the limit of ${limit}`
+      if (Array.isArray(value) && value.length > limit)
+        return `${where}/${keyword} has ${value.length} ${keyword === 'enum' ? 'values' : 'branches'}, more than the limit of ${limit}`
     }
-    for (const [key, child] of Object.entries(record)) if (child !== null && typeof child === 'object') stack.push([child, `${where}/${pointerStep(key)}`])
+    for (const [key, child] of Object.entries(record))
+      if (child !== null && typeof child === 'object')
+        stack.push([child, `${where}/${pointerStep(key)}`])
   }
   return null
 }

@@ -35,19 +35,28 @@ export function bumpKind(previous: SchemaVer, next: SchemaVer): VersionBump {
  * Why `candidate` may not join a group that already holds `existing`, by Iglu Server's
  * sequencing rules; null when it may. An existing version is not a gap (patching is decided elsewhere).
  */
-export function sequencingProblem(candidate: SchemaVer, existing: readonly SchemaVer[]): string | null {
+export function sequencingProblem(
+  candidate: SchemaVer,
+  existing: readonly SchemaVer[],
+): string | null {
   const { model, revision, addition } = candidate
   if (existing.some((v) => compareSchemaVer(v, candidate) === 0)) return null
   if (model === 1 && revision === 0 && addition === 0) return null
   if (revision === 0 && addition === 0) {
-    return existing.some((v) => v.model === model - 1) ? null : `${formatSchemaVer(candidate)} needs a version ${model - 1}-*-* first`
+    return existing.some((v) => v.model === model - 1)
+      ? null
+      : `${formatSchemaVer(candidate)} needs a version ${model - 1}-*-* first`
   }
   if (addition === 0) {
     return existing.some((v) => v.model === model && v.revision === revision - 1)
       ? null
       : `${formatSchemaVer(candidate)} needs a version ${model}-${revision - 1}-* first`
   }
-  if (!existing.some((v) => v.model === model && v.revision === revision && v.addition === addition - 1)) {
+  if (
+    !existing.some(
+      (v) => v.model === model && v.revision === revision && v.addition === addition - 1,
+    )
+  ) {
     return `${formatSchemaVer(candidate)} needs ${model}-${revision}-${addition - 1} first`
   }
   if (existing.some((v) => v.model === model && v.revision > revision)) {

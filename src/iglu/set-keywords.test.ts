@@ -7,7 +7,8 @@ import { equalityKey } from './set-keywords.js'
 const SEED = 20261124
 
 /** JSON equality as Ajv's own comparison has it: keys in any order. */
-const jsonEqual = (a: unknown, b: unknown) => isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)))
+const jsonEqual = (a: unknown, b: unknown) =>
+  isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)))
 
 describe('equality keys', () => {
   it(`are equal exactly when the JSON values are equal (seed ${SEED})`, () => {
@@ -35,7 +36,13 @@ describe('equality keys', () => {
 describe('enum and uniqueItems in the shared validator', () => {
   it('answer as before: the same verdicts and the same errors', () => {
     const ajv = createAjv({ allErrors: true })
-    const validate = ajv.compile({ type: 'object', properties: { c: { enum: ['EUR', 1, { a: [1] }, null] }, l: { type: 'array', uniqueItems: true } } })
+    const validate = ajv.compile({
+      type: 'object',
+      properties: {
+        c: { enum: ['EUR', 1, { a: [1] }, null] },
+        l: { type: 'array', uniqueItems: true },
+      },
+    })
     expect(validate({ c: 'EUR', l: [1, '1', { a: 1, b: 2 }, { b: 2 }] })).toBe(true)
     expect(validate({ c: { a: [1.0] } })).toBe(true)
     expect(validate({ c: 'USD', l: [{ a: 1, b: 2 }, 3, { b: 2, a: 1 }, 3] })).toBe(false)

@@ -28,7 +28,10 @@ export function equalityKey(value: unknown): string {
       stack.push(new Text('}'))
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i] as string
-        stack.push((item as Record<string, unknown>)[key], new Text(`${i > 0 ? ',' : '{'}${JSON.stringify(key)}:`))
+        stack.push(
+          (item as Record<string, unknown>)[key],
+          new Text(`${i > 0 ? ',' : '{'}${JSON.stringify(key)}:`),
+        )
       }
       if (keys.length === 0) stack.push(new Text('{'))
     } else parts.push(JSON.stringify(item) ?? 'null')
@@ -57,7 +60,13 @@ function uniqueItemsCheck(schema: unknown): CheckingFunction {
       lastSeen.set(key, i)
     }
     if (found === null) return true
-    check.errors = [{ keyword: 'uniqueItems', message: `must NOT have duplicate items (items ## ${found.j} and ${found.i} are identical)`, params: found }]
+    check.errors = [
+      {
+        keyword: 'uniqueItems',
+        message: `must NOT have duplicate items (items ## ${found.j} and ${found.i} are identical)`,
+        params: found,
+      },
+    ]
     return false
   }
   return check
@@ -68,7 +77,13 @@ function enumCheck(schema: unknown): CheckingFunction {
   const check: CheckingFunction = (data) => {
     check.errors = undefined
     if (allowed.has(equalityKey(data))) return true
-    check.errors = [{ keyword: 'enum', message: 'must be equal to one of the allowed values', params: { allowedValues: schema } }]
+    check.errors = [
+      {
+        keyword: 'enum',
+        message: 'must be equal to one of the allowed values',
+        params: { allowedValues: schema },
+      },
+    ]
     return false
   }
   return check
@@ -78,6 +93,11 @@ function enumCheck(schema: unknown): CheckingFunction {
 export function addSetKeywords(ajv: Ajv): void {
   ajv.removeKeyword('uniqueItems')
   ajv.removeKeyword('enum')
-  ajv.addKeyword({ keyword: 'uniqueItems', schemaType: 'boolean', compile: uniqueItemsCheck, errors: true })
+  ajv.addKeyword({
+    keyword: 'uniqueItems',
+    schemaType: 'boolean',
+    compile: uniqueItemsCheck,
+    errors: true,
+  })
   ajv.addKeyword({ keyword: 'enum', schemaType: 'array', compile: enumCheck, errors: true })
 }

@@ -22,7 +22,11 @@ describe('BoundedLog', () => {
             const id = next++
             model.push({ id, weight })
             const evicted: number[] = []
-            while (model.length > capacity || (model.length > 1 && model.reduce((sum, item) => sum + item.weight, 0) > maxWeight)) evicted.push(model.shift()!.id)
+            while (
+              model.length > capacity ||
+              (model.length > 1 && model.reduce((sum, item) => sum + item.weight, 0) > maxWeight)
+            )
+              evicted.push(model.shift()!.id)
             expect(log.add(id, weight)).toEqual(evicted)
             expect(log.size).toBe(model.length)
             expect(log.weight).toBe(model.reduce((sum, item) => sum + item.weight, 0))

@@ -27,8 +27,17 @@ export interface CollectorRequest {
 }
 
 export type CollectorReading =
-  | { readonly kind: 'payload'; readonly payload: CollectorPayload; readonly nuid: string; readonly anonymous: boolean; readonly hadNuidCookie: boolean }
-  | { readonly kind: 'unreadable'; readonly message: { payloadField: string; value: string | null; expectation: string } }
+  | {
+      readonly kind: 'payload'
+      readonly payload: CollectorPayload
+      readonly nuid: string
+      readonly anonymous: boolean
+      readonly hadNuidCookie: boolean
+    }
+  | {
+      readonly kind: 'unreadable'
+      readonly message: { payloadField: string; value: string | null; expectation: string }
+    }
 
 const header = (headers: IncomingHttpHeaders, name: string): string | null => {
   const value = headers[name]
@@ -89,13 +98,21 @@ function linePrefix(name: string): string {
 }
 
 /** `"Name: value"` strings as the collector records them: one entry per cookie, the content type last. */
-function headerLines(headers: IncomingHttpHeaders, cookies: ReadonlyMap<string, string>, anonymous: boolean, contentType: string | null): string[] {
-  const dropped = anonymous ? new Set(['x-forwarded-for', 'x-real-ip', 'cookie']) : new Set<string>()
+function headerLines(
+  headers: IncomingHttpHeaders,
+  cookies: ReadonlyMap<string, string>,
+  anonymous: boolean,
+  contentType: string | null,
+): string[] {
+  const dropped = anonymous
+    ? new Set(['x-forwarded-for', 'x-real-ip', 'cookie'])
+    : new Set<string>()
   const lines: string[] = []
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || dropped.has(name) || name === 'content-type') continue
     if (name === 'cookie') {
-      for (const [cookie, cookieValue] of cookies) lines.push(recurringValue(`Cookie: ${cookie}=${cookieValue}`))
+      for (const [cookie, cookieValue] of cookies)
+        lines.push(recurringValue(`Cookie: ${cookie}=${cookieValue}`))
       continue
     }
     const prefix = linePrefix(name)
@@ -115,14 +132,25 @@ function headerLines(headers: IncomingHttpHeaders, cookies: ReadonlyMap<string, 
 export function readCollectorRequest(request: CollectorRequest): CollectorReading {
   const querystring = parseQuery(request.rawQuery)
   if (querystring === null) {
-    return { kind: 'unreadable', message: { payloadField: 'querystring', value: request.rawQuery.slice(0, 1000), expectation: 'could not extract name-value pairs from querystring with encoding UTF-8' } }
+    return {
+      kind: 'unreadable',
+      message: {
+        payloadField: 'querystring',
+        value: request.rawQuery.slice(0, 1000),
+        expectation: 'could not extract name-value pairs from querystring with encoding UTF-8',
+      },
+    }
   }
   const anonymous = header(request.headers, 'sp-anonymous') !== null
   const fromParameter = querystring.find((p) => p.name === 'nuid')?.value ?? null
   const cookies = requestCookies(request.headers)
   const fromCookie = cookies.get(request.nuidCookie) ?? null
   const nuid = anonymous ? ANONYMOUS_NUID : (fromParameter ?? fromCookie ?? randomUUID())
-  if (!UUID.test(nuid)) return { kind: 'unreadable', message: { payloadField: 'networkUserId', value: nuid.slice(0, 200), expectation: 'a UUID' } }
+  if (!UUID.test(nuid))
+    return {
+      kind: 'unreadable',
+      message: { payloadField: 'networkUserId', value: nuid.slice(0, 200), expectation: 'a UUID' },
+    }
   const rawContentType = header(request.headers, 'content-type')
   const useragent = header(request.headers, 'user-agent')
   const refererUri = header(request.headers, 'referer')
@@ -138,7 +166,11 @@ export function readCollectorRequest(request: CollectorRequest): CollectorReadin
       querystring,
       contentType,
       body: request.body,
-      source: { name: request.collectorName, encoding: 'UTF-8', hostname: host === null ? null : host.replace(/:\d+$/, '') },
+      source: {
+        name: request.collectorName,
+        encoding: 'UTF-8',
+        hostname: host === null ? null : host.replace(/:\d+$/, ''),
+      },
       context: {
         timestamp: request.timestamp,
         ipAddress: anonymous ? 'unknown' : clientIp(request.headers, request.remoteAddress),

@@ -17,7 +17,10 @@ export const COLLECTOR_LOG_LEVEL = 'warn'
 /** CORS as the collector sends it: the Origin echoed (else `*`), with credentials. */
 export function collectorCors(request: FastifyRequest, reply: FastifyReply): void {
   const origin = request.headers.origin
-  void reply.header('Access-Control-Allow-Origin', typeof origin === 'string' && origin !== 'null' ? origin : '*')
+  void reply.header(
+    'Access-Control-Allow-Origin',
+    typeof origin === 'string' && origin !== 'null' ? origin : '*',
+  )
   void reply.header('Access-Control-Allow-Credentials', 'true')
 }
 
@@ -38,30 +41,47 @@ function setNuidCookie(reply: FastifyReply, collected: Collected, cookie: Cookie
   if (!cookie.enabled) return
   const attributes = `${cookie.domain === null ? '' : `; Domain=${cookie.domain}`}; Path=/; SameSite=None; Secure; HttpOnly`
   if (collected.anonymous) {
-    if (collected.hadNuidCookie) void reply.header('Set-Cookie', `${cookie.name}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT${attributes}`)
+    if (collected.hadNuidCookie)
+      void reply.header(
+        'Set-Cookie',
+        `${cookie.name}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT${attributes}`,
+      )
     return
   }
   if (collected.nuid === null) return
   const expires = cookieExpiry(Date.now())
-  void reply.header('Set-Cookie', `${cookie.name}=${collected.nuid}; Expires=${expires}${attributes}`)
+  void reply.header(
+    'Set-Cookie',
+    `${cookie.name}=${collected.nuid}; Expires=${expires}${attributes}`,
+  )
 }
 
 /** A media type Fastify can read (`type/subtype`, parameters after `;`). */
-const READABLE_MEDIA_TYPE = /^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*(?:;.*)?$/
+const READABLE_MEDIA_TYPE =
+  /^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*(?:;.*)?$/
 /** Content types Fastify would refuse (415) before the collector saw the request, by request. */
 const unreadableContentTypes = new WeakMap<FastifyRequest, string>()
 
 /** Where a redirect goes: an absolute http(s) URL, on an allowed host when hosts are listed. */
-function redirectTarget(u: string | null, domains: readonly string[]): { kind: 'go'; location: string } | { kind: 'refused'; reason: string } {
-  if (u === null || u === '') return { kind: 'refused', reason: 'missing u parameter: the URL to redirect to' }
+function redirectTarget(
+  u: string | null,
+  domains: readonly string[],
+): { kind: 'go'; location: string } | { kind: 'refused'; reason: string } {
+  if (u === null || u === '')
+    return { kind: 'refused', reason: 'missing u parameter: the URL to redirect to' }
   let url: URL
   try {
     url = new URL(u)
   } catch {
     return { kind: 'refused', reason: 'u is not an absolute URL' }
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { kind: 'refused', reason: 'u must be an http or https URL' }
-  if (domains.length > 0 && !domains.includes(url.hostname.toLowerCase())) return { kind: 'refused', reason: `u goes to ${url.hostname}, which is not one of the redirect domains` }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { kind: 'refused', reason: 'u must be an http or https URL' }
+  if (domains.length > 0 && !domains.includes(url.hostname.toLowerCase()))
+    return {
+      kind: 'refused',
+      reason: `u goes to ${url.hostname}, which is not one of the redirect domains`,
+    }
   return { kind: 'go', location: url.href }
 }
 
@@ -75,11 +95,23 @@ const rawQuery = (url: string) => {
  * webhook, GET/HEAD as a pixel, POST answered `ok`), the OPTIONS preflight, and `/r/*` (click-tracking
  * redirects, when enabled). Bodies of any content type are read as text: the adapter judges them.
  */
-export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService; now: () => number; redirects: RedirectsConfig; paths: readonly CollectorPathAlias[]; cookie: CookieConfig }> = async (app, { inspection, now, redirects, paths, cookie }) => {
+export const collectorRoutes: FastifyPluginAsync<{
+  inspection: InspectionService
+  now: () => number
+  redirects: RedirectsConfig
+  paths: readonly CollectorPathAlias[]
+  cookie: CookieConfig
+}> = async (app, { inspection, now, redirects, paths, cookie }) => {
   /** Custom `vendor/version` paths to the standard ones they stand for. */
-  const aliases = new Map(paths.map(({ from, to }) => [from.slice(1), to.slice(1).split('/') as [string, string]]))
+  const aliases = new Map(
+    paths.map(({ from, to }) => [from.slice(1), to.slice(1).split('/') as [string, string]]),
+  )
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMITS.collectorRead }, (_request, body, done) => done(null, body))
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: BODY_LIMITS.collectorRead },
+    (_request, body, done) => done(null, body),
+  )
   // The collector takes any content type and the pipeline judges it (a tp2 POST with an unreadable
   // one is a tracker protocol violation, as in the reference): one Fastify cannot read is put aside
   // so that the body is still read, and given back to the pipeline.
@@ -99,54 +131,89 @@ export const collectorRoutes: FastifyPluginAsync<{ inspection: InspectionService
       api: { vendor, version },
       method: request.method,
       rawQuery: rawQuery(request.url),
-      headers: unreadable === undefined ? request.headers : { ...request.headers, 'content-type': unreadable },
+      headers:
+        unreadable === undefined
+          ? request.headers
+          : { ...request.headers, 'content-type': unreadable },
       remoteAddress: request.ip ?? null,
-      body: request.method === 'POST' ? (typeof request.body === 'string' ? request.body : '') : null,
+      body:
+        request.method === 'POST' ? (typeof request.body === 'string' ? request.body : '') : null,
       timestamp: now(),
       collectorName: COLLECTOR_NAME,
       nuidCookie: cookie.name,
     })
   }
 
-  async function collect(request: FastifyRequest, reply: FastifyReply, vendor: string, version: string) {
+  async function collect(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    vendor: string,
+    version: string,
+  ) {
     const collected = await record(request, vendor, version)
     collectorCors(request, reply)
     setNuidCookie(reply, collected, cookie)
     if (request.method === 'POST') return reply.type('text/plain; charset=utf-8').send('ok')
-    return reply.header('Cache-Control', 'no-cache, no-store, must-revalidate').type('image/gif').send(PIXEL)
+    return reply
+      .header('Cache-Control', 'no-cache, no-store, must-revalidate')
+      .type('image/gif')
+      .send(PIXEL)
   }
 
   for (const url of ['/i', '/ice.png']) {
-    app.route({ method: 'GET', url, handler: (request, reply) => collect(request, reply, SNOWPLOW_VENDOR, 'tp1') })
+    app.route({
+      method: 'GET',
+      url,
+      handler: (request, reply) => collect(request, reply, SNOWPLOW_VENDOR, 'tp1'),
+    })
   }
   app.route<{ Params: { vendor: string; version: string } }>({
     method: ['GET', 'POST'],
     url: '/:vendor/:version',
     handler: (request, reply) => {
-      const alias = aliases.size === 0 ? undefined : aliases.get(`${request.params.vendor}/${request.params.version}`)
+      const alias =
+        aliases.size === 0
+          ? undefined
+          : aliases.get(`${request.params.vendor}/${request.params.version}`)
       const [vendor, version] = alias ?? [request.params.vendor, request.params.version]
-      return vendor === 'r' ? redirect(request, reply, version) : collect(request, reply, vendor, version)
+      return vendor === 'r'
+        ? redirect(request, reply, version)
+        : collect(request, reply, vendor, version)
     },
   })
-  app.all<{ Params: { '*': string } }>('/r/*', async (request, reply) => redirect(request, reply, request.params['*'].split('/')[0] ?? ''))
+  app.all<{ Params: { '*': string } }>('/r/*', async (request, reply) =>
+    redirect(request, reply, request.params['*'].split('/')[0] ?? ''),
+  )
 
   /**
    * Click-tracking redirects: the request is recorded (as `r/<version>`, the pipeline making the
    * target a uri_redirect entity), then answered with the redirect, or 400 when the target cannot be followed.
    */
   async function redirect(request: FastifyRequest, reply: FastifyReply, version: string) {
-    if (!redirects.enabled) return reply.code(404).type('text/plain; charset=utf-8').send('redirects disabled')
-    if (request.method !== 'GET' && request.method !== 'HEAD') return reply.code(404).type('text/plain; charset=utf-8').send('redirects take GET requests')
+    if (!redirects.enabled)
+      return reply.code(404).type('text/plain; charset=utf-8').send('redirects disabled')
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return reply.code(404).type('text/plain; charset=utf-8').send('redirects take GET requests')
     const collected = await record(request, 'r', version)
     collectorCors(request, reply)
     setNuidCookie(reply, collected, cookie)
-    const target = redirectTarget(new URLSearchParams(rawQuery(request.url)).get('u'), redirects.domains)
-    if (target.kind === 'refused') return reply.code(400).type('text/plain; charset=utf-8').send(target.reason)
-    return reply.header('Cache-Control', 'no-cache, no-store, must-revalidate').redirect(target.location, 302)
+    const target = redirectTarget(
+      new URLSearchParams(rawQuery(request.url)).get('u'),
+      redirects.domains,
+    )
+    if (target.kind === 'refused')
+      return reply.code(400).type('text/plain; charset=utf-8').send(target.reason)
+    return reply
+      .header('Cache-Control', 'no-cache, no-store, must-revalidate')
+      .redirect(target.location, 302)
   }
   // As the reference collector: its sink is this process, healthy while it answers; no crawling.
-  app.get('/sink-health', async (_request, reply) => reply.type('text/plain; charset=utf-8').send('ok'))
-  app.get('/robots.txt', async (_request, reply) => reply.type('text/plain; charset=utf-8').send('User-agent: *\nDisallow: /\n'))
+  app.get('/sink-health', async (_request, reply) =>
+    reply.type('text/plain; charset=utf-8').send('ok'),
+  )
+  app.get('/robots.txt', async (_request, reply) =>
+    reply.type('text/plain; charset=utf-8').send('User-agent: *\nDisallow: /\n'),
+  )
   app.options('*', async (request, reply) => {
     collectorCors(request, reply)
     return reply

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url'
  */
 export function localAssetPath(uri: string, database: string, baseDirectory: string): string {
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(uri)?.[1]?.toLowerCase()
-  if (database === '' || database.includes('/') || database.includes('\\')) throw new Error(`database must be a file name (got "${database}")`)
+  if (database === '' || database.includes('/') || database.includes('\\'))
+    throw new Error(`database must be a file name (got "${database}")`)
   if (scheme === undefined) return path.resolve(baseDirectory, uri, database)
   if (scheme !== 'file') {
     throw new Error(
@@ -17,6 +18,8 @@ export function localAssetPath(uri: string, database: string, baseDirectory: str
     )
   }
   const rest = uri.slice('file:'.length)
-  const directory = rest.startsWith('//') ? fileURLToPath(uri) : path.resolve(baseDirectory, decodeURIComponent(rest))
+  const directory = rest.startsWith('//')
+    ? fileURLToPath(uri)
+    : path.resolve(baseDirectory, decodeURIComponent(rest))
   return path.join(directory, database)
 }

@@ -4,11 +4,23 @@ import { pathToFileURL } from 'node:url'
 import { ConfigError, unknownFlagEnrichment, type FlagEnrichment } from '../config.js'
 import { localAssetPath } from './enrichment-assets.js'
 import { openIpLookupDatabases, type IpLookupDatabase } from './maxmind-databases.js'
-import { createAnonymizeIpStep, type AnonymizeIpConfig } from './pipeline/enrichments/anonymize-ip.js'
-import { createCampaignAttributionStep, type CampaignAttributionConfig } from './pipeline/enrichments/campaign-attribution.js'
+import {
+  createAnonymizeIpStep,
+  type AnonymizeIpConfig,
+} from './pipeline/enrichments/anonymize-ip.js'
+import {
+  createCampaignAttributionStep,
+  type CampaignAttributionConfig,
+} from './pipeline/enrichments/campaign-attribution.js'
 import type { Enrichments } from './pipeline/enrichments/enrichments.js'
-import { createEventFingerprintStep, type EventFingerprintConfig } from './pipeline/enrichments/event-fingerprint.js'
-import { createCookieExtractorStep, createHeaderExtractorStep } from './pipeline/enrichments/extract-headers.js'
+import {
+  createEventFingerprintStep,
+  type EventFingerprintConfig,
+} from './pipeline/enrichments/event-fingerprint.js'
+import {
+  createCookieExtractorStep,
+  createHeaderExtractorStep,
+} from './pipeline/enrichments/extract-headers.js'
 import { createIpLookupsStep } from './pipeline/enrichments/ip-lookups.js'
 import { createRefererParserStep } from './pipeline/enrichments/referer-parser.js'
 import { createUaParserStep } from './pipeline/enrichments/ua-parser.js'
@@ -16,9 +28,17 @@ import type { IgluValidation } from './pipeline/iglu-validation.js'
 import { loadUaParserRules } from './ua-parser-database.js'
 
 const SP = 'com.snowplowanalytics.snowplow'
-const CONFIG_SCHEMA = /^iglu:(com\.snowplowanalytics\.snowplow(?:\.enrichments)?)\/([a-z_]+)\/jsonschema\/(\d+)-\d+-\d+$/
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
-const IP_LOOKUP_DATABASES: readonly IpLookupDatabase[] = ['geo', 'isp', 'domain', 'connectionType', 'asn']
+const CONFIG_SCHEMA =
+  /^iglu:(com\.snowplowanalytics\.snowplow(?:\.enrichments)?)\/([a-z_]+)\/jsonschema\/(\d+)-\d+-\d+$/
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
+const IP_LOOKUP_DATABASES: readonly IpLookupDatabase[] = [
+  'geo',
+  'isp',
+  'domain',
+  'connectionType',
+  'asn',
+]
 
 interface BuildContext {
   /** The configuration's schema URI. */
@@ -29,44 +49,91 @@ interface BuildContext {
   readonly warnings: string[]
 }
 
-type Builder = (parameters: Record<string, unknown>, context: BuildContext) => Partial<Enrichments> | Promise<Partial<Enrichments>>
+type Builder = (
+  parameters: Record<string, unknown>,
+  context: BuildContext,
+) => Partial<Enrichments> | Promise<Partial<Enrichments>>
 
 /** Each supported configuration (by schema name) and how its parameters become a step. */
 const BUILDERS: Readonly<Record<string, Builder>> = {
-  campaign_attribution: (p) => ({ campaignAttribution: createCampaignAttributionStep((isObject(p.fields) ? p.fields : p) as unknown as CampaignAttributionConfig) }),
-  referer_parser: (p) => ({ refererParser: createRefererParserStep({ internalDomains: Array.isArray(p.internalDomains) ? p.internalDomains.map(String) : [] }) }),
-  event_fingerprint_config: (p) => ({ eventFingerprint: createEventFingerprintStep(p as unknown as EventFingerprintConfig) }),
+  campaign_attribution: (p) => ({
+    campaignAttribution: createCampaignAttributionStep(
+      (isObject(p.fields) ? p.fields : p) as unknown as CampaignAttributionConfig,
+    ),
+  }),
+  referer_parser: (p) => ({
+    refererParser: createRefererParserStep({
+      internalDomains: Array.isArray(p.internalDomains) ? p.internalDomains.map(String) : [],
+    }),
+  }),
+  event_fingerprint_config: (p) => ({
+    eventFingerprint: createEventFingerprintStep(p as unknown as EventFingerprintConfig),
+  }),
   anon_ip: (p) => ({ anonymizeIp: createAnonymizeIpStep(p as unknown as AnonymizeIpConfig) }),
-  cookie_extractor_config: (p) => ({ cookieExtractor: createCookieExtractorStep({ cookies: Array.isArray(p.cookies) ? p.cookies.map(String) : [] }) }),
-  http_header_extractor_config: (p) => ({ headerExtractor: createHeaderExtractorStep({ headersPattern: String(p.headersPattern) }) }),
+  cookie_extractor_config: (p) => ({
+    cookieExtractor: createCookieExtractorStep({
+      cookies: Array.isArray(p.cookies) ? p.cookies.map(String) : [],
+    }),
+  }),
+  http_header_extractor_config: (p) => ({
+    headerExtractor: createHeaderExtractorStep({ headersPattern: String(p.headersPattern) }),
+  }),
   // Without database and uri: the uap-core rules installed with Floe.
   ua_parser_config: (p, { schema, directory, warnings }) => {
-    const file = typeof p.database === 'string' && typeof p.uri === 'string' ? localAssetPath(p.uri, p.database, directory) : undefined
+    const file =
+      typeof p.database === 'string' && typeof p.uri === 'string'
+        ? localAssetPath(p.uri, p.database, directory)
+        : undefined
     const { rules, skipped } = loadUaParserRules(file)
-    if (skipped.length > 0) warnings.push(`ua_parser_config: skipped ${skipped.length} rules JavaScript cannot compile: ${skipped.map((s) => `${s.list}[${s.index}] (${s.error})`).join('; ')}`)
+    if (skipped.length > 0)
+      warnings.push(
+        `ua_parser_config: skipped ${skipped.length} rules JavaScript cannot compile: ${skipped.map((s) => `${s.list}[${s.index}] (${s.error})`).join('; ')}`,
+      )
     return { uaParser: createUaParserStep({ rules, schemaKey: schema }) }
   },
   ip_lookups: async (p, { schema, directory }) => {
-    if (/\/jsonschema\/1-/.test(schema)) throw new Error('ip_lookups 1-0-x uses legacy GeoIP .dat files, which Floe cannot read; use ip_lookups 2-0-x with .mmdb files')
+    if (/\/jsonschema\/1-/.test(schema))
+      throw new Error(
+        'ip_lookups 1-0-x uses legacy GeoIP .dat files, which Floe cannot read; use ip_lookups 2-0-x with .mmdb files',
+      )
     const files: Partial<Record<IpLookupDatabase, string>> = {}
     for (const kind of IP_LOOKUP_DATABASES) {
       const entry = p[kind]
-      if (isObject(entry)) files[kind] = localAssetPath(String(entry.uri), String(entry.database), directory)
+      if (isObject(entry))
+        files[kind] = localAssetPath(String(entry.uri), String(entry.database), directory)
     }
-    if (Object.keys(files).length === 0) throw new Error(`ip_lookups needs at least one database (${IP_LOOKUP_DATABASES.join(', ')})`)
+    if (Object.keys(files).length === 0)
+      throw new Error(`ip_lookups needs at least one database (${IP_LOOKUP_DATABASES.join(', ')})`)
     return { ipLookups: createIpLookupsStep(await openIpLookupDatabases(files)) }
   },
 }
 
 /** What `--enrich <name>` switches on: each enrichment with a typical configuration. */
-const FLAG_DEFAULTS: Readonly<Record<FlagEnrichment, { readonly schema: string; readonly parameters: Record<string, unknown> }>> = {
+const FLAG_DEFAULTS: Readonly<
+  Record<FlagEnrichment, { readonly schema: string; readonly parameters: Record<string, unknown> }>
+> = {
   campaign_attribution: {
     schema: `iglu:${SP}/campaign_attribution/jsonschema/1-0-1`,
-    parameters: { mapping: 'static', fields: { mktMedium: ['utm_medium'], mktSource: ['utm_source'], mktTerm: ['utm_term'], mktContent: ['utm_content'], mktCampaign: ['utm_campaign'] } },
+    parameters: {
+      mapping: 'static',
+      fields: {
+        mktMedium: ['utm_medium'],
+        mktSource: ['utm_source'],
+        mktTerm: ['utm_term'],
+        mktContent: ['utm_content'],
+        mktCampaign: ['utm_campaign'],
+      },
+    },
   },
-  referer_parser: { schema: `iglu:${SP}/referer_parser/jsonschema/2-0-0`, parameters: { internalDomains: [] } },
+  referer_parser: {
+    schema: `iglu:${SP}/referer_parser/jsonschema/2-0-0`,
+    parameters: { internalDomains: [] },
+  },
   ua_parser_config: { schema: `iglu:${SP}/ua_parser_config/jsonschema/1-0-1`, parameters: {} },
-  event_fingerprint_config: { schema: `iglu:${SP}/event_fingerprint_config/jsonschema/1-0-1`, parameters: { excludeParameters: ['cv', 'eid', 'nuid', 'stm'], hashAlgorithm: 'MD5' } },
+  event_fingerprint_config: {
+    schema: `iglu:${SP}/event_fingerprint_config/jsonschema/1-0-1`,
+    parameters: { excludeParameters: ['cv', 'eid', 'nuid', 'stm'], hashAlgorithm: 'MD5' },
+  },
   anon_ip: { schema: `iglu:${SP}/anon_ip/jsonschema/1-0-1`, parameters: { anonOctets: 1 } },
 }
 
@@ -81,12 +148,19 @@ export interface EnrichmentSources {
 }
 
 /** The configurations of a directory: `[where, name, schema, data]` for each readable, supported one. */
-function readDirectory(directory: string, problems: string[]): [string, string, string, Record<string, unknown>][] {
+function readDirectory(
+  directory: string,
+  problems: string[],
+): [string, string, string, Record<string, unknown>][] {
   let files: string[]
   try {
-    files = readdirSync(directory).filter((f) => f.endsWith('.json')).sort()
+    files = readdirSync(directory)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
   } catch (error) {
-    throw new ConfigError([`--enrichments ${directory}: ${error instanceof Error ? error.message : String(error)}`])
+    throw new ConfigError([
+      `--enrichments ${directory}: ${error instanceof Error ? error.message : String(error)}`,
+    ])
   }
   return files.flatMap((file): [string, string, string, Record<string, unknown>][] => {
     const where = path.join(directory, file)
@@ -97,14 +171,21 @@ function readDirectory(directory: string, problems: string[]): [string, string, 
       problems.push(`${where}: ${error instanceof Error ? error.message : String(error)}`)
       return []
     }
-    const match = isObject(config) && typeof config.schema === 'string' ? CONFIG_SCHEMA.exec(config.schema) : null
+    const match =
+      isObject(config) && typeof config.schema === 'string'
+        ? CONFIG_SCHEMA.exec(config.schema)
+        : null
     if (!isObject(config) || match === null || !isObject(config.data)) {
-      problems.push(`${where}: expected {"schema": "iglu:com.snowplowanalytics.snowplow/<enrichment>/jsonschema/M-R-A", "data": {...}}`)
+      problems.push(
+        `${where}: expected {"schema": "iglu:com.snowplowanalytics.snowplow/<enrichment>/jsonschema/M-R-A", "data": {...}}`,
+      )
       return []
     }
     const name = match[2] ?? ''
     if (!Object.hasOwn(BUILDERS, name)) {
-      problems.push(`${where}: the ${name} enrichment is not supported by Floe (supported: ${Object.keys(BUILDERS).join(', ')})`)
+      problems.push(
+        `${where}: the ${name} enrichment is not supported by Floe (supported: ${Object.keys(BUILDERS).join(', ')})`,
+      )
       return []
     }
     return [[where, name, config.schema as string, config.data]]
@@ -117,38 +198,76 @@ function readDirectory(directory: string, problems: string[]): [string, string, 
  * Disabled ones are skipped; unsupported, invalid or unreadable ones stop start-up with every
  * problem listed.
  */
-export async function loadEnrichments(sources: EnrichmentSources, iglu: IgluValidation): Promise<{ enrichments: Enrichments; enabled: string[]; warnings: string[] }> {
+export async function loadEnrichments(
+  sources: EnrichmentSources,
+  iglu: IgluValidation,
+): Promise<{ enrichments: Enrichments; enabled: string[]; warnings: string[] }> {
   const problems: string[] = []
   const warnings: string[] = []
   let enrichments: Enrichments = {}
   const enabled: string[] = []
   const configured = new Set<string>()
-  const build = async (where: string, name: string, schema: string, parameters: Record<string, unknown>, directory: string) => {
+  const build = async (
+    where: string,
+    name: string,
+    schema: string,
+    parameters: Record<string, unknown>,
+    directory: string,
+  ) => {
     try {
-      enrichments = { ...enrichments, ...(await BUILDERS[name]?.(parameters, { schema, directory, warnings })) }
+      enrichments = {
+        ...enrichments,
+        ...(await BUILDERS[name]?.(parameters, { schema, directory, warnings })),
+      }
       enabled.push(name)
     } catch (error) {
       problems.push(`${where}: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
 
-  for (const [where, name, schema, data] of sources.directory === null ? [] : readDirectory(sources.directory, problems)) {
+  for (const [where, name, schema, data] of sources.directory === null
+    ? []
+    : readDirectory(sources.directory, problems)) {
     configured.add(name)
     const verdict = await iglu.validate(schema, data)
-    if (verdict.kind === 'invalid') problems.push(`${where}: invalid against ${schema}: ${JSON.stringify(verdict.error).slice(0, 500)}`)
-    else if (data.enabled !== false) await build(where, name, schema, isObject(data.parameters) ? data.parameters : {}, sources.directory ?? '.')
+    if (verdict.kind === 'invalid')
+      problems.push(
+        `${where}: invalid against ${schema}: ${JSON.stringify(verdict.error).slice(0, 500)}`,
+      )
+    else if (data.enabled !== false)
+      await build(
+        where,
+        name,
+        schema,
+        isObject(data.parameters) ? data.parameters : {},
+        sources.directory ?? '.',
+      )
   }
   for (const name of new Set(sources.enable)) {
     // loadConfig refuses unknown names first; a configuration built in code is checked here.
-    const defaults = Object.hasOwn(FLAG_DEFAULTS, name) ? FLAG_DEFAULTS[name as FlagEnrichment] : undefined
+    const defaults = Object.hasOwn(FLAG_DEFAULTS, name)
+      ? FLAG_DEFAULTS[name as FlagEnrichment]
+      : undefined
     if (defaults === undefined) problems.push(unknownFlagEnrichment(name))
-    else if (configured.has(name)) warnings.push(`--enrich ${name}: the enrichments directory configures it, and wins`)
+    else if (configured.has(name))
+      warnings.push(`--enrich ${name}: the enrichments directory configures it, and wins`)
     else await build(`--enrich ${name}`, name, defaults.schema, defaults.parameters, process.cwd())
   }
   if (sources.geoDatabase !== null) {
-    const geo = { database: path.basename(sources.geoDatabase), uri: pathToFileURL(path.dirname(path.resolve(sources.geoDatabase))).href }
-    if (configured.has('ip_lookups')) warnings.push('--geo-db: the enrichments directory configures ip_lookups, and wins')
-    else await build(`--geo-db ${sources.geoDatabase}`, 'ip_lookups', `iglu:${SP}/ip_lookups/jsonschema/2-0-1`, { geo }, process.cwd())
+    const geo = {
+      database: path.basename(sources.geoDatabase),
+      uri: pathToFileURL(path.dirname(path.resolve(sources.geoDatabase))).href,
+    }
+    if (configured.has('ip_lookups'))
+      warnings.push('--geo-db: the enrichments directory configures ip_lookups, and wins')
+    else
+      await build(
+        `--geo-db ${sources.geoDatabase}`,
+        'ip_lookups',
+        `iglu:${SP}/ip_lookups/jsonschema/2-0-1`,
+        { geo },
+        process.cwd(),
+      )
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return { enrichments, enabled, warnings }

@@ -24,14 +24,17 @@ export interface BadEventFilter {
  */
 export function withEnrichedEventType(filter: GoodEventFilter): GoodEventFilter {
   const code = filter.event_type
-  return code != null && Object.hasOwn(EVENT_TYPES, code) ? { ...filter, event_type: EVENT_TYPES[code] ?? code } : filter
+  return code != null && Object.hasOwn(EVENT_TYPES, code)
+    ? { ...filter, event_type: EVENT_TYPES[code] ?? code }
+    : filter
 }
 
 /** Exact matches on the enriched event type and the full schema URI; the event must carry every listed context. */
 export function keepGoodEvent(event: GoodEvent, filter: GoodEventFilter): boolean {
   if (filter.event_type != null && event.eventType !== filter.event_type) return false
   if (filter.schema != null && event.schema !== filter.schema) return false
-  if (filter.contexts != null && !filter.contexts.every((uri) => event.contexts.includes(uri))) return false
+  if (filter.contexts != null && !filter.contexts.every((uri) => event.contexts.includes(uri)))
+    return false
   return true
 }
 

@@ -14,7 +14,9 @@ const BAD_ROW_KIND = /^\{"schema":"iglu:com\.snowplowanalytics\.snowplow\.badrow
 export function eventLogLine(arrival: Arrival): string {
   if (arrival.kind === 'good') {
     const { event, eventType, schema } = arrival.event
-    return cut(`GOOD id:${fieldText(event.event_id)} app_id:${fieldText(event.app_id)} type:${eventType ?? 'null'} (${schema ?? 'null'})`)
+    return cut(
+      `GOOD id:${fieldText(event.event_id)} app_id:${fieldText(event.app_id)} type:${eventType ?? 'null'} (${schema ?? 'null'})`,
+    )
   }
   const [summary = '', row = ''] = arrival.event.errors
   return cut(`BAD ${summary} ${badRowDetail(row)}`)
@@ -42,7 +44,13 @@ function failureMessages(row: string): string[] {
   }
   if (typeof failure !== 'object' || failure === null) return []
   const { messages, message, expectation } = failure as Record<string, unknown>
-  const listed = Array.isArray(messages) ? messages : message !== undefined ? [message] : expectation !== undefined ? [expectation] : []
+  const listed = Array.isArray(messages)
+    ? messages
+    : message !== undefined
+      ? [message]
+      : expectation !== undefined
+        ? [expectation]
+        : []
   return listed.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)))
 }
 

@@ -25,12 +25,27 @@ describe('forwarding to a destination that does not keep up', () => {
       const probe = new PassThrough()
       let line = ''
       probe.on('data', (chunk: Buffer) => (line += chunk.toString('utf8')))
-      createEventOutput({ format: 'json', stream: probe, destination: null, onError: () => undefined }).write(batch('app00'))
+      createEventOutput({
+        format: 'json',
+        stream: probe,
+        destination: null,
+        onError: () => undefined,
+      }).write(batch('app00'))
       const batchBytes = Buffer.byteLength(line.trimEnd())
-      const output = createEventOutput({ format: 'json', stream: new PassThrough(), destination: url, onError: (error) => errors.push(String(error)), forwardingBytes: 3 * batchBytes })
+      const output = createEventOutput({
+        format: 'json',
+        stream: new PassThrough(),
+        destination: url,
+        onError: (error) => errors.push(String(error)),
+        forwardingBytes: 3 * batchBytes,
+      })
       for (let i = 0; i < 10; i++) output.write(batch(`app${String(i).padStart(2, '0')}`))
       await vi.waitFor(() => expect(bodies).toHaveLength(3))
-      expect(bodies.map((body) => (JSON.parse(body) as { app_id: string }).app_id)).toEqual(['app00', 'app01', 'app02'])
+      expect(bodies.map((body) => (JSON.parse(body) as { app_id: string }).app_id)).toEqual([
+        'app00',
+        'app01',
+        'app02',
+      ])
       expect(errors).toHaveLength(1)
       expect(errors[0]).toContain('is not keeping up')
 

@@ -13,7 +13,10 @@ export interface EventOutput {
   readonly bytesOnTheWay: number
 }
 
-const CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = { tsv: 'text/tab-separated-values', json: 'application/json' }
+const CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = {
+  tsv: 'text/tab-separated-values',
+  json: 'application/json',
+}
 
 /** Bytes of forwarded batches that may be on their way at once: past it, batches are dropped (and counted). */
 const FORWARDING_BYTES = 32 * 1024 * 1024
@@ -26,8 +29,15 @@ const FORWARDING_BYTES = 32 * 1024 * 1024
  * batches are dropped; the first drop is reported at once, and the number dropped when a forward
  * succeeds again.
  */
-export function createEventOutput(options: { format: OutputFormat; stream: Writable; destination: string | null; onError: (error: unknown) => void; forwardingBytes?: number }): EventOutput {
-  const render = (event: GoodEvent) => (options.format === 'tsv' ? toEnrichedTsv(event.event) : JSON.stringify(toLossyJson(event.event)))
+export function createEventOutput(options: {
+  format: OutputFormat
+  stream: Writable
+  destination: string | null
+  onError: (error: unknown) => void
+  forwardingBytes?: number
+}): EventOutput {
+  const render = (event: GoodEvent) =>
+    options.format === 'tsv' ? toEnrichedTsv(event.event) : JSON.stringify(toLossyJson(event.event))
   const bound = options.forwardingBytes ?? FORWARDING_BYTES
   let onTheWay = 0
   let dropped = 0
@@ -43,24 +53,35 @@ export function createEventOutput(options: { format: OutputFormat; stream: Writa
       if (destination === null) return
       const body = Buffer.from(lines.join('\n'), 'utf8')
       if (onTheWay + body.length > bound && onTheWay > 0) {
-        if (dropped === 0) options.onError(new Error(`${destination} is not keeping up: more than ${bound} bytes of events are on their way to it, so events are dropped until it catches up`))
+        if (dropped === 0)
+          options.onError(
+            new Error(
+              `${destination} is not keeping up: more than ${bound} bytes of events are on their way to it, so events are dropped until it catches up`,
+            ),
+          )
         dropped += events.length
         return
       }
       onTheWay += body.length
-      void fetch(destination, { method: 'POST', headers: { 'content-type': CONTENT_TYPES[options.format] }, body, signal: AbortSignal.timeout(10_000) })
-        .then(
-          (response) => {
-            // The answer's body is not read: cancelled, so that its connection is free again.
-            response.body?.cancel().catch(() => undefined)
-            if (!response.ok) options.onError(new Error(`${destination} answered ${response.status}`))
-            else if (dropped > 0) {
-              options.onError(new Error(`${destination} caught up; ${dropped} events were not forwarded to it meanwhile`))
-              dropped = 0
-            }
-          },
-          options.onError,
-        )
+      void fetch(destination, {
+        method: 'POST',
+        headers: { 'content-type': CONTENT_TYPES[options.format] },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      })
+        .then((response) => {
+          // The answer's body is not read: cancelled, so that its connection is free again.
+          response.body?.cancel().catch(() => undefined)
+          if (!response.ok) options.onError(new Error(`${destination} answered ${response.status}`))
+          else if (dropped > 0) {
+            options.onError(
+              new Error(
+                `${destination} caught up; ${dropped} events were not forwarded to it meanwhile`,
+              ),
+            )
+            dropped = 0
+          }
+        }, options.onError)
         .finally(() => (onTheWay -= body.length))
     },
   }

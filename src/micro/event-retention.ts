@@ -39,7 +39,9 @@ export function startEventRetention(deps: {
 
   async function cleanUp() {
     writtenSinceCleanup = 0
-    const expired = await deps.store.deleteStoredBefore(new Date(deps.now() - deps.ttlSeconds * 1000))
+    const expired = await deps.store.deleteStoredBefore(
+      new Date(deps.now() - deps.ttlSeconds * 1000),
+    )
     const trimmed = await deps.store.trimLists(deps.maxPerList, deps.maxBytesPerList)
     return { expired, trimmed }
   }

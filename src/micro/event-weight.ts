@@ -39,13 +39,23 @@ function treeBytes(value: unknown): number {
 export function goodEventWeight(event: GoodEvent): number {
   const raw = event.rawEvent
   const fields = event.event as Record<string, unknown>
-  return GOOD_EVENT_BYTES + 2 * (valueChars(raw.parameters) + lineChars(raw.context.headers)) + treeBytes(fields.contexts) + treeBytes(fields.derived_contexts) + treeBytes(fields.unstruct_event)
+  return (
+    GOOD_EVENT_BYTES +
+    2 * (valueChars(raw.parameters) + lineChars(raw.context.headers)) +
+    treeBytes(fields.contexts) +
+    treeBytes(fields.derived_contexts) +
+    treeBytes(fields.unstruct_event)
+  )
 }
 
 export function badEventWeight(event: BadEvent): number {
   let chars = lineChars(event.errors)
   const payload = event.collectorPayload
-  if (payload !== null) chars += (payload.body?.length ?? 0) + lineChars(payload.querystring) + lineChars(payload.context.headers)
+  if (payload !== null)
+    chars +=
+      (payload.body?.length ?? 0) +
+      lineChars(payload.querystring) +
+      lineChars(payload.context.headers)
   const raw = event.rawEvent
   if (raw !== null) chars += valueChars(raw.parameters) + lineChars(raw.context.headers)
   return BAD_EVENT_BYTES + 2 * chars

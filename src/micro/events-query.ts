@@ -39,11 +39,16 @@ const instant = (value: string | null | undefined) => {
 
 /** The events a query can keep, for the store to select them. */
 export function eventsQueryScope(query: EventsQuery): EventScope {
-  return { validEvents: query.validEvents ?? null, collectorTime: { start: instant(query.timeRange?.start), end: instant(query.timeRange?.end) } }
+  return {
+    validEvents: query.validEvents ?? null,
+    collectorTime: { start: instant(query.timeRange?.start), end: instant(query.timeRange?.end) },
+  }
 }
 
 /** The span of all buckets, for the store to select the events a timeline can count. */
-export function timelineScope(buckets: readonly { readonly start: string; readonly end: string }[]): EventScope {
+export function timelineScope(
+  buckets: readonly { readonly start: string; readonly end: string }[],
+): EventScope {
   if (buckets.length === 0) return {}
   const starts = buckets.map((b) => instant(b.start))
   const ends = buckets.map((b) => instant(b.end))
@@ -63,13 +68,16 @@ export async function* allEventsJson(source: EventPages): JsonPages {
  * The order of a query's sorting, a stable sort's: missing values come last when ascending and
  * first when descending; without sorting every row ties, so arrival order (newest first) stands.
  */
-function rowOrder(sorting: EventsQuery['sorting']): (a: Record<string, unknown>, b: Record<string, unknown>) => number {
+function rowOrder(
+  sorting: EventsQuery['sorting'],
+): (a: Record<string, unknown>, b: Record<string, unknown>) => number {
   if (sorting == null) return () => 0
   const direction = sorting.desc ? -1 : 1
   return (a, b) => {
     const left = a[sorting.column]
     const right = b[sorting.column]
-    if (left == null || right == null) return left == null && right == null ? 0 : (left == null ? 1 : -1) * direction
+    if (left == null || right == null)
+      return left == null && right == null ? 0 : (left == null ? 1 : -1) * direction
     const l = String(left)
     const r = String(right)
     return (l < r ? -1 : l > r ? 1 : 0) * direction
@@ -85,7 +93,10 @@ export async function queryEvents(source: EventPages, query: EventsQuery) {
   const start = range?.start ?? -Infinity
   const end = range?.end ?? Infinity
   const filters = query.filters
-    .map((f) => ({ column: f.column, values: new Set(f.values.filter((v) => v !== '').map((v) => v.toLowerCase())) }))
+    .map((f) => ({
+      column: f.column,
+      values: new Set(f.values.filter((v) => v !== '').map((v) => v.toLowerCase())),
+    }))
     .filter((f) => f.values.size > 0)
   const from = (query.page - 1) * query.pageSize
   const leading = new LeadingItems(from + query.pageSize, rowOrder(query.sorting))
@@ -104,7 +115,11 @@ export async function queryEvents(source: EventPages, query: EventsQuery) {
     }
   }
   const total = leading.offered
-  return { events: leading.sorted().slice(from), totalPages: Math.max(1, Math.ceil(total / query.pageSize)), totalItems: total }
+  return {
+    events: leading.sorted().slice(from),
+    totalPages: Math.max(1, Math.ceil(total / query.pageSize)),
+    totalItems: total,
+  }
 }
 
 /** Every top-level key, plus `column.field` for the fields of entity objects. */
@@ -114,8 +129,15 @@ export async function eventColumns(source: EventPages): Promise<string[]> {
     for (const event of page) {
       for (const [key, value] of Object.entries(lossyOf(event))) {
         columns.add(key)
-        const items = key.startsWith('contexts_') && Array.isArray(value) ? value : key.startsWith('unstruct_event_') ? [value] : []
-        for (const item of items) if (item !== null && typeof item === 'object') for (const field of Object.keys(item)) columns.add(`${key}.${field}`)
+        const items =
+          key.startsWith('contexts_') && Array.isArray(value)
+            ? value
+            : key.startsWith('unstruct_event_')
+              ? [value]
+              : []
+        for (const item of items)
+          if (item !== null && typeof item === 'object')
+            for (const field of Object.keys(item)) columns.add(`${key}.${field}`)
       }
     }
   }
@@ -131,8 +153,10 @@ export async function columnStats(source: EventPages, columns: readonly string[]
   const stats: Record<string, ColumnStat> = {}
   const collecting = new Map<string, Set<string>>()
   for (const column of columns) {
-    if (column.startsWith('contexts_') || column.startsWith('unstruct_event')) stats[column] = { sortable: false, filterable: false, values: null }
-    else if (column.endsWith('_tstamp')) stats[column] = { sortable: true, filterable: false, values: null }
+    if (column.startsWith('contexts_') || column.startsWith('unstruct_event'))
+      stats[column] = { sortable: false, filterable: false, values: null }
+    else if (column.endsWith('_tstamp'))
+      stats[column] = { sortable: true, filterable: false, values: null }
     else {
       // A placeholder keeps the answer's keys in the order asked; the values are filled in below.
       stats[column] = { sortable: true, filterable: true, values: [] }
@@ -145,13 +169,15 @@ export async function columnStats(source: EventPages, columns: readonly string[]
       for (const event of page.map(lossyOf)) {
         for (const [column, values] of collecting) {
           const value = event[column]
-          if (values.size < MAX_STAT_VALUES && value !== undefined && !isComplex(value)) values.add(asText(value))
+          if (values.size < MAX_STAT_VALUES && value !== undefined && !isComplex(value))
+            values.add(asText(value))
         }
       }
       if (isFull()) break
     }
   }
-  for (const [column, values] of collecting) stats[column] = { sortable: true, filterable: true, values: [...values] }
+  for (const [column, values] of collecting)
+    stats[column] = { sortable: true, filterable: true, values: [...values] }
   return stats
 }
 
@@ -193,17 +219,25 @@ function firstAtOrAfter(times: Float64Array, bound: number): number {
  * The times are sorted once and each bucket is two binary searches, so 10 000 buckets over a full
  * store cost about what one scan does (buckets may overlap: each is counted on its own).
  */
-export async function timeline(source: EventPages, buckets: readonly { readonly start: string; readonly end: string }[]) {
+export async function timeline(
+  source: EventPages,
+  buckets: readonly { readonly start: string; readonly end: string }[],
+) {
   const valid = new SortedTimes()
   const failed = new SortedTimes()
   if (buckets.length > 0) {
-    for await (const page of source) for (const event of page) (event.incomplete ? failed : valid).add(collectorTime(event))
+    for await (const page of source)
+      for (const event of page) (event.incomplete ? failed : valid).add(collectorTime(event))
   }
   return {
     points: buckets.map((bucket) => {
       const start = Date.parse(bucket.start)
       const end = Date.parse(bucket.end)
-      return { validEvents: valid.countIn(start, end), failedEvents: failed.countIn(start, end), bucket }
+      return {
+        validEvents: valid.countIn(start, end),
+        failedEvents: failed.countIn(start, end),
+        bucket,
+      }
     }),
   }
 }

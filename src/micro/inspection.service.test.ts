@@ -11,7 +11,15 @@ class StoreWhoseWritesCanFail extends MemoryEventStore {
 }
 
 /** A registry that answers only once `answered` resolves (a slow schema lookup). */
-function inspectionOf(store: MemoryEventStore, options: { answered?: Promise<void>; maxPendingPayloads?: number; onSubscriberError?: (error: unknown) => void; output?: EventOutput } = {}) {
+function inspectionOf(
+  store: MemoryEventStore,
+  options: {
+    answered?: Promise<void>
+    maxPendingPayloads?: number
+    onSubscriberError?: (error: unknown) => void
+    output?: EventOutput
+  } = {},
+) {
   const registry = {
     name: 'slow',
     priority: 0,
@@ -23,8 +31,31 @@ function inspectionOf(store: MemoryEventStore, options: { answered?: Promise<voi
       return null
     },
   }
-  const resolver = buildResolver({ igluDirs: [], igluCentralUrl: null, igluCentralMirrorUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600 }, registry, Date.now)
-  return createInspectionService({ store, iglu: createSchemaValidation(resolver), resolver, processor: { artifact: 'floe', version: 'test' }, now: Date.now, maxPayloadBytes: 1_000_000, maxPendingPayloads: options.maxPendingPayloads, output: options.output ?? null, ...(options.onSubscriberError === undefined ? {} : { onSubscriberError: options.onSubscriberError }) })
+  const resolver = buildResolver(
+    {
+      igluDirs: [],
+      igluCentralUrl: null,
+      igluCentralMirrorUrl: null,
+      customRegistry: null,
+      resolverConfigFile: null,
+      cacheTtlSeconds: 600,
+    },
+    registry,
+    Date.now,
+  )
+  return createInspectionService({
+    store,
+    iglu: createSchemaValidation(resolver),
+    resolver,
+    processor: { artifact: 'floe', version: 'test' },
+    now: Date.now,
+    maxPayloadBytes: 1_000_000,
+    maxPendingPayloads: options.maxPendingPayloads,
+    output: options.output ?? null,
+    ...(options.onSubscriberError === undefined
+      ? {}
+      : { onSubscriberError: options.onSubscriberError }),
+  })
 }
 
 const pageView = (aid: string) => ({
@@ -38,7 +69,8 @@ const pageView = (aid: string) => ({
   collectorName: 'test',
   nuidCookie: 'sp',
 })
-const appIds = async (store: MemoryEventStore) => (await store.findGood()).map((event) => event.event.app_id)
+const appIds = async (store: MemoryEventStore) =>
+  (await store.findGood()).map((event) => event.event.app_id)
 
 describe('inspection service: when a collector request is answered', () => {
   it('answers first and stores right after with a store whose writes cannot fail; settled() is the read barrier', async () => {
@@ -71,7 +103,10 @@ describe('inspection service: when a collector request is answered', () => {
     const answered = new Promise<void>((resolve) => (open = resolve))
     const store = new MemoryEventStore(100)
     const inspection = inspectionOf(store, { answered, maxPendingPayloads: 1 })
-    const unknownEvent = (aid: string) => ({ ...pageView(aid), rawQuery: `e=ue&p=web&tv=t&aid=${aid}&ue_pr=${encodeURIComponent(JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0', data: { schema: `iglu:com.acme/${aid}/jsonschema/1-0-0`, data: {} } }))}` })
+    const unknownEvent = (aid: string) => ({
+      ...pageView(aid),
+      rawQuery: `e=ue&p=web&tv=t&aid=${aid}&ue_pr=${encodeURIComponent(JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0', data: { schema: `iglu:com.acme/${aid}/jsonschema/1-0-0`, data: {} } }))}`,
+    })
     await inspection.collect(unknownEvent('first'))
     let secondAnswered = false
     const second = inspection.collect(unknownEvent('second')).then(() => (secondAnswered = true))
@@ -87,7 +122,13 @@ describe('inspection service: when a collector request is answered', () => {
     const store = new MemoryEventStore(100)
     const errors: unknown[] = []
     const printed: unknown[] = []
-    const inspection = inspectionOf(store, { onSubscriberError: (error) => errors.push(error), output: { write: (events) => void printed.push(...events), bytesOnTheWay: 0 } satisfies EventOutput })
+    const inspection = inspectionOf(store, {
+      onSubscriberError: (error) => errors.push(error),
+      output: {
+        write: (events) => void printed.push(...events),
+        bytesOnTheWay: 0,
+      } satisfies EventOutput,
+    })
     const told: string[] = []
     inspection.subscribe(() => {
       throw new Error('subscriber broke')

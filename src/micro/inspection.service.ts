@@ -8,12 +8,19 @@ import { readCollectorRequest } from './collector-request.js'
 import type { BadEvent, Processor } from './pipeline/bad-rows.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
 import type { IgluValidation } from './pipeline/iglu-validation.js'
-import { formatViolation, processPayload, sizeViolation, type PayloadOutcome } from './pipeline/process-payload.js'
+import {
+  formatViolation,
+  processPayload,
+  sizeViolation,
+  type PayloadOutcome,
+} from './pipeline/process-payload.js'
 import type { IgluResolver } from './resolver/iglu-resolver.js'
 import { ProcessingQueue } from './processing-queue.js'
 
 /** One stored event, for live subscribers. */
-export type Arrival = { readonly kind: 'good'; readonly event: GoodEvent } | { readonly kind: 'bad'; readonly event: BadEvent }
+export type Arrival =
+  | { readonly kind: 'good'; readonly event: GoodEvent }
+  | { readonly kind: 'bad'; readonly event: BadEvent }
 
 /** What the collector answers need to know after an event was stored. */
 export interface Collected {
@@ -55,8 +62,20 @@ export function createInspectionService(deps: {
   maxPendingPayloads?: number
 }) {
   const { store } = deps
-  const queue = store.writesCanFail ? null : new ProcessingQueue(deps.onDeferredError ?? (() => undefined), deps.maxPendingPayloads ?? MAX_PENDING_PAYLOADS)
-  const pipeline = { iglu: deps.iglu, processor: deps.processor, now: deps.now, newEventId: randomUUID, enrichments: deps.enrichments ?? {}, maxPayloadBytes: deps.maxPayloadBytes }
+  const queue = store.writesCanFail
+    ? null
+    : new ProcessingQueue(
+        deps.onDeferredError ?? (() => undefined),
+        deps.maxPendingPayloads ?? MAX_PENDING_PAYLOADS,
+      )
+  const pipeline = {
+    iglu: deps.iglu,
+    processor: deps.processor,
+    now: deps.now,
+    newEventId: randomUUID,
+    enrichments: deps.enrichments ?? {},
+    maxPayloadBytes: deps.maxPayloadBytes,
+  }
 
   const listeners = new Set<(arrival: Arrival) => void>()
   const resetListeners = new Set<() => void>()
@@ -104,11 +123,23 @@ export function createInspectionService(deps: {
       }
       const reading = readCollectorRequest(request)
       if (reading.kind === 'unreadable') {
-        await storeEvents(() => keep(formatViolation(pipeline, `${request.method} /${request.api.vendor}/${request.api.version}?${request.rawQuery}`, reading.message)))
+        await storeEvents(() =>
+          keep(
+            formatViolation(
+              pipeline,
+              `${request.method} /${request.api.vendor}/${request.api.version}?${request.rawQuery}`,
+              reading.message,
+            ),
+          ),
+        )
         return { nuid: null, anonymous: false, hadNuidCookie: false }
       }
       await storeEvents(async () => keep(await processPayload(reading.payload, pipeline)))
-      return { nuid: reading.nuid, anonymous: reading.anonymous, hadNuidCookie: reading.hadNuidCookie }
+      return {
+        nuid: reading.nuid,
+        anonymous: reading.anonymous,
+        hadNuidCookie: reading.hadNuidCookie,
+      }
     },
 
     /**

@@ -13,13 +13,19 @@ const FILES = {
  * The page may load only its own script and style and talk only to this server: event fields it
  * shows come from any tracker, and must never run as code, even if one slipped into markup.
  */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 let files: ReadonlyMap<string, { readonly type: string; readonly body: Buffer }> | null = null
 
 /** The page's files, read at the first registration (the page is served under two prefixes). */
 function pageFiles(): ReadonlyMap<string, { readonly type: string; readonly body: Buffer }> {
-  files ??= new Map(Object.entries(FILES).map(([name, type]) => [name, { type, body: readFileSync(new URL(name, ASSETS)) }]))
+  files ??= new Map(
+    Object.entries(FILES).map(([name, type]) => [
+      name,
+      { type, body: readFileSync(new URL(name, ASSETS)) },
+    ]),
+  )
   return files
 }
 
@@ -32,7 +38,10 @@ export const inspectorUiRoutes: FastifyPluginAsync = async (app) => {
   const served = pageFiles()
   app.get('/ui', async (request, reply) => {
     const query = request.url.indexOf('?')
-    return reply.redirect(`${request.url.slice(0, query === -1 ? undefined : query)}/${query === -1 ? '' : request.url.slice(query)}`, 302)
+    return reply.redirect(
+      `${request.url.slice(0, query === -1 ? undefined : query)}/${query === -1 ? '' : request.url.slice(query)}`,
+      302,
+    )
   })
   app.get<{ Params: { '*': string } }>('/ui/*', async (request, reply) => {
     const file = served.get(request.params['*'] === '' ? 'index.html' : request.params['*'])

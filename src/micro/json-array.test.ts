@@ -12,14 +12,20 @@ async function* pagesOf(pages: readonly (readonly (string | Buffer)[])[]): JsonP
 describe('JSON arrays written an item at a time', () => {
   it('writes what JSON.stringify writes, in one buffer for one page and streamed for more', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(fc.jsonValue(), { maxLength: 4 }), { maxLength: 5 }), fc.boolean(), async (pages, asBytes) => {
-        const items = pages.flat()
-        const texts = pages.map((page) => jsonTextsOf(page).map((text) => (asBytes ? Buffer.from(text) : text)))
-        const answer = await jsonArrayAnswer(pagesOf(texts))
-        expect(Buffer.isBuffer(answer)).toBe(pages.length <= 1)
-        expect(await answerText(answer)).toBe(JSON.stringify(items))
-        expect(joinJsonTexts(jsonTextsOf(items)).toString('utf8')).toBe(JSON.stringify(items))
-      }),
+      fc.asyncProperty(
+        fc.array(fc.array(fc.jsonValue(), { maxLength: 4 }), { maxLength: 5 }),
+        fc.boolean(),
+        async (pages, asBytes) => {
+          const items = pages.flat()
+          const texts = pages.map((page) =>
+            jsonTextsOf(page).map((text) => (asBytes ? Buffer.from(text) : text)),
+          )
+          const answer = await jsonArrayAnswer(pagesOf(texts))
+          expect(Buffer.isBuffer(answer)).toBe(pages.length <= 1)
+          expect(await answerText(answer)).toBe(JSON.stringify(items))
+          expect(joinJsonTexts(jsonTextsOf(items)).toString('utf8')).toBe(JSON.stringify(items))
+        },
+      ),
       { numRuns: 300 },
     )
     expect(jsonTextsOf([undefined, () => 1])).toEqual(['null', 'null'])
@@ -28,7 +34,9 @@ describe('JSON arrays written an item at a time', () => {
   it('writes an array longer than the longest string V8 can hold', async () => {
     const item = 'x'.repeat(Math.ceil(constants.MAX_STRING_LENGTH / 3) + 10)
     expect(() => JSON.stringify([item, item, item])).toThrow(RangeError)
-    const answer = await jsonArrayAnswer(pagesOf([jsonTextsOf([item]), jsonTextsOf([item]), jsonTextsOf([item])]))
+    const answer = await jsonArrayAnswer(
+      pagesOf([jsonTextsOf([item]), jsonTextsOf([item]), jsonTextsOf([item])]),
+    )
     expect(answer).toBeInstanceOf(Readable)
     let length = 0
     let head = ''
@@ -37,7 +45,10 @@ describe('JSON arrays written an item at a time', () => {
       const bytes = chunk as Buffer
       if (head === '') head = Buffer.concat([bytes]).subarray(0, 3).toString()
       length += bytes.length
-      tail = bytes.length >= 3 ? bytes.subarray(bytes.length - 3) : Buffer.concat([tail, bytes]).subarray(-3)
+      tail =
+        bytes.length >= 3
+          ? bytes.subarray(bytes.length - 3)
+          : Buffer.concat([tail, bytes]).subarray(-3)
     }
     expect(length).toBe(3 * (item.length + 2) + 4)
     expect(head).toBe('[')
@@ -73,7 +84,9 @@ describe('JSON arrays written an item at a time', () => {
       yield ['2']
       throw new Error('the database went away')
     }
-    await expect(answerText(await jsonArrayAnswer(failing()))).rejects.toThrow('the database went away')
+    await expect(answerText(await jsonArrayAnswer(failing()))).rejects.toThrow(
+      'the database went away',
+    )
     async function* failingSecond(): JsonPages {
       yield ['1']
       throw new Error('gone before the second page')

@@ -18,7 +18,11 @@ const COMMA = Buffer.from(',')
 const CLOSE_BRACKET = Buffer.from(']')
 
 /** Items already written as JSON (text or UTF-8 bytes), joined by commas, between `open` and `close`. */
-function joined(texts: readonly (string | Buffer)[], open: Buffer | null, close: Buffer | null): Buffer {
+function joined(
+  texts: readonly (string | Buffer)[],
+  open: Buffer | null,
+  close: Buffer | null,
+): Buffer {
   const parts: Buffer[] = open === null ? [] : [open]
   texts.forEach((text, index) => {
     if (index > 0) parts.push(COMMA)

@@ -5,16 +5,22 @@ import { LeadingItems } from './leading-items.js'
 describe('LeadingItems', () => {
   it('keeps what a stable sort of the whole stream puts first, never holding more than asked', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ key: fc.option(fc.integer({ min: 0, max: 5 })), id: fc.nat() })), fc.nat({ max: 40 }), fc.boolean(), (items, size, desc) => {
-        const compare = (a: { key: number | null }, b: { key: number | null }) => {
-          if (a.key === null || b.key === null) return a.key === b.key ? 0 : (a.key === null ? 1 : -1) * (desc ? -1 : 1)
-          return (a.key - b.key) * (desc ? -1 : 1)
-        }
-        const leading = new LeadingItems(size, compare)
-        for (const item of items) leading.offer(item)
-        expect(leading.offered).toBe(items.length)
-        expect(leading.sorted()).toEqual([...items].sort(compare).slice(0, size))
-      }),
+      fc.property(
+        fc.array(fc.record({ key: fc.option(fc.integer({ min: 0, max: 5 })), id: fc.nat() })),
+        fc.nat({ max: 40 }),
+        fc.boolean(),
+        (items, size, desc) => {
+          const compare = (a: { key: number | null }, b: { key: number | null }) => {
+            if (a.key === null || b.key === null)
+              return a.key === b.key ? 0 : (a.key === null ? 1 : -1) * (desc ? -1 : 1)
+            return (a.key - b.key) * (desc ? -1 : 1)
+          }
+          const leading = new LeadingItems(size, compare)
+          for (const item of items) leading.offer(item)
+          expect(leading.offered).toBe(items.length)
+          expect(leading.sorted()).toEqual([...items].sort(compare).slice(0, size))
+        },
+      ),
       { numRuns: 500 },
     )
   })

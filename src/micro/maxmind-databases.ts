@@ -12,16 +12,22 @@ const CACHED_ADDRESSES = 10_000
  * and so does an IPv6 address in an IPv4-only database.
  * Throws, naming the file, when one is missing or not a MaxMind database.
  */
-export async function openIpLookupDatabases(files: Partial<Record<IpLookupDatabase, string>>): Promise<IpLookupDatabases> {
+export async function openIpLookupDatabases(
+  files: Partial<Record<IpLookupDatabase, string>>,
+): Promise<IpLookupDatabases> {
   const databases: Partial<Record<IpLookupDatabase, (ip: string) => unknown>> = {}
   for (const [kind, file] of Object.entries(files) as [IpLookupDatabase, string][]) {
     try {
       const reader = await open(file, { cache: { max: CACHED_ADDRESSES } })
       // An IPv4-only database would walk an IPv6 address's bits into IPv4 records.
       const ipv4Only = reader.metadata.ipVersion === 4
-      databases[kind] = (ip) => (validate(ip) && !(ipv4Only && ip.includes(':')) ? reader.get(ip) : null)
+      databases[kind] = (ip) =>
+        validate(ip) && !(ipv4Only && ip.includes(':')) ? reader.get(ip) : null
     } catch (error) {
-      throw new Error(`${kind} database ${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+      throw new Error(
+        `${kind} database ${file}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      )
     }
   }
   return databases

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { aBadEvent, aGoodEvent, describeEventStoreContract } from '../../test/support/event-store.contract.js'
+import {
+  aBadEvent,
+  aGoodEvent,
+  describeEventStoreContract,
+} from '../../test/support/event-store.contract.js'
 import { pagesText } from '../../test/support/json-answer.js'
 import type { EventBatch } from './event-store.js'
 import { badEventWeight, goodEventWeight } from './event-weight.js'
@@ -7,7 +11,10 @@ import { MemoryEventStore } from './memory-event-store.js'
 import type { BadEvent } from './pipeline/bad-rows.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
 
-describeEventStoreContract('in memory', async (options = {}) => new MemoryEventStore(100_000, options))
+describeEventStoreContract(
+  'in memory',
+  async (options = {}) => new MemoryEventStore(100_000, options),
+)
 
 const goods = (...good: GoodEvent[]): EventBatch => ({ good, bad: [], incomplete: [] })
 const good1 = aGoodEvent({ eventType: 'type1', schema: 's1', contexts: ['context1a'] })
@@ -25,7 +32,11 @@ describe('MemoryEventStore capacity', () => {
     await two.keep(goods(good1, good2, good3))
     expect(await two.findGood()).toEqual([good3, good2])
     expect(await two.findGood({ event_type: 'type1' })).toEqual([good3])
-    await two.keep({ good: [], incomplete: [], bad: [aBadEvent('vendor1'), aBadEvent('vendor2'), aBadEvent('vendor3')] })
+    await two.keep({
+      good: [],
+      incomplete: [],
+      bad: [aBadEvent('vendor1'), aBadEvent('vendor2'), aBadEvent('vendor3')],
+    })
     expect(await two.counts()).toEqual({ total: 4, good: 2, bad: 2 })
   })
 
@@ -39,11 +50,26 @@ describe('MemoryEventStore capacity', () => {
 
   it('stays correct across many evictions and compactions', async () => {
     const store = new MemoryEventStore(100)
-    for (let i = 0; i < 10_000; i++) await store.keep(goods(aGoodEvent({ eventType: i % 2 === 0 ? 'even' : 'odd', schema: `s${i % 7}`, contexts: [`c${i % 3}`] })))
+    for (let i = 0; i < 10_000; i++)
+      await store.keep(
+        goods(
+          aGoodEvent({
+            eventType: i % 2 === 0 ? 'even' : 'odd',
+            schema: `s${i % 7}`,
+            contexts: [`c${i % 3}`],
+          }),
+        ),
+      )
     expect((await store.counts()).good).toBe(100)
     expect(await store.findGood({ event_type: 'even' })).toHaveLength(50)
-    expect((await store.findGood({ event_type: 'odd', schema: 's0', contexts: ['c0'] })).every((e) => e.eventType === 'odd' && e.schema === 's0')).toBe(true)
-    const brute = (await store.findGood()).filter((e) => e.schema === 's3' && e.contexts.includes('c1'))
+    expect(
+      (await store.findGood({ event_type: 'odd', schema: 's0', contexts: ['c0'] })).every(
+        (e) => e.eventType === 'odd' && e.schema === 's0',
+      ),
+    ).toBe(true)
+    const brute = (await store.findGood()).filter(
+      (e) => e.schema === 's3' && e.contexts.includes('c1'),
+    )
     expect(await store.findGood({ schema: 's3', contexts: ['c1'] })).toEqual(brute)
   })
 })
@@ -51,8 +77,23 @@ describe('MemoryEventStore capacity', () => {
 describe('MemoryEventStore JSON answers', () => {
   it('answers with the JSON of the events found, the same when asked again, after evictions and after a reset', async () => {
     const store = new MemoryEventStore(3000)
-    const batch = (from: number, count: number) => goods(...Array.from({ length: count }, (_, i) => aGoodEvent({ eventType: `t${(from + i) % 5}`, schema: `s${(from + i) % 3}`, contexts: [`c${i % 2}`] })))
-    const filters = [{}, { limit: 10 }, { event_type: 't1', limit: 100 }, { schema: 's2', contexts: ['c1'] }, { limit: 2500 }]
+    const batch = (from: number, count: number) =>
+      goods(
+        ...Array.from({ length: count }, (_, i) =>
+          aGoodEvent({
+            eventType: `t${(from + i) % 5}`,
+            schema: `s${(from + i) % 3}`,
+            contexts: [`c${i % 2}`],
+          }),
+        ),
+      )
+    const filters = [
+      {},
+      { limit: 10 },
+      { event_type: 't1', limit: 100 },
+      { schema: 's2', contexts: ['c1'] },
+      { limit: 2500 },
+    ]
     const agree = async () => {
       for (const filter of filters) {
         const expected = JSON.stringify(await store.findGood(filter))
@@ -75,17 +116,34 @@ describe('MemoryEventStore JSON answers', () => {
 })
 
 describe('MemoryEventStore size bounds', () => {
-  it('keeps only as many of the newest events as fit in each list\'s size, in counts, lists and the index', async () => {
-    const large = (i: number): BadEvent => ({ ...aBadEvent('vendor'), errors: [`large ${i}`, 'x'.repeat(100_000)] })
-    const store = new MemoryEventStore(1000, { maxBytes: { good: 5 * goodEventWeight(good1), bad: 3 * badEventWeight(large(0)) + 10 } })
-    await store.keep({ good: [], incomplete: [], bad: Array.from({ length: 10 }, (_, i) => large(i)) })
-    expect((await store.findBad()).map((event) => event.errors[0])).toEqual(['large 9', 'large 8', 'large 7'])
+  it("keeps only as many of the newest events as fit in each list's size, in counts, lists and the index", async () => {
+    const large = (i: number): BadEvent => ({
+      ...aBadEvent('vendor'),
+      errors: [`large ${i}`, 'x'.repeat(100_000)],
+    })
+    const store = new MemoryEventStore(1000, {
+      maxBytes: { good: 5 * goodEventWeight(good1), bad: 3 * badEventWeight(large(0)) + 10 },
+    })
+    await store.keep({
+      good: [],
+      incomplete: [],
+      bad: Array.from({ length: 10 }, (_, i) => large(i)),
+    })
+    expect((await store.findBad()).map((event) => event.errors[0])).toEqual([
+      'large 9',
+      'large 8',
+      'large 7',
+    ])
     for (let i = 0; i < 4; i++) await store.keep(goods(good1, good2))
     expect(await store.counts()).toEqual({ total: 8, good: 5, bad: 3 })
     expect(await store.findGood({ event_type: 'type1' })).toHaveLength(2)
     expect(await store.findGood({ event_type: 'type2' })).toHaveLength(3)
     // One event larger than the whole bound is still kept, alone: the newest is never lost.
-    await store.keep({ good: [], incomplete: [], bad: [{ ...aBadEvent('vendor'), errors: ['huge', 'x'.repeat(1_000_000)] }] })
+    await store.keep({
+      good: [],
+      incomplete: [],
+      bad: [{ ...aBadEvent('vendor'), errors: ['huge', 'x'.repeat(1_000_000)] }],
+    })
     expect((await store.findBad()).map((event) => event.errors[0])).toEqual(['huge'])
   })
 })

@@ -4,8 +4,19 @@ import { BoundedLog } from './bounded-log.js'
 import { badEventWeight, goodEventWeight } from './event-weight.js'
 import type { BadEvent } from './pipeline/bad-rows.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
-import { keepBadEvent, keepGoodEvent, type BadEventFilter, type GoodEventFilter } from './event-filters.js'
-import { isInScope, type EventBatch, type EventCounts, type EventScope, type EventStore } from './event-store.js'
+import {
+  keepBadEvent,
+  keepGoodEvent,
+  type BadEventFilter,
+  type GoodEventFilter,
+} from './event-filters.js'
+import {
+  isInScope,
+  type EventBatch,
+  type EventCounts,
+  type EventScope,
+  type EventStore,
+} from './event-store.js'
 import { ANSWER_PAGE, jsonTextsOf, type JsonPages } from './json-array.js'
 
 /**
@@ -15,7 +26,6 @@ import { ANSWER_PAGE, jsonTextsOf, type JsonPages } from './json-array.js'
  * stored events never change, so a kept text stays true.
  */
 const JSON_TEXTS_KEPT = 2000
-
 
 /** Events per page of a scan: a reader yields to other requests between pages. */
 const SCAN_PAGE = 1024
@@ -28,9 +38,15 @@ export const DEFAULT_MEMORY_LIST_BYTES = 512 * 2 ** 20
  * 15%): however large the events a client sends, the lists stay well inside the heap. `capacity` is
  * the bound that applies to ordinary events: 100 000 page views are ~0.5 GB by estimate.
  */
-function withinHeapShare(asked: { readonly good: number; readonly bad: number }): { readonly good: number; readonly bad: number } {
+function withinHeapShare(asked: { readonly good: number; readonly bad: number }): {
+  readonly good: number
+  readonly bad: number
+} {
   const limit = getHeapStatistics().heap_size_limit
-  return { good: Math.min(asked.good, Math.floor(limit * 0.4)), bad: Math.min(asked.bad, Math.floor(limit * 0.15)) }
+  return {
+    good: Math.min(asked.good, Math.floor(limit * 0.4)),
+    bad: Math.min(asked.bad, Math.floor(limit * 0.15)),
+  }
 }
 
 export interface MemoryEventStoreOptions {
@@ -81,7 +97,9 @@ export class MemoryEventStore implements EventStore {
   private index = new Map<string, Postings>()
   /** Incomplete events live in the good list (they share its order and its bound) but are not good. */
   private incompleteCount = 0
-  private readonly jsonTexts = new BoundedMemo<GoodEvent, Buffer>(JSON_TEXTS_KEPT, (event) => Buffer.from(JSON.stringify(event), 'utf8'))
+  private readonly jsonTexts = new BoundedMemo<GoodEvent, Buffer>(JSON_TEXTS_KEPT, (event) =>
+    Buffer.from(JSON.stringify(event), 'utf8'),
+  )
 
   private readonly answerPage: number
 
@@ -89,7 +107,9 @@ export class MemoryEventStore implements EventStore {
     readonly capacity: number,
     options: MemoryEventStoreOptions = {},
   ) {
-    const maxBytes = withinHeapShare(options.maxBytes ?? { good: DEFAULT_MEMORY_LIST_BYTES, bad: DEFAULT_MEMORY_LIST_BYTES })
+    const maxBytes = withinHeapShare(
+      options.maxBytes ?? { good: DEFAULT_MEMORY_LIST_BYTES, bad: DEFAULT_MEMORY_LIST_BYTES },
+    )
     this.answerPage = options.answerPage ?? ANSWER_PAGE
     this.good = new BoundedLog(capacity, maxBytes.good)
     this.bad = new BoundedLog(capacity, maxBytes.bad)
@@ -136,7 +156,11 @@ export class MemoryEventStore implements EventStore {
     const keys = filterKeys(filter)
     const out: GoodEvent[] = []
     if (keys.length === 0) {
-      for (let seq = this.good.nextSeq - 1; seq >= this.good.firstSeq && out.length < limit; seq--) {
+      for (
+        let seq = this.good.nextSeq - 1;
+        seq >= this.good.firstSeq && out.length < limit;
+        seq--
+      ) {
         const event = this.good.at(seq)
         if (event !== undefined && !event.incomplete) out.push(event)
       }
@@ -146,7 +170,11 @@ export class MemoryEventStore implements EventStore {
     for (const key of keys) {
       const postings = this.index.get(key)
       if (postings === undefined || postings.trim(this.good.firstSeq)) return []
-      if (shortest === undefined || postings.seqs.length - postings.start < shortest.seqs.length - shortest.start) shortest = postings
+      if (
+        shortest === undefined ||
+        postings.seqs.length - postings.start < shortest.seqs.length - shortest.start
+      )
+        shortest = postings
     }
     if (shortest === undefined) return []
     for (let i = shortest.seqs.length - 1; i >= shortest.start && out.length < limit; i--) {
@@ -172,7 +200,8 @@ export class MemoryEventStore implements EventStore {
 
   async *badJsonPages(filter: BadEventFilter = {}): JsonPages {
     const events = await this.findBad(filter)
-    for (let from = 0; from < events.length; from += this.answerPage) yield jsonTextsOf(events.slice(from, from + this.answerPage))
+    for (let from = 0; from < events.length; from += this.answerPage)
+      yield jsonTextsOf(events.slice(from, from + this.answerPage))
   }
 
   /** Matching bad events, newest first (bad events are few: a scan). */
@@ -191,7 +220,8 @@ export class MemoryEventStore implements EventStore {
   private addGood(event: GoodEvent): void {
     const seq = this.good.nextSeq
     if (event.incomplete) this.incompleteCount++
-    for (const evicted of this.good.add(event, goodEventWeight(event))) if (evicted.incomplete) this.incompleteCount--
+    for (const evicted of this.good.add(event, goodEventWeight(event)))
+      if (evicted.incomplete) this.incompleteCount--
     if (event.incomplete) return
     for (const key of indexKeys(event)) {
       let postings = this.index.get(key)
@@ -203,6 +233,7 @@ export class MemoryEventStore implements EventStore {
   }
 
   private trimIndex(): void {
-    for (const [key, postings] of this.index) if (postings.trim(this.good.firstSeq)) this.index.delete(key)
+    for (const [key, postings] of this.index)
+      if (postings.trim(this.good.firstSeq)) this.index.delete(key)
   }
 }

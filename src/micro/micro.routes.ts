@@ -2,22 +2,47 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { BODY_LIMITS } from '../http/body-limits.js'
 import { parseIgluUri } from '../iglu/schema-key.js'
 import { collectorCors } from './collector.routes.js'
-import { keepBadEvent, keepGoodEvent, withEnrichedEventType, type BadEventFilter, type GoodEventFilter } from './event-filters.js'
+import {
+  keepBadEvent,
+  keepGoodEvent,
+  withEnrichedEventType,
+  type BadEventFilter,
+  type GoodEventFilter,
+} from './event-filters.js'
 import type { InspectionService } from './inspection.service.js'
-import { allEventsJson, columnStats, eventColumns, eventsQueryScope, queryEvents, timeline, timelineScope, type EventsQuery } from './events-query.js'
-import { validateBadFilter, validateColumnStats, validateEventsQuery, validateGoodFilter, validateTimeline } from './micro.schemas.js'
+import {
+  allEventsJson,
+  columnStats,
+  eventColumns,
+  eventsQueryScope,
+  queryEvents,
+  timeline,
+  timelineScope,
+  type EventsQuery,
+} from './events-query.js'
+import {
+  validateBadFilter,
+  validateColumnStats,
+  validateEventsQuery,
+  validateGoodFilter,
+  validateTimeline,
+} from './micro.schemas.js'
 import { inspectorUiRoutes } from './inspector-ui.routes.js'
 import { jsonArrayAnswer } from './json-array.js'
 
 const SCHEMA_VERSION = /^[1-9]\d*-(0|[1-9]\d*)-(0|[1-9]\d*)$/
-const LOOKUP_FORMAT = 'Schema lookup should be in format iglu/{vendor}/{schemaName}/jsonschema/{model}-{revision}-{addition}'
+const LOOKUP_FORMAT =
+  'Schema lookup should be in format iglu/{vendor}/{schemaName}/jsonschema/{model}-{revision}-{addition}'
 /** Bytes of events a live stream's client may leave unread before its stream ends (~ a few hundred events). */
 const STREAM_BUFFER_BYTES = 4 * 1024 * 1024
 
 type BodyReading<T> = { ok: true; filter: T } | { ok: false; status: 400 | 422; message: string }
 
 /** A JSON body checked against its schema: 400 when it is not JSON, 422 when it does not fit (Micro's statuses). */
-function readBody<T>(body: unknown, validate: ((value: unknown) => boolean) & { errors?: unknown }): BodyReading<T> {
+function readBody<T>(
+  body: unknown,
+  validate: ((value: unknown) => boolean) & { errors?: unknown },
+): BodyReading<T> {
   let parsed: unknown
   try {
     parsed = JSON.parse(typeof body === 'string' ? body : '')
@@ -26,23 +51,38 @@ function readBody<T>(body: unknown, validate: ((value: unknown) => boolean) & { 
   }
   if (validate(parsed)) return { ok: true, filter: parsed as T }
   const [first] = (validate.errors ?? []) as { instancePath?: string; message?: string }[]
-  return { ok: false, status: 422, message: `The request body was invalid: ${first?.instancePath || 'body'} ${first?.message ?? ''}`.trim() }
+  return {
+    ok: false,
+    status: 422,
+    message:
+      `The request body was invalid: ${first?.instancePath || 'body'} ${first?.message ?? ''}`.trim(),
+  }
 }
 
-const fail = (reply: FastifyReply, reading: { status: number; message: string }) => reply.code(reading.status).send({ message: reading.message })
+const fail = (reply: FastifyReply, reading: { status: number; message: string }) =>
+  reply.code(reading.status).send({ message: reading.message })
 
 /**
  * The inspection API, mounted at `/local` and at `/micro` for existing Micro users: counts, good and
  * bad events (all, or filtered by POST), reset, and the Iglu lookup. Every answer carries CORS
  * headers so that browser tests can call it.
  */
-export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> = async (app, { inspection }) => {
+export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> = async (
+  app,
+  { inspection },
+) => {
   const { store } = inspection
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMITS.inspection }, (_request, body, done) => done(null, body))
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: BODY_LIMITS.inspection },
+    (_request, body, done) => done(null, body),
+  )
   app.addHook('onSend', async (request, reply) => {
     collectorCors(request, reply)
-    void reply.header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS').header('Access-Control-Allow-Headers', 'Content-Type')
+    void reply
+      .header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS')
+      .header('Access-Control-Allow-Headers', 'Content-Type')
   })
 
   // Every answer here sees the events of every collector request answered before it.
@@ -68,13 +108,20 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
   // is never held whole, in one string or in memory.
   const json = 'application/json; charset=utf-8'
   const sendGood = async (reply: FastifyReply, filter?: GoodEventFilter) =>
-    reply.type(json).send(await jsonArrayAnswer(store.goodJsonPages(filter === undefined ? filter : withEnrichedEventType(filter))))
+    reply
+      .type(json)
+      .send(
+        await jsonArrayAnswer(
+          store.goodJsonPages(filter === undefined ? filter : withEnrichedEventType(filter)),
+        ),
+      )
   app.get('/good', async (_request, reply) => sendGood(reply))
   app.post('/good', async (request: FastifyRequest, reply) => {
     const reading = readBody<GoodEventFilter>(request.body, validateGoodFilter)
     return reading.ok ? sendGood(reply, reading.filter) : fail(reply, reading)
   })
-  const sendBad = async (reply: FastifyReply, filter?: BadEventFilter) => reply.type(json).send(await jsonArrayAnswer(store.badJsonPages(filter)))
+  const sendBad = async (reply: FastifyReply, filter?: BadEventFilter) =>
+    reply.type(json).send(await jsonArrayAnswer(store.badJsonPages(filter)))
   app.get('/bad', async (_request, reply) => sendBad(reply))
   app.post('/bad', async (request: FastifyRequest, reply) => {
     const reading = readBody<BadEventFilter>(request.body, validateBadFilter)
@@ -88,53 +135,78 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
   })
 
   // Server-sent events of every good and bad event as it arrives, with the filters of POST good/bad in the query string.
-  app.get<{ Querystring: Record<string, string | string[] | undefined> }>('/stream', (request, reply) => {
-    const one = (name: string) => {
-      const value = request.query[name]
-      return Array.isArray(value) ? value[0] : value
-    }
-    const contextsParam = request.query.contexts
-    const good: GoodEventFilter = withEnrichedEventType({
-      event_type: one('event_type') ?? null,
-      schema: one('schema') ?? null,
-      contexts: contextsParam === undefined ? null : ([] as string[]).concat(contextsParam).flatMap((c) => c.split(',')).filter((c) => c !== ''),
-    })
-    const bad: BadEventFilter = { vendor: one('vendor') ?? null, version: one('version') ?? null }
-    const kinds = new Set((one('kind') ?? 'good,bad').split(','))
-    collectorCors(request, reply)
-    reply.hijack()
-    reply.raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
-    reply.raw.write(': connected\n\n')
-    const unsubscribe = inspection.subscribe((arrival) => {
-      if (!kinds.has(arrival.kind)) return
-      if (arrival.kind === 'good' ? !keepGoodEvent(arrival.event, good) : !keepBadEvent(arrival.event, bad)) return
-      // A client that does not read as fast as events arrive would make the server hold every
-      // event for it: past the bound it is told so, and its stream ends (it can reconnect, and
-      // catch up with /local/good and /local/bad).
-      if (reply.raw.writableLength > STREAM_BUFFER_BYTES) {
-        reply.raw.write(`event: overflow\ndata: ${JSON.stringify({ message: `this client read too slowly: more than ${STREAM_BUFFER_BYTES} bytes of events were waiting for it, so the stream ends here` })}\n\n`)
-        end()
-        return
+  app.get<{ Querystring: Record<string, string | string[] | undefined> }>(
+    '/stream',
+    (request, reply) => {
+      const one = (name: string) => {
+        const value = request.query[name]
+        return Array.isArray(value) ? value[0] : value
       }
-      reply.raw.write(`event: ${arrival.kind}\ndata: ${JSON.stringify(arrival.event)}\n\n`)
-    })
-    // A reset empties what the client has shown: it is told, so that it can empty it too.
-    const stopResets = inspection.onReset(() => reply.raw.write('event: reset\ndata: {}\n\n'))
-    const end = () => {
-      unsubscribe()
-      stopResets()
-      streams.delete(end)
-      reply.raw.end()
-    }
-    streams.add(end)
-    request.raw.on('close', end)
-  })
+      const contextsParam = request.query.contexts
+      const good: GoodEventFilter = withEnrichedEventType({
+        event_type: one('event_type') ?? null,
+        schema: one('schema') ?? null,
+        contexts:
+          contextsParam === undefined
+            ? null
+            : ([] as string[])
+                .concat(contextsParam)
+                .flatMap((c) => c.split(','))
+                .filter((c) => c !== ''),
+      })
+      const bad: BadEventFilter = { vendor: one('vendor') ?? null, version: one('version') ?? null }
+      const kinds = new Set((one('kind') ?? 'good,bad').split(','))
+      collectorCors(request, reply)
+      reply.hijack()
+      reply.raw.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      })
+      reply.raw.write(': connected\n\n')
+      const unsubscribe = inspection.subscribe((arrival) => {
+        if (!kinds.has(arrival.kind)) return
+        if (
+          arrival.kind === 'good'
+            ? !keepGoodEvent(arrival.event, good)
+            : !keepBadEvent(arrival.event, bad)
+        )
+          return
+        // A client that does not read as fast as events arrive would make the server hold every
+        // event for it: past the bound it is told so, and its stream ends (it can reconnect, and
+        // catch up with /local/good and /local/bad).
+        if (reply.raw.writableLength > STREAM_BUFFER_BYTES) {
+          reply.raw.write(
+            `event: overflow\ndata: ${JSON.stringify({ message: `this client read too slowly: more than ${STREAM_BUFFER_BYTES} bytes of events were waiting for it, so the stream ends here` })}\n\n`,
+          )
+          end()
+          return
+        }
+        reply.raw.write(`event: ${arrival.kind}\ndata: ${JSON.stringify(arrival.event)}\n\n`)
+      })
+      // A reset empties what the client has shown: it is told, so that it can empty it too.
+      const stopResets = inspection.onReset(() => reply.raw.write('event: reset\ndata: {}\n\n'))
+      const end = () => {
+        unsubscribe()
+        stopResets()
+        streams.delete(end)
+        reply.raw.end()
+      }
+      streams.add(end)
+      request.raw.on('close', end)
+    },
+  )
 
   // The events query of Micro 3.0 (GET) and 4.x (POST, columns, columnStats, timeline): good and incomplete events, flattened.
-  app.get('/events', async (_request, reply) => reply.type(json).send(await jsonArrayAnswer(allEventsJson(store.scan()))))
+  app.get('/events', async (_request, reply) =>
+    reply.type(json).send(await jsonArrayAnswer(allEventsJson(store.scan()))),
+  )
   app.post('/events', async (request: FastifyRequest, reply) => {
     const reading = readBody<EventsQuery>(request.body, validateEventsQuery)
-    return reading.ok ? queryEvents(store.scan(eventsQueryScope(reading.filter)), reading.filter) : fail(reply, reading)
+    return reading.ok
+      ? queryEvents(store.scan(eventsQueryScope(reading.filter)), reading.filter)
+      : fail(reply, reading)
   })
   app.get('/columns', async () => eventColumns(store.scan()))
   app.post('/columnStats', async (request: FastifyRequest, reply) => {
@@ -142,26 +214,43 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
     return reading.ok ? columnStats(store.scan(), reading.filter.columns) : fail(reply, reading)
   })
   app.post('/timeline', async (request: FastifyRequest, reply) => {
-    const reading = readBody<{ buckets: { start: string; end: string }[] }>(request.body, validateTimeline)
-    return reading.ok ? timeline(store.scan(timelineScope(reading.filter.buckets)), reading.filter.buckets) : fail(reply, reading)
+    const reading = readBody<{ buckets: { start: string; end: string }[] }>(
+      request.body,
+      validateTimeline,
+    )
+    return reading.ok
+      ? timeline(store.scan(timelineScope(reading.filter.buckets)), reading.filter.buckets)
+      : fail(reply, reading)
   })
 
-  app.get<{ Params: { vendor: string; name: string; version: string } }>('/iglu/:vendor/:name/jsonschema/:version', async (request, reply) => {
-    const { vendor, name, version } = request.params
-    const key = SCHEMA_VERSION.test(version) ? parseIgluUri(`iglu:${vendor}/${name}/jsonschema/${version}`) : null
-    if (key === null) return reply.code(404).type('text/plain; charset=UTF-8').send(LOOKUP_FORMAT)
-    const resolution = await inspection.resolveSchema(key)
-    if (resolution.kind === 'found') return resolution.schema
-    return reply.code(404).send({ value: resolution.history })
-  })
-  app.all('/iglu/*', async (_request, reply) => reply.code(404).type('text/plain; charset=UTF-8').send(LOOKUP_FORMAT))
+  app.get<{ Params: { vendor: string; name: string; version: string } }>(
+    '/iglu/:vendor/:name/jsonschema/:version',
+    async (request, reply) => {
+      const { vendor, name, version } = request.params
+      const key = SCHEMA_VERSION.test(version)
+        ? parseIgluUri(`iglu:${vendor}/${name}/jsonschema/${version}`)
+        : null
+      if (key === null) return reply.code(404).type('text/plain; charset=UTF-8').send(LOOKUP_FORMAT)
+      const resolution = await inspection.resolveSchema(key)
+      if (resolution.kind === 'found') return resolution.schema
+      return reply.code(404).send({ value: resolution.history })
+    },
+  )
+  app.all('/iglu/*', async (_request, reply) =>
+    reply.code(404).type('text/plain; charset=UTF-8').send(LOOKUP_FORMAT),
+  )
   await app.register(inspectorUiRoutes)
   // Micro 4.x's answer when it runs without authentication, as the inspection API here always does.
   app.get('/auth-config', async () => ({ domain: '', audience: '', clientId: '', enabled: false }))
   app.all('/*', async (request, reply) => {
     // A browser's preflight must succeed; any other unknown path is Micro's 404 text.
     if (request.method === 'OPTIONS') return reply.code(200).send('')
-    return reply.code(404).type('text/plain; charset=UTF-8').send('Path for micro has to be one of: /events /all /good /bad /reset /iglu /columns /columnStats /timeline /stream /ui /auth-config')
+    return reply
+      .code(404)
+      .type('text/plain; charset=UTF-8')
+      .send(
+        'Path for micro has to be one of: /events /all /good /bad /reset /iglu /columns /columnStats /timeline /stream /ui /auth-config',
+      )
   })
 }
 

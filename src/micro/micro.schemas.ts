@@ -1,35 +1,68 @@
 import { Type } from 'typebox'
 import { createAjv } from '../iglu/ajv-factory.js'
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()])
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
+  Type.Union([schema, Type.Null()])
 const Instant = Type.String({ format: 'date-time' })
 
-const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]))
+const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Optional(Type.Union([schema, Type.Null()]))
 
 /** POST .../good: unknown fields are ignored, null means "no criterion". */
 export const GoodFilterBody = Type.Object(
-  { event_type: OrNull(Type.String()), schema: OrNull(Type.String()), contexts: OrNull(Type.Array(Type.String(), { maxItems: 1000 })), limit: OrNull(Type.Integer()) },
+  {
+    event_type: OrNull(Type.String()),
+    schema: OrNull(Type.String()),
+    contexts: OrNull(Type.Array(Type.String(), { maxItems: 1000 })),
+    limit: OrNull(Type.Integer()),
+  },
   { additionalProperties: true },
 )
 
 /** POST .../bad. */
-export const BadFilterBody = Type.Object({ vendor: OrNull(Type.String()), version: OrNull(Type.String()), limit: OrNull(Type.Integer()) }, { additionalProperties: true })
+export const BadFilterBody = Type.Object(
+  { vendor: OrNull(Type.String()), version: OrNull(Type.String()), limit: OrNull(Type.Integer()) },
+  { additionalProperties: true },
+)
 
 /** POST .../events (Micro 4.x). */
 export const EventsQueryBody = Type.Object({
-  filters: Type.Array(Type.Object({ column: Type.String({ maxLength: 500 }), values: Type.Array(Type.String({ maxLength: 10_000 }), { maxItems: 1000 }) }), { maxItems: 100 }),
+  filters: Type.Array(
+    Type.Object({
+      column: Type.String({ maxLength: 500 }),
+      values: Type.Array(Type.String({ maxLength: 10_000 }), { maxItems: 1000 }),
+    }),
+    { maxItems: 100 },
+  ),
   validEvents: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  timeRange: Type.Optional(Type.Union([Type.Object({ start: Type.Optional(Nullable(Instant)), end: Type.Optional(Nullable(Instant)) }), Type.Null()])),
-  sorting: Type.Optional(Type.Union([Type.Object({ column: Type.String({ maxLength: 500 }), desc: Type.Boolean() }), Type.Null()])),
+  timeRange: Type.Optional(
+    Type.Union([
+      Type.Object({
+        start: Type.Optional(Nullable(Instant)),
+        end: Type.Optional(Nullable(Instant)),
+      }),
+      Type.Null(),
+    ]),
+  ),
+  sorting: Type.Optional(
+    Type.Union([
+      Type.Object({ column: Type.String({ maxLength: 500 }), desc: Type.Boolean() }),
+      Type.Null(),
+    ]),
+  ),
   page: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
   pageSize: Type.Integer({ minimum: 1, maximum: 10_000 }),
 })
 
 /** POST .../columnStats. */
-export const ColumnStatsBody = Type.Object({ columns: Type.Array(Type.String({ maxLength: 500 }), { maxItems: 1000 }) })
+export const ColumnStatsBody = Type.Object({
+  columns: Type.Array(Type.String({ maxLength: 500 }), { maxItems: 1000 }),
+})
 
 /** POST .../timeline. */
-export const TimelineBody = Type.Object({ buckets: Type.Array(Type.Object({ start: Instant, end: Instant }), { maxItems: 10_000 }) })
+export const TimelineBody = Type.Object({
+  buckets: Type.Array(Type.Object({ start: Instant, end: Instant }), { maxItems: 10_000 }),
+})
 
 const ajv = createAjv()
 /** Validators of the query bodies, from the shared Ajv factory. */

@@ -1,7 +1,13 @@
 import { sql, type Insertable, type Kysely, type SelectQueryBuilder } from 'kysely'
 import type { Database } from '../db/database.js'
 import type { BadEventFilter, GoodEventFilter } from './event-filters.js'
-import { collectorTime, type EventBatch, type EventCounts, type EventScope, type EventStore } from './event-store.js'
+import {
+  collectorTime,
+  type EventBatch,
+  type EventCounts,
+  type EventScope,
+  type EventStore,
+} from './event-store.js'
 import type { InspectedEventsTable } from './inspected-events.table.js'
 import type { BadEvent } from './pipeline/bad-rows.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
@@ -24,9 +30,12 @@ const SPECIAL = /[\\\u0000]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbf
  * form: the event itself is kept as JSON text, which escapes such characters on its own.
  */
 function indexedText(value: string): string {
-  return value.replace(SPECIAL, (c) => (c === '\\' ? '\\\\' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
+  return value.replace(SPECIAL, (c) =>
+    c === '\\' ? '\\\\' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }
-const indexedOrNull = (value: string | null | undefined) => (value == null ? null : indexedText(value))
+const indexedOrNull = (value: string | null | undefined) =>
+  value == null ? null : indexedText(value)
 
 function collectorInstant(event: GoodEvent): Date | null {
   const time = collectorTime(event)
@@ -84,11 +93,18 @@ export class PostgresEventStore implements EventStore {
       body: JSON.stringify(event),
     })
     // Arrival numbers follow row order: good events, then incomplete ones (the order of the in-memory good list).
-    const rows = [...batch.good.map(goodRow), ...batch.incomplete.map(goodRow), ...batch.bad.map(badRow)]
+    const rows = [
+      ...batch.good.map(goodRow),
+      ...batch.incomplete.map(goodRow),
+      ...batch.bad.map(badRow),
+    ]
     if (rows.length === 0) return
     await this.deps.db.transaction().execute(async (trx) => {
       for (let from = 0; from < rows.length; from += INSERT_CHUNK) {
-        await trx.insertInto('inspected_events').values(rows.slice(from, from + INSERT_CHUNK)).execute()
+        await trx
+          .insertInto('inspected_events')
+          .values(rows.slice(from, from + INSERT_CHUNK))
+          .execute()
       }
     })
     let bytes = 0
@@ -128,7 +144,10 @@ export class PostgresEventStore implements EventStore {
    * Pages of at most `answerPage` rows, newest first, until `limit` rows: each page starts below the
    * last one's arrival number, so events arriving meanwhile neither show nor shift a page.
    */
-  private async *pages(limit: number | null | undefined, read: (count: number, before: string | null) => Promise<StoredRow[]>): JsonPages {
+  private async *pages(
+    limit: number | null | undefined,
+    read: (count: number, before: string | null) => Promise<StoredRow[]>,
+  ): JsonPages {
     let left = limit ?? Infinity
     let before: string | null = null
     while (left > 0) {
@@ -142,28 +161,60 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  private goodRows(filter: GoodEventFilter, count: number | null, before: string | null): Promise<StoredRow[]> {
+  private goodRows(
+    filter: GoodEventFilter,
+    count: number | null,
+    before: string | null,
+  ): Promise<StoredRow[]> {
     return this.rows('good', count, before, (query) => {
-      if (filter.event_type != null) query = query.where('event_type', '=', indexedText(filter.event_type))
+      if (filter.event_type != null)
+        query = query.where('event_type', '=', indexedText(filter.event_type))
       if (filter.schema != null) query = query.where('schema', '=', indexedText(filter.schema))
-      if (filter.contexts != null && filter.contexts.length > 0) query = query.where(sql<boolean>`contexts @> ${filter.contexts.map(indexedText)}::text[]`)
+      if (filter.contexts != null && filter.contexts.length > 0)
+        query = query.where(sql<boolean>`contexts @> ${filter.contexts.map(indexedText)}::text[]`)
       return query
     })
   }
 
   /** A bad event without a collector payload (null api columns) matches any vendor and version. */
-  private badRows(filter: BadEventFilter, count: number | null, before: string | null): Promise<StoredRow[]> {
+  private badRows(
+    filter: BadEventFilter,
+    count: number | null,
+    before: string | null,
+  ): Promise<StoredRow[]> {
     return this.rows('bad', count, before, (query) => {
-      if (filter.vendor != null) query = query.where((eb) => eb.or([eb('api_vendor', 'is', null), eb('api_vendor', '=', indexedText(filter.vendor ?? ''))]))
-      if (filter.version != null) query = query.where((eb) => eb.or([eb('api_version', 'is', null), eb('api_version', '=', indexedText(filter.version ?? ''))]))
+      if (filter.vendor != null)
+        query = query.where((eb) =>
+          eb.or([
+            eb('api_vendor', 'is', null),
+            eb('api_vendor', '=', indexedText(filter.vendor ?? '')),
+          ]),
+        )
+      if (filter.version != null)
+        query = query.where((eb) =>
+          eb.or([
+            eb('api_version', 'is', null),
+            eb('api_version', '=', indexedText(filter.version ?? '')),
+          ]),
+        )
       return query
     })
   }
 
   /** Rows of one kind that `narrow` keeps, newest first, below arrival number `before`, at most `count` (null: all). */
-  private async rows(kind: 'good' | 'bad', count: number | null, before: string | null, narrow: (query: StoredRowsQuery) => StoredRowsQuery): Promise<StoredRow[]> {
+  private async rows(
+    kind: 'good' | 'bad',
+    count: number | null,
+    before: string | null,
+    narrow: (query: StoredRowsQuery) => StoredRowsQuery,
+  ): Promise<StoredRow[]> {
     if (count != null && count <= 0) return []
-    let query = narrow(this.deps.db.selectFrom('inspected_events').select([sql<string>`seq::text`.as('position'), 'body']).where('kind', '=', kind))
+    let query = narrow(
+      this.deps.db
+        .selectFrom('inspected_events')
+        .select([sql<string>`seq::text`.as('position'), 'body'])
+        .where('kind', '=', kind),
+    )
     if (before !== null) query = query.where(sql<boolean>`seq < cast(${before} as bigint)`)
     query = query.orderBy('seq', 'desc')
     if (count != null) query = query.limit(count)
@@ -172,14 +223,31 @@ export class PostgresEventStore implements EventStore {
 
   /** Pages by arrival number, so that events arriving meanwhile neither repeat nor shift a page. */
   async *scan(scope: EventScope = {}): AsyncGenerator<readonly GoodEvent[]> {
-    const kinds = scope.validEvents === true ? sql`kind = 'good'` : scope.validEvents === false ? sql`kind = 'incomplete'` : sql`kind in ('good', 'incomplete')`
+    const kinds =
+      scope.validEvents === true
+        ? sql`kind = 'good'`
+        : scope.validEvents === false
+          ? sql`kind = 'incomplete'`
+          : sql`kind in ('good', 'incomplete')`
     const start = scope.collectorTime?.start ?? null
     const end = scope.collectorTime?.end ?? null
     let before: string | null = null
     for (;;) {
-      let query = this.deps.db.selectFrom('inspected_events').select([sql<string>`seq::text`.as('position'), 'body']).where(sql<boolean>`${kinds}`)
-      if (start !== null) query = query.where((eb) => eb.or([eb('collector_tstamp', 'is', null), eb('collector_tstamp', '>=', new Date(start))]))
-      if (end !== null) query = query.where((eb) => eb.or([eb('collector_tstamp', 'is', null), eb('collector_tstamp', '<', new Date(end))]))
+      let query = this.deps.db
+        .selectFrom('inspected_events')
+        .select([sql<string>`seq::text`.as('position'), 'body'])
+        .where(sql<boolean>`${kinds}`)
+      if (start !== null)
+        query = query.where((eb) =>
+          eb.or([
+            eb('collector_tstamp', 'is', null),
+            eb('collector_tstamp', '>=', new Date(start)),
+          ]),
+        )
+      if (end !== null)
+        query = query.where((eb) =>
+          eb.or([eb('collector_tstamp', 'is', null), eb('collector_tstamp', '<', new Date(end))]),
+        )
       if (before !== null) query = query.where(sql<boolean>`seq < cast(${before} as bigint)`)
       const rows = await query.orderBy('seq', 'desc').limit(SCAN_PAGE).execute()
       if (rows.length > 0) yield rows.map(parseGood)
@@ -195,7 +263,10 @@ export class PostgresEventStore implements EventStore {
 
   /** Deletes the events stored before `instant`; returns how many. */
   async deleteStoredBefore(instant: Date): Promise<number> {
-    const result = await this.deps.db.deleteFrom('inspected_events').where('stored_at', '<', instant).executeTakeFirst()
+    const result = await this.deps.db
+      .deleteFrom('inspected_events')
+      .where('stored_at', '<', instant)
+      .executeTakeFirst()
     return Number(result.numDeletedRows)
   }
 
@@ -210,7 +281,9 @@ export class PostgresEventStore implements EventStore {
     for (const kinds of [sql`kind in ('good', 'incomplete')`, sql`kind = 'bad'`]) {
       const byCount = await sql`
         delete from inspected_events
-        where ${kinds} and seq <= (select seq from inspected_events where ${kinds} order by seq desc offset ${maxPerList} limit 1)`.execute(this.deps.db)
+        where ${kinds} and seq <= (select seq from inspected_events where ${kinds} order by seq desc offset ${maxPerList} limit 1)`.execute(
+        this.deps.db,
+      )
       // octet_length reads a stored text's size from its header: no body is decompressed.
       const bySize = await sql`
         delete from inspected_events

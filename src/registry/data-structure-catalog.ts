@@ -25,12 +25,22 @@ export interface CatalogEntry {
  */
 export function createDataStructureCatalog(db: Kysely<Database>) {
   return {
-    async describe(organizationId: string, vendor: string, name: string, format: string): Promise<CatalogEntry | null> {
+    async describe(
+      organizationId: string,
+      vendor: string,
+      name: string,
+      format: string,
+    ): Promise<CatalogEntry | null> {
       const hash = dataStructureHash(organizationId, vendor, name, format)
       const rows = await db
         .selectFrom('schema_versions')
         .innerJoin('data_structures', 'data_structures.hash', 'schema_versions.data_structure_hash')
-        .select(['schema_versions.version', 'schema_versions.env', 'schema_versions.schema', 'data_structures.meta'])
+        .select([
+          'schema_versions.version',
+          'schema_versions.env',
+          'schema_versions.schema',
+          'data_structures.meta',
+        ])
         .where('data_structures.hash', '=', hash)
         .where('data_structures.organization_id', '=', organizationId)
         .execute()
@@ -38,12 +48,19 @@ export function createDataStructureCatalog(db: Kysely<Database>) {
       const inProd = new Set(rows.filter((row) => row.env === 'PROD').map((row) => row.version))
       const byVersion = new Map<string, CatalogVersion>()
       for (const row of rows) {
-        if (row.env === 'DEV' || !byVersion.has(row.version)) byVersion.set(row.version, { version: row.version, schema: row.schema, inProd: inProd.has(row.version) })
+        if (row.env === 'DEV' || !byVersion.has(row.version))
+          byVersion.set(row.version, {
+            version: row.version,
+            schema: row.schema,
+            inProd: inProd.has(row.version),
+          })
       }
       const versions = [...byVersion.values()].sort((a, b) => {
         const left = parseSchemaVer(a.version)
         const right = parseSchemaVer(b.version)
-        return left === null || right === null ? a.version.localeCompare(b.version) : compareSchemaVer(left, right)
+        return left === null || right === null
+          ? a.version.localeCompare(b.version)
+          : compareSchemaVer(left, right)
       })
       return { hash, hidden: rows[0]?.meta.hidden === true, versions }
     },

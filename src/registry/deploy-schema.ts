@@ -2,7 +2,12 @@ import type { Kysely } from 'kysely'
 import { AdminRequiredError } from '../auth/auth.errors.js'
 import type { Database } from '../db/database.js'
 import { dataStructureHash, schemaKeyProblems, schemaKeyToUri } from '../iglu/schema-key.js'
-import { compareSchemaVer, parseSchemaVer, sequencingProblem, type SchemaVer } from '../iglu/schema-ver.js'
+import {
+  compareSchemaVer,
+  parseSchemaVer,
+  sequencingProblem,
+  type SchemaVer,
+} from '../iglu/schema-ver.js'
 import {
   DataStructureHashConflictError,
   InvalidDeploymentPathError,
@@ -14,7 +19,13 @@ import {
   ValidatedContentChangedError,
   VersionGapError,
 } from './registry.errors.js'
-import { createRegistryStore, type Deployment, type Env, type RegistryStore, type SchemaVersion } from './registry.store.js'
+import {
+  createRegistryStore,
+  type Deployment,
+  type Env,
+  type RegistryStore,
+  type SchemaVersion,
+} from './registry.store.js'
 
 export interface DeploymentRequest {
   readonly source: string
@@ -35,11 +46,25 @@ export interface Initiator {
 
 /** What a deployment did: a new history entry, or nothing because that content was already there. */
 export type DeploymentOutcome =
-  | { readonly kind: 'deployed'; readonly hash: string; readonly uri: string; readonly deployment: Deployment }
-  | { readonly kind: 'unchanged'; readonly hash: string; readonly uri: string; readonly env: Env; readonly contentHash: string }
+  | {
+      readonly kind: 'deployed'
+      readonly hash: string
+      readonly uri: string
+      readonly deployment: Deployment
+    }
+  | {
+      readonly kind: 'unchanged'
+      readonly hash: string
+      readonly uri: string
+      readonly env: Env
+      readonly contentHash: string
+    }
 
 function gapCheck(version: SchemaVer, existing: readonly SchemaVersion[], env: Env): void {
-  const problem = sequencingProblem(version, existing.flatMap((v) => parseSchemaVer(v.version) ?? []))
+  const problem = sequencingProblem(
+    version,
+    existing.flatMap((v) => parseSchemaVer(v.version) ?? []),
+  )
   if (problem !== null) throw new VersionGapError(problem, env)
 }
 
@@ -47,13 +72,18 @@ function gapCheck(version: SchemaVer, existing: readonly SchemaVersion[], env: E
  * What can be refused without the store: the move, the schema key, and who may deploy to PROD.
  * Asynchronous requests run it before they are accepted, so that they are refused as synchronous ones are.
  */
-export function checkDeploymentRequest(request: DeploymentRequest, initiator: Initiator): SchemaVer {
+export function checkDeploymentRequest(
+  request: DeploymentRequest,
+  initiator: Initiator,
+): SchemaVer {
   const path = `${request.source}->${request.target}`
-  if (path !== 'VALIDATED->DEV' && path !== 'DEV->PROD') throw new InvalidDeploymentPathError(request.source, request.target)
+  if (path !== 'VALIDATED->DEV' && path !== 'DEV->PROD')
+    throw new InvalidDeploymentPathError(request.source, request.target)
   const problems = schemaKeyProblems(request)
   const version = parseSchemaVer(request.version)
   if (problems.length > 0 || version === null) throw new InvalidSchemaKeyError(problems)
-  if (request.target === 'PROD' && !initiator.isAdmin) throw new AdminRequiredError('deploy to PROD')
+  if (request.target === 'PROD' && !initiator.isAdmin)
+    throw new AdminRequiredError('deploy to PROD')
   return version
 }
 
@@ -79,12 +109,21 @@ export async function deploySchema(
   })
 }
 
-const structureUri = (key: { vendor: string; name: string; format: string }) => `iglu:${key.vendor}/${key.name}/${key.format}`
+const structureUri = (key: { vendor: string; name: string; format: string }) =>
+  `iglu:${key.vendor}/${key.name}/${key.format}`
 
 /** Refuses a request whose structure hash is already another structure's: identity is vendor, name and format. */
-export async function refuseHashConflict(store: RegistryStore, organizationId: string, hash: string, key: { vendor: string; name: string; format: string }): Promise<void> {
+export async function refuseHashConflict(
+  store: RegistryStore,
+  organizationId: string,
+  hash: string,
+  key: { vendor: string; name: string; format: string },
+): Promise<void> {
   const existing = await store.findStructure(organizationId, hash)
-  if (existing !== null && (existing.vendor !== key.vendor || existing.name !== key.name || existing.format !== key.format)) {
+  if (
+    existing !== null &&
+    (existing.vendor !== key.vendor || existing.name !== key.name || existing.format !== key.format)
+  ) {
     throw new DataStructureHashConflictError(structureUri(key), structureUri(existing), hash)
   }
 }
@@ -92,7 +131,8 @@ export async function refuseHashConflict(store: RegistryStore, organizationId: s
 /** Refuses content other than the content the request names, if it names one. */
 function expectContent(request: DeploymentRequest, uri: string, found: string | null): void {
   const expected = request.contentHash
-  if (expected !== undefined && expected !== null && expected !== found) throw new ValidatedContentChangedError(uri, expected, found)
+  if (expected !== undefined && expected !== null && expected !== found)
+    throw new ValidatedContentChangedError(uri, expected, found)
 }
 
 interface Step {
@@ -105,13 +145,29 @@ interface Step {
   readonly organizationId: string
 }
 
-async function toDev({ store, hash, uri, version, request, options, organizationId }: Step): Promise<DeploymentOutcome> {
+async function toDev({
+  store,
+  hash,
+  uri,
+  version,
+  request,
+  options,
+  organizationId,
+}: Step): Promise<DeploymentOutcome> {
   const candidate = await store.findValidated({ organizationId, ...request })
   expectContent(request, uri, candidate?.contentHash ?? null)
   if (candidate === null) throw new NotValidatedError(uri)
-  const description = typeof candidate.schema.description === 'string' ? candidate.schema.description : null
+  const description =
+    typeof candidate.schema.description === 'string' ? candidate.schema.description : null
   const isNew = (await store.findStructure(organizationId, hash)) === null
-  if (isNew) await store.insertStructure({ ...request, hash, organizationId, description, meta: candidate.meta })
+  if (isNew)
+    await store.insertStructure({
+      ...request,
+      hash,
+      organizationId,
+      description,
+      meta: candidate.meta,
+    })
   const dev = await store.versions(hash, 'DEV')
   // The record's description follows the schema's own, as of the newest version in DEV.
   const isNewest = dev.every((deployed) => {
@@ -120,7 +176,8 @@ async function toDev({ store, hash, uri, version, request, options, organization
   })
   if (!isNew && isNewest) await store.updateDescription(hash, description)
   const existing = dev.find((v) => v.version === request.version)
-  if (existing?.contentHash === candidate.contentHash) return { kind: 'unchanged', hash, uri, env: 'DEV', contentHash: candidate.contentHash }
+  if (existing?.contentHash === candidate.contentHash)
+    return { kind: 'unchanged', hash, uri, env: 'DEV', contentHash: candidate.contentHash }
   if (existing !== undefined) {
     if (!options.patch) throw new PatchRequiredError(uri)
     const prod = await store.versions(hash, 'PROD')
@@ -129,22 +186,37 @@ async function toDev({ store, hash, uri, version, request, options, organization
     gapCheck(version, dev, 'DEV')
   }
   const patchLevel = existing === undefined ? 0 : existing.patchLevel + 1
-  return record(store, hash, uri, options, {
-    env: 'DEV',
-    version: request.version,
-    schema: candidate.schema,
-    contentHash: candidate.contentHash,
-    patchLevel,
-  }, request.message ?? null)
+  return record(
+    store,
+    hash,
+    uri,
+    options,
+    {
+      env: 'DEV',
+      version: request.version,
+      schema: candidate.schema,
+      contentHash: candidate.contentHash,
+      patchLevel,
+    },
+    request.message ?? null,
+  )
 }
 
-async function toProd({ store, hash, uri, version, request, options }: Step): Promise<DeploymentOutcome> {
+async function toProd({
+  store,
+  hash,
+  uri,
+  version,
+  request,
+  options,
+}: Step): Promise<DeploymentOutcome> {
   const dev = (await store.versions(hash, 'DEV')).find((v) => v.version === request.version)
   expectContent(request, uri, dev?.contentHash ?? null)
   if (dev === undefined) throw new NotInDevError(uri)
   const prod = await store.versions(hash, 'PROD')
   const existing = prod.find((v) => v.version === request.version)
-  if (existing?.contentHash === dev.contentHash) return { kind: 'unchanged', hash, uri, env: 'PROD', contentHash: dev.contentHash }
+  if (existing?.contentHash === dev.contentHash)
+    return { kind: 'unchanged', hash, uri, env: 'PROD', contentHash: dev.contentHash }
   if (existing !== undefined) throw new ProdImmutableError(uri)
   gapCheck(version, prod, 'PROD')
   return record(store, hash, uri, options, { ...dev, env: 'PROD' }, request.message ?? null)

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { schemaKeyToUri, type SchemaKey } from '../iglu/schema-key.js'
 import { createDeployedSchemaCache } from './deployed-schema-cache.js'
 
-const key = (name: string): SchemaKey => ({ vendor: 'com.acme', name, format: 'jsonschema', version: { model: 1, revision: 0, addition: 0 } })
+const key = (name: string): SchemaKey => ({
+  vendor: 'com.acme',
+  name,
+  format: 'jsonschema',
+  version: { model: 1, revision: 0, addition: 0 },
+})
 
 function setUp(ttlMs = 1000, maxEntries?: number, keepMisses = true) {
   let time = 0

@@ -11,8 +11,19 @@ const MAX_ENTRIES = 5000
  * the very next lookup; deployments by other instances sharing the database show within the TTL.
  * A lookup that throws keeps nothing.
  */
-export function createDeployedSchemaCache<K>(deps: { find: (key: K) => Promise<Schema | null>; keyOf: (key: K) => string; ttlMs: number; now: () => number; keepMisses: boolean; maxEntries?: number }) {
-  const cache = new ExpiringCache<Schema | null>({ ttlMs: deps.ttlMs, maxEntries: deps.maxEntries ?? MAX_ENTRIES, now: deps.now })
+export function createDeployedSchemaCache<K>(deps: {
+  find: (key: K) => Promise<Schema | null>
+  keyOf: (key: K) => string
+  ttlMs: number
+  now: () => number
+  keepMisses: boolean
+  maxEntries?: number
+}) {
+  const cache = new ExpiringCache<Schema | null>({
+    ttlMs: deps.ttlMs,
+    maxEntries: deps.maxEntries ?? MAX_ENTRIES,
+    now: deps.now,
+  })
 
   return {
     async lookup(key: K): Promise<Schema | null> {

@@ -32,7 +32,11 @@ export function canonicalSchema(schema: Record<string, unknown>): Record<string,
  * `/iglu/{organizationId}/{dev|prod}/api/schemas` serves and what the inspection resolver reads in-process.
  */
 export function createIgluRepository(db: Kysely<Database>) {
-  async function published(organizationId: string, env: Env, filter: SchemaFilter): Promise<PublishedSchema[]> {
+  async function published(
+    organizationId: string,
+    env: Env,
+    filter: SchemaFilter,
+  ): Promise<PublishedSchema[]> {
     let query = db
       .selectFrom('schema_versions')
       .innerJoin('data_structures', 'data_structures.hash', 'schema_versions.data_structure_hash')
@@ -47,9 +51,15 @@ export function createIgluRepository(db: Kysely<Database>) {
     const schemas: PublishedSchema[] = []
     for (const row of rows) {
       const version = parseSchemaVer(row.version)
-      if (version === null || (filter.model !== undefined && version.model !== filter.model)) continue
+      if (version === null || (filter.model !== undefined && version.model !== filter.model))
+        continue
       const key: SchemaKey = { vendor: row.vendor, name: row.name, format: row.format, version }
-      schemas.push({ key, uri: schemaKeyToUri(key), schema: row.schema, deployedAt: row.deployed_at })
+      schemas.push({
+        key,
+        uri: schemaKeyToUri(key),
+        schema: row.schema,
+        deployedAt: row.deployed_at,
+      })
     }
     return schemas.sort(bySchemaKey)
   }
@@ -59,7 +69,11 @@ export function createIgluRepository(db: Kysely<Database>) {
     list: published,
 
     /** Like `list`, but an empty answer is Iglu Server's 404 "No schemas available". */
-    async listOrFail(organizationId: string, env: Env, filter: SchemaFilter): Promise<PublishedSchema[]> {
+    async listOrFail(
+      organizationId: string,
+      env: Env,
+      filter: SchemaFilter,
+    ): Promise<PublishedSchema[]> {
       const schemas = await published(organizationId, env, filter)
       if (schemas.length === 0) throw new NoSchemasAvailableError()
       return schemas
@@ -67,7 +81,12 @@ export function createIgluRepository(db: Kysely<Database>) {
 
     async find(organizationId: string, env: Env, key: SchemaKey): Promise<PublishedSchema | null> {
       const version = formatSchemaVer(key.version)
-      const [found] = await published(organizationId, env, { vendor: key.vendor, name: key.name, format: key.format, version })
+      const [found] = await published(organizationId, env, {
+        vendor: key.vendor,
+        name: key.name,
+        format: key.format,
+        version,
+      })
       return found ?? null
     },
 

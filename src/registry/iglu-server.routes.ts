@@ -9,7 +9,10 @@ import { SchemaNotFoundError } from './registry.errors.js'
 const tags = ['iglu server']
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { igluApiKey: [] }]
 const Repr = Type.Union([Type.Literal('uri'), Type.Literal('canonical'), Type.Literal('meta')])
-const RepoParams = { organizationId: Type.String(), env: Type.Union([Type.Literal('dev'), Type.Literal('prod')]) }
+const RepoParams = {
+  organizationId: Type.String(),
+  env: Type.Union([Type.Literal('dev'), Type.Literal('prod')]),
+}
 const errors = { 400: ErrorBodyRef, 401: ErrorBodyRef, 403: ErrorBodyRef, 404: ErrorBodyRef }
 const listResponse = { 200: Type.Array(Type.Unknown()), ...errors }
 const MODEL = /^(0|[1-9][0-9]{0,8})$/
@@ -27,8 +30,16 @@ function represent(schema: PublishedSchema, repr: ReprName): unknown {
 
 /** `.../api/meta/health`: `OK` as text, without credentials, as Iglu Server answers load balancers. */
 export const igluHealthRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/meta/health', { schema: { summary: 'Iglu Server health (no credentials needed)', tags, params: Type.Object(RepoParams) } }, async (_request, reply) =>
-    reply.type('text/plain').send('OK'),
+  app.get(
+    '/meta/health',
+    {
+      schema: {
+        summary: 'Iglu Server health (no credentials needed)',
+        tags,
+        params: Type.Object(RepoParams),
+      },
+    },
+    async (_request, reply) => reply.type('text/plain').send('OK'),
   )
 }
 
@@ -36,8 +47,14 @@ export const igluHealthRoutes: FastifyPluginAsyncTypebox = async (app) => {
  * `/iglu/{organizationId}/{dev|prod}/api`: the read side of Iglu Server's API over one environment of
  * the registry, so that Iglu resolvers (Enrich, Micro, igluctl, our own inspection) can use it.
  */
-export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepository }> = async (app, { repository }) => {
-  const scope = (request: { principal: Parameters<typeof requirePrincipal>[0]; params: { env: 'dev' | 'prod' } }) => ({
+export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepository }> = async (
+  app,
+  { repository },
+) => {
+  const scope = (request: {
+    principal: Parameters<typeof requirePrincipal>[0]
+    params: { env: 'dev' | 'prod' }
+  }) => ({
     organizationId: requirePrincipal(request.principal, 'read schemas').organizationId,
     env: request.params.env === 'dev' ? ('DEV' as const) : ('PROD' as const),
   })
@@ -46,13 +63,19 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
     '/schemas',
     {
       schema: {
-        summary: 'Every schema of the environment (always 200)', tags, security,
-        params: Type.Object(RepoParams), querystring: Type.Object({ repr: Type.Optional(Repr) }), response: listResponse,
+        summary: 'Every schema of the environment (always 200)',
+        tags,
+        security,
+        params: Type.Object(RepoParams),
+        querystring: Type.Object({ repr: Type.Optional(Repr) }),
+        response: listResponse,
       },
     },
     async (request) => {
       const { organizationId, env } = scope(request)
-      return (await repository.list(organizationId, env, {})).map((s) => represent(s, request.query.repr ?? 'uri'))
+      return (await repository.list(organizationId, env, {})).map((s) =>
+        represent(s, request.query.repr ?? 'uri'),
+      )
     },
   )
 
@@ -60,13 +83,19 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
     '/schemas/:vendor',
     {
       schema: {
-        summary: "A vendor's schemas (404 when none)", tags, security,
-        params: Type.Object({ ...RepoParams, vendor: Type.String() }), querystring: Type.Object({ repr: Type.Optional(Repr) }), response: listResponse,
+        summary: "A vendor's schemas (404 when none)",
+        tags,
+        security,
+        params: Type.Object({ ...RepoParams, vendor: Type.String() }),
+        querystring: Type.Object({ repr: Type.Optional(Repr) }),
+        response: listResponse,
       },
     },
     async (request) => {
       const { organizationId, env } = scope(request)
-      const found = await repository.listOrFail(organizationId, env, { vendor: request.params.vendor })
+      const found = await repository.listOrFail(organizationId, env, {
+        vendor: request.params.vendor,
+      })
       return found.map((s) => represent(s, request.query.repr ?? 'uri'))
     },
   )
@@ -75,14 +104,20 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
     '/schemas/:vendor/:name',
     {
       schema: {
-        summary: 'The versions of one schema (404 when none)', tags, security,
-        params: Type.Object({ ...RepoParams, vendor: Type.String(), name: Type.String() }), querystring: Type.Object({ repr: Type.Optional(Repr) }), response: listResponse,
+        summary: 'The versions of one schema (404 when none)',
+        tags,
+        security,
+        params: Type.Object({ ...RepoParams, vendor: Type.String(), name: Type.String() }),
+        querystring: Type.Object({ repr: Type.Optional(Repr) }),
+        response: listResponse,
       },
     },
     async (request) => {
       const { organizationId, env } = scope(request)
       const { vendor, name } = request.params
-      return (await repository.listOrFail(organizationId, env, { vendor, name })).map((s) => represent(s, request.query.repr ?? 'uri'))
+      return (await repository.listOrFail(organizationId, env, { vendor, name })).map((s) =>
+        represent(s, request.query.repr ?? 'uri'),
+      )
     },
   )
 
@@ -90,9 +125,17 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
     '/schemas/:vendor/:name/:format/:version',
     {
       schema: {
-        summary: 'One schema by SchemaVer (default repr canonical), or with a bare MODEL the list of that model (default repr uri)',
-        tags, security,
-        params: Type.Object({ ...RepoParams, vendor: Type.String(), name: Type.String(), format: Type.String(), version: Type.String() }),
+        summary:
+          'One schema by SchemaVer (default repr canonical), or with a bare MODEL the list of that model (default repr uri)',
+        tags,
+        security,
+        params: Type.Object({
+          ...RepoParams,
+          vendor: Type.String(),
+          name: Type.String(),
+          format: Type.String(),
+          version: Type.String(),
+        }),
         querystring: Type.Object({ repr: Type.Optional(Repr) }),
         response: { 200: Type.Unknown(), ...errors },
       },
@@ -101,14 +144,25 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
       const { organizationId, env } = scope(request)
       const { vendor, name, format, version } = request.params
       if (MODEL.test(version)) {
-        const found = await repository.listOrFail(organizationId, env, { vendor, name, format, model: Number(version) })
+        const found = await repository.listOrFail(organizationId, env, {
+          vendor,
+          name,
+          format,
+          model: Number(version),
+        })
         return found.map((s) => represent(s, request.query.repr ?? 'uri'))
       }
       const schemaVer = parseSchemaVer(version)
       if (schemaVer === null) throw new SchemaNotFoundError()
-      const found = await repository.get(organizationId, env, { vendor, name, format, version: schemaVer })
+      const found = await repository.get(organizationId, env, {
+        vendor,
+        name,
+        format,
+        version: schemaVer,
+      })
       // Iglu Server answers JSON everywhere but health: the URI alone is a JSON string.
-      if (request.query.repr === 'uri') return reply.type('application/json; charset=utf-8').send(JSON.stringify(found.uri))
+      if (request.query.repr === 'uri')
+        return reply.type('application/json; charset=utf-8').send(JSON.stringify(found.uri))
       return represent(found, request.query.repr ?? 'canonical')
     },
   )

@@ -24,14 +24,18 @@ abstract class RegistryError<C extends RegistryErrorCode> extends DomainError<C>
 export class DataStructureNotFoundError extends RegistryError<'DATA_STRUCTURE_NOT_FOUND'> {
   readonly code = 'DATA_STRUCTURE_NOT_FOUND'
   constructor(hash: string) {
-    super(`No data structure with hash "${hash.slice(0, 100)}" in this organization`, { field: 'dataStructureHash' })
+    super(`No data structure with hash "${hash.slice(0, 100)}" in this organization`, {
+      field: 'dataStructureHash',
+    })
   }
 }
 
 export class VersionNotDeployedError extends RegistryError<'VERSION_NOT_DEPLOYED'> {
   readonly code = 'VERSION_NOT_DEPLOYED'
   constructor(version: string, env: string | undefined) {
-    super(`Version ${version} is not deployed${env === undefined ? '' : ` to ${env}`}`, { field: 'version' })
+    super(`Version ${version} is not deployed${env === undefined ? '' : ` to ${env}`}`, {
+      field: 'version',
+    })
   }
 }
 
@@ -52,7 +56,10 @@ export class InvalidSchemaKeyError extends RegistryError<'INVALID_SCHEMA_KEY'> {
 export class InvalidDeploymentPathError extends RegistryError<'INVALID_DEPLOYMENT_PATH'> {
   readonly code = 'INVALID_DEPLOYMENT_PATH'
   constructor(source: string, target: string) {
-    super(`Cannot deploy from ${source} to ${target}: the only moves are VALIDATED → DEV and DEV → PROD`, { field: 'source' })
+    super(
+      `Cannot deploy from ${source} to ${target}: the only moves are VALIDATED → DEV and DEV → PROD`,
+      { field: 'source' },
+    )
   }
 }
 
@@ -80,7 +87,9 @@ export class VersionGapError extends RegistryError<'VERSION_GAP'> {
 export class PatchRequiredError extends RegistryError<'PATCH_REQUIRED'> {
   readonly code = 'PATCH_REQUIRED'
   constructor(uri: string) {
-    super(`${uri} is already in DEV with different content: deploy with ?patch=true to overwrite it, or bump the version`)
+    super(
+      `${uri} is already in DEV with different content: deploy with ?patch=true to overwrite it, or bump the version`,
+    )
   }
 }
 
@@ -99,7 +108,10 @@ export class ProdImmutableError extends RegistryError<'PROD_IMMUTABLE'> {
 export class DataStructureHashConflictError extends RegistryError<'DATA_STRUCTURE_HASH_CONFLICT'> {
   readonly code = 'DATA_STRUCTURE_HASH_CONFLICT'
   constructor(requested: string, existing: string, hash: string) {
-    super(`${requested} has the same data structure hash (${hash}) as the existing ${existing}: one of them must be renamed (vendor or name)`, { field: 'name' })
+    super(
+      `${requested} has the same data structure hash (${hash}) as the existing ${existing}: one of them must be renamed (vendor or name)`,
+      { field: 'name' },
+    )
   }
 }
 

@@ -18,10 +18,14 @@ import {
 const MAX_PAGE = 100_000
 
 type RegistryOptions = { registry: RegistryService }
-const caller = (principal: Parameters<typeof requirePrincipal>[0]) => requirePrincipal(principal, 'use the registry')
+const caller = (principal: Parameters<typeof requirePrincipal>[0]) =>
+  requirePrincipal(principal, 'use the registry')
 
 /** Validation and deployment requests, sync and async, and their polling routes. */
-export const registryRequestRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async (app, { registry }) => {
+export const registryRequestRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async (
+  app,
+  { registry },
+) => {
   for (const url of ['/validation-requests', '/validation-requests/sync']) {
     app.post(url, { schema: validationSchema }, async (request, reply) => {
       const { organizationId } = caller(request.principal)
@@ -40,9 +44,13 @@ export const registryRequestRoutes: FastifyPluginAsyncTypebox<RegistryOptions> =
       const principal = caller(request.principal)
       const options = { patch: request.query.patch === 'true', initiator: principal }
       if (url.endsWith('/sync') || request.query.async !== 'true') {
-        return reply.code(201).send(await registry.deploy(principal.organizationId, request.body, options))
+        return reply
+          .code(201)
+          .send(await registry.deploy(principal.organizationId, request.body, options))
       }
-      return reply.code(202).send(await registry.deployLater(principal.organizationId, request.body, options))
+      return reply
+        .code(202)
+        .send(await registry.deployLater(principal.organizationId, request.body, options))
     })
   }
   app.get('/deployment-requests/:id', { schema: requestStatusSchema }, async (request) =>
@@ -51,10 +59,19 @@ export const registryRequestRoutes: FastifyPluginAsyncTypebox<RegistryOptions> =
 }
 
 /** Reads of data structure records, their versions and history, and their metadata. */
-export const dataStructureRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async (app, { registry }) => {
+export const dataStructureRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async (
+  app,
+  { registry },
+) => {
   app.get('/', { schema: listSchema }, async (request) => {
     const { vendor, name, format, from, size } = request.query
-    return registry.list(caller(request.principal).organizationId, { vendor, name, format, from: Number(from ?? 0), size: Math.min(Number(size ?? MAX_PAGE), MAX_PAGE) })
+    return registry.list(caller(request.principal).organizationId, {
+      vendor,
+      name,
+      format,
+      from: Number(from ?? 0),
+      size: Math.min(Number(size ?? MAX_PAGE), MAX_PAGE),
+    })
   })
 
   app.get('/:hash', { schema: getSchema }, async (request) =>
@@ -65,14 +82,23 @@ export const dataStructureRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = a
   // and a version read kept by the registry is the same object each time, written once.
   const written = new WeakMap<object, string>()
   app.get('/:hash/versions/:version', { schema: getVersionSchema }, async (request, reply) => {
-    const schema = await registry.getVersion(caller(request.principal).organizationId, request.params.hash, request.params.version, request.query.env)
+    const schema = await registry.getVersion(
+      caller(request.principal).organizationId,
+      request.params.hash,
+      request.params.version,
+      request.query.env,
+    )
     let json = written.get(schema)
     if (json === undefined) written.set(schema, (json = JSON.stringify(schema)))
     return reply.type('application/json; charset=utf-8').send(json)
   })
 
   app.get('/:hash/versions', { schema: structureVersionsSchema }, async (request) =>
-    registry.structureVersions(caller(request.principal).organizationId, request.params.hash, request.query.env),
+    registry.structureVersions(
+      caller(request.principal).organizationId,
+      request.params.hash,
+      request.query.env,
+    ),
   )
 
   app.get('/:hash/deployments', { schema: deploymentsSchema }, async (request) => {
@@ -86,17 +112,34 @@ export const dataStructureRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = a
   })
 
   app.put('/:hash/meta', { schema: metaSchema }, async (request) =>
-    registry.updateMeta(caller(request.principal).organizationId, request.params.hash, request.body, 'replace'),
+    registry.updateMeta(
+      caller(request.principal).organizationId,
+      request.params.hash,
+      request.body,
+      'replace',
+    ),
   )
   app.patch('/:hash/meta', { schema: metaSchema }, async (request) =>
-    registry.updateMeta(caller(request.principal).organizationId, request.params.hash, request.body, 'merge'),
+    registry.updateMeta(
+      caller(request.principal).organizationId,
+      request.params.hash,
+      request.body,
+      'merge',
+    ),
   )
 }
 
 /** `/data-structures/v1`: the Console's data structures API over the registry service. */
-export const registryRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async (app, { registry }) => {
+export const registryRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async (
+  app,
+  { registry },
+) => {
   app.get('/schemas/versions', { schema: schemaVersionsSchema }, async (request) =>
-    registry.schemaVersions(caller(request.principal).organizationId, request.query.env, request.query.latest !== 'false'),
+    registry.schemaVersions(
+      caller(request.principal).organizationId,
+      request.query.env,
+      request.query.latest !== 'false',
+    ),
   )
   await app.register(registryRequestRoutes, { registry })
   await app.register(dataStructureRoutes, { registry })
@@ -106,7 +149,10 @@ export const registryRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async 
  * `/api/schemas/v1/organizations/{organizationId}`: the legacy Schemas API, tunnelled to the same handlers.
  * Records live under `/schemas`; validation and deployment requests sit at the organization level.
  */
-export const legacySchemasRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async (app, { registry }) => {
+export const legacySchemasRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async (
+  app,
+  { registry },
+) => {
   await app.register(registryRequestRoutes, { registry })
   await app.register(dataStructureRoutes, { registry, prefix: '/schemas' })
 }

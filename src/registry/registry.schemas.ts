@@ -12,7 +12,9 @@ const Count = Type.String({ pattern: '^[0-9]{1,15}$', description: 'A non-negati
 export const Meta = Type.Object(
   {
     hidden: Type.Optional(Type.Boolean()),
-    schemaType: Type.Optional(Type.Union([Type.Literal('event'), Type.Literal('entity'), Type.Null()])),
+    schemaType: Type.Optional(
+      Type.Union([Type.Literal('event'), Type.Literal('entity'), Type.Null()]),
+    ),
     customData: Type.Optional(Type.Record(Type.String(), Type.String())),
   },
   { additionalProperties: true },
@@ -55,38 +57,63 @@ const RequestResult = Type.Object(
 const OrgParams = Type.Object({ organizationId: Type.String() })
 const HashParams = Type.Object({ organizationId: Type.String(), hash: Type.String() })
 const AsyncQuery = Type.Object({
-  async: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: answer 202 at once and poll by id' })),
+  async: Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false')], {
+      description: 'true: answer 202 at once and poll by id',
+    }),
+  ),
 })
 
 export const listSchema = {
-  summary: 'List data structures', tags, security, params: OrgParams,
+  summary: 'List data structures',
+  tags,
+  security,
+  params: OrgParams,
   querystring: Type.Object({
-    vendor: Type.Optional(Type.String()), name: Type.Optional(Type.String()), format: Type.Optional(Type.String()),
-    from: Type.Optional(Count), size: Type.Optional(Count),
+    vendor: Type.Optional(Type.String()),
+    name: Type.Optional(Type.String()),
+    format: Type.Optional(Type.String()),
+    from: Type.Optional(Count),
+    size: Type.Optional(Count),
   }),
   response: { 200: Type.Array(DataStructureRecord), ...guardErrors },
 }
 
 export const getSchema = {
-  summary: 'One data structure', tags, security, params: HashParams,
+  summary: 'One data structure',
+  tags,
+  security,
+  params: HashParams,
   response: { 200: DataStructureRecord, ...guardErrors, 404: ErrorBodyRef },
 }
 
 export const getVersionSchema = {
-  summary: 'The raw schema of a version deployed to an environment', tags, security,
-  params: Type.Object({ organizationId: Type.String(), hash: Type.String(), version: Type.String() }),
+  summary: 'The raw schema of a version deployed to an environment',
+  tags,
+  security,
+  params: Type.Object({
+    organizationId: Type.String(),
+    hash: Type.String(),
+    version: Type.String(),
+  }),
   querystring: Type.Object({ env: Type.Optional(Env) }),
   response: { 200: AnyObject, ...guardErrors, 404: ErrorBodyRef },
 }
 
 export const structureVersionsSchema = {
-  summary: 'The raw schema of every version (in an environment, or in either), lowest first', tags, security, params: HashParams,
+  summary: 'The raw schema of every version (in an environment, or in either), lowest first',
+  tags,
+  security,
+  params: HashParams,
   querystring: Type.Object({ env: Type.Optional(Env) }),
   response: { 200: Type.Array(AnyObject), ...guardErrors, 404: ErrorBodyRef },
 }
 
 export const deploymentsSchema = {
-  summary: 'Deployment history, newest first', tags, security, params: HashParams,
+  summary: 'Deployment history, newest first',
+  tags,
+  security,
+  params: HashParams,
   querystring: Type.Object({
     from: Type.Optional(Count),
     size: Type.Optional(Count),
@@ -97,21 +124,37 @@ export const deploymentsSchema = {
 }
 
 export const schemaVersionsSchema = {
-  summary: 'The latest version of every data structure (latest=false: every version), as raw schemas', tags, security, params: OrgParams,
-  querystring: Type.Object({ latest: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])), env: Type.Optional(Env) }),
+  summary:
+    'The latest version of every data structure (latest=false: every version), as raw schemas',
+  tags,
+  security,
+  params: OrgParams,
+  querystring: Type.Object({
+    latest: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+    env: Type.Optional(Env),
+  }),
   response: { 200: Type.Array(AnyObject), ...guardErrors },
 }
 
 export const validationSchema = {
-  summary: 'Validate a self-describing schema (JSON Schema, Iglu, warehouse lint)', tags, security, params: OrgParams,
+  summary: 'Validate a self-describing schema (JSON Schema, Iglu, warehouse lint)',
+  tags,
+  security,
+  params: OrgParams,
   querystring: AsyncQuery,
   body: Type.Object({ meta: Type.Optional(Meta), data: AnyObject }, { additionalProperties: true }),
   response: { 201: RequestResult, 202: RequestResult, ...guardErrors },
 }
 
 export const deploymentSchema = {
-  summary: 'Deploy a schema version: VALIDATED → DEV, or DEV → PROD (admin)', tags, security, params: OrgParams,
-  querystring: Type.Object({ ...AsyncQuery.properties, patch: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) }),
+  summary: 'Deploy a schema version: VALIDATED → DEV, or DEV → PROD (admin)',
+  tags,
+  security,
+  params: OrgParams,
+  querystring: Type.Object({
+    ...AsyncQuery.properties,
+    patch: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+  }),
   body: Type.Object(
     {
       source: Type.String({ description: 'VALIDATED or DEV' }),
@@ -122,22 +165,40 @@ export const deploymentSchema = {
       version: Type.String(),
       message: Type.Optional(Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()])),
       contentHash: Type.Optional(
-        Type.Union([Type.String({ pattern: '^[0-9a-f]{64}$', description: 'The content expected in the source slot (the contentHash a validation answered); other content is refused with 409' }), Type.Null()]),
+        Type.Union([
+          Type.String({
+            pattern: '^[0-9a-f]{64}$',
+            description:
+              'The content expected in the source slot (the contentHash a validation answered); other content is refused with 409',
+          }),
+          Type.Null(),
+        ]),
       ),
     },
     { additionalProperties: true },
   ),
-  response: { 201: RequestResult, 202: RequestResult, ...guardErrors, 404: ErrorBodyRef, 409: ErrorBodyRef },
+  response: {
+    201: RequestResult,
+    202: RequestResult,
+    ...guardErrors,
+    404: ErrorBodyRef,
+    409: ErrorBodyRef,
+  },
 }
 
 export const requestStatusSchema = {
-  summary: 'Poll a validation or deployment request', tags, security,
+  summary: 'Poll a validation or deployment request',
+  tags,
+  security,
   params: Type.Object({ organizationId: Type.String(), id: Type.String() }),
   response: { 200: RequestResult, ...guardErrors, 404: ErrorBodyRef },
 }
 
 export const metaSchema = {
-  summary: 'Update the metadata of a data structure', tags, security, params: HashParams,
+  summary: 'Update the metadata of a data structure',
+  tags,
+  security,
+  params: HashParams,
   body: Meta,
   response: { 200: DataStructureRecord, ...guardErrors, 404: ErrorBodyRef },
 }

@@ -6,13 +6,37 @@ import type { Database } from '../db/database.js'
 import { contentHash } from '../iglu/content-hash.js'
 import { compareSchemaVer, formatSchemaVer, parseSchemaVer } from '../iglu/schema-ver.js'
 import { dataStructureHash, schemaKeyToUri } from '../iglu/schema-key.js'
-import { checkDeploymentRequest, deploySchema, refuseHashConflict, type DeploymentRequest, type Initiator } from './deploy-schema.js'
-import { DataStructureHashConflictError, DataStructureNotFoundError, InvalidSchemaKeyError, RequestNotFoundError, SchemaTooCostlyError, SchemaTooDeepError, ValidationBusyError, VersionNotDeployedError } from './registry.errors.js'
+import {
+  checkDeploymentRequest,
+  deploySchema,
+  refuseHashConflict,
+  type DeploymentRequest,
+  type Initiator,
+} from './deploy-schema.js'
+import {
+  DataStructureHashConflictError,
+  DataStructureNotFoundError,
+  InvalidSchemaKeyError,
+  RequestNotFoundError,
+  SchemaTooCostlyError,
+  SchemaTooDeepError,
+  ValidationBusyError,
+  VersionNotDeployedError,
+} from './registry.errors.js'
 import { createDeployedSchemaCache } from './deployed-schema-cache.js'
-import { createRegistryStore, type DataStructure, type Env, type SchemaVersion } from './registry.store.js'
+import {
+  createRegistryStore,
+  type DataStructure,
+  type Env,
+  type SchemaVersion,
+} from './registry.store.js'
 import type { PendingWork, StructureMeta } from './registry.table.js'
 import { dataStructureView, deploymentView } from './registry-views.js'
-import { MAX_SCHEMA_DEPTH, type SchemaDocumentCheck, type SchemaValidationReport } from './schema-validation.js'
+import {
+  MAX_SCHEMA_DEPTH,
+  type SchemaDocumentCheck,
+  type SchemaValidationReport,
+} from './schema-validation.js'
 import { isUuid } from '../uuid.js'
 
 /** The result object of validation and deployment requests, as Console clients read it. */
@@ -27,7 +51,8 @@ export interface RequestResult {
   readonly [extra: string]: unknown
 }
 
-export type MetaInput = Partial<Pick<StructureMeta, 'hidden' | 'schemaType' | 'customData'>> & Record<string, unknown>
+export type MetaInput = Partial<Pick<StructureMeta, 'hidden' | 'schemaType' | 'customData'>> &
+  Record<string, unknown>
 
 const DEFAULT_META: StructureMeta = { hidden: false, schemaType: null, customData: {} }
 const orNull = (list: readonly string[]) => (list.length === 0 ? null : [...list])
@@ -40,8 +65,11 @@ const orNull = (list: readonly string[]) => (list.length === 0 ? null : [...list
 /** One entry per version, lowest first: a version deployed to both environments once, as DEV has it. */
 function versionsInOrder(versions: readonly SchemaVersion[]): SchemaVersion[] {
   const once = new Map<string, SchemaVersion>()
-  for (const version of versions) if (!once.has(version.version) || version.env === 'DEV') once.set(version.version, version)
-  return [...once.values()].sort((a, b) => compareSchemaVer(parseSchemaVer(a.version)!, parseSchemaVer(b.version)!))
+  for (const version of versions)
+    if (!once.has(version.version) || version.env === 'DEV') once.set(version.version, version)
+  return [...once.values()].sort((a, b) =>
+    compareSchemaVer(parseSchemaVer(a.version)!, parseSchemaVer(b.version)!),
+  )
 }
 
 /** The report of a check, or the domain error that stands for its absence. */
@@ -62,7 +90,14 @@ function reportOf(check: SchemaDocumentCheck): SchemaValidationReport {
   }
 }
 
-export function createRegistryService(deps: { db: Kysely<Database>; checkDocument: (data: unknown) => Promise<SchemaDocumentCheck>; clock: Clock; background: Pick<BackgroundTasks, 'run'>; versionCacheTtlMs?: number; onDeployed?: () => void }) {
+export function createRegistryService(deps: {
+  db: Kysely<Database>
+  checkDocument: (data: unknown) => Promise<SchemaDocumentCheck>
+  clock: Clock
+  background: Pick<BackgroundTasks, 'run'>
+  versionCacheTtlMs?: number
+  onDeployed?: () => void
+}) {
   const store = createRegistryStore(deps.db)
   type VersionRead = { organizationId: string; hash: string; version: string; env: Env | undefined }
   // Versions found are kept; a structure or version not (yet) there throws, and is asked again next time.
@@ -74,9 +109,17 @@ export function createRegistryService(deps: { db: Kysely<Database>; checkDocumen
     now: () => performance.now(),
   })
 
-  async function readVersion({ organizationId, hash, version, env }: VersionRead): Promise<Record<string, unknown>> {
+  async function readVersion({
+    organizationId,
+    hash,
+    version,
+    env,
+  }: VersionRead): Promise<Record<string, unknown>> {
     await structureOrThrow(organizationId, hash)
-    if (parseSchemaVer(version) === null) throw new InvalidSchemaKeyError([`version "${version.slice(0, 100)}" must be MODEL-REVISION-ADDITION`])
+    if (parseSchemaVer(version) === null)
+      throw new InvalidSchemaKeyError([
+        `version "${version.slice(0, 100)}" must be MODEL-REVISION-ADDITION`,
+      ])
     const found = (await store.versions(hash, env)).filter((v) => v.version === version)
     const chosen = found.find((v) => v.env === 'PROD') ?? found[0]
     if (chosen === undefined) throw new VersionNotDeployedError(version, env)
@@ -95,7 +138,12 @@ export function createRegistryService(deps: { db: Kysely<Database>; checkDocumen
    * that a deployment may then insist on; a failure empties the slot, so that older content is not
    * left deployable under a request that was refused.
    */
-  async function validate(organizationId: string, id: string, body: { meta?: MetaInput | undefined; data: unknown }, { isAccepted = false } = {}): Promise<RequestResult> {
+  async function validate(
+    organizationId: string,
+    id: string,
+    body: { meta?: MetaInput | undefined; data: unknown },
+    { isAccepted = false } = {},
+  ): Promise<RequestResult> {
     const report = reportOf(await deps.checkDocument(body.data))
     const key = report.key
     const errors = [...report.errors]
@@ -126,7 +174,12 @@ export function createRegistryService(deps: { db: Kysely<Database>; checkDocumen
       const tx = createRegistryStore(trx)
       if (key !== null) {
         const identity = { organizationId, ...key, version: formatSchemaVer(key.version) }
-        if (validatedContent !== null) await tx.saveValidated(identity, { schema, meta: { ...DEFAULT_META, ...body.meta }, contentHash: validatedContent })
+        if (validatedContent !== null)
+          await tx.saveValidated(identity, {
+            schema,
+            meta: { ...DEFAULT_META, ...body.meta },
+            contentHash: validatedContent,
+          })
         else await tx.deleteValidated(identity)
       }
       if (isAccepted) await tx.finishRequest(id, result)
@@ -135,8 +188,17 @@ export function createRegistryService(deps: { db: Kysely<Database>; checkDocumen
     return result
   }
 
-  async function deploy(organizationId: string, id: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }, { isAccepted = false } = {}) {
-    const outcome = await deploySchema(deps.db, organizationId, request, { ...options, now: deps.clock.now() })
+  async function deploy(
+    organizationId: string,
+    id: string,
+    request: DeploymentRequest,
+    options: { patch: boolean; initiator: Initiator },
+    { isAccepted = false } = {},
+  ) {
+    const outcome = await deploySchema(deps.db, organizationId, request, {
+      ...options,
+      now: deps.clock.now(),
+    })
     if (outcome.kind === 'deployed') {
       versionReads.invalidate()
       deps.onDeployed?.()
@@ -154,7 +216,8 @@ export function createRegistryService(deps: { db: Kysely<Database>; checkDocumen
           ? `${uri} deployed to ${outcome.deployment.env}${outcome.deployment.patchLevel > 0 ? ` (patch ${outcome.deployment.patchLevel})` : ''}`
           : `${uri} is already deployed to ${outcome.env} with this content; nothing changed`,
       dataStructureHash: outcome.hash,
-      contentHash: outcome.kind === 'deployed' ? outcome.deployment.contentHash : outcome.contentHash,
+      contentHash:
+        outcome.kind === 'deployed' ? outcome.deployment.contentHash : outcome.contentHash,
       deployment: outcome.kind === 'deployed' ? deploymentView(outcome.deployment) : null,
     }
     if (isAccepted) await store.finishRequest(id, result)
@@ -162,17 +225,38 @@ export function createRegistryService(deps: { db: Kysely<Database>; checkDocumen
     return result
   }
 
-  const pendingResult = (id: string): RequestResult => ({ id, completed: false, success: false, errors: null, warnings: null, info: null, message: 'in progress' })
+  const pendingResult = (id: string): RequestResult => ({
+    id,
+    completed: false,
+    success: false,
+    errors: null,
+    warnings: null,
+    info: null,
+    message: 'in progress',
+  })
 
   /** Does the work of an accepted request after the answer; a failure becomes its final result. */
   function finishLater(organizationId: string, id: string, work: PendingWork): void {
     deps.background.run(async () => {
       try {
-        if (work.kind === 'validation') await validate(organizationId, id, work.body, { isAccepted: true })
-        else await deploy(organizationId, id, work.request, { patch: work.patch, initiator: work.initiator }, { isAccepted: true })
+        if (work.kind === 'validation')
+          await validate(organizationId, id, work.body, { isAccepted: true })
+        else
+          await deploy(
+            organizationId,
+            id,
+            work.request,
+            { patch: work.patch, initiator: work.initiator },
+            { isAccepted: true },
+          )
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error)
-        await store.finishRequest(id, { ...pendingResult(id), completed: true, errors: [message], message })
+        await store.finishRequest(id, {
+          ...pendingResult(id),
+          completed: true,
+          errors: [message],
+          message,
+        })
       }
     })
   }
@@ -187,11 +271,22 @@ export function createRegistryService(deps: { db: Kysely<Database>; checkDocumen
   }
 
   return {
-    validate: (organizationId: string, body: { meta?: MetaInput | undefined; data: unknown }) => validate(organizationId, randomUUID(), body),
-    validateLater: (organizationId: string, body: { meta?: MetaInput | undefined; data: unknown }) => later(organizationId, { kind: 'validation', body }),
-    deploy: (organizationId: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }) =>
-      deploy(organizationId, randomUUID(), request, options),
-    async deployLater(organizationId: string, request: DeploymentRequest, options: { patch: boolean; initiator: Initiator }) {
+    validate: (organizationId: string, body: { meta?: MetaInput | undefined; data: unknown }) =>
+      validate(organizationId, randomUUID(), body),
+    validateLater: (
+      organizationId: string,
+      body: { meta?: MetaInput | undefined; data: unknown },
+    ) => later(organizationId, { kind: 'validation', body }),
+    deploy: (
+      organizationId: string,
+      request: DeploymentRequest,
+      options: { patch: boolean; initiator: Initiator },
+    ) => deploy(organizationId, randomUUID(), request, options),
+    async deployLater(
+      organizationId: string,
+      request: DeploymentRequest,
+      options: { patch: boolean; initiator: Initiator },
+    ) {
       checkDeploymentRequest(request, options.initiator)
       const initiator = { apiKeyId: options.initiator.apiKeyId, isAdmin: options.initiator.isAdmin }
       return later(organizationId, { kind: 'deployment', request, patch: options.patch, initiator })
@@ -204,19 +299,34 @@ export function createRegistryService(deps: { db: Kysely<Database>; checkDocumen
      */
     async finishInterruptedRequests(): Promise<number> {
       const unfinished = await store.unfinishedRequests()
-      for (const request of unfinished) finishLater(request.organizationId, request.id, request.work)
+      for (const request of unfinished)
+        finishLater(request.organizationId, request.id, request.work)
       return unfinished.length
     },
 
     async findRequest(organizationId: string, kind: 'validation' | 'deployment', id: string) {
-      const result = isUuid(id) ? await store.findRequest(organizationId, kind, id.toLowerCase()) : null
+      const result = isUuid(id)
+        ? await store.findRequest(organizationId, kind, id.toLowerCase())
+        : null
       if (result === null) throw new RequestNotFoundError(id)
       return result
     },
 
     /** Ordered by vendor, name and format; `from` and `size` page that order. */
-    async list(organizationId: string, filter: { vendor?: string | undefined; name?: string | undefined; format?: string | undefined; from?: number; size?: number }) {
-      const structures = (await store.listStructures(organizationId, filter)).slice(filter.from ?? 0, (filter.from ?? 0) + (filter.size ?? Infinity))
+    async list(
+      organizationId: string,
+      filter: {
+        vendor?: string | undefined
+        name?: string | undefined
+        format?: string | undefined
+        from?: number
+        size?: number
+      },
+    ) {
+      const structures = (await store.listStructures(organizationId, filter)).slice(
+        filter.from ?? 0,
+        (filter.from ?? 0) + (filter.size ?? Infinity),
+      )
       const current = await store.currentDeployments(structures.map((s) => s.hash))
       return structures.map((s) => dataStructureView(s, current.get(s.hash) ?? []))
     },
@@ -228,10 +338,22 @@ export function createRegistryService(deps: { db: Kysely<Database>; checkDocumen
     },
 
     /** The raw schema of a version in an environment (PROD, else DEV, when none is named). */
-    getVersion: async (organizationId: string, hash: string, version: string, env: Env | undefined) =>
-      (await versionReads.lookup({ organizationId, hash, version, env })) as Record<string, unknown>,
+    getVersion: async (
+      organizationId: string,
+      hash: string,
+      version: string,
+      env: Env | undefined,
+    ) =>
+      (await versionReads.lookup({ organizationId, hash, version, env })) as Record<
+        string,
+        unknown
+      >,
 
-    async deployments(organizationId: string, hash: string, query: { from: number; size: number; env?: Env | undefined; version?: string | undefined }) {
+    async deployments(
+      organizationId: string,
+      hash: string,
+      query: { from: number; size: number; env?: Env | undefined; version?: string | undefined },
+    ) {
       await structureOrThrow(organizationId, hash)
       return (await store.deployments(hash, query)).map(deploymentView)
     },
@@ -242,7 +364,10 @@ export function createRegistryService(deps: { db: Kysely<Database>; checkDocumen
      */
     async schemaVersions(organizationId: string, env: Env | undefined, latestOnly: boolean) {
       const structures = await store.listStructures(organizationId, {})
-      const versions = await store.versionsOf(structures.map((structure) => structure.hash), env)
+      const versions = await store.versionsOf(
+        structures.map((structure) => structure.hash),
+        env,
+      )
       const schemas: Record<string, unknown>[] = []
       for (const structure of structures) {
         const ordered = versionsInOrder(versions.get(structure.hash) ?? [])
@@ -258,9 +383,15 @@ export function createRegistryService(deps: { db: Kysely<Database>; checkDocumen
     },
 
     /** PUT replaces the metadata (missing fields take their defaults); PATCH changes only the given fields. */
-    async updateMeta(organizationId: string, hash: string, input: MetaInput, mode: 'replace' | 'merge') {
+    async updateMeta(
+      organizationId: string,
+      hash: string,
+      input: MetaInput,
+      mode: 'replace' | 'merge',
+    ) {
       const structure = await structureOrThrow(organizationId, hash)
-      const meta: StructureMeta = mode === 'replace' ? { ...DEFAULT_META, ...input } : { ...structure.meta, ...input }
+      const meta: StructureMeta =
+        mode === 'replace' ? { ...DEFAULT_META, ...input } : { ...structure.meta, ...input }
       await store.updateMeta(hash, meta)
       const current = await store.currentDeployments([hash])
       return dataStructureView({ ...structure, meta }, current.get(hash) ?? [])

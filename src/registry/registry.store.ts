@@ -1,6 +1,11 @@
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../db/database.js'
-import type { DataStructureRow, DeploymentRow, PendingWork, StructureMeta } from './registry.table.js'
+import type {
+  DataStructureRow,
+  DeploymentRow,
+  PendingWork,
+  StructureMeta,
+} from './registry.table.js'
 
 export type Env = 'DEV' | 'PROD'
 
@@ -39,20 +44,38 @@ export interface ValidatedCandidate {
   readonly contentHash: string
 }
 
-type Identity = { organizationId: string; vendor: string; name: string; format: string; version: string }
+type Identity = {
+  organizationId: string
+  vendor: string
+  name: string
+  format: string
+  version: string
+}
 
 /** Rows of the registry tables, mapped to domain values. Bind it to a transaction to make several calls atomic. */
 export function createRegistryStore(db: Kysely<Database>) {
   /** The versions of these data structures, by hash, in one query. */
-  async function versionsOf(hashes: readonly string[], env?: Env): Promise<Map<string, SchemaVersion[]>> {
+  async function versionsOf(
+    hashes: readonly string[],
+    env?: Env,
+  ): Promise<Map<string, SchemaVersion[]>> {
     const byHash = new Map<string, SchemaVersion[]>()
     if (hashes.length === 0) return byHash
-    let query = db.selectFrom('schema_versions').selectAll().where('data_structure_hash', 'in', hashes)
+    let query = db
+      .selectFrom('schema_versions')
+      .selectAll()
+      .where('data_structure_hash', 'in', hashes)
     if (env !== undefined) query = query.where('env', '=', env)
     for (const r of await query.execute()) {
       let versions = byHash.get(r.data_structure_hash)
       if (versions === undefined) byHash.set(r.data_structure_hash, (versions = []))
-      versions.push({ env: r.env, version: r.version, schema: r.schema, contentHash: r.content_hash, patchLevel: r.patch_level })
+      versions.push({
+        env: r.env,
+        version: r.version,
+        schema: r.schema,
+        contentHash: r.content_hash,
+        patchLevel: r.patch_level,
+      })
     }
     return byHash
   }
@@ -125,8 +148,18 @@ export function createRegistryStore(db: Kysely<Database>) {
       return row ? toStructure(row) : null
     },
 
-    async listStructures(organizationId: string, filter: { vendor?: string | undefined; name?: string | undefined; format?: string | undefined }): Promise<DataStructure[]> {
-      let query = db.selectFrom('data_structures').selectAll().where('organization_id', '=', organizationId)
+    async listStructures(
+      organizationId: string,
+      filter: {
+        vendor?: string | undefined
+        name?: string | undefined
+        format?: string | undefined
+      },
+    ): Promise<DataStructure[]> {
+      let query = db
+        .selectFrom('data_structures')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
       if (filter.vendor !== undefined) query = query.where('vendor', '=', filter.vendor)
       if (filter.name !== undefined) query = query.where('name', '=', filter.name)
       if (filter.format !== undefined) query = query.where('format', '=', filter.format)
@@ -137,16 +170,28 @@ export function createRegistryStore(db: Kysely<Database>) {
     async insertStructure(structure: DataStructure): Promise<void> {
       await db
         .insertInto('data_structures')
-        .values({ ...pick(structure), organization_id: structure.organizationId, meta: JSON.stringify(structure.meta) })
+        .values({
+          ...pick(structure),
+          organization_id: structure.organizationId,
+          meta: JSON.stringify(structure.meta),
+        })
         .execute()
     },
 
     async updateDescription(hash: string, description: string | null): Promise<void> {
-      await db.updateTable('data_structures').set({ description }).where('hash', '=', hash).execute()
+      await db
+        .updateTable('data_structures')
+        .set({ description })
+        .where('hash', '=', hash)
+        .execute()
     },
 
     async updateMeta(hash: string, meta: StructureMeta): Promise<void> {
-      await db.updateTable('data_structures').set({ meta: JSON.stringify(meta) }).where('hash', '=', hash).execute()
+      await db
+        .updateTable('data_structures')
+        .set({ meta: JSON.stringify(meta) })
+        .where('hash', '=', hash)
+        .execute()
     },
 
     async versions(hash: string, env?: Env): Promise<SchemaVersion[]> {
@@ -194,7 +239,10 @@ export function createRegistryStore(db: Kysely<Database>) {
     },
 
     /** Newest first, with optional filters and offset paging. */
-    async deployments(hash: string, query: { from: number; size: number; env?: Env | undefined; version?: string | undefined }): Promise<Deployment[]> {
+    async deployments(
+      hash: string,
+      query: { from: number; size: number; env?: Env | undefined; version?: string | undefined },
+    ): Promise<Deployment[]> {
       let select = db.selectFrom('deployments').selectAll().where('data_structure_hash', '=', hash)
       if (query.env !== undefined) select = select.where('env', '=', query.env)
       if (query.version !== undefined) select = select.where('version', '=', query.version)
@@ -215,23 +263,49 @@ export function createRegistryStore(db: Kysely<Database>) {
         .orderBy('env', 'desc')
         .orderBy('id', 'desc')
         .execute()
-      for (const row of rows) byHash.set(row.data_structure_hash, [...(byHash.get(row.data_structure_hash) ?? []), toDeployment(row)])
+      for (const row of rows)
+        byHash.set(row.data_structure_hash, [
+          ...(byHash.get(row.data_structure_hash) ?? []),
+          toDeployment(row),
+        ])
       return byHash
     },
 
-    async saveRequest(request: { id: string; organizationId: string; kind: 'validation' | 'deployment'; result: object }): Promise<void> {
+    async saveRequest(request: {
+      id: string
+      organizationId: string
+      kind: 'validation' | 'deployment'
+      result: object
+    }): Promise<void> {
       await db
         .insertInto('registry_requests')
-        .values({ id: request.id, organization_id: request.organizationId, kind: request.kind, result: JSON.stringify(request.result) })
+        .values({
+          id: request.id,
+          organization_id: request.organizationId,
+          kind: request.kind,
+          result: JSON.stringify(request.result),
+        })
         .onConflict((oc) => oc.column('id').doUpdateSet({ result: JSON.stringify(request.result) }))
         .execute()
     },
 
     /** An asynchronous request, answered before its work is done: the work is kept with it until it is finished. */
-    async acceptRequest(request: { id: string; organizationId: string; kind: PendingWork['kind']; result: object; work: PendingWork }): Promise<void> {
+    async acceptRequest(request: {
+      id: string
+      organizationId: string
+      kind: PendingWork['kind']
+      result: object
+      work: PendingWork
+    }): Promise<void> {
       await db
         .insertInto('registry_requests')
-        .values({ id: request.id, organization_id: request.organizationId, kind: request.kind, result: JSON.stringify(request.result), pending_work: JSON.stringify(request.work) })
+        .values({
+          id: request.id,
+          organization_id: request.organizationId,
+          kind: request.kind,
+          result: JSON.stringify(request.result),
+          pending_work: JSON.stringify(request.work),
+        })
         .execute()
     },
 
@@ -247,12 +321,27 @@ export function createRegistryStore(db: Kysely<Database>) {
     },
 
     /** Accepted requests whose work is not finished, oldest first. */
-    async unfinishedRequests(): Promise<{ id: string; organizationId: string; work: PendingWork }[]> {
-      const rows = await db.selectFrom('registry_requests').select(['id', 'organization_id', 'pending_work']).where('pending_work', 'is not', null).orderBy('created_at').execute()
-      return rows.flatMap((row) => (row.pending_work === null ? [] : [{ id: row.id, organizationId: row.organization_id, work: row.pending_work }]))
+    async unfinishedRequests(): Promise<
+      { id: string; organizationId: string; work: PendingWork }[]
+    > {
+      const rows = await db
+        .selectFrom('registry_requests')
+        .select(['id', 'organization_id', 'pending_work'])
+        .where('pending_work', 'is not', null)
+        .orderBy('created_at')
+        .execute()
+      return rows.flatMap((row) =>
+        row.pending_work === null
+          ? []
+          : [{ id: row.id, organizationId: row.organization_id, work: row.pending_work }],
+      )
     },
 
-    async findRequest(organizationId: string, kind: 'validation' | 'deployment', id: string): Promise<Record<string, unknown> | null> {
+    async findRequest(
+      organizationId: string,
+      kind: 'validation' | 'deployment',
+      id: string,
+    ): Promise<Record<string, unknown> | null> {
       const row = await db
         .selectFrom('registry_requests')
         .select('result')

@@ -58,8 +58,16 @@ export interface DeploymentsTable {
 
 /** The input of an accepted asynchronous request: what is needed to do it again after a restart. */
 export type PendingWork =
-  | { readonly kind: 'validation'; readonly body: { readonly meta?: Record<string, unknown> | undefined; readonly data: unknown } }
-  | { readonly kind: 'deployment'; readonly request: DeploymentRequest; readonly patch: boolean; readonly initiator: Initiator }
+  | {
+      readonly kind: 'validation'
+      readonly body: { readonly meta?: Record<string, unknown> | undefined; readonly data: unknown }
+    }
+  | {
+      readonly kind: 'deployment'
+      readonly request: DeploymentRequest
+      readonly patch: boolean
+      readonly initiator: Initiator
+    }
 
 export interface RegistryRequestsTable {
   id: string

@@ -37,42 +37,58 @@ function describe(finding: LintFinding): string {
  * warehouses? Pure apart from the Ajv instance it is given. Throws SchemaTooDeepError past MAX_SCHEMA_DEPTH.
  */
 export function validateSchemaDocument(data: unknown, ajv: Ajv): SchemaValidationReport {
-  if (!isJsonObject(data)) return { key: null, errors: ['/: the schema must be a JSON object'], warnings: [], info: [] }
+  if (!isJsonObject(data))
+    return { key: null, errors: ['/: the schema must be a JSON object'], warnings: [], info: [] }
   // Refused outright (not reported) so that no recursive validation ever sees a hostile depth.
   if (jsonDepthExceeds(data, MAX_SCHEMA_DEPTH)) throw new SchemaTooDeepError(MAX_SCHEMA_DEPTH)
   const errors: string[] = []
   const selfDescribing = checkSelfDescribing(data)
   if (selfDescribing.kind === 'invalid') {
     // `$schema` is reported by the schemaUri linter below.
-    errors.push(...selfDescribing.problems.filter((p) => !p.startsWith('/$schema')).map((p) => `${p} [selfDescribing]`))
+    errors.push(
+      ...selfDescribing.problems
+        .filter((p) => !p.startsWith('/$schema'))
+        .map((p) => `${p} [selfDescribing]`),
+    )
   }
 
   if (selfDescribing.kind === 'valid' && selfDescribing.key.format !== 'jsonschema') {
-    errors.push(`/self/format: the registry keeps JSON Schemas only: format must be "jsonschema", not ${JSON.stringify(selfDescribing.key.format)} [selfDescribing]`)
+    errors.push(
+      `/self/format: the registry keeps JSON Schemas only: format must be "jsonschema", not ${JSON.stringify(selfDescribing.key.format)} [selfDescribing]`,
+    )
   }
 
   // Past a published size limit nothing is compiled or linted: the one error names the limit.
   const sizeProblem = schemaSizeProblem(data)
   if (sizeProblem !== null) {
     errors.push(`${sizeProblem} [limits]`)
-    return { key: selfDescribing.kind === 'valid' ? selfDescribing.key : null, errors, warnings: [], info: [] }
+    return {
+      key: selfDescribing.kind === 'valid' ? selfDescribing.key : null,
+      errors,
+      warnings: [],
+      info: [],
+    }
   }
 
   const asDraft04 = { ...data, $schema: DRAFT_04 }
   if (!ajv.validateSchema(asDraft04)) {
-    for (const error of ajv.errors ?? []) errors.push(`${error.instancePath || '/'}: ${error.message ?? 'invalid'} [jsonSchema]`)
+    for (const error of ajv.errors ?? [])
+      errors.push(`${error.instancePath || '/'}: ${error.message ?? 'invalid'} [jsonSchema]`)
   } else {
     try {
       compileSchema(ajv, asDraft04)
     } catch (error) {
-      errors.push(`/: the schema cannot be compiled: ${error instanceof Error ? error.message : String(error)} [jsonSchema]`)
+      errors.push(
+        `/: the schema cannot be compiled: ${error instanceof Error ? error.message : String(error)} [jsonSchema]`,
+      )
     } finally {
       ajv.removeSchema(asDraft04)
     }
   }
 
   const findings = lintSchema(data)
-  const at = (level: LintFinding['level']) => findings.filter((f) => f.level === level).map(describe)
+  const at = (level: LintFinding['level']) =>
+    findings.filter((f) => f.level === level).map(describe)
   errors.push(...at('ERROR'))
   return {
     key: selfDescribing.kind === 'valid' ? selfDescribing.key : null,

@@ -4,19 +4,32 @@ import { isJsonObject } from '../iglu/self-describing.js'
 import { withoutNulls } from '../null-fields.js'
 import { sourceResolver, type SourceCatalog, type SourceResolver } from './scenario-checks.js'
 import { problemError, type Problem } from './scenario-problem.js'
-import { EventSpecNotFoundError, ScenarioNotFoundError, ScenarioRejectedError } from './scenarios.errors.js'
+import {
+  EventSpecNotFoundError,
+  ScenarioNotFoundError,
+  ScenarioRejectedError,
+} from './scenarios.errors.js'
 import { ScenarioInput, type Scenario } from './scenarios.schemas.js'
 import type { ScenariosService } from './scenarios.service.js'
 import type { ScenariosStore } from './scenarios.store.js'
 
 /** Fields of a spec as read back (history, locks, timestamps): snowplow-cli sends them again; ignored. */
-const READ_BACK = new Set(['author', 'message', 'date', 'lockStatus', 'managedFrom', 'organizationId', 'createdAt', 'updatedAt', 'type'])
+const READ_BACK = new Set([
+  'author',
+  'message',
+  'date',
+  'lockStatus',
+  'managedFrom',
+  'organizationId',
+  'createdAt',
+  'updatedAt',
+  'type',
+])
 
 const validateScenario = createAjv({ allErrors: false }).compile(ScenarioInput)
 
 /** A body of the wrong shape: 400 with the field named, as any other request body. */
 const invalidBody = (message: string) => Object.assign(new Error(message), { statusCode: 400 })
-
 
 /**
  * A spec as snowplow-cli writes it, as a scenario definition: the read-back fields and nulls (Go's
@@ -24,23 +37,31 @@ const invalidBody = (message: string) => Object.assign(new Error(message), { sta
  */
 export function scenarioOfSpec(spec: unknown): ScenarioInput {
   if (!isJsonObject(spec)) throw invalidBody('spec must be an object')
-  const fields = withoutNulls(Object.fromEntries(Object.entries(spec).filter(([name]) => !READ_BACK.has(name))))
+  const fields = withoutNulls(
+    Object.fromEntries(Object.entries(spec).filter(([name]) => !READ_BACK.has(name))),
+  )
   if (isJsonObject(fields.event)) fields.event = withoutNulls(fields.event)
   if (isJsonObject(fields.entities)) {
     const entities = withoutNulls(fields.entities)
     for (const list of ['tracked', 'enriched']) {
       const items = entities[list]
-      if (Array.isArray(items)) entities[list] = items.map((item) => (isJsonObject(item) ? withoutNulls(item) : item))
+      if (Array.isArray(items))
+        entities[list] = items.map((item) => (isJsonObject(item) ? withoutNulls(item) : item))
     }
     fields.entities = entities
   }
-  if (!validateScenario(fields)) throw invalidBody(validationIssueText('spec', validateScenario.errors?.[0]))
+  if (!validateScenario(fields))
+    throw invalidBody(validationIssueText('spec', validateScenario.errors?.[0]))
   return fields as ScenarioInput
 }
 
 /** The sources of a scenario whose version is not deployed to PROD: a published specification is for production. */
 async function sourcesOnlyInDev(resolve: SourceResolver, scenario: Scenario): Promise<string[]> {
-  const sources = [scenario.event.source, ...scenario.entities.tracked.map((e) => e.source), ...scenario.entities.enriched.map((e) => e.source)]
+  const sources = [
+    scenario.event.source,
+    ...scenario.entities.tracked.map((e) => e.source),
+    ...scenario.entities.enriched.map((e) => e.source),
+  ]
   const missing: string[] = []
   for (const source of sources) {
     if (source === undefined) continue
@@ -54,16 +75,31 @@ async function sourcesOnlyInDev(resolve: SourceResolver, scenario: Scenario): Pr
  * The `event-specs/v1` writes snowplow-cli makes: specifications are tracking scenarios, so each
  * write is the scenario write it stands for (the same checks, history and compatibility).
  */
-export function createEventSpecWrites(deps: { store: ScenariosStore; catalog: SourceCatalog; scenarios: ScenariosService }) {
+export function createEventSpecWrites(deps: {
+  store: ScenariosStore
+  catalog: SourceCatalog
+  scenarios: ScenariosService
+}) {
   const { store, catalog, scenarios } = deps
   return {
     /** The id the client chose is kept (snowplow-cli writes to it next). */
-    async create(principal: Principal, spec: unknown, message: string | undefined): Promise<string> {
-      const created = await scenarios.create(principal, scenarioOfSpec(spec), message, { clientIds: true })
+    async create(
+      principal: Principal,
+      spec: unknown,
+      message: string | undefined,
+    ): Promise<string> {
+      const created = await scenarios.create(principal, scenarioOfSpec(spec), message, {
+        clientIds: true,
+      })
       return (created.data[0] as Scenario).id
     },
 
-    async update(principal: Principal, id: string, spec: unknown, message: string | undefined): Promise<void> {
+    async update(
+      principal: Principal,
+      id: string,
+      spec: unknown,
+      message: string | undefined,
+    ): Promise<void> {
       try {
         await scenarios.edit(principal, id, scenarioOfSpec(spec), message)
       } catch (error) {
@@ -72,7 +108,8 @@ export function createEventSpecWrites(deps: { store: ScenariosStore; catalog: So
     },
 
     async delete(organizationId: string, id: string): Promise<void> {
-      if ((await store.delete(organizationId, id.toLowerCase())) === null) throw new EventSpecNotFoundError(id)
+      if ((await store.delete(organizationId, id.toLowerCase())) === null)
+        throw new EventSpecNotFoundError(id)
     },
 
     /**
@@ -92,7 +129,14 @@ export function createEventSpecWrites(deps: { store: ScenariosStore; catalog: So
         const scenario = await store.find(principal.organizationId, id.toLowerCase())
         if (scenario === null) throw new EventSpecNotFoundError(id)
         const devOnly = await sourcesOnlyInDev(resolve, scenario)
-        if (devOnly.length > 0) problems.push(problemError('SchemaNotInProduction', `eventSpecIds[${index}]`, `Event specification ${scenario.id} uses schemas not deployed to production: ${devOnly.join(', ')}`))
+        if (devOnly.length > 0)
+          problems.push(
+            problemError(
+              'SchemaNotInProduction',
+              `eventSpecIds[${index}]`,
+              `Event specification ${scenario.id} uses schemas not deployed to production: ${devOnly.join(', ')}`,
+            ),
+          )
         found.push(scenario)
         fields.push(`eventSpecIds[${index}]`)
       }

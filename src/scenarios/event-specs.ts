@@ -1,17 +1,28 @@
 import { EventSpecNotFoundError } from './scenarios.errors.js'
 import { sourceResolver, type SourceCatalog, type SourceResolver } from './scenario-checks.js'
-import type { EntityReference, HistoryRecord, Scenario, ScenarioStatus } from './scenarios.schemas.js'
+import type {
+  EntityReference,
+  HistoryRecord,
+  Scenario,
+  ScenarioStatus,
+} from './scenarios.schemas.js'
 import type { ScenariosStore } from './scenarios.store.js'
 import type { ScenariosService } from './scenarios.service.js'
 
 /** snowtype's `metadata`: sources with a newer version in the registry, and sources hidden there. */
 export interface EventSpecMetadata {
-  readonly outdatedDsWarnings: { id: string; sources: { source: string; latestVersion: string }[] }[]
+  readonly outdatedDsWarnings: {
+    id: string
+    sources: { source: string; latestVersion: string }[]
+  }[]
   readonly hiddenDsWarnings: { id: string; sources: { source: string }[] }[]
   readonly metrics: never[]
 }
 
-const entityView = (entity: EntityReference) => ({ ...entity, minCardinality: entity.minCardinality ?? 0 })
+const entityView = (entity: EntityReference) => ({
+  ...entity,
+  minCardinality: entity.minCardinality ?? 0,
+})
 
 /** A scenario as an event specification (`event-specs/v1`, which equals `tracking-scenarios/v2`). */
 function specView(scenario: Scenario, record: HistoryRecord | undefined) {
@@ -23,8 +34,15 @@ function specView(scenario: Scenario, record: HistoryRecord | undefined) {
     ...(event.source === undefined ? {} : { event }),
     description: scenario.description ?? '',
     sourceApplications: scenario.sourceApplications ?? [],
-    triggers: (scenario.triggers ?? []).map((trigger) => (typeof trigger === 'string' ? { description: trigger, appIds: [] } : { appIds: [], ...trigger })),
-    entities: { tracked: scenario.entities.tracked.map(entityView), enriched: scenario.entities.enriched.map(entityView) },
+    triggers: (scenario.triggers ?? []).map((trigger) =>
+      typeof trigger === 'string'
+        ? { description: trigger, appIds: [] }
+        : { appIds: [], ...trigger },
+    ),
+    entities: {
+      tracked: scenario.entities.tracked.map(entityView),
+      enriched: scenario.entities.enriched.map(entityView),
+    },
     author: record?.author ?? null,
     message: record?.message ?? '',
     date: record?.date ?? null,
@@ -32,7 +50,11 @@ function specView(scenario: Scenario, record: HistoryRecord | undefined) {
 }
 
 async function metadataOf(scenario: Scenario, resolve: SourceResolver): Promise<EventSpecMetadata> {
-  const sources = [scenario.event.source, ...scenario.entities.tracked.map((e) => e.source), ...scenario.entities.enriched.map((e) => e.source)]
+  const sources = [
+    scenario.event.source,
+    ...scenario.entities.tracked.map((e) => e.source),
+    ...scenario.entities.enriched.map((e) => e.source),
+  ]
   const outdated: { source: string; latestVersion: string }[] = []
   const hidden: { source: string }[] = []
   for (const source of sources) {
@@ -51,11 +73,22 @@ async function metadataOf(scenario: Scenario, resolve: SourceResolver): Promise<
 }
 
 /** Read-only event specification views of the scenarios, for code generators such as snowtype. */
-export function createEventSpecs(deps: { store: ScenariosStore; catalog: SourceCatalog; scenarios: ScenariosService }) {
+export function createEventSpecs(deps: {
+  store: ScenariosStore
+  catalog: SourceCatalog
+  scenarios: ScenariosService
+}) {
   const { store, catalog, scenarios } = deps
 
   async function views(list: readonly Scenario[]) {
-    const records = new Map((await store.history(list.map((s) => s.id), { latestOnly: true })).map((r) => [r.scenarioId, r]))
+    const records = new Map(
+      (
+        await store.history(
+          list.map((s) => s.id),
+          { latestOnly: true },
+        )
+      ).map((r) => [r.scenarioId, r]),
+    )
     return list.map((scenario) => specView(scenario, records.get(scenario.id)))
   }
 
@@ -64,12 +97,28 @@ export function createEventSpecs(deps: { store: ScenariosStore; catalog: SourceC
       const scenario = await store.find(organizationId, id.toLowerCase())
       if (scenario === null) throw new EventSpecNotFoundError(id)
       const resolve = sourceResolver(catalog, organizationId)
-      const errors = await scenarios.compatibilityOf(scenario, resolve, false, 'Event specification')
-      return { data: await views([scenario]), includes: [], errors, metadata: await metadataOf(scenario, resolve) }
+      const errors = await scenarios.compatibilityOf(
+        scenario,
+        resolve,
+        false,
+        'Event specification',
+      )
+      return {
+        data: await views([scenario]),
+        includes: [],
+        errors,
+        metadata: await metadataOf(scenario, resolve),
+      }
     },
 
-    async list(organizationId: string, query: { dataProductId?: string | undefined; status?: ScenarioStatus | undefined }) {
-      const found = await store.list(organizationId, { dataProductId: query.dataProductId?.toLowerCase(), status: query.status })
+    async list(
+      organizationId: string,
+      query: { dataProductId?: string | undefined; status?: ScenarioStatus | undefined },
+    ) {
+      const found = await store.list(organizationId, {
+        dataProductId: query.dataProductId?.toLowerCase(),
+        status: query.status,
+      })
       return { data: await views(found), includes: [], errors: [], metadata: null }
     },
 
@@ -77,7 +126,11 @@ export function createEventSpecs(deps: { store: ScenariosStore; catalog: SourceC
     async forDataProducts(organizationId: string, dataProductIds: readonly string[]) {
       const found = await store.listForDataProducts(organizationId, dataProductIds)
       const specs = await views(found)
-      return found.map((scenario, index) => ({ id: scenario.id, dataProductId: scenario.dataProductId ?? '', spec: specs[index] }))
+      return found.map((scenario, index) => ({
+        id: scenario.id,
+        dataProductId: scenario.dataProductId ?? '',
+        spec: specs[index],
+      }))
     },
   }
 }

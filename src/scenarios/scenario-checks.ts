@@ -20,7 +20,12 @@ export interface SourceEntry {
 }
 
 export interface SourceCatalog {
-  describe(organizationId: string, vendor: string, name: string, format: string): Promise<SourceEntry | null>
+  describe(
+    organizationId: string,
+    vendor: string,
+    name: string,
+    format: string,
+  ): Promise<SourceEntry | null>
 }
 
 /** The data products context, as far as scenarios need it. */
@@ -37,7 +42,10 @@ export interface ResolvedSource {
   readonly latest: SourceVersion
 }
 
-export type SourceResolution = { readonly kind: 'found'; readonly source: ResolvedSource } | { readonly kind: 'not-a-uri' } | { readonly kind: 'not-deployed' }
+export type SourceResolution =
+  | { readonly kind: 'found'; readonly source: ResolvedSource }
+  | { readonly kind: 'not-a-uri' }
+  | { readonly kind: 'not-deployed' }
 
 /** Registry lookups for one request, each data structure fetched once. */
 export function sourceResolver(catalog: SourceCatalog, organizationId: string) {
@@ -55,7 +63,8 @@ export function sourceResolver(catalog: SourceCatalog, organizationId: string) {
     const version = formatSchemaVer(key.version)
     const current = found?.versions.find((v) => v.version === version)
     const latest = found?.versions.at(-1)
-    if (found === null || found === undefined || current === undefined || latest === undefined) return { kind: 'not-deployed' }
+    if (found === null || found === undefined || current === undefined || latest === undefined)
+      return { kind: 'not-deployed' }
     return { kind: 'found', source: { key, entry: found, current, latest } }
   }
 }
@@ -71,7 +80,11 @@ export function unresolvedTitle(field: string, uri: string, resolution: SourceRe
 }
 
 /** A JSON Schema that the shared validator can compile, and not absurdly deep. */
-async function schemaProblems(check: DesignSchemaChecker, schema: object, field: string): Promise<Problem[]> {
+async function schemaProblems(
+  check: DesignSchemaChecker,
+  schema: object,
+  field: string,
+): Promise<Problem[]> {
   const problem = await check(schema, field)
   return problem === null ? [] : [problemError('InvalidSchema', field, problem)]
 }
@@ -82,7 +95,11 @@ async function schemaProblems(check: DesignSchemaChecker, schema: object, field:
  * and the resolved source, if any.
  */
 export async function definitionProblems(
-  deps: { readonly dataProducts: DataProductDirectory; readonly resolve: SourceResolver; readonly designSchema: DesignSchemaChecker },
+  deps: {
+    readonly dataProducts: DataProductDirectory
+    readonly resolve: SourceResolver
+    readonly designSchema: DesignSchemaChecker
+  },
   organizationId: string,
   input: ScenarioInput,
 ): Promise<{ problems: Problem[]; source: ResolvedSource | null }> {
@@ -91,35 +108,93 @@ export async function definitionProblems(
   if (input.event?.source !== undefined) {
     const resolution = await deps.resolve(input.event.source)
     if (resolution.kind === 'found') source = resolution.source
-    else problems.push(problemError('SourceNotFound', 'event.source', unresolvedTitle('event.source', input.event.source, resolution)))
+    else
+      problems.push(
+        problemError(
+          'SourceNotFound',
+          'event.source',
+          unresolvedTitle('event.source', input.event.source, resolution),
+        ),
+      )
   }
-  if (input.event?.schema !== undefined) problems.push(...(await schemaProblems(deps.designSchema, input.event.schema, 'event.schema')))
+  if (input.event?.schema !== undefined)
+    problems.push(...(await schemaProblems(deps.designSchema, input.event.schema, 'event.schema')))
 
   const seen = new Map<string, string>()
   for (const list of ['tracked', 'enriched'] as const) {
     for (const [index, entity] of (input.entities?.[list] ?? []).entries()) {
       const field = `entities.${list}[${index}]`
       const resolution = await deps.resolve(entity.source)
-      if (resolution.kind !== 'found') problems.push(problemError('EntityNotFound', `${field}.source`, unresolvedTitle(`${field}.source`, entity.source, resolution)))
-      const identity = resolution.kind === 'found' ? schemaKeyToUri(resolution.source.key) : entity.source
+      if (resolution.kind !== 'found')
+        problems.push(
+          problemError(
+            'EntityNotFound',
+            `${field}.source`,
+            unresolvedTitle(`${field}.source`, entity.source, resolution),
+          ),
+        )
+      const identity =
+        resolution.kind === 'found' ? schemaKeyToUri(resolution.source.key) : entity.source
       const first = seen.get(identity)
       if (first === undefined) seen.set(identity, field)
-      else problems.push(problemError('DuplicateEntity', `${field}.source`, `${field}.source ${JSON.stringify(entity.source.slice(0, 300))} is already listed at ${first}`))
-      if (entity.minCardinality !== undefined && entity.maxCardinality !== undefined && entity.maxCardinality < entity.minCardinality) {
-        problems.push(problemError('InvalidCardinality', `${field}.maxCardinality`, `${field}.maxCardinality (${entity.maxCardinality}) is below minCardinality (${entity.minCardinality})`))
+      else
+        problems.push(
+          problemError(
+            'DuplicateEntity',
+            `${field}.source`,
+            `${field}.source ${JSON.stringify(entity.source.slice(0, 300))} is already listed at ${first}`,
+          ),
+        )
+      if (
+        entity.minCardinality !== undefined &&
+        entity.maxCardinality !== undefined &&
+        entity.maxCardinality < entity.minCardinality
+      ) {
+        problems.push(
+          problemError(
+            'InvalidCardinality',
+            `${field}.maxCardinality`,
+            `${field}.maxCardinality (${entity.maxCardinality}) is below minCardinality (${entity.minCardinality})`,
+          ),
+        )
       }
-      if (entity.schema !== undefined) problems.push(...(await schemaProblems(deps.designSchema, entity.schema, `${field}.schema`)))
+      if (entity.schema !== undefined)
+        problems.push(
+          ...(await schemaProblems(deps.designSchema, entity.schema, `${field}.schema`)),
+        )
     }
   }
 
-  if (input.dataProductId !== undefined && !(isUuid(input.dataProductId) && (await deps.dataProducts.productExists(organizationId, input.dataProductId)))) {
-    problems.push(problemError('DataProductNotFound', 'dataProductId', `dataProductId ${JSON.stringify(input.dataProductId)} is not a data product of this organization`))
+  if (
+    input.dataProductId !== undefined &&
+    !(
+      isUuid(input.dataProductId) &&
+      (await deps.dataProducts.productExists(organizationId, input.dataProductId))
+    )
+  ) {
+    problems.push(
+      problemError(
+        'DataProductNotFound',
+        'dataProductId',
+        `dataProductId ${JSON.stringify(input.dataProductId)} is not a data product of this organization`,
+      ),
+    )
   }
   const applications = input.sourceApplications ?? []
   const wellFormed = applications.filter(isUuid)
-  const missing = new Set([...applications.filter((a) => !isUuid(a)), ...(await deps.dataProducts.missingSourceApplications(organizationId, wellFormed))])
+  const missing = new Set([
+    ...applications.filter((a) => !isUuid(a)),
+    ...(await deps.dataProducts.missingSourceApplications(organizationId, wellFormed)),
+  ])
   for (const [index, application] of applications.entries()) {
-    if (missing.has(application)) problems.push(problemError('SourceApplicationNotFound', `sourceApplications[${index}]`, `sourceApplications[${index}] ${JSON.stringify(application)} is not a source application of this organization`))
+    if (missing.has(application))
+      problems.push(
+        problemError(
+          'SourceApplicationNotFound',
+          `sourceApplications[${index}]`,
+          `sourceApplications[${index}] ${JSON.stringify(application)} is not a source application of this organization`,
+        ),
+      )
   }
   return { problems, source }
 }

@@ -1,4 +1,7 @@
-import type { CompatibilityChecker, CompatibilityResult } from '../compatibility/compatibility-result.js'
+import type {
+  CompatibilityChecker,
+  CompatibilityResult,
+} from '../compatibility/compatibility-result.js'
 import type { SchemaKey } from '../iglu/schema-key.js'
 import { problemError, problemWarning, type Problem } from './scenario-problem.js'
 
@@ -22,7 +25,11 @@ export interface CompatibilityQuestion {
   readonly isWrite: boolean
 }
 
-function title(question: CompatibilityQuestion, verdict: 'INCOMPATIBLE' | 'UNDECIDABLE', version: string): string {
+function title(
+  question: CompatibilityQuestion,
+  verdict: 'INCOMPATIBLE' | 'UNDECIDABLE',
+  version: string,
+): string {
   const { vendor, name } = question.source
   return `${question.subject} with id: ${question.id}, event schema is ${verdict} with schema with name: ${name}, vendor: ${vendor}, version: ${version}`
 }
@@ -44,20 +51,47 @@ function detail(against: 'current' | 'latest', version: string, result: Compatib
  * event the design allows also valid under the data structure? Compatible adds nothing; incompatible
  * with the current version on a write is the one Error; everything else is a Warning.
  */
-export async function compatibilityProblems(question: CompatibilityQuestion, checker: CompatibilityChecker): Promise<Problem[]> {
-  const targets: { against: 'current' | 'latest'; reference: ReferenceVersion }[] = [{ against: 'current', reference: question.current }]
-  if (question.latest.version !== question.current.version) targets.push({ against: 'latest', reference: question.latest })
+export async function compatibilityProblems(
+  question: CompatibilityQuestion,
+  checker: CompatibilityChecker,
+): Promise<Problem[]> {
+  const targets: { against: 'current' | 'latest'; reference: ReferenceVersion }[] = [
+    { against: 'current', reference: question.current },
+  ]
+  if (question.latest.version !== question.current.version)
+    targets.push({ against: 'latest', reference: question.latest })
   const problems: Problem[] = []
   for (const { against, reference } of targets) {
     const result = await checker.check(question.eventSchema, reference.schema)
     if (result.outcome === 'compatible') continue
     const why = detail(against, reference.version, result)
     if (result.outcome === 'undecidable') {
-      problems.push(problemWarning('SchemaUndecidable', 'event.schema', title(question, 'UNDECIDABLE', reference.version), why))
+      problems.push(
+        problemWarning(
+          'SchemaUndecidable',
+          'event.schema',
+          title(question, 'UNDECIDABLE', reference.version),
+          why,
+        ),
+      )
     } else if (question.isWrite && against === 'current') {
-      problems.push(problemError('SchemaIncompatible', 'event.schema', title(question, 'INCOMPATIBLE', reference.version), why))
+      problems.push(
+        problemError(
+          'SchemaIncompatible',
+          'event.schema',
+          title(question, 'INCOMPATIBLE', reference.version),
+          why,
+        ),
+      )
     } else {
-      problems.push(problemWarning('SchemaIncompatible', 'event.schema', title(question, 'INCOMPATIBLE', reference.version), why))
+      problems.push(
+        problemWarning(
+          'SchemaIncompatible',
+          'event.schema',
+          title(question, 'INCOMPATIBLE', reference.version),
+          why,
+        ),
+      )
     }
   }
   return problems

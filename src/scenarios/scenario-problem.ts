@@ -29,10 +29,25 @@ export interface Problem {
   readonly detail?: unknown
 }
 
-export const problemError = (code: ProblemCode, source: string, title: string, detail?: unknown): Problem =>
-  detail === undefined ? { type: 'Error', code, title, source } : { type: 'Error', code, title, source, detail }
+export const problemError = (
+  code: ProblemCode,
+  source: string,
+  title: string,
+  detail?: unknown,
+): Problem =>
+  detail === undefined
+    ? { type: 'Error', code, title, source }
+    : { type: 'Error', code, title, source, detail }
 
-export const problemWarning = (code: ProblemCode, source: string, title: string, detail?: unknown): Problem =>
-  detail === undefined ? { type: 'Warning', code, title, source } : { type: 'Warning', code, title, source, detail }
+export const problemWarning = (
+  code: ProblemCode,
+  source: string,
+  title: string,
+  detail?: unknown,
+): Problem =>
+  detail === undefined
+    ? { type: 'Warning', code, title, source }
+    : { type: 'Warning', code, title, source, detail }
 
-export const hasErrors = (problems: readonly Problem[]): boolean => problems.some((p) => p.type === 'Error')
+export const hasErrors = (problems: readonly Problem[]): boolean =>
+  problems.some((p) => p.type === 'Error')

@@ -21,18 +21,27 @@ export function isScenarioStatus(value: string): value is ScenarioStatus {
  */
 export function statusProblems(status: string | undefined): Problem[] {
   if (status === undefined || isScenarioStatus(status)) return []
-  return [problemError('InvalidStatus', 'status', `status must be one of ${SCENARIO_STATUSES.join(', ')}, not ${JSON.stringify(status.slice(0, 100))}`)]
+  return [
+    problemError(
+      'InvalidStatus',
+      'status',
+      `status must be one of ${SCENARIO_STATUSES.join(', ')}, not ${JSON.stringify(status.slice(0, 100))}`,
+    ),
+  ]
 }
 
 function rangeProblems(version: number): Problem[] {
-  if (version < 0) return [problemError('InvalidVersion', 'version', `version must be >= 0, not ${version}`)]
-  if (version > MAX_SCENARIO_VERSION) return [problemError('InvalidVersion', 'version', `version must be <= ${MAX_SCENARIO_VERSION}`)]
+  if (version < 0)
+    return [problemError('InvalidVersion', 'version', `version must be >= 0, not ${version}`)]
+  if (version > MAX_SCENARIO_VERSION)
+    return [problemError('InvalidVersion', 'version', `version must be <= ${MAX_SCENARIO_VERSION}`)]
   return []
 }
 
 export function lastPublishedVersion(kept: readonly KeptVersion[]): number | null {
   let last: number | null = null
-  for (const { version, status } of kept) if (status === 'published' && (last === null || version > last)) last = version
+  for (const { version, status } of kept)
+    if (status === 'published' && (last === null || version > last)) last = version
   return last
 }
 
@@ -42,20 +51,41 @@ export function createVersionProblems(version: number | undefined): Problem[] {
 }
 
 /** On edit a given version must also be unused and above the last published one. */
-export function editVersionProblems(version: number | undefined, kept: readonly KeptVersion[]): Problem[] {
+export function editVersionProblems(
+  version: number | undefined,
+  kept: readonly KeptVersion[],
+): Problem[] {
   if (version === undefined) {
     const next = nextVersion(undefined, kept)
     if (next <= MAX_SCENARIO_VERSION) return []
-    return [problemError('InvalidVersion', 'version', `no version is left after ${next - 1}, the highest kept: versions go up to ${MAX_SCENARIO_VERSION}; give an unused version`)]
+    return [
+      problemError(
+        'InvalidVersion',
+        'version',
+        `no version is left after ${next - 1}, the highest kept: versions go up to ${MAX_SCENARIO_VERSION}; give an unused version`,
+      ),
+    ]
   }
   const range = rangeProblems(version)
   if (range.length > 0) return range
   if (kept.some((k) => k.version === version)) {
-    return [problemError('InvalidVersion', 'version', `version ${version} already exists; give an unused version, or omit it to take the next one`)]
+    return [
+      problemError(
+        'InvalidVersion',
+        'version',
+        `version ${version} already exists; give an unused version, or omit it to take the next one`,
+      ),
+    ]
   }
   const published = lastPublishedVersion(kept)
   if (published !== null && version <= published) {
-    return [problemError('InvalidVersion', 'version', `version must be greater than the last published version, ${published}`)]
+    return [
+      problemError(
+        'InvalidVersion',
+        'version',
+        `version must be greater than the last published version, ${published}`,
+      ),
+    ]
   }
   return []
 }
@@ -69,9 +99,15 @@ export function nextVersion(given: number | undefined, kept: readonly KeptVersio
  * Publishing squashes history: the unpublished versions lying between the previous published
  * version and the one being published are discarded. Nothing is discarded before the first publication.
  */
-export function versionsDiscardedByPublishing(version: number, status: ScenarioStatus, kept: readonly KeptVersion[]): number[] {
+export function versionsDiscardedByPublishing(
+  version: number,
+  status: ScenarioStatus,
+  kept: readonly KeptVersion[],
+): number[] {
   if (status !== 'published') return []
   const previous = lastPublishedVersion(kept.filter((k) => k.version < version))
   if (previous === null) return []
-  return kept.filter((k) => k.status !== 'published' && k.version > previous && k.version < version).map((k) => k.version)
+  return kept
+    .filter((k) => k.status !== 'published' && k.version > previous && k.version < version)
+    .map((k) => k.version)
 }

@@ -1,20 +1,26 @@
 import { DomainError } from '../domain-error.js'
 import { problemError, type Problem } from './scenario-problem.js'
 
-export type ScenarioErrorCode = 'SCENARIO_REJECTED' | 'SCENARIO_NOT_FOUND' | 'SCENARIO_QUERY_INVALID' | 'EVENT_SPEC_NOT_FOUND'
+export type ScenarioErrorCode =
+  'SCENARIO_REJECTED' | 'SCENARIO_NOT_FOUND' | 'SCENARIO_QUERY_INVALID' | 'EVENT_SPEC_NOT_FOUND'
 
 /** A write refused for semantic reasons; `problems` become the envelope's `errors` (warnings included). */
 export class ScenarioRejectedError extends DomainError<'SCENARIO_REJECTED'> {
   readonly code = 'SCENARIO_REJECTED'
   constructor(readonly problems: readonly Problem[]) {
-    super(problems.find((p) => p.type === 'Error')?.title ?? 'The scenario was rejected', { problems })
+    super(problems.find((p) => p.type === 'Error')?.title ?? 'The scenario was rejected', {
+      problems,
+    })
   }
 }
 
 export class ScenarioNotFoundError extends DomainError<'SCENARIO_NOT_FOUND'> {
   readonly code = 'SCENARIO_NOT_FOUND'
   constructor(id: string, status?: string) {
-    const title = status === undefined ? `Tracking scenario ${id} not found` : `Tracking scenario ${id} has no ${status} version`
+    const title =
+      status === undefined
+        ? `Tracking scenario ${id} not found`
+        : `Tracking scenario ${id} has no ${status} version`
     super(title, { problems: [problemError('ScenarioNotFound', 'path.trackingScenarioId', title)] })
   }
 }

@@ -6,27 +6,47 @@ import { ErrorBodyRef } from '../http/error-body.schema.js'
 import { registerEnvelopeErrorHandling } from '../http/envelope-error-handler.js'
 import type { EventSpecWrites } from './event-spec-writes.js'
 import type { EventSpecs } from './event-specs.js'
-import { createScenarioSchema, deleteScenarioSchema, editScenarioSchema, getScenarioSchema, listScenariosSchema, UUID_PATTERN } from './scenarios.schemas.js'
+import {
+  createScenarioSchema,
+  deleteScenarioSchema,
+  editScenarioSchema,
+  getScenarioSchema,
+  listScenariosSchema,
+  UUID_PATTERN,
+} from './scenarios.schemas.js'
 import type { ScenariosService } from './scenarios.service.js'
 
-const caller = (request: FastifyRequest) => requirePrincipal(request.principal, 'use tracking scenarios')
+const caller = (request: FastifyRequest) =>
+  requirePrincipal(request.principal, 'use tracking scenarios')
 
 /**
  * `/tracking-scenarios/v1`. Every answer, errors included, is the `{data, includes, errors}`
  * envelope, so this plugin renders its own errors; body pointers are relative to `scenario`.
  */
-export const scenariosRoutes: FastifyPluginAsyncTypebox<{ scenarios: ScenariosService }> = async (app, { scenarios }) => {
+export const scenariosRoutes: FastifyPluginAsyncTypebox<{ scenarios: ScenariosService }> = async (
+  app,
+  { scenarios },
+) => {
   registerEnvelopeErrorHandling(app, { bodyRoot: 'scenario' })
 
-  app.get('/', { schema: listScenariosSchema }, async (request) => scenarios.list(caller(request).organizationId, request.query))
+  app.get('/', { schema: listScenariosSchema }, async (request) =>
+    scenarios.list(caller(request).organizationId, request.query),
+  )
   app.get('/:trackingScenarioId', { schema: getScenarioSchema }, async (request) =>
     scenarios.get(caller(request).organizationId, request.params.trackingScenarioId, request.query),
   )
   app.post('/', { schema: createScenarioSchema }, async (request, reply) =>
-    reply.code(201).send(await scenarios.create(caller(request), request.body.scenario, request.body.message)),
+    reply
+      .code(201)
+      .send(await scenarios.create(caller(request), request.body.scenario, request.body.message)),
   )
   app.put('/:trackingScenarioId', { schema: editScenarioSchema }, async (request) =>
-    scenarios.edit(caller(request), request.params.trackingScenarioId, request.body.scenario, request.body.message),
+    scenarios.edit(
+      caller(request),
+      request.params.trackingScenarioId,
+      request.body.scenario,
+      request.body.message,
+    ),
   )
   app.delete('/:trackingScenarioId', { schema: deleteScenarioSchema }, async (request) =>
     scenarios.delete(caller(request).organizationId, request.params.trackingScenarioId),
@@ -40,42 +60,93 @@ const SpecEnvelope = Type.Object({
   data: Type.Array(Type.Object({}, { additionalProperties: true })),
   includes: Type.Array(Type.Unknown()),
   errors: Type.Array(Type.Unknown()),
-  metadata: Type.Union([Type.Null(), Type.Object({ outdatedDsWarnings: Type.Array(Type.Unknown()), hiddenDsWarnings: Type.Array(Type.Unknown()), metrics: Type.Array(Type.Unknown()) })]),
+  metadata: Type.Union([
+    Type.Null(),
+    Type.Object({
+      outdatedDsWarnings: Type.Array(Type.Unknown()),
+      hiddenDsWarnings: Type.Array(Type.Unknown()),
+      metrics: Type.Array(Type.Unknown()),
+    }),
+  ]),
 })
 
 const SpecWrite = Type.Object(
-  { spec: Type.Object({}, { additionalProperties: true }), message: Type.Optional(Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()])) },
+  {
+    spec: Type.Object({}, { additionalProperties: true }),
+    message: Type.Optional(Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()])),
+  },
   { additionalProperties: true },
 )
-const SpecIdParams = Type.Object({ organizationId: Type.String(), id: Type.String({ pattern: UUID_PATTERN }) })
+const SpecIdParams = Type.Object({
+  organizationId: Type.String(),
+  id: Type.String({ pattern: UUID_PATTERN }),
+})
 const writeErrors = { ...specErrors, 409: ErrorBodyRef, 422: ErrorBodyRef }
 
 /**
  * `/event-specs/v1`: scenarios in the shape snowtype and snowplow-cli read, and the writes
  * snowplow-cli makes (each the scenario write it stands for).
  */
-export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{ eventSpecs: EventSpecs; writes: EventSpecWrites }> = async (app, { eventSpecs, writes }) => {
+export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{
+  eventSpecs: EventSpecs
+  writes: EventSpecWrites
+}> = async (app, { eventSpecs, writes }) => {
   app.post(
     '/',
-    { schema: { summary: 'Create an event specification (a tracking scenario; the id may be the client\'s)', tags: specTags, security, params: Type.Object({ organizationId: Type.String() }), body: SpecWrite, response: { 201: SpecEnvelope, ...writeErrors } } },
+    {
+      schema: {
+        summary: "Create an event specification (a tracking scenario; the id may be the client's)",
+        tags: specTags,
+        security,
+        params: Type.Object({ organizationId: Type.String() }),
+        body: SpecWrite,
+        response: { 201: SpecEnvelope, ...writeErrors },
+      },
+    },
     async (request, reply) => {
       const principal = caller(request)
-      const id = await writes.create(principal, request.body.spec, request.body.message ?? undefined)
+      const id = await writes.create(
+        principal,
+        request.body.spec,
+        request.body.message ?? undefined,
+      )
       return reply.code(201).send(await eventSpecs.get(principal.organizationId, id))
     },
   )
   app.put(
     '/:id',
-    { schema: { summary: 'Edit an event specification (a new version of the scenario)', tags: specTags, security, params: SpecIdParams, body: SpecWrite, response: { 200: SpecEnvelope, ...writeErrors } } },
+    {
+      schema: {
+        summary: 'Edit an event specification (a new version of the scenario)',
+        tags: specTags,
+        security,
+        params: SpecIdParams,
+        body: SpecWrite,
+        response: { 200: SpecEnvelope, ...writeErrors },
+      },
+    },
     async (request) => {
       const principal = caller(request)
-      await writes.update(principal, request.params.id, request.body.spec, request.body.message ?? undefined)
+      await writes.update(
+        principal,
+        request.params.id,
+        request.body.spec,
+        request.body.message ?? undefined,
+      )
       return eventSpecs.get(principal.organizationId, request.params.id)
     },
   )
   app.delete(
     '/:id',
-    { schema: { summary: 'Delete an event specification and its history', tags: specTags, security, params: SpecIdParams, response: { 204: Type.Null(), ...specErrors } } },
+    {
+      schema: {
+        summary: 'Delete an event specification and its history',
+        tags: specTags,
+        security,
+        params: SpecIdParams,
+        response: { 204: Type.Null(), ...specErrors },
+      },
+    },
     async (request, reply) => {
       await writes.delete(caller(request).organizationId, request.params.id)
       return reply.code(204).send(null)
@@ -85,8 +156,19 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{ eventSpecs: EventSpec
     '/publish',
     {
       schema: {
-        summary: 'Publish event specifications whose schemas are all in production', tags: specTags, security, params: Type.Object({ organizationId: Type.String() }),
-        body: Type.Object({ eventSpecIds: Type.Array(Type.String({ pattern: UUID_PATTERN }), { minItems: 1, maxItems: 1000 }) }, { additionalProperties: true }),
+        summary: 'Publish event specifications whose schemas are all in production',
+        tags: specTags,
+        security,
+        params: Type.Object({ organizationId: Type.String() }),
+        body: Type.Object(
+          {
+            eventSpecIds: Type.Array(Type.String({ pattern: UUID_PATTERN }), {
+              minItems: 1,
+              maxItems: 1000,
+            }),
+          },
+          { additionalProperties: true },
+        ),
         response: { 202: SpecEnvelope, ...writeErrors },
       },
     },
@@ -94,8 +176,15 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{ eventSpecs: EventSpec
       const principal = caller(request)
       await writes.publish(principal, request.body.eventSpecIds)
       const ids = [...new Set(request.body.eventSpecIds.map((id) => id.toLowerCase()))]
-      const specs = await Promise.all(ids.map(async (id) => (await eventSpecs.get(principal.organizationId, id)).data[0]))
-      return reply.code(202).send({ data: specs.filter((spec) => spec !== undefined), includes: [], errors: [], metadata: null })
+      const specs = await Promise.all(
+        ids.map(async (id) => (await eventSpecs.get(principal.organizationId, id)).data[0]),
+      )
+      return reply.code(202).send({
+        data: specs.filter((spec) => spec !== undefined),
+        includes: [],
+        errors: [],
+        metadata: null,
+      })
     },
   )
 
@@ -109,7 +198,13 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{ eventSpecs: EventSpec
         params: Type.Object({ organizationId: Type.String() }),
         querystring: Type.Object({
           dataProductId: Type.Optional(Type.String({ pattern: UUID_PATTERN })),
-          status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('deprecated')])),
+          status: Type.Optional(
+            Type.Union([
+              Type.Literal('draft'),
+              Type.Literal('published'),
+              Type.Literal('deprecated'),
+            ]),
+          ),
         }),
         response: { 200: SpecEnvelope, ...specErrors },
       },
@@ -123,7 +218,10 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{ eventSpecs: EventSpec
         summary: 'One event specification, with snowtype metadata and compatibility warnings',
         tags: specTags,
         security,
-        params: Type.Object({ organizationId: Type.String(), id: Type.String({ pattern: UUID_PATTERN }) }),
+        params: Type.Object({
+          organizationId: Type.String(),
+          id: Type.String({ pattern: UUID_PATTERN }),
+        }),
         response: { 200: SpecEnvelope, ...specErrors },
       },
     },

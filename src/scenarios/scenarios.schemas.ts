@@ -2,16 +2,35 @@ import { Type, type Static } from 'typebox'
 
 const security = [{ bearer: [] }]
 const tags = ['tracking scenarios']
-export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
-const JsonSchemaObject = Type.Object({}, { additionalProperties: true, description: 'A draft-04 JSON Schema' })
+export const UUID_PATTERN =
+  '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
+const JsonSchemaObject = Type.Object(
+  {},
+  { additionalProperties: true, description: 'A draft-04 JSON Schema' },
+)
 /** A boolean query flag: `true`/`false`, `1`/`0`, or present without a value (`?withHistory`), which sets it. */
-const BooleanFlag = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0'), Type.Literal('')])
-export const flagIsSet = (flag: string | undefined): boolean => flag === 'true' || flag === '1' || flag === ''
-const StatusFilter = Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('deprecated')])
+const BooleanFlag = Type.Union([
+  Type.Literal('true'),
+  Type.Literal('false'),
+  Type.Literal('1'),
+  Type.Literal('0'),
+  Type.Literal(''),
+])
+export const flagIsSet = (flag: string | undefined): boolean =>
+  flag === 'true' || flag === '1' || flag === ''
+const StatusFilter = Type.Union([
+  Type.Literal('draft'),
+  Type.Literal('published'),
+  Type.Literal('deprecated'),
+])
 
 const EntityReference = Type.Object(
   {
-    source: Type.String({ minLength: 1, maxLength: 1000, description: 'Iglu URI of a deployed entity schema' }),
+    source: Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description: 'Iglu URI of a deployed entity schema',
+    }),
     minCardinality: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
     maxCardinality: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
     schema: Type.Optional(JsonSchemaObject),
@@ -47,18 +66,26 @@ export const ScenarioInput = Type.Object(
     appIds: Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 })),
     event: Type.Optional(
       Type.Object(
-        { source: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })), schema: Type.Optional(JsonSchemaObject) },
+        {
+          source: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+          schema: Type.Optional(JsonSchemaObject),
+        },
         { additionalProperties: false },
       ),
     ),
     entities: Type.Optional(
       Type.Object(
-        { tracked: Type.Optional(Type.Array(EntityReference, { maxItems: 100 })), enriched: Type.Optional(Type.Array(EntityReference, { maxItems: 100 })) },
+        {
+          tracked: Type.Optional(Type.Array(EntityReference, { maxItems: 100 })),
+          enriched: Type.Optional(Type.Array(EntityReference, { maxItems: 100 })),
+        },
         { additionalProperties: false },
       ),
     ),
     dataProductId: Type.Optional(Type.String({ maxLength: 100 })),
-    sourceApplications: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 })),
+    sourceApplications: Type.Optional(
+      Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -80,8 +107,14 @@ export const Scenario = Type.Object({
   owner: Type.Optional(Type.String()),
   triggers: Type.Optional(Type.Array(Trigger)),
   appIds: Type.Optional(Type.Array(Type.String())),
-  event: Type.Object({ source: Type.Optional(Type.String()), schema: Type.Optional(JsonSchemaObject) }),
-  entities: Type.Object({ tracked: Type.Array(EntityReference), enriched: Type.Array(EntityReference) }),
+  event: Type.Object({
+    source: Type.Optional(Type.String()),
+    schema: Type.Optional(JsonSchemaObject),
+  }),
+  entities: Type.Object({
+    tracked: Type.Array(EntityReference),
+    enriched: Type.Array(EntityReference),
+  }),
   dataProductId: Type.Optional(Type.String()),
   sourceApplications: Type.Optional(Type.Array(Type.String())),
 })
@@ -107,26 +140,90 @@ export const ErrorItem = Type.Object({
   detail: Type.Optional(Type.Unknown()),
 })
 
-const Envelope = Type.Object({ data: Type.Array(Scenario), includes: Type.Array(HistoryRecord), errors: Type.Array(ErrorItem) })
-const Failure = Type.Object({ data: Type.Array(Type.Unknown()), includes: Type.Array(Type.Unknown()), errors: Type.Array(ErrorItem) })
-const failures = { 400: Failure, 401: Failure, 403: Failure, 404: Failure, 413: Failure, 415: Failure, 422: Failure, 500: Failure }
+const Envelope = Type.Object({
+  data: Type.Array(Scenario),
+  includes: Type.Array(HistoryRecord),
+  errors: Type.Array(ErrorItem),
+})
+const Failure = Type.Object({
+  data: Type.Array(Type.Unknown()),
+  includes: Type.Array(Type.Unknown()),
+  errors: Type.Array(ErrorItem),
+})
+const failures = {
+  400: Failure,
+  401: Failure,
+  403: Failure,
+  404: Failure,
+  413: Failure,
+  415: Failure,
+  422: Failure,
+  500: Failure,
+}
 const OrgParams = Type.Object({ organizationId: Type.String() })
-const ScenarioParams = Type.Object({ organizationId: Type.String(), trackingScenarioId: Type.String({ pattern: UUID_PATTERN }) })
+const ScenarioParams = Type.Object({
+  organizationId: Type.String(),
+  trackingScenarioId: Type.String({ pattern: UUID_PATTERN }),
+})
 
 export const ListQuery = Type.Object({
   dataProductId: Type.Optional(Type.String({ maxLength: 100 })),
-  dataStructureId: Type.Optional(Type.String({ maxLength: 128, description: 'The data structure hash of event.source' })),
-  dataStructureVersion: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}-[0-9]{1,9}-[0-9]{1,9}$', description: 'Needs dataStructureId' })),
+  dataStructureId: Type.Optional(
+    Type.String({ maxLength: 128, description: 'The data structure hash of event.source' }),
+  ),
+  dataStructureVersion: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,9}-[0-9]{1,9}-[0-9]{1,9}$',
+      description: 'Needs dataStructureId',
+    }),
+  ),
   withLatestHistory: Type.Optional(BooleanFlag),
   status: Type.Optional(StatusFilter),
 })
 export type ListQuery = Static<typeof ListQuery>
 
-export const OneQuery = Type.Object({ withHistory: Type.Optional(BooleanFlag), status: Type.Optional(StatusFilter) })
+export const OneQuery = Type.Object({
+  withHistory: Type.Optional(BooleanFlag),
+  status: Type.Optional(StatusFilter),
+})
 export type OneQuery = Static<typeof OneQuery>
 
-export const listScenariosSchema = { summary: 'Tracking scenarios of the organization', tags, security, params: OrgParams, querystring: ListQuery, response: { 200: Envelope, ...failures } }
-export const getScenarioSchema = { summary: 'One tracking scenario, checked against its source', tags, security, params: ScenarioParams, querystring: OneQuery, response: { 200: Envelope, ...failures } }
-export const createScenarioSchema = { summary: 'Create a tracking scenario', tags, security, params: OrgParams, body: ScenarioWrite, response: { 201: Envelope, ...failures } }
-export const editScenarioSchema = { summary: 'Edit, publish or deprecate a tracking scenario', tags, security, params: ScenarioParams, body: ScenarioWrite, response: { 200: Envelope, ...failures } }
-export const deleteScenarioSchema = { summary: 'Delete a tracking scenario and its history, irreversibly', tags, security, params: ScenarioParams, response: { 200: Envelope, ...failures } }
+export const listScenariosSchema = {
+  summary: 'Tracking scenarios of the organization',
+  tags,
+  security,
+  params: OrgParams,
+  querystring: ListQuery,
+  response: { 200: Envelope, ...failures },
+}
+export const getScenarioSchema = {
+  summary: 'One tracking scenario, checked against its source',
+  tags,
+  security,
+  params: ScenarioParams,
+  querystring: OneQuery,
+  response: { 200: Envelope, ...failures },
+}
+export const createScenarioSchema = {
+  summary: 'Create a tracking scenario',
+  tags,
+  security,
+  params: OrgParams,
+  body: ScenarioWrite,
+  response: { 201: Envelope, ...failures },
+}
+export const editScenarioSchema = {
+  summary: 'Edit, publish or deprecate a tracking scenario',
+  tags,
+  security,
+  params: ScenarioParams,
+  body: ScenarioWrite,
+  response: { 200: Envelope, ...failures },
+}
+export const deleteScenarioSchema = {
+  summary: 'Delete a tracking scenario and its history, irreversibly',
+  tags,
+  security,
+  params: ScenarioParams,
+  response: { 200: Envelope, ...failures },
+}

@@ -7,11 +7,39 @@ import { dataStructureHash } from '../iglu/schema-key.js'
 import { formatSchemaVer } from '../iglu/schema-ver.js'
 import { isUuid } from '../uuid.js'
 import { compatibilityProblems } from './scenario-compatibility.js'
-import { definitionProblems, sourceResolver, unresolvedTitle, type DataProductDirectory, type ResolvedSource, type SourceCatalog, type SourceResolver } from './scenario-checks.js'
+import {
+  definitionProblems,
+  sourceResolver,
+  unresolvedTitle,
+  type DataProductDirectory,
+  type ResolvedSource,
+  type SourceCatalog,
+  type SourceResolver,
+} from './scenario-checks.js'
 import { hasErrors, problemError, problemWarning, type Problem } from './scenario-problem.js'
-import { createVersionProblems, editVersionProblems, isScenarioStatus, nextVersion, statusProblems, versionsDiscardedByPublishing, type KeptVersion } from './scenario-versioning.js'
-import { ScenarioNotFoundError, ScenarioQueryInvalidError, ScenarioRejectedError } from './scenarios.errors.js'
-import { flagIsSet, type HistoryRecord, type ListQuery, type OneQuery, type Scenario, type ScenarioInput, type ScenarioStatus } from './scenarios.schemas.js'
+import {
+  createVersionProblems,
+  editVersionProblems,
+  isScenarioStatus,
+  nextVersion,
+  statusProblems,
+  versionsDiscardedByPublishing,
+  type KeptVersion,
+} from './scenario-versioning.js'
+import {
+  ScenarioNotFoundError,
+  ScenarioQueryInvalidError,
+  ScenarioRejectedError,
+} from './scenarios.errors.js'
+import {
+  flagIsSet,
+  type HistoryRecord,
+  type ListQuery,
+  type OneQuery,
+  type Scenario,
+  type ScenarioInput,
+  type ScenarioStatus,
+} from './scenarios.schemas.js'
 import type { ScenarioPlacement, ScenariosStore, WriteOutcome } from './scenarios.store.js'
 
 /** The response envelope of every tracking-scenarios endpoint. */
@@ -33,7 +61,12 @@ export interface ScenariosDeps {
 }
 
 /** The stored form of a definition: id, version and status set, entities always two lists. */
-function buildScenario(id: string, input: ScenarioInput, version: number, status: ScenarioStatus): Scenario {
+function buildScenario(
+  id: string,
+  input: ScenarioInput,
+  version: number,
+  status: ScenarioStatus,
+): Scenario {
   const { id: _id, version: _version, status: _status, event, entities, ...rest } = input
   return {
     id,
@@ -42,67 +75,136 @@ function buildScenario(id: string, input: ScenarioInput, version: number, status
     ...rest,
     event: event ?? {},
     entities: { tracked: entities?.tracked ?? [], enriched: entities?.enriched ?? [] },
-    ...(input.dataProductId === undefined ? {} : { dataProductId: input.dataProductId.toLowerCase() }),
+    ...(input.dataProductId === undefined
+      ? {}
+      : { dataProductId: input.dataProductId.toLowerCase() }),
     // Ids as the source applications' own (lower case): snowtype matches them exactly.
-    ...(input.sourceApplications === undefined ? {} : { sourceApplications: input.sourceApplications.map((id) => id.toLowerCase()) }),
+    ...(input.sourceApplications === undefined
+      ? {}
+      : { sourceApplications: input.sourceApplications.map((id) => id.toLowerCase()) }),
   }
 }
 
 function placementOf(organizationId: string, source: ResolvedSource | null): ScenarioPlacement {
-  if (source === null) return { contextKey: '', dataStructureHash: null, dataStructureVersion: null }
+  if (source === null)
+    return { contextKey: '', dataStructureHash: null, dataStructureVersion: null }
   const { vendor, name, format, version } = source.key
   const hash = dataStructureHash(organizationId, vendor, name, format)
-  return { contextKey: hash, dataStructureHash: hash, dataStructureVersion: formatSchemaVer(version) }
+  return {
+    contextKey: hash,
+    dataStructureHash: hash,
+    dataStructureVersion: formatSchemaVer(version),
+  }
 }
 
 /** Compatibility checks a list asks for at once. */
 const LIST_CHECKS_AT_ONCE = 8
 
-const validStatus = (status: string | undefined): ScenarioStatus | undefined => (status !== undefined && isScenarioStatus(status) ? status : undefined)
+const validStatus = (status: string | undefined): ScenarioStatus | undefined =>
+  status !== undefined && isScenarioStatus(status) ? status : undefined
 
 const nameTakenProblem = (name: string) =>
-  problemError('NameNotUnique', 'name', `name ${JSON.stringify(name.slice(0, 255))} is already used by another tracking scenario of this data structure`)
+  problemError(
+    'NameNotUnique',
+    'name',
+    `name ${JSON.stringify(name.slice(0, 255))} is already used by another tracking scenario of this data structure`,
+  )
 
 /** Tracking scenarios: validated writes with history, reads with compatibility warnings. */
 export function createScenariosService(deps: ScenariosDeps) {
   const { store, catalog, dataProducts, clock } = deps
 
   /** The compatibility check of one scenario, when it has both a source and an event schema. */
-  async function compatibilityOf(scenario: Scenario, resolve: SourceResolver, isWrite: boolean, subject = 'Tracking scenario'): Promise<Problem[]> {
+  async function compatibilityOf(
+    scenario: Scenario,
+    resolve: SourceResolver,
+    isWrite: boolean,
+    subject = 'Tracking scenario',
+  ): Promise<Problem[]> {
     const { source, schema } = scenario.event
     if (source === undefined || schema === undefined) return []
     const resolution = await resolve(source)
-    if (resolution.kind !== 'found') return [problemWarning('SourceNotFound', 'event.source', unresolvedTitle('event.source', source, resolution))]
+    if (resolution.kind !== 'found')
+      return [
+        problemWarning(
+          'SourceNotFound',
+          'event.source',
+          unresolvedTitle('event.source', source, resolution),
+        ),
+      ]
     const { key, current, latest } = resolution.source
-    return compatibilityProblems({ subject, id: scenario.id, eventSchema: schema, source: key, current, latest, isWrite }, deps.compatibility)
+    return compatibilityProblems(
+      { subject, id: scenario.id, eventSchema: schema, source: key, current, latest, isWrite },
+      deps.compatibility,
+    )
   }
 
   /** Every check of a write except the version rules of an edit, which need the row lock. */
-  async function writeProblems(organizationId: string, scenario: Scenario, input: ScenarioInput, exceptId?: string) {
+  async function writeProblems(
+    organizationId: string,
+    scenario: Scenario,
+    input: ScenarioInput,
+    exceptId?: string,
+  ) {
     const resolve = sourceResolver(catalog, organizationId)
-    const { problems, source } = await definitionProblems({ dataProducts, resolve, designSchema: deps.designSchema }, organizationId, input)
+    const { problems, source } = await definitionProblems(
+      { dataProducts, resolve, designSchema: deps.designSchema },
+      organizationId,
+      input,
+    )
     const placement = placementOf(organizationId, source)
-    if (await store.nameTaken(organizationId, placement.contextKey, scenario.name, exceptId)) problems.push(nameTakenProblem(scenario.name))
-    if (!problems.some((p) => p.source.startsWith('event.'))) problems.push(...(await compatibilityOf(scenario, resolve, true)))
+    if (await store.nameTaken(organizationId, placement.contextKey, scenario.name, exceptId))
+      problems.push(nameTakenProblem(scenario.name))
+    if (!problems.some((p) => p.source.startsWith('event.')))
+      problems.push(...(await compatibilityOf(scenario, resolve, true)))
     return { problems, placement }
   }
 
   /** Why a write the checks let through still failed: a race the database constraints settled. */
-  function rejectionOf(outcome: Exclude<WriteOutcome, { kind: 'written' }>, scenario: Scenario, warnings: readonly Problem[]): ScenarioRejectedError | ScenarioNotFoundError {
+  function rejectionOf(
+    outcome: Exclude<WriteOutcome, { kind: 'written' }>,
+    scenario: Scenario,
+    warnings: readonly Problem[],
+  ): ScenarioRejectedError | ScenarioNotFoundError {
     switch (outcome.kind) {
       case 'id-taken':
-        return new ScenarioRejectedError([problemError('InvalidId', 'id', `id ${scenario.id} is taken: give another, or leave it out`), ...warnings])
+        return new ScenarioRejectedError([
+          problemError(
+            'InvalidId',
+            'id',
+            `id ${scenario.id} is taken: give another, or leave it out`,
+          ),
+          ...warnings,
+        ])
       case 'name-taken':
         return new ScenarioRejectedError([nameTakenProblem(scenario.name), ...warnings])
       case 'version-taken':
-        return new ScenarioRejectedError([problemError('InvalidVersion', 'version', `version ${scenario.version} was taken by a concurrent edit`), ...warnings])
+        return new ScenarioRejectedError([
+          problemError(
+            'InvalidVersion',
+            'version',
+            `version ${scenario.version} was taken by a concurrent edit`,
+          ),
+          ...warnings,
+        ])
       case 'data-product-gone':
-        return new ScenarioRejectedError([problemError('DataProductNotFound', 'dataProductId', `dataProductId ${JSON.stringify(scenario.dataProductId)} was deleted meanwhile`), ...warnings])
+        return new ScenarioRejectedError([
+          problemError(
+            'DataProductNotFound',
+            'dataProductId',
+            `dataProductId ${JSON.stringify(scenario.dataProductId)} was deleted meanwhile`,
+          ),
+          ...warnings,
+        ])
       case 'source-applications-gone': {
         const listed = scenario.sourceApplications ?? []
         const gone = outcome.ids.map((id) => {
           const field = `sourceApplications[${listed.indexOf(id)}]`
-          return problemError('SourceApplicationNotFound', field, `${field} ${JSON.stringify(id)} was deleted meanwhile`)
+          return problemError(
+            'SourceApplicationNotFound',
+            field,
+            `${field} ${JSON.stringify(id)} was deleted meanwhile`,
+          )
         })
         return new ScenarioRejectedError([...gone, ...warnings])
       }
@@ -120,23 +222,35 @@ export function createScenariosService(deps: ScenariosDeps) {
 
     async list(organizationId: string, query: ListQuery): Promise<ScenarioEnvelope> {
       if (query.dataStructureVersion !== undefined && query.dataStructureId === undefined) {
-        throw new ScenarioQueryInvalidError('dataStructureVersion', 'dataStructureVersion is used together with dataStructureId')
+        throw new ScenarioQueryInvalidError(
+          'dataStructureVersion',
+          'dataStructureVersion is used together with dataStructureId',
+        )
       }
       // A data product id that is not a UUID matches nothing (and must not reach a uuid column).
-      if (query.dataProductId !== undefined && !isUuid(query.dataProductId)) return { data: [], includes: [], errors: [] }
+      if (query.dataProductId !== undefined && !isUuid(query.dataProductId))
+        return { data: [], includes: [], errors: [] }
       const scenarios = await store.list(organizationId, {
         dataProductId: query.dataProductId?.toLowerCase(),
         dataStructureHash: query.dataStructureId?.toLowerCase(),
         dataStructureVersion: query.dataStructureVersion,
         status: query.status,
       })
-      const includes = flagIsSet(query.withLatestHistory) ? await store.history(scenarios.map((s) => s.id), { latestOnly: true }) : []
+      const includes = flagIsSet(query.withLatestHistory)
+        ? await store.history(
+            scenarios.map((s) => s.id),
+            { latestOnly: true },
+          )
+        : []
       const resolve = sourceResolver(catalog, organizationId)
       const errors: Problem[] = []
       // A few checks at a time: the pool works on them in parallel, and its queue stays short.
       for (let start = 0; start < scenarios.length; start += LIST_CHECKS_AT_ONCE) {
         const batch = scenarios.slice(start, start + LIST_CHECKS_AT_ONCE)
-        for (const problems of await Promise.all(batch.map((scenario) => compatibilityOf(scenario, resolve, false)))) errors.push(...problems)
+        for (const problems of await Promise.all(
+          batch.map((scenario) => compatibilityOf(scenario, resolve, false)),
+        ))
+          errors.push(...problems)
       }
       return { data: scenarios, includes, errors }
     },
@@ -145,51 +259,113 @@ export function createScenariosService(deps: ScenariosDeps) {
       const scenarioId = id.toLowerCase()
       const current = await store.find(organizationId, scenarioId)
       if (current === null) throw new ScenarioNotFoundError(id)
-      const scenario = query.status === undefined || query.status === current.status ? current : await store.snapshotWithStatus(organizationId, scenarioId, query.status)
+      const scenario =
+        query.status === undefined || query.status === current.status
+          ? current
+          : await store.snapshotWithStatus(organizationId, scenarioId, query.status)
       if (scenario === null) throw new ScenarioNotFoundError(id, query.status)
-      const includes = flagIsSet(query.withHistory) ? await store.history([scenarioId], { latestOnly: false }) : []
-      return { data: [scenario], includes, errors: await compatibilityOf(scenario, sourceResolver(catalog, organizationId), false) }
+      const includes = flagIsSet(query.withHistory)
+        ? await store.history([scenarioId], { latestOnly: false })
+        : []
+      return {
+        data: [scenario],
+        includes,
+        errors: await compatibilityOf(scenario, sourceResolver(catalog, organizationId), false),
+      }
     },
 
     /** `clientIds`: the id given in the input is taken (event specifications are written so), else refused. */
-    async create(principal: Principal, input: ScenarioInput, message: string | undefined, { clientIds = false } = {}): Promise<ScenarioEnvelope> {
+    async create(
+      principal: Principal,
+      input: ScenarioInput,
+      message: string | undefined,
+      { clientIds = false } = {},
+    ): Promise<ScenarioEnvelope> {
       const { organizationId } = principal
       const problems = [...statusProblems(input.status), ...createVersionProblems(input.version)]
-      const given = clientIds && input.id !== undefined && isUuid(input.id) ? input.id.toLowerCase() : null
+      const given =
+        clientIds && input.id !== undefined && isUuid(input.id) ? input.id.toLowerCase() : null
       if (input.id !== undefined && given === null) {
-        problems.push(problemError('InvalidId', 'id', clientIds ? 'id must be a UUID' : 'id is assigned by the service: leave it out when creating'))
+        problems.push(
+          problemError(
+            'InvalidId',
+            'id',
+            clientIds
+              ? 'id must be a UUID'
+              : 'id is assigned by the service: leave it out when creating',
+          ),
+        )
       }
-      const stored = buildScenario(given ?? randomUUID(), input, input.version ?? 0, validStatus(input.status) ?? 'draft')
+      const stored = buildScenario(
+        given ?? randomUUID(),
+        input,
+        input.version ?? 0,
+        validStatus(input.status) ?? 'draft',
+      )
       const checked = await writeProblems(organizationId, stored, input)
       problems.push(...checked.problems)
       if (hasErrors(problems)) throw new ScenarioRejectedError(problems)
-      const outcome = await store.insert(organizationId, stored, checked.placement, { author: principal.apiKeyId, message: message ?? '', date: clock.now() })
+      const outcome = await store.insert(organizationId, stored, checked.placement, {
+        author: principal.apiKeyId,
+        message: message ?? '',
+        date: clock.now(),
+      })
       if (outcome.kind !== 'written') throw rejectionOf(outcome, stored, problems)
       return { data: [stored], includes: [outcome.record], errors: problems }
     },
 
-    async edit(principal: Principal, id: string, input: ScenarioInput, message: string | undefined): Promise<ScenarioEnvelope> {
+    async edit(
+      principal: Principal,
+      id: string,
+      input: ScenarioInput,
+      message: string | undefined,
+    ): Promise<ScenarioEnvelope> {
       const { organizationId } = principal
       const scenarioId = id.toLowerCase()
       const current = await store.find(organizationId, scenarioId)
       if (current === null) throw new ScenarioNotFoundError(id)
-      const problems = [...statusProblems(input.status), ...editVersionProblems(input.version, await store.keptVersions(scenarioId))]
-      if (input.id !== undefined && input.id.toLowerCase() !== scenarioId) problems.push(problemError('InvalidId', 'id', `id cannot change: this is tracking scenario ${scenarioId}`))
+      const problems = [
+        ...statusProblems(input.status),
+        ...editVersionProblems(input.version, await store.keptVersions(scenarioId)),
+      ]
+      if (input.id !== undefined && input.id.toLowerCase() !== scenarioId)
+        problems.push(
+          problemError(
+            'InvalidId',
+            'id',
+            `id cannot change: this is tracking scenario ${scenarioId}`,
+          ),
+        )
       // The body replaces the definition, status included: left out, it is draft, as on create, so
       // that no edit publishes (or keeps deprecated) a new version without being asked to.
-      const draft = buildScenario(scenarioId, input, input.version ?? current.version, validStatus(input.status) ?? 'draft')
+      const draft = buildScenario(
+        scenarioId,
+        input,
+        input.version ?? current.version,
+        validStatus(input.status) ?? 'draft',
+      )
       const checked = await writeProblems(organizationId, draft, input, scenarioId)
       problems.push(...checked.problems)
       if (hasErrors(problems)) throw new ScenarioRejectedError(problems)
       let stored = draft
-      const outcome = await store.edit(organizationId, { id: scenarioId, sourceApplications: draft.sourceApplications ?? [], decide: (_locked, kept) => {
-        // Checked again under the lock: a concurrent edit may have taken the version meanwhile.
-        const versionProblems = editVersionProblems(input.version, kept)
-        if (versionProblems.length > 0) throw new ScenarioRejectedError([...versionProblems, ...problems])
-        stored = { ...draft, version: nextVersion(input.version, kept) }
-        const discard = versionsDiscardedByPublishing(stored.version, stored.status, kept)
-        return { scenario: stored, placement: checked.placement, record: { author: principal.apiKeyId, message: message ?? '', date: clock.now() }, discard }
-      } })
+      const outcome = await store.edit(organizationId, {
+        id: scenarioId,
+        sourceApplications: draft.sourceApplications ?? [],
+        decide: (_locked, kept) => {
+          // Checked again under the lock: a concurrent edit may have taken the version meanwhile.
+          const versionProblems = editVersionProblems(input.version, kept)
+          if (versionProblems.length > 0)
+            throw new ScenarioRejectedError([...versionProblems, ...problems])
+          stored = { ...draft, version: nextVersion(input.version, kept) }
+          const discard = versionsDiscardedByPublishing(stored.version, stored.status, kept)
+          return {
+            scenario: stored,
+            placement: checked.placement,
+            record: { author: principal.apiKeyId, message: message ?? '', date: clock.now() },
+            discard,
+          }
+        },
+      })
       if (outcome.kind !== 'written') throw rejectionOf(outcome, stored, problems)
       return { data: [stored], includes: [outcome.record], errors: problems }
     },
@@ -199,7 +375,11 @@ export function createScenariosService(deps: ScenariosDeps) {
      * every scenario first, each problem's source under `fieldOf(index)`, then all written in one
      * transaction, or none. A scenario edited since it was read is refused rather than overwritten.
      */
-    async publishAll(principal: Principal, scenarios: readonly Scenario[], fieldOf: (index: number) => string): Promise<void> {
+    async publishAll(
+      principal: Principal,
+      scenarios: readonly Scenario[],
+      fieldOf: (index: number) => string,
+    ): Promise<void> {
       const { organizationId } = principal
       const problems: Problem[] = []
       const checkedAll: { draft: Scenario; placement: ScenarioPlacement }[] = []
@@ -208,7 +388,9 @@ export function createScenariosService(deps: ScenariosDeps) {
         const input: ScenarioInput = { ...definition, status: 'published' }
         const draft = buildScenario(scenario.id, input, scenario.version, 'published')
         const checked = await writeProblems(organizationId, draft, input, scenario.id)
-        problems.push(...checked.problems.map((p) => ({ ...p, source: `${fieldOf(index)}.${p.source}` })))
+        problems.push(
+          ...checked.problems.map((p) => ({ ...p, source: `${fieldOf(index)}.${p.source}` })),
+        )
         checkedAll.push({ draft, placement: checked.placement })
       }
       if (hasErrors(problems)) throw new ScenarioRejectedError(problems)
@@ -220,21 +402,44 @@ export function createScenariosService(deps: ScenariosDeps) {
           sourceApplications: draft.sourceApplications ?? [],
           decide: (current: Scenario, kept: readonly KeptVersion[]) => {
             if (current.version !== draft.version) {
-              throw new ScenarioRejectedError([problemError('InvalidVersion', `${fieldOf(index)}.version`, `tracking scenario ${draft.id} was edited meanwhile (now version ${current.version}): publish again`)])
+              throw new ScenarioRejectedError([
+                problemError(
+                  'InvalidVersion',
+                  `${fieldOf(index)}.version`,
+                  `tracking scenario ${draft.id} was edited meanwhile (now version ${current.version}): publish again`,
+                ),
+              ])
             }
             const published = { ...draft, version: nextVersion(undefined, kept) }
-            return { scenario: published, placement, record, discard: versionsDiscardedByPublishing(published.version, 'published', kept) }
+            return {
+              scenario: published,
+              placement,
+              record,
+              discard: versionsDiscardedByPublishing(published.version, 'published', kept),
+            }
           },
         })),
       )
       if (outcome.kind !== 'written') {
-        const refusal = rejectionOf(outcome.outcome, checkedAll[outcome.index]?.draft as Scenario, [])
-        throw refusal instanceof ScenarioRejectedError ? new ScenarioRejectedError(refusal.problems.map((p) => ({ ...p, source: `${fieldOf(outcome.index)}.${p.source}` }))) : refusal
+        const refusal = rejectionOf(
+          outcome.outcome,
+          checkedAll[outcome.index]?.draft as Scenario,
+          [],
+        )
+        throw refusal instanceof ScenarioRejectedError
+          ? new ScenarioRejectedError(
+              refusal.problems.map((p) => ({
+                ...p,
+                source: `${fieldOf(outcome.index)}.${p.source}`,
+              })),
+            )
+          : refusal
       }
     },
 
     async delete(organizationId: string, id: string): Promise<ScenarioEnvelope> {
-      if ((await store.delete(organizationId, id.toLowerCase())) === null) throw new ScenarioNotFoundError(id)
+      if ((await store.delete(organizationId, id.toLowerCase())) === null)
+        throw new ScenarioNotFoundError(id)
       return { data: [], includes: [], errors: [] }
     },
   }

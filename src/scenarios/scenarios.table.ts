@@ -5,7 +5,10 @@ import type { Scenario, ScenarioStatus } from './scenarios.schemas.js'
 type Json<T> = ColumnType<T, string, string>
 
 /** The stored document: the scenario without the columns kept beside it. */
-export type ScenarioDocument = Omit<Scenario, 'id' | 'version' | 'status' | 'name' | 'dataProductId'>
+export type ScenarioDocument = Omit<
+  Scenario,
+  'id' | 'version' | 'status' | 'name' | 'dataProductId'
+>
 
 export interface TrackingScenariosTable {
   id: string

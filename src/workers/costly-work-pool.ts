@@ -20,7 +20,13 @@ export interface CostlyWorkLimits {
   readonly maxQueue: number
 }
 
-export const DEFAULT_COSTLY_WORK_LIMITS: CostlyWorkLimits = { threads: Math.max(1, Math.min(2, availableParallelism())), eager: true, timeoutMs: 2_000, memoryMb: 256, maxQueue: 1_000 }
+export const DEFAULT_COSTLY_WORK_LIMITS: CostlyWorkLimits = {
+  threads: Math.max(1, Math.min(2, availableParallelism())),
+  eager: true,
+  timeoutMs: 2_000,
+  memoryMb: 256,
+  maxQueue: 1_000,
+}
 
 /** A task that waits this long for a thread is answered as stopped (queue): the pool is overloaded. */
 export const MAX_QUEUE_WAIT_MS = 30_000
@@ -32,7 +38,8 @@ function workerFile(): string {
   return path.resolve(path.dirname(here), '../../dist/workers/costly-work.worker.js')
 }
 
-const codeOf = (error: unknown): string | undefined => (error !== null && typeof error === 'object' && 'code' in error ? String(error.code) : undefined)
+const codeOf = (error: unknown): string | undefined =>
+  error !== null && typeof error === 'object' && 'code' in error ? String(error.code) : undefined
 
 /**
  * Costly work (compatibility checks, schema compilation and linting) in worker threads with a
@@ -59,7 +66,11 @@ export class CostlyWorkPool {
       minThreads: this.limits.threads,
       maxThreads: this.limits.threads,
       idleTimeout: Number.POSITIVE_INFINITY,
-      resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, this.limits.memoryMb / 8)), stackSizeMb: 4 },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.limits.memoryMb,
+        maxYoungGenerationSizeMb: Math.min(64, Math.max(8, this.limits.memoryMb / 8)),
+        stackSizeMb: 4,
+      },
     })
     return this.#piscina
   }
@@ -71,9 +82,14 @@ export class CostlyWorkPool {
 
   /** Runs one task within `timeoutMs` of running time (the pool's by default). */
   async run(task: CostlyTask, timeoutMs: number = this.limits.timeoutMs): Promise<WorkOutcome> {
-    if (this.#closed) return { kind: 'stopped', limit: 'crash', detail: 'the check failed: the server is stopping' }
+    if (this.#closed)
+      return { kind: 'stopped', limit: 'crash', detail: 'the check failed: the server is stopping' }
     if (this.#inFlight >= this.limits.threads + this.limits.maxQueue) {
-      return { kind: 'stopped', limit: 'queue', detail: `${this.limits.maxQueue} costly tasks are already waiting (FLOE_WORKER_QUEUE): try again shortly` }
+      return {
+        kind: 'stopped',
+        limit: 'queue',
+        detail: `${this.limits.maxQueue} costly tasks are already waiting (FLOE_WORKER_QUEUE): try again shortly`,
+      }
     }
     this.#inFlight++
     const abort = new AbortController()
@@ -87,7 +103,10 @@ export class CostlyWorkPool {
       timer = setTimeout(() => abort.abort(), timeoutMs)
     })
     try {
-      const answer = await this.#threads().run({ task, started: port2 }, { signal: abort.signal, transferList: [port2] })
+      const answer = await this.#threads().run(
+        { task, started: port2 },
+        { signal: abort.signal, transferList: [port2] },
+      )
       return { kind: 'finished', answer }
     } catch (error) {
       return this.#stopped(error, timeoutMs, started)
@@ -101,15 +120,34 @@ export class CostlyWorkPool {
   #stopped(error: unknown, timeoutMs: number, started: boolean): StoppedWork {
     const code = codeOf(error)
     if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
-      if (!started) return { kind: 'stopped', limit: 'queue', detail: `no worker thread was free for ${MAX_QUEUE_WAIT_MS / 1000} s: try again shortly` }
-      return { kind: 'stopped', limit: 'time', detail: `stopped after ${timeoutMs} ms, the time limit of costly work (FLOE_WORKER_TIMEOUT_MS)` }
+      if (!started)
+        return {
+          kind: 'stopped',
+          limit: 'queue',
+          detail: `no worker thread was free for ${MAX_QUEUE_WAIT_MS / 1000} s: try again shortly`,
+        }
+      return {
+        kind: 'stopped',
+        limit: 'time',
+        detail: `stopped after ${timeoutMs} ms, the time limit of costly work (FLOE_WORKER_TIMEOUT_MS)`,
+      }
     }
     if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      return { kind: 'stopped', limit: 'memory', detail: `stopped at ${this.limits.memoryMb} MB, the memory limit of costly work (FLOE_WORKER_MEMORY_MB)` }
+      return {
+        kind: 'stopped',
+        limit: 'memory',
+        detail: `stopped at ${this.limits.memoryMb} MB, the memory limit of costly work (FLOE_WORKER_MEMORY_MB)`,
+      }
     }
     const message = error instanceof Error ? error.message : String(error)
     const overflow = /Maximum call stack size exceeded/.test(message)
-    return { kind: 'stopped', limit: 'crash', detail: overflow ? 'the schema is nested too deeply to check (stack limit of costly work)' : `the check failed: ${message.slice(0, 200)}` }
+    return {
+      kind: 'stopped',
+      limit: 'crash',
+      detail: overflow
+        ? 'the schema is nested too deeply to check (stack limit of costly work)'
+        : `the check failed: ${message.slice(0, 200)}`,
+    }
   }
 
   /** Stops every worker (tasks under way are answered as stopped). */

@@ -4,7 +4,12 @@ import type { SchemaDocumentCheck } from '../registry/schema-validation.js'
 
 /** One piece of costly work on user-supplied schemas, as it crosses to a worker thread. */
 export type CostlyTask =
-  | { readonly kind: 'compatibility'; readonly candidate: unknown; readonly reference: unknown; readonly budget: Partial<BudgetLimits> }
+  | {
+      readonly kind: 'compatibility'
+      readonly candidate: unknown
+      readonly reference: unknown
+      readonly budget: Partial<BudgetLimits>
+    }
   | { readonly kind: 'schema-document'; readonly data: unknown }
   | { readonly kind: 'design-schema'; readonly schema: unknown; readonly field: string }
   /** Nothing to do: loads a thread's code before the first request needs it. */

@@ -55,16 +55,32 @@ function answer(task: CostlyTask): CostlyAnswer {
       // The engine adds and compares schemas of its own: a fresh validator each time. With allErrors
       // the validator's generated code is flat rather than nested per property: a 1 000-property
       // schema compiles in a fifth of the time, and never deep enough to overflow the stack.
-      return { kind: 'compatibility', result: checkCompatibility(task.candidate, task.reference, { ajv: createAjv({ allErrors: true }), budget: task.budget }) }
+      return {
+        kind: 'compatibility',
+        result: checkCompatibility(task.candidate, task.reference, {
+          ajv: createAjv({ allErrors: true }),
+          budget: task.budget,
+        }),
+      }
     case 'schema-document':
       try {
-        return { kind: 'schema-document', check: { kind: 'report', report: forDocuments.use((ajv) => validateSchemaDocument(task.data, ajv)) } }
+        return {
+          kind: 'schema-document',
+          check: {
+            kind: 'report',
+            report: forDocuments.use((ajv) => validateSchemaDocument(task.data, ajv)),
+          },
+        }
       } catch (error) {
-        if (error instanceof SchemaTooDeepError) return { kind: 'schema-document', check: { kind: 'too-deep' } }
+        if (error instanceof SchemaTooDeepError)
+          return { kind: 'schema-document', check: { kind: 'too-deep' } }
         throw error
       }
     case 'design-schema':
-      return { kind: 'design-schema', problem: forDesigns.use((ajv) => designSchemaProblem(ajv, task.schema, task.field)) }
+      return {
+        kind: 'design-schema',
+        problem: forDesigns.use((ajv) => designSchemaProblem(ajv, task.schema, task.field)),
+      }
     case 'ping':
       return { kind: 'pong' }
     default: {

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto'
 import type { BudgetLimits } from '../compatibility/budget.js'
-import type { CompatibilityChecker, CompatibilityResult } from '../compatibility/compatibility-result.js'
+import type {
+  CompatibilityChecker,
+  CompatibilityResult,
+} from '../compatibility/compatibility-result.js'
 import type { CostlyWorkPool } from './costly-work-pool.js'
 import type { VerdictStore } from './verdict-store.js'
 
@@ -10,11 +13,21 @@ export interface PooledCompatibilityOptions {
   /** Verdicts kept in memory, most recently used first. */
   readonly cacheSize?: number
   /** Where verdicts are kept across restarts, with the fingerprint of the engine that made them. */
-  readonly kept?: { readonly store: VerdictStore; readonly engine: string; readonly onError: (error: unknown) => void }
+  readonly kept?: {
+    readonly store: VerdictStore
+    readonly engine: string
+    readonly onError: (error: unknown) => void
+  }
 }
 
 const keyOf = (engine: string, candidate: unknown, reference: unknown) =>
-  createHash('sha256').update(engine).update('\u0000').update(JSON.stringify(candidate) ?? 'undefined').update('\u0000').update(JSON.stringify(reference) ?? 'undefined').digest('base64url')
+  createHash('sha256')
+    .update(engine)
+    .update('\u0000')
+    .update(JSON.stringify(candidate) ?? 'undefined')
+    .update('\u0000')
+    .update(JSON.stringify(reference) ?? 'undefined')
+    .digest('base64url')
 
 /**
  * Compatibility checks in the worker pool, each verdict kept by the content of both schemas (so a
@@ -24,7 +37,10 @@ const keyOf = (engine: string, candidate: unknown, reference: unknown) =>
  * the limit, kept in memory only (a busy machine may decide it next time); one refused because the
  * queue is full is answered so too, and not kept at all.
  */
-export function createPooledCompatibilityChecker(pool: CostlyWorkPool, options: PooledCompatibilityOptions): CompatibilityChecker {
+export function createPooledCompatibilityChecker(
+  pool: CostlyWorkPool,
+  options: PooledCompatibilityOptions,
+): CompatibilityChecker {
   const capacity = options.cacheSize ?? 10_000
   const verdicts = new Map<string, Promise<CompatibilityResult>>()
   // The engine stops itself at maxMillis; the worker gets room for compiling and answering.
@@ -41,10 +57,17 @@ export function createPooledCompatibilityChecker(pool: CostlyWorkPool, options: 
     }
   }
 
-  async function compute(candidate: unknown, reference: unknown, key: string): Promise<CompatibilityResult> {
+  async function compute(
+    candidate: unknown,
+    reference: unknown,
+    key: string,
+  ): Promise<CompatibilityResult> {
     const found = await stored(key)
     if (found !== null) return found
-    const outcome = await pool.run({ kind: 'compatibility', candidate, reference, budget: options.budget }, timeoutMs)
+    const outcome = await pool.run(
+      { kind: 'compatibility', candidate, reference, budget: options.budget },
+      timeoutMs,
+    )
     if (outcome.kind === 'finished' && outcome.answer.kind === 'compatibility') {
       const result = outcome.answer.result
       // A verdict the engine gave up on for its time budget may be decided on a quieter machine: not kept.
@@ -53,8 +76,19 @@ export function createPooledCompatibilityChecker(pool: CostlyWorkPool, options: 
       return result
     }
     if (outcome.kind === 'stopped' && outcome.limit === 'queue') verdicts.delete(key)
-    const detail = outcome.kind === 'stopped' ? outcome.detail : `unexpected answer ${outcome.answer.kind}`
-    return { outcome: 'undecidable', reasons: [{ code: 'budget', schema: 'reference', pointer: '', detail: `compatibility check ${detail}` }] }
+    const detail =
+      outcome.kind === 'stopped' ? outcome.detail : `unexpected answer ${outcome.answer.kind}`
+    return {
+      outcome: 'undecidable',
+      reasons: [
+        {
+          code: 'budget',
+          schema: 'reference',
+          pointer: '',
+          detail: `compatibility check ${detail}`,
+        },
+      ],
+    }
   }
 
   return {

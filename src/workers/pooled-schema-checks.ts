@@ -3,14 +3,18 @@ import type { SchemaDocumentCheck } from '../registry/schema-validation.js'
 import type { CostlyWorkPool } from './costly-work-pool.js'
 
 /** A registry validation of a schema document in the worker pool; a stopped task says which limit. */
-export function pooledSchemaDocumentCheck(pool: CostlyWorkPool): (data: unknown) => Promise<SchemaDocumentCheck> {
+export function pooledSchemaDocumentCheck(
+  pool: CostlyWorkPool,
+): (data: unknown) => Promise<SchemaDocumentCheck> {
   return async (data) => {
     const outcome = await pool.run({ kind: 'schema-document', data })
     if (outcome.kind === 'finished') {
       if (outcome.answer.kind === 'schema-document') return outcome.answer.check
       return { kind: 'too-costly', detail: `unexpected answer ${outcome.answer.kind}` }
     }
-    return outcome.limit === 'queue' ? { kind: 'busy', detail: outcome.detail } : { kind: 'too-costly', detail: outcome.detail }
+    return outcome.limit === 'queue'
+      ? { kind: 'busy', detail: outcome.detail }
+      : { kind: 'too-costly', detail: outcome.detail }
   }
 }
 
@@ -18,7 +22,8 @@ export function pooledSchemaDocumentCheck(pool: CostlyWorkPool): (data: unknown)
 export function pooledDesignSchemaCheck(pool: CostlyWorkPool): DesignSchemaChecker {
   return async (schema, field) => {
     const outcome = await pool.run({ kind: 'design-schema', schema, field })
-    if (outcome.kind === 'finished' && outcome.answer.kind === 'design-schema') return outcome.answer.problem
+    if (outcome.kind === 'finished' && outcome.answer.kind === 'design-schema')
+      return outcome.answer.problem
     return `${field} is too costly to check: ${outcome.kind === 'stopped' ? outcome.detail : `unexpected answer ${outcome.answer.kind}`}`
   }
 }

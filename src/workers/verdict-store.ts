@@ -42,7 +42,11 @@ export function createVerdictStore(db: Kysely<Database>): VerdictStore {
   let keptSincePrune = 0
   return {
     async find(key) {
-      const row = await db.selectFrom('compatibility_verdicts').select('result').where('key', '=', key).executeTakeFirst()
+      const row = await db
+        .selectFrom('compatibility_verdicts')
+        .select('result')
+        .where('key', '=', key)
+        .executeTakeFirst()
       return row?.result ?? null
     },
     async keep(key, result) {
@@ -53,7 +57,9 @@ export function createVerdictStore(db: Kysely<Database>): VerdictStore {
         .execute()
       if (++keptSincePrune < PRUNE_EVERY) return
       keptSincePrune = 0
-      await sql`delete from compatibility_verdicts where computed_at < (select computed_at from compatibility_verdicts order by computed_at desc offset ${MAX_KEPT_VERDICTS - 1} limit 1)`.execute(db)
+      await sql`delete from compatibility_verdicts where computed_at < (select computed_at from compatibility_verdicts order by computed_at desc offset ${MAX_KEPT_VERDICTS - 1} limit 1)`.execute(
+        db,
+      )
     },
   }
 }

@@ -9,10 +9,18 @@ export interface JsonResponse {
 }
 
 /** One HTTP request over loopback; the body is parsed when it is JSON, else kept as text. */
-export async function requestJson(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<JsonResponse> {
+export async function requestJson(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<JsonResponse> {
   const headers: Record<string, string> = { ...init.headers }
   if (init.body !== undefined) headers['content-type'] ??= 'application/json'
-  const body = typeof init.body === 'string' ? init.body : init.body === undefined ? undefined : JSON.stringify(init.body)
+  const body =
+    typeof init.body === 'string'
+      ? init.body
+      : init.body === undefined
+        ? undefined
+        : JSON.stringify(init.body)
   const response = await fetch(url, { method: init.method ?? 'GET', headers, body })
   const text = await response.text()
   let parsed: unknown = text
@@ -35,17 +43,29 @@ export interface ApiClient {
 }
 
 /** Logs in with an API key, on an in-process app or a `floe start` child process. */
-export async function apiClient(server: { readonly baseUrl: string }, organizationId: string, apiKeyId: string, apiKey: string): Promise<ApiClient> {
+export async function apiClient(
+  server: { readonly baseUrl: string },
+  organizationId: string,
+  apiKeyId: string,
+  apiKey: string,
+): Promise<ApiClient> {
   const base = `${server.baseUrl}/api/msc/v1/organizations/${organizationId}`
-  const tokenResponse = await fetch(`${base}/credentials/v3/token`, { headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey } })
+  const tokenResponse = await fetch(`${base}/credentials/v3/token`, {
+    headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey },
+  })
   const { accessToken } = (await tokenResponse.json()) as { accessToken: string }
   const callAt = (method: string, absolutePath: string, body?: unknown) =>
-    requestJson(`${server.baseUrl}${absolutePath}`, { method, headers: { authorization: `Bearer ${accessToken}` }, body })
+    requestJson(`${server.baseUrl}${absolutePath}`, {
+      method,
+      headers: { authorization: `Bearer ${accessToken}` },
+      body,
+    })
   return {
     organizationId,
     accessToken,
     callAt,
-    call: (method, path, body) => callAt(method, `/api/msc/v1/organizations/${organizationId}${path}`, body),
+    call: (method, path, body) =>
+      callAt(method, `/api/msc/v1/organizations/${organizationId}${path}`, body),
   }
 }
 

@@ -5,22 +5,60 @@ import type { GoodEvent } from '../../src/micro/pipeline/enrich-event.js'
 import { pagesText } from './json-answer.js'
 
 /** A good event with what the store, the filters and the events query read. */
-export function aGoodEvent(options: { eventType?: string | null; schema?: string | null; contexts?: string[]; appId?: string; collectorTstamp?: string; incomplete?: boolean } = {}): GoodEvent {
+export function aGoodEvent(
+  options: {
+    eventType?: string | null
+    schema?: string | null
+    contexts?: string[]
+    appId?: string
+    collectorTstamp?: string
+    incomplete?: boolean
+  } = {},
+): GoodEvent {
   return {
-    rawEvent: { api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp2' }, parameters: { e: 'pv' }, contentType: null, context: { headers: ['Host: localhost'] } } as unknown as GoodEvent['rawEvent'],
+    rawEvent: {
+      api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp2' },
+      parameters: { e: 'pv' },
+      contentType: null,
+      context: { headers: ['Host: localhost'] },
+    } as unknown as GoodEvent['rawEvent'],
     eventType: options.eventType === undefined ? 'page_view' : options.eventType,
-    schema: options.schema === undefined ? 'iglu:com.snowplowanalytics.snowplow/page_view/jsonschema/1-0-0' : options.schema,
+    schema:
+      options.schema === undefined
+        ? 'iglu:com.snowplowanalytics.snowplow/page_view/jsonschema/1-0-0'
+        : options.schema,
     contexts: options.contexts ?? [],
-    event: { app_id: options.appId ?? 'app', collector_tstamp: options.collectorTstamp ?? '2026-01-01T00:00:00.000Z', user_id: null } as unknown as GoodEvent['event'],
+    event: {
+      app_id: options.appId ?? 'app',
+      collector_tstamp: options.collectorTstamp ?? '2026-01-01T00:00:00.000Z',
+      user_id: null,
+    } as unknown as GoodEvent['event'],
     incomplete: options.incomplete ?? false,
   }
 }
 
 export function aBadEvent(vendor: string | null, version = 'v'): BadEvent {
-  return { collectorPayload: vendor === null ? null : ({ api: { vendor, version }, querystring: [], body: null, context: { headers: ['Host: localhost'] } } as unknown as BadEvent['collectorPayload']), rawEvent: null, errors: ['x'] }
+  return {
+    collectorPayload:
+      vendor === null
+        ? null
+        : ({
+            api: { vendor, version },
+            querystring: [],
+            body: null,
+            context: { headers: ['Host: localhost'] },
+          } as unknown as BadEvent['collectorPayload']),
+    rawEvent: null,
+    errors: ['x'],
+  }
 }
 
-const batch = (parts: Partial<EventBatch>): EventBatch => ({ good: [], bad: [], incomplete: [], ...parts })
+const batch = (parts: Partial<EventBatch>): EventBatch => ({
+  good: [],
+  bad: [],
+  incomplete: [],
+  ...parts,
+})
 
 async function scanned(store: EventStore, scope?: EventScope): Promise<GoodEvent[]> {
   const out: GoodEvent[] = []
@@ -28,16 +66,30 @@ async function scanned(store: EventStore, scope?: EventScope): Promise<GoodEvent
   return out
 }
 
-const appIds = (events: readonly GoodEvent[]) => events.map((e) => (e.event as unknown as { app_id: string }).app_id)
+const appIds = (events: readonly GoodEvent[]) =>
+  events.map((e) => (e.event as unknown as { app_id: string }).app_id)
 
 /**
  * What every event store must do, for the in-memory store and for PostgreSQL alike (the
  * ValidationCacheSpec cases, plus what the events query and a shared database need). `fresh` gives
  * an empty store for each test, with pages of `answerPage` events in its JSON answers when given.
  */
-export function describeEventStoreContract(name: string, fresh: (options?: { answerPage?: number }) => Promise<EventStore>): void {
-  const good1 = aGoodEvent({ eventType: 'type1', schema: 'com.snowplowanalytics.example1', contexts: ['context1a', 'context1b'], appId: 'g1' })
-  const good2 = aGoodEvent({ eventType: 'type2', schema: 'com.snowplowanalytics.example2', contexts: ['context2a', 'context2b'], appId: 'g2' })
+export function describeEventStoreContract(
+  name: string,
+  fresh: (options?: { answerPage?: number }) => Promise<EventStore>,
+): void {
+  const good1 = aGoodEvent({
+    eventType: 'type1',
+    schema: 'com.snowplowanalytics.example1',
+    contexts: ['context1a', 'context1b'],
+    appId: 'g1',
+  })
+  const good2 = aGoodEvent({
+    eventType: 'type2',
+    schema: 'com.snowplowanalytics.example2',
+    contexts: ['context2a', 'context2b'],
+    appId: 'g2',
+  })
   const bad1 = aBadEvent('vendor1', 'version1')
   const bad2 = aBadEvent('vendor2', 'version2')
 
@@ -74,10 +126,20 @@ export function describeEventStoreContract(name: string, fresh: (options?: { ans
       expect(await store.findGood({ contexts: ['nonsense'] })).toEqual([])
       expect(await store.findGood({ contexts: [] })).toEqual([good2, good1])
       expect(await store.findGood({ event_type: 'nonsense' })).toEqual([])
-      expect(await store.findGood({ event_type: 'type1', schema: 'com.snowplowanalytics.example1', contexts: ['context1a'] })).toEqual([good1])
-      expect(await store.findGood({ event_type: 'type1', schema: 'com.snowplowanalytics.example2' })).toEqual([])
+      expect(
+        await store.findGood({
+          event_type: 'type1',
+          schema: 'com.snowplowanalytics.example1',
+          contexts: ['context1a'],
+        }),
+      ).toEqual([good1])
+      expect(
+        await store.findGood({ event_type: 'type1', schema: 'com.snowplowanalytics.example2' }),
+      ).toEqual([])
       expect(await store.findGood({ event_type: 'type1', contexts: ['context2a'] })).toEqual([])
-      expect(await store.findGood({ event_type: null, schema: null, contexts: null, limit: null })).toEqual([good2, good1])
+      expect(
+        await store.findGood({ event_type: null, schema: null, contexts: null, limit: null }),
+      ).toEqual([good2, good1])
     })
 
     it('never matches a criterion against a missing type or schema', async () => {
@@ -134,19 +196,47 @@ export function describeEventStoreContract(name: string, fresh: (options?: { ans
     it('scans a collector time range [start, end), bounds optional', async () => {
       const store = await fresh()
       const at = (appId: string, collectorTstamp: string) => aGoodEvent({ appId, collectorTstamp })
-      await store.keep(batch({ good: [at('t0', '2026-01-01T00:00:00.000Z'), at('t1', '2026-01-01T00:00:01.000Z'), at('t2', '2026-01-01T00:00:02.500Z')] }))
-      const range = (start: string | null, end: string | null): EventScope => ({ collectorTime: { start: start === null ? null : Date.parse(start), end: end === null ? null : Date.parse(end) } })
-      expect(appIds(await scanned(store, range('2026-01-01T00:00:01Z', '2026-01-01T00:00:02.500Z')))).toEqual(['t1'])
-      expect(appIds(await scanned(store, range('2026-01-01T00:00:00.001Z', null)))).toEqual(['t2', 't1'])
+      await store.keep(
+        batch({
+          good: [
+            at('t0', '2026-01-01T00:00:00.000Z'),
+            at('t1', '2026-01-01T00:00:01.000Z'),
+            at('t2', '2026-01-01T00:00:02.500Z'),
+          ],
+        }),
+      )
+      const range = (start: string | null, end: string | null): EventScope => ({
+        collectorTime: {
+          start: start === null ? null : Date.parse(start),
+          end: end === null ? null : Date.parse(end),
+        },
+      })
+      expect(
+        appIds(await scanned(store, range('2026-01-01T00:00:01Z', '2026-01-01T00:00:02.500Z'))),
+      ).toEqual(['t1'])
+      expect(appIds(await scanned(store, range('2026-01-01T00:00:00.001Z', null)))).toEqual([
+        't2',
+        't1',
+      ])
       expect(appIds(await scanned(store, range(null, '2026-01-01T00:00:01Z')))).toEqual(['t0'])
       expect(appIds(await scanned(store, range(null, null)))).toEqual(['t2', 't1', 't0'])
     })
 
     it('scans more events than fit one page, newest first, each once', async () => {
       const store = await fresh()
-      const many = Array.from({ length: 2600 }, (_, i) => aGoodEvent({ appId: `e${i}`, incomplete: i % 10 === 0 }))
-      await store.keep(batch({ good: many.filter((e) => !e.incomplete), incomplete: many.filter((e) => e.incomplete) }))
-      const expected = [...many.filter((e) => !e.incomplete), ...many.filter((e) => e.incomplete)].reverse()
+      const many = Array.from({ length: 2600 }, (_, i) =>
+        aGoodEvent({ appId: `e${i}`, incomplete: i % 10 === 0 }),
+      )
+      await store.keep(
+        batch({
+          good: many.filter((e) => !e.incomplete),
+          incomplete: many.filter((e) => e.incomplete),
+        }),
+      )
+      const expected = [
+        ...many.filter((e) => !e.incomplete),
+        ...many.filter((e) => e.incomplete),
+      ].reverse()
       expect(appIds(await scanned(store))).toEqual(appIds(expected))
       expect(await store.counts()).toEqual({ total: 2340, good: 2340, bad: 0 })
       expect(await store.findGood({ limit: 2 })).toEqual([expected[260], expected[261]])
@@ -156,39 +246,89 @@ export function describeEventStoreContract(name: string, fresh: (options?: { ans
       const store = await fresh()
       const strange = 'nul \u0000 backslash \\ lone \ud800 quote " emoji 😀 é'
       const event: GoodEvent = {
-        ...aGoodEvent({ eventType: strange, schema: `iglu:${strange}`, contexts: [strange, 'plain'], appId: 'odd' }),
-        event: { zeta: 1, alpha: null, se_value: 1.5, big: 1e21, small: 5e-7, nested: { b: [1, null, 'x'], a: {} }, text: strange, collector_tstamp: '2026-01-01T00:00:00.000Z' } as unknown as GoodEvent['event'],
+        ...aGoodEvent({
+          eventType: strange,
+          schema: `iglu:${strange}`,
+          contexts: [strange, 'plain'],
+          appId: 'odd',
+        }),
+        event: {
+          zeta: 1,
+          alpha: null,
+          se_value: 1.5,
+          big: 1e21,
+          small: 5e-7,
+          nested: { b: [1, null, 'x'], a: {} },
+          text: strange,
+          collector_tstamp: '2026-01-01T00:00:00.000Z',
+        } as unknown as GoodEvent['event'],
       }
-      const bad: BadEvent = { ...aBadEvent(`vendor ${strange}`, `v ${strange}`), errors: [strange, JSON.stringify({ b: 1, a: 2 })] }
+      const bad: BadEvent = {
+        ...aBadEvent(`vendor ${strange}`, `v ${strange}`),
+        errors: [strange, JSON.stringify({ b: 1, a: 2 })],
+      }
       await store.keep(batch({ good: [event], bad: [bad] }))
       const [found] = await store.findGood()
       expect(JSON.stringify(found)).toBe(JSON.stringify(event))
       // UTF-8 bytes: the escaped lone surrogate and the multi-byte characters come back exactly.
       expect(await pagesText(store.goodJsonPages())).toBe(JSON.stringify([event]))
-      expect(await pagesText(store.goodJsonPages({ contexts: ['plain'], limit: 5 }))).toBe(JSON.stringify([event]))
+      expect(await pagesText(store.goodJsonPages({ contexts: ['plain'], limit: 5 }))).toBe(
+        JSON.stringify([event]),
+      )
       expect(await pagesText(store.goodJsonPages({ limit: 0 }))).toBe('[]')
       expect(JSON.stringify(await store.findBad())).toBe(JSON.stringify([bad]))
       expect(await pagesText(store.badJsonPages())).toBe(JSON.stringify([bad]))
       expect(JSON.stringify(await scanned(store))).toBe(JSON.stringify([event]))
-      expect(await store.findGood({ event_type: strange, schema: `iglu:${strange}`, contexts: [strange] })).toHaveLength(1)
+      expect(
+        await store.findGood({
+          event_type: strange,
+          schema: `iglu:${strange}`,
+          contexts: [strange],
+        }),
+      ).toHaveLength(1)
       expect(await store.findGood({ event_type: strange.replace('\u0000', '') })).toEqual([])
       expect(await store.findGood({ contexts: [strange.replace('\ud800', '\udc00')] })).toEqual([])
       expect(await store.findGood({ schema: `iglu:${strange.replace('\\', '\\\\')}` })).toEqual([])
-      expect(await store.findBad({ vendor: `vendor ${strange}`, version: `v ${strange}` })).toHaveLength(1)
-      expect(await store.findBad({ vendor: `vendor ${strange.replace('\u0000', '\\0')}` })).toEqual([])
+      expect(
+        await store.findBad({ vendor: `vendor ${strange}`, version: `v ${strange}` }),
+      ).toHaveLength(1)
+      expect(await store.findBad({ vendor: `vendor ${strange.replace('\u0000', '\\0')}` })).toEqual(
+        [],
+      )
     })
 
     it('answers as JSON a page at a time, each page read only when asked for, from the events matching when asked', async () => {
       const store = await fresh({ answerPage: 3 })
-      const goods = Array.from({ length: 10 }, (_, i) => aGoodEvent({ eventType: `t${i % 2}`, schema: `s${i % 3}`, appId: `g${i}` }))
+      const goods = Array.from({ length: 10 }, (_, i) =>
+        aGoodEvent({ eventType: `t${i % 2}`, schema: `s${i % 3}`, appId: `g${i}` }),
+      )
       const bads = Array.from({ length: 7 }, (_, i) => aBadEvent(`vendor${i % 2}`))
       await store.keep(batch({ good: goods.slice(0, 6), bad: bads.slice(0, 4) }))
       await store.keep(batch({ good: goods.slice(6), bad: bads.slice(4) }))
-      for (const filter of [{}, { limit: 3 }, { limit: 4 }, { limit: 6 }, { limit: 0 }, { limit: 1e15 }, { event_type: 't1' }, { schema: 's2', limit: 2 }]) {
-        expect(await pagesText(store.goodJsonPages(filter))).toBe(JSON.stringify(await store.findGood(filter)))
+      for (const filter of [
+        {},
+        { limit: 3 },
+        { limit: 4 },
+        { limit: 6 },
+        { limit: 0 },
+        { limit: 1e15 },
+        { event_type: 't1' },
+        { schema: 's2', limit: 2 },
+      ]) {
+        expect(await pagesText(store.goodJsonPages(filter))).toBe(
+          JSON.stringify(await store.findGood(filter)),
+        )
       }
-      for (const filter of [{}, { limit: 3 }, { limit: 5 }, { vendor: 'vendor1' }, { vendor: 'vendor0', limit: 4 }]) {
-        expect(await pagesText(store.badJsonPages(filter))).toBe(JSON.stringify(await store.findBad(filter)))
+      for (const filter of [
+        {},
+        { limit: 3 },
+        { limit: 5 },
+        { vendor: 'vendor1' },
+        { vendor: 'vendor0', limit: 4 },
+      ]) {
+        expect(await pagesText(store.badJsonPages(filter))).toBe(
+          JSON.stringify(await store.findBad(filter)),
+        )
       }
 
       // Events arriving between pages neither show nor shift the answer being read.
@@ -201,7 +341,9 @@ export function describeEventStoreContract(name: string, fresh: (options?: { ans
         expect(page.value.length).toBeLessThanOrEqual(3)
         texts.push(...page.value)
       }
-      expect(texts.map((text) => JSON.parse(text.toString()) as GoodEvent)).toEqual([...goods].reverse())
+      expect(texts.map((text) => JSON.parse(text.toString()) as GoodEvent)).toEqual(
+        [...goods].reverse(),
+      )
     })
   })
 }

@@ -20,15 +20,28 @@ export interface FloeProcess {
 }
 
 /** `floe start` on a free port, without waiting for it: the child and when it exits. */
-export function launchFloe(args: readonly string[], env: Readonly<Record<string, string>>): { child: ChildProcess; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [MAIN, 'start', '--host', '127.0.0.1', '--port', '0', '--log-level', 'warn', ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  return { child, exited: new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code))) }
+export function launchFloe(
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+): { child: ChildProcess; exited: Promise<number | null> } {
+  const child = spawn(
+    process.execPath,
+    [MAIN, 'start', '--host', '127.0.0.1', '--port', '0', '--log-level', 'warn', ...args],
+    {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  return {
+    child,
+    exited: new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code))),
+  }
 }
 
-export async function startFloe(args: readonly string[], env: Readonly<Record<string, string>>): Promise<FloeProcess> {
+export async function startFloe(
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+): Promise<FloeProcess> {
   const { child, exited } = launchFloe(args, env)
   let stdout = ''
   let stderr = ''
@@ -37,7 +50,9 @@ export async function startFloe(args: readonly string[], env: Readonly<Record<st
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString()
       // The banner follows listen(); with first-start credentials it ends with the curl line.
-      const complete = stdout.includes('This store was empty') ? stdout.includes('/credentials/v3/token\n') : stdout.endsWith('\n')
+      const complete = stdout.includes('This store was empty')
+        ? stdout.includes('/credentials/v3/token\n')
+        : stdout.endsWith('\n')
       if (stdout.includes('Floe is listening on') && complete) resolve(stdout)
     })
     void exited.then((code) => reject(new Error(`floe start exited with ${code}: ${stderr}`)))
@@ -57,9 +72,14 @@ export async function startFloe(args: readonly string[], env: Readonly<Record<st
 }
 
 /** Runs a one-shot CLI command such as `keys list`; resolves even when it fails. */
-export async function floeCli(args: readonly string[], env: Readonly<Record<string, string>>): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function floeCli(
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } })
+    const { stdout, stderr } = await run(process.execPath, [MAIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+    })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string }

@@ -16,7 +16,12 @@ export const CITY_NETWORKS = [
       subdivisions: [{ iso_code: 'ENG', names: { en: 'England' } }],
       city: { names: { en: 'London' } },
       postal: { code: 'EC1A' },
-      location: { latitude: 51.5142, longitude: -0.0931, time_zone: 'Europe/London', accuracy_radius: 10 },
+      location: {
+        latitude: 51.5142,
+        longitude: -0.0931,
+        time_zone: 'Europe/London',
+        accuracy_radius: 10,
+      },
     },
   },
   {
@@ -35,16 +40,33 @@ export const CITY_NETWORKS = [
 
 /** Writes GeoIP2-City.mmdb, GeoIP2-ISP.mmdb, GeoIP2-Domain.mmdb, GeoIP2-Connection-Type.mmdb and GeoLite2-ASN.mmdb into `directory`. */
 export function writeTestGeoDatabases(directory: string): void {
-  const write = (file: string, databaseType: string, networks: Parameters<typeof writeMmdb>[0]['networks']) =>
-    writeFileSync(path.join(directory, file), writeMmdb({ databaseType, networks }))
+  const write = (
+    file: string,
+    databaseType: string,
+    networks: Parameters<typeof writeMmdb>[0]['networks'],
+  ) => writeFileSync(path.join(directory, file), writeMmdb({ databaseType, networks }))
   write('GeoIP2-City.mmdb', 'GeoIP2-City', CITY_NETWORKS)
   write('GeoIP2-ISP.mmdb', 'GeoIP2-ISP', [
-    { network: '203.0.113.0/24', data: { isp: 'Example Broadband', organization: 'Example Org Ltd', autonomous_system_number: 64500 } },
+    {
+      network: '203.0.113.0/24',
+      data: {
+        isp: 'Example Broadband',
+        organization: 'Example Org Ltd',
+        autonomous_system_number: 64500,
+      },
+    },
   ])
-  write('GeoIP2-Domain.mmdb', 'GeoIP2-Domain', [{ network: '203.0.113.0/25', data: { domain: 'example.net' } }])
-  write('GeoIP2-Connection-Type.mmdb', 'GeoIP2-Connection-Type', [{ network: '203.0.113.0/24', data: { connection_type: 'Cable/DSL' } }])
+  write('GeoIP2-Domain.mmdb', 'GeoIP2-Domain', [
+    { network: '203.0.113.0/25', data: { domain: 'example.net' } },
+  ])
+  write('GeoIP2-Connection-Type.mmdb', 'GeoIP2-Connection-Type', [
+    { network: '203.0.113.0/24', data: { connection_type: 'Cable/DSL' } },
+  ])
   write('GeoLite2-ASN.mmdb', 'GeoLite2-ASN', [
-    { network: '203.0.113.0/24', data: { autonomous_system_number: 64500, autonomous_system_organization: 'Example Networks' } },
+    {
+      network: '203.0.113.0/24',
+      data: { autonomous_system_number: 64500, autonomous_system_organization: 'Example Networks' },
+    },
     { network: '198.51.100.0/24', data: { autonomous_system_number: 64501 } },
   ])
 }

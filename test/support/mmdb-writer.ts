@@ -8,7 +8,8 @@ import ipaddr from 'ipaddr.js'
  */
 
 /** A value the data section can hold: strings, unsigned integers (uint32, or uint64 as a bigint), doubles, booleans, arrays and maps. */
-export type MmdbValue = string | number | bigint | boolean | readonly MmdbValue[] | { readonly [key: string]: MmdbValue }
+export type MmdbValue =
+  string | number | bigint | boolean | readonly MmdbValue[] | { readonly [key: string]: MmdbValue }
 
 export interface MmdbNetwork {
   /** CIDR, e.g. `203.0.113.0/24` or `2001:db8::/32` (IPv6 only in an ipVersion 6 database). */
@@ -23,7 +24,16 @@ export interface MmdbOptions {
 }
 
 const METADATA_MARKER = Buffer.from('abcdef4d61784d696e642e636f6d', 'hex')
-const TYPES = { string: 2, double: 3, uint16: 5, uint32: 6, map: 7, uint64: 9, array: 11, boolean: 14 } as const
+const TYPES = {
+  string: 2,
+  double: 3,
+  uint16: 5,
+  uint32: 6,
+  map: 7,
+  uint64: 9,
+  array: 11,
+  boolean: 14,
+} as const
 
 /** A control byte (plus extended type and size bytes) for a field of the given type and size. */
 function control(type: number, size: number): Buffer {
@@ -33,7 +43,8 @@ function control(type: number, size: number): Buffer {
   const sizeBytes: number[] = []
   if (size < 29) sizeBits = size
   else if (size < 285) [sizeBits, sizeBytes[0]] = [29, size - 29]
-  else if (size < 65_821) [sizeBits, sizeBytes[0], sizeBytes[1]] = [30, (size - 285) >> 8, (size - 285) & 0xff]
+  else if (size < 65_821)
+    [sizeBits, sizeBytes[0], sizeBytes[1]] = [30, (size - 285) >> 8, (size - 285) & 0xff]
   else throw new Error('value too large for this test writer')
   bytes.push(((extended ? 0 : type) << 5) | sizeBits)
   if (extended) bytes.push(type - 7)
@@ -57,14 +68,22 @@ export function encodeValue(value: MmdbValue): Buffer {
   }
   if (typeof value === 'boolean') return control(TYPES.boolean, value ? 1 : 0)
   if (typeof value === 'number') {
-    if (Number.isInteger(value) && value >= 0 && value < 2 ** 32) return unsigned(TYPES.uint32, value)
+    if (Number.isInteger(value) && value >= 0 && value < 2 ** 32)
+      return unsigned(TYPES.uint32, value)
     const payload = Buffer.alloc(8)
     payload.writeDoubleBE(value)
     return Buffer.concat([control(TYPES.double, 8), payload])
   }
-  if (Array.isArray(value)) return Buffer.concat([control(TYPES.array, value.length), ...value.map((item: MmdbValue) => encodeValue(item))])
+  if (Array.isArray(value))
+    return Buffer.concat([
+      control(TYPES.array, value.length),
+      ...value.map((item: MmdbValue) => encodeValue(item)),
+    ])
   const entries = Object.entries(value as Record<string, MmdbValue>)
-  return Buffer.concat([control(TYPES.map, entries.length), ...entries.flatMap(([key, item]) => [encodeValue(key), encodeValue(item)])])
+  return Buffer.concat([
+    control(TYPES.map, entries.length),
+    ...entries.flatMap(([key, item]) => [encodeValue(key), encodeValue(item)]),
+  ])
 }
 
 interface TreeNode {
@@ -74,7 +93,8 @@ interface TreeNode {
 /** The network's address bits, as the tree walks them (IPv4 inside IPv6 at ::a.b.c.d). */
 function networkBits(cidr: string, ipVersion: 4 | 6): number[] {
   const [address, prefix] = ipaddr.parseCIDR(cidr)
-  if (address.kind() === 'ipv6' && ipVersion === 4) throw new Error(`${cidr}: IPv6 network in an IPv4 database`)
+  if (address.kind() === 'ipv6' && ipVersion === 4)
+    throw new Error(`${cidr}: IPv6 network in an IPv4 database`)
   const bytes = address.toByteArray()
   const bits = bytes.flatMap((byte) => Array.from({ length: 8 }, (_, i) => (byte >> (7 - i)) & 1))
   const lead = address.kind() === 'ipv4' && ipVersion === 6 ? Array<number>(96).fill(0) : []
@@ -110,13 +130,20 @@ export function writeMmdb(options: MmdbOptions): Buffer {
   }
   // Number the nodes breadth-first (root is 0), then write each as two 24-bit records.
   const nodes: TreeNode[] = [root]
-  for (let i = 0; i < nodes.length; i++) for (const child of nodes[i]!.children) if (child !== null && typeof child !== 'number') nodes.push(child)
+  for (let i = 0; i < nodes.length; i++)
+    for (const child of nodes[i]!.children)
+      if (child !== null && typeof child !== 'number') nodes.push(child)
   const numbers = new Map(nodes.map((node, i) => [node, i]))
   const nodeCount = nodes.length
   const tree = Buffer.alloc(nodeCount * 6)
   nodes.forEach((node, i) => {
     node.children.forEach((child, side) => {
-      const record = child === null ? nodeCount : typeof child === 'number' ? nodeCount + 16 + offsets[child]! : numbers.get(child)!
+      const record =
+        child === null
+          ? nodeCount
+          : typeof child === 'number'
+            ? nodeCount + 16 + offsets[child]!
+            : numbers.get(child)!
       tree.writeUIntBE(record, i * 6 + side * 3, 3)
     })
   })

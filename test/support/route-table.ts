@@ -21,14 +21,18 @@ export function routeTable(http: FastifyInstance): RouteEntry[] {
   for (const line of http.printRoutes({ commonPrefix: false }).split('\n')) {
     if (line.trim() === '') continue
     const match = TREE_LINE.exec(line)
-    if (match === null) throw new Error(`unexpected line in the route tree: ${JSON.stringify(line)}`)
+    if (match === null)
+      throw new Error(`unexpected line in the route tree: ${JSON.stringify(line)}`)
     const depth = (match[1] ?? '').length / 4
     const url = (paths[depth - 1] ?? '') + (match[2] ?? '')
     paths.length = depth
     paths.push(url)
     for (const method of (match[3] ?? '').split(', ').filter((m) => m !== '')) {
       const route = { method: method as HTTPMethods, url }
-      if (!url.includes('*') && !http.hasRoute(route)) throw new Error(`rebuilt ${method} ${url} from the route tree, but the router does not know it`)
+      if (!url.includes('*') && !http.hasRoute(route))
+        throw new Error(
+          `rebuilt ${method} ${url} from the route tree, but the router does not know it`,
+        )
       routes.push(route)
     }
   }

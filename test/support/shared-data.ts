@@ -9,7 +9,9 @@ import { compareSchemaVer, parseSchemaVer } from '../../src/iglu/schema-ver.js'
  * `shared/data` folder beside the repository.
  */
 // Test infrastructure, not the app: the one other place that reads the environment is test-databases.ts.
-export const SHARED_DATA = resolve(process.env.FLOE_TEST_DATA ?? new URL('../../../shared/data/', import.meta.url).pathname)
+export const SHARED_DATA = resolve(
+  process.env.FLOE_TEST_DATA ?? new URL('../../../shared/data/', import.meta.url).pathname,
+)
 export const IGLU_CENTRAL = join(SHARED_DATA, 'iglu-central/schemas')
 export const TEST_SUITE_DRAFT4 = join(SHARED_DATA, 'json-schema-test-suite/tests/draft4')
 
@@ -17,7 +19,8 @@ export const TEST_SUITE_DRAFT4 = join(SHARED_DATA, 'json-schema-test-suite/tests
 export const sharedDataPresent = existsSync(IGLU_CENTRAL) && existsSync(TEST_SUITE_DRAFT4)
 
 const ABSENT = `the shared test data is not at ${SHARED_DATA}: set FLOE_TEST_DATA to the folder holding iglu-central/ and json-schema-test-suite/`
-if (!sharedDataPresent) console.warn(`skipping the tests that read Iglu Central or the JSON Schema Test Suite: ${ABSENT}`)
+if (!sharedDataPresent)
+  console.warn(`skipping the tests that read Iglu Central or the JSON Schema Test Suite: ${ABSENT}`)
 
 /**
  * `describe` for tests that use the shared data as fixtures: skipped where it is absent (saying so
@@ -50,14 +53,18 @@ export function loadIgluCentral(): IgluCentralSchema[] {
         continue // another format (e.g. thrift)
       }
       for (const version of versions) {
-        const schema = JSON.parse(readFileSync(join(IGLU_CENTRAL, vendor, name, 'jsonschema', version), 'utf8')) as Record<string, unknown>
+        const schema = JSON.parse(
+          readFileSync(join(IGLU_CENTRAL, vendor, name, 'jsonschema', version), 'utf8'),
+        ) as Record<string, unknown>
         schemas.push({ vendor, name, version, schema })
       }
     }
   }
   return schemas.sort(
     (a, b) =>
-      a.vendor.localeCompare(b.vendor) || a.name.localeCompare(b.name) || compareSchemaVer(parseSchemaVer(a.version)!, parseSchemaVer(b.version)!),
+      a.vendor.localeCompare(b.vendor) ||
+      a.name.localeCompare(b.name) ||
+      compareSchemaVer(parseSchemaVer(a.version)!, parseSchemaVer(b.version)!),
   )
 }
 
@@ -78,7 +85,8 @@ export function loadTestSuite(): SuiteGroup[] {
       if (statSync(path).isDirectory()) walk(path)
       else if (entry.endsWith('.json')) {
         const file = path.slice(TEST_SUITE_DRAFT4.length + 1)
-        for (const group of JSON.parse(readFileSync(path, 'utf8')) as Omit<SuiteGroup, 'file'>[]) groups.push({ ...group, file })
+        for (const group of JSON.parse(readFileSync(path, 'utf8')) as Omit<SuiteGroup, 'file'>[])
+          groups.push({ ...group, file })
       }
     }
   }

@@ -3,13 +3,24 @@ import type { TestConfigOverrides } from './test-config.js'
 import { backends } from './test-databases.js'
 
 /** --storage postgres with the defaults; `url` null uses the registry's database. */
-export const postgresStorage = (url: string | null = null): Extract<EventStorageConfig, { kind: 'postgres' }> => ({ kind: 'postgres', url, ttlSeconds: 86_400, cleanupIntervalSeconds: 60, maxBytesPerList: 2 ** 30 })
+export const postgresStorage = (
+  url: string | null = null,
+): Extract<EventStorageConfig, { kind: 'postgres' }> => ({
+  kind: 'postgres',
+  url,
+  ttlSeconds: 86_400,
+  cleanupIntervalSeconds: 60,
+  maxBytesPerList: 2 ** 30,
+})
 
 /** Where an app under test keeps inspected events. */
 export interface StorageMode {
   readonly name: string
   /** Config overrides for an app with empty event storage, and how to throw that storage away. */
-  create(): Promise<{ readonly overrides: Pick<TestConfigOverrides, 'db'> & { readonly storage: EventStorageConfig }; drop(): Promise<void> }>
+  create(): Promise<{
+    readonly overrides: Pick<TestConfigOverrides, 'db'> & { readonly storage: EventStorageConfig }
+    drop(): Promise<void>
+  }>
 }
 
 /**
@@ -18,15 +29,22 @@ export interface StorageMode {
  * database of its own (FLOE_EVENTS_DATABASE_URL) beside an embedded registry.
  */
 export const storageModes: readonly StorageMode[] = [
-  { name: 'memory', create: async () => ({ overrides: { storage: { kind: 'memory' } }, drop: async () => undefined }) },
-  ...backends.map(
-    (backend): StorageMode => ({
-      name: `postgres (${backend.name})`,
-      async create() {
-        const database = await backend.create()
-        const overrides = database.config.kind === 'postgres' ? { storage: postgresStorage(database.config.url) } : { db: database.config, storage: postgresStorage() }
-        return { overrides, drop: () => database.drop() }
-      },
+  {
+    name: 'memory',
+    create: async () => ({
+      overrides: { storage: { kind: 'memory' } },
+      drop: async () => undefined,
     }),
-  ),
+  },
+  ...backends.map((backend): StorageMode => ({
+    name: `postgres (${backend.name})`,
+    async create() {
+      const database = await backend.create()
+      const overrides =
+        database.config.kind === 'postgres'
+          ? { storage: postgresStorage(database.config.url) }
+          : { db: database.config, storage: postgresStorage() }
+      return { overrides, drop: () => database.drop() }
+    },
+  })),
 ]

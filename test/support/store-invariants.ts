@@ -43,16 +43,29 @@ const WHOLE_WRITE_RULES: Readonly<Record<string, RawBuilder<unknown>>> = {
 /** Every rule, with the rows that break it; all lists are empty in a whole store. */
 export async function halfWrittenRows(db: Kysely<Database>): Promise<Record<string, unknown[]>> {
   const found: Record<string, unknown[]> = {}
-  for (const [rule, query] of Object.entries(WHOLE_WRITE_RULES)) found[rule] = (await query.execute(db)).rows
+  for (const [rule, query] of Object.entries(WHOLE_WRITE_RULES))
+    found[rule] = (await query.execute(db)).rows
   return found
 }
 
 /** How many rows each table of the registry and the scenarios holds, to show the rules had something to check. */
 export async function storedRowCounts(db: Kysely<Database>): Promise<Record<string, number>> {
-  const tables = ['tracking_scenarios', 'tracking_scenario_history', 'data_structures', 'schema_versions', 'deployments', 'validated_schemas', 'api_keys', 'data_products'] as const
+  const tables = [
+    'tracking_scenarios',
+    'tracking_scenario_history',
+    'data_structures',
+    'schema_versions',
+    'deployments',
+    'validated_schemas',
+    'api_keys',
+    'data_products',
+  ] as const
   const counts: Record<string, number> = {}
   for (const table of tables) {
-    const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow()
     counts[table] = Number(row.n)
   }
   return counts

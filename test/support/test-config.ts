@@ -19,17 +19,62 @@ export interface TestConfigOverrides {
 /** A complete Config for tests, built directly instead of through environment variables. */
 export function testConfig(overrides: TestConfigOverrides = {}): Config {
   return {
-    http: { host: '127.0.0.1', port: 0, requestTimeoutMs: 30_000, headersTimeoutMs: Math.min(10_000, overrides.http?.requestTimeoutMs ?? 30_000), keepAliveTimeoutMs: 5_000, maxConnections: 1024, maxConnectionsPerAddress: 256, tls: null, ...overrides.http },
+    http: {
+      host: '127.0.0.1',
+      port: 0,
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: Math.min(10_000, overrides.http?.requestTimeoutMs ?? 30_000),
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 1024,
+      maxConnectionsPerAddress: 256,
+      tls: null,
+      ...overrides.http,
+    },
     db: overrides.db ?? inMemoryPglite(),
     // High, so that the many logins of the suite, all from 127.0.0.1, are never limited.
-    auth: { signingSecrets: { current: secretBytes(overrides.jwtSecret), previous: secretBytes(overrides.jwtPreviousSecret) }, tokenTtlSeconds: overrides.tokenTtlSeconds ?? 3600, tokenRateLimitPerMinute: overrides.tokenRateLimitPerMinute ?? 1_000_000 },
+    auth: {
+      signingSecrets: {
+        current: secretBytes(overrides.jwtSecret),
+        previous: secretBytes(overrides.jwtPreviousSecret),
+      },
+      tokenTtlSeconds: overrides.tokenTtlSeconds ?? 3600,
+      tokenRateLimitPerMinute: overrides.tokenRateLimitPerMinute ?? 1_000_000,
+    },
     bootstrap: overrides.bootstrap ?? null,
     log: { level: 'silent', format: 'json', ...overrides.log },
     // Generous, so that a slow CI machine cannot turn a decided check into "undecidable (budget)".
     compatibility: { maxMillis: 60_000 },
-    workers: { threads: 2, eager: false, timeoutMs: 10_000, memoryMb: 256, maxQueue: 1_000, ...overrides.workers },
+    workers: {
+      threads: 2,
+      eager: false,
+      timeoutMs: 10_000,
+      memoryMb: 256,
+      maxQueue: 1_000,
+      ...overrides.workers,
+    },
     // Offline: core schemas and the registry only, unless a test adds directories.
-    inspection: { maxEvents: 100_000, memoryBytes: null, organizationId: null, env: 'DEV', igluDirs: [], igluCentralUrl: null, igluCentralMirrorUrl: null, customRegistry: null, resolverConfigFile: null, cacheTtlSeconds: 600, output: null, destination: null, enrichmentsDir: null, enrich: [], geoDatabase: null, redirects: { enabled: false, domains: [] }, collectorPaths: [], cookie: { enabled: true, name: 'sp', domain: null }, ...overrides.inspection, storage: overrides.inspection?.storage ?? { kind: 'memory' } },
+    inspection: {
+      maxEvents: 100_000,
+      memoryBytes: null,
+      organizationId: null,
+      env: 'DEV',
+      igluDirs: [],
+      igluCentralUrl: null,
+      igluCentralMirrorUrl: null,
+      customRegistry: null,
+      resolverConfigFile: null,
+      cacheTtlSeconds: 600,
+      output: null,
+      destination: null,
+      enrichmentsDir: null,
+      enrich: [],
+      geoDatabase: null,
+      redirects: { enabled: false, domains: [] },
+      collectorPaths: [],
+      cookie: { enabled: true, name: 'sp', domain: null },
+      ...overrides.inspection,
+      storage: overrides.inspection?.storage ?? { kind: 'memory' },
+    },
   }
 }
 

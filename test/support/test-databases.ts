@@ -29,18 +29,26 @@ const adminUrl = process.env.TEST_DATABASE_URL
 /** An in-memory PGlite store, from the run's migrated template (see pglite-template.ts) when vitest provides it. */
 export function inMemoryPglite(): DatabaseConfig {
   const template = inject('pgliteTemplate')
-  return { kind: 'pglite', dataDir: null, ...(template === undefined ? {} : { image: templateImage(template) }) }
+  return {
+    kind: 'pglite',
+    dataDir: null,
+    ...(template === undefined ? {} : { image: templateImage(template) }),
+  }
 }
 
 const pgliteBackend: Backend = {
   name: 'pglite',
   async create(options = {}) {
     if (options.onDisk !== true) {
-      const config: DatabaseConfig = options.unmigrated === true ? { kind: 'pglite', dataDir: null } : inMemoryPglite()
+      const config: DatabaseConfig =
+        options.unmigrated === true ? { kind: 'pglite', dataDir: null } : inMemoryPglite()
       return { config, drop: async () => undefined }
     }
     const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-test-'))
-    return { config: { kind: 'pglite', dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) }
+    return {
+      config: { kind: 'pglite', dataDir },
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    }
   },
 }
 
@@ -77,4 +85,7 @@ const postgresBackend: Backend = {
  * Every backend the storage tests run on: PGlite always; PostgreSQL too in the full tier
  * (FLOE_TEST_TIER=full, as `npm run test:full` sets it) when TEST_DATABASE_URL is set.
  */
-export const backends: readonly Backend[] = adminUrl && process.env.FLOE_TEST_TIER === 'full' ? [pgliteBackend, postgresBackend] : [pgliteBackend]
+export const backends: readonly Backend[] =
+  adminUrl && process.env.FLOE_TEST_TIER === 'full'
+    ? [pgliteBackend, postgresBackend]
+    : [pgliteBackend]

@@ -21,12 +21,37 @@ export async function up(db: Kysely<any>): Promise<void> {
     // The event's JSON text as the API answers it (not jsonb, which would reorder keys).
     .addColumn('body', 'text', (c) => c.notNull())
     .execute()
-  await db.schema.createIndex('inspected_events_kind_idx').on('inspected_events').columns(['kind', 'seq']).execute()
-  await db.schema.createIndex('inspected_events_event_type_idx').on('inspected_events').columns(['event_type', 'seq']).execute()
-  await db.schema.createIndex('inspected_events_schema_idx').on('inspected_events').columns(['schema', 'seq']).execute()
-  await db.schema.createIndex('inspected_events_contexts_idx').on('inspected_events').using('gin').column('contexts').execute()
-  await db.schema.createIndex('inspected_events_collector_tstamp_idx').on('inspected_events').column('collector_tstamp').execute()
-  await db.schema.createIndex('inspected_events_stored_at_idx').on('inspected_events').column('stored_at').execute()
+  await db.schema
+    .createIndex('inspected_events_kind_idx')
+    .on('inspected_events')
+    .columns(['kind', 'seq'])
+    .execute()
+  await db.schema
+    .createIndex('inspected_events_event_type_idx')
+    .on('inspected_events')
+    .columns(['event_type', 'seq'])
+    .execute()
+  await db.schema
+    .createIndex('inspected_events_schema_idx')
+    .on('inspected_events')
+    .columns(['schema', 'seq'])
+    .execute()
+  await db.schema
+    .createIndex('inspected_events_contexts_idx')
+    .on('inspected_events')
+    .using('gin')
+    .column('contexts')
+    .execute()
+  await db.schema
+    .createIndex('inspected_events_collector_tstamp_idx')
+    .on('inspected_events')
+    .column('collector_tstamp')
+    .execute()
+  await db.schema
+    .createIndex('inspected_events_stored_at_idx')
+    .on('inspected_events')
+    .column('stored_at')
+    .execute()
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -14,12 +14,16 @@ const DOCUMENT_COLUMNS = [
 export async function up(db: Kysely<any>): Promise<void> {
   // Rows stored before keep the key order jsonb gave them; every later write keeps the order sent.
   for (const [table, column] of DOCUMENT_COLUMNS) {
-    await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} type json using ${sql.ref(column)}::json`.execute(db)
+    await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} type json using ${sql.ref(column)}::json`.execute(
+      db,
+    )
   }
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const [table, column] of DOCUMENT_COLUMNS) {
-    await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} type jsonb using ${sql.ref(column)}::jsonb`.execute(db)
+    await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} type jsonb using ${sql.ref(column)}::jsonb`.execute(
+      db,
+    )
   }
 }

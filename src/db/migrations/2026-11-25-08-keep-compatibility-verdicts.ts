@@ -10,7 +10,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('result', 'json', (column) => column.notNull())
     .addColumn('computed_at', 'timestamptz', (column) => column.notNull().defaultTo(sql`now()`))
     .execute()
-  await db.schema.createIndex('compatibility_verdicts_computed_at').on('compatibility_verdicts').column('computed_at').execute()
+  await db.schema
+    .createIndex('compatibility_verdicts_computed_at')
+    .on('compatibility_verdicts')
+    .column('computed_at')
+    .execute()
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -31,12 +31,34 @@
     if (!response.ok) throw new Error(`${response.status} from ${response.url}`)
     return response.json()
   }
-  const post = (path, body) => fetch(api + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  const text = (value) => (value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value))
+  const post = (path, body) =>
+    fetch(api + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+  const text = (value) =>
+    value === null || value === undefined
+      ? ''
+      : typeof value === 'string'
+        ? value
+        : JSON.stringify(value)
 
   function entry(kind, data, key, time, type, schema, appId, details, extra, schemas) {
     const fields = [type, schema, appId, details].map(text)
-    return { kind, data, key, time, type: fields[0], schema: fields[1], appId: fields[2], details: fields[3], haystack: [kind, ...fields, ...extra].join(' ').toLowerCase(), schemas: [...new Set(schemas)], row: null }
+    return {
+      kind,
+      data,
+      key,
+      time,
+      type: fields[0],
+      schema: fields[1],
+      appId: fields[2],
+      details: fields[3],
+      haystack: [kind, ...fields, ...extra].join(' ').toLowerCase(),
+      schemas: [...new Set(schemas)],
+      row: null,
+    }
   }
 
   /** The inspection API's Iglu lookup of a schema URI, or null for what is not one. */
@@ -46,35 +68,71 @@
     return `${api}/iglu/${encodeURIComponent(parts[1])}/${encodeURIComponent(parts[2])}/jsonschema/${parts[3]}`
   }
 
-
   function goodEntry(good) {
     const event = good.event || {}
     const contexts = Array.isArray(good.contexts) ? good.contexts.map(text) : []
     const what =
       event.event === 'struct'
-        ? [event.se_category, event.se_action, event.se_label].filter((v) => v !== null && v !== undefined).map(text).join(' / ')
+        ? [event.se_category, event.se_action, event.se_label]
+            .filter((v) => v !== null && v !== undefined)
+            .map(text)
+            .join(' / ')
         : text(event.page_url)
-    const details = [good.incomplete ? 'incomplete' : '', what, contexts.length === 0 ? '' : `${contexts.length} ${contexts.length === 1 ? 'entity' : 'entities'}`].filter((part) => part !== '').join(' · ')
+    const details = [
+      good.incomplete ? 'incomplete' : '',
+      what,
+      contexts.length === 0
+        ? ''
+        : `${contexts.length} ${contexts.length === 1 ? 'entity' : 'entities'}`,
+    ]
+      .filter((part) => part !== '')
+      .join(' · ')
     const key = `good|${text(event.event_id)}|${text(event.collector_tstamp)}|${good.incomplete === true}`
-    return entry('good', good, key, Date.parse(event.collector_tstamp) || Date.now(), good.eventType || event.event, good.schema, event.app_id, details, contexts, good.eventType === 'unstruct' ? [text(good.schema), ...contexts] : contexts)
+    return entry(
+      'good',
+      good,
+      key,
+      Date.parse(event.collector_tstamp) || Date.now(),
+      good.eventType || event.event,
+      good.schema,
+      event.app_id,
+      details,
+      contexts,
+      good.eventType === 'unstruct' ? [text(good.schema), ...contexts] : contexts,
+    )
   }
 
   /** The failure messages of a bad row, as short texts. */
   function failureMessages(row) {
     const failure = row && row.data && row.data.failure
     if (!failure || typeof failure !== 'object') return []
-    const listed = Array.isArray(failure.messages) ? failure.messages : failure.message !== undefined ? [failure.message] : failure.expectation !== undefined ? [failure.expectation] : []
+    const listed = Array.isArray(failure.messages)
+      ? failure.messages
+      : failure.message !== undefined
+        ? [failure.message]
+        : failure.expectation !== undefined
+          ? [failure.expectation]
+          : []
     return listed.map((message) => {
-      const reports = message && message.error && Array.isArray(message.error.dataReports) ? message.error.dataReports : null
-      if (reports !== null) return `${text(message.schemaKey)}: ${reports.map((report) => text(report.message)).join(', ')}`
+      const reports =
+        message && message.error && Array.isArray(message.error.dataReports)
+          ? message.error.dataReports
+          : null
+      if (reports !== null)
+        return `${text(message.schemaKey)}: ${reports.map((report) => text(report.message)).join(', ')}`
       return text(message)
     })
   }
 
   /** The schemas a bad row's messages name (not the atomic fields', which no repository serves). */
   function failedSchemas(row) {
-    const messages = row && row.data && row.data.failure && Array.isArray(row.data.failure.messages) ? row.data.failure.messages : []
-    return messages.map((message) => text(message && message.schemaKey)).filter((uri) => uri !== '' && !uri.startsWith('iglu:com.snowplowanalytics.snowplow/atomic/'))
+    const messages =
+      row && row.data && row.data.failure && Array.isArray(row.data.failure.messages)
+        ? row.data.failure.messages
+        : []
+    return messages
+      .map((message) => text(message && message.schemaKey))
+      .filter((uri) => uri !== '' && !uri.startsWith('iglu:com.snowplowanalytics.snowplow/atomic/'))
   }
 
   function badEntry(bad) {
@@ -86,12 +144,26 @@
       row = null
     }
     const kind = (row && /badrows\/([^/]+)\//.exec(text(row.schema))) || [null, 'bad row']
-    const context = (bad.collectorPayload && bad.collectorPayload.context) || (bad.rawEvent && bad.rawEvent.context) || {}
+    const context =
+      (bad.collectorPayload && bad.collectorPayload.context) ||
+      (bad.rawEvent && bad.rawEvent.context) ||
+      {}
     const parameters = (bad.rawEvent && bad.rawEvent.parameters) || {}
     const messages = failureMessages(row)
     const details = messages.length === 0 ? errors[0] || '' : messages.join('; ')
     const key = `bad|${text(context.timestamp)}|${errors.join('\n')}`
-    return entry('bad', bad, key, Date.parse(context.timestamp) || Date.now(), kind[1], parameters.e === undefined ? '' : `e=${text(parameters.e)}`, parameters.aid, details, [errors[0] || ''], failedSchemas(row))
+    return entry(
+      'bad',
+      bad,
+      key,
+      Date.parse(context.timestamp) || Date.now(),
+      kind[1],
+      parameters.e === undefined ? '' : `e=${text(parameters.e)}`,
+      parameters.aid,
+      details,
+      [errors[0] || ''],
+      failedSchemas(row),
+    )
   }
 
   function visible(item) {
@@ -102,7 +174,14 @@
   function render(item) {
     const tr = document.createElement('tr')
     const when = new Date(item.time).toISOString()
-    const cells = [when.slice(11, 23), item.kind === 'good' ? 'GOOD' : 'BAD', item.type, item.schema, item.appId, item.details]
+    const cells = [
+      when.slice(11, 23),
+      item.kind === 'good' ? 'GOOD' : 'BAD',
+      item.type,
+      item.schema,
+      item.appId,
+      item.details,
+    ]
     cells.forEach((value, index) => {
       const td = document.createElement('td')
       td.textContent = value
@@ -119,7 +198,10 @@
   function summarize() {
     byId('empty').hidden = entries.length > 0
     const shown = entries.filter((item) => !item.row.classList.contains('hidden')).length
-    byId('shown').textContent = entries.length === 0 ? '' : `${shown} of the ${entries.length} newest events shown (the page keeps at most ${MAX_ROWS}).`
+    byId('shown').textContent =
+      entries.length === 0
+        ? ''
+        : `${shown} of the ${entries.length} newest events shown (the page keeps at most ${MAX_ROWS}).`
   }
 
   /** Adds events to the top of the table in batches, so that a flood of events costs one page update per batch. */
@@ -169,9 +251,15 @@
     buffering = []
     setStatus('loading…')
     try {
-      const [good, bad] = await Promise.all([post('/good', { limit: LOADED_PER_KIND }).then(okJson), post('/bad', { limit: LOADED_PER_KIND }).then(okJson)])
+      const [good, bad] = await Promise.all([
+        post('/good', { limit: LOADED_PER_KIND }).then(okJson),
+        post('/bad', { limit: LOADED_PER_KIND }).then(okJson),
+      ])
       if (mine !== generation) return
-      const loaded = good.map(goodEntry).concat(bad.map(badEntry)).sort((a, b) => b.time - a.time)
+      const loaded = good
+        .map(goodEntry)
+        .concat(bad.map(badEntry))
+        .sort((a, b) => b.time - a.time)
       entries.length = 0
       incoming = []
       tbody.textContent = ''
@@ -237,7 +325,8 @@
   async function refreshCounts() {
     try {
       const counts = await fetch(`${api}/all`).then(okJson)
-      for (const name of ['total', 'good', 'bad']) byId(`count-${name}`).textContent = text(counts[name])
+      for (const name of ['total', 'good', 'bad'])
+        byId(`count-${name}`).textContent = text(counts[name])
     } catch {
       // The status line already says when the server cannot be reached.
     }
@@ -247,11 +336,21 @@
     if (picked !== null && picked.row !== null) picked.row.classList.remove('picked')
     picked = item
     item.row.classList.add('picked')
-    byId('detail-title').textContent = `${item.kind === 'good' ? 'Good' : 'Bad'} event: ${item.type}`
+    byId('detail-title').textContent =
+      `${item.kind === 'good' ? 'Good' : 'Bad'} event: ${item.type}`
     // A bad event's rows are JSON texts: shown parsed, so that they read as the rest.
     const shown =
       item.kind === 'bad' && Array.isArray(item.data.errors)
-        ? { ...item.data, errors: item.data.errors.map((error) => { try { return JSON.parse(error) } catch { return error } }) }
+        ? {
+            ...item.data,
+            errors: item.data.errors.map((error) => {
+              try {
+                return JSON.parse(error)
+              } catch {
+                return error
+              }
+            }),
+          }
         : item.data
     byId('detail-json').textContent = JSON.stringify(shown, null, 2)
     const summary = byId('detail-summary')
@@ -294,7 +393,9 @@
   }
 
   function showPause() {
-    byId('pause').textContent = paused ? `Resume${held.length === 0 ? '' : ` (${held.length} new)`}` : 'Pause'
+    byId('pause').textContent = paused
+      ? `Resume${held.length === 0 ? '' : ` (${held.length} new)`}`
+      : 'Pause'
   }
 
   function refilter() {

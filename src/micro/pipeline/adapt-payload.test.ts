@@ -5,19 +5,30 @@ import { adaptPayload, MAX_JSON_DEPTH, parseJson } from './adapt-payload.js'
 import type { CollectorPayload } from './collector-payload.js'
 import type { IgluValidation } from './iglu-validation.js'
 
-const nest = (depth: number, inner = '{}') => `${'['.repeat(depth - 1)}${inner}${']'.repeat(depth - 1)}`
+const nest = (depth: number, inner = '{}') =>
+  `${'['.repeat(depth - 1)}${inner}${']'.repeat(depth - 1)}`
 
 describe('JSON text of events', () => {
   it('accepts nesting up to the reference depth and refuses one level more', () => {
     expect(parseJson(nest(MAX_JSON_DEPTH))).toMatchObject({ ok: true })
-    expect(parseJson(nest(MAX_JSON_DEPTH + 1))).toEqual({ ok: false, error: 'invalid json: maximum allowed JSON depth exceeded' })
+    expect(parseJson(nest(MAX_JSON_DEPTH + 1))).toEqual({
+      ok: false,
+      error: 'invalid json: maximum allowed JSON depth exceeded',
+    })
     // Brackets inside strings do not nest.
     expect(parseJson(JSON.stringify({ text: '['.repeat(100) }))).toMatchObject({ ok: true })
   })
 
   it('refuses exactly the documents nested past the limit, however many brackets their strings hold', () => {
     const leaf = fc.oneof(fc.integer(), fc.constant(null), fc.stringMatching(/^[[{a]{0,50}$/))
-    const { tree } = fc.letrec((rec) => ({ tree: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, fc.array(rec('tree'), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 3 }), rec('tree'), { maxKeys: 3 })) }))
+    const { tree } = fc.letrec((rec) => ({
+      tree: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        leaf,
+        fc.array(rec('tree'), { maxLength: 3 }),
+        fc.dictionary(fc.string({ maxLength: 3 }), rec('tree'), { maxKeys: 3 }),
+      ),
+    }))
     fc.assert(
       fc.property(tree, fc.integer({ min: 0, max: 45 }), (value, wrap) => {
         const text = nest(wrap + 1, JSON.stringify(value))
@@ -36,20 +47,39 @@ describe('the redirect adapter (r/tp2)', () => {
     contentType: null,
     body: null,
     source: { name: 'test', encoding: 'UTF-8', hostname: null },
-    context: { timestamp: 0, ipAddress: null, useragent: null, refererUri: null, headers: [], userId: null },
+    context: {
+      timestamp: 0,
+      ipAddress: null,
+      useragent: null,
+      refererUri: null,
+      headers: [],
+      userId: null,
+    },
   })
   const unused = {} as IgluValidation
-  const contexts = (data: unknown[]) => JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0', data })
+  const contexts = (data: unknown[]) =>
+    JSON.stringify({
+      schema: 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0',
+      data,
+    })
 
   it('gives one event without u, tv r-tp2 and the target first, or a tracker protocol violation, for any query string', async () => {
     const name = fc.constantFrom('u', 'e', 'co', 'cx', 'p', 'aid', 'tv')
-    const value = fc.oneof(fc.string(), fc.constant(contexts([{ schema: 'iglu:a/b/jsonschema/1-0-0', data: {} }])), fc.constant(Buffer.from(contexts([])).toString('base64')), fc.constant(null))
+    const value = fc.oneof(
+      fc.string(),
+      fc.constant(contexts([{ schema: 'iglu:a/b/jsonschema/1-0-0', data: {} }])),
+      fc.constant(Buffer.from(contexts([])).toString('base64')),
+      fc.constant(null),
+    )
     await fc.assert(
       fc.asyncProperty(fc.array(fc.record({ name, value }), { maxLength: 8 }), async (pairs) => {
         const outcome = await adaptPayload(redirect(pairs), unused)
         const u = pairs.filter((pair) => pair.name === 'u' && pair.value !== null).at(-1)?.value
         if (outcome.kind !== 'events') {
-          expect(outcome).toMatchObject({ kind: 'failure', badRowKind: 'tracker_protocol_violations' })
+          expect(outcome).toMatchObject({
+            kind: 'failure',
+            badRowKind: 'tracker_protocol_violations',
+          })
           return
         }
         expect(u).toBeDefined()
@@ -57,12 +87,23 @@ describe('the redirect adapter (r/tp2)', () => {
         expect(outcome.events).toHaveLength(1)
         expect(event?.parameters.has('u')).toBe(false)
         expect(event?.parameters.get('tv')).toBe('r-tp2')
-        const target = { schema: 'iglu:com.snowplowanalytics.snowplow/uri_redirect/jsonschema/1-0-0', data: { uri: u } }
+        const target = {
+          schema: 'iglu:com.snowplowanalytics.snowplow/uri_redirect/jsonschema/1-0-0',
+          data: { uri: u },
+        }
         const parameters = event?.parameters ?? new Map()
-        if (parameters.get('e') === 'ue' && !pairs.some((pair) => pair.name === 'e' && pair.value !== null)) {
+        if (
+          parameters.get('e') === 'ue' &&
+          !pairs.some((pair) => pair.name === 'e' && pair.value !== null)
+        ) {
           expect(JSON.parse(parameters.get('ue_pr') ?? '').data).toEqual(target)
-        } else if (parameters.has('cx') && pairs.some((pair) => pair.name === 'cx' && pair.value !== null)) {
-          expect(JSON.parse(Buffer.from(parameters.get('cx') ?? '', 'base64').toString('utf8')).data[0]).toEqual(target)
+        } else if (
+          parameters.has('cx') &&
+          pairs.some((pair) => pair.name === 'cx' && pair.value !== null)
+        ) {
+          expect(
+            JSON.parse(Buffer.from(parameters.get('cx') ?? '', 'base64').toString('utf8')).data[0],
+          ).toEqual(target)
         } else {
           expect(JSON.parse(parameters.get('co') ?? '').data[0]).toEqual(target)
         }
@@ -72,10 +113,24 @@ describe('the redirect adapter (r/tp2)', () => {
   })
 
   it('names the query string of a redirect without u', async () => {
-    expect(await adaptPayload(redirect([{ name: 'aid', value: 'x' }, { name: 'flag', value: null }]), unused)).toEqual({
+    expect(
+      await adaptPayload(
+        redirect([
+          { name: 'aid', value: 'x' },
+          { name: 'flag', value: null },
+        ]),
+        unused,
+      ),
+    ).toEqual({
       kind: 'failure',
       badRowKind: 'tracker_protocol_violations',
-      messages: [{ field: 'querystring', value: 'aid=x&flag', expectation: 'missing `u` parameter: not a valid URI redirect' }],
+      messages: [
+        {
+          field: 'querystring',
+          value: 'aid=x&flag',
+          expectation: 'missing `u` parameter: not a valid URI redirect',
+        },
+      ],
     })
   })
 })

@@ -15,13 +15,18 @@ export const MAX_EVENTS_PER_PAYLOAD = 1000
 
 export type AdapterOutcome =
   | { readonly kind: 'events'; readonly events: readonly RawEvent[] }
-  | { readonly kind: 'failure'; readonly badRowKind: 'adapter_failures' | 'tracker_protocol_violations'; readonly messages: readonly unknown[] }
+  | {
+      readonly kind: 'failure'
+      readonly badRowKind: 'adapter_failures' | 'tracker_protocol_violations'
+      readonly messages: readonly unknown[]
+    }
   | { readonly kind: 'too-many-events'; readonly count: number }
 
 /** The named parameters, last value wins (one loop: this runs for every GET event). */
 function queryMap(payload: CollectorPayload): Map<string, string | null> {
   const parameters = new Map<string, string | null>()
-  for (const pair of payload.querystring) if (pair.value !== null) parameters.set(pair.name, parameterValue(pair.name, pair.value))
+  for (const pair of payload.querystring)
+    if (pair.value !== null) parameters.set(pair.name, parameterValue(pair.name, pair.value))
   return parameters
 }
 const rawEvent = (payload: CollectorPayload, parameters: Map<string, string | null>): RawEvent => ({
@@ -33,68 +38,134 @@ const rawEvent = (payload: CollectorPayload, parameters: Map<string, string | nu
 })
 
 /** JSON text to a value, or why not (depth-limited like the reference). */
-export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+export function parseJson(
+  text: string,
+): { ok: true; value: unknown } | { ok: false; error: string } {
   if (text.length === 0) return { ok: false, error: 'invalid json: exhausted input' }
   try {
     const value: unknown = JSON.parse(text)
-    if (!jsonTextNestsAtMost(text, MAX_JSON_DEPTH) && jsonDepthExceeds(value, MAX_JSON_DEPTH)) return { ok: false, error: 'invalid json: maximum allowed JSON depth exceeded' }
+    if (!jsonTextNestsAtMost(text, MAX_JSON_DEPTH) && jsonDepthExceeds(value, MAX_JSON_DEPTH))
+      return { ok: false, error: 'invalid json: maximum allowed JSON depth exceeded' }
     return { ok: true, value }
   } catch (error) {
-    return { ok: false, error: `invalid json: ${error instanceof Error ? error.message : String(error)}` }
+    return {
+      ok: false,
+      error: `invalid json: ${error instanceof Error ? error.message : String(error)}`,
+    }
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** The `ue_pr` text of a self-describing event. */
-const unstructEvent = (schema: string, data: unknown) => JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0', data: { schema, data } })
+const unstructEvent = (schema: string, data: unknown) =>
+  JSON.stringify({
+    schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0',
+    data: { schema, data },
+  })
 
 /** The tp1 pixel: the query string is the event. */
 function adaptTp1(payload: CollectorPayload): AdapterOutcome {
-  if (payload.querystring.length === 0) return { kind: 'failure', badRowKind: 'adapter_failures', messages: [{ field: 'querystring', value: null, expectation: 'empty querystring: not a valid URI redirect' }] }
+  if (payload.querystring.length === 0)
+    return {
+      kind: 'failure',
+      badRowKind: 'adapter_failures',
+      messages: [
+        {
+          field: 'querystring',
+          value: null,
+          expectation: 'empty querystring: not a valid URI redirect',
+        },
+      ],
+    }
   return { kind: 'events', events: [rawEvent(payload, queryMap(payload))] }
 }
 
 /** tp2: GET carries one event in the query string; POST a payload_data envelope, the query string winning over each event. */
 async function adaptTp2(payload: CollectorPayload, iglu: IgluValidation): Promise<AdapterOutcome> {
-  const fail = (messages: unknown[]): AdapterOutcome => ({ kind: 'failure', badRowKind: 'tracker_protocol_violations', messages })
+  const fail = (messages: unknown[]): AdapterOutcome => ({
+    kind: 'failure',
+    badRowKind: 'tracker_protocol_violations',
+    messages,
+  })
   const query = queryMap(payload)
   if (payload.body === null || payload.body === '') {
     if (query.size > 0) return { kind: 'events', events: [rawEvent(payload, query)] }
     return fail([
       { field: 'body', value: null, expectation: 'empty body: not a valid tracker protocol event' },
-      { field: 'querystring', value: null, expectation: 'empty querystring: not a valid tracker protocol event' },
+      {
+        field: 'querystring',
+        value: null,
+        expectation: 'empty querystring: not a valid tracker protocol event',
+      },
     ])
   }
-  if (payload.contentType === null || !TP2_CONTENT_TYPES.includes(payload.contentType.toLowerCase())) {
-    return fail([{ field: 'contentType', value: payload.contentType, expectation: 'expected one of application/json, application/json; charset=utf-8, application/json; charset=UTF-8' }])
+  if (
+    payload.contentType === null ||
+    !TP2_CONTENT_TYPES.includes(payload.contentType.toLowerCase())
+  ) {
+    return fail([
+      {
+        field: 'contentType',
+        value: payload.contentType,
+        expectation:
+          'expected one of application/json, application/json; charset=utf-8, application/json; charset=UTF-8',
+      },
+    ])
   }
   const parsed = parseJson(payload.body)
-  if (!parsed.ok) return fail([{ field: 'body', value: payload.body.slice(0, 1000), error: parsed.error }])
+  if (!parsed.ok)
+    return fail([{ field: 'body', value: payload.body.slice(0, 1000), error: parsed.error }])
   const envelope = parsed.value
   if (!isObject(envelope) || typeof envelope.schema !== 'string' || !('data' in envelope)) {
     return fail([{ json: envelope, error: 'INVALID_DATA_PAYLOAD' }])
   }
   if (!PAYLOAD_DATA.test(envelope.schema)) {
-    return fail([{ schemaKey: envelope.schema, schemaCriterion: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-*' }])
+    return fail([
+      {
+        schemaKey: envelope.schema,
+        schemaCriterion: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-*',
+      },
+    ])
   }
   const verdict = await iglu.validate(envelope.schema, envelope.data)
-  if (verdict.kind === 'invalid') return fail([{ schemaKey: envelope.schema, error: verdict.error }])
-  if (!Array.isArray(envelope.data)) return fail([{ field: 'data', value: JSON.stringify(envelope.data).slice(0, 1000), expectation: 'json is not an array' }])
-  if (envelope.data.length === 0) return fail([{ field: 'data', value: '[]', expectation: 'empty list of events' }])
-  if (envelope.data.length > MAX_EVENTS_PER_PAYLOAD) return { kind: 'too-many-events', count: envelope.data.length }
+  if (verdict.kind === 'invalid')
+    return fail([{ schemaKey: envelope.schema, error: verdict.error }])
+  if (!Array.isArray(envelope.data))
+    return fail([
+      {
+        field: 'data',
+        value: JSON.stringify(envelope.data).slice(0, 1000),
+        expectation: 'json is not an array',
+      },
+    ])
+  if (envelope.data.length === 0)
+    return fail([{ field: 'data', value: '[]', expectation: 'empty list of events' }])
+  if (envelope.data.length > MAX_EVENTS_PER_PAYLOAD)
+    return { kind: 'too-many-events', count: envelope.data.length }
   const events: RawEvent[] = []
   const messages: unknown[] = []
   for (const item of envelope.data) {
     if (!isObject(item)) {
-      messages.push({ field: 'data', value: JSON.stringify(item).slice(0, 1000), expectation: 'event is not an object' })
+      messages.push({
+        field: 'data',
+        value: JSON.stringify(item).slice(0, 1000),
+        expectation: 'event is not an object',
+      })
       continue
     }
     const parameters = new Map<string, string | null>()
     for (const name in item) {
       const value = item[name]
-      if (value === null) messages.push({ field: name, value: null, expectation: 'value cannot be null' })
-      else if (typeof value !== 'string') messages.push({ field: name, value: JSON.stringify(value), expectation: 'value is not a string' })
+      if (value === null)
+        messages.push({ field: name, value: null, expectation: 'value cannot be null' })
+      else if (typeof value !== 'string')
+        messages.push({
+          field: name,
+          value: JSON.stringify(value),
+          expectation: 'value is not a string',
+        })
       else parameters.set(name, parameterValue(name, value))
     }
     for (const [name, value] of query) parameters.set(name, value)
@@ -105,31 +176,70 @@ async function adaptTp2(payload: CollectorPayload, iglu: IgluValidation): Promis
 
 /** `com.snowplowanalytics.iglu/v1`: a self-describing event given by `schema` in the query string or by the body. */
 function adaptIgluWebhook(payload: CollectorPayload): AdapterOutcome {
-  const fail = (field: string, value: string | null, expectation: string): AdapterOutcome => ({ kind: 'failure', badRowKind: 'adapter_failures', messages: [{ field, value, expectation }] })
+  const fail = (field: string, value: string | null, expectation: string): AdapterOutcome => ({
+    kind: 'failure',
+    badRowKind: 'adapter_failures',
+    messages: [{ field, value, expectation }],
+  })
   const query = queryMap(payload)
   const passthrough = ['nuid', 'aid', 'cv', 'eid', 'ttm', 'url']
   const base = (platform: string) => {
-    const parameters = new Map<string, string | null>([['tv', 'com.snowplowanalytics.iglu-v1'], ['e', 'ue'], ['p', query.get('p') ?? platform]])
-    for (const name of passthrough) if (query.has(name)) parameters.set(name, query.get(name) ?? null)
+    const parameters = new Map<string, string | null>([
+      ['tv', 'com.snowplowanalytics.iglu-v1'],
+      ['e', 'ue'],
+      ['p', query.get('p') ?? platform],
+    ])
+    for (const name of passthrough)
+      if (query.has(name)) parameters.set(name, query.get(name) ?? null)
     return parameters
   }
   const schema = query.get('schema') ?? null
   if (schema !== null) {
     if (payload.body === null || payload.body === '') {
       const data: Record<string, string | null> = {}
-      for (const [name, value] of query) if (!['schema', 'nuid', 'aid', 'cv', 'p'].includes(name)) data[name] = value === '' ? null : value
-      return { kind: 'events', events: [rawEvent(payload, new Map([...base('app'), ['ue_pr', unstructEvent(schema, data)]]))] }
+      for (const [name, value] of query)
+        if (!['schema', 'nuid', 'aid', 'cv', 'p'].includes(name))
+          data[name] = value === '' ? null : value
+      return {
+        kind: 'events',
+        events: [
+          rawEvent(payload, new Map([...base('app'), ['ue_pr', unstructEvent(schema, data)]])),
+        ],
+      }
     }
     const parsed = parseJson(payload.body)
     if (!parsed.ok) return fail('body', payload.body.slice(0, 1000), parsed.error)
     const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value]
-    return { kind: 'events', events: items.map((item) => rawEvent(payload, new Map([...base('app'), ['ue_pr', unstructEvent(schema, item)]]))) }
+    return {
+      kind: 'events',
+      events: items.map((item) =>
+        rawEvent(payload, new Map([...base('app'), ['ue_pr', unstructEvent(schema, item)]])),
+      ),
+    }
   }
-  if (payload.body === null || payload.body === '') return fail('querystring', null, 'no schema in the querystring and no body: not a valid Iglu webhook event')
+  if (payload.body === null || payload.body === '')
+    return fail(
+      'querystring',
+      null,
+      'no schema in the querystring and no body: not a valid Iglu webhook event',
+    )
   const parsed = parseJson(payload.body)
   if (!parsed.ok) return fail('body', payload.body.slice(0, 1000), parsed.error)
-  if (!isObject(parsed.value) || typeof parsed.value.schema !== 'string' || !('data' in parsed.value)) return fail('body', payload.body.slice(0, 1000), 'expected a self-describing JSON')
-  return { kind: 'events', events: [rawEvent(payload, new Map([...base('app'), ['ue_pr', unstructEvent(parsed.value.schema, parsed.value.data)]]))] }
+  if (
+    !isObject(parsed.value) ||
+    typeof parsed.value.schema !== 'string' ||
+    !('data' in parsed.value)
+  )
+    return fail('body', payload.body.slice(0, 1000), 'expected a self-describing JSON')
+  return {
+    kind: 'events',
+    events: [
+      rawEvent(
+        payload,
+        new Map([...base('app'), ['ue_pr', unstructEvent(parsed.value.schema, parsed.value.data)]]),
+      ),
+    ],
+  }
 }
 
 const URI_REDIRECT = 'iglu:com.snowplowanalytics.snowplow/uri_redirect/jsonschema/1-0-0'
@@ -138,7 +248,9 @@ const CONTEXTS = 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0'
 /** A contexts envelope's entities, or null when the text is not one. */
 function entitiesOf(text: string): unknown[] | null {
   const parsed = parseJson(text)
-  return parsed.ok && isObject(parsed.value) && Array.isArray(parsed.value.data) ? parsed.value.data : null
+  return parsed.ok && isObject(parsed.value) && Array.isArray(parsed.value.data)
+    ? parsed.value.data
+    : null
 }
 
 /**
@@ -148,12 +260,22 @@ function entitiesOf(text: string): unknown[] | null {
  * the platform is `web` unless given.
  */
 function adaptRedirect(payload: CollectorPayload): AdapterOutcome {
-  const fail = (field: string, value: string | null, expectation: string): AdapterOutcome => ({ kind: 'failure', badRowKind: 'tracker_protocol_violations', messages: [{ field, value, expectation }] })
+  const fail = (field: string, value: string | null, expectation: string): AdapterOutcome => ({
+    kind: 'failure',
+    badRowKind: 'tracker_protocol_violations',
+    messages: [{ field, value, expectation }],
+  })
   const query = queryMap(payload)
   const target = query.get('u')
   if (target === undefined || target === null) {
-    const text = payload.querystring.map((pair) => (pair.value === null ? pair.name : `${pair.name}=${pair.value}`)).join('&')
-    return fail('querystring', text === '' ? null : text.slice(0, 1000), 'missing `u` parameter: not a valid URI redirect')
+    const text = payload.querystring
+      .map((pair) => (pair.value === null ? pair.name : `${pair.name}=${pair.value}`))
+      .join('&')
+    return fail(
+      'querystring',
+      text === '' ? null : text.slice(0, 1000),
+      'missing `u` parameter: not a valid URI redirect',
+    )
   }
   const redirect = { schema: URI_REDIRECT, data: { uri: target } }
   // queryMap made this map for this event alone.
@@ -169,23 +291,51 @@ function adaptRedirect(payload: CollectorPayload): AdapterOutcome {
   const encoded = parameters.get('cx')
   if (encoded !== undefined && encoded !== null) {
     const entities = entitiesOf(Buffer.from(encoded, 'base64').toString('utf8'))
-    if (entities === null) return fail('cx', encoded.slice(0, 1000), 'not base64-encoded contexts: the redirect entity cannot be added')
-    parameters.set('cx', Buffer.from(JSON.stringify({ schema: CONTEXTS, data: [redirect, ...entities] })).toString('base64url'))
+    if (entities === null)
+      return fail(
+        'cx',
+        encoded.slice(0, 1000),
+        'not base64-encoded contexts: the redirect entity cannot be added',
+      )
+    parameters.set(
+      'cx',
+      Buffer.from(JSON.stringify({ schema: CONTEXTS, data: [redirect, ...entities] })).toString(
+        'base64url',
+      ),
+    )
     return { kind: 'events', events: [rawEvent(payload, parameters)] }
   }
   const plain = parameters.get('co')
   const entities = plain === undefined || plain === null ? [] : entitiesOf(plain)
-  if (entities === null) return fail('co', (plain ?? '').slice(0, 1000), 'not a contexts JSON: the redirect entity cannot be added')
+  if (entities === null)
+    return fail(
+      'co',
+      (plain ?? '').slice(0, 1000),
+      'not a contexts JSON: the redirect entity cannot be added',
+    )
   parameters.set('co', JSON.stringify({ schema: CONTEXTS, data: [redirect, ...entities] }))
   return { kind: 'events', events: [rawEvent(payload, parameters)] }
 }
 
 /** Chooses the adapter by (vendor, version), as the reference does. */
-export async function adaptPayload(payload: CollectorPayload, iglu: IgluValidation): Promise<AdapterOutcome> {
+export async function adaptPayload(
+  payload: CollectorPayload,
+  iglu: IgluValidation,
+): Promise<AdapterOutcome> {
   const { vendor, version } = payload.api
   if (vendor === SNOWPLOW_VENDOR && version === 'tp1') return adaptTp1(payload)
   if (vendor === SNOWPLOW_VENDOR && version === 'tp2') return adaptTp2(payload, iglu)
   if (vendor === IGLU_WEBHOOK_VENDOR && version === 'v1') return adaptIgluWebhook(payload)
   if (vendor === 'r' && version === 'tp2') return adaptRedirect(payload)
-  return { kind: 'failure', badRowKind: 'adapter_failures', messages: [{ field: 'vendor/version', value: `${vendor}/${version}`, expectation: 'vendor/version combination is not supported' }] }
+  return {
+    kind: 'failure',
+    badRowKind: 'adapter_failures',
+    messages: [
+      {
+        field: 'vendor/version',
+        value: `${vendor}/${version}`,
+        expectation: 'vendor/version combination is not supported',
+      },
+    ],
+  }
 }

@@ -21,11 +21,23 @@ export interface Processor {
 
 export interface BadRow {
   readonly schema: string
-  readonly data: { readonly processor: Processor; readonly failure: unknown; readonly payload: unknown }
+  readonly data: {
+    readonly processor: Processor
+    readonly failure: unknown
+    readonly payload: unknown
+  }
 }
 
-export function badRow(kind: BadRowKind, processor: Processor, failure: unknown, payload: unknown): BadRow {
-  return { schema: `iglu:com.snowplowanalytics.snowplow.badrows/${kind}/jsonschema/${BAD_ROW_VERSIONS[kind]}`, data: { processor, failure, payload } }
+export function badRow(
+  kind: BadRowKind,
+  processor: Processor,
+  failure: unknown,
+  payload: unknown,
+): BadRow {
+  return {
+    schema: `iglu:com.snowplowanalytics.snowplow.badrows/${kind}/jsonschema/${BAD_ROW_VERSIONS[kind]}`,
+    data: { processor, failure, payload },
+  }
 }
 
 /** The first line of a bad event's `errors`, by the stage that failed (Micro's wording). */
@@ -42,7 +54,12 @@ export interface BadEvent {
   readonly errors: readonly string[]
 }
 
-export function badEvent(stage: keyof typeof BAD_EVENT_SUMMARY, row: BadRow, payload: CollectorPayload | null, raw: RawEvent | null): BadEvent {
+export function badEvent(
+  stage: keyof typeof BAD_EVENT_SUMMARY,
+  row: BadRow,
+  payload: CollectorPayload | null,
+  raw: RawEvent | null,
+): BadEvent {
   return {
     collectorPayload: payload === null ? null : collectorPayloadJson(payload),
     rawEvent: raw === null ? null : rawEventJson(raw),
@@ -58,6 +75,22 @@ export interface InputDataMessage {
 }
 
 /** `adapter_failures` or `tracker_protocol_violations` for a whole payload. */
-export function payloadFailure(kind: 'adapter_failures' | 'tracker_protocol_violations', processor: Processor, payload: CollectorPayload, messages: readonly unknown[], now: number): BadRow {
-  return badRow(kind, processor, { timestamp: new Date(now).toISOString(), vendor: payload.api.vendor, version: payload.api.version, messages }, badRowCollectorPayload(payload))
+export function payloadFailure(
+  kind: 'adapter_failures' | 'tracker_protocol_violations',
+  processor: Processor,
+  payload: CollectorPayload,
+  messages: readonly unknown[],
+  now: number,
+): BadRow {
+  return badRow(
+    kind,
+    processor,
+    {
+      timestamp: new Date(now).toISOString(),
+      vendor: payload.api.vendor,
+      version: payload.api.version,
+      messages,
+    },
+    badRowCollectorPayload(payload),
+  )
 }

@@ -2,36 +2,162 @@ import { BoundedMemo } from '../../bounded-memo.js'
 
 /** The 131 fields of the canonical enriched event, in TSV column order. */
 export const CANONICAL_FIELDS = [
-  'app_id', 'platform', 'etl_tstamp', 'collector_tstamp', 'dvce_created_tstamp', 'event', 'event_id', 'txn_id',
-  'name_tracker', 'v_tracker', 'v_collector', 'v_etl', 'user_id', 'user_ipaddress', 'user_fingerprint', 'domain_userid', 'domain_sessionidx', 'network_userid',
-  'geo_country', 'geo_region', 'geo_city', 'geo_zipcode', 'geo_latitude', 'geo_longitude', 'geo_region_name', 'ip_isp', 'ip_organization', 'ip_domain', 'ip_netspeed',
-  'page_url', 'page_title', 'page_referrer', 'page_urlscheme', 'page_urlhost', 'page_urlport', 'page_urlpath', 'page_urlquery', 'page_urlfragment',
-  'refr_urlscheme', 'refr_urlhost', 'refr_urlport', 'refr_urlpath', 'refr_urlquery', 'refr_urlfragment', 'refr_medium', 'refr_source', 'refr_term',
-  'mkt_medium', 'mkt_source', 'mkt_term', 'mkt_content', 'mkt_campaign',
+  'app_id',
+  'platform',
+  'etl_tstamp',
+  'collector_tstamp',
+  'dvce_created_tstamp',
+  'event',
+  'event_id',
+  'txn_id',
+  'name_tracker',
+  'v_tracker',
+  'v_collector',
+  'v_etl',
+  'user_id',
+  'user_ipaddress',
+  'user_fingerprint',
+  'domain_userid',
+  'domain_sessionidx',
+  'network_userid',
+  'geo_country',
+  'geo_region',
+  'geo_city',
+  'geo_zipcode',
+  'geo_latitude',
+  'geo_longitude',
+  'geo_region_name',
+  'ip_isp',
+  'ip_organization',
+  'ip_domain',
+  'ip_netspeed',
+  'page_url',
+  'page_title',
+  'page_referrer',
+  'page_urlscheme',
+  'page_urlhost',
+  'page_urlport',
+  'page_urlpath',
+  'page_urlquery',
+  'page_urlfragment',
+  'refr_urlscheme',
+  'refr_urlhost',
+  'refr_urlport',
+  'refr_urlpath',
+  'refr_urlquery',
+  'refr_urlfragment',
+  'refr_medium',
+  'refr_source',
+  'refr_term',
+  'mkt_medium',
+  'mkt_source',
+  'mkt_term',
+  'mkt_content',
+  'mkt_campaign',
   'contexts',
-  'se_category', 'se_action', 'se_label', 'se_property', 'se_value',
+  'se_category',
+  'se_action',
+  'se_label',
+  'se_property',
+  'se_value',
   'unstruct_event',
-  'tr_orderid', 'tr_affiliation', 'tr_total', 'tr_tax', 'tr_shipping', 'tr_city', 'tr_state', 'tr_country',
-  'ti_orderid', 'ti_sku', 'ti_name', 'ti_category', 'ti_price', 'ti_quantity',
-  'pp_xoffset_min', 'pp_xoffset_max', 'pp_yoffset_min', 'pp_yoffset_max',
-  'useragent', 'br_name', 'br_family', 'br_version', 'br_type', 'br_renderengine', 'br_lang',
-  'br_features_pdf', 'br_features_flash', 'br_features_java', 'br_features_director', 'br_features_quicktime', 'br_features_realplayer', 'br_features_windowsmedia', 'br_features_gears', 'br_features_silverlight', 'br_cookies',
-  'br_colordepth', 'br_viewwidth', 'br_viewheight',
-  'os_name', 'os_family', 'os_manufacturer', 'os_timezone',
-  'dvce_type', 'dvce_ismobile', 'dvce_screenwidth', 'dvce_screenheight',
-  'doc_charset', 'doc_width', 'doc_height',
-  'tr_currency', 'tr_total_base', 'tr_tax_base', 'tr_shipping_base', 'ti_currency', 'ti_price_base', 'base_currency',
-  'geo_timezone', 'mkt_clickid', 'mkt_network', 'etl_tags', 'dvce_sent_tstamp',
-  'refr_domain_userid', 'refr_dvce_tstamp', 'derived_contexts',
-  'domain_sessionid', 'derived_tstamp', 'event_vendor', 'event_name', 'event_format', 'event_version', 'event_fingerprint', 'true_tstamp',
+  'tr_orderid',
+  'tr_affiliation',
+  'tr_total',
+  'tr_tax',
+  'tr_shipping',
+  'tr_city',
+  'tr_state',
+  'tr_country',
+  'ti_orderid',
+  'ti_sku',
+  'ti_name',
+  'ti_category',
+  'ti_price',
+  'ti_quantity',
+  'pp_xoffset_min',
+  'pp_xoffset_max',
+  'pp_yoffset_min',
+  'pp_yoffset_max',
+  'useragent',
+  'br_name',
+  'br_family',
+  'br_version',
+  'br_type',
+  'br_renderengine',
+  'br_lang',
+  'br_features_pdf',
+  'br_features_flash',
+  'br_features_java',
+  'br_features_director',
+  'br_features_quicktime',
+  'br_features_realplayer',
+  'br_features_windowsmedia',
+  'br_features_gears',
+  'br_features_silverlight',
+  'br_cookies',
+  'br_colordepth',
+  'br_viewwidth',
+  'br_viewheight',
+  'os_name',
+  'os_family',
+  'os_manufacturer',
+  'os_timezone',
+  'dvce_type',
+  'dvce_ismobile',
+  'dvce_screenwidth',
+  'dvce_screenheight',
+  'doc_charset',
+  'doc_width',
+  'doc_height',
+  'tr_currency',
+  'tr_total_base',
+  'tr_tax_base',
+  'tr_shipping_base',
+  'ti_currency',
+  'ti_price_base',
+  'base_currency',
+  'geo_timezone',
+  'mkt_clickid',
+  'mkt_network',
+  'etl_tags',
+  'dvce_sent_tstamp',
+  'refr_domain_userid',
+  'refr_dvce_tstamp',
+  'derived_contexts',
+  'domain_sessionid',
+  'derived_tstamp',
+  'event_vendor',
+  'event_name',
+  'event_format',
+  'event_version',
+  'event_fingerprint',
+  'true_tstamp',
 ] as const
 
 export type CanonicalField = (typeof CANONICAL_FIELDS)[number]
 
-export const TIMESTAMP_FIELDS = new Set<CanonicalField>(['etl_tstamp', 'collector_tstamp', 'dvce_created_tstamp', 'dvce_sent_tstamp', 'refr_dvce_tstamp', 'derived_tstamp', 'true_tstamp'])
+export const TIMESTAMP_FIELDS = new Set<CanonicalField>([
+  'etl_tstamp',
+  'collector_tstamp',
+  'dvce_created_tstamp',
+  'dvce_sent_tstamp',
+  'refr_dvce_tstamp',
+  'derived_tstamp',
+  'true_tstamp',
+])
 export const BOOLEAN_FIELDS = new Set<CanonicalField>([
-  'br_features_pdf', 'br_features_flash', 'br_features_java', 'br_features_director', 'br_features_quicktime', 'br_features_realplayer',
-  'br_features_windowsmedia', 'br_features_gears', 'br_features_silverlight', 'br_cookies', 'dvce_ismobile',
+  'br_features_pdf',
+  'br_features_flash',
+  'br_features_java',
+  'br_features_director',
+  'br_features_quicktime',
+  'br_features_realplayer',
+  'br_features_windowsmedia',
+  'br_features_gears',
+  'br_features_silverlight',
+  'br_cookies',
+  'dvce_ismobile',
 ])
 
 /** A self-describing JSON: `{schema: "iglu:...", data}`. */
@@ -53,7 +179,10 @@ export interface EnrichedEvent {
 }
 
 /** Every canonical field, null: each event's fields start as a copy, so that all share this fast-property layout. */
-const NULL_EVENT = Object.fromEntries(CANONICAL_FIELDS.map((field) => [field, null])) as Record<CanonicalField, null>
+const NULL_EVENT = Object.fromEntries(CANONICAL_FIELDS.map((field) => [field, null])) as Record<
+  CanonicalField,
+  null
+>
 const TIMESTAMP_LIST = [...TIMESTAMP_FIELDS]
 /** `contexts` and `derived_contexts` of an event without any: `{}`, one frozen object shared by every stored event. */
 const NO_ENTITIES = Object.freeze({})
@@ -66,10 +195,14 @@ export const CONTEXTS_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/contexts/jso
 export const UNSTRUCT_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0'
 
 /** ISO prefixes (`yyyy-MM-ddTHH:mm:ss`) of recent whole seconds: an event's timestamps fall in a few seconds. */
-const secondPrefixes = new BoundedMemo<number, string>(256, (second) => new Date(second * 1000).toISOString().slice(0, -5))
+const secondPrefixes = new BoundedMemo<number, string>(256, (second) =>
+  new Date(second * 1000).toISOString().slice(0, -5),
+)
 
 /** `.000Z` … `.999Z`: with a kept prefix, a timestamp is one string of two shared parts. */
-const MILLIS_SUFFIXES = Array.from({ length: 1000 }, (_, millis) => (millis === 0 ? 'Z' : `.${String(millis).padStart(3, '0')}Z`))
+const MILLIS_SUFFIXES = Array.from({ length: 1000 }, (_, millis) =>
+  millis === 0 ? 'Z' : `.${String(millis).padStart(3, '0')}Z`,
+)
 
 /** Java's `Instant.toString`: ISO 8601 UTC, a zero millisecond part left out. */
 export function instantString(epochMillis: number): string {
@@ -95,9 +228,14 @@ export function toCanonicalJson(event: EnrichedEvent): Record<CanonicalField, un
     const value = out[field]
     if (typeof value === 'number') out[field] = instantString(value)
   }
-  out.contexts = event.contexts.length === 0 ? NO_ENTITIES : { schema: CONTEXTS_SCHEMA, data: event.contexts }
-  out.derived_contexts = event.derivedContexts.length === 0 ? NO_ENTITIES : { schema: CONTEXTS_SCHEMA, data: event.derivedContexts }
-  out.unstruct_event = event.unstructEvent === null ? null : { schema: UNSTRUCT_SCHEMA, data: event.unstructEvent }
+  out.contexts =
+    event.contexts.length === 0 ? NO_ENTITIES : { schema: CONTEXTS_SCHEMA, data: event.contexts }
+  out.derived_contexts =
+    event.derivedContexts.length === 0
+      ? NO_ENTITIES
+      : { schema: CONTEXTS_SCHEMA, data: event.derivedContexts }
+  out.unstruct_event =
+    event.unstructEvent === null ? null : { schema: UNSTRUCT_SCHEMA, data: event.unstructEvent }
   return out
 }
 
@@ -105,12 +243,25 @@ export function toCanonicalJson(event: EnrichedEvent): Record<CanonicalField, un
 export function toPartiallyEnriched(event: EnrichedEvent): Record<CanonicalField, unknown> {
   const out = {} as Record<CanonicalField, unknown>
   for (const field of CANONICAL_FIELDS) {
-    if (field === 'contexts') out[field] = event.contexts.length === 0 ? null : JSON.stringify({ schema: CONTEXTS_SCHEMA, data: event.contexts })
-    else if (field === 'derived_contexts') out[field] = event.derivedContexts.length === 0 ? null : JSON.stringify({ schema: CONTEXTS_SCHEMA, data: event.derivedContexts })
-    else if (field === 'unstruct_event') out[field] = event.unstructEvent === null ? null : JSON.stringify({ schema: UNSTRUCT_SCHEMA, data: event.unstructEvent })
+    if (field === 'contexts')
+      out[field] =
+        event.contexts.length === 0
+          ? null
+          : JSON.stringify({ schema: CONTEXTS_SCHEMA, data: event.contexts })
+    else if (field === 'derived_contexts')
+      out[field] =
+        event.derivedContexts.length === 0
+          ? null
+          : JSON.stringify({ schema: CONTEXTS_SCHEMA, data: event.derivedContexts })
+    else if (field === 'unstruct_event')
+      out[field] =
+        event.unstructEvent === null
+          ? null
+          : JSON.stringify({ schema: UNSTRUCT_SCHEMA, data: event.unstructEvent })
     else {
       const value = event.fields[field] ?? null
-      if (value !== null && TIMESTAMP_FIELDS.has(field) && typeof value === 'number') out[field] = tsvTimestamp(value)
+      if (value !== null && TIMESTAMP_FIELDS.has(field) && typeof value === 'number')
+        out[field] = tsvTimestamp(value)
       else if (typeof value === 'boolean') out[field] = value ? 1 : 0
       else out[field] = value
     }

@@ -1,6 +1,11 @@
 import { BoundedMemo } from '../../bounded-memo.js'
 import { badEvent, badRow, type BadEvent, type Processor } from './bad-rows.js'
-import { emptyEvent, toCanonicalJson, toPartiallyEnriched, type EnrichedEvent } from './canonical-event.js'
+import {
+  emptyEvent,
+  toCanonicalJson,
+  toPartiallyEnriched,
+  type EnrichedEvent,
+} from './canonical-event.js'
 import { badRowRawEvent, rawEventJson, type RawEvent } from './collector-payload.js'
 import type { IgluValidation } from './iglu-validation.js'
 import type { EnrichmentFailure, Enrichments } from './enrichments/enrichments.js'
@@ -8,7 +13,13 @@ import { failureEntities } from './failure-entities.js'
 import { recurringValue } from './recurring-values.js'
 import { checkFieldLengths } from './steps/check-field-lengths.js'
 import { deriveTimestamp } from './steps/derive-timestamp.js'
-import { enrichPageUrl, enrichRefererUrl, extractCrossDomain, parsePageQuery, type EnrichmentMessage } from './steps/enrich-urls.js'
+import {
+  enrichPageUrl,
+  enrichRefererUrl,
+  extractCrossDomain,
+  parsePageQuery,
+  type EnrichmentMessage,
+} from './steps/enrich-urls.js'
 import { parseAtomicFields, tsvSafe } from './steps/parse-atomic-fields.js'
 import { setSchemaFields } from './steps/set-schema-fields.js'
 import { validateDerivedContexts, validateEntities } from './steps/validate-entities.js'
@@ -44,7 +55,9 @@ export interface GoodEvent {
 }
 
 /** A failure gives a bad event and, best-effort, an incomplete event carrying failure entities. */
-export type EventOutcome = { readonly kind: 'good'; readonly good: GoodEvent } | { readonly kind: 'bad'; readonly bad: BadEvent; readonly incomplete: GoodEvent | null }
+export type EventOutcome =
+  | { readonly kind: 'good'; readonly good: GoodEvent }
+  | { readonly kind: 'bad'; readonly bad: BadEvent; readonly incomplete: GoodEvent | null }
 
 /** Fields the collector sets before the parameters are read. */
 function setUp(event: EnrichedEvent, raw: RawEvent, deps: PipelineDeps): void {
@@ -55,17 +68,23 @@ function setUp(event: EnrichedEvent, raw: RawEvent, deps: PipelineDeps): void {
   event.fields.collector_tstamp = raw.context.timestamp
   event.fields.network_userid = raw.context.userId
   event.fields.user_ipaddress = raw.context.ipAddress
-  event.fields.useragent = raw.context.useragent === null ? null : tsvSafe(raw.context.useragent.replace(/[\r\n]/g, ''))
+  event.fields.useragent =
+    raw.context.useragent === null ? null : tsvSafe(raw.context.useragent.replace(/[\r\n]/g, ''))
 }
 
 /**
  * The enrichment chain, in the reference order (each step may read what earlier ones wrote); optional
  * steps only when configured. Returns the failures: the default steps' messages, then the optional ones'.
  */
-function runEnrichments(event: EnrichedEvent, raw: RawEvent, optional: Enrichments): EnrichmentFailure[] {
+function runEnrichments(
+  event: EnrichedEvent,
+  raw: RawEvent,
+  optional: Enrichments,
+): EnrichmentFailure[] {
   const messages: EnrichmentMessage[] = []
   const failures: EnrichmentFailure[] = []
-  if (typeof event.fields.v_collector !== 'string' || event.fields.v_collector === '') messages.push({ field: 'v_collector', value: null, expectation: 'should be set' })
+  if (typeof event.fields.v_collector !== 'string' || event.fields.v_collector === '')
+    messages.push({ field: 'v_collector', value: null, expectation: 'should be set' })
   const page = enrichPageUrl(event, raw.context.refererUri, messages)
   deriveTimestamp(event)
   optional.uaParser?.(event, failures)
@@ -89,17 +108,40 @@ function runEnrichments(event: EnrichedEvent, raw: RawEvent, optional: Enrichmen
  * Context lists recur across stored events, like event schema URIs (kept through recurringValue):
  * each distinct one is kept once (bounded; when full, the kept ones are forgotten and sharing starts again).
  */
-const sharedContextLists = new BoundedMemo<string, readonly string[]>(1024, (joined) => Object.freeze(joined.split('\n')))
+const sharedContextLists = new BoundedMemo<string, readonly string[]>(1024, (joined) =>
+  Object.freeze(joined.split('\n')),
+)
 const NO_CONTEXTS: readonly string[] = Object.freeze([])
 
 function goodEvent(event: EnrichedEvent, raw: RawEvent, incomplete = false): GoodEvent {
-  const { event_vendor: vendor, event_name: name, event_format: format, event_version: version } = event.fields
-  const uri = typeof vendor === 'string' && typeof name === 'string' && typeof format === 'string' && typeof version === 'string' ? `iglu:${vendor}/${name}/${format}/${version}` : null
+  const {
+    event_vendor: vendor,
+    event_name: name,
+    event_format: format,
+    event_version: version,
+  } = event.fields
+  const uri =
+    typeof vendor === 'string' &&
+    typeof name === 'string' &&
+    typeof format === 'string' &&
+    typeof version === 'string'
+      ? `iglu:${vendor}/${name}/${format}/${version}`
+      : null
   const schema = uri === null ? null : recurringValue(uri)
   // Schema URIs hold no newline (validated entities only): the joined list is a faithful key.
-  const contexts = event.contexts.length === 0 ? NO_CONTEXTS : sharedContextLists.get(event.contexts.map((c) => c.schema).join('\n'))
+  const contexts =
+    event.contexts.length === 0
+      ? NO_CONTEXTS
+      : sharedContextLists.get(event.contexts.map((c) => c.schema).join('\n'))
   const type = event.fields.event
-  return { rawEvent: rawEventJson(raw), eventType: typeof type === 'string' ? type : null, schema, contexts, event: toCanonicalJson(event), incomplete }
+  return {
+    rawEvent: rawEventJson(raw),
+    eventType: typeof type === 'string' ? type : null,
+    schema,
+    contexts,
+    event: toCanonicalJson(event),
+    incomplete,
+  }
 }
 
 /**
@@ -114,31 +156,63 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
   const atomicErrors = parseAtomicFields(event, raw.parameters)
   const entityMessages = await validateEntities(event, raw.parameters, deps.iglu)
   const enrichmentFailures = runEnrichments(event, raw, deps.enrichments ?? {})
-  const derivedMessages = event.derivedContexts.length === 0 ? [] : await validateDerivedContexts(event, deps.iglu)
+  const derivedMessages =
+    event.derivedContexts.length === 0 ? [] : await validateDerivedContexts(event, deps.iglu)
   const lengthViolations = checkFieldLengths(event)
 
   const phase1: unknown[] = []
   if (atomicErrors.length > 0) {
     phase1.push({
       schemaKey: ATOMIC_SCHEMA,
-      error: { error: 'ValidationError', dataReports: atomicErrors.map((e) => ({ message: e.message, path: e.field, keyword: 'atomic_field_parse_error', targets: [] })) },
+      error: {
+        error: 'ValidationError',
+        dataReports: atomicErrors.map((e) => ({
+          message: e.message,
+          path: e.field,
+          keyword: 'atomic_field_parse_error',
+          targets: [],
+        })),
+      },
     })
   }
   phase1.push(...entityMessages)
-  const fail = (kind: 'schema_violations' | 'enrichment_failures', messages: unknown[]): EventOutcome => {
+  const fail = (
+    kind: 'schema_violations' | 'enrichment_failures',
+    messages: unknown[],
+  ): EventOutcome => {
     const failure = { timestamp: new Date(deps.now()).toISOString(), messages }
-    const row = badRow(kind, deps.processor, failure, { enriched: toPartiallyEnriched(event), raw: badRowRawEvent(raw) })
+    const row = badRow(kind, deps.processor, failure, {
+      enriched: toPartiallyEnriched(event),
+      raw: badRowRawEvent(raw),
+    })
     // The incomplete twin: over-long fields nulled (never the ids), failure entities first in derived_contexts.
-    for (const { field } of lengthViolations) if (!KEPT_WHEN_TOO_LONG.has(field)) event.fields[field] = null
-    event.derivedContexts.unshift(...failureEntities(messages, kind === 'enrichment_failures' ? 'enrichment' : 'schema', deps.processor, deps.now()))
-    return { kind: 'bad', bad: badEvent('enrichment', row, null, raw), incomplete: goodEvent(event, raw, true) }
+    for (const { field } of lengthViolations)
+      if (!KEPT_WHEN_TOO_LONG.has(field)) event.fields[field] = null
+    event.derivedContexts.unshift(
+      ...failureEntities(
+        messages,
+        kind === 'enrichment_failures' ? 'enrichment' : 'schema',
+        deps.processor,
+        deps.now(),
+      ),
+    )
+    return {
+      kind: 'bad',
+      bad: badEvent('enrichment', row, null, raw),
+      incomplete: goodEvent(event, raw, true),
+    }
   }
   if (phase1.length > 0) return fail('schema_violations', phase1)
   if (enrichmentFailures.length > 0) return fail('enrichment_failures', enrichmentFailures)
   // Phase 3: derived entities, then the atomic fields' lengths.
   const phase3 = [...derivedMessages]
   if (lengthViolations.length > 0) {
-    const dataReports = lengthViolations.map((v) => ({ message: `Field is longer than maximum allowed size ${v.limit}`, path: v.field, keyword: 'atomic_field_length_exceeded', targets: [] }))
+    const dataReports = lengthViolations.map((v) => ({
+      message: `Field is longer than maximum allowed size ${v.limit}`,
+      path: v.field,
+      keyword: 'atomic_field_length_exceeded',
+      targets: [],
+    }))
     phase3.push({ schemaKey: ATOMIC_SCHEMA, error: { error: 'ValidationError', dataReports } })
   }
   if (phase3.length > 0) return fail('schema_violations', phase3)

@@ -1,20 +1,43 @@
-import { BOOLEAN_FIELDS, CANONICAL_FIELDS, TIMESTAMP_FIELDS, type CanonicalField } from './canonical-event.js'
+import {
+  BOOLEAN_FIELDS,
+  CANONICAL_FIELDS,
+  TIMESTAMP_FIELDS,
+  type CanonicalField,
+} from './canonical-event.js'
 
 /** Fields the analytics SDK reads as doubles. */
-const DOUBLE_FIELDS = new Set<CanonicalField>(['geo_latitude', 'geo_longitude', 'se_value', 'tr_total', 'tr_tax', 'tr_shipping', 'ti_price', 'tr_total_base', 'tr_tax_base', 'tr_shipping_base', 'ti_price_base'])
+const DOUBLE_FIELDS = new Set<CanonicalField>([
+  'geo_latitude',
+  'geo_longitude',
+  'se_value',
+  'tr_total',
+  'tr_tax',
+  'tr_shipping',
+  'ti_price',
+  'tr_total_base',
+  'tr_tax_base',
+  'tr_shipping_base',
+  'ti_price_base',
+])
 const CONTEXTS_1_0_0 = 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0'
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
 
 function cell(field: CanonicalField, value: unknown): string {
   if (value === null || value === undefined) return ''
-  if (field === 'contexts' || field === 'derived_contexts') return isObject(value) && Array.isArray(value.data) && value.data.length > 0 ? JSON.stringify({ schema: CONTEXTS_1_0_0, data: value.data }) : ''
+  if (field === 'contexts' || field === 'derived_contexts')
+    return isObject(value) && Array.isArray(value.data) && value.data.length > 0
+      ? JSON.stringify({ schema: CONTEXTS_1_0_0, data: value.data })
+      : ''
   if (field === 'unstruct_event') return JSON.stringify(value)
   // The SDK re-encodes instants without the `T` and the `Z`.
-  if (TIMESTAMP_FIELDS.has(field) && typeof value === 'string') return value.replace('T', ' ').replace(/Z$/, '')
+  if (TIMESTAMP_FIELDS.has(field) && typeof value === 'string')
+    return value.replace('T', ' ').replace(/Z$/, '')
   if (BOOLEAN_FIELDS.has(field)) return value === true ? '1' : '0'
   // Java prints a whole double with `.0`.
-  if (DOUBLE_FIELDS.has(field) && typeof value === 'number') return Number.isInteger(value) ? `${value}.0` : String(value)
+  if (DOUBLE_FIELDS.has(field) && typeof value === 'number')
+    return Number.isInteger(value) ? `${value}.0` : String(value)
   // Tabs and newlines cannot occur in string fields (the pipeline made them TSV-safe).
   return String(value)
 }

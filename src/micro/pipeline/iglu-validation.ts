@@ -16,9 +16,13 @@ export interface LookupAttempt {
 /** An Iglu client error, as bad rows embed it. */
 export type IgluClientError =
   | { readonly error: 'ValidationError'; readonly dataReports: readonly DataReport[] }
-  | { readonly error: 'ResolutionError'; readonly lookupHistory: readonly ({ readonly repository: string } & LookupAttempt)[] }
+  | {
+      readonly error: 'ResolutionError'
+      readonly lookupHistory: readonly ({ readonly repository: string } & LookupAttempt)[]
+    }
 
-export type ValidationVerdict = { readonly kind: 'valid' } | { readonly kind: 'invalid'; readonly error: IgluClientError }
+export type ValidationVerdict =
+  { readonly kind: 'valid' } | { readonly kind: 'invalid'; readonly error: IgluClientError }
 
 /** Validation of self-describing data against schemas from the resolver: all the pipeline needs of Iglu. */
 export interface IgluValidation {

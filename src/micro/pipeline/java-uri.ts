@@ -15,9 +15,11 @@ export interface UriParts {
 /** RFC 3986 appendix B: the generic split, applied to the raw text. */
 const GENERIC = /^(?:([^:/?#]+):)?(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/
 /** Hosts java.net.URI accepts as server-based authorities: letters, digits, dots and hyphens, or an IP literal. */
-const JAVA_HOST = /^(\[[0-9a-fA-F:.]+\]|[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)*\.?)$/
+const JAVA_HOST =
+  /^(\[[0-9a-fA-F:.]+\]|[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)*\.?)$/
 
-const emptyToNull = (value: string | undefined) => (value === undefined || value === '' ? null : value)
+const emptyToNull = (value: string | undefined) =>
+  value === undefined || value === '' ? null : value
 
 type JavaUriParse = { ok: true; uri: UriParts } | { ok: false; error: string }
 
@@ -39,7 +41,8 @@ function parseUncached(raw: string): JavaUriParse {
   const checked = fastUri.parse(text)
   if (checked.error !== undefined) return { ok: false, error: checked.error }
   // eslint-disable-next-line no-control-regex -- control characters are what java.net.URI refuses
-  if (/[\u0000-\u0020"<>\\^`{|}]/.test(text)) return { ok: false, error: 'Illegal character in URI' }
+  if (/[\u0000-\u0020"<>\\^`{|}]/.test(text))
+    return { ok: false, error: 'Illegal character in URI' }
   const match = GENERIC.exec(text)
   if (match === null || match[1] === undefined) return { ok: false, error: 'URI is not absolute' }
   const authority = match[2]
@@ -57,6 +60,14 @@ function parseUncached(raw: string): JavaUriParse {
   }
   return {
     ok: true,
-    uri: { serialized: text, scheme: match[1], host, port, path: emptyToNull(match[3]), query: emptyToNull(match[4]), fragment: emptyToNull(match[5]) },
+    uri: {
+      serialized: text,
+      scheme: match[1],
+      host,
+      port,
+      path: emptyToNull(match[3]),
+      query: emptyToNull(match[4]),
+      fragment: emptyToNull(match[5]),
+    },
   }
 }

@@ -1,22 +1,32 @@
 import { CANONICAL_FIELDS } from './canonical-event.js'
 
 const IGLU = /^iglu:([^/]+)\/([^/]+)\/[^/]+\/(\d+)-\d+-\d+$/
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** `com.acme-x` → `com_acme_x`. */
 const vendorKey = (vendor: string) => vendor.replace(/[.-]/g, '_').toLowerCase()
 /** `PerformanceTiming` → `performance_timing`; `.` and `-` become `_`. */
-const nameKey = (name: string) => name.replace(/[.-]/g, '_').replace(/([^A-Z_])([A-Z])/g, '$1_$2').toLowerCase()
+const nameKey = (name: string) =>
+  name
+    .replace(/[.-]/g, '_')
+    .replace(/([^A-Z_])([A-Z])/g, '$1_$2')
+    .toLowerCase()
 
 /** The column an entity or event of this schema goes to, e.g. `contexts_org_w3_performance_timing_1`. */
 export function entityColumn(prefix: 'contexts' | 'unstruct_event', schema: string): string | null {
   const match = IGLU.exec(schema)
-  return match === null ? null : `${prefix}_${vendorKey(match[1] ?? '')}_${nameKey(match[2] ?? '')}_${match[3] ?? ''}`
+  return match === null
+    ? null
+    : `${prefix}_${vendorKey(match[1] ?? '')}_${nameKey(match[2] ?? '')}_${match[3] ?? ''}`
 }
 
 function entities(value: unknown): { schema: string; data: unknown }[] {
   if (!isObject(value) || !Array.isArray(value.data)) return []
-  return value.data.filter((item): item is { schema: string; data: unknown } => isObject(item) && typeof item.schema === 'string')
+  return value.data.filter(
+    (item): item is { schema: string; data: unknown } =>
+      isObject(item) && typeof item.schema === 'string',
+  )
 }
 
 /**
@@ -34,7 +44,9 @@ export function toLossyJson(event: Readonly<Record<string, unknown>>): Record<st
   for (const entity of [...entities(event.contexts), ...entities(event.derived_contexts)]) {
     const column = entityColumn('contexts', entity.schema)
     if (column === null) continue
-    const item = isObject(entity.data) ? { ...entity.data, _schema_version: entity.schema } : entity.data
+    const item = isObject(entity.data)
+      ? { ...entity.data, _schema_version: entity.schema }
+      : entity.data
     out[column] = [...((out[column] as unknown[] | undefined) ?? []), item]
   }
   const unstruct = event.unstruct_event
@@ -42,6 +54,7 @@ export function toLossyJson(event: Readonly<Record<string, unknown>>): Record<st
     const column = entityColumn('unstruct_event', unstruct.data.schema)
     if (column !== null) out[column] = unstruct.data.data
   }
-  if (typeof event.geo_latitude === 'number' && typeof event.geo_longitude === 'number') out.geo_location = `${event.geo_latitude},${event.geo_longitude}`
+  if (typeof event.geo_latitude === 'number' && typeof event.geo_longitude === 'number')
+    out.geo_location = `${event.geo_latitude},${event.geo_longitude}`
   return out
 }

@@ -1,7 +1,17 @@
 import { adaptPayload, MAX_EVENTS_PER_PAYLOAD } from './adapt-payload.js'
 import { badEvent, badRow, payloadFailure, type BadEvent } from './bad-rows.js'
-import { badRowRawEvent, collectorPayloadJson, type CollectorPayload, type RawEvent } from './collector-payload.js'
-import { DEFAULT_MAX_PAYLOAD_BYTES, enrichEvent, type GoodEvent, type PipelineDeps } from './enrich-event.js'
+import {
+  badRowRawEvent,
+  collectorPayloadJson,
+  type CollectorPayload,
+  type RawEvent,
+} from './collector-payload.js'
+import {
+  DEFAULT_MAX_PAYLOAD_BYTES,
+  enrichEvent,
+  type GoodEvent,
+  type PipelineDeps,
+} from './enrich-event.js'
 
 /** What one collector request produced, in the order the events were sent. */
 export interface PayloadOutcome {
@@ -19,22 +29,44 @@ async function enrichSafely(raw: RawEvent, deps: PipelineDeps) {
   try {
     return await enrichEvent(raw, deps)
   } catch (error) {
-    const message = { error: `unexpected error in the pipeline: ${error instanceof Error ? error.message : String(error)}` }
-    const failure = { timestamp: new Date(deps.now()).toISOString(), messages: [{ enrichment: null, message }] }
-    const row = badRow('enrichment_failures', deps.processor, failure, { enriched: null, raw: badRowRawEvent(raw) })
+    const message = {
+      error: `unexpected error in the pipeline: ${error instanceof Error ? error.message : String(error)}`,
+    }
+    const failure = {
+      timestamp: new Date(deps.now()).toISOString(),
+      messages: [{ enrichment: null, message }],
+    }
+    const row = badRow('enrichment_failures', deps.processor, failure, {
+      enriched: null,
+      raw: badRowRawEvent(raw),
+    })
     return { kind: 'bad' as const, bad: badEvent('enrichment', row, null, raw), incomplete: null }
   }
 }
 
 /** A collector payload through the adapter, then each of its events through the pipeline. */
-export async function processPayload(payload: CollectorPayload, deps: PipelineDeps): Promise<PayloadOutcome> {
+export async function processPayload(
+  payload: CollectorPayload,
+  deps: PipelineDeps,
+): Promise<PayloadOutcome> {
   const adapted = await adaptPayload(payload, deps.iglu)
   if (adapted.kind === 'too-many-events') {
     const expectation = `a collector payload may carry at most ${MAX_EVENTS_PER_PAYLOAD} events; this one carries ${adapted.count}`
-    return sizeViolation(deps, payload.body ?? '', deps.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES, expectation)
+    return sizeViolation(
+      deps,
+      payload.body ?? '',
+      deps.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
+      expectation,
+    )
   }
   if (adapted.kind === 'failure') {
-    const row = payloadFailure(adapted.badRowKind, deps.processor, payload, adapted.messages, deps.now())
+    const row = payloadFailure(
+      adapted.badRowKind,
+      deps.processor,
+      payload,
+      adapted.messages,
+      deps.now(),
+    )
     return { good: [], bad: [badEvent('adapter', row, payload, null)], incomplete: [] }
   }
   const outcome: PayloadOutcome = { good: [], bad: [], incomplete: [] }
@@ -53,9 +85,18 @@ export async function processPayload(payload: CollectorPayload, deps: PipelineDe
  * A request the loader cannot read (a bad path, an unparsable query string, a nuid that is not a
  * UUID): a collector_payload_format_violation, with neither payload nor raw event.
  */
-export function formatViolation(deps: Pick<PipelineDeps, 'processor' | 'now'>, rawRequest: string, message: { payloadField: string; value: string | null; expectation: string } | { error: string }): PayloadOutcome {
+export function formatViolation(
+  deps: Pick<PipelineDeps, 'processor' | 'now'>,
+  rawRequest: string,
+  message: { payloadField: string; value: string | null; expectation: string } | { error: string },
+): PayloadOutcome {
   const failure = { timestamp: new Date(deps.now()).toISOString(), loader: 'http', message }
-  const row = badRow('collector_payload_format_violation', deps.processor, failure, Buffer.from(rawRequest, 'utf8').toString('base64'))
+  const row = badRow(
+    'collector_payload_format_violation',
+    deps.processor,
+    failure,
+    Buffer.from(rawRequest, 'utf8').toString('base64'),
+  )
   return { good: [], bad: [badEvent('format', row, null, null)], incomplete: [] }
 }
 
@@ -63,9 +104,24 @@ export function formatViolation(deps: Pick<PipelineDeps, 'processor' | 'now'>, r
  * A payload larger than the collector accepts (in bytes, or in events): a size_violation bad row
  * carrying the start of the payload (a tenth of the byte limit), as the reference collector records it.
  */
-export function sizeViolation(deps: Pick<PipelineDeps, 'processor' | 'now'>, body: string, limitBytes: number, expectation = `the collector payload must be at most ${limitBytes} bytes`): PayloadOutcome {
+export function sizeViolation(
+  deps: Pick<PipelineDeps, 'processor' | 'now'>,
+  body: string,
+  limitBytes: number,
+  expectation = `the collector payload must be at most ${limitBytes} bytes`,
+): PayloadOutcome {
   const actualSizeBytes = Buffer.byteLength(body, 'utf8')
-  const failure = { timestamp: new Date(deps.now()).toISOString(), maximumAllowedSizeBytes: limitBytes, actualSizeBytes, expectation }
-  const row = badRow('size_violation', deps.processor, failure, body.slice(0, Math.floor(limitBytes / 10)))
+  const failure = {
+    timestamp: new Date(deps.now()).toISOString(),
+    maximumAllowedSizeBytes: limitBytes,
+    actualSizeBytes,
+    expectation,
+  }
+  const row = badRow(
+    'size_violation',
+    deps.processor,
+    failure,
+    body.slice(0, Math.floor(limitBytes / 10)),
+  )
   return { good: [], bad: [badEvent('format', row, null, null)], incomplete: [] }
 }

@@ -18,7 +18,10 @@ function percentDecode(text: string): string {
   const parts: Buffer[] = []
   let from = 0
   for (const match of text.matchAll(ESCAPES)) {
-    parts.push(Buffer.from(text.slice(from, match.index), 'utf8'), Buffer.from(match[0].replace(/%/g, ''), 'hex'))
+    parts.push(
+      Buffer.from(text.slice(from, match.index), 'utf8'),
+      Buffer.from(match[0].replace(/%/g, ''), 'hex'),
+    )
     from = match.index + match[0].length
   }
   parts.push(Buffer.from(text.slice(from), 'utf8'))
@@ -47,12 +50,13 @@ export function decodeQueryString(raw: string): QueryPair[] | null {
     return encoded ? percentDecode(text.replace(PLUS, ' ')) : text
   }
   try {
-    for (let start = 0; start <= raw.length; ) {
+    for (let start = 0; start <= raw.length;) {
       let end = raw.indexOf('&', start)
       if (end < 0) end = raw.length
       if (end > start) {
         if (nextEquals >= 0 && nextEquals < start) nextEquals = raw.indexOf('=', start)
-        if (nextEquals < 0 || nextEquals >= end) pairs.push({ name: piece(start, end), value: null })
+        if (nextEquals < 0 || nextEquals >= end)
+          pairs.push({ name: piece(start, end), value: null })
         else pairs.push({ name: piece(start, nextEquals), value: piece(nextEquals + 1, end) })
       }
       start = end + 1

@@ -20,7 +20,18 @@ export function recurringValue(value: string): string {
  * Tracker parameters whose values differ in (almost) every event (ids, device timestamps) or are
  * entity payloads: sharing them would only churn the kept values.
  */
-const ONE_OFF_PARAMETERS = new Set(['eid', 'dtm', 'stm', 'ttm', 'tid', 'cx', 'co', 'ue_px', 'ue_pr', 'nuid'])
+const ONE_OFF_PARAMETERS = new Set([
+  'eid',
+  'dtm',
+  'stm',
+  'ttm',
+  'tid',
+  'cx',
+  'co',
+  'ue_px',
+  'ue_pr',
+  'nuid',
+])
 
 /** A parameter's value as a stored event should hold it. */
 export function parameterValue(name: string, value: string): string {

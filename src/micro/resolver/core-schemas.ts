@@ -4,10 +4,16 @@
  * (payload_data, contexts, unstruct_event), the entities trackers send by default, and those
  * Floe's enrichments derive (ua_parser_context, asn, http_header, http_cookie), which are validated too.
  */
-const SELF_DESC = 'http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#'
+const SELF_DESC =
+  'http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#'
 const SNOWPLOW = 'com.snowplowanalytics.snowplow'
 
-const selfDescribing = (name: string, version: string, description: string, body: Record<string, unknown>) => ({
+const selfDescribing = (
+  name: string,
+  version: string,
+  description: string,
+  body: Record<string, unknown>,
+) => ({
   $schema: SELF_DESC,
   description,
   self: { vendor: SNOWPLOW, name, format: 'jsonschema', version },
@@ -34,44 +40,63 @@ const payloadData = (version: string) =>
   })
 
 const IGLU_URI_PATTERN = '^iglu:[a-zA-Z0-9-_.]+/[a-zA-Z0-9-_]+/[a-zA-Z0-9-_]+/[0-9]+-[0-9]+-[0-9]+$'
-const selfDescribingItem = { type: 'object', properties: { schema: { type: 'string', pattern: IGLU_URI_PATTERN }, data: {} }, required: ['schema', 'data'], additionalProperties: false }
-const contexts = (version: string) => selfDescribing('contexts', version, 'A list of self-describing entities (Floe core schema)', { type: 'array', items: selfDescribingItem })
+const selfDescribingItem = {
+  type: 'object',
+  properties: { schema: { type: 'string', pattern: IGLU_URI_PATTERN }, data: {} },
+  required: ['schema', 'data'],
+  additionalProperties: false,
+}
+const contexts = (version: string) =>
+  selfDescribing('contexts', version, 'A list of self-describing entities (Floe core schema)', {
+    type: 'array',
+    items: selfDescribingItem,
+  })
 const UUID = { type: 'string', format: 'uuid' }
 
 const nullableString = { type: ['string', 'null'] }
 
 /** The entity the ua_parser enrichment derives: family and version parts of the agent, its OS and device. */
-const uaParserContext = selfDescribing('ua_parser_context', '1-0-0', 'User agent, OS and device parsed from the user-agent string (Floe core schema)', {
-  type: 'object',
-  properties: {
-    useragentFamily: { type: 'string' },
-    useragentMajor: nullableString,
-    useragentMinor: nullableString,
-    useragentPatch: nullableString,
-    useragentVersion: { type: 'string' },
-    osFamily: { type: 'string' },
-    osMajor: nullableString,
-    osMinor: nullableString,
-    osPatch: nullableString,
-    osPatchMinor: nullableString,
-    osVersion: { type: 'string' },
-    deviceFamily: { type: 'string' },
+const uaParserContext = selfDescribing(
+  'ua_parser_context',
+  '1-0-0',
+  'User agent, OS and device parsed from the user-agent string (Floe core schema)',
+  {
+    type: 'object',
+    properties: {
+      useragentFamily: { type: 'string' },
+      useragentMajor: nullableString,
+      useragentMinor: nullableString,
+      useragentPatch: nullableString,
+      useragentVersion: { type: 'string' },
+      osFamily: { type: 'string' },
+      osMajor: nullableString,
+      osMinor: nullableString,
+      osPatch: nullableString,
+      osPatchMinor: nullableString,
+      osVersion: { type: 'string' },
+      deviceFamily: { type: 'string' },
+    },
+    required: ['useragentFamily', 'useragentMajor', 'useragentMinor', 'osFamily', 'deviceFamily'],
+    additionalProperties: false,
   },
-  required: ['useragentFamily', 'useragentMajor', 'useragentMinor', 'osFamily', 'deviceFamily'],
-  additionalProperties: false,
-})
+)
 
 /** The entity the ip_lookups enrichment derives from an ASN database. */
-const asn = selfDescribing('asn', '1-0-1', 'Autonomous system of the IP address (Floe core schema)', {
-  type: 'object',
-  properties: {
-    number: { type: 'integer', minimum: 0, maximum: 2147483647 },
-    organization: nullableString,
-    likelyBot: { type: 'boolean' },
+const asn = selfDescribing(
+  'asn',
+  '1-0-1',
+  'Autonomous system of the IP address (Floe core schema)',
+  {
+    type: 'object',
+    properties: {
+      number: { type: 'integer', minimum: 0, maximum: 2147483647 },
+      organization: nullableString,
+      likelyBot: { type: 'boolean' },
+    },
+    required: ['number'],
+    additionalProperties: false,
   },
-  required: ['number'],
-  additionalProperties: false,
-})
+)
 
 /** An entity of the header and cookie extractors (vendor org.ietf): a name and a value of at most 4096 characters. */
 const httpEntity = (name: string, description: string, value: Record<string, unknown>) => ({
@@ -86,18 +111,62 @@ const httpEntity = (name: string, description: string, value: Record<string, unk
 
 /** Every core schema by its Iglu URI. payload_data 1-0-0 to 1-0-3 share the 1-0-4 parameter list, a superset of theirs. */
 export const CORE_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new Map([
-  ...['1-0-0', '1-0-1', '1-0-2', '1-0-3', '1-0-4'].map((v) => [`iglu:${SNOWPLOW}/payload_data/jsonschema/${v}`, payloadData(v)] as const),
-  ...['1-0-0', '1-0-1'].map((v) => [`iglu:${SNOWPLOW}/contexts/jsonschema/${v}`, contexts(v)] as const),
-  [`iglu:${SNOWPLOW}/unstruct_event/jsonschema/1-0-0`, selfDescribing('unstruct_event', '1-0-0', 'A self-describing event (Floe core schema)', selfDescribingItem)],
+  ...['1-0-0', '1-0-1', '1-0-2', '1-0-3', '1-0-4'].map(
+    (v) => [`iglu:${SNOWPLOW}/payload_data/jsonschema/${v}`, payloadData(v)] as const,
+  ),
+  ...['1-0-0', '1-0-1'].map(
+    (v) => [`iglu:${SNOWPLOW}/contexts/jsonschema/${v}`, contexts(v)] as const,
+  ),
+  [
+    `iglu:${SNOWPLOW}/unstruct_event/jsonschema/1-0-0`,
+    selfDescribing(
+      'unstruct_event',
+      '1-0-0',
+      'A self-describing event (Floe core schema)',
+      selfDescribingItem,
+    ),
+  ],
   [`iglu:${SNOWPLOW}/ua_parser_context/jsonschema/1-0-0`, uaParserContext],
   [`iglu:${SNOWPLOW}/asn/jsonschema/1-0-1`, asn],
-  ['iglu:org.ietf/http_header/jsonschema/1-0-0', httpEntity('http_header', 'One HTTP request header, as the header extractor derives it (Floe core schema)', { type: 'string' })],
-  ['iglu:org.ietf/http_cookie/jsonschema/1-0-0', httpEntity('http_cookie', 'One cookie of the request, as the cookie extractor derives it (Floe core schema)', { type: ['string', 'null'] })],
+  [
+    'iglu:org.ietf/http_header/jsonschema/1-0-0',
+    httpEntity(
+      'http_header',
+      'One HTTP request header, as the header extractor derives it (Floe core schema)',
+      { type: 'string' },
+    ),
+  ],
+  [
+    'iglu:org.ietf/http_cookie/jsonschema/1-0-0',
+    httpEntity(
+      'http_cookie',
+      'One cookie of the request, as the cookie extractor derives it (Floe core schema)',
+      { type: ['string', 'null'] },
+    ),
+  ],
   [
     `iglu:${SNOWPLOW}/uri_redirect/jsonschema/1-0-0`,
-    selfDescribing('uri_redirect', '1-0-0', 'Where a click-tracking redirect sent the user (Floe core schema)', { type: 'object', properties: { uri: { type: 'string', format: 'uri' } }, required: ['uri'], additionalProperties: false }),
+    selfDescribing(
+      'uri_redirect',
+      '1-0-0',
+      'Where a click-tracking redirect sent the user (Floe core schema)',
+      {
+        type: 'object',
+        properties: { uri: { type: 'string', format: 'uri' } },
+        required: ['uri'],
+        additionalProperties: false,
+      },
+    ),
   ],
-  [`iglu:${SNOWPLOW}/web_page/jsonschema/1-0-0`, selfDescribing('web_page', '1-0-0', 'The page view a web event belongs to (Floe core schema)', { type: 'object', properties: { id: UUID }, required: ['id'], additionalProperties: false })],
+  [
+    `iglu:${SNOWPLOW}/web_page/jsonschema/1-0-0`,
+    selfDescribing('web_page', '1-0-0', 'The page view a web event belongs to (Floe core schema)', {
+      type: 'object',
+      properties: { id: UUID },
+      required: ['id'],
+      additionalProperties: false,
+    }),
+  ],
   [
     `iglu:${SNOWPLOW}/client_session/jsonschema/1-0-2`,
     selfDescribing('client_session', '1-0-2', 'The tracker-side session (Floe core schema)', {
@@ -108,7 +177,10 @@ export const CORE_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new Ma
         sessionIndex: { type: 'integer', minimum: 0, maximum: 2147483647 },
         eventIndex: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
         previousSessionId: { type: ['string', 'null'], format: 'uuid' },
-        storageMechanism: { type: 'string', enum: ['SQLITE', 'COOKIE_1', 'COOKIE_3', 'LOCAL_STORAGE', 'FLASH_LSO'] },
+        storageMechanism: {
+          type: 'string',
+          enum: ['SQLITE', 'COOKIE_1', 'COOKIE_3', 'LOCAL_STORAGE', 'FLASH_LSO'],
+        },
         firstEventId: { type: ['string', 'null'], format: 'uuid' },
         firstEventTimestamp: { type: ['string', 'null'], format: 'date-time' },
       },

@@ -3,7 +3,11 @@ import type { LookupAttempt } from '../pipeline/iglu-validation.js'
 import { RepositoryFailure, type SchemaRepository } from './schema-repositories.js'
 
 export type Resolution =
-  | { readonly kind: 'found'; readonly schema: Record<string, unknown>; readonly repository: string }
+  | {
+      readonly kind: 'found'
+      readonly schema: Record<string, unknown>
+      readonly repository: string
+    }
   | { readonly kind: 'missing'; readonly history: Readonly<Record<string, LookupAttempt>> }
 
 interface CachedAnswer {
@@ -22,7 +26,11 @@ const MAX_CACHE_ENTRIES = 5000
  * before HTTP, then by priority. Hits and misses of cacheable repositories are kept for `cacheTtlMs`;
  * every miss is reported per repository, as Iglu clients do.
  */
-export function createIgluResolver(options: { repositories: readonly SchemaRepository[]; cacheTtlMs: number; now: () => number }) {
+export function createIgluResolver(options: {
+  repositories: readonly SchemaRepository[]
+  cacheTtlMs: number
+  now: () => number
+}) {
   /** Answers of cacheable repositories, by schema URI, one map per repository (no joined keys to build and hash). */
   const caches = new Map<SchemaRepository, Map<string, CachedAnswer>>()
   const cacheOf = (repository: SchemaRepository) => {
@@ -58,7 +66,8 @@ export function createIgluResolver(options: { repositories: readonly SchemaRepos
   }
 
   function sortFor(vendor: string): SchemaRepository[] {
-    const matches = (r: SchemaRepository) => r.vendorPrefixes.some((prefix) => vendor.startsWith(prefix))
+    const matches = (r: SchemaRepository) =>
+      r.vendorPrefixes.some((prefix) => vendor.startsWith(prefix))
     return [...options.repositories].sort(
       (a, b) =>
         (a.kind === 'registry' ? 0 : 1) - (b.kind === 'registry' ? 0 : 1) ||
@@ -69,9 +78,14 @@ export function createIgluResolver(options: { repositories: readonly SchemaRepos
   }
 
   /** The cached answer while it has not expired. */
-  const fresh = (answer: CachedAnswer | undefined, now: number) => (answer !== undefined && answer.expires > now ? answer : undefined)
+  const fresh = (answer: CachedAnswer | undefined, now: number) =>
+    answer !== undefined && answer.expires > now ? answer : undefined
 
-  async function ask(repository: SchemaRepository, key: SchemaKey, uri: string): Promise<CachedAnswer> {
+  async function ask(
+    repository: SchemaRepository,
+    key: SchemaKey,
+    uri: string,
+  ): Promise<CachedAnswer> {
     const cache = repository.cacheable ? cacheOf(repository) : null
     const now = options.now()
     const cached = cache?.get(uri)
@@ -80,10 +94,22 @@ export function createIgluResolver(options: { repositories: readonly SchemaRepos
     let answer: CachedAnswer
     try {
       const schema = await repository.lookup(key)
-      answer = { schema, error: schema === null ? { error: 'NotFound' } : null, attempts: (cached?.attempts ?? 0) + 1, lastAttempt: now, expires: now + options.cacheTtlMs }
+      answer = {
+        schema,
+        error: schema === null ? { error: 'NotFound' } : null,
+        attempts: (cached?.attempts ?? 0) + 1,
+        lastAttempt: now,
+        expires: now + options.cacheTtlMs,
+      }
     } catch (error) {
       const message = error instanceof RepositoryFailure ? error.message : String(error)
-      answer = { schema: null, error: { error: 'RepoFailure', message }, attempts: (cached?.attempts ?? 0) + 1, lastAttempt: now, expires: now + options.cacheTtlMs }
+      answer = {
+        schema: null,
+        error: { error: 'RepoFailure', message },
+        attempts: (cached?.attempts ?? 0) + 1,
+        lastAttempt: now,
+        expires: now + options.cacheTtlMs,
+      }
     }
     if (cache !== null) {
       cache.delete(uri)
@@ -103,7 +129,9 @@ export function createIgluResolver(options: { repositories: readonly SchemaRepos
       const uri = uriOf(key)
       const now = options.now()
       for (const repository of ordered(key.vendor)) {
-        const schema = repository.cacheable ? fresh(caches.get(repository)?.get(uri), now)?.schema : repository.peek?.(key)
+        const schema = repository.cacheable
+          ? fresh(caches.get(repository)?.get(uri), now)?.schema
+          : repository.peek?.(key)
         if (schema === undefined) return undefined
         if (schema !== null) return { kind: 'found', schema, repository: repository.name }
       }
@@ -116,14 +144,21 @@ export function createIgluResolver(options: { repositories: readonly SchemaRepos
       const misses: [string, CachedAnswer][] = []
       for (const repository of ordered(key.vendor)) {
         const answer = await ask(repository, key, uri)
-        if (answer.schema !== null) return { kind: 'found', schema: answer.schema, repository: repository.name }
+        if (answer.schema !== null)
+          return { kind: 'found', schema: answer.schema, repository: repository.name }
         misses.push([repository.name, answer])
       }
       const history: Record<string, LookupAttempt> = {}
       for (const [name, answer] of misses) {
-        history[name] = { errors: answer.error === null ? [] : [answer.error], attempts: answer.attempts, lastAttempt: new Date(answer.lastAttempt).toISOString() }
+        history[name] = {
+          errors: answer.error === null ? [] : [answer.error],
+          attempts: answer.attempts,
+          lastAttempt: new Date(answer.lastAttempt).toISOString(),
+        }
       }
-      const sorted = Object.fromEntries(Object.entries(history).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      const sorted = Object.fromEntries(
+        Object.entries(history).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      )
       return { kind: 'missing', history: sorted }
     },
 

@@ -1,11 +1,16 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { directoryRepository, httpRepository, type SchemaRepository } from './schema-repositories.js'
+import {
+  directoryRepository,
+  httpRepository,
+  type SchemaRepository,
+} from './schema-repositories.js'
 
 /** A resolver configuration file that cannot be used; the message names the problem. */
 export class ResolverConfigError extends Error {}
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /**
  * The repositories of a Snowplow resolver configuration (`iglu:com.snowplowanalytics.iglu/resolver-config/jsonschema/1-0-x`):
@@ -17,25 +22,43 @@ export function loadResolverConfig(file: string): SchemaRepository[] {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'))
   } catch (error) {
-    throw new ResolverConfigError(`${file}: ${error instanceof Error ? error.message : String(error)}`)
+    throw new ResolverConfigError(
+      `${file}: ${error instanceof Error ? error.message : String(error)}`,
+    )
   }
   const data = isObject(parsed) && isObject(parsed.data) ? parsed.data : parsed
-  if (!isObject(data) || !Array.isArray(data.repositories)) throw new ResolverConfigError(`${file}: expected data.repositories to be an array`)
+  if (!isObject(data) || !Array.isArray(data.repositories))
+    throw new ResolverConfigError(`${file}: expected data.repositories to be an array`)
   const names = new Set<string>()
   return data.repositories.map((entry, index) => {
     const where = `${file}: repositories[${index}]`
-    if (!isObject(entry) || typeof entry.name !== 'string' || !isObject(entry.connection)) throw new ResolverConfigError(`${where} needs a name and a connection`)
-    if (names.has(entry.name)) throw new ResolverConfigError(`${where}: the name ${entry.name} is used twice`)
+    if (!isObject(entry) || typeof entry.name !== 'string' || !isObject(entry.connection))
+      throw new ResolverConfigError(`${where} needs a name and a connection`)
+    if (names.has(entry.name))
+      throw new ResolverConfigError(`${where}: the name ${entry.name} is used twice`)
     names.add(entry.name)
     const priority = typeof entry.priority === 'number' ? entry.priority : 0
-    const vendorPrefixes = Array.isArray(entry.vendorPrefixes) ? entry.vendorPrefixes.filter((p): p is string => typeof p === 'string') : []
+    const vendorPrefixes = Array.isArray(entry.vendorPrefixes)
+      ? entry.vendorPrefixes.filter((p): p is string => typeof p === 'string')
+      : []
     const { http, embedded } = entry.connection
     if (isObject(http) && typeof http.uri === 'string') {
-      return httpRepository({ name: entry.name, uri: http.uri, apiKey: typeof http.apikey === 'string' ? http.apikey : null, priority, vendorPrefixes })
+      return httpRepository({
+        name: entry.name,
+        uri: http.uri,
+        apiKey: typeof http.apikey === 'string' ? http.apikey : null,
+        priority,
+        vendorPrefixes,
+      })
     }
     if (isObject(embedded) && typeof embedded.path === 'string') {
-      return directoryRepository(path.resolve(path.dirname(file), embedded.path.replace(/^\//, '')), { name: entry.name, priority, vendorPrefixes })
+      return directoryRepository(
+        path.resolve(path.dirname(file), embedded.path.replace(/^\//, '')),
+        { name: entry.name, priority, vendorPrefixes },
+      )
     }
-    throw new ResolverConfigError(`${where}: connection must be {http: {uri}} or {embedded: {path}}`)
+    throw new ResolverConfigError(
+      `${where}: connection must be {http: {uri}} or {embedded: {path}}`,
+    )
   })
 }

@@ -21,7 +21,8 @@ export interface SchemaRepository {
   peek?(key: SchemaKey): Record<string, unknown> | null | undefined
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** Floe's own core schemas, always present (the reference's "Iglu Client Embedded"). */
 export function coreSchemasRepository(): SchemaRepository {
@@ -36,7 +37,10 @@ export function coreSchemasRepository(): SchemaRepository {
 }
 
 /** A directory laid out as `schemas/<vendor>/<name>/<format>/<M-R-A>` (files without extension, `.json` also tried). */
-export function directoryRepository(directory: string, options: { name?: string; priority?: number; vendorPrefixes?: readonly string[] } = {}): SchemaRepository {
+export function directoryRepository(
+  directory: string,
+  options: { name?: string; priority?: number; vendorPrefixes?: readonly string[] } = {},
+): SchemaRepository {
   return {
     name: options.name ?? `Embedded (${directory})`,
     priority: options.priority ?? 0,
@@ -47,7 +51,11 @@ export function directoryRepository(directory: string, options: { name?: string;
       // Schema keys are checked by the caller's pattern (no `/`); a vendor of dots alone could still climb.
       if (key.vendor.startsWith('.')) return null
       const relative = path.join(key.vendor, key.name, key.format, formatSchemaVer(key.version))
-      for (const candidate of [path.join(directory, 'schemas', relative), path.join(directory, relative), path.join(directory, 'schemas', `${relative}.json`)]) {
+      for (const candidate of [
+        path.join(directory, 'schemas', relative),
+        path.join(directory, relative),
+        path.join(directory, 'schemas', `${relative}.json`),
+      ]) {
         let text: string
         try {
           text = await readFile(candidate, 'utf8')
@@ -68,7 +76,14 @@ export function directoryRepository(directory: string, options: { name?: string;
 }
 
 /** An Iglu Server or static Iglu repository over HTTP: `GET {uri}/schemas/{vendor}/{name}/{format}/{version}`. */
-export function httpRepository(options: { name: string; uri: string; apiKey?: string | null; priority?: number; vendorPrefixes?: readonly string[]; timeoutMs?: number }): SchemaRepository {
+export function httpRepository(options: {
+  name: string
+  uri: string
+  apiKey?: string | null
+  priority?: number
+  vendorPrefixes?: readonly string[]
+  timeoutMs?: number
+}): SchemaRepository {
   const base = options.uri.replace(/\/+$/, '')
   return {
     name: options.name,
@@ -80,9 +95,14 @@ export function httpRepository(options: { name: string; uri: string; apiKey?: st
       const url = `${base}/schemas/${key.vendor}/${key.name}/${key.format}/${formatSchemaVer(key.version)}`
       let response: Response
       try {
-        response = await fetch(url, { headers: options.apiKey ? { apikey: options.apiKey } : {}, signal: AbortSignal.timeout(options.timeoutMs ?? 5000) })
+        response = await fetch(url, {
+          headers: options.apiKey ? { apikey: options.apiKey } : {},
+          signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+        })
       } catch (error) {
-        throw new RepositoryFailure(`${url}: ${error instanceof Error ? error.message : String(error)}`)
+        throw new RepositoryFailure(
+          `${url}: ${error instanceof Error ? error.message : String(error)}`,
+        )
       }
       if (response.status === 404) return null
       if (!response.ok) throw new RepositoryFailure(`${url}: HTTP ${response.status}`)

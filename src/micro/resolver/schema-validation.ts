@@ -18,7 +18,8 @@ interface AjvIssue {
 const schemaKeys = new BoundedMemo(1024, parseIgluUri)
 /** Longer URIs are parsed each time, so that the memo holds little text. */
 const REMEMBERED_URI_LENGTH = 256
-const schemaKeyOf = (uri: string) => (uri.length > REMEMBERED_URI_LENGTH ? parseIgluUri(uri) : schemaKeys.get(uri))
+const schemaKeyOf = (uri: string) =>
+  uri.length > REMEMBERED_URI_LENGTH ? parseIgluUri(uri) : schemaKeys.get(uri)
 
 /**
  * Pattern matching one validated document (an event's data, or one entity) may cost, in program
@@ -29,7 +30,14 @@ export const PATTERN_WORK_PER_DOCUMENT = 20_000_000
 /** Compiled validators kept, by schema content. */
 const MAX_VALIDATORS = 2000
 
-const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value)
+const kindOf = (value: unknown): string =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'array'
+      : Number.isInteger(value)
+        ? 'integer'
+        : typeof value
 
 /** `/items/0/name` → `$.items[0].name`. */
 function jsonPath(pointer: string): string {
@@ -56,23 +64,46 @@ function dataReport(issue: AjvIssue, data: unknown): DataReport {
     case 'type': {
       const expected = ([] as unknown[]).concat(issue.params.type).map(String)
       const found = kindOf(valueAt(data, issue.instancePath))
-      return { message: `${path}: ${found} found, ${expected.join(', ')} expected`, path, keyword: 'type', targets: [found, ...expected] }
+      return {
+        message: `${path}: ${found} found, ${expected.join(', ')} expected`,
+        path,
+        keyword: 'type',
+        targets: [found, ...expected],
+      }
     }
     case 'required': {
       const property = String(issue.params.missingProperty)
-      return { message: `${path}.${property}: is missing but it is required`, path, keyword: 'required', targets: [property] }
+      return {
+        message: `${path}.${property}: is missing but it is required`,
+        path,
+        keyword: 'required',
+        targets: [property],
+      }
     }
     case 'additionalProperties': {
       const property = String(issue.params.additionalProperty)
-      return { message: `${path}.${property}: is not defined in the schema and the schema does not allow additional properties`, path, keyword: 'additionalProperties', targets: [property] }
+      return {
+        message: `${path}.${property}: is not defined in the schema and the schema does not allow additional properties`,
+        path,
+        keyword: 'additionalProperties',
+        targets: [property],
+      }
     }
     default:
-      return { message: `${path}: ${issue.message ?? 'is invalid'}`, path, keyword: issue.keyword, targets: [] }
+      return {
+        message: `${path}: ${issue.message ?? 'is invalid'}`,
+        path,
+        keyword: issue.keyword,
+        targets: [],
+      }
   }
 }
 
 /** Validation against schemas from the resolver, with the shared Ajv factory; compiled validators are reused. */
-export function createSchemaValidation(resolver: IgluResolver, patternWork = PATTERN_WORK_PER_DOCUMENT): IgluValidation {
+export function createSchemaValidation(
+  resolver: IgluResolver,
+  patternWork = PATTERN_WORK_PER_DOCUMENT,
+): IgluValidation {
   const meter = new PatternCostMeter(patternWork)
   const validatorOptions = { allErrors: true, patternCost: meter }
   let ajv = createAjv(validatorOptions)
@@ -112,17 +143,33 @@ export function createSchemaValidation(resolver: IgluResolver, patternWork = PAT
   return {
     async validate(schemaUri: string, data: unknown): Promise<ValidationVerdict> {
       const key = schemaKeyOf(schemaUri)
-      if (key === null) return { kind: 'invalid', error: { error: 'ResolutionError', lookupHistory: [] } }
+      if (key === null)
+        return { kind: 'invalid', error: { error: 'ResolutionError', lookupHistory: [] } }
       const resolution = resolver.resolveKnown(key) ?? (await resolver.resolve(key))
       if (resolution.kind === 'missing') {
-        return { kind: 'invalid', error: { error: 'ResolutionError', lookupHistory: Object.entries(resolution.history).map(([repository, attempt]) => ({ repository, ...attempt })) } }
+        return {
+          kind: 'invalid',
+          error: {
+            error: 'ResolutionError',
+            lookupHistory: Object.entries(resolution.history).map(([repository, attempt]) => ({
+              repository,
+              ...attempt,
+            })),
+          },
+        }
       }
       let validate: Validate
       try {
         validate = compiled(resolution.schema)
       } catch (error) {
         const message = `the schema cannot be compiled: ${error instanceof Error ? error.message : String(error)}`
-        return { kind: 'invalid', error: { error: 'ValidationError', dataReports: [{ message, path: '$', keyword: 'schema', targets: [] }] } }
+        return {
+          kind: 'invalid',
+          error: {
+            error: 'ValidationError',
+            dataReports: [{ message, path: '$', keyword: 'schema', targets: [] }],
+          },
+        }
       }
       meter.reset()
       try {
@@ -130,10 +177,22 @@ export function createSchemaValidation(resolver: IgluResolver, patternWork = PAT
       } catch (error) {
         if (!(error instanceof PatternCostExceeded)) throw error
         const message = `$: the data is too costly to validate: ${error.message}`
-        return { kind: 'invalid', error: { error: 'ValidationError', dataReports: [{ message, path: '$', keyword: 'pattern', targets: [] }] } }
+        return {
+          kind: 'invalid',
+          error: {
+            error: 'ValidationError',
+            dataReports: [{ message, path: '$', keyword: 'pattern', targets: [] }],
+          },
+        }
       }
       const issues = (validate.errors ?? []) as unknown as AjvIssue[]
-      return { kind: 'invalid', error: { error: 'ValidationError', dataReports: issues.slice(0, 50).map((issue) => dataReport(issue, data)) } }
+      return {
+        kind: 'invalid',
+        error: {
+          error: 'ValidationError',
+          dataReports: issues.slice(0, 50).map((issue) => dataReport(issue, data)),
+        },
+      }
     },
   }
 }

@@ -16,5 +16,8 @@ export const bqIllegalStart: Linter = {
   check: ({ schema }) =>
     propertyNames(schema)
       .filter((name) => !/^[A-Za-z_]/.test(name))
-      .map((name) => `property "${name}" must start with a letter or an underscore to be a BigQuery column`),
+      .map(
+        (name) =>
+          `property "${name}" must start with a letter or an underscore to be a BigQuery column`,
+      ),
 }

@@ -9,7 +9,12 @@ import { rootObject } from './root-object.js'
 import { schemaUri } from './schema-uri.js'
 import { stringLength } from './string-length.js'
 import { stringMaxLengthRange } from './string-max-length-range.js'
-import { arrayProperties, numericProperties, objectProperties, stringProperties } from './type-specific-keywords.js'
+import {
+  arrayProperties,
+  numericProperties,
+  objectProperties,
+  stringProperties,
+} from './type-specific-keywords.js'
 import { unknownFormats } from './unknown-formats.js'
 import { unknownKeywords } from './unknown-keywords.js'
 import { walkSubschemas } from './walk-subschemas.js'
@@ -38,13 +43,21 @@ export const LINTERS: readonly Linter[] = [
 ]
 
 /** Runs the linters over the root and every subschema. */
-export function lintSchema(schema: Readonly<Record<string, unknown>>, linters: readonly Linter[] = LINTERS): LintFinding[] {
+export function lintSchema(
+  schema: Readonly<Record<string, unknown>>,
+  linters: readonly Linter[] = LINTERS,
+): LintFinding[] {
   const findings: LintFinding[] = []
   for (const node of walkSubschemas(schema)) {
     for (const linter of linters) {
       if (linter.rootOnly === true && !node.isRoot) continue
       for (const message of linter.check(node)) {
-        findings.push({ linter: linter.name, level: linter.level, pointer: node.pointer || '/', message })
+        findings.push({
+          linter: linter.name,
+          level: linter.level,
+          pointer: node.pointer || '/',
+          message,
+        })
       }
     }
   }

@@ -34,23 +34,34 @@ export function typesOf(schema: Readonly<Record<string, unknown>>): readonly str
 }
 
 /** True when `type` is given and allows none of `wanted`. */
-export function typeExcludes(schema: Readonly<Record<string, unknown>>, ...wanted: string[]): boolean {
+export function typeExcludes(
+  schema: Readonly<Record<string, unknown>>,
+  ...wanted: string[]
+): boolean {
   const types = typesOf(schema)
   return types !== null && !types.some((t) => wanted.includes(t))
 }
 
 /** True when `type` is given and allows one of `wanted`. */
-export function typeAllows(schema: Readonly<Record<string, unknown>>, ...wanted: string[]): boolean {
+export function typeAllows(
+  schema: Readonly<Record<string, unknown>>,
+  ...wanted: string[]
+): boolean {
   const types = typesOf(schema)
   return types !== null && types.some((t) => wanted.includes(t))
 }
 
-export function presentKeywords(schema: Readonly<Record<string, unknown>>, keywords: readonly string[]): string[] {
+export function presentKeywords(
+  schema: Readonly<Record<string, unknown>>,
+  keywords: readonly string[],
+): string[] {
   return keywords.filter((k) => schema[k] !== undefined)
 }
 
 /** Property names of an object schema, when `properties` is an object. */
 export function propertyNames(schema: Readonly<Record<string, unknown>>): string[] {
   const properties = schema.properties
-  return properties !== null && typeof properties === 'object' && !Array.isArray(properties) ? Object.keys(properties) : []
+  return properties !== null && typeof properties === 'object' && !Array.isArray(properties)
+    ? Object.keys(properties)
+    : []
 }

@@ -5,7 +5,8 @@ export const numericMinMax: Linter = {
   name: 'numericMinMax',
   level: 'WARNING',
   check: ({ schema }) =>
-    typeAllows(schema, 'number', 'integer') && (schema.minimum === undefined || schema.maximum === undefined)
+    typeAllows(schema, 'number', 'integer') &&
+    (schema.minimum === undefined || schema.maximum === undefined)
       ? ['numeric values should have both minimum and maximum']
       : [],
 }

@@ -8,7 +8,9 @@ function orderedBounds(name: string, low: string, high: string): Linter {
     check: ({ schema }) => {
       const lower = schema[low]
       const upper = schema[high]
-      return typeof lower === 'number' && typeof upper === 'number' && lower > upper ? [`${low} ${lower} is greater than ${high} ${upper}`] : []
+      return typeof lower === 'number' && typeof upper === 'number' && lower > upper
+        ? [`${low} ${lower} is greater than ${high} ${upper}`]
+        : []
     },
   }
 }

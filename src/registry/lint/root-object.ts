@@ -6,5 +6,7 @@ export const rootObject: Linter = {
   level: 'WARNING',
   rootOnly: true,
   check: ({ schema }) =>
-    typeAllows(schema, 'object') && schema.properties !== undefined ? [] : ['the root schema should have type object and properties'],
+    typeAllows(schema, 'object') && schema.properties !== undefined
+      ? []
+      : ['the root schema should have type object and properties'],
 }

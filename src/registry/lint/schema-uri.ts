@@ -5,5 +5,8 @@ export const schemaUri: Linter = {
   name: 'schemaUri',
   level: 'ERROR',
   rootOnly: true,
-  check: ({ schema }) => (schema.$schema === SELF_DESC_METASCHEMA_URI ? [] : [`$schema must be "${SELF_DESC_METASCHEMA_URI}"`]),
+  check: ({ schema }) =>
+    schema.$schema === SELF_DESC_METASCHEMA_URI
+      ? []
+      : [`$schema must be "${SELF_DESC_METASCHEMA_URI}"`],
 }

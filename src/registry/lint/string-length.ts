@@ -6,7 +6,14 @@ export const stringLength: Linter = {
   name: 'stringLength',
   level: 'WARNING',
   check: ({ schema }) => {
-    if (!typeAllows(schema, 'string') || schema.enum !== undefined || schema.maxLength !== undefined) return []
-    return typeof schema.format === 'string' && KNOWN_FORMATS.has(schema.format) ? [] : ['strings should have maxLength']
+    if (
+      !typeAllows(schema, 'string') ||
+      schema.enum !== undefined ||
+      schema.maxLength !== undefined
+    )
+      return []
+    return typeof schema.format === 'string' && KNOWN_FORMATS.has(schema.format)
+      ? []
+      : ['strings should have maxLength']
   },
 }

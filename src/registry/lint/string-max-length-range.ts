@@ -7,7 +7,11 @@ export const stringMaxLengthRange: Linter = {
   name: 'stringMaxLengthRange',
   level: 'WARNING',
   check: ({ schema }) =>
-    typeAllows(schema, 'string') && typeof schema.maxLength === 'number' && schema.maxLength > REDSHIFT_VARCHAR_MAX
-      ? [`maxLength ${schema.maxLength} is over ${REDSHIFT_VARCHAR_MAX}, the longest string some warehouses load`]
+    typeAllows(schema, 'string') &&
+    typeof schema.maxLength === 'number' &&
+    schema.maxLength > REDSHIFT_VARCHAR_MAX
+      ? [
+          `maxLength ${schema.maxLength} is over ${REDSHIFT_VARCHAR_MAX}, the longest string some warehouses load`,
+        ]
       : [],
 }

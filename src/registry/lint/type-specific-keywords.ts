@@ -1,14 +1,21 @@
 import { type Linter, presentKeywords, typeExcludes } from './linter.js'
 
 /** Keywords that only mean something for some types: present while `type` rules those types out is a mistake. */
-function typeSpecificKeywords(name: string, keywords: readonly string[], types: readonly string[], label: string): Linter {
+function typeSpecificKeywords(
+  name: string,
+  keywords: readonly string[],
+  types: readonly string[],
+  label: string,
+): Linter {
   return {
     name,
     level: 'ERROR',
     check: ({ schema }) => {
       const present = presentKeywords(schema, keywords)
       return present.length > 0 && typeExcludes(schema, ...types)
-        ? [`${present.join(', ')} ${present.length === 1 ? 'applies' : 'apply'} to ${label} but type does not allow ${label}`]
+        ? [
+            `${present.join(', ')} ${present.length === 1 ? 'applies' : 'apply'} to ${label} but type does not allow ${label}`,
+          ]
         : []
     },
   }
@@ -20,7 +27,12 @@ export const numericProperties = typeSpecificKeywords(
   ['number', 'integer'],
   'numbers',
 )
-export const stringProperties = typeSpecificKeywords('stringProperties', ['minLength', 'maxLength', 'pattern'], ['string'], 'strings')
+export const stringProperties = typeSpecificKeywords(
+  'stringProperties',
+  ['minLength', 'maxLength', 'pattern'],
+  ['string'],
+  'strings',
+)
 export const arrayProperties = typeSpecificKeywords(
   'arrayProperties',
   ['items', 'additionalItems', 'minItems', 'maxItems', 'uniqueItems'],
@@ -29,7 +41,15 @@ export const arrayProperties = typeSpecificKeywords(
 )
 export const objectProperties = typeSpecificKeywords(
   'objectProperties',
-  ['properties', 'additionalProperties', 'required', 'patternProperties', 'minProperties', 'maxProperties', 'dependencies'],
+  [
+    'properties',
+    'additionalProperties',
+    'required',
+    'patternProperties',
+    'minProperties',
+    'maxProperties',
+    'dependencies',
+  ],
   ['object'],
   'objects',
 )

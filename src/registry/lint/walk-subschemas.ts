@@ -21,11 +21,14 @@ export function walkSubschemas(root: Readonly<Record<string, unknown>>): SchemaN
     nodes.push(node)
     const { schema, pointer } = node
     const push = (value: unknown, path: string) => {
-      if (isObject(value)) stack.push({ schema: value, pointer: `${pointer}${path}`, isRoot: false })
+      if (isObject(value))
+        stack.push({ schema: value, pointer: `${pointer}${path}`, isRoot: false })
     }
     for (const keyword of SCHEMA_MAPS) {
       const map = schema[keyword]
-      if (isObject(map)) for (const [name, value] of Object.entries(map)) push(value, `/${keyword}/${escapePointer(name)}`)
+      if (isObject(map))
+        for (const [name, value] of Object.entries(map))
+          push(value, `/${keyword}/${escapePointer(name)}`)
     }
     for (const keyword of SCHEMA_LISTS) {
       const list = schema[keyword]

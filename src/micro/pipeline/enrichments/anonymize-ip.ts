@@ -9,21 +9,32 @@ export interface AnonymizeIpConfig {
 
 function anonymizeV4(ip: string, octets: number): string {
   const parts = ip.split('.')
-  return [...parts.slice(0, Math.max(0, 4 - octets)), ...Array<string>(Math.min(4, octets)).fill('x')].join('.')
+  return [
+    ...parts.slice(0, Math.max(0, 4 - octets)),
+    ...Array<string>(Math.min(4, octets)).fill('x'),
+  ].join('.')
 }
 
 /** The reference rule, with the literal `x`: `1.2.3.4` with 1 octet → `1.2.3.x`; IPv6 on the expanded form. */
 export function anonymizeIp(ip: string, config: AnonymizeIpConfig): string {
   const segments = config.anonSegments ?? config.anonOctets
   const mapped = /^::ffff:(.+)$/i.exec(ip)
-  if (mapped?.[1] !== undefined && ipaddr.IPv4.isValid(mapped[1])) return `${ip.slice(0, ip.length - mapped[1].length)}${anonymizeV4(mapped[1], config.anonOctets)}`
+  if (mapped?.[1] !== undefined && ipaddr.IPv4.isValid(mapped[1]))
+    return `${ip.slice(0, ip.length - mapped[1].length)}${anonymizeV4(mapped[1], config.anonOctets)}`
   if (ipaddr.IPv4.isValidFourPartDecimal(ip)) return anonymizeV4(ip, config.anonOctets)
   if (ipaddr.IPv6.isValid(ip)) {
     const groups = ipaddr.IPv6.parse(ip).toNormalizedString().split(':')
-    return [...groups.slice(0, Math.max(0, 8 - segments)), ...Array<string>(Math.min(8, segments)).fill('x')].join(':')
+    return [
+      ...groups.slice(0, Math.max(0, 8 - segments)),
+      ...Array<string>(Math.min(8, segments)).fill('x'),
+    ].join(':')
   }
   if (ip === '' || ip.includes('.')) return anonymizeV4(ip, config.anonOctets)
-  if (ip.includes(':')) return [...ip.split(':').slice(0, Math.max(0, 8 - segments)), ...Array<string>(Math.min(8, segments)).fill('x')].join(':')
+  if (ip.includes(':'))
+    return [
+      ...ip.split(':').slice(0, Math.max(0, 8 - segments)),
+      ...Array<string>(Math.min(8, segments)).fill('x'),
+    ].join(':')
   return ip
 }
 

@@ -12,7 +12,11 @@ export interface CampaignAttributionConfig {
   readonly mktClickId?: Readonly<Record<string, string>>
 }
 
-const DEFAULT_CLICK_IDS: readonly [string, string][] = [['gclid', 'Google'], ['msclkid', 'Microsoft'], ['dclid', 'DoubleClick']]
+const DEFAULT_CLICK_IDS: readonly [string, string][] = [
+  ['gclid', 'Google'],
+  ['msclkid', 'Microsoft'],
+  ['dclid', 'DoubleClick'],
+]
 
 /** mkt_* from the page query: the first configured parameter present wins; an empty value is null. */
 export function createCampaignAttributionStep(config: CampaignAttributionConfig) {
@@ -24,7 +28,10 @@ export function createCampaignAttributionStep(config: CampaignAttributionConfig)
     ['mkt_campaign', config.mktCampaign],
   ] as const
   const clickIds = [...DEFAULT_CLICK_IDS, ...Object.entries(config.mktClickId ?? {})]
-  return function campaignAttributionStep(event: EnrichedEvent, query: ReadonlyMap<string, string | null>): void {
+  return function campaignAttributionStep(
+    event: EnrichedEvent,
+    query: ReadonlyMap<string, string | null>,
+  ): void {
     if (query.size === 0) return
     for (const [field, names] of fields) {
       const name = names.find((n) => query.has(n))

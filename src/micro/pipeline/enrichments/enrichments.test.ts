@@ -12,16 +12,39 @@ import { createRefererParserStep } from './referer-parser.js'
 import { compileUaParserRules, parseUserAgent } from './ua-parser-rules.js'
 import { createUaParserStep, UA_PARSER_CONTEXT } from './ua-parser.js'
 
-const utm = { mktMedium: ['utm_medium', 'medium'], mktSource: ['utm_source'], mktTerm: ['utm_term'], mktContent: ['utm_content'], mktCampaign: ['utm_campaign'] }
+const utm = {
+  mktMedium: ['utm_medium', 'medium'],
+  mktSource: ['utm_source'],
+  mktTerm: ['utm_term'],
+  mktContent: ['utm_content'],
+  mktCampaign: ['utm_campaign'],
+}
 
 describe('campaign attribution', () => {
   it('takes the first configured parameter present, and click ids in their order', () => {
     const event = emptyEvent()
-    createCampaignAttributionStep({ ...utm, mktClickId: { fbclid: 'Facebook' } })(event, new Map([['medium', 'b'], ['utm_medium', 'a'], ['utm_source', ''], ['msclkid', 'm1'], ['fbclid', 'f1']]))
-    expect(event.fields).toMatchObject({ mkt_medium: 'a', mkt_source: null, mkt_clickid: 'm1', mkt_network: 'Microsoft' })
+    createCampaignAttributionStep({ ...utm, mktClickId: { fbclid: 'Facebook' } })(
+      event,
+      new Map([
+        ['medium', 'b'],
+        ['utm_medium', 'a'],
+        ['utm_source', ''],
+        ['msclkid', 'm1'],
+        ['fbclid', 'f1'],
+      ]),
+    )
+    expect(event.fields).toMatchObject({
+      mkt_medium: 'a',
+      mkt_source: null,
+      mkt_clickid: 'm1',
+      mkt_network: 'Microsoft',
+    })
     expect(event.fields.mkt_term).toBeNull()
     const custom = emptyEvent()
-    createCampaignAttributionStep({ ...utm, mktClickId: { fbclid: 'Facebook' } })(custom, new Map([['fbclid', 'f1']]))
+    createCampaignAttributionStep({ ...utm, mktClickId: { fbclid: 'Facebook' } })(
+      custom,
+      new Map([['fbclid', 'f1']]),
+    )
     expect(custom.fields).toMatchObject({ mkt_clickid: 'f1', mkt_network: 'Facebook' })
   })
 })
@@ -30,7 +53,9 @@ describe('IP anonymisation', () => {
   it('replaces trailing octets and segments with x', () => {
     expect(anonymizeIp('1.2.3.4', { anonOctets: 1 })).toBe('1.2.3.x')
     expect(anonymizeIp('1.2.3.4', { anonOctets: 4 })).toBe('x.x.x.x')
-    expect(anonymizeIp('2001:db8::ff00:42:8329', { anonOctets: 2, anonSegments: 3 })).toBe('2001:db8:0:0:0:x:x:x')
+    expect(anonymizeIp('2001:db8::ff00:42:8329', { anonOctets: 2, anonSegments: 3 })).toBe(
+      '2001:db8:0:0:0:x:x:x',
+    )
     expect(anonymizeIp('::ffff:10.0.0.1', { anonOctets: 2 })).toBe('::ffff:10.0.x.x')
     expect(anonymizeIp('unknown', { anonOctets: 2 })).toBe('unknown')
     const event = emptyEvent()
@@ -42,16 +67,38 @@ describe('IP anonymisation', () => {
 
 describe('event fingerprint', () => {
   it('hashes the sorted parameters with values, leaving out the excluded ones', () => {
-    const step = createEventFingerprintStep({ excludeParameters: ['eid', 'stm'], hashAlgorithm: 'MD5' })
+    const step = createEventFingerprintStep({
+      excludeParameters: ['eid', 'stm'],
+      hashAlgorithm: 'MD5',
+    })
     const a = emptyEvent()
     const b = emptyEvent()
-    step(a, new Map([['e', 'pv'], ['eid', '1'], ['aid', 'x'], ['stm', '5']]))
-    step(b, new Map([['aid', 'x'], ['e', 'pv'], ['eid', '2'], ['empty', null]]))
+    step(
+      a,
+      new Map([
+        ['e', 'pv'],
+        ['eid', '1'],
+        ['aid', 'x'],
+        ['stm', '5'],
+      ]),
+    )
+    step(
+      b,
+      new Map([
+        ['aid', 'x'],
+        ['e', 'pv'],
+        ['eid', '2'],
+        ['empty', null],
+      ]),
+    )
     expect(a.fields.event_fingerprint).toBe(b.fields.event_fingerprint)
     // md5("aid\u001fx\u001fe\u001fpv\u001f")
     expect(a.fields.event_fingerprint).toMatch(/^[0-9a-f]{32}$/)
     const c = emptyEvent()
-    createEventFingerprintStep({ excludeParameters: [], hashAlgorithm: 'SHA256' })(c, new Map([['e', 'pv']]))
+    createEventFingerprintStep({ excludeParameters: [], hashAlgorithm: 'SHA256' })(
+      c,
+      new Map([['e', 'pv']]),
+    )
     expect(c.fields.event_fingerprint).toHaveLength(64)
   })
 })
@@ -64,12 +111,33 @@ describe('referer parser', () => {
     return event.fields
   }
   it('classifies search with the term, social, email, internal and unknown referers', () => {
-    expect(parse({ refr_urlscheme: 'https', refr_urlhost: 'www.google.co.uk', refr_urlpath: '/search', refr_urlquery: 'q=red+shoes&hl=en' })).toMatchObject({ refr_medium: 'search', refr_source: 'Google', refr_term: 'red shoes' })
-    expect(parse({ refr_urlscheme: 'https', refr_urlhost: 'm.facebook.com', refr_urlpath: '/' })).toMatchObject({ refr_medium: 'social', refr_source: 'Facebook', refr_term: null })
-    expect(parse({ refr_urlscheme: 'https', refr_urlhost: 'mail.google.com', refr_urlpath: '/mail/u/0/' })).toMatchObject({ refr_medium: 'email', refr_source: 'Gmail' })
-    expect(parse({ refr_urlscheme: 'http', refr_urlhost: 'shop.test', page_urlhost: 'shop.test' })).toMatchObject({ refr_medium: 'internal' })
-    expect(parse({ refr_urlscheme: 'http', refr_urlhost: 'blog.shop.test' }, [' blog.shop.test '])).toMatchObject({ refr_medium: 'internal' })
-    expect(parse({ refr_urlscheme: 'http', refr_urlhost: 'elsewhere.test' })).toMatchObject({ refr_medium: 'unknown' })
+    expect(
+      parse({
+        refr_urlscheme: 'https',
+        refr_urlhost: 'www.google.co.uk',
+        refr_urlpath: '/search',
+        refr_urlquery: 'q=red+shoes&hl=en',
+      }),
+    ).toMatchObject({ refr_medium: 'search', refr_source: 'Google', refr_term: 'red shoes' })
+    expect(
+      parse({ refr_urlscheme: 'https', refr_urlhost: 'm.facebook.com', refr_urlpath: '/' }),
+    ).toMatchObject({ refr_medium: 'social', refr_source: 'Facebook', refr_term: null })
+    expect(
+      parse({
+        refr_urlscheme: 'https',
+        refr_urlhost: 'mail.google.com',
+        refr_urlpath: '/mail/u/0/',
+      }),
+    ).toMatchObject({ refr_medium: 'email', refr_source: 'Gmail' })
+    expect(
+      parse({ refr_urlscheme: 'http', refr_urlhost: 'shop.test', page_urlhost: 'shop.test' }),
+    ).toMatchObject({ refr_medium: 'internal' })
+    expect(
+      parse({ refr_urlscheme: 'http', refr_urlhost: 'blog.shop.test' }, [' blog.shop.test ']),
+    ).toMatchObject({ refr_medium: 'internal' })
+    expect(parse({ refr_urlscheme: 'http', refr_urlhost: 'elsewhere.test' })).toMatchObject({
+      refr_medium: 'unknown',
+    })
     expect(parse({ refr_urlscheme: 'ftp', refr_urlhost: 'google.com' }).refr_medium).toBeNull()
   })
 })
@@ -81,8 +149,14 @@ describe('cookie and header extractors', () => {
     createCookieExtractorStep({ cookies: ['_ga'] })(event, headers)
     createHeaderExtractorStep({ headersPattern: '^X-.*' })(event, headers)
     expect(event.derivedContexts).toEqual([
-      { schema: 'iglu:org.ietf/http_header/jsonschema/1-0-0', data: { name: 'X-Request-Id', value: 'abc' } },
-      { schema: 'iglu:org.ietf/http_cookie/jsonschema/1-0-0', data: { name: '_ga', value: 'GA1.2' } },
+      {
+        schema: 'iglu:org.ietf/http_header/jsonschema/1-0-0',
+        data: { name: 'X-Request-Id', value: 'abc' },
+      },
+      {
+        schema: 'iglu:org.ietf/http_cookie/jsonschema/1-0-0',
+        data: { name: '_ga', value: 'GA1.2' },
+      },
     ])
   })
 })
@@ -91,42 +165,114 @@ describe('user-agent rules', () => {
   const { rules, skipped } = compileUaParserRules({
     user_agent_parsers: [
       { regex: '(?i)Java-only' },
-      { regex: '(Namoroka|Shiretoko|Minefield)/(\\d+)\\.(\\d+)\\.(\\d+(?:pre|))', family_replacement: 'Firefox ($1)' },
-      { regex: '(Fennec)/(\\d+)\\.(\\d+)(pre)', family_replacement: 'Firefox Mobile', v2_replacement: '$3 $5 ' },
+      {
+        regex: '(Namoroka|Shiretoko|Minefield)/(\\d+)\\.(\\d+)\\.(\\d+(?:pre|))',
+        family_replacement: 'Firefox ($1)',
+      },
+      {
+        regex: '(Fennec)/(\\d+)\\.(\\d+)(pre)',
+        family_replacement: 'Firefox Mobile',
+        v2_replacement: '$3 $5 ',
+      },
       { regex: 'Bot(?:/(\\d+))?', family_replacement: 'Crawler' },
       { regex: '(Brwsr)/(\\d+)\\.(\\d+)' },
       { regex: '(Brwsr)(Late)' },
     ],
-    os_parsers: [{ regex: 'Win(95|98|NT)', os_replacement: 'Windows $1' }, { regex: '(Haiku) R(\\d+)', os_v2_replacement: '0', os_v4_replacement: 'beta' }],
+    os_parsers: [
+      { regex: 'Win(95|98|NT)', os_replacement: 'Windows $1' },
+      { regex: '(Haiku) R(\\d+)', os_v2_replacement: '0', os_v4_replacement: 'beta' },
+    ],
     device_parsers: [
-      { regex: '; *(pedi)_(plus)_(w) build', regex_flag: 'i', device_replacement: 'Odys $1 $2 $3', brand_replacement: 'Odys', model_replacement: '$1 $2 $3' },
+      {
+        regex: '; *(pedi)_(plus)_(w) build',
+        regex_flag: 'i',
+        device_replacement: 'Odys $1 $2 $3',
+        brand_replacement: 'Odys',
+        model_replacement: '$1 $2 $3',
+      },
       { regex: '(Kindle)' },
     ],
   })
 
   it('skips a regex JavaScript refuses, and reports it', () => {
-    expect(skipped).toEqual([expect.objectContaining({ list: 'user_agent_parsers', index: 0, regex: '(?i)Java-only' })])
+    expect(skipped).toEqual([
+      expect.objectContaining({ list: 'user_agent_parsers', index: 0, regex: '(?i)Java-only' }),
+    ])
     expect(rules.userAgent).toHaveLength(5)
   })
 
   it('takes the first match, replacements with $1-$9 (missing groups empty, results trimmed), else groups by position', () => {
-    expect(parseUserAgent(rules, 'Gecko Shiretoko/3.5.1pre').userAgent).toEqual({ family: 'Firefox (Shiretoko)', major: '3', minor: '5', patch: '1pre' })
+    expect(parseUserAgent(rules, 'Gecko Shiretoko/3.5.1pre').userAgent).toEqual({
+      family: 'Firefox (Shiretoko)',
+      major: '3',
+      minor: '5',
+      patch: '1pre',
+    })
     // v2 from its template: $5 does not exist, the trailing space is trimmed.
-    expect(parseUserAgent(rules, 'Fennec/4.0pre').userAgent).toEqual({ family: 'Firefox Mobile', major: '4', minor: '0', patch: 'pre' })
+    expect(parseUserAgent(rules, 'Fennec/4.0pre').userAgent).toEqual({
+      family: 'Firefox Mobile',
+      major: '4',
+      minor: '0',
+      patch: 'pre',
+    })
     // An unmatched optional group is missing, not empty.
-    expect(parseUserAgent(rules, 'SomeBot').userAgent).toEqual({ family: 'Crawler', major: null, minor: null, patch: null })
+    expect(parseUserAgent(rules, 'SomeBot').userAgent).toEqual({
+      family: 'Crawler',
+      major: null,
+      minor: null,
+      patch: null,
+    })
     // The first matching rule decides, even when a later one would say more; groups stay positional.
-    expect(parseUserAgent(rules, 'Bot/7 Brwsr/1.2').userAgent).toEqual({ family: 'Crawler', major: null, minor: null, patch: null })
-    expect(parseUserAgent(rules, 'Brwsr/1.2').userAgent).toEqual({ family: 'Brwsr', major: '1', minor: '2', patch: null })
-    expect(parseUserAgent(rules, 'BrwsrLate').userAgent).toEqual({ family: 'Brwsr', major: 'Late', minor: null, patch: null })
-    expect(parseUserAgent(rules, 'Mozilla/4.0 (Win98)').os).toEqual({ family: 'Windows 98', major: null, minor: null, patch: null, patchMinor: null })
-    expect(parseUserAgent(rules, 'Haiku R1').os).toEqual({ family: 'Haiku', major: '1', minor: '0', patch: null, patchMinor: 'beta' })
+    expect(parseUserAgent(rules, 'Bot/7 Brwsr/1.2').userAgent).toEqual({
+      family: 'Crawler',
+      major: null,
+      minor: null,
+      patch: null,
+    })
+    expect(parseUserAgent(rules, 'Brwsr/1.2').userAgent).toEqual({
+      family: 'Brwsr',
+      major: '1',
+      minor: '2',
+      patch: null,
+    })
+    expect(parseUserAgent(rules, 'BrwsrLate').userAgent).toEqual({
+      family: 'Brwsr',
+      major: 'Late',
+      minor: null,
+      patch: null,
+    })
+    expect(parseUserAgent(rules, 'Mozilla/4.0 (Win98)').os).toEqual({
+      family: 'Windows 98',
+      major: null,
+      minor: null,
+      patch: null,
+      patchMinor: null,
+    })
+    expect(parseUserAgent(rules, 'Haiku R1').os).toEqual({
+      family: 'Haiku',
+      major: '1',
+      minor: '0',
+      patch: null,
+      patchMinor: 'beta',
+    })
   })
 
   it('matches device rules case-insensitively with regex_flag i; model defaults to group 1, brand to none', () => {
-    expect(parseUserAgent(rules, 'Android; PEDI_PLUS_W Build/JDQ39').device).toEqual({ family: 'Odys PEDI PLUS W', brand: 'Odys', model: 'PEDI PLUS W' })
-    expect(parseUserAgent(rules, 'Kindle/3.0').device).toEqual({ family: 'Kindle', brand: null, model: 'Kindle' })
-    expect(parseUserAgent(rules, 'Android; pedi_plus_x build').device).toEqual({ family: 'Other', brand: null, model: null })
+    expect(parseUserAgent(rules, 'Android; PEDI_PLUS_W Build/JDQ39').device).toEqual({
+      family: 'Odys PEDI PLUS W',
+      brand: 'Odys',
+      model: 'PEDI PLUS W',
+    })
+    expect(parseUserAgent(rules, 'Kindle/3.0').device).toEqual({
+      family: 'Kindle',
+      brand: null,
+      model: 'Kindle',
+    })
+    expect(parseUserAgent(rules, 'Android; pedi_plus_x build').device).toEqual({
+      family: 'Other',
+      brand: null,
+      model: null,
+    })
   })
 
   it('is "Other" with every version missing when no rule matches', () => {
@@ -138,8 +284,16 @@ describe('user-agent rules', () => {
   })
 
   it('refuses a document without the three lists', () => {
-    expect(() => compileUaParserRules({ user_agent_parsers: [] })).toThrow(/os_parsers must be a list/)
-    expect(() => compileUaParserRules({ user_agent_parsers: [{ family_replacement: 'x' }], os_parsers: [], device_parsers: [] })).toThrow(/user_agent_parsers\[0\] has no regex/)
+    expect(() => compileUaParserRules({ user_agent_parsers: [] })).toThrow(
+      /os_parsers must be a list/,
+    )
+    expect(() =>
+      compileUaParserRules({
+        user_agent_parsers: [{ family_replacement: 'x' }],
+        os_parsers: [],
+        device_parsers: [],
+      }),
+    ).toThrow(/user_agent_parsers\[0\] has no regex/)
   })
 })
 
@@ -160,8 +314,17 @@ describe('ua parser', () => {
     expect(event.derivedContexts[0]).toEqual({
       schema: UA_PARSER_CONTEXT,
       data: {
-        useragentFamily: 'Brwsr', useragentMajor: '12', useragentMinor: null, useragentPatch: null, useragentVersion: 'Brwsr 12',
-        osFamily: 'Plan9', osMajor: '4', osMinor: '1', osPatch: '0', osPatchMinor: '7', osVersion: 'Plan9 4.1.0.7',
+        useragentFamily: 'Brwsr',
+        useragentMajor: '12',
+        useragentMinor: null,
+        useragentPatch: null,
+        useragentVersion: 'Brwsr 12',
+        osFamily: 'Plan9',
+        osMajor: '4',
+        osMinor: '1',
+        osPatch: '0',
+        osPatchMinor: '7',
+        osVersion: 'Plan9 4.1.0.7',
         deviceFamily: 'Other',
       },
     })
@@ -175,18 +338,47 @@ describe('ua parser', () => {
     }
     const raw: RawEvent = {
       api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp2' },
-      parameters: new Map([['e', 'pv'], ['p', 'web']]),
+      parameters: new Map([
+        ['e', 'pv'],
+        ['p', 'web'],
+      ]),
       contentType: null,
       source: { name: 'floe-test', encoding: 'UTF-8', hostname: null },
-      context: { timestamp: 1_700_000_000_000, ipAddress: '192.0.2.1', useragent: 'Brwsr/1', refererUri: null, headers: [], userId: null },
+      context: {
+        timestamp: 1_700_000_000_000,
+        ipAddress: '192.0.2.1',
+        useragent: 'Brwsr/1',
+        refererUri: null,
+        headers: [],
+        userId: null,
+      },
     }
-    const uaParser = createUaParserStep({ rules: { ...rules, os: [{ regex: broken, fields: [] }] }, schemaKey })
-    const outcome = await enrichEvent(raw, { iglu: { validate: async () => ({ kind: 'valid' }) }, processor: { artifact: 'floe', version: 'test' }, now: () => 1_700_000_000_000, newEventId: () => '00000000-0000-4000-8000-000000000001', enrichments: { uaParser } })
+    const uaParser = createUaParserStep({
+      rules: { ...rules, os: [{ regex: broken, fields: [] }] },
+      schemaKey,
+    })
+    const outcome = await enrichEvent(raw, {
+      iglu: { validate: async () => ({ kind: 'valid' }) },
+      processor: { artifact: 'floe', version: 'test' },
+      now: () => 1_700_000_000_000,
+      newEventId: () => '00000000-0000-4000-8000-000000000001',
+      enrichments: { uaParser },
+    })
     if (outcome.kind !== 'bad') throw new Error('expected a bad event')
-    const row = JSON.parse(outcome.bad.errors[1] ?? '{}') as { schema: string; data: { failure: { messages: unknown[] } } }
+    const row = JSON.parse(outcome.bad.errors[1] ?? '{}') as {
+      schema: string
+      data: { failure: { messages: unknown[] } }
+    }
     expect(row.schema).toMatch(/\/enrichment_failures\//)
-    expect(row.data.failure.messages).toEqual([{ enrichment: { schemaKey, identifier: 'ua-parser' }, message: { error: expect.stringContaining('regex engine failure') } }])
-    const entities = (outcome.incomplete?.event.derived_contexts as { data: { data: { failureType: string } }[] }).data
+    expect(row.data.failure.messages).toEqual([
+      {
+        enrichment: { schemaKey, identifier: 'ua-parser' },
+        message: { error: expect.stringContaining('regex engine failure') },
+      },
+    ])
+    const entities = (
+      outcome.incomplete?.event.derived_contexts as { data: { data: { failureType: string } }[] }
+    ).data
     expect(entities.map((e) => e.data.failureType)).toEqual(['EnrichmentError: ua-parser'])
   })
 
@@ -202,14 +394,27 @@ describe('ua parser', () => {
     const event = emptyEvent()
     event.fields.useragent = 'Brwsr/1'
     const failures: EnrichmentFailure[] = []
-    createUaParserStep({ rules: { ...rules, device: [{ regex: broken, fields: [] }] }, schemaKey })(event, failures)
+    createUaParserStep({ rules: { ...rules, device: [{ regex: broken, fields: [] }] }, schemaKey })(
+      event,
+      failures,
+    )
     expect(event.derivedContexts).toEqual([])
-    expect(failures).toEqual([{ enrichment: { schemaKey, identifier: 'ua-parser' }, message: { error: expect.stringMatching(/Brwsr\/1.*regex engine failure/) } }])
+    expect(failures).toEqual([
+      {
+        enrichment: { schemaKey, identifier: 'ua-parser' },
+        message: { error: expect.stringMatching(/Brwsr\/1.*regex engine failure/) },
+      },
+    ])
   })
 })
 
 describe('IP lookups', () => {
-  const city = { country: { iso_code: 'FR' }, subdivisions: [{ iso_code: 'IDF', names: { en: 'Île-de-France' } }], city: { names: { en: 'Paris', fr: 'Paris' } }, location: { latitude: 48.8566, longitude: 2.3522, time_zone: 'Europe/Paris' } }
+  const city = {
+    country: { iso_code: 'FR' },
+    subdivisions: [{ iso_code: 'IDF', names: { en: 'Île-de-France' } }],
+    city: { names: { en: 'Paris', fr: 'Paris' } },
+    location: { latitude: 48.8566, longitude: 2.3522, time_zone: 'Europe/Paris' },
+  }
 
   it('writes geo, ISP, domain and connection fields from the records of the address, and an ASN entity', () => {
     const seen: string[] = []
@@ -223,8 +428,23 @@ describe('IP lookups', () => {
       asn: () => ({ autonomous_system_number: 3215, autonomous_system_organization: 'Orange' }),
     })(event)
     expect(seen).toEqual(['192.0.2.1'])
-    expect(event.fields).toMatchObject({ geo_country: 'FR', geo_region: 'IDF', geo_region_name: 'Île-de-France', geo_city: 'Paris', geo_zipcode: null, geo_latitude: 48.8566, geo_longitude: 2.3522, geo_timezone: 'Europe/Paris', ip_isp: 'ISP', ip_organization: 'Org', ip_domain: 'example.fr', ip_netspeed: 'Corporate' })
-    expect(event.derivedContexts).toEqual([{ schema: ASN_CONTEXT, data: { number: 3215, organization: 'Orange' } }])
+    expect(event.fields).toMatchObject({
+      geo_country: 'FR',
+      geo_region: 'IDF',
+      geo_region_name: 'Île-de-France',
+      geo_city: 'Paris',
+      geo_zipcode: null,
+      geo_latitude: 48.8566,
+      geo_longitude: 2.3522,
+      geo_timezone: 'Europe/Paris',
+      ip_isp: 'ISP',
+      ip_organization: 'Org',
+      ip_domain: 'example.fr',
+      ip_netspeed: 'Corporate',
+    })
+    expect(event.derivedContexts).toEqual([
+      { schema: ASN_CONTEXT, data: { number: 3215, organization: 'Orange' } },
+    ])
   })
 
   it('suppresses lookup failures and missing records, and needs an address', () => {
@@ -246,10 +466,22 @@ describe('IP lookups', () => {
   })
 
   it('keeps coordinates as Java floats print them, and a record without a location as 0, 0', () => {
-    expect([asJavaFloat(51.5142), asJavaFloat(37.386051), asJavaFloat(-122.0838551), asJavaFloat(0.1), asJavaFloat(undefined)]).toEqual([51.5142, 37.38605, -122.083855, 0.1, 0])
+    expect([
+      asJavaFloat(51.5142),
+      asJavaFloat(37.386051),
+      asJavaFloat(-122.0838551),
+      asJavaFloat(0.1),
+      asJavaFloat(undefined),
+    ]).toEqual([51.5142, 37.38605, -122.083855, 0.1, 0])
     const event = emptyEvent()
     event.fields.user_ipaddress = '192.0.2.1'
     createIpLookupsStep({ geo: () => ({ country: { iso_code: 'FR' } }) })(event)
-    expect(event.fields).toMatchObject({ geo_country: 'FR', geo_latitude: 0, geo_longitude: 0, geo_region: null, geo_city: null })
+    expect(event.fields).toMatchObject({
+      geo_country: 'FR',
+      geo_latitude: 0,
+      geo_longitude: 0,
+      geo_region: null,
+      geo_city: null,
+    })
   })
 })

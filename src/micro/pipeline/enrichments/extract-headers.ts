@@ -8,7 +8,9 @@ const HEADER_SCHEMA = 'iglu:org.ietf/http_header/jsonschema/1-0-0'
 function headerPairs(headers: readonly string[]): [string, string][] {
   return headers.flatMap((line) => {
     const at = line.indexOf(':')
-    return at <= 0 ? [] : [[line.slice(0, at).trim(), line.slice(at + 1).trim()] as [string, string]]
+    return at <= 0
+      ? []
+      : [[line.slice(0, at).trim(), line.slice(at + 1).trim()] as [string, string]]
   })
 }
 
@@ -20,7 +22,11 @@ export function createCookieExtractorStep(config: { readonly cookies: readonly s
       if (name.toLowerCase() !== 'cookie') continue
       const at = value.indexOf('=')
       const cookie = at < 0 ? value : value.slice(0, at)
-      if (wanted.has(cookie)) event.derivedContexts.unshift({ schema: COOKIE_SCHEMA, data: { name: cookie, value: at < 0 ? '' : value.slice(at + 1) } })
+      if (wanted.has(cookie))
+        event.derivedContexts.unshift({
+          schema: COOKIE_SCHEMA,
+          data: { name: cookie, value: at < 0 ? '' : value.slice(at + 1) },
+        })
     }
   }
 }
@@ -29,6 +35,8 @@ export function createCookieExtractorStep(config: { readonly cookies: readonly s
 export function createHeaderExtractorStep(config: { readonly headersPattern: string }) {
   const pattern = compileLinearPattern(config.headersPattern)
   return function headerExtractorStep(event: EnrichedEvent, headers: readonly string[]): void {
-    for (const [name, value] of headerPairs(headers)) if (pattern.test(name)) event.derivedContexts.unshift({ schema: HEADER_SCHEMA, data: { name, value } })
+    for (const [name, value] of headerPairs(headers))
+      if (pattern.test(name))
+        event.derivedContexts.unshift({ schema: HEADER_SCHEMA, data: { name, value } })
   }
 }

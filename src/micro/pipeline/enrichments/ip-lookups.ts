@@ -15,7 +15,8 @@ export interface IpLookupDatabases {
 }
 
 type MmdbRecord = Readonly<Record<string, unknown>>
-const isObject = (v: unknown): v is MmdbRecord => v !== null && typeof v === 'object' && !Array.isArray(v)
+const isObject = (v: unknown): v is MmdbRecord =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** The value at a path of nested objects, if it is a string. */
 function text(record: MmdbRecord | null, ...path: string[]): string | null {
@@ -86,7 +87,10 @@ export function createIpLookupsStep(databases: IpLookupDatabases) {
     const asn = lookUp(databases.asn, ip)
     const number = asn?.autonomous_system_number
     if (typeof number === 'number' && Number.isInteger(number)) {
-      event.derivedContexts.unshift({ schema: ASN_CONTEXT, data: { number, organization: text(asn, 'autonomous_system_organization') } })
+      event.derivedContexts.unshift({
+        schema: ASN_CONTEXT,
+        data: { number, organization: text(asn, 'autonomous_system_organization') },
+      })
     }
   }
 }

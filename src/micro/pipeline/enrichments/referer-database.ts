@@ -3,11 +3,37 @@
  * data): medium → source → the domains it uses and, for search engines, the query parameters
  * carrying the search term. Users extend it through the enrichment's `referers` parameter.
  */
-export type RefererDatabase = Readonly<Record<string, Readonly<Record<string, { readonly domains: readonly string[]; readonly parameters?: readonly string[] }>>>>
+export type RefererDatabase = Readonly<
+  Record<
+    string,
+    Readonly<
+      Record<
+        string,
+        { readonly domains: readonly string[]; readonly parameters?: readonly string[] }
+      >
+    >
+  >
+>
 
 export const DEFAULT_REFERERS: RefererDatabase = {
   search: {
-    Google: { domains: ['google.com', 'google.co.uk', 'google.de', 'google.fr', 'google.es', 'google.it', 'google.nl', 'google.ca', 'google.com.au', 'google.co.in', 'google.co.jp', 'google.com.br'], parameters: ['q'] },
+    Google: {
+      domains: [
+        'google.com',
+        'google.co.uk',
+        'google.de',
+        'google.fr',
+        'google.es',
+        'google.it',
+        'google.nl',
+        'google.ca',
+        'google.com.au',
+        'google.co.in',
+        'google.co.jp',
+        'google.com.br',
+      ],
+      parameters: ['q'],
+    },
     Bing: { domains: ['bing.com'], parameters: ['q'] },
     DuckDuckGo: { domains: ['duckduckgo.com'], parameters: ['q'] },
     Yahoo: { domains: ['search.yahoo.com', 'yahoo.com'], parameters: ['p', 'q'] },

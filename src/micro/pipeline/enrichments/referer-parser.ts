@@ -20,7 +20,8 @@ function index(database: RefererDatabase): Map<string, Entry> {
   const entries = new Map<string, Entry>()
   for (const [medium, sources] of Object.entries(database)) {
     for (const [source, { domains, parameters = [] }] of Object.entries(sources)) {
-      for (const domain of domains) entries.set(domain.toLowerCase(), { medium, source, parameters })
+      for (const domain of domains)
+        entries.set(domain.toLowerCase(), { medium, source, parameters })
     }
   }
   return entries
@@ -40,11 +41,24 @@ export function createRefererParserStep(config: RefererParserConfig) {
   const entries = index({ ...DEFAULT_REFERERS, ...config.referers })
   const internal = new Set(config.internalDomains.map((d) => d.trim().toLowerCase()))
   return function refererParserStep(event: EnrichedEvent): void {
-    const { refr_urlscheme: scheme, refr_urlhost: host, page_urlhost: pageHost, refr_urlquery: query } = event.fields
+    const {
+      refr_urlscheme: scheme,
+      refr_urlhost: host,
+      page_urlhost: pageHost,
+      refr_urlquery: query,
+    } = event.fields
     const path = typeof event.fields.refr_urlpath === 'string' ? event.fields.refr_urlpath : ''
-    if (typeof scheme !== 'string' || !['http', 'https', 'android-app'].includes(scheme) || typeof host !== 'string') return
+    if (
+      typeof scheme !== 'string' ||
+      !['http', 'https', 'android-app'].includes(scheme) ||
+      typeof host !== 'string'
+    )
+      return
     const lower = host.toLowerCase()
-    if (lower === (typeof pageHost === 'string' ? pageHost.toLowerCase() : null) || internal.has(lower)) {
+    if (
+      lower === (typeof pageHost === 'string' ? pageHost.toLowerCase() : null) ||
+      internal.has(lower)
+    ) {
       event.fields.refr_medium = 'internal'
       return
     }
@@ -57,7 +71,10 @@ export function createRefererParserStep(config: RefererParserConfig) {
         if (entry === undefined) continue
         event.fields.refr_medium = entry.medium
         event.fields.refr_source = tsvSafe(entry.source)
-        event.fields.refr_term = entry.medium === 'search' ? tsvSafe(searchTerm(typeof query === 'string' ? query : null, entry.parameters) ?? '') : null
+        event.fields.refr_term =
+          entry.medium === 'search'
+            ? tsvSafe(searchTerm(typeof query === 'string' ? query : null, entry.parameters) ?? '')
+            : null
         return
       }
     }

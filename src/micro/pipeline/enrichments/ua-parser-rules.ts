@@ -33,32 +33,76 @@ export interface SkippedRule {
 }
 
 export interface ParsedUserAgent {
-  readonly userAgent: { readonly family: string; readonly major: string | null; readonly minor: string | null; readonly patch: string | null }
-  readonly os: { readonly family: string; readonly major: string | null; readonly minor: string | null; readonly patch: string | null; readonly patchMinor: string | null }
-  readonly device: { readonly family: string; readonly brand: string | null; readonly model: string | null }
+  readonly userAgent: {
+    readonly family: string
+    readonly major: string | null
+    readonly minor: string | null
+    readonly patch: string | null
+  }
+  readonly os: {
+    readonly family: string
+    readonly major: string | null
+    readonly minor: string | null
+    readonly patch: string | null
+    readonly patchMinor: string | null
+  }
+  readonly device: {
+    readonly family: string
+    readonly brand: string | null
+    readonly model: string | null
+  }
 }
 
 /** Each list's output fields: the replacement key, and the group used without one. A device's brand has no group; its model, like its family, defaults to group 1. */
 const LISTS = {
-  user_agent_parsers: [['family_replacement', 1], ['v1_replacement', 2], ['v2_replacement', 3], ['v3_replacement', 4]],
-  os_parsers: [['os_replacement', 1], ['os_v1_replacement', 2], ['os_v2_replacement', 3], ['os_v3_replacement', 4], ['os_v4_replacement', 5]],
-  device_parsers: [['device_replacement', 1], ['brand_replacement', null], ['model_replacement', 1]],
+  user_agent_parsers: [
+    ['family_replacement', 1],
+    ['v1_replacement', 2],
+    ['v2_replacement', 3],
+    ['v3_replacement', 4],
+  ],
+  os_parsers: [
+    ['os_replacement', 1],
+    ['os_v1_replacement', 2],
+    ['os_v2_replacement', 3],
+    ['os_v3_replacement', 4],
+    ['os_v4_replacement', 5],
+  ],
+  device_parsers: [
+    ['device_replacement', 1],
+    ['brand_replacement', null],
+    ['model_replacement', 1],
+  ],
 } as const satisfies Record<string, readonly (readonly [string, number | null])[]>
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
 
-function compileList(document: Record<string, unknown>, list: keyof typeof LISTS, skipped: SkippedRule[]): Rule[] {
+function compileList(
+  document: Record<string, unknown>,
+  list: keyof typeof LISTS,
+  skipped: SkippedRule[],
+): Rule[] {
   const entries = document[list]
   if (!Array.isArray(entries)) throw new Error(`${list} must be a list`)
   const rules: Rule[] = []
   entries.forEach((entry: unknown, index) => {
-    if (!isObject(entry) || typeof entry.regex !== 'string') throw new Error(`${list}[${index}] has no regex`)
+    if (!isObject(entry) || typeof entry.regex !== 'string')
+      throw new Error(`${list}[${index}] has no regex`)
     try {
       const flags = entry.regex_flag === 'i' ? 'i' : ''
-      const fields = LISTS[list].map(([key, group]): Field => ({ template: typeof entry[key] === 'string' ? entry[key] : null, group }))
+      const fields = LISTS[list].map(([key, group]): Field => ({
+        template: typeof entry[key] === 'string' ? entry[key] : null,
+        group,
+      }))
       rules.push({ regex: new RegExp(entry.regex, flags), fields })
     } catch (error) {
-      skipped.push({ list, index, regex: entry.regex, error: error instanceof Error ? error.message : String(error) })
+      skipped.push({
+        list,
+        index,
+        regex: entry.regex,
+        error: error instanceof Error ? error.message : String(error),
+      })
     }
   })
   return rules
@@ -68,10 +112,18 @@ function compileList(document: Record<string, unknown>, list: keyof typeof LISTS
  * Compiles the three rule lists. A regex JavaScript cannot compile (Java-only syntax) is skipped and
  * reported rather than failing the whole file; a document of the wrong shape throws.
  */
-export function compileUaParserRules(document: unknown): { rules: UaParserRules; skipped: SkippedRule[] } {
-  if (!isObject(document)) throw new Error('expected a mapping with user_agent_parsers, os_parsers and device_parsers')
+export function compileUaParserRules(document: unknown): {
+  rules: UaParserRules
+  skipped: SkippedRule[]
+} {
+  if (!isObject(document))
+    throw new Error('expected a mapping with user_agent_parsers, os_parsers and device_parsers')
   const skipped: SkippedRule[] = []
-  const rules = { userAgent: compileList(document, 'user_agent_parsers', skipped), os: compileList(document, 'os_parsers', skipped), device: compileList(document, 'device_parsers', skipped) }
+  const rules = {
+    userAgent: compileList(document, 'user_agent_parsers', skipped),
+    os: compileList(document, 'os_parsers', skipped),
+    device: compileList(document, 'device_parsers', skipped),
+  }
   return { rules, skipped }
 }
 
@@ -101,8 +153,23 @@ export function parseUserAgent(rules: UaParserRules, text: string): ParsedUserAg
   const [osFamily, osMajor, osMinor, osPatch, osPatchMinor] = firstMatch(rules.os, text)
   const [deviceFamily, deviceBrand, deviceModel] = firstMatch(rules.device, text)
   return {
-    userAgent: { family: uaFamily ?? 'Other', major: uaMajor ?? null, minor: uaMinor ?? null, patch: uaPatch ?? null },
-    os: { family: osFamily ?? 'Other', major: osMajor ?? null, minor: osMinor ?? null, patch: osPatch ?? null, patchMinor: osPatchMinor ?? null },
-    device: { family: deviceFamily ?? 'Other', brand: deviceBrand ?? null, model: deviceModel ?? null },
+    userAgent: {
+      family: uaFamily ?? 'Other',
+      major: uaMajor ?? null,
+      minor: uaMinor ?? null,
+      patch: uaPatch ?? null,
+    },
+    os: {
+      family: osFamily ?? 'Other',
+      major: osMajor ?? null,
+      minor: osMinor ?? null,
+      patch: osPatch ?? null,
+      patchMinor: osPatchMinor ?? null,
+    },
+    device: {
+      family: deviceFamily ?? 'Other',
+      brand: deviceBrand ?? null,
+      model: deviceModel ?? null,
+    },
   }
 }

@@ -7,7 +7,8 @@ export interface AtomicParseError {
   readonly message: string
 }
 
-type Converted = { ok: true; value: string | number | boolean | null } | { ok: false; message: string }
+type Converted =
+  { ok: true; value: string | number | boolean | null } | { ok: false; message: string }
 type Conversion = (raw: string) => Converted
 
 const ok = (value: string | number | boolean | null): Converted => ({ ok: true, value })
@@ -31,36 +32,61 @@ const int: Conversion = (raw) => {
   if (raw.toLowerCase() === 'null') return ok(null)
   if (!/^[+-]?\d+$/.test(raw)) return fail('Cannot be converted to java.lang.Integer')
   const value = Number(raw)
-  return value >= -2147483648 && value <= 2147483647 ? ok(value) : fail('Cannot be converted to java.lang.Integer')
+  return value >= -2147483648 && value <= 2147483647
+    ? ok(value)
+    : fail('Cannot be converted to java.lang.Integer')
 }
 
 const dec: Conversion = (raw) => {
   if (raw.toLowerCase() === 'null') return ok(null)
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw)) return fail(`Cannot be converted to java.math.BigDecimal. Error : Character array is missing "exponent" mark 'e' or 'E'.`)
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw))
+    return fail(
+      `Cannot be converted to java.math.BigDecimal. Error : Character array is missing "exponent" mark 'e' or 'E'.`,
+    )
   const value = Number(raw)
-  return Number.isFinite(value) ? ok(value) : fail('Cannot be converted to java.math.BigDecimal. Error : Too large')
+  return Number.isFinite(value)
+    ? ok(value)
+    : fail('Cannot be converted to java.math.BigDecimal. Error : Too large')
 }
 
-const bool: Conversion = (raw) => (raw === '1' ? ok(true) : raw === '0' ? ok(false) : fail('Cannot be converted to Boolean-like java.lang.Byte'))
+const bool: Conversion = (raw) =>
+  raw === '1'
+    ? ok(true)
+    : raw === '0'
+      ? ok(false)
+      : fail('Cannot be converted to Boolean-like java.lang.Byte')
 
 const MAX_TIMESTAMP = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
 const MIN_TIMESTAMP = Date.parse('0000-01-01T00:00:00.000Z')
 const ts: Conversion = (raw) => {
   if (!/^[+-]?\d+$/.test(raw)) return fail('Not in the expected format: ms since epoch')
   const value = Number(raw)
-  if (!Number.isSafeInteger(value) || value > MAX_TIMESTAMP || value < MIN_TIMESTAMP) return fail('Formatting as yyyy-MM-dd HH:mm:ss.SSS is not Redshift-compatible')
+  if (!Number.isSafeInteger(value) || value > MAX_TIMESTAMP || value < MIN_TIMESTAMP)
+    return fail('Formatting as yyyy-MM-dd HH:mm:ss.SSS is not Redshift-compatible')
   return ok(value)
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-const uuid: Conversion = (raw) => (UUID.test(raw.toLowerCase()) ? ok(raw.toLowerCase()) : fail('Not a valid UUID'))
+const uuid: Conversion = (raw) =>
+  UUID.test(raw.toLowerCase()) ? ok(raw.toLowerCase()) : fail('Not a valid UUID')
 
 /** The `e` parameter's codes and the event types they enrich to. */
-export const EVENT_TYPES: Readonly<Record<string, string>> = { pv: 'page_view', pp: 'page_ping', se: 'struct', ev: 'struct', ue: 'unstruct', tr: 'transaction', ti: 'transaction_item', ad: 'ad_impression' }
-const eventType: Conversion = (raw) => (Object.hasOwn(EVENT_TYPES, raw) ? ok(EVENT_TYPES[raw] ?? null) : fail('Not a valid event type'))
+export const EVENT_TYPES: Readonly<Record<string, string>> = {
+  pv: 'page_view',
+  pp: 'page_ping',
+  se: 'struct',
+  ev: 'struct',
+  ue: 'unstruct',
+  tr: 'transaction',
+  ti: 'transaction_item',
+  ad: 'ad_impression',
+}
+const eventType: Conversion = (raw) =>
+  Object.hasOwn(EVENT_TYPES, raw) ? ok(EVENT_TYPES[raw] ?? null) : fail('Not a valid event type')
 
 const PLATFORMS = ['web', 'iot', 'app', 'mob', 'pc', 'cnsl', 'tv', 'srv', 'headset']
-const platform: Conversion = (raw) => (PLATFORMS.includes(raw) ? ok(raw) : fail('Not a valid platform'))
+const platform: Conversion = (raw) =>
+  PLATFORMS.includes(raw) ? ok(raw) : fail('Not a valid platform')
 
 const firstIp: Conversion = (raw) => ok(tsvSafe(raw.split(/[,| ]/)[0] ?? ''))
 
@@ -68,24 +94,78 @@ const firstIp: Conversion = (raw) => ok(tsvSafe(raw.split(/[,| ]/)[0] ?? ''))
  * A lookup table by parameter name without a prototype: a tracker may send any name, and
  * `constructor` or `toString` must find nothing, as any other unknown parameter does.
  */
-const byName = <T>(entries: Record<string, T>): Readonly<Record<string, T>> => Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries))
+const byName = <T>(entries: Record<string, T>): Readonly<Record<string, T>> =>
+  Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries))
 
 /** Single-field parameters: parameter → (field, conversion). */
 const SIMPLE = byName<readonly [CanonicalField, Conversion]>({
-  e: ['event', eventType], eid: ['event_id', uuid], tv: ['v_tracker', str], tna: ['name_tracker', str], p: ['platform', platform], aid: ['app_id', str],
-  tid: ['txn_id', int], dtm: ['dvce_created_tstamp', ts], stm: ['dvce_sent_tstamp', ts], ttm: ['true_tstamp', ts],
-  uid: ['user_id', str], duid: ['domain_userid', str], nuid: ['network_userid', str], sid: ['domain_sessionid', uuid], vid: ['domain_sessionidx', int],
-  fp: ['user_fingerprint', str], ip: ['user_ipaddress', firstIp], ua: ['useragent', str], url: ['page_url', str], refr: ['page_referrer', str], page: ['page_title', str],
-  cd: ['br_colordepth', str], cs: ['doc_charset', str], lang: ['br_lang', str], tz: ['os_timezone', str], cookie: ['br_cookies', bool], cv: ['v_collector', str],
-  f_pdf: ['br_features_pdf', bool], f_fla: ['br_features_flash', bool], f_java: ['br_features_java', bool], f_dir: ['br_features_director', bool],
-  f_qt: ['br_features_quicktime', bool], f_realp: ['br_features_realplayer', bool], f_wma: ['br_features_windowsmedia', bool], f_gears: ['br_features_gears', bool], f_ag: ['br_features_silverlight', bool],
-  se_ca: ['se_category', str], se_ac: ['se_action', str], se_la: ['se_label', str], se_pr: ['se_property', str], se_va: ['se_value', dec],
-  ev_ca: ['se_category', str], ev_ac: ['se_action', str], ev_la: ['se_label', str], ev_pr: ['se_property', str], ev_va: ['se_value', dec],
-  tr_id: ['tr_orderid', str], tr_af: ['tr_affiliation', str], tr_ci: ['tr_city', str], tr_st: ['tr_state', str], tr_co: ['tr_country', str], tr_cu: ['tr_currency', str],
-  tr_tt: ['tr_total', dec], tr_tx: ['tr_tax', dec], tr_sh: ['tr_shipping', dec],
-  ti_id: ['ti_orderid', str], ti_sk: ['ti_sku', str], ti_nm: ['ti_name', str], ti_na: ['ti_name', str], ti_ca: ['ti_category', str], ti_cu: ['ti_currency', str],
-  ti_pr: ['ti_price', dec], ti_qu: ['ti_quantity', int],
-  pp_mix: ['pp_xoffset_min', int], pp_max: ['pp_xoffset_max', int], pp_miy: ['pp_yoffset_min', int], pp_may: ['pp_yoffset_max', int],
+  e: ['event', eventType],
+  eid: ['event_id', uuid],
+  tv: ['v_tracker', str],
+  tna: ['name_tracker', str],
+  p: ['platform', platform],
+  aid: ['app_id', str],
+  tid: ['txn_id', int],
+  dtm: ['dvce_created_tstamp', ts],
+  stm: ['dvce_sent_tstamp', ts],
+  ttm: ['true_tstamp', ts],
+  uid: ['user_id', str],
+  duid: ['domain_userid', str],
+  nuid: ['network_userid', str],
+  sid: ['domain_sessionid', uuid],
+  vid: ['domain_sessionidx', int],
+  fp: ['user_fingerprint', str],
+  ip: ['user_ipaddress', firstIp],
+  ua: ['useragent', str],
+  url: ['page_url', str],
+  refr: ['page_referrer', str],
+  page: ['page_title', str],
+  cd: ['br_colordepth', str],
+  cs: ['doc_charset', str],
+  lang: ['br_lang', str],
+  tz: ['os_timezone', str],
+  cookie: ['br_cookies', bool],
+  cv: ['v_collector', str],
+  f_pdf: ['br_features_pdf', bool],
+  f_fla: ['br_features_flash', bool],
+  f_java: ['br_features_java', bool],
+  f_dir: ['br_features_director', bool],
+  f_qt: ['br_features_quicktime', bool],
+  f_realp: ['br_features_realplayer', bool],
+  f_wma: ['br_features_windowsmedia', bool],
+  f_gears: ['br_features_gears', bool],
+  f_ag: ['br_features_silverlight', bool],
+  se_ca: ['se_category', str],
+  se_ac: ['se_action', str],
+  se_la: ['se_label', str],
+  se_pr: ['se_property', str],
+  se_va: ['se_value', dec],
+  ev_ca: ['se_category', str],
+  ev_ac: ['se_action', str],
+  ev_la: ['se_label', str],
+  ev_pr: ['se_property', str],
+  ev_va: ['se_value', dec],
+  tr_id: ['tr_orderid', str],
+  tr_af: ['tr_affiliation', str],
+  tr_ci: ['tr_city', str],
+  tr_st: ['tr_state', str],
+  tr_co: ['tr_country', str],
+  tr_cu: ['tr_currency', str],
+  tr_tt: ['tr_total', dec],
+  tr_tx: ['tr_tax', dec],
+  tr_sh: ['tr_shipping', dec],
+  ti_id: ['ti_orderid', str],
+  ti_sk: ['ti_sku', str],
+  ti_nm: ['ti_name', str],
+  ti_na: ['ti_name', str],
+  ti_ca: ['ti_category', str],
+  ti_cu: ['ti_currency', str],
+  ti_pr: ['ti_price', dec],
+  ti_qu: ['ti_quantity', int],
+  pp_mix: ['pp_xoffset_min', int],
+  pp_max: ['pp_xoffset_max', int],
+  pp_miy: ['pp_yoffset_min', int],
+  pp_may: ['pp_yoffset_max', int],
 })
 
 /** Dimension parameters (`1920x1080`) → two integer fields. */
@@ -95,12 +175,15 @@ const DIMENSIONS = byName<readonly [CanonicalField, CanonicalField]>({
   ds: ['doc_width', 'doc_height'],
 })
 
-function dimension(raw: string): { ok: true; value: [number, number] } | { ok: false; message: string } {
+function dimension(
+  raw: string,
+): { ok: true; value: [number, number] } | { ok: false; message: string } {
   const match = /^(\d+)x(\d+)$/.exec(raw)
   if (match === null) return { ok: false, message: 'Does not conform to regex (\\d+)x(\\d+)' }
   const width = Number(match[1])
   const height = Number(match[2])
-  if (width > 2147483647 || height > 2147483647) return { ok: false, message: 'Could not be converted to java.lang.Integer s' }
+  if (width > 2147483647 || height > 2147483647)
+    return { ok: false, message: 'Could not be converted to java.lang.Integer s' }
   return { ok: true, value: [width, height] }
 }
 
@@ -108,7 +191,10 @@ function dimension(raw: string): { ok: true; value: [number, number] } | { ok: f
  * Maps tracker-protocol parameters onto the event, collecting every conversion error instead of
  * stopping at the first. Unknown parameters are ignored; `tnuid` is applied last, so it beats `nuid`.
  */
-export function parseAtomicFields(event: EnrichedEvent, parameters: ReadonlyMap<string, string | null>): AtomicParseError[] {
+export function parseAtomicFields(
+  event: EnrichedEvent,
+  parameters: ReadonlyMap<string, string | null>,
+): AtomicParseError[] {
   const errors: AtomicParseError[] = []
   for (const [name, raw] of parameters) {
     if (raw === null) continue

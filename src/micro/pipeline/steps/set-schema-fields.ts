@@ -23,7 +23,14 @@ export function setSchemaFields(event: EnrichedEvent, messages: EnrichmentMessag
   }
   if (type === 'unstruct') {
     const match = event.unstructEvent === null ? null : IGLU.exec(event.unstructEvent.schema)
-    if (match !== null) [, event.fields.event_vendor, event.fields.event_name, event.fields.event_format, event.fields.event_version] = match as unknown as [string, string, string, string, string]
+    if (match !== null)
+      [
+        ,
+        event.fields.event_vendor,
+        event.fields.event_name,
+        event.fields.event_format,
+        event.fields.event_version,
+      ] = match as unknown as [string, string, string, string, string]
     return
   }
   messages.push({

@@ -8,7 +8,11 @@ const UNSTRUCT = /^iglu:com\.snowplowanalytics\.snowplow\/unstruct_event\/jsonsc
 const IGLU_URI = /^iglu:[a-zA-Z0-9-_.]+\/[a-zA-Z0-9-_]+\/[a-zA-Z0-9-_]+\/\d+-\d+-\d+$/
 
 const isSelfDescribing = (v: unknown): v is SelfDescribing =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as Record<string, unknown>).schema === 'string' && 'data' in v
+  v !== null &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  typeof (v as Record<string, unknown>).schema === 'string' &&
+  'data' in v
 
 /** Base64 as the reference decodes it: both alphabets, padding optional, UTF-8. */
 const fromBase64 = (text: string) => Buffer.from(text, 'base64').toString('utf8')
@@ -21,7 +25,14 @@ function notIglu(json: unknown): { json: unknown; error: string } | null {
 }
 
 /** Parses and checks one wrapper (contexts or unstruct_event); messages for what fails. */
-async function wrapper(text: string, field: 'contexts' | 'unstruct', criterion: RegExp, criterionText: string, iglu: IgluValidation, messages: unknown[]): Promise<SelfDescribing | null> {
+async function wrapper(
+  text: string,
+  field: 'contexts' | 'unstruct',
+  criterion: RegExp,
+  criterionText: string,
+  iglu: IgluValidation,
+  messages: unknown[],
+): Promise<SelfDescribing | null> {
   const parsed = parseJson(text)
   if (!parsed.ok) {
     messages.push({ field, value: text.slice(0, 1000), error: parsed.error })
@@ -46,7 +57,11 @@ async function wrapper(text: string, field: 'contexts' | 'unstruct', criterion: 
 }
 
 /** One entity or event: self-describing, and valid against its schema from the resolver. */
-async function entity(value: unknown, iglu: IgluValidation, messages: unknown[]): Promise<SelfDescribing | null> {
+async function entity(
+  value: unknown,
+  iglu: IgluValidation,
+  messages: unknown[],
+): Promise<SelfDescribing | null> {
   const problem = notIglu(value)
   if (problem !== null || !isSelfDescribing(value)) {
     messages.push(problem)
@@ -70,13 +85,24 @@ async function entity(value: unknown, iglu: IgluValidation, messages: unknown[])
  * validated against its schema. Each context is checked on its own: valid ones are kept. When both
  * forms are sent, the plain one (`co`, `ue_pr`) is used.
  */
-export async function validateEntities(event: EnrichedEvent, parameters: ReadonlyMap<string, string | null>, iglu: IgluValidation): Promise<unknown[]> {
+export async function validateEntities(
+  event: EnrichedEvent,
+  parameters: ReadonlyMap<string, string | null>,
+  iglu: IgluValidation,
+): Promise<unknown[]> {
   const messages: unknown[] = []
   const co = parameters.get('co') ?? null
   const cx = parameters.get('cx') ?? null
   const contextsText = co ?? (cx === null ? null : fromBase64(cx))
   if (contextsText !== null) {
-    const envelope = await wrapper(contextsText, 'contexts', CONTEXTS, 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-*-*', iglu, messages)
+    const envelope = await wrapper(
+      contextsText,
+      'contexts',
+      CONTEXTS,
+      'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-*-*',
+      iglu,
+      messages,
+    )
     if (envelope !== null && Array.isArray(envelope.data)) {
       for (const item of envelope.data) {
         const valid = await entity(item, iglu, messages)
@@ -88,7 +114,14 @@ export async function validateEntities(event: EnrichedEvent, parameters: Readonl
   const uePx = parameters.get('ue_px') ?? null
   const unstructText = uePr ?? (uePx === null ? null : fromBase64(uePx))
   if (unstructText !== null) {
-    const envelope = await wrapper(unstructText, 'unstruct', UNSTRUCT, 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-*-*', iglu, messages)
+    const envelope = await wrapper(
+      unstructText,
+      'unstruct',
+      UNSTRUCT,
+      'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-*-*',
+      iglu,
+      messages,
+    )
     if (envelope !== null) event.unstructEvent = await entity(envelope.data, iglu, messages)
   }
   return messages
@@ -99,7 +132,10 @@ export async function validateEntities(event: EnrichedEvent, parameters: Readonl
  * tracker's. Invalid ones are dropped from the event (an incomplete event keeps only valid
  * entities); the messages say which and why.
  */
-export async function validateDerivedContexts(event: EnrichedEvent, iglu: IgluValidation): Promise<unknown[]> {
+export async function validateDerivedContexts(
+  event: EnrichedEvent,
+  iglu: IgluValidation,
+): Promise<unknown[]> {
   const messages: unknown[] = []
   if (event.derivedContexts.length === 0) return messages
   const valid: SelfDescribing[] = []
