@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs'
 import type { Writable } from 'node:stream'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import pinoPretty from 'pino-pretty'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { apiKeysRoutes } from './auth/api-keys.routes.js'
 import { createBearerGuard } from './auth/bearer-guard.hook.js'
@@ -15,10 +13,12 @@ import {
 } from './auth/startup-credentials.js'
 import { tokenExchangeRoutes } from './auth/token-exchange.routes.js'
 import { createTokenService } from './auth/token.service.js'
-import type { Config, InspectionConfig } from './config.js'
+import type { Config } from './config.js'
 import { createDb, type Store } from './db/create-db.js'
 import { migrateToLatest } from './db/migrate.js'
 import { registerApiDocs } from './http/api-docs.js'
+import { logStream } from './http/log-stream.js'
+import { packageVersion } from './package-version.js'
 import { ErrorBody } from './http/error-body.schema.js'
 import { registerErrorHandling } from './http/error-handler.js'
 import { BODY_LIMITS } from './http/body-limits.js'
@@ -63,10 +63,7 @@ import {
   sourceApplicationsRoutes,
 } from './data-products/data-products.routes.js'
 import { createOrganizationsStore } from './auth/organizations.store.js'
-import type { EventStore } from './micro/event-store.js'
-import { startEventRetention } from './micro/event-retention.js'
-import { MemoryEventStore } from './micro/memory-event-store.js'
-import { PostgresEventStore } from './micro/postgres-event-store.js'
+import { openEventStore, type OpenEventStore } from './micro/open-event-store.js'
 import { createInspectionService } from './micro/inspection.service.js'
 import { createEventOutput } from './micro/event-output.js'
 import { loadEnrichments } from './micro/enrichment-configs.js'
@@ -109,40 +106,6 @@ const DEPLOYED_SCHEMA_TTL_MS = 2000
 const SHUTDOWN_GRACE_MS = 10_000
 /** The most a request's headers may take, request line included. */
 export const MAX_HEADER_BYTES = 32 * 1024
-
-/** Floe's version, from its package.json. */
-export function packageVersion(): string {
-  const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-  return typeof pkg === 'object' &&
-    pkg !== null &&
-    'version' in pkg &&
-    typeof pkg.version === 'string'
-    ? pkg.version
-    : '0.0.0'
-}
-
-/**
- * Where the logs go: stdout, or stderr when stdout carries events (--output-tsv/--output-json); as
- * JSON lines, or as lines for people (time, level, message) when asked or when that is a terminal.
- */
-function logStream(config: Config): { stream?: NodeJS.WritableStream } {
-  const destination = config.inspection.output === null ? process.stdout : process.stderr
-  const terminal = destination.isTTY === true
-  if (config.log.format === 'pretty' || (config.log.format === 'auto' && terminal)) {
-    return {
-      stream: pinoPretty({
-        destination: destination === process.stdout ? 1 : 2,
-        sync: true,
-        colorize: terminal,
-        singleLine: true,
-        translateTime: 'SYS:HH:MM:ss.l',
-        ignore: 'pid,hostname',
-      }),
-    }
-  }
-  // JSON: on stdout, pino's own synchronous writer.
-  return destination === process.stdout ? {} : { stream: destination }
-}
 
 /** Composition root: the store, the services, and one HTTP server with every context mounted. */
 export async function createApp(config: Config, deps: AppDeps = {}): Promise<FloeApp> {
@@ -445,69 +408,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     await events?.close()
     await store.close()
     await costlyWork.close()
-    throw error
-  }
-}
-
-interface OpenEventStore {
-  readonly store: EventStore
-  /** For the start-up log. */
-  readonly description: string
-  /** Stops the cleanup, then closes a database of the events' own. */
-  close(): Promise<void>
-}
-
-/**
- * The inspection service's event store: in memory, or in PostgreSQL (the registry's database or
- * one of its own, migrated like any other) with its retention job, which first runs before the
- * server answers, so that a restart never shows expired events.
- */
-async function openEventStore(
-  config: InspectionConfig,
-  deps: { registry: Store; now: () => number; onError: (error: unknown) => void },
-): Promise<OpenEventStore> {
-  const storage = config.storage
-  if (storage.kind === 'memory') {
-    return {
-      store: new MemoryEventStore(
-        config.maxEvents,
-        config.memoryBytes === null ? {} : { maxBytes: config.memoryBytes },
-      ),
-      description: `Inspected events in memory, at most ${config.maxEvents} per list`,
-      close: async () => undefined,
-    }
-  }
-  const own = storage.url === null ? null : await createDb({ kind: 'postgres', url: storage.url })
-  let retention: ReturnType<typeof startEventRetention> | null = null
-  const close = async () => {
-    await retention?.stop()
-    await own?.close()
-  }
-  try {
-    if (own !== null) await migrateToLatest(own.db)
-    const events = new PostgresEventStore({
-      db: (own ?? deps.registry).db,
-      now: deps.now,
-      onWritten: (bytes) => retention?.written(bytes),
-    })
-    retention = startEventRetention({
-      store: events,
-      ttlSeconds: storage.ttlSeconds,
-      intervalSeconds: storage.cleanupIntervalSeconds,
-      maxPerList: config.maxEvents,
-      maxBytesPerList: storage.maxBytesPerList,
-      now: deps.now,
-      onError: deps.onError,
-    })
-    await retention.runOnce()
-    const where = own === null ? "the registry's database" : 'their own database'
-    return {
-      store: events,
-      description: `Inspected events in ${where}, kept ${storage.ttlSeconds} s, at most ${config.maxEvents} events and ${storage.maxBytesPerList} bytes per list at each cleanup`,
-      close,
-    }
-  } catch (error) {
-    await close()
     throw error
   }
 }

@@ -11,7 +11,7 @@ import {
   revokeKeyCommand,
 } from './cli/credentials.commands.js'
 import { runStart } from './cli/start.command.js'
-import { packageVersion } from './app.js'
+import { packageVersion } from './package-version.js'
 
 function storeFlags(command: Command): ConfigFlags {
   const { dataDir } = command.optsWithGlobals<{ dataDir?: string }>()

@@ -16,6 +16,8 @@ function connect(
     let closed = false
     const socket = net.connect({ port: Number(port), host: '127.0.0.1', localAddress })
     socket.on('error', () => undefined)
+    // Flowing, so that the server's FIN is read and 'close' follows (a paused socket never sees the end).
+    socket.resume()
     socket.on('close', () => (closed = true))
     const state = { socket, closed: () => closed }
     socket.once('connect', () => resolve(state))

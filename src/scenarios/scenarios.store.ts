@@ -1,21 +1,12 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
+import { sql, type Kysely, type Transaction } from 'kysely'
 import { isForeignKeyViolation, violatedUniqueConstraint } from '../db/constraint-violation.js'
 import type { Database } from '../db/database.js'
 import type { KeptVersion } from './scenario-versioning.js'
 import type { HistoryRecord, Scenario, ScenarioStatus } from './scenarios.schemas.js'
-import type {
-  ScenarioDocument,
-  TrackingScenarioHistoryTable,
-  TrackingScenariosTable,
-} from './scenarios.table.js'
+import { columnsOf, toHistoryRecord, toScenario, type ScenarioPlacement } from './scenario-rows.js'
+import type { ScenarioDocument } from './scenarios.table.js'
 
-/** Where a scenario sits: its data structure (from event.source), which scopes name uniqueness. */
-export interface ScenarioPlacement {
-  /** The data structure hash, or '' without a source. */
-  readonly contextKey: string
-  readonly dataStructureHash: string | null
-  readonly dataStructureVersion: string | null
-}
+export type { ScenarioPlacement }
 
 export interface NewHistoryRecord {
   readonly author: string
@@ -51,59 +42,6 @@ const NAME_CONSTRAINT = 'tracking_scenarios_name_uq'
 /** Ids are chosen by the service, or by a client writing an event specification. */
 const ID_CONSTRAINT = 'tracking_scenarios_pkey'
 const VERSION_CONSTRAINT = 'tracking_scenario_history_pk'
-
-function toScenario(row: Selectable<TrackingScenariosTable>): Scenario {
-  const base = {
-    id: row.id,
-    version: row.version,
-    status: row.status,
-    name: row.name,
-    ...row.document,
-  }
-  return row.data_product_id === null ? base : { ...base, dataProductId: row.data_product_id }
-}
-
-function toHistoryRecord(
-  row: Pick<
-    Selectable<TrackingScenarioHistoryTable>,
-    'scenario_id' | 'version' | 'status' | 'author' | 'message' | 'date'
-  >,
-): HistoryRecord {
-  return {
-    author: row.author,
-    message: row.message,
-    date: row.date.toISOString(),
-    scenarioId: row.scenario_id,
-    version: row.version,
-    status: row.status,
-    type: 'History',
-  }
-}
-
-function documentOf(scenario: Scenario): ScenarioDocument {
-  const {
-    id: _id,
-    version: _version,
-    status: _status,
-    name: _name,
-    dataProductId: _dataProductId,
-    ...document
-  } = scenario
-  return document
-}
-
-function columnsOf(scenario: Scenario, placement: ScenarioPlacement) {
-  return {
-    name: scenario.name,
-    context_key: placement.contextKey,
-    data_structure_hash: placement.dataStructureHash,
-    data_structure_version: placement.dataStructureVersion,
-    data_product_id: scenario.dataProductId ?? null,
-    status: scenario.status,
-    version: scenario.version,
-    document: JSON.stringify(documentOf(scenario)),
-  }
-}
 
 /** A unique violation as the outcome it means; anything else is rethrown. */
 function constraintOutcome(error: unknown): WriteOutcome {

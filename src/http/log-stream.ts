@@ -1,0 +1,25 @@
+import pinoPretty from 'pino-pretty'
+import type { Config } from '../config.js'
+
+/**
+ * Where the logs go: stdout, or stderr when stdout carries events (--output-tsv/--output-json); as
+ * JSON lines, or as lines for people (time, level, message) when asked or when that is a terminal.
+ */
+export function logStream(config: Config): { stream?: NodeJS.WritableStream } {
+  const destination = config.inspection.output === null ? process.stdout : process.stderr
+  const terminal = destination.isTTY === true
+  if (config.log.format === 'pretty' || (config.log.format === 'auto' && terminal)) {
+    return {
+      stream: pinoPretty({
+        destination: destination === process.stdout ? 1 : 2,
+        sync: true,
+        colorize: terminal,
+        singleLine: true,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname',
+      }),
+    }
+  }
+  // JSON: on stdout, pino's own synchronous writer.
+  return destination === process.stdout ? {} : { stream: destination }
+}

@@ -1,0 +1,70 @@
+import type { InspectionConfig } from '../config.js'
+import { createDb, type Store } from '../db/create-db.js'
+import { migrateToLatest } from '../db/migrate.js'
+import { startEventRetention } from './event-retention.js'
+import type { EventStore } from './event-store.js'
+import { MemoryEventStore } from './memory-event-store.js'
+import { PostgresEventStore } from './postgres-event-store.js'
+
+export interface OpenEventStore {
+  readonly store: EventStore
+  /** For the start-up log. */
+  readonly description: string
+  /** Stops the cleanup, then closes a database of the events' own. */
+  close(): Promise<void>
+}
+
+/**
+ * The inspection service's event store: in memory, or in PostgreSQL (the registry's database or
+ * one of its own, migrated like any other) with its retention job, which first runs before the
+ * server answers, so that a restart never shows expired events.
+ */
+export async function openEventStore(
+  config: InspectionConfig,
+  deps: { registry: Store; now: () => number; onError: (error: unknown) => void },
+): Promise<OpenEventStore> {
+  const storage = config.storage
+  if (storage.kind === 'memory') {
+    return {
+      store: new MemoryEventStore(
+        config.maxEvents,
+        config.memoryBytes === null ? {} : { maxBytes: config.memoryBytes },
+      ),
+      description: `Inspected events in memory, at most ${config.maxEvents} per list`,
+      close: async () => undefined,
+    }
+  }
+  const own = storage.url === null ? null : await createDb({ kind: 'postgres', url: storage.url })
+  let retention: ReturnType<typeof startEventRetention> | null = null
+  const close = async () => {
+    await retention?.stop()
+    await own?.close()
+  }
+  try {
+    if (own !== null) await migrateToLatest(own.db)
+    const events = new PostgresEventStore({
+      db: (own ?? deps.registry).db,
+      now: deps.now,
+      onWritten: (bytes) => retention?.written(bytes),
+    })
+    retention = startEventRetention({
+      store: events,
+      ttlSeconds: storage.ttlSeconds,
+      intervalSeconds: storage.cleanupIntervalSeconds,
+      maxPerList: config.maxEvents,
+      maxBytesPerList: storage.maxBytesPerList,
+      now: deps.now,
+      onError: deps.onError,
+    })
+    await retention.runOnce()
+    const where = own === null ? "the registry's database" : 'their own database'
+    return {
+      store: events,
+      description: `Inspected events in ${where}, kept ${storage.ttlSeconds} s, at most ${config.maxEvents} events and ${storage.maxBytesPerList} bytes per list at each cleanup`,
+      close,
+    }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
