@@ -52,3 +52,24 @@ export function parseSize(raw: string, name: string, problems: string[]): number
   }
   return bytes
 }
+
+/** An environment variable holding a whole number within [min, max]; `fallback` when unset or after a problem. */
+export function boundedInteger(
+  pick: Pick,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  problems: string[],
+): number {
+  const raw = pick(undefined, name)
+  if (raw === undefined) return fallback
+  const value = Number(raw)
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    problems.push(
+      `${name} must be an integer between ${min} and ${max} (got "${raw.slice(0, 50)}")`,
+    )
+    return fallback
+  }
+  return value
+}

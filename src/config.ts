@@ -12,6 +12,7 @@ import {
   parsePort,
   parseTls,
   type ConnectionConfig,
+  type ListenerFlags,
   type TlsConfig,
 } from './listener-config.js'
 import type { CostlyWorkLimits } from './workers/index.js'
@@ -82,17 +83,13 @@ export interface Config {
 
 /** Enrichments `--enrich` turns on with a typical configuration (ip_lookups comes with `--geo-db`). */
 /** Values given on the command line; each one wins over its environment variable (the collector's own are in CollectorFlags). */
-export interface ConfigFlags extends InspectionFlags {
+export interface ConfigFlags extends InspectionFlags, ListenerFlags {
   readonly port?: string | undefined
   readonly host?: string | undefined
   readonly dataDir?: string | undefined
   readonly tokenTtl?: string | undefined
   readonly logLevel?: string | undefined
   readonly logFormat?: string | undefined
-  readonly tlsCert?: string | undefined
-  readonly tlsKey?: string | undefined
-  readonly tlsPfx?: string | undefined
-  readonly tlsPort?: string | undefined
 }
 
 export class ConfigError extends Error {

@@ -1,6 +1,7 @@
 /** The listeners' options: the port checks, and the HTTPS listener's certificate, key and port. */
+import { boundedInteger } from './config-values.js'
 import path from 'node:path'
-import type { ConfigFlags } from './config.js'
+import type { Pick } from './config-values.js'
 
 /** Where the HTTPS listener's certificate and key are, and its port. */
 export interface TlsConfig {
@@ -10,12 +11,16 @@ export interface TlsConfig {
     | { readonly kind: 'pkcs12'; readonly file: string; readonly passphrase: string | null }
 }
 
+/** The HTTPS listener's flags; each wins over its environment variable. */
+export interface ListenerFlags {
+  readonly tlsCert?: string | undefined
+  readonly tlsKey?: string | undefined
+  readonly tlsPfx?: string | undefined
+  readonly tlsPort?: string | undefined
+}
+
 /** `--tls-cert` with `--tls-key`, or `--tls-pfx` (its password in FLOE_TLS_PASSPHRASE or Micro's MICRO_SSL_CERT_PASSWORD), and `--tls-port`. */
-export function parseTls(
-  flags: ConfigFlags,
-  pick: (flag: string | undefined, name: string) => string | undefined,
-  problems: string[],
-): TlsConfig | null {
+export function parseTls(flags: ListenerFlags, pick: Pick, problems: string[]): TlsConfig | null {
   const certFile = pick(flags.tlsCert, 'FLOE_TLS_CERT')
   const keyFile = pick(flags.tlsKey, 'FLOE_TLS_KEY')
   const pfx = pick(flags.tlsPfx, 'FLOE_TLS_PFX')
@@ -74,26 +79,6 @@ export interface ConnectionConfig {
   readonly maxConnections: number
   /** Connections open at once from one client address; later ones from it are closed at once. */
   readonly maxConnectionsPerAddress: number
-}
-
-function boundedInteger(
-  pick: (flag: string | undefined, name: string) => string | undefined,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-  problems: string[],
-): number {
-  const raw = pick(undefined, name)
-  if (raw === undefined) return fallback
-  const value = Number(raw)
-  if (!/^\d+$/.test(raw) || value < min || value > max) {
-    problems.push(
-      `${name} must be an integer between ${min} and ${max} (got "${raw.slice(0, 50)}")`,
-    )
-    return fallback
-  }
-  return value
 }
 
 /** FLOE_REQUEST_TIMEOUT_MS, FLOE_HEADERS_TIMEOUT_MS, FLOE_KEEP_ALIVE_TIMEOUT_MS, FLOE_MAX_CONNECTIONS, FLOE_MAX_CONNECTIONS_PER_ADDRESS. */
