@@ -78,4 +78,34 @@ describe('architecture', () => {
     const long = files.filter((f) => f.text.split('\n').length > 450).map((f) => f.file)
     expect(long).toEqual([])
   })
+
+  it('has no import cycle, counting type-only imports', () => {
+    const known = new Set(files.map((f) => f.file))
+    const edges = new Map<string, string[]>()
+    for (const { file, text } of files) {
+      const targets: string[] = []
+      for (const match of text.matchAll(/^(?:import|export)[^'"]*?from\s+'(\.[^']+)'/gm)) {
+        const target = path
+          .normalize(path.join(path.dirname(file), match[1]!))
+          .replace(/\.js$/, '.ts')
+        if (known.has(target)) targets.push(target)
+      }
+      edges.set(file, targets)
+    }
+    // Depth-first search with colours: meeting a file still on the path closes a cycle.
+    const state = new Map<string, 'open' | 'done'>()
+    const cycles: string[] = []
+    const visit = (file: string, trail: string[]): void => {
+      state.set(file, 'open')
+      for (const next of edges.get(file) ?? []) {
+        if (state.get(next) === 'open')
+          cycles.push([...trail.slice(trail.indexOf(next)), file, next].join(' → '))
+        else if (state.get(next) === undefined) visit(next, [...trail, file])
+      }
+      state.set(file, 'done')
+    }
+    for (const file of edges.keys()) if (state.get(file) === undefined) visit(file, [])
+    expect([...edges.values()].flat().length).toBeGreaterThan(300)
+    expect(cycles).toEqual([])
+  })
 })

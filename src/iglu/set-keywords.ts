@@ -1,4 +1,4 @@
-import type { Ajv } from './ajv-factory.js'
+import type ajvDraft04 from 'ajv-draft-04'
 
 /**
  * `uniqueItems` and `enum` in linear time. Ajv compares items pairwise (quadratic: a 50 000-value
@@ -90,7 +90,7 @@ function enumCheck(schema: unknown): CheckingFunction {
 }
 
 /** Replaces Ajv's `uniqueItems` and `enum` with the linear ones, before any schema is compiled. */
-export function addSetKeywords(ajv: Ajv): void {
+export function addSetKeywords(ajv: InstanceType<typeof ajvDraft04.default>): void {
   ajv.removeKeyword('uniqueItems')
   ajv.removeKeyword('enum')
   ajv.addKeyword({

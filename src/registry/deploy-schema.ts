@@ -8,6 +8,7 @@ import {
   sequencingProblem,
   type SchemaVer,
 } from '../iglu/schema-ver.js'
+import type { DeploymentRequest, Initiator } from './deployment-request.js'
 import {
   DataStructureHashConflictError,
   InvalidDeploymentPathError,
@@ -27,22 +28,7 @@ import {
   type SchemaVersion,
 } from './registry.store.js'
 
-export interface DeploymentRequest {
-  readonly source: string
-  readonly target: string
-  readonly vendor: string
-  readonly name: string
-  readonly format: string
-  readonly version: string
-  readonly message?: string | null | undefined
-  /** The content the client expects to deploy (the `contentHash` its validation answered); other content is refused. */
-  readonly contentHash?: string | null | undefined
-}
-
-export interface Initiator {
-  readonly apiKeyId: string
-  readonly isAdmin: boolean
-}
+export type { DeploymentRequest, Initiator } from './deployment-request.js'
 
 /** What a deployment did: a new history entry, or nothing because that content was already there. */
 export type DeploymentOutcome =

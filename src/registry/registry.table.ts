@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely'
-import type { DeploymentRequest, Initiator } from './deploy-schema.js'
+import type { DeploymentRequest, Initiator } from './deployment-request.js'
 
 /** json or jsonb (documents given back as sent are json, which keeps their key order): written as a JSON string, read back parsed. */
 type Json<T> = ColumnType<T, string, string>

@@ -1,4 +1,4 @@
-import type { EnrichmentMessage } from '../steps/enrich-urls.js'
+export type { EnrichmentFailure } from './enrichment-failure.js'
 import type { createAnonymizeIpStep } from './anonymize-ip.js'
 import type { createCampaignAttributionStep } from './campaign-attribution.js'
 import type { createEventFingerprintStep } from './event-fingerprint.js'
@@ -17,10 +17,4 @@ export interface Enrichments {
   readonly headerExtractor?: ReturnType<typeof createHeaderExtractorStep>
   readonly ipLookups?: ReturnType<typeof createIpLookupsStep>
   readonly anonymizeIp?: ReturnType<typeof createAnonymizeIpStep>
-}
-
-/** One enrichment_failures message: the enrichment that failed (null for the default steps) and what went wrong. */
-export interface EnrichmentFailure {
-  readonly enrichment: { readonly schemaKey: string; readonly identifier: string } | null
-  readonly message: EnrichmentMessage
 }

@@ -1,5 +1,5 @@
 import type { EnrichedEvent } from '../canonical-event.js'
-import type { EnrichmentFailure } from './enrichments.js'
+import type { EnrichmentFailure } from './enrichment-failure.js'
 import { parseUserAgent, type UaParserRules } from './ua-parser-rules.js'
 
 export const UA_PARSER_CONTEXT =
