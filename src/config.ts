@@ -17,7 +17,7 @@ import {
 } from './listener-config.js'
 import type { CostlyWorkLimits } from './workers/index.js'
 import path from 'node:path'
-import { isUuid } from './uuid.js'
+import { isUuid } from './shared/index.js'
 
 /** Where the store lives: embedded PGlite (on disk, or in memory when `dataDir` is null) or a PostgreSQL server. */
 export type DatabaseConfig =

@@ -20,6 +20,7 @@ const files = sourceFiles(SRC).map((file) => ({
 
 /** Folders whose code must stay pure: no HTTP, no database, no configuration. */
 const PURE_CORES = [
+  'shared/',
   'iglu/',
   'compatibility/',
   'scenarios/scenario-versioning.ts',

@@ -1,5 +1,5 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
-import { isUuid } from '../uuid.js'
+import { isUuid } from '../shared/index.js'
 import {
   InvalidOrganizationIdError,
   InvalidTokenError,

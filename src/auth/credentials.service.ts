@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.js'
-import { isUuid } from '../uuid.js'
+import { isUuid } from '../shared/index.js'
 import { activeKeyCacheFor, type ActiveKeyCache } from './active-key-cache.js'
 import { generateApiKeySecret, hashApiKeySecret, secretMatchesHash } from './api-key-secret.js'
 import { createApiKeysStore, type ApiKey } from './api-keys.store.js'

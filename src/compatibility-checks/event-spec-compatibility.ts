@@ -6,6 +6,7 @@ import type { DesignSchemaChecker } from '../iglu/design-schema.js'
 import { parseIgluUri } from '../iglu/schema-key.js'
 import type { IgluRepository } from '../registry/iglu-repository.js'
 import { InvalidSpecSchemaError, SourceNotFoundError } from './compatibility-checks.errors.js'
+import { isJsonObject } from '../shared/index.js'
 
 export interface SpecSource {
   readonly source: string
@@ -17,9 +18,6 @@ export interface SourceVerdict {
   readonly status: CompatibilityOutcome
   readonly properties: Record<string, CompatibilityOutcome>
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** Overall status: any incompatible wins, then any undecidable. */
 function worst(statuses: readonly CompatibilityOutcome[]): CompatibilityOutcome {
@@ -35,8 +33,8 @@ async function propertyVerdicts(
   reference: Record<string, unknown>,
 ): Promise<Record<string, CompatibilityOutcome>> {
   const verdicts: Record<string, CompatibilityOutcome> = {}
-  if (!isObject(schema) || !isObject(schema.properties)) return verdicts
-  const referenceProperties = isObject(reference.properties) ? reference.properties : {}
+  if (!isJsonObject(schema) || !isJsonObject(schema.properties)) return verdicts
+  const referenceProperties = isJsonObject(reference.properties) ? reference.properties : {}
   for (const [name, subschema] of Object.entries(schema.properties)) {
     if (Object.hasOwn(referenceProperties, name))
       verdicts[name] = (await checker.check(subschema, referenceProperties[name])).outcome
@@ -47,7 +45,7 @@ async function propertyVerdicts(
           : (
               await checker.check(
                 subschema,
-                isObject(reference.additionalProperties) ? reference.additionalProperties : {},
+                isJsonObject(reference.additionalProperties) ? reference.additionalProperties : {},
               )
             ).outcome
   }

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { Database } from '../db/database.js'
-import { isUuid } from '../uuid.js'
+import { isUuid } from '../shared/index.js'
 import type { DataProductDocument, SourceApplicationDocument } from './data-products.table.js'
 
 export interface StoredDataProduct {

@@ -1,11 +1,9 @@
+import { isJsonObject } from '../shared/index.js'
 /**
  * `$ref` chains that lead only to each other (`a → b → a`, or `{"$ref": "#"}` at the root) describe
  * no schema at all, and make a validator compiler recurse for ever. Recursion through a real
  * subschema (a tree node whose `next` property refers back to the node) is fine and not reported.
  */
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value)
 
 function decodeToken(token: string): string {
   let decoded = token
@@ -24,7 +22,7 @@ function resolveLocal(root: unknown, ref: string): unknown {
   let node: unknown = root
   for (const token of ref.slice(2).split('/').map(decodeToken)) {
     if (Array.isArray(node) && /^\d+$/.test(token)) node = node[Number(token)]
-    else if (isObject(node) && Object.hasOwn(node, token)) node = node[token]
+    else if (isJsonObject(node) && Object.hasOwn(node, token)) node = node[token]
     else return undefined
   }
   return node
@@ -38,12 +36,12 @@ export function findRefCycle(schema: unknown): string[] | null {
     const node = stack.pop()
     if (node === null || typeof node !== 'object' || seen.has(node)) continue
     seen.add(node)
-    if (isObject(node) && typeof node.$ref === 'string') {
+    if (isJsonObject(node) && typeof node.$ref === 'string') {
       const chain: string[] = []
       const visited = new Set<unknown>([node])
       let current: unknown = node
       while (
-        isObject(current) &&
+        isJsonObject(current) &&
         typeof current.$ref === 'string' &&
         current.$ref.startsWith('#')
       ) {

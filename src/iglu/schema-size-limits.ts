@@ -1,3 +1,5 @@
+import { isJsonObject } from '../shared/index.js'
+
 /**
  * Published limits on the size of one schema, checked before anything compiles it: the shared
  * validator's code generation grows faster than linearly with these counts (and recursed past the
@@ -38,7 +40,7 @@ export function schemaSizeProblem(schema: unknown, at = ''): string | null {
       ['patternProperties', SCHEMA_SIZE_LIMITS.patternProperties, 'patterns'],
     ] as const) {
       const value = record[keyword]
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      if (isJsonObject(value)) {
         const count = Object.keys(value).length
         if (count > limit)
           return `${where}/${keyword} has ${count} ${noun}, more than the limit of ${limit}`

@@ -1,5 +1,6 @@
 import { parseSchemaVer } from './schema-ver.js'
 import { schemaKeyProblems, type SchemaKey } from './schema-key.js'
+import { isJsonObject } from '../shared/index.js'
 
 /** The `$schema` every self-describing Iglu schema must declare, character for character. */
 export const SELF_DESC_METASCHEMA_URI =
@@ -8,10 +9,6 @@ export const SELF_DESC_METASCHEMA_URI =
 export type SelfDescribingCheck =
   | { readonly kind: 'valid'; readonly key: SchemaKey }
   | { readonly kind: 'invalid'; readonly problems: readonly string[] }
-
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
 
 /**
  * Checks the Iglu envelope of a schema: `$schema` is the self-desc meta-schema URI and `self`

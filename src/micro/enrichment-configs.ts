@@ -26,12 +26,11 @@ import { createRefererParserStep } from './pipeline/enrichments/referer-parser.j
 import { createUaParserStep } from './pipeline/enrichments/ua-parser.js'
 import type { IgluValidation } from './pipeline/iglu-validation.js'
 import { loadUaParserRules } from './ua-parser-database.js'
+import { isJsonObject } from '../shared/index.js'
 
 const SP = 'com.snowplowanalytics.snowplow'
 const CONFIG_SCHEMA =
   /^iglu:(com\.snowplowanalytics\.snowplow(?:\.enrichments)?)\/([a-z_]+)\/jsonschema\/(\d+)-\d+-\d+$/
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
 const IP_LOOKUP_DATABASES: readonly IpLookupDatabase[] = [
   'geo',
   'isp',
@@ -58,7 +57,7 @@ type Builder = (
 const BUILDERS: Readonly<Record<string, Builder>> = {
   campaign_attribution: (p) => ({
     campaignAttribution: createCampaignAttributionStep(
-      (isObject(p.fields) ? p.fields : p) as unknown as CampaignAttributionConfig,
+      (isJsonObject(p.fields) ? p.fields : p) as unknown as CampaignAttributionConfig,
     ),
   }),
   referer_parser: (p) => ({
@@ -99,7 +98,7 @@ const BUILDERS: Readonly<Record<string, Builder>> = {
     const files: Partial<Record<IpLookupDatabase, string>> = {}
     for (const kind of IP_LOOKUP_DATABASES) {
       const entry = p[kind]
-      if (isObject(entry))
+      if (isJsonObject(entry))
         files[kind] = localAssetPath(String(entry.uri), String(entry.database), directory)
     }
     if (Object.keys(files).length === 0)
@@ -172,10 +171,10 @@ function readDirectory(
       return []
     }
     const match =
-      isObject(config) && typeof config.schema === 'string'
+      isJsonObject(config) && typeof config.schema === 'string'
         ? CONFIG_SCHEMA.exec(config.schema)
         : null
-    if (!isObject(config) || match === null || !isObject(config.data)) {
+    if (!isJsonObject(config) || match === null || !isJsonObject(config.data)) {
       problems.push(
         `${where}: expected {"schema": "iglu:com.snowplowanalytics.snowplow/<enrichment>/jsonschema/M-R-A", "data": {...}}`,
       )
@@ -239,7 +238,7 @@ export async function loadEnrichments(
         where,
         name,
         schema,
-        isObject(data.parameters) ? data.parameters : {},
+        isJsonObject(data.parameters) ? data.parameters : {},
         sources.directory ?? '.',
       )
   }

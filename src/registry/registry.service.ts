@@ -37,7 +37,7 @@ import {
   type SchemaDocumentCheck,
   type SchemaValidationReport,
 } from './schema-validation.js'
-import { isUuid } from '../uuid.js'
+import { isUuid } from '../shared/index.js'
 
 /** The result object of validation and deployment requests, as Console clients read it. */
 export interface RequestResult {

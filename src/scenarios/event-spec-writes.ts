@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js'
 import { createAjv, validationIssueText } from '../iglu/ajv-factory.js'
-import { isJsonObject } from '../iglu/self-describing.js'
+import { isJsonObject } from '../shared/index.js'
 import { withoutNulls } from '../null-fields.js'
 import { sourceResolver, type SourceCatalog, type SourceResolver } from './scenario-checks.js'
 import { problemError, type Problem } from './scenario-problem.js'

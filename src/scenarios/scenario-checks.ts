@@ -1,7 +1,7 @@
 import type { DesignSchemaChecker } from '../iglu/design-schema.js'
 import { formatSchemaVer } from '../iglu/schema-ver.js'
 import { parseIgluUri, schemaKeyToUri, type SchemaKey } from '../iglu/schema-key.js'
-import { isUuid } from '../uuid.js'
+import { isUuid } from '../shared/index.js'
 import { problemError, type Problem } from './scenario-problem.js'
 import type { ScenarioInput } from './scenarios.schemas.js'
 

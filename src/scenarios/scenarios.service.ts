@@ -5,7 +5,7 @@ import type { CompatibilityChecker } from '../compatibility/compatibility-result
 import type { DesignSchemaChecker } from '../iglu/design-schema.js'
 import { dataStructureHash } from '../iglu/schema-key.js'
 import { formatSchemaVer } from '../iglu/schema-ver.js'
-import { isUuid } from '../uuid.js'
+import { isUuid } from '../shared/index.js'
 import { compatibilityProblems } from './scenario-compatibility.js'
 import {
   definitionProblems,

@@ -2,6 +2,7 @@ import { jsonDepthExceeds, jsonTextNestsAtMost } from '../../iglu/json-depth.js'
 import type { CollectorPayload, RawEvent } from './collector-payload.js'
 import type { IgluValidation } from './iglu-validation.js'
 import { parameterValue } from './recurring-values.js'
+import { isJsonObject } from '../../shared/index.js'
 
 export const SNOWPLOW_VENDOR = 'com.snowplowanalytics.snowplow'
 const IGLU_WEBHOOK_VENDOR = 'com.snowplowanalytics.iglu'
@@ -54,9 +55,6 @@ export function parseJson(
     }
   }
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** The `ue_pr` text of a self-describing event. */
 const unstructEvent = (schema: string, data: unknown) =>
@@ -118,7 +116,7 @@ async function adaptTp2(payload: CollectorPayload, iglu: IgluValidation): Promis
   if (!parsed.ok)
     return fail([{ field: 'body', value: payload.body.slice(0, 1000), error: parsed.error }])
   const envelope = parsed.value
-  if (!isObject(envelope) || typeof envelope.schema !== 'string' || !('data' in envelope)) {
+  if (!isJsonObject(envelope) || typeof envelope.schema !== 'string' || !('data' in envelope)) {
     return fail([{ json: envelope, error: 'INVALID_DATA_PAYLOAD' }])
   }
   if (!PAYLOAD_DATA.test(envelope.schema)) {
@@ -147,7 +145,7 @@ async function adaptTp2(payload: CollectorPayload, iglu: IgluValidation): Promis
   const events: RawEvent[] = []
   const messages: unknown[] = []
   for (const item of envelope.data) {
-    if (!isObject(item)) {
+    if (!isJsonObject(item)) {
       messages.push({
         field: 'data',
         value: JSON.stringify(item).slice(0, 1000),
@@ -226,7 +224,7 @@ function adaptIgluWebhook(payload: CollectorPayload): AdapterOutcome {
   const parsed = parseJson(payload.body)
   if (!parsed.ok) return fail('body', payload.body.slice(0, 1000), parsed.error)
   if (
-    !isObject(parsed.value) ||
+    !isJsonObject(parsed.value) ||
     typeof parsed.value.schema !== 'string' ||
     !('data' in parsed.value)
   )
@@ -248,7 +246,7 @@ const CONTEXTS = 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0'
 /** A contexts envelope's entities, or null when the text is not one. */
 function entitiesOf(text: string): unknown[] | null {
   const parsed = parseJson(text)
-  return parsed.ok && isObject(parsed.value) && Array.isArray(parsed.value.data)
+  return parsed.ok && isJsonObject(parsed.value) && Array.isArray(parsed.value.data)
     ? parsed.value.data
     : null
 }

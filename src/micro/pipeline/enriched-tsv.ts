@@ -4,6 +4,7 @@ import {
   TIMESTAMP_FIELDS,
   type CanonicalField,
 } from './canonical-event.js'
+import { isJsonObject } from '../../shared/index.js'
 
 /** Fields the analytics SDK reads as doubles. */
 const DOUBLE_FIELDS = new Set<CanonicalField>([
@@ -21,13 +22,10 @@ const DOUBLE_FIELDS = new Set<CanonicalField>([
 ])
 const CONTEXTS_1_0_0 = 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0'
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
-
 function cell(field: CanonicalField, value: unknown): string {
   if (value === null || value === undefined) return ''
   if (field === 'contexts' || field === 'derived_contexts')
-    return isObject(value) && Array.isArray(value.data) && value.data.length > 0
+    return isJsonObject(value) && Array.isArray(value.data) && value.data.length > 0
       ? JSON.stringify({ schema: CONTEXTS_1_0_0, data: value.data })
       : ''
   if (field === 'unstruct_event') return JSON.stringify(value)

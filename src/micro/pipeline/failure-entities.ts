@@ -1,5 +1,6 @@
 import type { Processor } from './bad-rows.js'
 import type { SelfDescribing } from './canonical-event.js'
+import { isJsonObject } from '../../shared/index.js'
 
 export const FAILURE_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/failure/jsonschema/1-0-0'
 
@@ -10,9 +11,6 @@ interface Report {
   readonly targets?: readonly string[]
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
-
 /** One failure entity for one bad-row message, as Micro attaches them to incomplete events. */
 function entityOf(
   message: unknown,
@@ -21,10 +19,10 @@ function entityOf(
   timestamp: string,
 ): SelfDescribing {
   const base = { timestamp, componentName: processor.artifact, componentVersion: processor.version }
-  const m = isObject(message) ? message : {}
+  const m = isJsonObject(message) ? message : {}
   if (stage === 'enrichment') {
-    const inner = isObject(m.message) ? m.message : {}
-    const enrichment = isObject(m.enrichment) ? m.enrichment : {}
+    const inner = isJsonObject(m.message) ? m.message : {}
+    const enrichment = isJsonObject(m.enrichment) ? m.enrichment : {}
     const identifier =
       typeof enrichment.identifier === 'string'
         ? enrichment.identifier
@@ -49,7 +47,7 @@ function entityOf(
     }
   }
   const schemaKey = typeof m.schemaKey === 'string' ? m.schemaKey : null
-  const error = isObject(m.error) ? m.error : null
+  const error = isJsonObject(m.error) ? m.error : null
   if (
     schemaKey !== null &&
     error?.error === 'ValidationError' &&

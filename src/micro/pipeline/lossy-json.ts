@@ -1,8 +1,7 @@
 import { CANONICAL_FIELDS } from './canonical-event.js'
+import { isJsonObject } from '../../shared/index.js'
 
 const IGLU = /^iglu:([^/]+)\/([^/]+)\/[^/]+\/(\d+)-\d+-\d+$/
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** `com.acme-x` → `com_acme_x`. */
 const vendorKey = (vendor: string) => vendor.replace(/[.-]/g, '_').toLowerCase()
@@ -22,10 +21,10 @@ export function entityColumn(prefix: 'contexts' | 'unstruct_event', schema: stri
 }
 
 function entities(value: unknown): { schema: string; data: unknown }[] {
-  if (!isObject(value) || !Array.isArray(value.data)) return []
+  if (!isJsonObject(value) || !Array.isArray(value.data)) return []
   return value.data.filter(
     (item): item is { schema: string; data: unknown } =>
-      isObject(item) && typeof item.schema === 'string',
+      isJsonObject(item) && typeof item.schema === 'string',
   )
 }
 
@@ -44,13 +43,17 @@ export function toLossyJson(event: Readonly<Record<string, unknown>>): Record<st
   for (const entity of [...entities(event.contexts), ...entities(event.derived_contexts)]) {
     const column = entityColumn('contexts', entity.schema)
     if (column === null) continue
-    const item = isObject(entity.data)
+    const item = isJsonObject(entity.data)
       ? { ...entity.data, _schema_version: entity.schema }
       : entity.data
     out[column] = [...((out[column] as unknown[] | undefined) ?? []), item]
   }
   const unstruct = event.unstruct_event
-  if (isObject(unstruct) && isObject(unstruct.data) && typeof unstruct.data.schema === 'string') {
+  if (
+    isJsonObject(unstruct) &&
+    isJsonObject(unstruct.data) &&
+    typeof unstruct.data.schema === 'string'
+  ) {
     const column = entityColumn('unstruct_event', unstruct.data.schema)
     if (column !== null) out[column] = unstruct.data.data
   }

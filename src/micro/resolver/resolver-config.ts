@@ -5,12 +5,10 @@ import {
   httpRepository,
   type SchemaRepository,
 } from './schema-repositories.js'
+import { isJsonObject } from '../../shared/index.js'
 
 /** A resolver configuration file that cannot be used; the message names the problem. */
 export class ResolverConfigError extends Error {}
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /**
  * The repositories of a Snowplow resolver configuration (`iglu:com.snowplowanalytics.iglu/resolver-config/jsonschema/1-0-x`):
@@ -26,13 +24,13 @@ export function loadResolverConfig(file: string): SchemaRepository[] {
       `${file}: ${error instanceof Error ? error.message : String(error)}`,
     )
   }
-  const data = isObject(parsed) && isObject(parsed.data) ? parsed.data : parsed
-  if (!isObject(data) || !Array.isArray(data.repositories))
+  const data = isJsonObject(parsed) && isJsonObject(parsed.data) ? parsed.data : parsed
+  if (!isJsonObject(data) || !Array.isArray(data.repositories))
     throw new ResolverConfigError(`${file}: expected data.repositories to be an array`)
   const names = new Set<string>()
   return data.repositories.map((entry, index) => {
     const where = `${file}: repositories[${index}]`
-    if (!isObject(entry) || typeof entry.name !== 'string' || !isObject(entry.connection))
+    if (!isJsonObject(entry) || typeof entry.name !== 'string' || !isJsonObject(entry.connection))
       throw new ResolverConfigError(`${where} needs a name and a connection`)
     if (names.has(entry.name))
       throw new ResolverConfigError(`${where}: the name ${entry.name} is used twice`)
@@ -42,7 +40,7 @@ export function loadResolverConfig(file: string): SchemaRepository[] {
       ? entry.vendorPrefixes.filter((p): p is string => typeof p === 'string')
       : []
     const { http, embedded } = entry.connection
-    if (isObject(http) && typeof http.uri === 'string') {
+    if (isJsonObject(http) && typeof http.uri === 'string') {
       return httpRepository({
         name: entry.name,
         uri: http.uri,
@@ -51,7 +49,7 @@ export function loadResolverConfig(file: string): SchemaRepository[] {
         vendorPrefixes,
       })
     }
-    if (isObject(embedded) && typeof embedded.path === 'string') {
+    if (isJsonObject(embedded) && typeof embedded.path === 'string') {
       return directoryRepository(
         path.resolve(path.dirname(file), embedded.path.replace(/^\//, '')),
         { name: entry.name, priority, vendorPrefixes },

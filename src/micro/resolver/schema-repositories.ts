@@ -3,6 +3,7 @@ import path from 'node:path'
 import { schemaKeyToUri, type SchemaKey } from '../../iglu/schema-key.js'
 import { formatSchemaVer } from '../../iglu/schema-ver.js'
 import { CORE_SCHEMAS } from './core-schemas.js'
+import { isJsonObject } from '../../shared/index.js'
 
 /** A repository failed (unreachable, bad answer): reported as RepoFailure, unlike a plain miss. */
 export class RepositoryFailure extends Error {}
@@ -20,9 +21,6 @@ export interface SchemaRepository {
   /** What `lookup` would answer now, when that is known without waiting (a kept answer); undefined otherwise. */
   peek?(key: SchemaKey): Record<string, unknown> | null | undefined
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** Floe's own core schemas, always present (the reference's "Iglu Client Embedded"). */
 export function coreSchemasRepository(): SchemaRepository {
@@ -64,7 +62,7 @@ export function directoryRepository(
         }
         try {
           const parsed: unknown = JSON.parse(text)
-          if (isObject(parsed)) return parsed
+          if (isJsonObject(parsed)) return parsed
         } catch {
           throw new RepositoryFailure(`${candidate} is not JSON`)
         }
@@ -108,7 +106,7 @@ export function httpRepository(options: {
       if (!response.ok) throw new RepositoryFailure(`${url}: HTTP ${response.status}`)
       try {
         const parsed: unknown = await response.json()
-        if (isObject(parsed)) return parsed
+        if (isJsonObject(parsed)) return parsed
       } catch {
         // fall through
       }

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../shared/index.js'
 export type LintLevel = 'ERROR' | 'WARNING' | 'INFO'
 
 /** One lint message about one subschema. */
@@ -61,7 +62,5 @@ export function presentKeywords(
 /** Property names of an object schema, when `properties` is an object. */
 export function propertyNames(schema: Readonly<Record<string, unknown>>): string[] {
   const properties = schema.properties
-  return properties !== null && typeof properties === 'object' && !Array.isArray(properties)
-    ? Object.keys(properties)
-    : []
+  return isJsonObject(properties) ? Object.keys(properties) : []
 }

@@ -1,12 +1,9 @@
 import type { SchemaNode } from './linter.js'
+import { isJsonObject } from '../../shared/index.js'
 
 const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', 'dependencies'] as const
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf'] as const
 const SCHEMA_VALUES = ['additionalProperties', 'additionalItems', 'not'] as const
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
 
 function escapePointer(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1')
@@ -21,12 +18,12 @@ export function walkSubschemas(root: Readonly<Record<string, unknown>>): SchemaN
     nodes.push(node)
     const { schema, pointer } = node
     const push = (value: unknown, path: string) => {
-      if (isObject(value))
+      if (isJsonObject(value))
         stack.push({ schema: value, pointer: `${pointer}${path}`, isRoot: false })
     }
     for (const keyword of SCHEMA_MAPS) {
       const map = schema[keyword]
-      if (isObject(map))
+      if (isJsonObject(map))
         for (const [name, value] of Object.entries(map))
           push(value, `/${keyword}/${escapePointer(name)}`)
     }

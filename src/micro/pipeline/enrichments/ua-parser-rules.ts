@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../../shared/index.js'
 /**
  * The rules of a uap-core `regexes.yaml` (already parsed into plain data), compiled once, and the
  * matcher that applies them as the uap-core specification says: within each of the three lists the
@@ -75,9 +76,6 @@ const LISTS = {
   ],
 } as const satisfies Record<string, readonly (readonly [string, number | null])[]>
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
-
 function compileList(
   document: Record<string, unknown>,
   list: keyof typeof LISTS,
@@ -87,7 +85,7 @@ function compileList(
   if (!Array.isArray(entries)) throw new Error(`${list} must be a list`)
   const rules: Rule[] = []
   entries.forEach((entry: unknown, index) => {
-    if (!isObject(entry) || typeof entry.regex !== 'string')
+    if (!isJsonObject(entry) || typeof entry.regex !== 'string')
       throw new Error(`${list}[${index}] has no regex`)
     try {
       const flags = entry.regex_flag === 'i' ? 'i' : ''
@@ -116,7 +114,7 @@ export function compileUaParserRules(document: unknown): {
   rules: UaParserRules
   skipped: SkippedRule[]
 } {
-  if (!isObject(document))
+  if (!isJsonObject(document))
     throw new Error('expected a mapping with user_agent_parsers, os_parsers and device_parsers')
   const skipped: SkippedRule[] = []
   const rules = {
