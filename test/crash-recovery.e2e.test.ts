@@ -106,7 +106,7 @@ describe.each(backends)('crash recovery on $name', (backend) => {
         kills++
         // Nothing refused a write, and the kill came while writes were still waiting for their answers.
         expect(burst.refusals).toEqual([])
-        expect(burst.killedAt?.acknowledged).toBe(KILL_AFTER)
+        expect(burst.killedAt?.acknowledged).toBeGreaterThanOrEqual(KILL_AFTER)
         expect(burst.killedAt?.inFlight).toBeGreaterThan(0)
 
         // Odd rounds: this process opens the crashed storage first (recovery, a stale lock). Even rounds: the server does.

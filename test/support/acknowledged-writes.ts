@@ -37,6 +37,8 @@ export class WriteBurst {
   private acknowledged = 0
   /** Requests still unanswered when the kill was sent, and how many had been acknowledged then. */
   killedAt: { inFlight: number; acknowledged: number } | null = null
+  /** How many writes of each kind were acknowledged before this burst. */
+  private readonly before = new Map<string, number>()
   /** Answers that were neither a success nor a connection lost with the server: each stopped its writer. */
   readonly refusals: string[] = []
 
@@ -49,7 +51,10 @@ export class WriteBurst {
       readonly killAfter: number
       readonly kill: () => void
     },
-  ) {}
+  ) {
+    for (const [kind, list] of Object.entries(writes))
+      this.before.set(kind, (list as readonly unknown[]).length)
+  }
 
   /** Runs every writer until the kill; resolves when all of them have stopped. */
   async run(): Promise<void> {
@@ -93,10 +98,18 @@ export class WriteBurst {
     }
   }
 
+  /**
+   * Counts one acknowledged write; the kill comes once `killAfter` are acknowledged and every kind
+   * of write has at least one (a deployment takes two requests and the worker pool's validation,
+   * so on a fast database the other kinds alone could reach the count first).
+   */
   private acknowledge(record: () => void): void {
     record()
     this.acknowledged++
-    if (this.alive && this.acknowledged >= this.options.killAfter) {
+    const everyKind = Object.values(this.writes).every(
+      (list: readonly unknown[]) => list.length > 0,
+    )
+    if (this.alive && this.acknowledged >= this.options.killAfter && everyKind) {
       this.killedAt = { inFlight: this.inFlight, acknowledged: this.acknowledged }
       this.options.kill()
     }
