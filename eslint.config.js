@@ -1,6 +1,7 @@
 // ESLint with typescript-eslint's type-aware rules: promises that nobody awaits or that are passed
 // where a plain value is expected are bugs in a server, so they are errors here.
 import js from '@eslint/js'
+import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
@@ -10,11 +11,12 @@ export default tseslint.config(
       'node_modules/',
       'coverage/',
       'bench/**/*.mjs',
-      'src/micro/inspector-ui/**/*.js',
+      'src/inspection/inspector-ui/**/*.js',
       'eslint.config.js',
     ],
   },
   js.configs.recommended,
+  { files: ['scripts/**/*.mjs'], languageOptions: { globals: globals.node } },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

@@ -63,17 +63,17 @@ import {
   sourceApplicationsRoutes,
 } from './data-products/data-products.routes.js'
 import { createOrganizationsStore } from './auth/organizations.store.js'
-import { openEventStore, type OpenEventStore } from './micro/open-event-store.js'
-import { createInspectionService } from './micro/inspection.service.js'
-import { createEventOutput } from './micro/event-output.js'
-import { loadEnrichments } from './micro/enrichment-configs.js'
-import { COLLECTOR_LOG_LEVEL, collectorRoutes } from './micro/collector.routes.js'
-import { eventLogLine } from './micro/event-log.js'
-import { microDisabledRoutes, microRoutes } from './micro/micro.routes.js'
-import { buildResolver } from './micro/resolver/build-resolver.js'
-import type { SchemaRepository } from './micro/resolver/schema-repositories.js'
+import { openEventStore, type OpenEventStore } from './inspection/open-event-store.js'
+import { createInspectionService } from './inspection/inspection.service.js'
+import { createEventOutput } from './inspection/event-output.js'
+import { loadEnrichments } from './inspection/enrichment-configs.js'
+import { COLLECTOR_LOG_LEVEL, collectorRoutes } from './inspection/collector.routes.js'
+import { eventLogLine } from './inspection/event-log.js'
+import { microDisabledRoutes, microRoutes } from './inspection/micro.routes.js'
+import { buildResolver } from './inspection/resolver/build-resolver.js'
+import type { SchemaRepository } from './inspection/resolver/schema-repositories.js'
 import { schemaKeyToUri, type SchemaKey } from './iglu/schema-key.js'
-import { createSchemaValidation } from './micro/resolver/schema-validation.js'
+import { createSchemaValidation } from './inspection/resolver/schema-validation.js'
 
 /** Outer-edge collaborators that tests replace. */
 export interface AppDeps {

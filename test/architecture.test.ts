@@ -26,8 +26,8 @@ const PURE_CORES = [
   'scenarios/scenario-versioning.ts',
   'scenarios/scenario-compatibility.ts',
   'scenarios/scenario-problem.ts',
-  'micro/pipeline/',
-  'micro/event-filters.ts',
+  'inspection/pipeline/',
+  'inspection/event-filters.ts',
 ]
 const IMPURE_IMPORT =
   /from '(fastify|@fastify\/[^']+|kysely[^']*|pg|@electric-sql\/pglite|[./]+\/(http|db)\/[^']*|[./]+\/config\.js)'/
@@ -48,11 +48,11 @@ describe('architecture', () => {
 
   it('keeps the event pipeline off the file system: files and databases are opened outside and passed in', () => {
     const readers = files
-      .filter((f) => f.file.startsWith(`micro${path.sep}pipeline${path.sep}`))
+      .filter((f) => f.file.startsWith(`inspection${path.sep}pipeline${path.sep}`))
       .filter((f) => /from '(node:)?(fs|fs\/promises)'|from '(maxmind|mmdb-lib|yaml)'/.test(f.text))
     expect(readers.map((f) => f.file)).toEqual([])
     expect(
-      files.filter((f) => f.file.startsWith(`micro${path.sep}pipeline${path.sep}`)).length,
+      files.filter((f) => f.file.startsWith(`inspection${path.sep}pipeline${path.sep}`)).length,
     ).toBeGreaterThan(10)
   })
 

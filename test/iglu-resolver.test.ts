@@ -3,13 +3,16 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SchemaKey } from '../src/iglu/schema-key.js'
-import { createIgluResolver } from '../src/micro/resolver/iglu-resolver.js'
-import { loadResolverConfig, ResolverConfigError } from '../src/micro/resolver/resolver-config.js'
+import { createIgluResolver } from '../src/inspection/resolver/iglu-resolver.js'
+import {
+  loadResolverConfig,
+  ResolverConfigError,
+} from '../src/inspection/resolver/resolver-config.js'
 import {
   httpRepository,
   RepositoryFailure,
   type SchemaRepository,
-} from '../src/micro/resolver/schema-repositories.js'
+} from '../src/inspection/resolver/schema-repositories.js'
 import { bootstrapAdmin } from './support/api-client.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'

@@ -4,13 +4,13 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CITY_NETWORKS, writeTestGeoDatabases } from './support/geoip-databases.js'
 import { writeMmdb } from './support/mmdb-writer.js'
-import { openIpLookupDatabases } from '../src/micro/maxmind-databases.js'
-import { emptyEvent } from '../src/micro/pipeline/canonical-event.js'
+import { openIpLookupDatabases } from '../src/inspection/maxmind-databases.js'
+import { emptyEvent } from '../src/inspection/pipeline/canonical-event.js'
 import {
   ASN_CONTEXT,
   createIpLookupsStep,
   type IpLookupDatabases,
-} from '../src/micro/pipeline/enrichments/ip-lookups.js'
+} from '../src/inspection/pipeline/enrichments/ip-lookups.js'
 
 describe('MaxMind databases read with the maxmind package', () => {
   let dir: string

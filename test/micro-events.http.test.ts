@@ -1,6 +1,6 @@
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { entityColumn } from '../src/micro/pipeline/lossy-json.js'
+import { entityColumn } from '../src/inspection/pipeline/lossy-json.js'
 import { requestJson } from './support/api-client.js'
 import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'
 import { FakeClock, startTestApp, type TestApp } from './support/test-app.js'

@@ -2,13 +2,18 @@
 // page view: GET (one event in the query string, contexts base64 in `cx`) or tp2 POST (10 events).
 // `distRoot` is the build's `dist` directory, so that two builds can be loaded side by side.
 import { randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { benchContexts, benchPageView, BENCH_PRODUCT, BENCH_USER_AGENT } from './page-view.mjs'
 
 export const BATCH = 10
 
-const load = (distRoot, module) => import(pathToFileURL(path.join(distRoot, module)).href)
+// The inspection context's folder: inspection/, or micro/ in builds from before it was renamed.
+const load = (distRoot, module) => {
+  const folder = existsSync(path.join(distRoot, 'inspection')) ? 'inspection' : 'micro'
+  return import(pathToFileURL(path.join(distRoot, module.replace(/^micro\//, `${folder}/`))).href)
+}
 
 export async function pipelineHarness({ distRoot, mode, capacity }) {
   const { readCollectorRequest } = await load(distRoot, 'micro/collector-request.js')

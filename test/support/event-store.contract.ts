@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { EventBatch, EventScope, EventStore } from '../../src/micro/event-store.js'
-import type { BadEvent } from '../../src/micro/pipeline/bad-rows.js'
-import type { GoodEvent } from '../../src/micro/pipeline/enrich-event.js'
+import type { EventBatch, EventScope, EventStore } from '../../src/inspection/event-store.js'
+import type { BadEvent } from '../../src/inspection/pipeline/bad-rows.js'
+import type { GoodEvent } from '../../src/inspection/pipeline/enrich-event.js'
 import { pagesText } from './json-answer.js'
 
 /** A good event with what the store, the filters and the events query read. */
