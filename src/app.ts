@@ -44,24 +44,24 @@ import { createIgluAccessGuard } from './auth/iglu-access.hook.js'
 import { createIgluRepository } from './registry/iglu-repository.js'
 import { createDeployedSchemaCache } from './registry/deployed-schema-cache.js'
 import { igluHealthRoutes, igluServerRoutes } from './registry/iglu-server.routes.js'
-import { compatibilityChecksRoutes } from './compatibility-checks/compatibility-checks.routes.js'
+import { compatibilityChecksRoutes } from './tracking-plans/compatibility-checks.routes.js'
 import { legacySchemasRoutes, registryRoutes } from './registry/registry.routes.js'
 import { createRegistryService } from './registry/registry.service.js'
 import { createDataStructureCatalog } from './registry/data-structure-catalog.js'
-import { createScenariosStore, forgetSourceApplication } from './scenarios/scenarios.store.js'
-import { createScenariosService } from './scenarios/scenarios.service.js'
-import { createEventSpecWrites } from './scenarios/event-spec-writes.js'
-import { createEventSpecs } from './scenarios/event-specs.js'
-import { eventSpecsRoutes, scenariosRoutes } from './scenarios/scenarios.routes.js'
+import { createScenariosStore, forgetSourceApplication } from './tracking-plans/scenarios.store.js'
+import { createScenariosService } from './tracking-plans/scenarios.service.js'
+import { createEventSpecWrites } from './tracking-plans/event-spec-writes.js'
+import { createEventSpecs } from './tracking-plans/event-specs.js'
+import { eventSpecsRoutes, scenariosRoutes } from './tracking-plans/scenarios.routes.js'
 import {
   createDataProductsStore,
   holdSourceApplications,
-} from './data-products/data-products.store.js'
-import { createDataProductsService } from './data-products/data-products.service.js'
+} from './tracking-plans/data-products.store.js'
+import { createDataProductsService } from './tracking-plans/data-products.service.js'
 import {
   dataProductsRoutes,
   sourceApplicationsRoutes,
-} from './data-products/data-products.routes.js'
+} from './tracking-plans/data-products.routes.js'
 import { createOrganizationsStore } from './auth/organizations.store.js'
 import { openEventStore, type OpenEventStore } from './inspection/open-event-store.js'
 import { createInspectionService } from './inspection/inspection.service.js'

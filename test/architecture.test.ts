@@ -23,9 +23,9 @@ const PURE_CORES = [
   'shared/',
   'iglu/',
   'compatibility/',
-  'scenarios/scenario-versioning.ts',
-  'scenarios/scenario-compatibility.ts',
-  'scenarios/scenario-problem.ts',
+  'tracking-plans/scenario-versioning.ts',
+  'tracking-plans/scenario-compatibility.ts',
+  'tracking-plans/scenario-problem.ts',
   'inspection/pipeline/',
   'inspection/event-filters.ts',
 ]

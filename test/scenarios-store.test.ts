@@ -3,18 +3,18 @@ import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createDb } from '../src/db/create-db.js'
 import { migrateToLatest } from '../src/db/migrate.js'
-import { ScenarioRejectedError } from '../src/scenarios/scenarios.errors.js'
-import type { Scenario } from '../src/scenarios/scenarios.schemas.js'
+import { ScenarioRejectedError } from '../src/tracking-plans/scenarios.errors.js'
+import type { Scenario } from '../src/tracking-plans/scenarios.schemas.js'
 import {
   createDataProductsStore,
   holdSourceApplications,
-} from '../src/data-products/data-products.store.js'
+} from '../src/tracking-plans/data-products.store.js'
 import {
   createScenariosStore,
   forgetSourceApplication,
   type EditDecider,
   type SourceApplicationHolds,
-} from '../src/scenarios/scenarios.store.js'
+} from '../src/tracking-plans/scenarios.store.js'
 import { LOCK_WAITS_QUERY, untilLockWaits } from './support/lock-waits.js'
 import { backends } from './support/test-databases.js'
 

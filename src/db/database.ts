@@ -5,13 +5,13 @@ import type {
   DataProductSourceApplicationsTable,
   DataProductsTable,
   SourceApplicationsTable,
-} from '../data-products/data-products.table.js'
+} from '../tracking-plans/data-products.table.js'
 import type { InspectedEventsTable } from '../inspection/inspected-events.table.js'
 import type { CompatibilityVerdictsTable } from '../workers/compatibility-verdicts.table.js'
 import type {
   TrackingScenarioHistoryTable,
   TrackingScenariosTable,
-} from '../scenarios/scenarios.table.js'
+} from '../tracking-plans/scenarios.table.js'
 import type {
   DataStructuresTable,
   DeploymentsTable,

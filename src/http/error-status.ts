@@ -1,8 +1,8 @@
 import type { AuthErrorCode } from '../auth/auth.errors.js'
 import type { RegistryErrorCode } from '../registry/registry.errors.js'
-import type { CompatibilityCheckErrorCode } from '../compatibility-checks/compatibility-checks.errors.js'
-import type { DataProductErrorCode } from '../data-products/data-products.errors.js'
-import type { ScenarioErrorCode } from '../scenarios/scenarios.errors.js'
+import type { CompatibilityCheckErrorCode } from '../tracking-plans/compatibility-checks.errors.js'
+import type { DataProductErrorCode } from '../tracking-plans/data-products.errors.js'
+import type { ScenarioErrorCode } from '../tracking-plans/scenarios.errors.js'
 
 /** Every domain error code of every context. A code missing from the table below fails to compile. */
 export type DomainErrorCode =
