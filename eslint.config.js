@@ -11,7 +11,7 @@ export default tseslint.config(
       'node_modules/',
       'coverage/',
       'bench/**/*.mjs',
-      'src/inspection/inspector-ui/**/*.js',
+      'src/inspection/ui/inspector-ui/**/*.js',
       'eslint.config.js',
     ],
   },

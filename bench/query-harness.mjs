@@ -10,7 +10,7 @@ import path from 'node:path'
 import Fastify from 'fastify'
 import { createApp } from '../dist/app.js'
 import { loadConfig } from '../dist/config.js'
-import { MemoryEventStore } from '../dist/inspection/memory-event-store.js'
+import { MemoryEventStore } from '../dist/inspection/store/memory-event-store.js'
 
 const option = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`)

@@ -3,7 +3,7 @@
 import { cpSync } from 'node:fs'
 
 cpSync(
-  new URL('../src/inspection/inspector-ui/', import.meta.url),
-  new URL('../dist/inspection/inspector-ui/', import.meta.url),
+  new URL('../src/inspection/ui/inspector-ui/', import.meta.url),
+  new URL('../dist/inspection/ui/inspector-ui/', import.meta.url),
   { recursive: true },
 )

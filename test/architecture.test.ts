@@ -27,7 +27,7 @@ const PURE_CORES = [
   'tracking-plans/scenario-compatibility.ts',
   'tracking-plans/scenario-problem.ts',
   'inspection/pipeline/',
-  'inspection/event-filters.ts',
+  'inspection/api/event-filters.ts',
 ]
 const IMPURE_IMPORT =
   /from '(fastify|@fastify\/[^']+|kysely[^']*|pg|@electric-sql\/pglite|[./]+\/(http|db)\/[^']*|[./]+\/config\.js)'/

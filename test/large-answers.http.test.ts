@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ANSWER_PAGE } from '../src/inspection/json-array.js'
+import { ANSWER_PAGE } from '../src/inspection/api/json-array.js'
 import { storageModes } from './support/storage-modes.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'

@@ -2,8 +2,8 @@ import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createDb, type Store } from '../src/db/create-db.js'
 import { migrateToLatest } from '../src/db/migrate.js'
-import { startEventRetention } from '../src/inspection/event-retention.js'
-import { PostgresEventStore } from '../src/inspection/postgres-event-store.js'
+import { startEventRetention } from '../src/inspection/store/event-retention.js'
+import { PostgresEventStore } from '../src/inspection/store/postgres-event-store.js'
 import {
   aBadEvent,
   aGoodEvent,

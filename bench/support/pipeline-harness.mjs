@@ -9,10 +9,15 @@ import { benchContexts, benchPageView, BENCH_PRODUCT, BENCH_USER_AGENT } from '.
 
 export const BATCH = 10
 
-// The inspection context's folder: inspection/, or micro/ in builds from before it was renamed.
+// A module of the inspection context, named by its path in builds from before the context's folder
+// was renamed (micro/) and split into subfolders: the first of these places that the build has.
 const load = (distRoot, module) => {
-  const folder = existsSync(path.join(distRoot, 'inspection')) ? 'inspection' : 'micro'
-  return import(pathToFileURL(path.join(distRoot, module.replace(/^micro\//, `${folder}/`))).href)
+  const name = module.replace(/^micro\//, '')
+  const places = ['micro/', 'inspection/', 'inspection/collector/', 'inspection/store/'].map(
+    (folder) => path.join(distRoot, folder + name),
+  )
+  const found = places.find((place) => existsSync(place)) ?? places[0]
+  return import(pathToFileURL(found).href)
 }
 
 export async function pipelineHarness({ distRoot, mode, capacity }) {

@@ -6,7 +6,7 @@ import type {
   DataProductsTable,
   SourceApplicationsTable,
 } from '../tracking-plans/data-products.table.js'
-import type { InspectedEventsTable } from '../inspection/inspected-events.table.js'
+import type { InspectedEventsTable } from '../inspection/store/inspected-events.table.js'
 import type { CompatibilityVerdictsTable } from '../workers/compatibility-verdicts.table.js'
 import type {
   TrackingScenarioHistoryTable,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createInspectionService } from './inspection.service.js'
 import type { EventOutput } from './event-output.js'
-import { MemoryEventStore } from './memory-event-store.js'
+import { MemoryEventStore } from './store/memory-event-store.js'
 import { buildResolver } from './resolver/build-resolver.js'
 import { createSchemaValidation } from './resolver/schema-validation.js'
 

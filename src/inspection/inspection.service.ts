@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import type { SchemaKey } from '../iglu/schema-key.js'
-import type { EventStore } from './event-store.js'
+import type { EventStore } from './store/event-store.js'
 import type { EventOutput } from './event-output.js'
 import type { Enrichments } from './pipeline/enrichments/enrichments.js'
-import type { CollectorRequest } from './collector-request.js'
-import { readCollectorRequest } from './collector-request.js'
+import type { CollectorRequest } from './collector/collector-request.js'
+import { readCollectorRequest } from './collector/collector-request.js'
 import type { BadEvent, Processor } from './pipeline/bad-rows.js'
 import type { GoodEvent } from './pipeline/enrich-event.js'
 import type { IgluValidation } from './pipeline/iglu-validation.js'
@@ -15,7 +15,7 @@ import {
   type PayloadOutcome,
 } from './pipeline/process-payload.js'
 import type { IgluResolver } from './resolver/iglu-resolver.js'
-import { ProcessingQueue } from './processing-queue.js'
+import { ProcessingQueue } from './collector/processing-queue.js'
 
 /** One stored event, for live subscribers. */
 export type Arrival =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { EventBatch, EventScope, EventStore } from '../../src/inspection/event-store.js'
+import type { EventBatch, EventScope, EventStore } from '../../src/inspection/store/event-store.js'
 import type { BadEvent } from '../../src/inspection/pipeline/bad-rows.js'
 import type { GoodEvent } from '../../src/inspection/pipeline/enrich-event.js'
 import { pagesText } from './json-answer.js'

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream'
-import { jsonArrayAnswer, type JsonPages } from '../../src/inspection/json-array.js'
+import { jsonArrayAnswer, type JsonPages } from '../../src/inspection/api/json-array.js'
 
 /** An answer as the client reads it: the buffer, or every chunk of the stream. */
 export async function answerText(answer: Buffer | Readable): Promise<string> {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
 import { isIPv4, isIPv6 } from 'node:net'
-import type { ApiPath, CollectorPayload, QueryPair } from './pipeline/collector-payload.js'
-import { decodeQueryString } from './pipeline/query-string.js'
-import { recurringValue } from './pipeline/recurring-values.js'
+import type { ApiPath, CollectorPayload, QueryPair } from '../pipeline/collector-payload.js'
+import { decodeQueryString } from '../pipeline/query-string.js'
+import { recurringValue } from '../pipeline/recurring-values.js'
 
 /** The network user id of an anonymous tracker (`SP-Anonymous` header). */
 export const ANONYMOUS_NUID = '00000000-0000-0000-0000-000000000000'

@@ -1,5 +1,5 @@
-import type { BadEvent } from './pipeline/bad-rows.js'
-import type { GoodEvent } from './pipeline/enrich-event.js'
+import type { BadEvent } from '../pipeline/bad-rows.js'
+import type { GoodEvent } from '../pipeline/enrich-event.js'
 
 /**
  * What a stored event is estimated to hold in memory, in bytes, cheaply enough for every event: a

@@ -1,8 +1,8 @@
-import { collectorTime, type CollectorTimeRange, type EventScope } from './event-store.js'
-import type { GoodEvent } from './pipeline/enrich-event.js'
+import { collectorTime, type CollectorTimeRange, type EventScope } from '../store/event-store.js'
+import type { GoodEvent } from '../pipeline/enrich-event.js'
 import type { JsonPages } from './json-array.js'
-import { LeadingItems } from './leading-items.js'
-import { toLossyJson } from './pipeline/lossy-json.js'
+import { LeadingItems } from '../store/leading-items.js'
+import { toLossyJson } from '../pipeline/lossy-json.js'
 
 /** POST .../events (Micro 4.x): filters ANDed, values within one filter ORed, case-insensitive. */
 export interface EventsQuery {

@@ -1,7 +1,7 @@
-import type { BadEventFilter, GoodEventFilter } from './event-filters.js'
-import type { JsonPages } from './json-array.js'
-import type { BadEvent } from './pipeline/bad-rows.js'
-import type { GoodEvent } from './pipeline/enrich-event.js'
+import type { BadEventFilter, GoodEventFilter } from '../api/event-filters.js'
+import type { JsonPages } from '../api/json-array.js'
+import type { BadEvent } from '../pipeline/bad-rows.js'
+import type { GoodEvent } from '../pipeline/enrich-event.js'
 
 /** What one collector payload left to store, each list in arrival order. */
 export interface EventBatch {

@@ -3,13 +3,13 @@ import {
   aBadEvent,
   aGoodEvent,
   describeEventStoreContract,
-} from '../../test/support/event-store.contract.js'
-import { pagesText } from '../../test/support/json-answer.js'
+} from '../../../test/support/event-store.contract.js'
+import { pagesText } from '../../../test/support/json-answer.js'
 import type { EventBatch } from './event-store.js'
 import { badEventWeight, goodEventWeight } from './event-weight.js'
 import { MemoryEventStore } from './memory-event-store.js'
-import type { BadEvent } from './pipeline/bad-rows.js'
-import type { GoodEvent } from './pipeline/enrich-event.js'
+import type { BadEvent } from '../pipeline/bad-rows.js'
+import type { GoodEvent } from '../pipeline/enrich-event.js'
 
 describeEventStoreContract(
   'in memory',

@@ -2,7 +2,7 @@ import { constants } from 'node:buffer'
 import { Readable } from 'node:stream'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { answerText } from '../../test/support/json-answer.js'
+import { answerText } from '../../../test/support/json-answer.js'
 import { joinJsonTexts, jsonArrayAnswer, jsonTextsOf, type JsonPages } from './json-array.js'
 
 async function* pagesOf(pages: readonly (readonly (string | Buffer)[])[]): JsonPages {

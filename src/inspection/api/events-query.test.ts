@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { aGoodEvent } from '../../test/support/event-store.contract.js'
+import { aGoodEvent } from '../../../test/support/event-store.contract.js'
 import {
   columnStats,
   eventsQueryScope,
@@ -9,7 +9,7 @@ import {
   timelineScope,
   type EventPages,
 } from './events-query.js'
-import type { GoodEvent } from './pipeline/enrich-event.js'
+import type { GoodEvent } from '../pipeline/enrich-event.js'
 
 /** Events split into pages of `size`, as a store's scan gives them. */
 function pages(events: readonly GoodEvent[], size: number): EventPages & { pagesRead: number } {

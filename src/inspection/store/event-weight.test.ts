@@ -2,10 +2,10 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import { badEventWeight, goodEventWeight } from './event-weight.js'
-import { createInspectionService } from './inspection.service.js'
+import { createInspectionService } from '../inspection.service.js'
 import { MemoryEventStore } from './memory-event-store.js'
-import { buildResolver } from './resolver/build-resolver.js'
-import { createSchemaValidation } from './resolver/schema-validation.js'
+import { buildResolver } from '../resolver/build-resolver.js'
+import { createSchemaValidation } from '../resolver/schema-validation.js'
 
 setFlagsFromString('--expose-gc')
 const collectGarbage = runInNewContext('gc') as () => void

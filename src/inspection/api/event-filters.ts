@@ -1,6 +1,6 @@
-import type { BadEvent } from './pipeline/bad-rows.js'
-import type { GoodEvent } from './pipeline/enrich-event.js'
-import { EVENT_TYPES } from './pipeline/steps/parse-atomic-fields.js'
+import type { BadEvent } from '../pipeline/bad-rows.js'
+import type { GoodEvent } from '../pipeline/enrich-event.js'
+import { EVENT_TYPES } from '../pipeline/steps/parse-atomic-fields.js'
 
 /** POST /local/good: every criterion given must hold; absent or null means no criterion. */
 export interface GoodEventFilter {

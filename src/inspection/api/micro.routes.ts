@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { BODY_LIMITS } from '../http/body-limits.js'
-import { parseIgluUri } from '../iglu/schema-key.js'
-import { collectorCors } from './collector.routes.js'
+import { BODY_LIMITS } from '../../http/body-limits.js'
+import { parseIgluUri } from '../../iglu/schema-key.js'
+import { collectorCors } from '../collector/collector.routes.js'
 import {
   keepBadEvent,
   keepGoodEvent,
@@ -9,7 +9,7 @@ import {
   type BadEventFilter,
   type GoodEventFilter,
 } from './event-filters.js'
-import type { InspectionService } from './inspection.service.js'
+import type { InspectionService } from '../inspection.service.js'
 import {
   allEventsJson,
   columnStats,
@@ -27,7 +27,7 @@ import {
   validateGoodFilter,
   validateTimeline,
 } from './micro.schemas.js'
-import { inspectorUiRoutes } from './inspector-ui.routes.js'
+import { inspectorUiRoutes } from '../ui/inspector-ui.routes.js'
 import { jsonArrayAnswer } from './json-array.js'
 
 const SCHEMA_VERSION = /^[1-9]\d*-(0|[1-9]\d*)-(0|[1-9]\d*)$/

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type SelectQueryBuilder } from 'kysely'
-import type { Database } from '../db/database.js'
-import type { BadEventFilter, GoodEventFilter } from './event-filters.js'
+import type { Database } from '../../db/database.js'
+import type { BadEventFilter, GoodEventFilter } from '../api/event-filters.js'
 import {
   collectorTime,
   type EventBatch,
@@ -9,9 +9,9 @@ import {
   type EventStore,
 } from './event-store.js'
 import type { InspectedEventsTable } from './inspected-events.table.js'
-import type { BadEvent } from './pipeline/bad-rows.js'
-import type { GoodEvent } from './pipeline/enrich-event.js'
-import { ANSWER_PAGE, type JsonPages } from './json-array.js'
+import type { BadEvent } from '../pipeline/bad-rows.js'
+import type { GoodEvent } from '../pipeline/enrich-event.js'
+import { ANSWER_PAGE, type JsonPages } from '../api/json-array.js'
 
 /** Rows per INSERT: a tp2 payload may hold thousands of events, and a statement takes at most 65535 parameters. */
 const INSERT_CHUNK = 500

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { BODY_LIMITS } from '../http/body-limits.js'
-import type { Collected, InspectionService } from './inspection.service.js'
-import type { CollectorPathAlias, CookieConfig, RedirectsConfig } from '../collector-config.js'
-import { SNOWPLOW_VENDOR } from './pipeline/adapt-payload.js'
+import { BODY_LIMITS } from '../../http/body-limits.js'
+import type { Collected, InspectionService } from '../inspection.service.js'
+import type { CollectorPathAlias, CookieConfig, RedirectsConfig } from '../../collector-config.js'
+import { SNOWPLOW_VENDOR } from '../pipeline/adapt-payload.js'
 
 const PIXEL = Buffer.from('R0lGODlhAQABAPAAAP///wAAACH5BAUAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64')
 const COOKIE_DAYS = 365

@@ -1,15 +1,15 @@
 import { getHeapStatistics } from 'node:v8'
-import { BoundedMemo } from '../bounded-memo.js'
+import { BoundedMemo } from '../../bounded-memo.js'
 import { BoundedLog } from './bounded-log.js'
 import { badEventWeight, goodEventWeight } from './event-weight.js'
-import type { BadEvent } from './pipeline/bad-rows.js'
-import type { GoodEvent } from './pipeline/enrich-event.js'
+import type { BadEvent } from '../pipeline/bad-rows.js'
+import type { GoodEvent } from '../pipeline/enrich-event.js'
 import {
   keepBadEvent,
   keepGoodEvent,
   type BadEventFilter,
   type GoodEventFilter,
-} from './event-filters.js'
+} from '../api/event-filters.js'
 import {
   isInScope,
   type EventBatch,
@@ -17,7 +17,7 @@ import {
   type EventScope,
   type EventStore,
 } from './event-store.js'
-import { ANSWER_PAGE, jsonTextsOf, type JsonPages } from './json-array.js'
+import { ANSWER_PAGE, jsonTextsOf, type JsonPages } from '../api/json-array.js'
 
 /**
  * Good events whose JSON text is kept once written, in UTF-8: tests poll the newest events again

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { FastifyPluginAsync } from 'fastify'
 
 /** The page's files, beside this module's source (the same path from `src/micro` and `dist/micro`). */
-const ASSETS = new URL('../../src/inspection/inspector-ui/', import.meta.url)
+const ASSETS = new URL('./inspector-ui/', import.meta.url)
 const FILES = {
   'index.html': 'text/html; charset=utf-8',
   'inspector.js': 'text/javascript; charset=utf-8',
