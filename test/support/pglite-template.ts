@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { Kysely, PGliteDialect } from 'kysely'
 import type { TestProject } from 'vitest/node'
 import { migrateToLatest } from '../../src/db/migrate.js'
+import { FUZZ_SEED } from './fuzz-settings.js'
 import type { Database } from '../../src/db/database.js'
 
 declare module 'vitest' {
@@ -15,10 +16,12 @@ declare module 'vitest' {
 }
 
 /**
- * vitest's global setup: migrates one empty PGlite cluster, once per run, and dumps it to a file
+ * vitest's global setup: prints the run's fuzz seed, and migrates one empty PGlite cluster, once per run, and dumps it to a file
  * that every in-memory test store loads (initdb and migrations took ~1–3 s per store).
  */
 export default async function setup(project: TestProject): Promise<() => void> {
+  // Once per run: the seed every property and fuzz test uses (see fuzz-settings.ts).
+  console.info(`fuzz seed ${FUZZ_SEED} (FLOE_FUZZ_SEED picks another)`)
   const pglite = new PGlite()
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
   await migrateToLatest(db)

@@ -1,6 +1,5 @@
-import { configureFuzzSeed, FUZZ_SEED } from './fuzz-settings.js'
+import { configureFuzzSeed } from './fuzz-settings.js'
 
-// Runs before every test file (vitest.config.ts, setupFiles).
+// Runs before every test file (vitest.config.ts, setupFiles); the seed is printed once per run by
+// the global setup (pglite-template.ts).
 configureFuzzSeed()
-if (process.env.FLOE_FUZZ_SEED !== undefined)
-  console.info(`fuzz seed ${FUZZ_SEED} (FLOE_FUZZ_SEED)`)
