@@ -1,8 +1,7 @@
 /** The token exchange's own settings, from the environment: its rate limit per client address and the signing secrets. */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-
-type Pick = (flag: string | undefined, name: string) => string | undefined
+import type { Pick } from './config-values.js'
 
 /** Token requests a client address may make per minute unless FLOE_TOKEN_RATE_LIMIT says otherwise. */
 export const DEFAULT_TOKEN_RATE_LIMIT = 120

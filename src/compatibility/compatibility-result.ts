@@ -29,10 +29,6 @@ export interface CompatibilityResult {
   readonly reasons: readonly Reason[]
 }
 
-export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1')
-}
-
 /** The engine as its users see it: wherever it runs, an answer arrives, decided or not. */
 export interface CompatibilityChecker {
   check(candidate: unknown, reference: unknown): Promise<CompatibilityResult>

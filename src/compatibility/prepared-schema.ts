@@ -1,5 +1,6 @@
 import type { Budget } from './budget.js'
-import { escapePointerToken, type Reason } from './compatibility-result.js'
+import { escapePointerToken } from '../shared/index.js'
+import type { Reason } from './compatibility-result.js'
 
 /** A schema after preparation: local `$ref`s inlined, annotations dropped, only keywords Ajv validates with. */
 export type Schema = { readonly [keyword: string]: unknown }

@@ -9,7 +9,7 @@ import {
   type Schema,
 } from './prepared-schema.js'
 import type { ProofContext } from './proof-context.js'
-import { escapePointerToken } from './compatibility-result.js'
+import { escapePointerToken } from '../shared/index.js'
 import { disjoint, inclusion, UnsupportedRegex } from './regex-language.js'
 import { meet } from './schema-meet.js'
 

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import { escapePointerToken } from '../shared/index.js'
 
 /**
  * How deep a request's JSON may nest. Well above what any document of the APIs needs (a data
@@ -9,10 +10,10 @@ export const MAX_INPUT_DEPTH = 1000
 
 /** A JSON Pointer step; a lone surrogate in it is written as its escape, so the answer naming it is text. */
 const pointerStep = (key: string) =>
-  key
-    .replace(/~/g, '~0')
-    .replace(/\//g, '~1')
-    .replace(/[\ud800-\udfff]/gu, (half) => `\\u${half.charCodeAt(0).toString(16)}`)
+  escapePointerToken(key).replace(
+    /[\ud800-\udfff]/gu,
+    (half) => `\\u${half.charCodeAt(0).toString(16)}`,
+  )
 
 /** A UTF-16 surrogate not in a pair: with the `u` flag, paired halves read as one code point and do not match. */
 const LONE_SURROGATE = /[\ud800-\udfff]/u

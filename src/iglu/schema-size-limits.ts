@@ -1,4 +1,4 @@
-import { isJsonObject } from '../shared/index.js'
+import { escapePointerToken, isJsonObject } from '../shared/index.js'
 
 /**
  * Published limits on the size of one schema, checked before anything compiles it: the shared
@@ -17,8 +17,6 @@ export const SCHEMA_SIZE_LIMITS = {
   /** Values of one `enum`. */
   enumValues: 10_000,
 } as const
-
-const pointerStep = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1')
 
 /**
  * The first place where `schema` goes past {@link SCHEMA_SIZE_LIMITS}, as a sentence naming where
@@ -54,7 +52,7 @@ export function schemaSizeProblem(schema: unknown, at = ''): string | null {
     }
     for (const [key, child] of Object.entries(record))
       if (child !== null && typeof child === 'object')
-        stack.push([child, `${where}/${pointerStep(key)}`])
+        stack.push([child, `${where}/${escapePointerToken(key)}`])
   }
   return null
 }

@@ -1,13 +1,9 @@
 import type { SchemaNode } from './linter.js'
-import { isJsonObject } from '../../shared/index.js'
+import { escapePointerToken, isJsonObject } from '../../shared/index.js'
 
 const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', 'dependencies'] as const
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf'] as const
 const SCHEMA_VALUES = ['additionalProperties', 'additionalItems', 'not'] as const
-
-function escapePointer(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1')
-}
 
 /** Every subschema of a draft-04 schema, root first, with its JSON pointer. Iterative, so depth cannot overflow the stack. */
 export function walkSubschemas(root: Readonly<Record<string, unknown>>): SchemaNode[] {
@@ -25,7 +21,7 @@ export function walkSubschemas(root: Readonly<Record<string, unknown>>): SchemaN
       const map = schema[keyword]
       if (isJsonObject(map))
         for (const [name, value] of Object.entries(map))
-          push(value, `/${keyword}/${escapePointer(name)}`)
+          push(value, `/${keyword}/${escapePointerToken(name)}`)
     }
     for (const keyword of SCHEMA_LISTS) {
       const list = schema[keyword]
