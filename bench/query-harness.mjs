@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import Fastify from 'fastify'
 import { createApp } from '../dist/app.js'
-import { loadConfig } from '../dist/config.js'
+import { loadConfig } from '../dist/config/config.js'
 import { MemoryEventStore } from '../dist/inspection/store/memory-event-store.js'
 
 const option = (name, fallback) => {

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 import { Command } from 'commander'
-import { ConfigError, type ConfigFlags } from './config.js'
-import { DomainError } from './domain-error.js'
-import { DataDirLockedError } from './db/data-dir-lock.js'
+import { ConfigError, type ConfigFlags } from './config/index.js'
+import { DomainError } from './shared/index.js'
+import { DataDirLockedError } from './db/index.js'
 import {
   createKeyCommand,
   createOrganizationCommand,
   listKeysCommand,
   listOrganizationsCommand,
   revokeKeyCommand,
-} from './cli/credentials.commands.js'
-import { runStart } from './cli/start.command.js'
+  runStart,
+} from './cli/index.js'
 import { packageVersion } from './package-version.js'
 
 function storeFlags(command: Command): ConfigFlags {

@@ -16,6 +16,7 @@ import { startAdminApp } from './support/admin-app.js'
 import { backends } from './support/test-databases.js'
 import { FUZZ_SEED, fuzzRuns } from './support/fuzz-settings.js'
 import type { TestApp } from './support/test-app.js'
+import { allTables, type AuthTables } from './support/all-tables.js'
 
 // Test infrastructure reads these to replay or lengthen a run; the app never does.
 const SEED = FUZZ_SEED
@@ -44,7 +45,7 @@ describe.each(backends)(
 
     /** A digest of every row of every table: equal digests, unchanged store. */
     async function snapshot(): Promise<string> {
-      const db = server.app.store.db
+      const db = allTables(server.app.store.db)
       const digests: string[] = []
       for (const table of tables) {
         const { rows } = await sql<{
@@ -60,7 +61,10 @@ describe.each(backends)(
     beforeAll(async () => {
       ;({ server, admin, stop } = await startAdminApp(backend))
       const other = await otherOrganizationAdmin(server)
-      const credentials = createCredentialsService({ db: server.app.store.db, clock: systemClock })
+      const credentials = createCredentialsService({
+        db: server.app.store.db.withTables<AuthTables>(),
+        clock: systemClock,
+      })
       const plain = await credentials.createApiKey({
         organizationId: admin.organizationId,
         isAdmin: false,
@@ -98,7 +102,7 @@ describe.each(backends)(
       const { rows } = await sql<{
         name: string
       }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(
-        server.app.store.db,
+        allTables(server.app.store.db),
       )
       // Kept compatibility verdicts are a cache of computations, not data a request wrote: a refused
       // scenario still had its check computed, and keeping the verdict is right.

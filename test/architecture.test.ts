@@ -30,12 +30,12 @@ const PURE_CORES = [
   'inspection/api/event-filters.ts',
 ]
 const IMPURE_IMPORT =
-  /from '(fastify|@fastify\/[^']+|kysely[^']*|pg|@electric-sql\/pglite|[./]+\/(http|db)\/[^']*|[./]+\/config\.js)'/
+  /from '(fastify|@fastify\/[^']+|kysely[^']*|pg|@electric-sql\/pglite|[./]+\/(http|db|config)\/[^']*)'/
 
 describe('architecture', () => {
-  it('reads process.env only in src/config.ts', () => {
+  it('reads process.env only in src/config/config.ts', () => {
     const readers = files.filter((f) => /process\.env/.test(f.text)).map((f) => f.file)
-    expect(readers).toEqual(['config.ts'])
+    expect(readers).toEqual([path.join('config', 'config.ts')])
   })
 
   it('keeps pure cores free of HTTP, database and configuration imports', () => {
@@ -75,9 +75,48 @@ describe('architecture', () => {
     expect(serverNodeFlags().slice(0, 1)).toEqual(['--max-semi-space-size=64'])
   })
 
-  it('keeps every source file under about 400 lines', () => {
-    const long = files.filter((f) => f.text.split('\n').length > 450).map((f) => f.file)
+  it('keeps every file of src/, tests included, at 400 lines or fewer', () => {
+    const everyFile = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory()
+          ? everyFile(path.join(dir, entry.name))
+          : entry.name.endsWith('.ts')
+            ? [path.join(dir, entry.name)]
+            : [],
+      )
+    const long = everyFile(SRC)
+      .filter((file) => readFileSync(file, 'utf8').trimEnd().split('\n').length > 400)
+      .map((file) => path.relative(SRC, file))
     expect(long).toEqual([])
+  })
+
+  it('opens every bounded context with an index.ts, and other contexts import only that', () => {
+    const contexts = readdirSync(SRC, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+    expect(
+      contexts.filter((name) => !files.some((f) => f.file === path.join(name, 'index.ts'))),
+    ).toEqual([])
+    const contextOf = (file: string) =>
+      file.includes(path.sep) ? (file.split(path.sep)[0] ?? null) : null
+    const reachingIn: string[] = []
+    for (const { file, text } of files) {
+      // A worker thread's entry imports only what it runs: a context's index would load the server.
+      if (file.endsWith('.worker.ts')) continue
+      for (const match of text.matchAll(/^(?:import|export)[^'"]*?from\s+'(\.[^']+)'/gm)) {
+        const target = path.normalize(path.join(path.dirname(file), match[1]!))
+        const context = contextOf(target)
+        if (context === null || context === contextOf(file)) continue
+        if (target !== path.join(context, 'index.js')) reachingIn.push(`${file} → ${target}`)
+      }
+    }
+    expect(reachingIn).toEqual([])
+    expect(contexts.length).toBeGreaterThanOrEqual(10)
+  })
+
+  it('keeps no mutable state at module level: no top-level let or var', () => {
+    const offenders = files.filter((f) => /^(export )?(let|var) /m.test(f.text)).map((f) => f.file)
+    expect(offenders).toEqual([])
   })
 
   it('has no import cycle, counting type-only imports', () => {

@@ -13,6 +13,7 @@ import { objectSchema } from './support/registry-builders.js'
 import { routeTable, type RouteEntry } from './support/route-table.js'
 import { FakeClock, startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
+import { type AuthTables } from './support/all-tables.js'
 
 // Issue 8, item 7: every route of the Console APIs against every kind of bad credential.
 // The routes come from the router, so a new route cannot escape; the table below says who may call each one.
@@ -223,7 +224,10 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
 
     admin = await bootstrapAdmin(server)
     otherOrganization = await otherOrganizationAdmin(server)
-    const credentials = createCredentialsService({ db: server.app.store.db, clock })
+    const credentials = createCredentialsService({
+      db: server.app.store.db.withTables<AuthTables>(),
+      clock,
+    })
     const organizationId = admin.organizationId
     const plain = await credentials.createApiKey({ organizationId, isAdmin: false })
     nonAdmin = await apiClient(server, organizationId, plain.key.id, plain.secret)

@@ -5,6 +5,7 @@ import { createCredentialsService } from '../src/auth/credentials.service.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
 import { FakeClock, startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
+import { allTables, type AuthTables } from './support/all-tables.js'
 
 const TTL = 600
 
@@ -32,7 +33,8 @@ describe.each(backends)('token exchange and bearer guard on $name', (backend) =>
       orgUrl(organizationId, '/credentials/v2/api-keys'),
       token === null ? {} : { headers: { authorization: `Bearer ${token}` } },
     )
-  const credentials = () => createCredentialsService({ db: server.app.store.db, clock })
+  const credentials = () =>
+    createCredentialsService({ db: server.app.store.db.withTables<AuthTables>(), clock })
 
   beforeAll(async () => {
     database = await backend.create()
@@ -215,7 +217,7 @@ describe.each(backends)('token exchange and bearer guard on $name', (backend) =>
       select (select coalesce(json_agg(a), '[]'::json) from api_keys a)::text
           || (select coalesce(json_agg(o), '[]'::json) from organizations o)::text
           || (select coalesce(json_agg(s), '[]'::json) from server_secrets s)::text as text`.execute(
-      server.app.store.db,
+      allTables(server.app.store.db),
     )
     const text = dump.rows[0]?.text ?? ''
     expect(text).toContain(issued.key.id)

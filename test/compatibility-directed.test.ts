@@ -5,6 +5,9 @@ import { placeOf } from '../src/compatibility/directed-witnesses.js'
 import { compileSchema, createAjv } from '../src/iglu/ajv-factory.js'
 import { candidateValues } from '../src/compatibility/witness-search.js'
 
+/** The validator the engine proves about; witnesses are checked with another. */
+const engineAjv = createAjv()
+
 const ajv = createAjv()
 const strings = { type: 'string' }
 
@@ -97,7 +100,10 @@ describe('witnesses aimed at where the proof failed', () => {
       broad.filter((value) => validCandidate(value) === true && validReference(value) !== true),
     ).toEqual([])
 
-    const result = checkCompatibility(candidate, reference, { budget: { maxMillis: 600_000 } })
+    const result = checkCompatibility(candidate, reference, {
+      ajv: engineAjv,
+      budget: { maxMillis: 600_000 },
+    })
     expect(result.outcome).toBe('incompatible')
     if (result.outcome !== 'incompatible') return
     expect(result.path).toMatch(/^\/target\/items\/\d\/flag$/)
@@ -107,7 +113,10 @@ describe('witnesses aimed at where the proof failed', () => {
 
   it('answers undecidable, without throwing, when the schemas have more subschemas than the budget allows', () => {
     const { candidate, reference } = deepPair()
-    const result = checkCompatibility(candidate, reference, { budget: { maxVisits: 1000 } })
+    const result = checkCompatibility(candidate, reference, {
+      ajv: engineAjv,
+      budget: { maxVisits: 1000 },
+    })
     expect(result.outcome).toBe('undecidable')
     expect(result.reasons.map((reason) => reason.code)).toContain('budget')
   })
@@ -156,6 +165,7 @@ describe('witnesses aimed at where the proof failed', () => {
     ]
     for (const [name, candidate, reference] of cases) {
       const result = checkCompatibility(candidate, reference, {
+        ajv: engineAjv,
         budget: { maxVisits: 3000, maxMillis: 600_000 },
       })
       expect(result.outcome, name).toBe('incompatible')

@@ -3,6 +3,9 @@ import { checkCompatibility } from '../src/compatibility/check-compatibility.js'
 import { compileSchema, createAjv } from '../src/iglu/ajv-factory.js'
 import { PAIRS, type Expected } from './fixtures/compatibility-pairs.js'
 
+/** The validator the engine proves about; witnesses are checked with another. */
+const engineAjv = createAjv()
+
 const OUTCOME: Record<Expected, string> = { C: 'compatible', I: 'incompatible', U: 'undecidable' }
 const cases = PAIRS.flatMap(([name, a, b, forward, backward]) => [
   { name: `${name} (A ⊆ B)`, candidate: a, reference: b, expected: forward },
@@ -14,7 +17,10 @@ describe('compatibility engine on hand-made pairs', () => {
   it('has at least 150 pairs', () => expect(cases.length).toBeGreaterThanOrEqual(150))
 
   it.each(cases)('$name → $expected', ({ candidate, reference, expected }) => {
-    const result = checkCompatibility(candidate, reference, { budget: { maxMillis: 60_000 } })
+    const result = checkCompatibility(candidate, reference, {
+      ajv: engineAjv,
+      budget: { maxMillis: 60_000 },
+    })
     expect(result.outcome).toBe(OUTCOME[expected])
     if (result.outcome === 'incompatible') {
       // The witness really separates the two schemas.

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { checkCompatibility } from '../src/compatibility/check-compatibility.js'
 import { compileSchema, createAjv } from '../src/iglu/ajv-factory.js'
 
+/** The validator the engine proves about; witnesses are checked with another. */
+const engineAjv = createAjv()
+
 const ajv = createAjv()
 
 /** Small Snowplow-shaped schemas: scalars with bounds, enums and patterns, closed or open objects. */
@@ -77,7 +80,10 @@ describe('compatibility engine, property-based', () => {
         schema,
         fc.array(instance, { minLength: 20, maxLength: 20 }),
         (candidate, reference, instances) => {
-          const result = checkCompatibility(candidate, reference, { budget: { maxMillis: 60_000 } })
+          const result = checkCompatibility(candidate, reference, {
+            ajv: engineAjv,
+            budget: { maxMillis: 60_000 },
+          })
           const validCandidate = compileSchema(ajv, structuredClone(candidate))
           const validReference = compileSchema(ajv, structuredClone(reference))
           if (result.outcome === 'compatible') {
@@ -99,7 +105,8 @@ describe('compatibility engine, property-based', () => {
       fc.property(objectSchema, (original) => {
         const widened = { ...original, additionalProperties: true, required: undefined }
         expect(
-          checkCompatibility(original, widened, { budget: { maxMillis: 60_000 } }).outcome,
+          checkCompatibility(original, widened, { ajv: engineAjv, budget: { maxMillis: 60_000 } })
+            .outcome,
         ).toBe('compatible')
       }),
       { numRuns: 200 },

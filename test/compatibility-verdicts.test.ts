@@ -8,6 +8,7 @@ import {
   engineFingerprint,
 } from '../src/workers/index.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
+import type { VerdictTables } from './support/all-tables.js'
 
 // Issue 25, item 2: verdicts outlive the process that computed them (a list of tracking scenarios
 // after a restart reads them), and never the code of the engine that made them.
@@ -36,7 +37,7 @@ describe.each(backends)('kept compatibility verdicts on $name', (backend) => {
   it('answers from the store after a restart, only for the same engine, and keeps no verdict cut short by the time budget', async () => {
     const errors: unknown[] = []
     const kept = (engine: string) => ({
-      store: createVerdictStore(store.db),
+      store: createVerdictStore(store.db.withTables<VerdictTables>()),
       engine,
       onError: (error: unknown) => errors.push(error),
     })

@@ -4,6 +4,7 @@ import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { startAdminApp } from './support/admin-app.js'
 import { backends } from './support/test-databases.js'
 import type { TestApp } from './support/test-app.js'
+import { allTables } from './support/all-tables.js'
 
 const SEARCH_1 = 'iglu:com.acme/search/jsonschema/1-0-0'
 const USER_1 = 'iglu:com.acme/user/jsonschema/1-0-0'
@@ -519,7 +520,7 @@ describe.each(backends)(
       expect((await admin.call('DELETE', `/source-apps/v1/${app.id}`)).status).toBe(204)
       const relisted = JSON.stringify({
         ...(
-          await server.app.store.db
+          await allTables(server.app.store.db)
             .selectFrom('tracking_scenarios')
             .select('document')
             .where('id', '=', b.id)
@@ -527,7 +528,7 @@ describe.each(backends)(
         ).document,
         sourceApplications: [app.id],
       })
-      await server.app.store.db
+      await allTables(server.app.store.db)
         .updateTable('tracking_scenarios')
         .set({ document: relisted })
         .where('id', '=', b.id)

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Config } from '../src/config.js'
+import type { Config } from '../src/config/config.js'
 import { requestJson } from './support/api-client.js'
 import { postgresStorage } from './support/storage-modes.js'
 import { FakeClock, startTestApp, type TestApp } from './support/test-app.js'

@@ -7,6 +7,7 @@ import { apiClient, requestJson, type ApiClient } from './support/api-client.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
+import { type AuthTables } from './support/all-tables.js'
 
 // `self` deliberately after the body: the canonical representation must move it first.
 const schema = (name: string, version: string) => ({
@@ -46,7 +47,10 @@ describe.each(backends)('legacy Schemas API and Iglu Server reads on $name', (ba
     organizationId = startup.organizationId
     adminSecret = startup.apiKey
     admin = await apiClient(server, organizationId, startup.apiKeyId, startup.apiKey)
-    const credentials = createCredentialsService({ db: server.app.store.db, clock: systemClock })
+    const credentials = createCredentialsService({
+      db: server.app.store.db.withTables<AuthTables>(),
+      clock: systemClock,
+    })
     const otherOrg = await credentials.createOrganization('other')
     otherSecret = (await credentials.createApiKey({ organizationId: otherOrg.id, isAdmin: true }))
       .secret

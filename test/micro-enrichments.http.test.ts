@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ConfigError } from '../src/config.js'
+import { ConfigError } from '../src/config/config.js'
 import { createAjv } from '../src/iglu/ajv-factory.js'
 import { requestJson } from './support/api-client.js'
 import { writeTestGeoDatabases } from './support/geoip-databases.js'

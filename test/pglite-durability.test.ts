@@ -6,6 +6,7 @@ import { createCredentialsService } from '../src/auth/credentials.service.js'
 import { createDb, type Store } from '../src/db/create-db.js'
 import { migrateToLatest } from '../src/db/migrate.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
+import { allTables, type AuthTables } from './support/all-tables.js'
 
 // Issue 25, item 7.6: registry writes on PGlite are durable: a commit's WAL is fsynced before it is answered.
 
@@ -31,7 +32,7 @@ describe.runIf(process.platform === 'linux')('PGlite on disk', () => {
       name: string
       setting: string
     }>`select name, setting from pg_settings where name in ('fsync', 'synchronous_commit', 'wal_sync_method') order by name`.execute(
-      store.db,
+      allTables(store.db),
     )
     expect(settings.rows).toEqual([
       { name: 'fsync', setting: 'on' },
@@ -42,7 +43,10 @@ describe.runIf(process.platform === 'linux')('PGlite on disk', () => {
 
   it('fsyncs the WAL file of the data directory before a registry write is answered', async () => {
     const { database, store } = await open()
-    const credentials = createCredentialsService({ db: store.db, clock: systemClock })
+    const credentials = createCredentialsService({
+      db: store.db.withTables<AuthTables>(),
+      clock: systemClock,
+    })
     const synced: string[] = []
     const original = fs.fsyncSync
     fs.fsyncSync = (fd: number) => {

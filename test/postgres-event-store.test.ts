@@ -10,6 +10,7 @@ import {
   describeEventStoreContract,
 } from './support/event-store.contract.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
+import { allTables, type InspectionTables } from './support/all-tables.js'
 
 describe.each(backends)('PostgresEventStore on $name', (backend) => {
   let database: TestDatabase
@@ -28,8 +29,11 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
   })
 
   async function fresh(options: { answerPage?: number } = {}): Promise<PostgresEventStore> {
-    await store.db.deleteFrom('inspected_events').execute()
-    return new PostgresEventStore({ db: store.db, now: clock }, options.answerPage)
+    await allTables(store.db).deleteFrom('inspected_events').execute()
+    return new PostgresEventStore(
+      { db: store.db.withTables<InspectionTables>(), now: clock },
+      options.answerPage,
+    )
   }
 
   describeEventStoreContract(`PostgreSQL (${backend.name})`, fresh)
@@ -40,10 +44,10 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     // A trigger stands in for a failure that only the last chunk of a large batch meets.
     await sql`create function refuse_poison() returns trigger language plpgsql as $$
       begin if new.body like '%poison%' then raise exception 'poisoned row'; end if; return new; end $$`.execute(
-      store.db,
+      allTables(store.db),
     )
     await sql`create trigger refuse_poison before insert on inspected_events for each row execute function refuse_poison()`.execute(
-      store.db,
+      allTables(store.db),
     )
     try {
       const good = Array.from({ length: 1200 }, (_, i) =>
@@ -84,9 +88,9 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
 
   it('trims each list to the newest events whose JSON texts fit the size bound, and tells what it wrote', async () => {
     const written: number[] = []
-    await store.db.deleteFrom('inspected_events').execute()
+    await allTables(store.db).deleteFrom('inspected_events').execute()
     const events = new PostgresEventStore({
-      db: store.db,
+      db: store.db.withTables<InspectionTables>(),
       now: clock,
       onWritten: (bytes) => written.push(bytes),
     })
@@ -236,7 +240,10 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
       const first = await fresh()
       const other = await createDb(database.config)
       try {
-        const second = new PostgresEventStore({ db: other.db, now: clock })
+        const second = new PostgresEventStore({
+          db: other.db.withTables<InspectionTables>(),
+          now: clock,
+        })
         await first.keep({ good: [aGoodEvent({ appId: 'from-first' })], bad: [], incomplete: [] })
         await second.keep({
           good: [aGoodEvent({ appId: 'from-second' })],

@@ -8,6 +8,7 @@ import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
+import { type AuthTables } from './support/all-tables.js'
 
 const schema = (version: string, extra: Record<string, unknown> = {}) => ({
   $schema: SELF_DESC_METASCHEMA_URI,
@@ -47,7 +48,10 @@ describe.each(backends)('data structures API on $name', (backend) => {
     const startup = server.app.startup
     if (startup.kind !== 'initial') throw new Error('expected initial credentials')
     admin = await apiClient(server, startup.organizationId, startup.apiKeyId, startup.apiKey)
-    const credentials = createCredentialsService({ db: server.app.store.db, clock: systemClock })
+    const credentials = createCredentialsService({
+      db: server.app.store.db.withTables<AuthTables>(),
+      clock: systemClock,
+    })
     const plain = await credentials.createApiKey({
       organizationId: startup.organizationId,
       isAdmin: false,

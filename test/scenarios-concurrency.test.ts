@@ -6,6 +6,7 @@ import { startAdminApp } from './support/admin-app.js'
 import { LOCK_WAITS_QUERY, untilLockWaits } from './support/lock-waits.js'
 import { backends } from './support/test-databases.js'
 import type { TestApp } from './support/test-app.js'
+import { allTables } from './support/all-tables.js'
 
 const SOURCE = 'iglu:com.acme/search/jsonschema/1-0-0'
 const RACERS = 12
@@ -181,7 +182,7 @@ describe.each(backends)(
         const app = (await admin.call('POST', '/source-apps/v1', { name: 'Going' })).body.data[0]
         const { id } = (await admin.call('POST', scenarios, { scenario: { name: 'Lists going' } }))
           .body.data[0]
-        const db = server.app.store.db
+        const db = allTables(server.app.store.db)
         let commit = () => undefined as void
         const committing = new Promise<void>((resolve) => (commit = resolve))
         let deleted = () => undefined as void

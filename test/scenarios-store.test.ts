@@ -17,6 +17,7 @@ import {
 } from '../src/tracking-plans/scenarios.store.js'
 import { LOCK_WAITS_QUERY, untilLockWaits } from './support/lock-waits.js'
 import { backends } from './support/test-databases.js'
+import type { TrackingPlanTables } from './support/all-tables.js'
 
 const ORG = '5d1e8a7e-2222-4c52-9d6b-3f2f8f0d1a11'
 const NOWHERE = { contextKey: '', dataStructureHash: null, dataStructureVersion: null }
@@ -61,12 +62,14 @@ describe.each(backends)('the tracking scenarios store on $name', (backend) => {
     cleanups.push(close)
     await migrateToLatest(db)
     await sql`insert into organizations (id, name) values (${ORG}, 'o')`.execute(db)
-    const store = createScenariosStore(db, holds)
+    const store = createScenariosStore(db.withTables<TrackingPlanTables>(), holds)
     const a = scenario('5d1e8a7e-0000-4000-8000-00000000000a', 'A')
     const b = scenario('5d1e8a7e-0000-4000-8000-00000000000b', 'B')
     for (const s of [a, b])
       expect((await store.insert(ORG, s, NOWHERE, record('created'))).kind).toBe('written')
-    const applications = createDataProductsStore(db, { forgetSourceApplication })
+    const applications = createDataProductsStore(db.withTables<TrackingPlanTables>(), {
+      forgetSourceApplication,
+    })
     const app = async (id: string) =>
       applications.insertSourceApplication(ORG, {
         id,

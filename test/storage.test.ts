@@ -14,6 +14,7 @@ import { apiClient } from './support/api-client.js'
 import { objectSchema } from './support/registry-builders.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
 import { testConfig } from './support/test-config.js'
+import { allTables, type AuthTables, type RegistryTables } from './support/all-tables.js'
 
 const BOOTSTRAP = {
   organizationId: '0b7e1f4e-5c1a-4c52-9d6b-3f2f8f0d1a11',
@@ -56,7 +57,7 @@ describe.each(backends)('storage on $name', (backend) => {
     expect(await migrateToLatest(store.db)).toEqual([])
     const tables = await sql<{ table_name: string }>`
       select table_name from information_schema.tables where table_schema = 'public' order by table_name`.execute(
-      store.db,
+      allTables(store.db),
     )
     expect(tables.rows.map((r) => r.table_name)).toEqual(
       expect.arrayContaining(['api_keys', 'organizations', 'server_secrets']),
@@ -68,7 +69,7 @@ describe.each(backends)('storage on $name', (backend) => {
     const store = await createDb(database.config)
     cleanups.push(() => store.close())
     const migrator = new Migrator({
-      db: store.db,
+      db: allTables(store.db),
       provider: { getMigrations: async () => migrations },
     })
     expect(
@@ -77,17 +78,17 @@ describe.each(backends)('storage on $name', (backend) => {
     const org = '3c0e8a7e-1111-4c52-9d6b-3f2f8f0d1a11'
     await sql`insert into organizations (id, name) values (${org}, 'o')`.execute(store.db)
     await sql`insert into data_structures (hash, organization_id, vendor, name, format, meta) values ('h', ${org}, 'v', 'n', 'jsonschema', '{}'::jsonb)`.execute(
-      store.db,
+      allTables(store.db),
     )
     const before = { z: 1, a: { y: [1, 2], b: null } }
     await sql`insert into schema_versions (data_structure_hash, env, version, schema, content_hash, patch_level, deployed_at) values ('h', 'DEV', '1-0-0', ${JSON.stringify(before)}::jsonb, 'c', 0, now())`.execute(
-      store.db,
+      allTables(store.db),
     )
     await migrateToLatest(store.db)
     const types = await sql<{
       data_type: string
     }>`select data_type from information_schema.columns where table_name = 'schema_versions' and column_name = 'schema'`.execute(
-      store.db,
+      allTables(store.db),
     )
     expect(types.rows).toEqual([{ data_type: 'json' }])
     const kept = await sql<{
@@ -95,7 +96,7 @@ describe.each(backends)('storage on $name', (backend) => {
     }>`select schema from schema_versions where data_structure_hash = 'h'`.execute(store.db)
     expect(kept.rows[0]?.schema).toEqual(before)
     await sql`update schema_versions set schema = ${JSON.stringify(before)}::json where data_structure_hash = 'h'`.execute(
-      store.db,
+      allTables(store.db),
     )
     const rewritten = await sql<{
       schema: unknown
@@ -109,7 +110,7 @@ describe.each(backends)('storage on $name', (backend) => {
     if (first.startup.kind !== 'initial') throw new Error('expected initial credentials')
     const { organizationId, apiKeyId, apiKey } = first.startup
     const created = await createCredentialsService({
-      db: first.store.db,
+      db: first.store.db.withTables<AuthTables>(),
       clock: systemClock,
     }).createOrganization('kept')
     await first.http.listen({ host: '127.0.0.1', port: 0 })
@@ -132,7 +133,7 @@ describe.each(backends)('storage on $name', (backend) => {
     const listed = await fetch(listUrl, { headers: { authorization: `Bearer ${accessToken}` } })
     expect(listed.status).toBe(200)
     const organizations = await createCredentialsService({
-      db: second.store.db,
+      db: second.store.db.withTables<AuthTables>(),
       clock: systemClock,
     }).listOrganizations()
     expect(organizations.map((o) => o.id)).toEqual(
@@ -148,7 +149,7 @@ describe.each(backends)('storage on $name', (backend) => {
     const second = await open(database)
     expect(second.startup.kind).toBe('existing')
     const keys = await createCredentialsService({
-      db: second.store.db,
+      db: second.store.db.withTables<AuthTables>(),
       clock: systemClock,
     }).listApiKeys()
     expect(keys).toHaveLength(1)
@@ -168,7 +169,10 @@ describe.each(backends)('storage on $name', (backend) => {
       lost.startup.apiKeyId,
     ])
     expect(next.startup.apiKey).not.toBe(lost.startup.apiKey)
-    const credentials = createCredentialsService({ db: next.store.db, clock: systemClock })
+    const credentials = createCredentialsService({
+      db: next.store.db.withTables<AuthTables>(),
+      clock: systemClock,
+    })
     const { organizationId, apiKeyId } = next.startup
     await expect(
       credentials.authenticateByIdAndSecret(organizationId, apiKeyId, lost.startup.apiKey),
@@ -182,7 +186,10 @@ describe.each(backends)('storage on $name', (backend) => {
     const later = await open(database, {}, false)
     expect(later.startup.kind).toBe('existing')
     expect(
-      await createCredentialsService({ db: later.store.db, clock: systemClock }).listApiKeys(),
+      await createCredentialsService({
+        db: later.store.db.withTables<AuthTables>(),
+        clock: systemClock,
+      }).listApiKeys(),
     ).toHaveLength(1)
   })
 
@@ -202,7 +209,10 @@ describe.each(backends)('storage on $name', (backend) => {
       keyCreated: false,
       secretChanged: false,
     })
-    const service = createCredentialsService({ db: second.store.db, clock: systemClock })
+    const service = createCredentialsService({
+      db: second.store.db.withTables<AuthTables>(),
+      clock: systemClock,
+    })
     expect((await service.listOrganizations()).map((o) => o.id)).toEqual([BOOTSTRAP.organizationId])
     const keys = await service.listApiKeys()
     expect(keys.map((k) => [k.id, k.isAdmin])).toEqual([[BOOTSTRAP.apiKeyId, true]])
@@ -219,7 +229,7 @@ describe.each(backends)('storage on $name', (backend) => {
     const first = await open(database, { bootstrap: BOOTSTRAP })
     // The first life accepts the requests and dies before doing them: its background work never runs.
     const dying = createRegistryService({
-      db: first.store.db,
+      db: first.store.db.withTables<RegistryTables>(),
       checkDocument: async (data) => ({
         kind: 'report',
         report: validateSchemaDocument(data, createAjv({ allErrors: true })),
@@ -282,7 +292,7 @@ describe.each(backends)('storage on $name', (backend) => {
   it('keeps a configured FLOE_JWT_SECRET out of the store', async () => {
     const database = await fresh()
     const app = await open(database, { jwtSecret: 'k'.repeat(40) })
-    const secrets = await app.store.db.selectFrom('server_secrets').selectAll().execute()
+    const secrets = await allTables(app.store.db).selectFrom('server_secrets').selectAll().execute()
     expect(secrets).toEqual([])
   })
 })

@@ -36,9 +36,10 @@ describe('active key cache', () => {
     expect([cache.get('a'), cache.get('b')?.id, cache.get('c')?.id]).toEqual([undefined, 'b', 'c'])
   })
 
-  it('is one cache per database handle', () => {
-    const db = {}
-    expect(activeKeyCacheFor(db)).toBe(activeKeyCacheFor(db))
-    expect(activeKeyCacheFor({})).not.toBe(activeKeyCacheFor(db))
+  it('is one cache per database connection, whichever view of it asks', () => {
+    const executor = {}
+    const view = () => ({ getExecutor: () => executor })
+    expect(activeKeyCacheFor(view())).toBe(activeKeyCacheFor(view()))
+    expect(activeKeyCacheFor({ getExecutor: () => ({}) })).not.toBe(activeKeyCacheFor(view()))
   })
 })

@@ -1,4 +1,4 @@
-import { ExpiringCache } from '../expiring-cache.js'
+import { ExpiringCache } from '../shared/index.js'
 import type { ApiKey } from './api-keys.store.js'
 
 const MAX_ENTRIES = 10_000
@@ -22,12 +22,16 @@ export interface ActiveKeyCache {
 
 const caches = new WeakMap<object, ActiveKeyCache>()
 
-/** One cache per database handle, so that a revocation through any credentials service on it clears the key at once. */
-export function activeKeyCacheFor(db: object): ActiveKeyCache {
-  let cache = caches.get(db)
+/**
+ * One cache per database connection, so that a revocation through any credentials service on it
+ * clears the key at once. Views of one connection (`withTables`) share its executor, which is the key.
+ */
+export function activeKeyCacheFor(db: { getExecutor(): object }): ActiveKeyCache {
+  const connection = db.getExecutor()
+  let cache = caches.get(connection)
   if (cache === undefined) {
     cache = createActiveKeyCache()
-    caches.set(db, cache)
+    caches.set(connection, cache)
   }
   return cache
 }

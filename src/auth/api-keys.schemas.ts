@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { ErrorBodyRef } from '../http/error-body.schema.js'
+import { ErrorBodyRef } from '../http/index.js'
 import { OrganizationParams } from './token-exchange.schemas.js'
 
 export const ApiKeyView = Type.Object(

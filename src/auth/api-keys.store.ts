@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { Database } from '../db/database.js'
+import type { AuthTables } from './auth.tables.js'
 import type { ApiKeyRow } from './api-keys.table.js'
 
 export interface ApiKey {
@@ -27,7 +27,7 @@ export interface NewApiKey {
   readonly secretUnshown?: boolean
 }
 
-export function createApiKeysStore(db: Kysely<Database>) {
+export function createApiKeysStore(db: Kysely<AuthTables>) {
   return {
     async insert(key: NewApiKey): Promise<ApiKey> {
       const row = await db

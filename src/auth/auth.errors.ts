@@ -1,4 +1,4 @@
-import { DomainError } from '../domain-error.js'
+import { DomainError } from '../shared/index.js'
 
 export type AuthErrorCode =
   | 'INVALID_ORGANIZATION_ID'
@@ -13,6 +13,7 @@ export type AuthErrorCode =
 /** The organization id in a path is not a UUID. */
 export class InvalidOrganizationIdError extends DomainError<'INVALID_ORGANIZATION_ID'> {
   readonly code = 'INVALID_ORGANIZATION_ID'
+  readonly kind = 'invalid'
   constructor(value: string) {
     super(`organizationId must be a UUID (got "${value.slice(0, 64)}")`, {
       field: 'organizationId',
@@ -23,16 +24,19 @@ export class InvalidOrganizationIdError extends DomainError<'INVALID_ORGANIZATIO
 /** The API key (or key id) presented for a token exchange is missing, unknown, revoked or of another organization. */
 export class InvalidApiKeyError extends DomainError<'INVALID_API_KEY'> {
   readonly code = 'INVALID_API_KEY'
+  readonly kind = 'unauthenticated'
 }
 
 /** The bearer token is missing, malformed, badly signed, expired, or its key was revoked. */
 export class InvalidTokenError extends DomainError<'INVALID_TOKEN'> {
   readonly code = 'INVALID_TOKEN'
+  readonly kind = 'unauthenticated'
 }
 
 /** A valid token used on another organization's resources. */
 export class OrganizationMismatchError extends DomainError<'ORGANIZATION_MISMATCH'> {
   readonly code = 'ORGANIZATION_MISMATCH'
+  readonly kind = 'forbidden'
   constructor() {
     super('This token does not grant access to this organization')
   }
@@ -41,6 +45,7 @@ export class OrganizationMismatchError extends DomainError<'ORGANIZATION_MISMATC
 /** The action needs a token issued for an admin API key. */
 export class AdminRequiredError extends DomainError<'ADMIN_REQUIRED'> {
   readonly code = 'ADMIN_REQUIRED'
+  readonly kind = 'forbidden'
   constructor(action: string) {
     super(`Only admin API keys may ${action}`)
   }
@@ -48,6 +53,7 @@ export class AdminRequiredError extends DomainError<'ADMIN_REQUIRED'> {
 
 export class OrganizationNotFoundError extends DomainError<'ORGANIZATION_NOT_FOUND'> {
   readonly code = 'ORGANIZATION_NOT_FOUND'
+  readonly kind = 'not-found'
   constructor(id: string) {
     super(`Organization ${id} does not exist`, { organizationId: id })
   }
@@ -55,6 +61,7 @@ export class OrganizationNotFoundError extends DomainError<'ORGANIZATION_NOT_FOU
 
 export class ApiKeyNotFoundError extends DomainError<'API_KEY_NOT_FOUND'> {
   readonly code = 'API_KEY_NOT_FOUND'
+  readonly kind = 'not-found'
   constructor(id: string) {
     super(`API key ${id} does not exist`, { apiKeyId: id })
   }
@@ -63,6 +70,7 @@ export class ApiKeyNotFoundError extends DomainError<'API_KEY_NOT_FOUND'> {
 /** A client address asked the token exchange for more tokens than the rate limit allows. */
 export class TooManyTokenRequestsError extends DomainError<'TOO_MANY_TOKEN_REQUESTS'> {
   readonly code = 'TOO_MANY_TOKEN_REQUESTS'
+  readonly kind = 'overloaded'
   constructor(perMinute: number, retryAfterSeconds: number) {
     super(
       `Too many token requests from this address: at most ${perMinute} a minute; retry in ${retryAfterSeconds} s`,

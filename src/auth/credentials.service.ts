@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import type { Database } from '../db/database.js'
+import type { AuthTables } from './auth.tables.js'
 import { isUuid } from '../shared/index.js'
 import { activeKeyCacheFor, type ActiveKeyCache } from './active-key-cache.js'
 import { generateApiKeySecret, hashApiKeySecret, secretMatchesHash } from './api-key-secret.js'
@@ -26,7 +26,7 @@ export interface NewApiKeyRequest {
 }
 
 export interface CredentialsDeps {
-  readonly db: Kysely<Database>
+  readonly db: Kysely<AuthTables>
   readonly clock: Clock
   /**
    * True when no other process can write this store (embedded PGlite): active keys are then kept in

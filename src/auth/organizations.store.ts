@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { Database } from '../db/database.js'
+import type { AuthTables } from './auth.tables.js'
 import type { OrganizationRow } from './organizations.table.js'
 
 export interface Organization {
@@ -8,7 +8,7 @@ export interface Organization {
   readonly createdAt: Date
 }
 
-export function createOrganizationsStore(db: Kysely<Database>) {
+export function createOrganizationsStore(db: Kysely<AuthTables>) {
   return {
     async insert(organization: { id: string; name: string }): Promise<Organization> {
       const row = await db

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import type { SigningSecrets } from '../auth-config.js'
-import type { Database } from '../db/database.js'
+import type { SigningSecrets } from '../config/index.js'
+import type { AuthTables } from './auth.tables.js'
 
 const SIGNING_SECRET_NAME = 'jwt-signing-secret'
 
@@ -17,7 +17,7 @@ export interface SigningKeys {
  * writer wins", so instances starting together still agree); and the previous secret, if any.
  */
 export async function resolveSigningKeys(
-  db: Kysely<Database>,
+  db: Kysely<AuthTables>,
   configured: SigningSecrets,
 ): Promise<SigningKeys> {
   const previous = configured.previous === null ? [] : [bytesOf(configured.previous)]

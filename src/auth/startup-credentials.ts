@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import type { BootstrapCredentials } from '../config.js'
-import type { Database } from '../db/database.js'
+import type { BootstrapCredentials } from '../config/index.js'
+import type { AuthTables } from './auth.tables.js'
 import { generateApiKeySecret, hashApiKeySecret } from './api-key-secret.js'
 import { createApiKeysStore } from './api-keys.store.js'
 import { createOrganizationsStore } from './organizations.store.js'
@@ -43,7 +43,7 @@ const STARTUP_LOCK = 7_046_531_202
  * then, each start gives that key a new secret.
  */
 export async function ensureStartupCredentials(
-  db: Kysely<Database>,
+  db: Kysely<AuthTables>,
   bootstrap: BootstrapCredentials | null,
 ): Promise<StartupCredentials> {
   return db.transaction().execute(async (trx) => {
@@ -114,7 +114,7 @@ export async function ensureStartupCredentials(
 
 /** The operator has seen the first-start secret: later starts say nothing more about it. */
 export async function confirmInitialSecretShown(
-  db: Kysely<Database>,
+  db: Kysely<AuthTables>,
   apiKeyId: string,
 ): Promise<void> {
   await createApiKeysStore(db).update(apiKeyId, { secretUnshown: false })

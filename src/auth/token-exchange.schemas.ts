@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { ErrorBodyRef } from '../http/error-body.schema.js'
+import { ErrorBodyRef } from '../http/index.js'
 
 export const OrganizationParams = Type.Object({
   organizationId: Type.String({ description: 'Organization UUID' }),

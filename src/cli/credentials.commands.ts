@@ -1,9 +1,12 @@
-import { systemClock } from '../auth/clock.js'
-import { createCredentialsService, type CredentialsService } from '../auth/credentials.service.js'
-import type { ApiKey } from '../auth/api-keys.store.js'
-import { loadConfig, type ConfigFlags } from '../config.js'
-import { createDb } from '../db/create-db.js'
-import { migrateToLatest } from '../db/migrate.js'
+import {
+  systemClock,
+  type AuthTables,
+  createCredentialsService,
+  type CredentialsService,
+  type ApiKey,
+} from '../auth/index.js'
+import { loadConfig, type ConfigFlags } from '../config/index.js'
+import { createDb, migrateToLatest } from '../db/index.js'
 
 /** Opens the configured store (migrated), runs one credentials operation, and closes it. */
 async function withCredentials<T>(
@@ -14,7 +17,9 @@ async function withCredentials<T>(
   const store = await createDb(config.db)
   try {
     await migrateToLatest(store.db)
-    return await run(createCredentialsService({ db: store.db, clock: systemClock }))
+    return await run(
+      createCredentialsService({ db: store.db.withTables<AuthTables>(), clock: systemClock }),
+    )
   } finally {
     await store.close()
   }

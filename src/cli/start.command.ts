@@ -1,6 +1,6 @@
 import { createApp, type FloeApp } from '../app.js'
-import type { StartupCredentials } from '../auth/startup-credentials.js'
-import { loadConfig, type ConfigFlags } from '../config.js'
+import type { StartupCredentials } from '../auth/index.js'
+import { loadConfig, type ConfigFlags } from '../config/index.js'
 
 /** `floe start`: one listener for every service, until SIGINT or SIGTERM. */
 export async function runStart(flags: ConfigFlags): Promise<void> {

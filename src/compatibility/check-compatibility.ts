@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { NFA } from 'refa'
-import { compileSchema, createAjv, type Ajv } from '../iglu/ajv-factory.js'
-import { schemaSizeProblem } from '../iglu/schema-size-limits.js'
+import { compileSchema, createAjv, type Ajv, schemaSizeProblem } from '../iglu/index.js'
 import { Budget, BudgetExceeded, DEFAULT_BUDGET, type BudgetLimits } from './budget.js'
 import type { CompatibilityResult, Reason } from './compatibility-result.js'
 import { proveInclusion } from './inclusion-prover.js'
@@ -13,7 +12,8 @@ import { directedValues } from './directed-witnesses.js'
 
 export interface CompatibilityOptions {
   /** The validator the answer is relative to; by default one made by the shared factory. */
-  readonly ajv?: Ajv
+  /** The validator whose behaviour is proved about (callers keep one: compiling is costly). */
+  readonly ajv: Ajv
   readonly budget?: Partial<BudgetLimits>
   /** Answer `compatible` at once for identical schemas (true by default; tests turn it off to exercise the prover). */
   readonly identityShortcut?: boolean
@@ -21,8 +21,6 @@ export interface CompatibilityOptions {
 
 const ANNOTATIONS = ['self', '$schema', 'title', 'description', 'default', 'examples', '$comment']
 const MAX_REASONS = 20
-
-let defaultAjv: Ajv | undefined
 
 /** A copy of the document without root annotations (an Iglu `$schema` would make Ajv demand `self`). */
 function document(schema: unknown): object {
@@ -40,9 +38,9 @@ function document(schema: unknown): object {
 export function checkCompatibility(
   candidate: unknown,
   reference: unknown,
-  options: CompatibilityOptions = {},
+  options: CompatibilityOptions,
 ): CompatibilityResult {
-  const ajv = options.ajv ?? (defaultAjv ??= createAjv())
+  const ajv = options.ajv
   const limits: BudgetLimits = { ...DEFAULT_BUDGET, ...options.budget }
   const candidateDoc = document(candidate)
   const referenceDoc = document(reference)

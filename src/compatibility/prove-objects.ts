@@ -1,4 +1,4 @@
-import { compileLinearPattern, type LinearPattern } from '../iglu/linear-pattern.js'
+import { compileLinearPattern, type LinearPattern } from '../iglu/index.js'
 import {
   asSchema,
   isAnything,

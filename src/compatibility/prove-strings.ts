@@ -1,4 +1,4 @@
-import { ASSERTED_FORMATS } from '../iglu/ajv-factory.js'
+import { ASSERTED_FORMATS } from '../iglu/index.js'
 import type { Schema } from './prepared-schema.js'
 import type { ProofContext } from './proof-context.js'
 import { inclusion, lengthRange, sampleWords, UnsupportedRegex } from './regex-language.js'

@@ -4,12 +4,12 @@ import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
 import { NodeFS } from '@electric-sql/pglite/nodefs'
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely'
 import pg from 'pg'
-import type { DatabaseConfig } from '../config.js'
+import type { DatabaseConfig } from '../config/index.js'
 import { lockDataDir } from './data-dir-lock.js'
-import type { Database } from './database.js'
+import type { NoTables } from './no-tables.js'
 
 export interface Store {
-  readonly db: Kysely<Database>
+  readonly db: Kysely<NoTables>
   readonly kind: DatabaseConfig['kind']
   /** Flushes and closes the store; safe to call twice. */
   close(): Promise<void>
@@ -86,7 +86,7 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
         throw error
       }
       return closingOnce(
-        new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) }),
+        new Kysely<NoTables>({ dialect: new PGliteDialect({ pglite }) }),
         'pglite',
         async () => {
           try {
@@ -102,7 +102,7 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
       // An idle client losing its connection must not crash the process; the next query reconnects.
       pool.on('error', () => undefined)
       return closingOnce(
-        new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+        new Kysely<NoTables>({ dialect: new PostgresDialect({ pool }) }),
         'postgres',
         async () => undefined,
       )
@@ -115,7 +115,7 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
 }
 
 function closingOnce(
-  db: Kysely<Database>,
+  db: Kysely<NoTables>,
   kind: Store['kind'],
   afterDestroy: () => Promise<void>,
 ): Store {

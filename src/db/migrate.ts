@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import { Migrator, type MigrationResult } from 'kysely/migration'
-import type { Database } from './database.js'
+import type { NoTables } from './no-tables.js'
 import { migrations } from './migrations/index.js'
 
 export class MigrationError extends Error {
@@ -16,7 +16,7 @@ export class MigrationError extends Error {
 }
 
 /** Brings the store to the latest schema; the same migrations run on PGlite and on PostgreSQL. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<readonly MigrationResult[]> {
+export async function migrateToLatest(db: Kysely<NoTables>): Promise<readonly MigrationResult[]> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },

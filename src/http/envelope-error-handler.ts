@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
-import { DomainError } from '../domain-error.js'
-import { isDomainErrorCode, STATUS_BY_DOMAIN_CODE } from './error-status.js'
+import { DomainError } from '../shared/index.js'
+import { STATUS_BY_DOMAIN_KIND } from './error-status.js'
 
 /** One item of an envelope's `errors`. */
 interface EnvelopeErrorItem {
@@ -74,8 +74,8 @@ export function registerEnvelopeErrorHandling(
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
     const envelope = (status: number, errors: readonly unknown[]) =>
       reply.code(status).send({ data: [], includes: [], errors })
-    if (error instanceof DomainError && isDomainErrorCode(error.code)) {
-      const status = STATUS_BY_DOMAIN_CODE[error.code]
+    if (error instanceof DomainError) {
+      const status = STATUS_BY_DOMAIN_KIND[error.kind]
       const problems = error.details?.problems
       if (Array.isArray(problems)) return envelope(status, problems)
       const field = error.details?.field

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
-import { DomainError } from '../domain-error.js'
-import { validationIssueText } from '../iglu/ajv-factory.js'
+import { DomainError } from '../shared/index.js'
+import { validationIssueText } from '../iglu/index.js'
 import type { ErrorBody } from './error-body.schema.js'
-import { codeForClientStatus, isDomainErrorCode, STATUS_BY_DOMAIN_CODE } from './error-status.js'
+import { codeForClientStatus, STATUS_BY_DOMAIN_KIND } from './error-status.js'
 
 /** Fastify's message, except that an unknown field is named (Ajv's own text only says there is one). */
 function validationMessage(error: FastifyError): string {
@@ -13,16 +13,16 @@ function validationMessage(error: FastifyError): string {
 }
 
 /**
- * The one place where errors become HTTP answers: domain errors by their code, the framework's
+ * The one place where errors become HTTP answers: domain errors by their kind, the framework's
  * client errors (validation, bad JSON, size) with their own 4xx, and anything else as a logged 500
  * that reveals nothing.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
-    if (error instanceof DomainError && isDomainErrorCode(error.code)) {
+    if (error instanceof DomainError) {
       const body: ErrorBody = { message: error.message, code: error.code }
       if (error.details !== undefined) body.details = { ...error.details }
-      return reply.code(STATUS_BY_DOMAIN_CODE[error.code]).send(body)
+      return reply.code(STATUS_BY_DOMAIN_KIND[error.kind]).send(body)
     }
     const status = 'statusCode' in error ? error.statusCode : undefined
     if ('validation' in error && error.validation !== undefined) {

@@ -1,5 +1,5 @@
 import pinoPretty from 'pino-pretty'
-import type { Config } from '../config.js'
+import type { Config } from '../config/index.js'
 
 /**
  * Where the logs go: stdout, or stderr when stdout carries events (--output-tsv/--output-json); as

@@ -3,7 +3,7 @@ import { createServer, type ServerOptions } from 'node:https'
 import { guardConnections } from './connection-guard.js'
 import type { AddressInfo } from 'node:net'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { ConfigError, type Config, type TlsConfig } from '../config.js'
+import { ConfigError, type Config, type TlsConfig } from '../config/index.js'
 import { trackConnections } from './quiet-connections.js'
 
 /** A second listener, over HTTPS, that hands every request to the same routes (as Micro's port 9543). */

@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js'
-import { BoundedMemo } from '../bounded-memo.js'
+import { BoundedMemo } from '../shared/index.js'
 
 /**
  * A regular expression from a user (a schema `pattern`, a configured header pattern), run on RE2's

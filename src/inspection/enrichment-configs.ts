@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { ConfigError, unknownFlagEnrichment, type FlagEnrichment } from '../config.js'
+import { ConfigError, unknownFlagEnrichment, type FlagEnrichment } from '../config/index.js'
 import { localAssetPath } from './enrichment-assets.js'
 import { openIpLookupDatabases, type IpLookupDatabase } from './maxmind-databases.js'
 import {

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { Database } from '../db/database.js'
-import { dataStructureHash } from '../iglu/schema-key.js'
-import { compareSchemaVer, parseSchemaVer } from '../iglu/schema-ver.js'
+import type { RegistryTables } from './registry.table.js'
+import { dataStructureHash, compareSchemaVer, parseSchemaVer } from '../iglu/index.js'
 
 /** One deployed version of a data structure, with the content other contexts compare against. */
 export interface CatalogVersion {
@@ -23,7 +22,7 @@ export interface CatalogEntry {
  * The registry seen from the design side: a data structure's deployed versions in one query.
  * DEV is preferred because every deployment goes through DEV first, so it holds the newest versions.
  */
-export function createDataStructureCatalog(db: Kysely<Database>) {
+export function createDataStructureCatalog(db: Kysely<RegistryTables>) {
   return {
     async describe(
       organizationId: string,

@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely'
-import { AdminRequiredError } from '../auth/auth.errors.js'
-import type { Database } from '../db/database.js'
-import { dataStructureHash, schemaKeyProblems, schemaKeyToUri } from '../iglu/schema-key.js'
+import { AdminRequiredError } from '../auth/index.js'
+import type { RegistryTables } from './registry.table.js'
 import {
+  dataStructureHash,
+  schemaKeyProblems,
+  schemaKeyToUri,
   compareSchemaVer,
   parseSchemaVer,
   sequencingProblem,
   type SchemaVer,
-} from '../iglu/schema-ver.js'
+} from '../iglu/index.js'
 import type { DeploymentRequest, Initiator } from './deployment-request.js'
 import {
   DataStructureHashConflictError,
@@ -78,7 +80,7 @@ export function checkDeploymentRequest(
  * structure's lock, so concurrent deployments of one structure happen one after the other.
  */
 export async function deploySchema(
-  db: Kysely<Database>,
+  db: Kysely<RegistryTables>,
   organizationId: string,
   request: DeploymentRequest,
   options: { patch: boolean; initiator: Initiator; now: Date },

@@ -1,4 +1,4 @@
-import { ExpiringCache } from '../expiring-cache.js'
+import { ExpiringCache } from '../shared/index.js'
 
 type Schema = Record<string, unknown>
 

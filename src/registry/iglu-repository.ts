@@ -1,7 +1,12 @@
 import type { Kysely } from 'kysely'
-import type { Database } from '../db/database.js'
-import { compareSchemaVer, formatSchemaVer, parseSchemaVer } from '../iglu/schema-ver.js'
-import { schemaKeyToUri, type SchemaKey } from '../iglu/schema-key.js'
+import type { RegistryTables } from './registry.table.js'
+import {
+  compareSchemaVer,
+  formatSchemaVer,
+  parseSchemaVer,
+  schemaKeyToUri,
+  type SchemaKey,
+} from '../iglu/index.js'
 import { NoSchemasAvailableError, SchemaNotFoundError } from './registry.errors.js'
 import type { Env } from './registry.store.js'
 
@@ -31,7 +36,7 @@ export function canonicalSchema(schema: Record<string, unknown>): Record<string,
  * One organization's deployed schemas seen as Iglu repositories, one per environment. This is what
  * `/iglu/{organizationId}/{dev|prod}/api/schemas` serves and what the inspection resolver reads in-process.
  */
-export function createIgluRepository(db: Kysely<Database>) {
+export function createIgluRepository(db: Kysely<RegistryTables>) {
   async function published(
     organizationId: string,
     env: Env,

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { requirePrincipal } from '../auth/principal.js'
-import { ErrorBodyRef } from '../http/error-body.schema.js'
-import { parseSchemaVer } from '../iglu/schema-ver.js'
+import { requirePrincipal } from '../auth/index.js'
+import { ErrorBodyRef } from '../http/index.js'
+import { parseSchemaVer } from '../iglu/index.js'
 import { canonicalSchema, type IgluRepository, type PublishedSchema } from './iglu-repository.js'
 import { SchemaNotFoundError } from './registry.errors.js'
 

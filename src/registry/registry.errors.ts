@@ -1,4 +1,4 @@
-import { DomainError } from '../domain-error.js'
+import { DomainError } from '../shared/index.js'
 
 export type RegistryErrorCode =
   | 'DATA_STRUCTURE_NOT_FOUND'
@@ -23,6 +23,7 @@ abstract class RegistryError<C extends RegistryErrorCode> extends DomainError<C>
 
 export class DataStructureNotFoundError extends RegistryError<'DATA_STRUCTURE_NOT_FOUND'> {
   readonly code = 'DATA_STRUCTURE_NOT_FOUND'
+  readonly kind = 'not-found'
   constructor(hash: string) {
     super(`No data structure with hash "${hash.slice(0, 100)}" in this organization`, {
       field: 'dataStructureHash',
@@ -32,6 +33,7 @@ export class DataStructureNotFoundError extends RegistryError<'DATA_STRUCTURE_NO
 
 export class VersionNotDeployedError extends RegistryError<'VERSION_NOT_DEPLOYED'> {
   readonly code = 'VERSION_NOT_DEPLOYED'
+  readonly kind = 'not-found'
   constructor(version: string, env: string | undefined) {
     super(`Version ${version} is not deployed${env === undefined ? '' : ` to ${env}`}`, {
       field: 'version',
@@ -41,6 +43,7 @@ export class VersionNotDeployedError extends RegistryError<'VERSION_NOT_DEPLOYED
 
 export class RequestNotFoundError extends RegistryError<'REQUEST_NOT_FOUND'> {
   readonly code = 'REQUEST_NOT_FOUND'
+  readonly kind = 'not-found'
   constructor(id: string) {
     super(`No request with id "${id.slice(0, 100)}"`, { field: 'id' })
   }
@@ -48,6 +51,7 @@ export class RequestNotFoundError extends RegistryError<'REQUEST_NOT_FOUND'> {
 
 export class InvalidSchemaKeyError extends RegistryError<'INVALID_SCHEMA_KEY'> {
   readonly code = 'INVALID_SCHEMA_KEY'
+  readonly kind = 'invalid'
   constructor(problems: readonly string[]) {
     super(problems.join('; '), { problems: [...problems] })
   }
@@ -55,6 +59,7 @@ export class InvalidSchemaKeyError extends RegistryError<'INVALID_SCHEMA_KEY'> {
 
 export class InvalidDeploymentPathError extends RegistryError<'INVALID_DEPLOYMENT_PATH'> {
   readonly code = 'INVALID_DEPLOYMENT_PATH'
+  readonly kind = 'invalid'
   constructor(source: string, target: string) {
     super(
       `Cannot deploy from ${source} to ${target}: the only moves are VALIDATED → DEV and DEV → PROD`,
@@ -65,6 +70,7 @@ export class InvalidDeploymentPathError extends RegistryError<'INVALID_DEPLOYMEN
 
 export class NotValidatedError extends RegistryError<'NOT_VALIDATED'> {
   readonly code = 'NOT_VALIDATED'
+  readonly kind = 'conflict'
   constructor(uri: string) {
     super(`${uri} has not been validated: send it to validation-requests first`)
   }
@@ -72,6 +78,7 @@ export class NotValidatedError extends RegistryError<'NOT_VALIDATED'> {
 
 export class NotInDevError extends RegistryError<'NOT_IN_DEV'> {
   readonly code = 'NOT_IN_DEV'
+  readonly kind = 'conflict'
   constructor(uri: string) {
     super(`${uri} is not deployed to DEV, so it cannot be promoted to PROD`)
   }
@@ -79,6 +86,7 @@ export class NotInDevError extends RegistryError<'NOT_IN_DEV'> {
 
 export class VersionGapError extends RegistryError<'VERSION_GAP'> {
   readonly code = 'VERSION_GAP'
+  readonly kind = 'conflict'
   constructor(problem: string, env: string) {
     super(`Version gap in ${env}: ${problem}`, { field: 'version' })
   }
@@ -86,6 +94,7 @@ export class VersionGapError extends RegistryError<'VERSION_GAP'> {
 
 export class PatchRequiredError extends RegistryError<'PATCH_REQUIRED'> {
   readonly code = 'PATCH_REQUIRED'
+  readonly kind = 'conflict'
   constructor(uri: string) {
     super(
       `${uri} is already in DEV with different content: deploy with ?patch=true to overwrite it, or bump the version`,
@@ -95,6 +104,7 @@ export class PatchRequiredError extends RegistryError<'PATCH_REQUIRED'> {
 
 export class ProdImmutableError extends RegistryError<'PROD_IMMUTABLE'> {
   readonly code = 'PROD_IMMUTABLE'
+  readonly kind = 'conflict'
   constructor(uri: string) {
     super(`${uri} is in PROD, and a PROD version is never changed: bump the version instead`)
   }
@@ -107,6 +117,7 @@ export class ProdImmutableError extends RegistryError<'PROD_IMMUTABLE'> {
  */
 export class DataStructureHashConflictError extends RegistryError<'DATA_STRUCTURE_HASH_CONFLICT'> {
   readonly code = 'DATA_STRUCTURE_HASH_CONFLICT'
+  readonly kind = 'conflict'
   constructor(requested: string, existing: string, hash: string) {
     super(
       `${requested} has the same data structure hash (${hash}) as the existing ${existing}: one of them must be renamed (vendor or name)`,
@@ -118,6 +129,7 @@ export class DataStructureHashConflictError extends RegistryError<'DATA_STRUCTUR
 /** The VALIDATED slot holds other content than the deployment request expected (`contentHash`). */
 export class ValidatedContentChangedError extends RegistryError<'VALIDATED_CONTENT_CHANGED'> {
   readonly code = 'VALIDATED_CONTENT_CHANGED'
+  readonly kind = 'conflict'
   constructor(uri: string, expected: string, found: string | null) {
     super(
       found === null
@@ -130,6 +142,7 @@ export class ValidatedContentChangedError extends RegistryError<'VALIDATED_CONTE
 
 export class SchemaTooDeepError extends RegistryError<'SCHEMA_TOO_DEEP'> {
   readonly code = 'SCHEMA_TOO_DEEP'
+  readonly kind = 'invalid'
   constructor(limit: number) {
     super(`data is nested deeper than ${limit} levels`, { field: 'data' })
   }
@@ -138,6 +151,7 @@ export class SchemaTooDeepError extends RegistryError<'SCHEMA_TOO_DEEP'> {
 /** A schema whose compilation or linting ran out of the worker pool's time or memory. */
 export class SchemaTooCostlyError extends RegistryError<'SCHEMA_TOO_COSTLY'> {
   readonly code = 'SCHEMA_TOO_COSTLY'
+  readonly kind = 'rejected'
   constructor(detail: string) {
     super(`data is too costly to check: ${detail}`, { field: 'data' })
   }
@@ -146,6 +160,7 @@ export class SchemaTooCostlyError extends RegistryError<'SCHEMA_TOO_COSTLY'> {
 /** Every worker busy and the pool's queue full: the request may be sent again. */
 export class ValidationBusyError extends RegistryError<'VALIDATION_BUSY'> {
   readonly code = 'VALIDATION_BUSY'
+  readonly kind = 'overloaded'
   constructor(detail: string) {
     super(`the server is checking too many schemas at once: ${detail}`, { field: 'data' })
   }
@@ -154,6 +169,7 @@ export class ValidationBusyError extends RegistryError<'VALIDATION_BUSY'> {
 /** Iglu Server's answer for a schema that is not there (or not readable): clients treat it as "not found". */
 export class SchemaNotFoundError extends RegistryError<'SCHEMA_NOT_FOUND'> {
   readonly code = 'SCHEMA_NOT_FOUND'
+  readonly kind = 'not-found'
   constructor() {
     super('The schema is not found')
   }
@@ -162,6 +178,7 @@ export class SchemaNotFoundError extends RegistryError<'SCHEMA_NOT_FOUND'> {
 /** Iglu Server's answer for an empty listing under a vendor, name or model. */
 export class NoSchemasAvailableError extends RegistryError<'NO_SCHEMAS_AVAILABLE'> {
   readonly code = 'NO_SCHEMAS_AVAILABLE'
+  readonly kind = 'not-found'
   constructor() {
     super('No schemas available')
   }

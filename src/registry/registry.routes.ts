@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { requirePrincipal } from '../auth/principal.js'
+import { requirePrincipal } from '../auth/index.js'
 import type { RegistryService } from './registry.service.js'
 import {
   deploymentSchema,

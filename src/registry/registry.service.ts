@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import type { Clock } from '../auth/clock.js'
-import type { BackgroundTasks } from '../background-tasks.js'
-import type { Database } from '../db/database.js'
-import { contentHash } from '../iglu/content-hash.js'
-import { compareSchemaVer, formatSchemaVer, parseSchemaVer } from '../iglu/schema-ver.js'
-import { dataStructureHash, schemaKeyToUri } from '../iglu/schema-key.js'
+import type { Clock } from '../auth/index.js'
+import { type BackgroundTasks, isUuid } from '../shared/index.js'
+import type { RegistryTables, PendingWork, StructureMeta } from './registry.table.js'
+import {
+  contentHash,
+  compareSchemaVer,
+  formatSchemaVer,
+  parseSchemaVer,
+  dataStructureHash,
+  schemaKeyToUri,
+} from '../iglu/index.js'
 import {
   checkDeploymentRequest,
   deploySchema,
@@ -30,14 +35,12 @@ import {
   type Env,
   type SchemaVersion,
 } from './registry.store.js'
-import type { PendingWork, StructureMeta } from './registry.table.js'
 import { dataStructureView, deploymentView } from './registry-views.js'
 import {
   MAX_SCHEMA_DEPTH,
   type SchemaDocumentCheck,
   type SchemaValidationReport,
 } from './schema-validation.js'
-import { isUuid } from '../shared/index.js'
 
 /** The result object of validation and deployment requests, as Console clients read it. */
 export interface RequestResult {
@@ -91,7 +94,7 @@ function reportOf(check: SchemaDocumentCheck): SchemaValidationReport {
 }
 
 export function createRegistryService(deps: {
-  db: Kysely<Database>
+  db: Kysely<RegistryTables>
   checkDocument: (data: unknown) => Promise<SchemaDocumentCheck>
   clock: Clock
   background: Pick<BackgroundTasks, 'run'>

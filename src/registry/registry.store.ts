@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
-import type { Database } from '../db/database.js'
 import type {
+  RegistryTables,
   DataStructureRow,
   DeploymentRow,
   PendingWork,
@@ -53,7 +53,7 @@ type Identity = {
 }
 
 /** Rows of the registry tables, mapped to domain values. Bind it to a transaction to make several calls atomic. */
-export function createRegistryStore(db: Kysely<Database>) {
+export function createRegistryStore(db: Kysely<RegistryTables>) {
   /** The versions of these data structures, by hash, in one query. */
   async function versionsOf(
     hashes: readonly string[],

@@ -81,3 +81,12 @@ export interface RegistryRequestsTable {
 
 export type DataStructureRow = Selectable<DataStructuresTable>
 export type DeploymentRow = Selectable<DeploymentsTable>
+
+/** The tables the registry owns; its stores see no other. */
+export type RegistryTables = {
+  validated_schemas: ValidatedSchemasTable
+  data_structures: DataStructuresTable
+  schema_versions: SchemaVersionsTable
+  deployments: DeploymentsTable
+  registry_requests: RegistryRequestsTable
+}

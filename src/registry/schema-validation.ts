@@ -1,8 +1,11 @@
-import { compileSchema, type Ajv } from '../iglu/ajv-factory.js'
-import { jsonDepthExceeds } from '../iglu/json-depth.js'
-import { schemaSizeProblem } from '../iglu/schema-size-limits.js'
-import type { SchemaKey } from '../iglu/schema-key.js'
-import { checkSelfDescribing } from '../iglu/self-describing.js'
+import {
+  compileSchema,
+  type Ajv,
+  jsonDepthExceeds,
+  schemaSizeProblem,
+  type SchemaKey,
+  checkSelfDescribing,
+} from '../iglu/index.js'
 import { isJsonObject } from '../shared/index.js'
 import { lintSchema } from './lint/lint-schema.js'
 import { SchemaTooDeepError } from './registry.errors.js'

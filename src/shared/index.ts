@@ -1,4 +1,8 @@
 // The few helpers used across bounded contexts; nothing here knows HTTP, the database or the domain.
+export { BackgroundTasks } from './background-tasks.js'
+export { BoundedMemo } from './bounded-memo.js'
+export { DomainError, type DomainErrorKind } from './domain-error.js'
+export { ExpiringCache } from './expiring-cache.js'
 export { isJsonObject } from './json-object.js'
 export { escapePointerToken } from './json-pointer.js'
 export { isUuid } from './uuid.js'

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { requirePrincipal } from '../auth/principal.js'
-import type { CompatibilityChecker } from '../compatibility/compatibility-result.js'
-import type { DesignSchemaChecker } from '../iglu/design-schema.js'
-import { ErrorBodyRef } from '../http/error-body.schema.js'
-import type { IgluRepository } from '../registry/iglu-repository.js'
+import { requirePrincipal } from '../auth/index.js'
+import type { CompatibilityChecker } from '../compatibility/index.js'
+import type { DesignSchemaChecker } from '../iglu/index.js'
+import { ErrorBodyRef } from '../http/index.js'
+import type { IgluRepository } from '../registry/index.js'
 import { checkEventSpec } from './event-spec-compatibility.js'
 
 const tags = ['compatibility']

@@ -1,4 +1,4 @@
-import { DomainError } from '../domain-error.js'
+import { DomainError } from '../shared/index.js'
 
 export type DataProductErrorCode =
   | 'DATA_PRODUCT_NOT_FOUND'
@@ -11,6 +11,7 @@ export type DataProductErrorCode =
 
 export class DataProductNotFoundError extends DomainError<'DATA_PRODUCT_NOT_FOUND'> {
   readonly code = 'DATA_PRODUCT_NOT_FOUND'
+  readonly kind = 'not-found'
   constructor(id: string) {
     super(`Data product ${id} not found`)
   }
@@ -18,6 +19,7 @@ export class DataProductNotFoundError extends DomainError<'DATA_PRODUCT_NOT_FOUN
 
 export class SourceApplicationNotFoundError extends DomainError<'SOURCE_APPLICATION_NOT_FOUND'> {
   readonly code = 'SOURCE_APPLICATION_NOT_FOUND'
+  readonly kind = 'not-found'
   constructor(id: string) {
     super(`Source application ${id} not found`)
   }
@@ -25,6 +27,7 @@ export class SourceApplicationNotFoundError extends DomainError<'SOURCE_APPLICAT
 
 export class UnknownSourceApplicationsError extends DomainError<'UNKNOWN_SOURCE_APPLICATIONS'> {
   readonly code = 'UNKNOWN_SOURCE_APPLICATIONS'
+  readonly kind = 'rejected'
   constructor(ids: readonly string[]) {
     super(
       `sourceApplications: ${ids.join(', ')} ${ids.length === 1 ? 'is not a source application' : 'are not source applications'} of this organization`,
@@ -36,6 +39,7 @@ export class UnknownSourceApplicationsError extends DomainError<'UNKNOWN_SOURCE_
 /** The same source application listed twice (ids compare without case, as UUIDs do). */
 export class RepeatedSourceApplicationError extends DomainError<'REPEATED_SOURCE_APPLICATION'> {
   readonly code = 'REPEATED_SOURCE_APPLICATION'
+  readonly kind = 'invalid'
   constructor(index: number, id: string) {
     super(`sourceApplications[${index}]: ${id} is listed more than once`, {
       field: `sourceApplications[${index}]`,
@@ -46,6 +50,7 @@ export class RepeatedSourceApplicationError extends DomainError<'REPEATED_SOURCE
 /** An update whose body names another record than its path. */
 export class IdMismatchError extends DomainError<'ID_MISMATCH'> {
   readonly code = 'ID_MISMATCH'
+  readonly kind = 'invalid'
   constructor(kind: string, pathId: string, bodyId: string) {
     super(
       `id: the body names ${kind} ${bodyId.slice(0, 100)}, the path ${pathId}; an id cannot change`,
@@ -57,6 +62,7 @@ export class IdMismatchError extends DomainError<'ID_MISMATCH'> {
 /** A create with a client-chosen id that is taken. */
 export class RecordExistsError extends DomainError<'RECORD_EXISTS'> {
   readonly code = 'RECORD_EXISTS'
+  readonly kind = 'conflict'
   constructor(kind: string, id: string) {
     super(`id: ${kind} ${id} already exists; update it with PUT`, { field: 'id' })
   }
@@ -65,6 +71,7 @@ export class RecordExistsError extends DomainError<'RECORD_EXISTS'> {
 /** A source application's entity that cannot be tracked as written: not an Iglu URI, listed twice, or max below min. */
 export class InvalidEntityError extends DomainError<'INVALID_ENTITY'> {
   readonly code = 'INVALID_ENTITY'
+  readonly kind = 'rejected'
   constructor(field: string, problem: string) {
     super(`${field}: ${problem}`, { field })
   }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import { requirePrincipal } from '../auth/principal.js'
+import { requirePrincipal } from '../auth/index.js'
 import type { DataProductsService } from './data-products.service.js'
 import {
   createDataProductSchema,

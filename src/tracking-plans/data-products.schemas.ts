@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { ErrorBodyRef } from '../http/error-body.schema.js'
+import { ErrorBodyRef } from '../http/index.js'
 
 const security = [{ bearer: [] }]
 const errors = { 400: ErrorBodyRef, 401: ErrorBodyRef, 403: ErrorBodyRef, 404: ErrorBodyRef }

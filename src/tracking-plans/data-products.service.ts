@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type { Static } from 'typebox'
-import type { Clock } from '../auth/clock.js'
-import { withoutNulls } from '../null-fields.js'
-import { parseIgluUri } from '../iglu/schema-key.js'
-import { isForeignKeyViolation, violatedUniqueConstraint } from '../db/constraint-violation.js'
+import type { Clock } from '../auth/index.js'
+import { withoutNulls } from './null-fields.js'
+import { parseIgluUri } from '../iglu/index.js'
+import { isForeignKeyViolation, violatedUniqueConstraint } from '../db/index.js'
 import {
   DataProductNotFoundError,
   IdMismatchError,

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely'
-import type { Database } from '../db/database.js'
+import type { TrackingPlanTables } from './tracking-plan.tables.js'
 import { isUuid } from '../shared/index.js'
 import type { DataProductDocument, SourceApplicationDocument } from './data-products.table.js'
 
@@ -22,7 +22,7 @@ export interface StoredSourceApplication {
 /** Records of other contexts that list source applications by id (the tracking scenarios). */
 export interface SourceApplicationLinks {
   forgetSourceApplication(
-    tx: Transaction<Database>,
+    tx: Transaction<TrackingPlanTables>,
     organizationId: string,
     id: string,
   ): Promise<void>
@@ -34,7 +34,7 @@ export interface SourceApplicationLinks {
  * order, before any scenario row, as a deletion locks its application before the scenarios.
  */
 export async function holdSourceApplications(
-  tx: Transaction<Database>,
+  tx: Transaction<TrackingPlanTables>,
   organizationId: string,
   ids: readonly string[],
 ): Promise<string[]> {
@@ -57,7 +57,10 @@ export async function holdSourceApplications(
 }
 
 /** Data products, source applications and the links between them, per organization. */
-export function createDataProductsStore(db: Kysely<Database>, links: SourceApplicationLinks) {
+export function createDataProductsStore(
+  db: Kysely<TrackingPlanTables>,
+  links: SourceApplicationLinks,
+) {
   async function linksOf(productIds: readonly string[]): Promise<Map<string, string[]>> {
     const links = new Map<string, string[]>()
     if (productIds.length === 0) return links

@@ -1,10 +1,6 @@
-import type {
-  CompatibilityChecker,
-  CompatibilityOutcome,
-} from '../compatibility/compatibility-result.js'
-import type { DesignSchemaChecker } from '../iglu/design-schema.js'
-import { parseIgluUri } from '../iglu/schema-key.js'
-import type { IgluRepository } from '../registry/iglu-repository.js'
+import type { CompatibilityChecker, CompatibilityOutcome } from '../compatibility/index.js'
+import { type DesignSchemaChecker, parseIgluUri } from '../iglu/index.js'
+import type { IgluRepository } from '../registry/index.js'
 import { InvalidSpecSchemaError, SourceNotFoundError } from './compatibility-checks.errors.js'
 import { isJsonObject } from '../shared/index.js'
 

@@ -1,7 +1,7 @@
-import type { Principal } from '../auth/principal.js'
-import { createAjv, validationIssueText } from '../iglu/ajv-factory.js'
+import type { Principal } from '../auth/index.js'
+import { createAjv, validationIssueText } from '../iglu/index.js'
 import { isJsonObject } from '../shared/index.js'
-import { withoutNulls } from '../null-fields.js'
+import { withoutNulls } from './null-fields.js'
 import { sourceResolver, type SourceCatalog, type SourceResolver } from './scenario-checks.js'
 import { problemError, type Problem } from './scenario-problem.js'
 import {

@@ -8,6 +8,7 @@ import type {
 } from './scenarios.schemas.js'
 import type { ScenariosStore } from './scenarios.store.js'
 import type { ScenariosService } from './scenarios.service.js'
+import type { LinkedEventSpecs } from './data-products.service.js'
 
 /** snowtype's `metadata`: sources with a newer version in the registry, and sources hidden there. */
 export interface EventSpecMetadata {
@@ -72,6 +73,34 @@ async function metadataOf(scenario: Scenario, resolve: SourceResolver): Promise<
   }
 }
 
+/** Scenarios as event specifications, each with its latest history record (author, message, date). */
+async function specViews(store: ScenariosStore, list: readonly Scenario[]) {
+  const records = new Map(
+    (
+      await store.history(
+        list.map((s) => s.id),
+        { latestOnly: true },
+      )
+    ).map((r) => [r.scenarioId, r]),
+  )
+  return list.map((scenario) => specView(scenario, records.get(scenario.id)))
+}
+
+/** The event specifications linked to data products, as the data products service lists them. */
+export function createLinkedEventSpecs(store: ScenariosStore): LinkedEventSpecs {
+  return {
+    async forDataProducts(organizationId, dataProductIds) {
+      const found = await store.listForDataProducts(organizationId, dataProductIds)
+      const specs = await specViews(store, found)
+      return found.map((scenario, index) => ({
+        id: scenario.id,
+        dataProductId: scenario.dataProductId ?? '',
+        spec: specs[index],
+      }))
+    },
+  }
+}
+
 /** Read-only event specification views of the scenarios, for code generators such as snowtype. */
 export function createEventSpecs(deps: {
   store: ScenariosStore
@@ -80,17 +109,7 @@ export function createEventSpecs(deps: {
 }) {
   const { store, catalog, scenarios } = deps
 
-  async function views(list: readonly Scenario[]) {
-    const records = new Map(
-      (
-        await store.history(
-          list.map((s) => s.id),
-          { latestOnly: true },
-        )
-      ).map((r) => [r.scenarioId, r]),
-    )
-    return list.map((scenario) => specView(scenario, records.get(scenario.id)))
-  }
+  const views = (list: readonly Scenario[]) => specViews(store, list)
 
   return {
     async get(organizationId: string, id: string) {
@@ -120,17 +139,6 @@ export function createEventSpecs(deps: {
         status: query.status,
       })
       return { data: await views(found), includes: [], errors: [], metadata: null }
-    },
-
-    /** Specs linked to these data products, for the data products context. */
-    async forDataProducts(organizationId: string, dataProductIds: readonly string[]) {
-      const found = await store.listForDataProducts(organizationId, dataProductIds)
-      const specs = await views(found)
-      return found.map((scenario, index) => ({
-        id: scenario.id,
-        dataProductId: scenario.dataProductId ?? '',
-        spec: specs[index],
-      }))
     },
   }
 }

@@ -1,6 +1,10 @@
-import type { DesignSchemaChecker } from '../iglu/design-schema.js'
-import { formatSchemaVer } from '../iglu/schema-ver.js'
-import { parseIgluUri, schemaKeyToUri, type SchemaKey } from '../iglu/schema-key.js'
+import {
+  type DesignSchemaChecker,
+  formatSchemaVer,
+  parseIgluUri,
+  schemaKeyToUri,
+  type SchemaKey,
+} from '../iglu/index.js'
 import { isUuid } from '../shared/index.js'
 import { problemError, type Problem } from './scenario-problem.js'
 import type { ScenarioInput } from './scenarios.schemas.js'

@@ -1,8 +1,5 @@
-import type {
-  CompatibilityChecker,
-  CompatibilityResult,
-} from '../compatibility/compatibility-result.js'
-import type { SchemaKey } from '../iglu/schema-key.js'
+import type { CompatibilityChecker, CompatibilityResult } from '../compatibility/index.js'
+import type { SchemaKey } from '../iglu/index.js'
 import { problemError, problemWarning, type Problem } from './scenario-problem.js'
 
 /** A version of the source data structure to compare with. */

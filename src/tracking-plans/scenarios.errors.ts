@@ -1,4 +1,4 @@
-import { DomainError } from '../domain-error.js'
+import { DomainError } from '../shared/index.js'
 import { problemError, type Problem } from './scenario-problem.js'
 
 export type ScenarioErrorCode =
@@ -7,6 +7,7 @@ export type ScenarioErrorCode =
 /** A write refused for semantic reasons; `problems` become the envelope's `errors` (warnings included). */
 export class ScenarioRejectedError extends DomainError<'SCENARIO_REJECTED'> {
   readonly code = 'SCENARIO_REJECTED'
+  readonly kind = 'rejected'
   constructor(readonly problems: readonly Problem[]) {
     super(problems.find((p) => p.type === 'Error')?.title ?? 'The scenario was rejected', {
       problems,
@@ -16,6 +17,7 @@ export class ScenarioRejectedError extends DomainError<'SCENARIO_REJECTED'> {
 
 export class ScenarioNotFoundError extends DomainError<'SCENARIO_NOT_FOUND'> {
   readonly code = 'SCENARIO_NOT_FOUND'
+  readonly kind = 'not-found'
   constructor(id: string, status?: string) {
     const title =
       status === undefined
@@ -28,6 +30,7 @@ export class ScenarioNotFoundError extends DomainError<'SCENARIO_NOT_FOUND'> {
 /** Query parameters that are well-formed one by one but make no sense together. */
 export class ScenarioQueryInvalidError extends DomainError<'SCENARIO_QUERY_INVALID'> {
   readonly code = 'SCENARIO_QUERY_INVALID'
+  readonly kind = 'invalid'
   constructor(parameter: string, title: string) {
     super(title, { problems: [problemError('InvalidParameter', `query.${parameter}`, title)] })
   }
@@ -35,6 +38,7 @@ export class ScenarioQueryInvalidError extends DomainError<'SCENARIO_QUERY_INVAL
 
 export class EventSpecNotFoundError extends DomainError<'EVENT_SPEC_NOT_FOUND'> {
   readonly code = 'EVENT_SPEC_NOT_FOUND'
+  readonly kind = 'not-found'
   constructor(id: string) {
     super(`Event specification ${id} not found`)
   }

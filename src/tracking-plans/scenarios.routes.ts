@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { requirePrincipal } from '../auth/principal.js'
-import { ErrorBodyRef } from '../http/error-body.schema.js'
-import { registerEnvelopeErrorHandling } from '../http/envelope-error-handler.js'
+import { requirePrincipal } from '../auth/index.js'
+import { ErrorBodyRef, registerEnvelopeErrorHandling } from '../http/index.js'
 import type { EventSpecWrites } from './event-spec-writes.js'
 import type { EventSpecs } from './event-specs.js'
 import {

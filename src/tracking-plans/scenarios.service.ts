@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import type { Clock } from '../auth/clock.js'
-import type { Principal } from '../auth/principal.js'
-import type { CompatibilityChecker } from '../compatibility/compatibility-result.js'
-import type { DesignSchemaChecker } from '../iglu/design-schema.js'
-import { dataStructureHash } from '../iglu/schema-key.js'
-import { formatSchemaVer } from '../iglu/schema-ver.js'
+import type { Clock, Principal } from '../auth/index.js'
+import type { CompatibilityChecker } from '../compatibility/index.js'
+import { type DesignSchemaChecker, dataStructureHash, formatSchemaVer } from '../iglu/index.js'
 import { isUuid } from '../shared/index.js'
 import { compatibilityProblems } from './scenario-compatibility.js'
 import {

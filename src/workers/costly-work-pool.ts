@@ -1,32 +1,10 @@
 import { MessageChannel } from 'node:worker_threads'
-import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
 import type { CostlyAnswer, CostlyTask, StoppedWork, WorkOutcome } from './costly-work.js'
 import type { TaskEnvelope } from './costly-work.worker.js'
-
-/** Limits of the pool that runs costly user-supplied work off the event loop. */
-export interface CostlyWorkLimits {
-  /** Worker threads, kept once started. */
-  readonly threads: number
-  /** Start the threads with the pool (a server), or at its first task (tests, which mostly never use them). */
-  readonly eager: boolean
-  /** Running time a task may take, in milliseconds (waiting for a thread not counted); past it the worker is replaced. */
-  readonly timeoutMs: number
-  /** Old-generation heap of one worker, in MB; past it the worker dies and is replaced. */
-  readonly memoryMb: number
-  /** Tasks waiting for a thread, at most; more are answered at once as stopped (queue). */
-  readonly maxQueue: number
-}
-
-export const DEFAULT_COSTLY_WORK_LIMITS: CostlyWorkLimits = {
-  threads: Math.max(1, Math.min(2, availableParallelism())),
-  eager: true,
-  timeoutMs: 2_000,
-  memoryMb: 256,
-  maxQueue: 1_000,
-}
+import { DEFAULT_COSTLY_WORK_LIMITS, type CostlyWorkLimits } from '../config/index.js'
 
 /** A task that waits this long for a thread is answered as stopped (queue): the pool is overloaded. */
 export const MAX_QUEUE_WAIT_MS = 30_000

@@ -1,6 +1,5 @@
-import type { BudgetLimits } from '../compatibility/budget.js'
-import type { CompatibilityResult } from '../compatibility/compatibility-result.js'
-import type { SchemaDocumentCheck } from '../registry/schema-validation.js'
+import type { BudgetLimits, CompatibilityResult } from '../compatibility/index.js'
+import type { SchemaDocumentCheck } from '../registry/index.js'
 
 /** One piece of costly work on user-supplied schemas, as it crosses to a worker thread. */
 export type CostlyTask =

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
-import type { BudgetLimits } from '../compatibility/budget.js'
 import type {
+  BudgetLimits,
   CompatibilityChecker,
   CompatibilityResult,
-} from '../compatibility/compatibility-result.js'
+} from '../compatibility/index.js'
 import type { CostlyWorkPool } from './costly-work-pool.js'
 import type { VerdictStore } from './verdict-store.js'
 

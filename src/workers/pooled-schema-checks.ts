@@ -1,5 +1,5 @@
-import type { DesignSchemaChecker } from '../iglu/design-schema.js'
-import type { SchemaDocumentCheck } from '../registry/schema-validation.js'
+import type { DesignSchemaChecker } from '../iglu/index.js'
+import type { SchemaDocumentCheck } from '../registry/index.js'
 import type { CostlyWorkPool } from './costly-work-pool.js'
 
 /** A registry validation of a schema document in the worker pool; a stopped task says which limit. */

@@ -4,8 +4,8 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { sql, type Kysely } from 'kysely'
-import type { CompatibilityResult } from '../compatibility/compatibility-result.js'
-import type { Database } from '../db/database.js'
+import type { CompatibilityResult } from '../compatibility/index.js'
+import type { VerdictTables } from './compatibility-verdicts.table.js'
 
 /** Verdicts kept in the store at most; past it, the oldest are deleted. */
 export const MAX_KEPT_VERDICTS = 100_000
@@ -38,7 +38,7 @@ export function engineFingerprint(): string {
 }
 
 /** Kept verdicts in the `compatibility_verdicts` table, at most {@link MAX_KEPT_VERDICTS}. */
-export function createVerdictStore(db: Kysely<Database>): VerdictStore {
+export function createVerdictStore(db: Kysely<VerdictTables>): VerdictStore {
   let keptSincePrune = 0
   return {
     async find(key) {

@@ -1,6 +1,7 @@
 import { systemClock } from '../../src/auth/clock.js'
 import { createCredentialsService } from '../../src/auth/credentials.service.js'
 import type { TestApp } from './test-app.js'
+import { type AuthTables } from './all-tables.js'
 
 export interface JsonResponse {
   status: number
@@ -78,7 +79,10 @@ export async function bootstrapAdmin(server: TestApp): Promise<ApiClient> {
 
 /** An admin client of a second, new organization, for isolation tests. */
 export async function otherOrganizationAdmin(server: TestApp): Promise<ApiClient> {
-  const credentials = createCredentialsService({ db: server.app.store.db, clock: systemClock })
+  const credentials = createCredentialsService({
+    db: server.app.store.db.withTables<AuthTables>(),
+    clock: systemClock,
+  })
   const organization = await credentials.createOrganization('other')
   const key = await credentials.createApiKey({ organizationId: organization.id, isAdmin: true })
   return apiClient(server, organization.id, key.key.id, key.secret)

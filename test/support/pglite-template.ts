@@ -6,7 +6,7 @@ import { Kysely, PGliteDialect } from 'kysely'
 import type { TestProject } from 'vitest/node'
 import { migrateToLatest } from '../../src/db/migrate.js'
 import { FUZZ_SEED } from './fuzz-settings.js'
-import type { Database } from '../../src/db/database.js'
+import type { NoTables as Database } from '../../src/db/index.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {

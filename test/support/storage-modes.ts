@@ -1,4 +1,4 @@
-import type { EventStorageConfig } from '../../src/config.js'
+import type { EventStorageConfig } from '../../src/config/config.js'
 import type { TestConfigOverrides } from './test-config.js'
 import { backends } from './test-databases.js'
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely'
-import type { Database } from '../../src/db/database.js'
+import type { NoTables as Database } from '../../src/db/index.js'
+import type { AllTables } from './all-tables.js'
 
 /**
  * Rules that hold only if every write is whole: each query lists the rows that break its rule.
@@ -63,6 +64,7 @@ export async function storedRowCounts(db: Kysely<Database>): Promise<Record<stri
   const counts: Record<string, number> = {}
   for (const table of tables) {
     const row = await db
+      .withTables<AllTables>()
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .executeTakeFirstOrThrow()

@@ -1,5 +1,5 @@
 import { createApp, type AppDeps, type FloeApp } from '../../src/app.js'
-import type { Config } from '../../src/config.js'
+import type { Config } from '../../src/config/config.js'
 import type { Clock } from '../../src/auth/clock.js'
 
 /** A running app on a loopback port: tests talk to it over real HTTP. */

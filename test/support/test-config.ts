@@ -1,4 +1,4 @@
-import type { Config, DatabaseConfig } from '../../src/config.js'
+import type { Config, DatabaseConfig } from '../../src/config/config.js'
 import { inMemoryPglite } from './test-databases.js'
 
 export interface TestConfigOverrides {

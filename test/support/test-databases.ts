@@ -5,7 +5,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { inject } from 'vitest'
 import { templateImage } from './pglite-template.js'
-import type { DatabaseConfig } from '../../src/config.js'
+import type { DatabaseConfig } from '../../src/config/config.js'
 
 /** A fresh, empty database of one backend, and how to throw it away. */
 export interface TestDatabase {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { BODY_LIMITS } from '../../http/body-limits.js'
-import { parseIgluUri } from '../../iglu/schema-key.js'
+import { BODY_LIMITS } from '../../http/index.js'
+import { parseIgluUri } from '../../iglu/index.js'
 import { collectorCors } from '../collector/collector.routes.js'
 import {
   keepBadEvent,

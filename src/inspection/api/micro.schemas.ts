@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { createAjv } from '../../iglu/ajv-factory.js'
+import { createAjv } from '../../iglu/index.js'
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Union([schema, Type.Null()])

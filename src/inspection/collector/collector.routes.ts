@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { BODY_LIMITS } from '../../http/body-limits.js'
+import { BODY_LIMITS } from '../../http/index.js'
 import type { Collected, InspectionService } from '../inspection.service.js'
-import type { CollectorPathAlias, CookieConfig, RedirectsConfig } from '../../collector-config.js'
+import type { CollectorPathAlias, CookieConfig, RedirectsConfig } from '../../config/index.js'
 import { SNOWPLOW_VENDOR } from '../pipeline/adapt-payload.js'
 
 const PIXEL = Buffer.from('R0lGODlhAQABAPAAAP///wAAACH5BAUAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64')
@@ -24,20 +24,26 @@ export function collectorCors(request: FastifyRequest, reply: FastifyReply): voi
   void reply.header('Access-Control-Allow-Credentials', 'true')
 }
 
-let expirySecond = NaN
-let expiryText = ''
-
 /** The cookie's expiry date, a year on: the text changes once a second, so the last one is kept. */
-function cookieExpiry(nowMillis: number): string {
-  const second = Math.floor(nowMillis / 1000)
-  if (second !== expirySecond) {
-    expiryText = new Date(second * 1000 + COOKIE_DAYS * 86_400_000).toUTCString()
-    expirySecond = second
+function cookieExpiryClock(): (nowMillis: number) => string {
+  let keptSecond = NaN
+  let keptText = ''
+  return (nowMillis) => {
+    const second = Math.floor(nowMillis / 1000)
+    if (second !== keptSecond) {
+      keptText = new Date(second * 1000 + COOKIE_DAYS * 86_400_000).toUTCString()
+      keptSecond = second
+    }
+    return keptText
   }
-  return expiryText
 }
 
-function setNuidCookie(reply: FastifyReply, collected: Collected, cookie: CookieConfig): void {
+function setNuidCookie(
+  reply: FastifyReply,
+  collected: Collected,
+  cookie: CookieConfig,
+  expiry: (nowMillis: number) => string,
+): void {
   if (!cookie.enabled) return
   const attributes = `${cookie.domain === null ? '' : `; Domain=${cookie.domain}`}; Path=/; SameSite=None; Secure; HttpOnly`
   if (collected.anonymous) {
@@ -49,7 +55,7 @@ function setNuidCookie(reply: FastifyReply, collected: Collected, cookie: Cookie
     return
   }
   if (collected.nuid === null) return
-  const expires = cookieExpiry(Date.now())
+  const expires = expiry(Date.now())
   void reply.header(
     'Set-Cookie',
     `${cookie.name}=${collected.nuid}; Expires=${expires}${attributes}`,
@@ -102,6 +108,7 @@ export const collectorRoutes: FastifyPluginAsync<{
   paths: readonly CollectorPathAlias[]
   cookie: CookieConfig
 }> = async (app, { inspection, now, redirects, paths, cookie }) => {
+  const expiry = cookieExpiryClock()
   /** Custom `vendor/version` paths to the standard ones they stand for. */
   const aliases = new Map(
     paths.map(({ from, to }) => [from.slice(1), to.slice(1).split('/') as [string, string]]),
@@ -152,7 +159,7 @@ export const collectorRoutes: FastifyPluginAsync<{
   ) {
     const collected = await record(request, vendor, version)
     collectorCors(request, reply)
-    setNuidCookie(reply, collected, cookie)
+    setNuidCookie(reply, collected, cookie, expiry)
     if (request.method === 'POST') return reply.type('text/plain; charset=utf-8').send('ok')
     return reply
       .header('Cache-Control', 'no-cache, no-store, must-revalidate')
@@ -196,7 +203,7 @@ export const collectorRoutes: FastifyPluginAsync<{
       return reply.code(404).type('text/plain; charset=utf-8').send('redirects take GET requests')
     const collected = await record(request, 'r', version)
     collectorCors(request, reply)
-    setNuidCookie(reply, collected, cookie)
+    setNuidCookie(reply, collected, cookie, expiry)
     const target = redirectTarget(
       new URLSearchParams(rawQuery(request.url)).get('u'),
       redirects.domains,

@@ -1,4 +1,4 @@
-import { jsonDepthExceeds, jsonTextNestsAtMost } from '../../iglu/json-depth.js'
+import { jsonDepthExceeds, jsonTextNestsAtMost } from '../../iglu/index.js'
 import type { CollectorPayload, RawEvent } from './collector-payload.js'
 import type { IgluValidation } from './iglu-validation.js'
 import { parameterValue } from './recurring-values.js'

@@ -1,5 +1,10 @@
-import type { CollectorPayload, RawEvent } from './collector-payload.js'
-import { badRowCollectorPayload, collectorPayloadJson, rawEventJson } from './collector-payload.js'
+import {
+  type CollectorPayload,
+  type RawEvent,
+  badRowCollectorPayload,
+  collectorPayloadJson,
+  rawEventJson,
+} from './collector-payload.js'
 
 /** The bad-row types Floe emits, with the schema version of each. */
 export const BAD_ROW_VERSIONS = {

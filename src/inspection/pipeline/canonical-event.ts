@@ -1,4 +1,4 @@
-import { BoundedMemo } from '../../bounded-memo.js'
+import { BoundedMemo } from '../../shared/index.js'
 
 /** The 131 fields of the canonical enriched event, in TSV column order. */
 export const CANONICAL_FIELDS = [

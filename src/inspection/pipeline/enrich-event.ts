@@ -1,4 +1,4 @@
-import { BoundedMemo } from '../../bounded-memo.js'
+import { BoundedMemo } from '../../shared/index.js'
 import { badEvent, badRow, type BadEvent, type Processor } from './bad-rows.js'
 import {
   emptyEvent,

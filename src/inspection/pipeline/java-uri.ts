@@ -1,5 +1,5 @@
 import fastUri from 'fast-uri'
-import { BoundedMemo } from '../../bounded-memo.js'
+import { BoundedMemo } from '../../shared/index.js'
 
 /** The parts of a URI as Java's `java.net.URI` reports them: raw, case kept, nothing normalised. */
 export interface UriParts {

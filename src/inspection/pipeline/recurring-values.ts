@@ -1,4 +1,4 @@
-import { BoundedMemo } from '../../bounded-memo.js'
+import { BoundedMemo } from '../../shared/index.js'
 
 /**
  * Text values that recur across a tracker's events (its app id, platform, page URL, user agent,

@@ -1,4 +1,4 @@
-import { ConfigError, type InspectionConfig } from '../../config.js'
+import { ConfigError, type InspectionConfig } from '../../config/index.js'
 import { createIgluResolver, type IgluResolver } from './iglu-resolver.js'
 import { loadResolverConfig, ResolverConfigError } from './resolver-config.js'
 import {

@@ -1,4 +1,4 @@
-import { schemaKeyToUri, type SchemaKey } from '../../iglu/schema-key.js'
+import { schemaKeyToUri, type SchemaKey } from '../../iglu/index.js'
 import type { LookupAttempt } from '../pipeline/iglu-validation.js'
 import { RepositoryFailure, type SchemaRepository } from './schema-repositories.js'
 

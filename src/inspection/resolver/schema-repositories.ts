@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { schemaKeyToUri, type SchemaKey } from '../../iglu/schema-key.js'
-import { formatSchemaVer } from '../../iglu/schema-ver.js'
+import { schemaKeyToUri, type SchemaKey, formatSchemaVer } from '../../iglu/index.js'
 import { CORE_SCHEMAS } from './core-schemas.js'
 import { isJsonObject } from '../../shared/index.js'
 

@@ -1,8 +1,13 @@
-import { compileSchema, createAjv, type Ajv } from '../../iglu/ajv-factory.js'
-import { PatternCostExceeded, PatternCostMeter } from '../../iglu/linear-pattern.js'
-import { contentHash } from '../../iglu/content-hash.js'
-import { BoundedMemo } from '../../bounded-memo.js'
-import { parseIgluUri } from '../../iglu/schema-key.js'
+import {
+  compileSchema,
+  createAjv,
+  type Ajv,
+  PatternCostExceeded,
+  PatternCostMeter,
+  contentHash,
+  parseIgluUri,
+} from '../../iglu/index.js'
+import { BoundedMemo } from '../../shared/index.js'
 import type { DataReport, IgluValidation, ValidationVerdict } from '../pipeline/iglu-validation.js'
 import type { IgluResolver } from './iglu-resolver.js'
 

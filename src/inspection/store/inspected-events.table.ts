@@ -14,3 +14,8 @@ export interface InspectedEventsTable {
   /** JSON text of the GoodEvent or BadEvent. */
   body: string
 }
+
+/** The one table of event inspection (PostgreSQL event storage). */
+export type InspectionTables = {
+  inspected_events: InspectedEventsTable
+}

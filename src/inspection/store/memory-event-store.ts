@@ -1,5 +1,5 @@
 import { getHeapStatistics } from 'node:v8'
-import { BoundedMemo } from '../../bounded-memo.js'
+import { BoundedMemo } from '../../shared/index.js'
 import { BoundedLog } from './bounded-log.js'
 import { badEventWeight, goodEventWeight } from './event-weight.js'
 import type { BadEvent } from '../pipeline/bad-rows.js'

@@ -1,10 +1,11 @@
-import type { InspectionConfig } from '../../config.js'
-import { createDb, type Store } from '../../db/create-db.js'
-import { migrateToLatest } from '../../db/migrate.js'
+import type { InspectionConfig } from '../../config/index.js'
+import type { Kysely } from 'kysely'
+import { createDb, migrateToLatest, type NoTables } from '../../db/index.js'
 import { startEventRetention } from './event-retention.js'
 import type { EventStore } from './event-store.js'
 import { MemoryEventStore } from './memory-event-store.js'
 import { PostgresEventStore } from './postgres-event-store.js'
+import type { InspectionTables } from './inspected-events.table.js'
 
 export interface OpenEventStore {
   readonly store: EventStore
@@ -21,7 +22,7 @@ export interface OpenEventStore {
  */
 export async function openEventStore(
   config: InspectionConfig,
-  deps: { registry: Store; now: () => number; onError: (error: unknown) => void },
+  deps: { database: Kysely<NoTables>; now: () => number; onError: (error: unknown) => void },
 ): Promise<OpenEventStore> {
   const storage = config.storage
   if (storage.kind === 'memory') {
@@ -43,7 +44,7 @@ export async function openEventStore(
   try {
     if (own !== null) await migrateToLatest(own.db)
     const events = new PostgresEventStore({
-      db: (own ?? deps.registry).db,
+      db: (own?.db ?? deps.database).withTables<InspectionTables>(),
       now: deps.now,
       onWritten: (bytes) => retention?.written(bytes),
     })

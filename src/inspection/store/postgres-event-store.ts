@@ -1,5 +1,4 @@
 import { sql, type Insertable, type Kysely, type SelectQueryBuilder } from 'kysely'
-import type { Database } from '../../db/database.js'
 import type { BadEventFilter, GoodEventFilter } from '../api/event-filters.js'
 import {
   collectorTime,
@@ -8,7 +7,7 @@ import {
   type EventScope,
   type EventStore,
 } from './event-store.js'
-import type { InspectedEventsTable } from './inspected-events.table.js'
+import type { InspectedEventsTable, InspectionTables } from './inspected-events.table.js'
 import type { BadEvent } from '../pipeline/bad-rows.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 import { ANSWER_PAGE, type JsonPages } from '../api/json-array.js'
@@ -49,7 +48,7 @@ interface StoredRow {
   readonly body: string
 }
 
-type StoredRowsQuery = SelectQueryBuilder<Database, 'inspected_events', StoredRow>
+type StoredRowsQuery = SelectQueryBuilder<InspectionTables, 'inspected_events', StoredRow>
 
 /** The events a store wrote itself: their JSON text is trusted. */
 const parseGood = (row: { body: string }) => JSON.parse(row.body) as GoodEvent
@@ -66,7 +65,7 @@ export class PostgresEventStore implements EventStore {
   /** @param answerPage rows per page of an answer's JSON (tests make it small) */
   constructor(
     private readonly deps: {
-      readonly db: Kysely<Database>
+      readonly db: Kysely<InspectionTables>
       readonly now: () => number
       /** Told the size of the events' JSON texts after each write (the retention job cleans up early after a large amount). */
       readonly onWritten?: (bytes: number) => void

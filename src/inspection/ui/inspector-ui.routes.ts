@@ -16,17 +16,14 @@ const FILES = {
 const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-let files: ReadonlyMap<string, { readonly type: string; readonly body: Buffer }> | null = null
-
-/** The page's files, read at the first registration (the page is served under two prefixes). */
+/** The page's files, read when the routes are registered (a few kilobytes, once per prefix). */
 function pageFiles(): ReadonlyMap<string, { readonly type: string; readonly body: Buffer }> {
-  files ??= new Map(
+  return new Map(
     Object.entries(FILES).map(([name, type]) => [
       name,
       { type, body: readFileSync(new URL(name, ASSETS)) },
     ]),
   )
-  return files
 }
 
 /**

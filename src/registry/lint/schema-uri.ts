@@ -1,4 +1,4 @@
-import { SELF_DESC_METASCHEMA_URI } from '../../iglu/self-describing.js'
+import { SELF_DESC_METASCHEMA_URI } from '../../iglu/index.js'
 import type { Linter } from './linter.js'
 
 export const schemaUri: Linter = {

@@ -1,4 +1,4 @@
-import { compileLinearPattern } from '../../../iglu/linear-pattern.js'
+import { compileLinearPattern } from '../../../iglu/index.js'
 import type { EnrichedEvent } from '../canonical-event.js'
 
 const COOKIE_SCHEMA = 'iglu:org.ietf/http_cookie/jsonschema/1-0-0'

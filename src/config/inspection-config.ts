@@ -9,7 +9,7 @@ import {
   type RedirectsConfig,
 } from './collector-config.js'
 import { parseDuration, parseSize, type Env, type Pick } from './config-values.js'
-import { isUuid } from './shared/index.js'
+import { isUuid } from '../shared/index.js'
 
 export const FLAG_ENRICHMENTS = [
   'campaign_attribution',

@@ -6,7 +6,7 @@ import {
   type InspectionFlags,
 } from './inspection-config.js'
 import { parseSigningSecrets, parseTokenRateLimit, type SigningSecrets } from './auth-config.js'
-import { parseCostlyWork } from './costly-work-config.js'
+import { parseCostlyWork, type CostlyWorkLimits } from './costly-work-config.js'
 import {
   parseConnections,
   parsePort,
@@ -15,9 +15,8 @@ import {
   type ListenerFlags,
   type TlsConfig,
 } from './listener-config.js'
-import type { CostlyWorkLimits } from './workers/index.js'
 import path from 'node:path'
-import { isUuid } from './shared/index.js'
+import { isUuid } from '../shared/index.js'
 
 /** Where the store lives: embedded PGlite (on disk, or in memory when `dataDir` is null) or a PostgreSQL server. */
 export type DatabaseConfig =

@@ -1,7 +1,6 @@
 /** The listeners' options: the port checks, and the HTTPS listener's certificate, key and port. */
-import { boundedInteger } from './config-values.js'
+import { boundedInteger, type Pick } from './config-values.js'
 import path from 'node:path'
-import type { Pick } from './config-values.js'
 
 /** Where the HTTPS listener's certificate and key are, and its port. */
 export interface TlsConfig {

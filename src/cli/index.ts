@@ -1,0 +1,8 @@
+export {
+  createKeyCommand,
+  createOrganizationCommand,
+  listKeysCommand,
+  listOrganizationsCommand,
+  revokeKeyCommand,
+} from './credentials.commands.js'
+export { runStart } from './start.command.js'

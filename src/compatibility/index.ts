@@ -1,0 +1,6 @@
+export type { BudgetLimits } from './budget.js'
+export type {
+  CompatibilityChecker,
+  CompatibilityOutcome,
+  CompatibilityResult,
+} from './compatibility-result.js'

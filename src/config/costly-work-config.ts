@@ -1,0 +1,51 @@
+/** The worker pool's limits, from the environment: threads, time and memory of costly work. */
+import { boundedInteger, type Pick } from './config-values.js'
+import { availableParallelism } from 'node:os'
+
+/** Limits of the pool that runs costly user-supplied work off the event loop. */
+export interface CostlyWorkLimits {
+  /** Worker threads, kept once started. */
+  readonly threads: number
+  /** Start the threads with the pool (a server), or at its first task (tests, which mostly never use them). */
+  readonly eager: boolean
+  /** Running time a task may take, in milliseconds (waiting for a thread not counted); past it the worker is replaced. */
+  readonly timeoutMs: number
+  /** Old-generation heap of one worker, in MB; past it the worker dies and is replaced. */
+  readonly memoryMb: number
+  /** Tasks waiting for a thread, at most; more are answered at once as stopped (queue). */
+  readonly maxQueue: number
+}
+
+export const DEFAULT_COSTLY_WORK_LIMITS: CostlyWorkLimits = {
+  threads: Math.max(1, Math.min(2, availableParallelism())),
+  eager: true,
+  timeoutMs: 2_000,
+  memoryMb: 256,
+  maxQueue: 1_000,
+}
+
+/** FLOE_WORKER_THREADS, FLOE_WORKER_TIMEOUT_MS, FLOE_WORKER_MEMORY_MB and FLOE_WORKER_QUEUE. */
+export function parseCostlyWork(pick: Pick, problems: string[]): CostlyWorkLimits {
+  const defaults = DEFAULT_COSTLY_WORK_LIMITS
+  return {
+    threads: boundedInteger(pick, 'FLOE_WORKER_THREADS', defaults.threads, 1, 64, problems),
+    eager: true,
+    timeoutMs: boundedInteger(
+      pick,
+      'FLOE_WORKER_TIMEOUT_MS',
+      defaults.timeoutMs,
+      100,
+      600_000,
+      problems,
+    ),
+    memoryMb: boundedInteger(
+      pick,
+      'FLOE_WORKER_MEMORY_MB',
+      defaults.memoryMb,
+      32,
+      16_384,
+      problems,
+    ),
+    maxQueue: boundedInteger(pick, 'FLOE_WORKER_QUEUE', defaults.maxQueue, 1, 100_000, problems),
+  }
+}

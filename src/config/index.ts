@@ -1,0 +1,15 @@
+export type { SigningSecrets } from './auth-config.js'
+export type { CollectorPathAlias, CookieConfig, RedirectsConfig } from './collector-config.js'
+export {
+  type BootstrapCredentials,
+  type Config,
+  ConfigError,
+  type ConfigFlags,
+  type DatabaseConfig,
+  type FlagEnrichment,
+  loadConfig,
+  type TlsConfig,
+  unknownFlagEnrichment,
+} from './config.js'
+export { type CostlyWorkLimits, DEFAULT_COSTLY_WORK_LIMITS } from './costly-work-config.js'
+export type { InspectionConfig } from './inspection-config.js'

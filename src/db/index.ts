@@ -1,0 +1,5 @@
+export { isForeignKeyViolation, violatedUniqueConstraint } from './constraint-violation.js'
+export { createDb, type Store } from './create-db.js'
+export { DataDirLockedError } from './data-dir-lock.js'
+export { migrateToLatest } from './migrate.js'
+export type { NoTables } from './no-tables.js'

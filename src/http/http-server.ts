@@ -1,0 +1,70 @@
+import type { Writable } from 'node:stream'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Config } from '../config/index.js'
+import { registerApiDocs } from './api-docs.js'
+import { BODY_LIMITS } from './body-limits.js'
+import { guardConnections } from './connection-guard.js'
+import { ErrorBody } from './error-body.schema.js'
+import { registerErrorHandling } from './error-handler.js'
+import { healthRoutes } from './health.routes.js'
+import { parseJsonBodies } from './json-body-parser.js'
+import { logStream } from './log-stream.js'
+import { trackConnections } from './quiet-connections.js'
+import { requestLogSerializer } from './redact-credentials.js'
+
+/** How long a stop waits for requests in progress before closing their connections. */
+export const SHUTDOWN_GRACE_MS = 10_000
+/** The most a request's headers may take, request line included. */
+export const MAX_HEADER_BYTES = 32 * 1024
+
+/**
+ * The one Fastify server, before any context is mounted: its limits and timeouts, the connection
+ * guard, the error handling that maps domain errors to HTTP, JSON bodies, the API docs and /health.
+ */
+export async function createHttpServer(
+  config: Config,
+  options: { readonly logStream?: Writable | undefined; readonly version: string },
+): Promise<FastifyInstance> {
+  const http = Fastify({
+    // Requests are logged with their URL, whose credential-like query parameters are redacted.
+    logger: {
+      level: config.log.level,
+      ...(options.logStream === undefined ? logStream(config) : { stream: options.logStream }),
+      serializers: { req: requestLogSerializer },
+    },
+    bodyLimit: BODY_LIMITS.api,
+    forceCloseConnections: 'idle',
+    // Given to Node's createServer as well: set only afterwards (as Fastify does), Node 20 never
+    // times a request out. Node checks for unfinished requests every 30 s by default: a timeout
+    // could then fire 30 s late.
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    // Headers (the request line included) up to 32 KiB, not Node's 16: the reference collector takes
+    // request lines of 20 480 bytes, and GET trackers put whole events with their entities in the URL.
+    http: {
+      requestTimeout: config.http.requestTimeoutMs,
+      headersTimeout: config.http.headersTimeoutMs,
+      connectionsCheckingInterval: Math.max(
+        100,
+        Math.min(5000, Math.floor(config.http.requestTimeoutMs / 2)),
+      ),
+      maxHeaderSize: MAX_HEADER_BYTES,
+    },
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+  http.server.maxConnections = config.http.maxConnections
+  guardConnections(http.server, {
+    maxPerAddress: config.http.maxConnectionsPerAddress,
+    firstByteTimeoutMs: config.http.headersTimeoutMs,
+  })
+  const connections = trackConnections(http.server, SHUTDOWN_GRACE_MS)
+  http.addHook('preClose', async () => connections.closeQuiet())
+  http.addSchema(ErrorBody)
+  registerErrorHandling(http)
+  parseJsonBodies(http)
+  await registerApiDocs(http, options.version)
+  await http.register(healthRoutes)
+  return http
+}

@@ -1,0 +1,6 @@
+export { BODY_LIMITS } from './body-limits.js'
+export { registerEnvelopeErrorHandling } from './envelope-error-handler.js'
+export { ErrorBodyRef } from './error-body.schema.js'
+export { createHttpServer, MAX_HEADER_BYTES, SHUTDOWN_GRACE_MS } from './http-server.js'
+export { createSecureListener, type SecureListener } from './secure-listener.js'
+export { rejectUnstorableInput } from './storable-input-guard.js'

@@ -1,0 +1,32 @@
+export {
+  type Ajv,
+  ASSERTED_FORMATS,
+  compileSchema,
+  createAjv,
+  validationIssueText,
+} from './ajv-factory.js'
+export { contentHash } from './content-hash.js'
+export type { DesignSchemaChecker } from './design-schema.js'
+export { jsonDepthExceeds, jsonTextNestsAtMost } from './json-depth.js'
+export {
+  compileLinearPattern,
+  type LinearPattern,
+  PatternCostExceeded,
+  PatternCostMeter,
+} from './linear-pattern.js'
+export {
+  dataStructureHash,
+  parseIgluUri,
+  type SchemaKey,
+  schemaKeyProblems,
+  schemaKeyToUri,
+} from './schema-key.js'
+export { schemaSizeProblem } from './schema-size-limits.js'
+export {
+  compareSchemaVer,
+  formatSchemaVer,
+  parseSchemaVer,
+  type SchemaVer,
+  sequencingProblem,
+} from './schema-ver.js'
+export { checkSelfDescribing, SELF_DESC_METASCHEMA_URI } from './self-describing.js'

@@ -1,0 +1,1 @@
+export { type Inspection, inspectionRoutes, openInspection } from './inspection-context.js'

@@ -1,0 +1,136 @@
+import type { Writable } from 'node:stream'
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify'
+import type { Kysely } from 'kysely'
+import type { InspectionConfig } from '../config/index.js'
+import type { NoTables } from '../db/index.js'
+import { BODY_LIMITS } from '../http/index.js'
+import type { SchemaKey } from '../iglu/index.js'
+import { microDisabledRoutes, microRoutes } from './api/micro.routes.js'
+import { COLLECTOR_LOG_LEVEL, collectorRoutes } from './collector/collector.routes.js'
+import { loadEnrichments } from './enrichment-configs.js'
+import { eventLogLine } from './event-log.js'
+import { createEventOutput } from './event-output.js'
+import { createInspectionService, type InspectionService } from './inspection.service.js'
+import { buildResolver } from './resolver/build-resolver.js'
+import { createSchemaValidation } from './resolver/schema-validation.js'
+import { openEventStore } from './store/open-event-store.js'
+
+/** The schemas deployed in Floe's own registry, as the resolver asks for them. */
+export interface RegistrySchemas {
+  lookup(key: SchemaKey): Promise<Record<string, unknown> | null>
+  peek(key: SchemaKey): Record<string, unknown> | null | undefined
+}
+
+/** Event inspection, opened: the service behind the collector and the `/micro` API. */
+export interface Inspection {
+  readonly service: InspectionService
+  /** Stores the events of answered collector requests, then closes the event store. */
+  close(): Promise<void>
+}
+
+/**
+ * Opens event inspection: the resolver (Floe's registry first, then the core schemas and the
+ * configured repositories), the enabled enrichments, the event store and the service. What it
+ * enabled and where events are kept is logged.
+ */
+export async function openInspection(
+  config: InspectionConfig,
+  deps: {
+    readonly registrySchemas: RegistrySchemas
+    /** The registry's database, where PostgreSQL event storage keeps events unless given its own. */
+    readonly database: Kysely<NoTables>
+    readonly now: () => number
+    readonly log: FastifyBaseLogger
+    /** Where `--output-tsv`/`--output-json` print. */
+    readonly stdout: Writable
+    readonly processor: { readonly artifact: string; readonly version: string }
+  },
+): Promise<Inspection> {
+  const { log, now } = deps
+  const resolver = buildResolver(
+    config,
+    {
+      name: `Floe registry (${config.env})`,
+      priority: 0,
+      vendorPrefixes: [],
+      kind: 'registry',
+      cacheable: false,
+      lookup: (key) => deps.registrySchemas.lookup(key),
+      peek: (key) => deps.registrySchemas.peek(key),
+    },
+    now,
+  )
+  const iglu = createSchemaValidation(resolver)
+  const optional = await loadEnrichments(
+    {
+      directory: config.enrichmentsDir,
+      enable: config.enrich,
+      geoDatabase: config.geoDatabase,
+    },
+    iglu,
+  )
+  for (const warning of optional.warnings) log.warn(warning)
+  log.info(
+    optional.enabled.length === 0
+      ? 'No enrichments enabled'
+      : `Enabled enrichments: ${optional.enabled.join(', ')}`,
+  )
+  const events = await openEventStore(config, {
+    database: deps.database,
+    now,
+    onError: (error) => log.error({ err: error }, 'cleaning up inspected events failed'),
+  })
+  log.info(events.description)
+  const service = createInspectionService({
+    store: events.store,
+    iglu,
+    enrichments: optional.enrichments,
+    resolver,
+    processor: deps.processor,
+    now,
+    maxPayloadBytes: BODY_LIMITS.collectorPayload,
+    onDeferredError: (error) =>
+      log.error({ err: error }, 'storing the events of an answered collector request failed'),
+    onSubscriberError: (error) =>
+      log.error({ err: error }, 'a subscriber to stored events (event log or live stream) failed'),
+    output:
+      config.output === null
+        ? null
+        : createEventOutput({
+            format: config.output,
+            stream: deps.stdout,
+            destination: config.destination,
+            onError: (error) => log.warn({ err: error }, 'forwarding events failed (not retried)'),
+          }),
+  })
+  // Micro's event log: a line per stored event (the collector's requests themselves are not logged).
+  if (['info', 'debug', 'trace'].includes(log.level))
+    service.subscribe((arrival) => log.info(eventLogLine(arrival)))
+  return {
+    service,
+    close: async () => {
+      await service.settled()
+      await events.close()
+    },
+  }
+}
+
+/** The collector's routes and the `/local` and `/micro` APIs. */
+export const inspectionRoutes: FastifyPluginAsync<{
+  readonly config: InspectionConfig
+  readonly inspection: Inspection
+  readonly now: () => number
+}> = async (app, { config, inspection, now }) => {
+  await app.register(collectorRoutes, {
+    inspection: inspection.service,
+    now,
+    redirects: config.redirects,
+    paths: config.collectorPaths,
+    cookie: config.cookie,
+    logLevel: COLLECTOR_LOG_LEVEL,
+  })
+  for (const prefix of ['/local', '/micro']) {
+    if (config.maxEvents === 0) await app.register(microDisabledRoutes, { prefix })
+    else await app.register(microRoutes, { prefix, inspection: inspection.service })
+  }
+}

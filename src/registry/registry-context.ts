@@ -1,0 +1,67 @@
+import type { Kysely } from 'kysely'
+import type { Clock } from '../auth/index.js'
+import { schemaKeyToUri, type SchemaKey } from '../iglu/index.js'
+import type { BackgroundTasks } from '../shared/index.js'
+import { createDataStructureCatalog, type DataStructureCatalog } from './data-structure-catalog.js'
+import { createDeployedSchemaCache } from './deployed-schema-cache.js'
+import { createIgluRepository, type IgluRepository } from './iglu-repository.js'
+import type { RegistryTables } from './registry.table.js'
+import { createRegistryService, type RegistryService } from './registry.service.js'
+import type { SchemaDocumentCheck } from './schema-validation.js'
+
+/** How long deployed schemas read from the database are trusted: deployments by other instances sharing it show within this time. */
+const DEPLOYED_SCHEMA_TTL_MS = 2000
+
+type Schema = Record<string, unknown>
+
+/** The registry, assembled: data structures, their deployments, and the Iglu reads of them. */
+export interface Registry {
+  readonly service: RegistryService
+  readonly repository: IgluRepository
+  readonly catalog: DataStructureCatalog
+  /**
+   * The schemas deployed to the environment that event inspection reads, of one organization
+   * (none when it is null): kept for a moment, and forgotten at once by a deployment here.
+   */
+  readonly published: {
+    lookup(key: SchemaKey): Promise<Schema | null>
+    peek(key: SchemaKey): Schema | null | undefined
+  }
+}
+
+export function createRegistry(deps: {
+  readonly db: Kysely<RegistryTables>
+  /** Validation and lint of a schema document (in the worker pool). */
+  readonly checkDocument: (data: unknown) => Promise<SchemaDocumentCheck>
+  readonly clock: Clock
+  readonly now: () => number
+  readonly background: Pick<BackgroundTasks, 'run'>
+  readonly inspected: { readonly organizationId: string | null; readonly env: 'DEV' | 'PROD' }
+}): Registry {
+  const repository = createIgluRepository(deps.db)
+  const { organizationId, env } = deps.inspected
+  const published = createDeployedSchemaCache<SchemaKey>({
+    keyOf: schemaKeyToUri,
+    keepMisses: true,
+    find: async (key) =>
+      organizationId === null
+        ? null
+        : ((await repository.find(organizationId, env, key))?.schema ?? null),
+    ttlMs: DEPLOYED_SCHEMA_TTL_MS,
+    now: deps.now,
+  })
+  const service = createRegistryService({
+    db: deps.db,
+    checkDocument: deps.checkDocument,
+    clock: deps.clock,
+    background: deps.background,
+    versionCacheTtlMs: DEPLOYED_SCHEMA_TTL_MS,
+    onDeployed: () => published.invalidate(),
+  })
+  return {
+    service,
+    repository,
+    catalog: createDataStructureCatalog(deps.db),
+    published: { lookup: (key) => published.lookup(key), peek: (key) => published.peek(key) },
+  }
+}

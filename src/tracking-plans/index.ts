@@ -1,0 +1,2 @@
+export type { TrackingPlanTables } from './tracking-plan.tables.js'
+export { createTrackingPlans, trackingPlansRoutes } from './tracking-plans.js'

@@ -1,0 +1,15 @@
+import type {
+  DataProductSourceApplicationsTable,
+  DataProductsTable,
+  SourceApplicationsTable,
+} from './data-products.table.js'
+import type { TrackingScenarioHistoryTable, TrackingScenariosTable } from './scenarios.table.js'
+
+/** The tables of tracking plans; their stores see no other. */
+export type TrackingPlanTables = {
+  source_applications: SourceApplicationsTable
+  data_products: DataProductsTable
+  data_product_source_applications: DataProductSourceApplicationsTable
+  tracking_scenarios: TrackingScenariosTable
+  tracking_scenario_history: TrackingScenarioHistoryTable
+}

@@ -1,0 +1,88 @@
+import type { FastifyPluginAsync } from 'fastify'
+import type { Kysely } from 'kysely'
+import type { Clock } from '../auth/index.js'
+import type { CompatibilityChecker } from '../compatibility/index.js'
+import type { DesignSchemaChecker } from '../iglu/index.js'
+import type { IgluRepository } from '../registry/index.js'
+import { compatibilityChecksRoutes } from './compatibility-checks.routes.js'
+import { dataProductsRoutes, sourceApplicationsRoutes } from './data-products.routes.js'
+import { createDataProductsService, type DataProductsService } from './data-products.service.js'
+import { createDataProductsStore, holdSourceApplications } from './data-products.store.js'
+import { createEventSpecWrites, type EventSpecWrites } from './event-spec-writes.js'
+import { createEventSpecs, createLinkedEventSpecs, type EventSpecs } from './event-specs.js'
+import type { SourceCatalog } from './scenario-checks.js'
+import { eventSpecsRoutes, scenariosRoutes } from './scenarios.routes.js'
+import { createScenariosService, type ScenariosService } from './scenarios.service.js'
+import { createScenariosStore, forgetSourceApplication } from './scenarios.store.js'
+import type { TrackingPlanTables } from './tracking-plan.tables.js'
+
+/** The tracking plans context, assembled: scenarios (event specifications), data products, source applications. */
+export interface TrackingPlans {
+  readonly scenarios: ScenariosService
+  readonly eventSpecs: EventSpecs
+  readonly eventSpecWrites: EventSpecWrites
+  readonly dataProducts: DataProductsService
+}
+
+export function createTrackingPlans(deps: {
+  readonly db: Kysely<TrackingPlanTables>
+  /** The registry's data structures, which scenarios reference. */
+  readonly catalog: SourceCatalog
+  readonly clock: Clock
+  /** The compatibility engine (in the worker pool, verdicts kept by content). */
+  readonly compatibility: CompatibilityChecker
+  /** Whether a design schema compiles (in the worker pool). */
+  readonly designSchema: DesignSchemaChecker
+}): TrackingPlans {
+  const { db, catalog, clock } = deps
+  const scenariosStore = createScenariosStore(db, { holdSourceApplications })
+  // Data products list their event specifications straight from the scenarios' store; scenarios
+  // ask the data products service whether a product and its source applications exist.
+  const dataProducts = createDataProductsService({
+    store: createDataProductsStore(db, { forgetSourceApplication }),
+    eventSpecs: createLinkedEventSpecs(scenariosStore),
+    clock,
+  })
+  const scenarios = createScenariosService({
+    store: scenariosStore,
+    catalog,
+    dataProducts,
+    clock,
+    compatibility: deps.compatibility,
+    designSchema: deps.designSchema,
+  })
+  return {
+    scenarios,
+    dataProducts,
+    eventSpecs: createEventSpecs({ store: scenariosStore, catalog, scenarios }),
+    eventSpecWrites: createEventSpecWrites({ store: scenariosStore, catalog, scenarios }),
+  }
+}
+
+/** Every tracking plans route, under an organization's (guarded) prefix. */
+export const trackingPlansRoutes: FastifyPluginAsync<{
+  readonly plans: TrackingPlans
+  /** Published schemas, for the compatibility checks of event specifications. */
+  readonly repository: IgluRepository
+  readonly checker: CompatibilityChecker
+  readonly designSchema: DesignSchemaChecker
+}> = async (app, { plans, repository, checker, designSchema }) => {
+  await app.register(compatibilityChecksRoutes, { repository, checker, designSchema })
+  await app.register(scenariosRoutes, {
+    prefix: '/tracking-scenarios/v1',
+    scenarios: plans.scenarios,
+  })
+  await app.register(eventSpecsRoutes, {
+    prefix: '/event-specs/v1',
+    eventSpecs: plans.eventSpecs,
+    writes: plans.eventSpecWrites,
+  })
+  await app.register(dataProductsRoutes, {
+    prefix: '/data-products/v2',
+    dataProducts: plans.dataProducts,
+  })
+  await app.register(sourceApplicationsRoutes, {
+    prefix: '/source-apps/v1',
+    dataProducts: plans.dataProducts,
+  })
+}
