@@ -1,4 +1,5 @@
-import type { DataStructure, Deployment } from './registry.store.js'
+import { compareSchemaVer, parseSchemaVer } from '../iglu/index.js'
+import type { DataStructure, Deployment, SchemaVersion } from './registry.store.js'
 
 /** ISO 8601 UTC with seconds and no milliseconds, as the Console writes `ts`. */
 export function toSecondsIso(date: Date): string {
@@ -34,3 +35,13 @@ export function dataStructureView(structure: DataStructure, current: readonly De
 
 export type DataStructureView = ReturnType<typeof dataStructureView>
 export type DeploymentView = ReturnType<typeof deploymentView>
+
+/** One entry per version, lowest first: a version deployed to both environments once, as DEV has it. */
+export function versionsInOrder(versions: readonly SchemaVersion[]): SchemaVersion[] {
+  const once = new Map<string, SchemaVersion>()
+  for (const version of versions)
+    if (!once.has(version.version) || version.env === 'DEV') once.set(version.version, version)
+  return [...once.values()].sort((a, b) =>
+    compareSchemaVer(parseSchemaVer(a.version)!, parseSchemaVer(b.version)!),
+  )
+}

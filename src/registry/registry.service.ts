@@ -5,7 +5,6 @@ import { type BackgroundTasks, isUuid } from '../shared/index.js'
 import type { RegistryTables, PendingWork, StructureMeta } from './registry.table.js'
 import {
   contentHash,
-  compareSchemaVer,
   formatSchemaVer,
   parseSchemaVer,
   dataStructureHash,
@@ -23,24 +22,12 @@ import {
   DataStructureNotFoundError,
   InvalidSchemaKeyError,
   RequestNotFoundError,
-  SchemaTooCostlyError,
-  SchemaTooDeepError,
-  ValidationBusyError,
   VersionNotDeployedError,
 } from './registry.errors.js'
 import { createDeployedSchemaCache } from './deployed-schema-cache.js'
-import {
-  createRegistryStore,
-  type DataStructure,
-  type Env,
-  type SchemaVersion,
-} from './registry.store.js'
-import { dataStructureView, deploymentView } from './registry-views.js'
-import {
-  MAX_SCHEMA_DEPTH,
-  type SchemaDocumentCheck,
-  type SchemaValidationReport,
-} from './schema-validation.js'
+import { createRegistryStore, type DataStructure, type Env } from './registry.store.js'
+import { dataStructureView, deploymentView, versionsInOrder } from './registry-views.js'
+import { reportOf, type SchemaDocumentCheck } from './schema-validation.js'
 
 /** The result object of validation and deployment requests, as Console clients read it. */
 export interface RequestResult {
@@ -60,39 +47,11 @@ export type MetaInput = Partial<Pick<StructureMeta, 'hidden' | 'schemaType' | 'c
 const DEFAULT_META: StructureMeta = { hidden: false, schemaType: null, customData: {} }
 const orNull = (list: readonly string[]) => (list.length === 0 ? null : [...list])
 
-/** The data structures registry: validation, deployment, reads and metadata of one organization at a time. */
 /**
- * `versionCacheTtlMs`: how long a version read is kept (deployments here clear it; 0: not kept).
- * `onDeployed`: told after each deployment that changed something.
+ * The data structures registry: validation, deployment, reads and metadata of one organization at a
+ * time. `versionCacheTtlMs`: how long a version read is kept (deployments here clear it; 0: not
+ * kept). `onDeployed`: told after each deployment that changed something.
  */
-/** One entry per version, lowest first: a version deployed to both environments once, as DEV has it. */
-function versionsInOrder(versions: readonly SchemaVersion[]): SchemaVersion[] {
-  const once = new Map<string, SchemaVersion>()
-  for (const version of versions)
-    if (!once.has(version.version) || version.env === 'DEV') once.set(version.version, version)
-  return [...once.values()].sort((a, b) =>
-    compareSchemaVer(parseSchemaVer(a.version)!, parseSchemaVer(b.version)!),
-  )
-}
-
-/** The report of a check, or the domain error that stands for its absence. */
-function reportOf(check: SchemaDocumentCheck): SchemaValidationReport {
-  switch (check.kind) {
-    case 'report':
-      return check.report
-    case 'too-deep':
-      throw new SchemaTooDeepError(MAX_SCHEMA_DEPTH)
-    case 'too-costly':
-      throw new SchemaTooCostlyError(check.detail)
-    case 'busy':
-      throw new ValidationBusyError(check.detail)
-    default: {
-      const unknown: never = check
-      throw new Error(`unknown check ${JSON.stringify(unknown)}`)
-    }
-  }
-}
-
 export function createRegistryService(deps: {
   db: Kysely<RegistryTables>
   checkDocument: (data: unknown) => Promise<SchemaDocumentCheck>

@@ -8,7 +8,7 @@ import {
 } from '../iglu/index.js'
 import { isJsonObject } from '../shared/index.js'
 import { lintSchema } from './lint/lint-schema.js'
-import { SchemaTooDeepError } from './registry.errors.js'
+import { SchemaTooCostlyError, SchemaTooDeepError, ValidationBusyError } from './registry.errors.js'
 import type { LintFinding } from './lint/linter.js'
 
 /** The check below wherever it runs: a report, or why there is none (the server runs it in its worker pool). */
@@ -99,5 +99,23 @@ export function validateSchemaDocument(data: unknown, ajv: Ajv): SchemaValidatio
     errors,
     warnings: at('WARNING'),
     info: at('INFO'),
+  }
+}
+
+/** The report of a check, or the domain error that stands for its absence. */
+export function reportOf(check: SchemaDocumentCheck): SchemaValidationReport {
+  switch (check.kind) {
+    case 'report':
+      return check.report
+    case 'too-deep':
+      throw new SchemaTooDeepError(MAX_SCHEMA_DEPTH)
+    case 'too-costly':
+      throw new SchemaTooCostlyError(check.detail)
+    case 'busy':
+      throw new ValidationBusyError(check.detail)
+    default: {
+      const unknown: never = check
+      throw new Error(`unknown check ${JSON.stringify(unknown)}`)
+    }
   }
 }

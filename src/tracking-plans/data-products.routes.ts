@@ -1,7 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { requirePrincipal } from '../auth/index.js'
-import type { DataProductsService } from './data-products.service.js'
+import type {
+  DataProductListing,
+  DataProductsService,
+  SourceApplicationView,
+} from './data-products.service.js'
 import {
   createDataProductSchema,
   createSourceAppSchema,
@@ -24,44 +28,69 @@ function eventSpecLink(request: FastifyRequest, organizationId: string) {
     `${request.protocol}://${request.host}/api/msc/v1/organizations/${organizationId}/event-specs/v1/${specId}`
 }
 
+/** Data products in their envelope: event specifications as links, what they link as `includes`. */
+function productsEnvelope(listing: DataProductListing, request: FastifyRequest) {
+  const linkTo = eventSpecLink(request, caller(request).organizationId)
+  return {
+    // In the order of the product's fields: the links where the ids were.
+    data: listing.products.map(
+      ({ eventSpecIds, sourceApplications, createdAt, updatedAt, ...product }) => ({
+        ...product,
+        eventSpecs: eventSpecIds.map((id) => ({ id, url: linkTo(id) })),
+        sourceApplications,
+        createdAt,
+        updatedAt,
+      }),
+    ),
+    includes: {
+      owners: [],
+      eventSpecs: [...listing.eventSpecs],
+      sourceApplications: [...listing.sourceApplications],
+    },
+    errors: [],
+    metadata: null,
+  }
+}
+
+/** Source applications in their envelope. */
+function applicationsEnvelope(applications: readonly SourceApplicationView[]) {
+  return { data: [...applications], includes: [], errors: [], metadata: null }
+}
+
 /** `/data-products/v2`: the tracking plans snowtype reads, with their event specifications and source applications. */
 export const dataProductsRoutes: FastifyPluginAsyncTypebox<Options> = async (
   app,
   { dataProducts },
 ) => {
-  app.get('/', { schema: listDataProductsSchema }, async (request) => {
-    const { organizationId } = caller(request)
-    return dataProducts.listProducts(organizationId, eventSpecLink(request, organizationId))
-  })
-  app.get('/:id', { schema: getDataProductSchema }, async (request) => {
-    const { organizationId } = caller(request)
-    return dataProducts.getProduct(
-      organizationId,
-      request.params.id,
-      eventSpecLink(request, organizationId),
-    )
-  })
-  app.post('/', { schema: createDataProductSchema }, async (request, reply) => {
-    const { organizationId } = caller(request)
-    return reply
+  app.get('/', { schema: listDataProductsSchema }, async (request) =>
+    productsEnvelope(await dataProducts.listProducts(caller(request).organizationId), request),
+  )
+  app.get('/:id', { schema: getDataProductSchema }, async (request) =>
+    productsEnvelope(
+      await dataProducts.getProduct(caller(request).organizationId, request.params.id),
+      request,
+    ),
+  )
+  app.post('/', { schema: createDataProductSchema }, async (request, reply) =>
+    reply
       .code(201)
       .send(
-        await dataProducts.createProduct(
-          organizationId,
-          request.body,
-          eventSpecLink(request, organizationId),
+        productsEnvelope(
+          await dataProducts.createProduct(caller(request).organizationId, request.body),
+          request,
         ),
-      )
-  })
-  app.put('/:id', { schema: updateDataProductSchema }, async (request) => {
-    const { organizationId } = caller(request)
-    return dataProducts.updateProduct(
-      organizationId,
-      request.params.id,
-      request.body,
-      eventSpecLink(request, organizationId),
-    )
-  })
+      ),
+  )
+  app.put('/:id', { schema: updateDataProductSchema }, async (request) =>
+    productsEnvelope(
+      await dataProducts.updateProduct(
+        caller(request).organizationId,
+        request.params.id,
+        request.body,
+      ),
+      request,
+    ),
+  )
   app.delete('/:id', { schema: deleteDataProductSchema }, async (request, reply) => {
     await dataProducts.deleteProduct(caller(request).organizationId, request.params.id)
     return reply.code(204).send(null)
@@ -74,24 +103,30 @@ export const sourceApplicationsRoutes: FastifyPluginAsyncTypebox<Options> = asyn
   { dataProducts },
 ) => {
   app.get('/', { schema: listSourceAppsSchema }, async (request) =>
-    dataProducts.listSourceApplications(caller(request).organizationId),
+    applicationsEnvelope(await dataProducts.listSourceApplications(caller(request).organizationId)),
   )
   app.get('/:id', { schema: getSourceAppSchema }, async (request) =>
-    dataProducts.getSourceApplication(caller(request).organizationId, request.params.id),
+    applicationsEnvelope([
+      await dataProducts.getSourceApplication(caller(request).organizationId, request.params.id),
+    ]),
   )
   app.post('/', { schema: createSourceAppSchema }, async (request, reply) =>
     reply
       .code(201)
       .send(
-        await dataProducts.createSourceApplication(caller(request).organizationId, request.body),
+        applicationsEnvelope([
+          await dataProducts.createSourceApplication(caller(request).organizationId, request.body),
+        ]),
       ),
   )
   app.put('/:id', { schema: updateSourceAppSchema }, async (request) =>
-    dataProducts.updateSourceApplication(
-      caller(request).organizationId,
-      request.params.id,
-      request.body,
-    ),
+    applicationsEnvelope([
+      await dataProducts.updateSourceApplication(
+        caller(request).organizationId,
+        request.params.id,
+        request.body,
+      ),
+    ]),
   )
   app.delete('/:id', { schema: deleteSourceAppSchema }, async (request, reply) => {
     await dataProducts.deleteSourceApplication(caller(request).organizationId, request.params.id)

@@ -120,6 +120,30 @@ function sourceApplicationView(app: StoredSourceApplication) {
   }
 }
 
+/** A data product as it is read back; the routes turn the ids of its event specifications into links. */
+function dataProductView(product: StoredDataProduct, eventSpecIds: readonly string[]) {
+  return {
+    id: product.id,
+    organizationId: product.organizationId,
+    ...product.document,
+    status: product.document.status ?? 'draft',
+    eventSpecIds,
+    sourceApplications: [...product.sourceApplications],
+    createdAt: product.createdAt.toISOString(),
+    updatedAt: product.updatedAt.toISOString(),
+  }
+}
+
+/** A source application as it is read back. */
+export type SourceApplicationView = ReturnType<typeof sourceApplicationView>
+
+/** Data products as read back, with the event specifications and source applications they link. */
+export interface DataProductListing {
+  readonly products: readonly ReturnType<typeof dataProductView>[]
+  readonly eventSpecs: readonly unknown[]
+  readonly sourceApplications: readonly SourceApplicationView[]
+}
+
 /** Data products (v2) and source applications (v1): the records code generators read next to event specifications. */
 export function createDataProductsService(deps: {
   store: DataProductsStore
@@ -128,11 +152,11 @@ export function createDataProductsService(deps: {
 }) {
   const { store, eventSpecs, clock } = deps
 
-  async function envelope(
+  /** Data products with their linked event specifications and source applications. */
+  async function productListing(
     organizationId: string,
     products: StoredDataProduct[],
-    linkTo: (specId: string) => string,
-  ) {
+  ): Promise<DataProductListing> {
     const specs = await eventSpecs.forDataProducts(
       organizationId,
       products.map((p) => p.id),
@@ -140,25 +164,14 @@ export function createDataProductsService(deps: {
     const appIds = [...new Set(products.flatMap((p) => p.sourceApplications))]
     const apps = await store.sourceApplications(organizationId, appIds)
     return {
-      data: products.map((product) => ({
-        id: product.id,
-        organizationId: product.organizationId,
-        ...product.document,
-        status: product.document.status ?? 'draft',
-        eventSpecs: specs
-          .filter((s) => s.dataProductId === product.id)
-          .map((s) => ({ id: s.id, url: linkTo(s.id) })),
-        sourceApplications: [...product.sourceApplications],
-        createdAt: product.createdAt.toISOString(),
-        updatedAt: product.updatedAt.toISOString(),
-      })),
-      includes: {
-        owners: [],
-        eventSpecs: specs.map((s) => s.spec),
-        sourceApplications: apps.map(sourceApplicationView),
-      },
-      errors: [] as never[],
-      metadata: null,
+      products: products.map((product) =>
+        dataProductView(
+          product,
+          specs.filter((s) => s.dataProductId === product.id).map((s) => s.id),
+        ),
+      ),
+      eventSpecs: specs.map((s) => s.spec),
+      sourceApplications: apps.map(sourceApplicationView),
     }
   }
 
@@ -190,8 +203,7 @@ export function createDataProductsService(deps: {
     id: string,
     input: Static<typeof DataProductInput>,
     mode: 'insert' | 'update',
-    linkTo: (specId: string) => string,
-  ) {
+  ): Promise<DataProductListing> {
     if (mode === 'update' && input.id != null && input.id.toLowerCase() !== id)
       throw new IdMismatchError('data product', id, input.id)
     const { document, sourceApplications } = dataProductDocument(input)
@@ -218,57 +230,40 @@ export function createDataProductsService(deps: {
         throw new RecordExistsError('data product', id)
       throw error
     }
-    return envelope(organizationId, await store.products(organizationId, id), linkTo)
+    return productListing(organizationId, await store.products(organizationId, id))
   }
 
   return {
-    async listProducts(organizationId: string, linkTo: (specId: string) => string) {
-      return envelope(organizationId, await store.products(organizationId), linkTo)
+    async listProducts(organizationId: string): Promise<DataProductListing> {
+      return productListing(organizationId, await store.products(organizationId))
     },
-    async getProduct(organizationId: string, id: string, linkTo: (specId: string) => string) {
+    async getProduct(organizationId: string, id: string): Promise<DataProductListing> {
       const products = await store.products(organizationId, id.toLowerCase())
       if (products.length === 0) throw new DataProductNotFoundError(id)
-      return envelope(organizationId, products, linkTo)
+      return productListing(organizationId, products)
     },
     /** The client may choose the id (snowplow-cli does, and writes to it next). */
-    createProduct: (
-      organizationId: string,
-      input: Static<typeof DataProductInput>,
-      linkTo: (specId: string) => string,
-    ) => save(organizationId, input.id?.toLowerCase() ?? randomUUID(), input, 'insert', linkTo),
-    updateProduct: (
-      organizationId: string,
-      id: string,
-      input: Static<typeof DataProductInput>,
-      linkTo: (specId: string) => string,
-    ) => save(organizationId, id.toLowerCase(), input, 'update', linkTo),
+    createProduct: (organizationId: string, input: Static<typeof DataProductInput>) =>
+      save(organizationId, input.id?.toLowerCase() ?? randomUUID(), input, 'insert'),
+    updateProduct: (organizationId: string, id: string, input: Static<typeof DataProductInput>) =>
+      save(organizationId, id.toLowerCase(), input, 'update'),
     async deleteProduct(organizationId: string, id: string): Promise<void> {
       if (!(await store.deleteProduct(organizationId, id.toLowerCase())))
         throw new DataProductNotFoundError(id)
     },
 
-    async listSourceApplications(organizationId: string) {
-      return {
-        data: (await store.sourceApplications(organizationId)).map(sourceApplicationView),
-        includes: [],
-        errors: [] as never[],
-        metadata: null,
-      }
+    async listSourceApplications(organizationId: string): Promise<SourceApplicationView[]> {
+      return (await store.sourceApplications(organizationId)).map(sourceApplicationView)
     },
-    async getSourceApplication(organizationId: string, id: string) {
+    async getSourceApplication(organizationId: string, id: string): Promise<SourceApplicationView> {
       const [app] = await store.sourceApplications(organizationId, [id.toLowerCase()])
       if (app === undefined) throw new SourceApplicationNotFoundError(id)
-      return {
-        data: [sourceApplicationView(app)],
-        includes: [],
-        errors: [] as never[],
-        metadata: null,
-      }
+      return sourceApplicationView(app)
     },
     async createSourceApplication(
       organizationId: string,
       input: Static<typeof SourceApplicationInput>,
-    ) {
+    ): Promise<SourceApplicationView> {
       const now = clock.now()
       const app: StoredSourceApplication = {
         id: input.id?.toLowerCase() ?? randomUUID(),
@@ -284,18 +279,13 @@ export function createDataProductsService(deps: {
           throw new RecordExistsError('source application', app.id)
         throw error
       }
-      return {
-        data: [sourceApplicationView(app)],
-        includes: [],
-        errors: [] as never[],
-        metadata: null,
-      }
+      return sourceApplicationView(app)
     },
     async updateSourceApplication(
       organizationId: string,
       id: string,
       input: Static<typeof SourceApplicationInput>,
-    ) {
+    ): Promise<SourceApplicationView> {
       if (input.id != null && input.id.toLowerCase() !== id.toLowerCase())
         throw new IdMismatchError('source application', id, input.id)
       const document = sourceApplicationDocument(input)

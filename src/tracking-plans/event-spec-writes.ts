@@ -91,7 +91,7 @@ export function createEventSpecWrites(deps: {
       const created = await scenarios.create(principal, scenarioOfSpec(spec), message, {
         clientIds: true,
       })
-      return (created.data[0] as Scenario).id
+      return (created.scenarios[0] as Scenario).id
     },
 
     async update(

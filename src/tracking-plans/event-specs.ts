@@ -1,4 +1,5 @@
 import { EventSpecNotFoundError } from './scenarios.errors.js'
+import type { Problem } from './scenario-problem.js'
 import { sourceResolver, type SourceCatalog, type SourceResolver } from './scenario-checks.js'
 import type {
   EntityReference,
@@ -101,6 +102,16 @@ export function createLinkedEventSpecs(store: ScenariosStore): LinkedEventSpecs 
   }
 }
 
+/** A scenario as an event specification. */
+export type EventSpecView = ReturnType<typeof specView>
+
+/** One event specification, with what its compatibility check found and snowtype's `metadata`. */
+export interface EventSpecFound {
+  readonly spec: EventSpecView
+  readonly problems: Problem[]
+  readonly metadata: EventSpecMetadata
+}
+
 /** Read-only event specification views of the scenarios, for code generators such as snowtype. */
 export function createEventSpecs(deps: {
   store: ScenariosStore
@@ -112,22 +123,19 @@ export function createEventSpecs(deps: {
   const views = (list: readonly Scenario[]) => specViews(store, list)
 
   return {
-    async get(organizationId: string, id: string) {
+    async get(organizationId: string, id: string): Promise<EventSpecFound> {
       const scenario = await store.find(organizationId, id.toLowerCase())
       if (scenario === null) throw new EventSpecNotFoundError(id)
       const resolve = sourceResolver(catalog, organizationId)
-      const errors = await scenarios.compatibilityOf(
+      const problems = await scenarios.compatibilityOf(
         scenario,
         resolve,
         false,
         'Event specification',
       )
-      return {
-        data: await views([scenario]),
-        includes: [],
-        errors,
-        metadata: await metadataOf(scenario, resolve),
-      }
+      const [spec] = await views([scenario])
+      if (spec === undefined) throw new EventSpecNotFoundError(id)
+      return { spec, problems, metadata: await metadataOf(scenario, resolve) }
     },
 
     async list(
@@ -138,7 +146,7 @@ export function createEventSpecs(deps: {
         dataProductId: query.dataProductId?.toLowerCase(),
         status: query.status,
       })
-      return { data: await views(found), includes: [], errors: [], metadata: null }
+      return views(found)
     },
   }
 }

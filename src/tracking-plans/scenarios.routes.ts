@@ -4,7 +4,7 @@ import { Type } from 'typebox'
 import { requirePrincipal } from '../auth/index.js'
 import { ErrorBodyRef, registerEnvelopeErrorHandling } from '../http/index.js'
 import type { EventSpecWrites } from './event-spec-writes.js'
-import type { EventSpecs } from './event-specs.js'
+import type { EventSpecFound, EventSpecs } from './event-specs.js'
 import {
   createScenarioSchema,
   deleteScenarioSchema,
@@ -13,10 +13,15 @@ import {
   listScenariosSchema,
   UUID_PATTERN,
 } from './scenarios.schemas.js'
-import type { ScenariosService } from './scenarios.service.js'
+import type { ScenarioOutcome, ScenariosService } from './scenarios.service.js'
 
 const caller = (request: FastifyRequest) =>
   requirePrincipal(request.principal, 'use tracking scenarios')
+
+/** The `{data, includes, errors}` envelope of every tracking-scenarios answer. */
+function envelope(outcome: ScenarioOutcome) {
+  return { data: outcome.scenarios, includes: outcome.history, errors: outcome.problems }
+}
 
 /**
  * `/tracking-scenarios/v1`. Every answer, errors included, is the `{data, includes, errors}`
@@ -29,26 +34,40 @@ export const scenariosRoutes: FastifyPluginAsyncTypebox<{ scenarios: ScenariosSe
   registerEnvelopeErrorHandling(app, { bodyRoot: 'scenario' })
 
   app.get('/', { schema: listScenariosSchema }, async (request) =>
-    scenarios.list(caller(request).organizationId, request.query),
+    envelope(await scenarios.list(caller(request).organizationId, request.query)),
   )
   app.get('/:trackingScenarioId', { schema: getScenarioSchema }, async (request) =>
-    scenarios.get(caller(request).organizationId, request.params.trackingScenarioId, request.query),
+    envelope(
+      await scenarios.get(
+        caller(request).organizationId,
+        request.params.trackingScenarioId,
+        request.query,
+      ),
+    ),
   )
   app.post('/', { schema: createScenarioSchema }, async (request, reply) =>
     reply
       .code(201)
-      .send(await scenarios.create(caller(request), request.body.scenario, request.body.message)),
+      .send(
+        envelope(
+          await scenarios.create(caller(request), request.body.scenario, request.body.message),
+        ),
+      ),
   )
   app.put('/:trackingScenarioId', { schema: editScenarioSchema }, async (request) =>
-    scenarios.edit(
-      caller(request),
-      request.params.trackingScenarioId,
-      request.body.scenario,
-      request.body.message,
+    envelope(
+      await scenarios.edit(
+        caller(request),
+        request.params.trackingScenarioId,
+        request.body.scenario,
+        request.body.message,
+      ),
     ),
   )
   app.delete('/:trackingScenarioId', { schema: deleteScenarioSchema }, async (request) =>
-    scenarios.delete(caller(request).organizationId, request.params.trackingScenarioId),
+    envelope(
+      await scenarios.delete(caller(request).organizationId, request.params.trackingScenarioId),
+    ),
   )
 }
 
@@ -68,6 +87,11 @@ const SpecEnvelope = Type.Object({
     }),
   ]),
 })
+
+/** One event specification in its envelope, with its problems and snowtype's `metadata`. */
+function specEnvelope(found: EventSpecFound) {
+  return { data: [found.spec], includes: [], errors: found.problems, metadata: found.metadata }
+}
 
 const SpecWrite = Type.Object(
   {
@@ -109,7 +133,7 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{
         request.body.spec,
         request.body.message ?? undefined,
       )
-      return reply.code(201).send(await eventSpecs.get(principal.organizationId, id))
+      return reply.code(201).send(specEnvelope(await eventSpecs.get(principal.organizationId, id)))
     },
   )
   app.put(
@@ -132,7 +156,7 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{
         request.body.spec,
         request.body.message ?? undefined,
       )
-      return eventSpecs.get(principal.organizationId, request.params.id)
+      return specEnvelope(await eventSpecs.get(principal.organizationId, request.params.id))
     },
   )
   app.delete(
@@ -176,7 +200,7 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{
       await writes.publish(principal, request.body.eventSpecIds)
       const ids = [...new Set(request.body.eventSpecIds.map((id) => id.toLowerCase()))]
       const specs = await Promise.all(
-        ids.map(async (id) => (await eventSpecs.get(principal.organizationId, id)).data[0]),
+        ids.map(async (id) => (await eventSpecs.get(principal.organizationId, id)).spec),
       )
       return reply.code(202).send({
         data: specs.filter((spec) => spec !== undefined),
@@ -208,7 +232,12 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: SpecEnvelope, ...specErrors },
       },
     },
-    async (request) => eventSpecs.list(caller(request).organizationId, request.query),
+    async (request) => ({
+      data: await eventSpecs.list(caller(request).organizationId, request.query),
+      includes: [],
+      errors: [],
+      metadata: null,
+    }),
   )
   app.get(
     '/:id',
@@ -224,6 +253,7 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: SpecEnvelope, ...specErrors },
       },
     },
-    async (request) => eventSpecs.get(caller(request).organizationId, request.params.id),
+    async (request) =>
+      specEnvelope(await eventSpecs.get(caller(request).organizationId, request.params.id)),
   )
 }

@@ -1,15 +1,21 @@
 import { randomUUID } from 'node:crypto'
 import type { Clock, Principal } from '../auth/index.js'
 import type { CompatibilityChecker } from '../compatibility/index.js'
-import { type DesignSchemaChecker, dataStructureHash, formatSchemaVer } from '../iglu/index.js'
+import { type DesignSchemaChecker } from '../iglu/index.js'
 import { isUuid } from '../shared/index.js'
 import { compatibilityProblems } from './scenario-compatibility.js'
+import {
+  buildScenario,
+  nameTakenProblem,
+  placementOf,
+  rejectionOf,
+  validStatus,
+} from './scenario-records.js'
 import {
   definitionProblems,
   sourceResolver,
   unresolvedTitle,
   type DataProductDirectory,
-  type ResolvedSource,
   type SourceCatalog,
   type SourceResolver,
 } from './scenario-checks.js'
@@ -17,7 +23,6 @@ import { hasErrors, problemError, problemWarning, type Problem } from './scenari
 import {
   createVersionProblems,
   editVersionProblems,
-  isScenarioStatus,
   nextVersion,
   statusProblems,
   versionsDiscardedByPublishing,
@@ -35,15 +40,14 @@ import {
   type OneQuery,
   type Scenario,
   type ScenarioInput,
-  type ScenarioStatus,
 } from './scenarios.schemas.js'
-import type { ScenarioPlacement, ScenariosStore, WriteOutcome } from './scenarios.store.js'
+import type { ScenarioPlacement, ScenariosStore } from './scenarios.store.js'
 
-/** The response envelope of every tracking-scenarios endpoint. */
-export interface ScenarioEnvelope {
-  readonly data: Scenario[]
-  readonly includes: HistoryRecord[]
-  readonly errors: Problem[]
+/** What a scenarios operation found: the scenarios, the history records asked for, and the problems (warnings, compatibility findings). */
+export interface ScenarioOutcome {
+  readonly scenarios: Scenario[]
+  readonly history: HistoryRecord[]
+  readonly problems: Problem[]
 }
 
 export interface ScenariosDeps {
@@ -57,55 +61,8 @@ export interface ScenariosDeps {
   readonly designSchema: DesignSchemaChecker
 }
 
-/** The stored form of a definition: id, version and status set, entities always two lists. */
-function buildScenario(
-  id: string,
-  input: ScenarioInput,
-  version: number,
-  status: ScenarioStatus,
-): Scenario {
-  const { id: _id, version: _version, status: _status, event, entities, ...rest } = input
-  return {
-    id,
-    version,
-    status,
-    ...rest,
-    event: event ?? {},
-    entities: { tracked: entities?.tracked ?? [], enriched: entities?.enriched ?? [] },
-    ...(input.dataProductId === undefined
-      ? {}
-      : { dataProductId: input.dataProductId.toLowerCase() }),
-    // Ids as the source applications' own (lower case): snowtype matches them exactly.
-    ...(input.sourceApplications === undefined
-      ? {}
-      : { sourceApplications: input.sourceApplications.map((id) => id.toLowerCase()) }),
-  }
-}
-
-function placementOf(organizationId: string, source: ResolvedSource | null): ScenarioPlacement {
-  if (source === null)
-    return { contextKey: '', dataStructureHash: null, dataStructureVersion: null }
-  const { vendor, name, format, version } = source.key
-  const hash = dataStructureHash(organizationId, vendor, name, format)
-  return {
-    contextKey: hash,
-    dataStructureHash: hash,
-    dataStructureVersion: formatSchemaVer(version),
-  }
-}
-
 /** Compatibility checks a list asks for at once. */
 const LIST_CHECKS_AT_ONCE = 8
-
-const validStatus = (status: string | undefined): ScenarioStatus | undefined =>
-  status !== undefined && isScenarioStatus(status) ? status : undefined
-
-const nameTakenProblem = (name: string) =>
-  problemError(
-    'NameNotUnique',
-    'name',
-    `name ${JSON.stringify(name.slice(0, 255))} is already used by another tracking scenario of this data structure`,
-  )
 
 /** Tracking scenarios: validated writes with history, reads with compatibility warnings. */
 export function createScenariosService(deps: ScenariosDeps) {
@@ -157,67 +114,10 @@ export function createScenariosService(deps: ScenariosDeps) {
     return { problems, placement }
   }
 
-  /** Why a write the checks let through still failed: a race the database constraints settled. */
-  function rejectionOf(
-    outcome: Exclude<WriteOutcome, { kind: 'written' }>,
-    scenario: Scenario,
-    warnings: readonly Problem[],
-  ): ScenarioRejectedError | ScenarioNotFoundError {
-    switch (outcome.kind) {
-      case 'id-taken':
-        return new ScenarioRejectedError([
-          problemError(
-            'InvalidId',
-            'id',
-            `id ${scenario.id} is taken: give another, or leave it out`,
-          ),
-          ...warnings,
-        ])
-      case 'name-taken':
-        return new ScenarioRejectedError([nameTakenProblem(scenario.name), ...warnings])
-      case 'version-taken':
-        return new ScenarioRejectedError([
-          problemError(
-            'InvalidVersion',
-            'version',
-            `version ${scenario.version} was taken by a concurrent edit`,
-          ),
-          ...warnings,
-        ])
-      case 'data-product-gone':
-        return new ScenarioRejectedError([
-          problemError(
-            'DataProductNotFound',
-            'dataProductId',
-            `dataProductId ${JSON.stringify(scenario.dataProductId)} was deleted meanwhile`,
-          ),
-          ...warnings,
-        ])
-      case 'source-applications-gone': {
-        const listed = scenario.sourceApplications ?? []
-        const gone = outcome.ids.map((id) => {
-          const field = `sourceApplications[${listed.indexOf(id)}]`
-          return problemError(
-            'SourceApplicationNotFound',
-            field,
-            `${field} ${JSON.stringify(id)} was deleted meanwhile`,
-          )
-        })
-        return new ScenarioRejectedError([...gone, ...warnings])
-      }
-      case 'not-found':
-        return new ScenarioNotFoundError(scenario.id)
-      default: {
-        const unknown: never = outcome
-        throw new Error(`unknown outcome ${JSON.stringify(unknown)}`)
-      }
-    }
-  }
-
   return {
     compatibilityOf,
 
-    async list(organizationId: string, query: ListQuery): Promise<ScenarioEnvelope> {
+    async list(organizationId: string, query: ListQuery): Promise<ScenarioOutcome> {
       if (query.dataStructureVersion !== undefined && query.dataStructureId === undefined) {
         throw new ScenarioQueryInvalidError(
           'dataStructureVersion',
@@ -226,33 +126,33 @@ export function createScenariosService(deps: ScenariosDeps) {
       }
       // A data product id that is not a UUID matches nothing (and must not reach a uuid column).
       if (query.dataProductId !== undefined && !isUuid(query.dataProductId))
-        return { data: [], includes: [], errors: [] }
+        return { scenarios: [], history: [], problems: [] }
       const scenarios = await store.list(organizationId, {
         dataProductId: query.dataProductId?.toLowerCase(),
         dataStructureHash: query.dataStructureId?.toLowerCase(),
         dataStructureVersion: query.dataStructureVersion,
         status: query.status,
       })
-      const includes = flagIsSet(query.withLatestHistory)
+      const history = flagIsSet(query.withLatestHistory)
         ? await store.history(
             scenarios.map((s) => s.id),
             { latestOnly: true },
           )
         : []
       const resolve = sourceResolver(catalog, organizationId)
-      const errors: Problem[] = []
+      const problems: Problem[] = []
       // A few checks at a time: the pool works on them in parallel, and its queue stays short.
       for (let start = 0; start < scenarios.length; start += LIST_CHECKS_AT_ONCE) {
         const batch = scenarios.slice(start, start + LIST_CHECKS_AT_ONCE)
-        for (const problems of await Promise.all(
+        for (const found of await Promise.all(
           batch.map((scenario) => compatibilityOf(scenario, resolve, false)),
         ))
-          errors.push(...problems)
+          problems.push(...found)
       }
-      return { data: scenarios, includes, errors }
+      return { scenarios, history, problems }
     },
 
-    async get(organizationId: string, id: string, query: OneQuery): Promise<ScenarioEnvelope> {
+    async get(organizationId: string, id: string, query: OneQuery): Promise<ScenarioOutcome> {
       const scenarioId = id.toLowerCase()
       const current = await store.find(organizationId, scenarioId)
       if (current === null) throw new ScenarioNotFoundError(id)
@@ -261,13 +161,13 @@ export function createScenariosService(deps: ScenariosDeps) {
           ? current
           : await store.snapshotWithStatus(organizationId, scenarioId, query.status)
       if (scenario === null) throw new ScenarioNotFoundError(id, query.status)
-      const includes = flagIsSet(query.withHistory)
+      const history = flagIsSet(query.withHistory)
         ? await store.history([scenarioId], { latestOnly: false })
         : []
       return {
-        data: [scenario],
-        includes,
-        errors: await compatibilityOf(scenario, sourceResolver(catalog, organizationId), false),
+        scenarios: [scenario],
+        history,
+        problems: await compatibilityOf(scenario, sourceResolver(catalog, organizationId), false),
       }
     },
 
@@ -277,7 +177,7 @@ export function createScenariosService(deps: ScenariosDeps) {
       input: ScenarioInput,
       message: string | undefined,
       { clientIds = false } = {},
-    ): Promise<ScenarioEnvelope> {
+    ): Promise<ScenarioOutcome> {
       const { organizationId } = principal
       const problems = [...statusProblems(input.status), ...createVersionProblems(input.version)]
       const given =
@@ -308,7 +208,7 @@ export function createScenariosService(deps: ScenariosDeps) {
         date: clock.now(),
       })
       if (outcome.kind !== 'written') throw rejectionOf(outcome, stored, problems)
-      return { data: [stored], includes: [outcome.record], errors: problems }
+      return { scenarios: [stored], history: [outcome.record], problems }
     },
 
     async edit(
@@ -316,7 +216,7 @@ export function createScenariosService(deps: ScenariosDeps) {
       id: string,
       input: ScenarioInput,
       message: string | undefined,
-    ): Promise<ScenarioEnvelope> {
+    ): Promise<ScenarioOutcome> {
       const { organizationId } = principal
       const scenarioId = id.toLowerCase()
       const current = await store.find(organizationId, scenarioId)
@@ -364,7 +264,7 @@ export function createScenariosService(deps: ScenariosDeps) {
         },
       })
       if (outcome.kind !== 'written') throw rejectionOf(outcome, stored, problems)
-      return { data: [stored], includes: [outcome.record], errors: problems }
+      return { scenarios: [stored], history: [outcome.record], problems }
     },
 
     /**
@@ -434,10 +334,10 @@ export function createScenariosService(deps: ScenariosDeps) {
       }
     },
 
-    async delete(organizationId: string, id: string): Promise<ScenarioEnvelope> {
+    async delete(organizationId: string, id: string): Promise<ScenarioOutcome> {
       if ((await store.delete(organizationId, id.toLowerCase())) === null)
         throw new ScenarioNotFoundError(id)
-      return { data: [], includes: [], errors: [] }
+      return { scenarios: [], history: [], problems: [] }
     },
   }
 }

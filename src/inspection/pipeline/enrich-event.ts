@@ -8,20 +8,12 @@ import {
 } from './canonical-event.js'
 import { badRowRawEvent, rawEventJson, type RawEvent } from './collector-payload.js'
 import type { IgluValidation } from './iglu-validation.js'
-import type { EnrichmentFailure, Enrichments } from './enrichments/enrichments.js'
+import type { Enrichments } from './enrichments/enrichments.js'
 import { failureEntities } from './failure-entities.js'
 import { recurringValue } from './recurring-values.js'
 import { checkFieldLengths } from './steps/check-field-lengths.js'
-import { deriveTimestamp } from './steps/derive-timestamp.js'
-import {
-  enrichPageUrl,
-  enrichRefererUrl,
-  extractCrossDomain,
-  parsePageQuery,
-  type EnrichmentMessage,
-} from './steps/enrich-urls.js'
+import { runEnrichments } from './enrichment-chain.js'
 import { parseAtomicFields, tsvSafe } from './steps/parse-atomic-fields.js'
-import { setSchemaFields } from './steps/set-schema-fields.js'
 import { validateDerivedContexts, validateEntities } from './steps/validate-entities.js'
 
 const ATOMIC_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/atomic/jsonschema/1-0-0'
@@ -70,38 +62,6 @@ function setUp(event: EnrichedEvent, raw: RawEvent, deps: PipelineDeps): void {
   event.fields.user_ipaddress = raw.context.ipAddress
   event.fields.useragent =
     raw.context.useragent === null ? null : tsvSafe(raw.context.useragent.replace(/[\r\n]/g, ''))
-}
-
-/**
- * The enrichment chain, in the reference order (each step may read what earlier ones wrote); optional
- * steps only when configured. Returns the failures: the default steps' messages, then the optional ones'.
- */
-function runEnrichments(
-  event: EnrichedEvent,
-  raw: RawEvent,
-  optional: Enrichments,
-): EnrichmentFailure[] {
-  const messages: EnrichmentMessage[] = []
-  const failures: EnrichmentFailure[] = []
-  if (typeof event.fields.v_collector !== 'string' || event.fields.v_collector === '')
-    messages.push({ field: 'v_collector', value: null, expectation: 'should be set' })
-  const page = enrichPageUrl(event, raw.context.refererUri, messages)
-  deriveTimestamp(event)
-  optional.uaParser?.(event, failures)
-  enrichRefererUrl(event, messages)
-  optional.refererParser?.(event)
-  // The page query feeds campaign attribution and cross-domain `_sp`.
-  const query = parsePageQuery(page?.query ?? null, messages)
-  optional.campaignAttribution?.(event, query)
-  extractCrossDomain(event, query, messages)
-  optional.eventFingerprint?.(event, raw.parameters)
-  optional.cookieExtractor?.(event, raw.context.headers)
-  optional.headerExtractor?.(event, raw.context.headers)
-  setSchemaFields(event, messages)
-  optional.ipLookups?.(event)
-  // Last, so that everything before it (IP lookups above all) saw the real address.
-  optional.anonymizeIp?.(event)
-  return [...messages.map((message) => ({ enrichment: null, message })), ...failures]
 }
 
 /**

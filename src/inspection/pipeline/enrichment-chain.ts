@@ -1,0 +1,112 @@
+import type { EnrichedEvent } from './canonical-event.js'
+import type { RawEvent } from './collector-payload.js'
+import type { EnrichmentFailure, Enrichments } from './enrichments/enrichments.js'
+import { deriveTimestamp } from './steps/derive-timestamp.js'
+import {
+  enrichPageUrl,
+  enrichRefererUrl,
+  extractCrossDomain,
+  parsePageQuery,
+  type EnrichmentMessage,
+} from './steps/enrich-urls.js'
+import { setSchemaFields } from './steps/set-schema-fields.js'
+
+/** What the enrichment steps of one event share: the event, its raw form, and what they found. */
+export interface EnrichmentWork {
+  readonly event: EnrichedEvent
+  readonly raw: RawEvent
+  /** Failures of the default steps (their messages have no enrichment name). */
+  readonly messages: EnrichmentMessage[]
+  /** Failures of the optional enrichments, each naming its enrichment. */
+  readonly failures: EnrichmentFailure[]
+  /** The page URL's query, as the page-query step parsed it for the steps after it. */
+  query: ReadonlyMap<string, string | null>
+  /** The raw page query, as the page-URL step found it. */
+  pageQuery: string | null
+}
+
+/**
+ * One step of the enrichment chain. Every step has this shape, default and optional alike: an
+ * optional enrichment's step does nothing unless its configuration switched it on.
+ */
+export interface Step {
+  /** For people: what the step does. */
+  readonly name: string
+  run(work: EnrichmentWork, enrichments: Enrichments): void
+}
+
+/** The enrichment chain, in the reference order: each step may read what earlier ones wrote. */
+export const ENRICHMENT_STEPS: readonly Step[] = [
+  {
+    name: 'collector version present',
+    run: ({ event, messages }) => {
+      if (typeof event.fields.v_collector !== 'string' || event.fields.v_collector === '')
+        messages.push({ field: 'v_collector', value: null, expectation: 'should be set' })
+    },
+  },
+  {
+    name: 'page URL',
+    run: (work) => {
+      const page = enrichPageUrl(work.event, work.raw.context.refererUri, work.messages)
+      work.pageQuery = page?.query ?? null
+    },
+  },
+  { name: 'derived timestamp', run: ({ event }) => deriveTimestamp(event) },
+  { name: 'ua parser', run: ({ event, failures }, e) => e.uaParser?.(event, failures) },
+  { name: 'referer URL', run: ({ event, messages }) => enrichRefererUrl(event, messages) },
+  { name: 'referer parser', run: ({ event }, e) => e.refererParser?.(event) },
+  {
+    // The page query feeds campaign attribution and cross-domain `_sp`.
+    name: 'page query',
+    run: (work) => {
+      work.query = parsePageQuery(work.pageQuery, work.messages)
+    },
+  },
+  {
+    name: 'campaign attribution',
+    run: ({ event, query }, e) => e.campaignAttribution?.(event, query),
+  },
+  {
+    name: 'cross-domain navigation',
+    run: ({ event, query, messages }) => extractCrossDomain(event, query, messages),
+  },
+  {
+    name: 'event fingerprint',
+    run: ({ event, raw }, e) => e.eventFingerprint?.(event, raw.parameters),
+  },
+  {
+    name: 'cookie extractor',
+    run: ({ event, raw }, e) => e.cookieExtractor?.(event, raw.context.headers),
+  },
+  {
+    name: 'HTTP header extractor',
+    run: ({ event, raw }, e) => e.headerExtractor?.(event, raw.context.headers),
+  },
+  { name: 'schema fields', run: ({ event, messages }) => setSchemaFields(event, messages) },
+  { name: 'IP lookups', run: ({ event }, e) => e.ipLookups?.(event) },
+  // Last, so that everything before it (IP lookups above all) saw the real address.
+  { name: 'IP anonymisation', run: ({ event }, e) => e.anonymizeIp?.(event) },
+]
+
+/**
+ * Runs the chain over one event. Returns the failures: the default steps' messages, then the
+ * optional enrichments'.
+ */
+export function runEnrichments(
+  event: EnrichedEvent,
+  raw: RawEvent,
+  enrichments: Enrichments,
+): EnrichmentFailure[] {
+  const work: EnrichmentWork = {
+    event,
+    raw,
+    messages: [],
+    failures: [],
+    query: NO_QUERY,
+    pageQuery: null,
+  }
+  for (const step of ENRICHMENT_STEPS) step.run(work, enrichments)
+  return [...work.messages.map((message) => ({ enrichment: null, message })), ...work.failures]
+}
+
+const NO_QUERY: ReadonlyMap<string, string | null> = new Map()
