@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { igluUriParts, NAME_PATTERN, VENDOR_PATTERN } from '../shared/index.js'
 import { formatSchemaVer, parseSchemaVer, type SchemaVer } from './schema-ver.js'
 
 /** Identity of one schema version: `iglu:vendor/name/format/version`. */
@@ -9,10 +10,7 @@ export interface SchemaKey {
   readonly version: SchemaVer
 }
 
-export const VENDOR_PATTERN = /^[a-zA-Z0-9-_.]+$/
-export const NAME_PATTERN = /^[a-zA-Z0-9-_]+$/
-export const FORMAT_PATTERN = NAME_PATTERN
-const IGLU_URI = /^iglu:([a-zA-Z0-9-_.]+)\/([a-zA-Z0-9-_]+)\/([a-zA-Z0-9-_]+)\/([^/]+)$/
+const FORMAT_PATTERN = NAME_PATTERN
 
 export function schemaKeyToUri(key: SchemaKey): string {
   return `iglu:${schemaKeyToPath(key)}`
@@ -24,12 +22,9 @@ export function schemaKeyToPath(key: SchemaKey): string {
 }
 
 export function parseIgluUri(uri: string): SchemaKey | null {
-  const match = IGLU_URI.exec(uri)
-  if (match === null) return null
-  const version = parseSchemaVer(match[4] ?? '')
-  return version === null
-    ? null
-    : { vendor: match[1] ?? '', name: match[2] ?? '', format: match[3] ?? '', version }
+  const found = igluUriParts(uri)
+  const version = found === null ? null : parseSchemaVer(found.version)
+  return found === null || version === null ? null : { ...found, version }
 }
 
 /** Problems with the parts of a schema key, each naming its field; empty when the key is valid. */

@@ -3,6 +3,13 @@ export { BackgroundTasks } from './background-tasks.js'
 export { BoundedMemo } from './bounded-memo.js'
 export { DomainError, type DomainErrorKind } from './domain-error.js'
 export { ExpiringCache } from './expiring-cache.js'
+export {
+  igluUriParts,
+  looseIgluUriParts,
+  NAME_PATTERN,
+  VENDOR_PATTERN,
+  type IgluUriParts,
+} from './iglu-uri.js'
 export { isJsonObject } from './json-object.js'
 export { escapePointerToken } from './json-pointer.js'
 export { isUuid } from './uuid.js'

@@ -1,7 +1,5 @@
 import { CANONICAL_FIELDS } from './canonical-event.js'
-import { isJsonObject } from '../../shared/index.js'
-
-const IGLU = /^iglu:([^/]+)\/([^/]+)\/[^/]+\/(\d+)-\d+-\d+$/
+import { isJsonObject, looseIgluUriParts } from '../../shared/index.js'
 
 /** `com.acme-x` → `com_acme_x`. */
 const vendorKey = (vendor: string) => vendor.replace(/[.-]/g, '_').toLowerCase()
@@ -14,10 +12,10 @@ const nameKey = (name: string) =>
 
 /** The column an entity or event of this schema goes to, e.g. `contexts_org_w3_performance_timing_1`. */
 export function entityColumn(prefix: 'contexts' | 'unstruct_event', schema: string): string | null {
-  const match = IGLU.exec(schema)
-  return match === null
+  const parts = looseIgluUriParts(schema)
+  return parts === null
     ? null
-    : `${prefix}_${vendorKey(match[1] ?? '')}_${nameKey(match[2] ?? '')}_${match[3] ?? ''}`
+    : `${prefix}_${vendorKey(parts.vendor)}_${nameKey(parts.name)}_${parts.version.split('-')[0]}`
 }
 
 function entities(value: unknown): { schema: string; data: unknown }[] {

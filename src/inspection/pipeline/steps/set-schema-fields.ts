@@ -1,3 +1,4 @@
+import { looseIgluUriParts } from '../../../shared/index.js'
 import type { EnrichedEvent } from '../canonical-event.js'
 import type { EnrichmentMessage } from './enrich-urls.js'
 
@@ -9,7 +10,6 @@ const BUILT_IN: Readonly<Record<string, readonly [string, string]>> = {
   transaction_item: [SNOWPLOW, 'transaction_item'],
   struct: ['com.google.analytics', 'event'],
 }
-const IGLU = /^iglu:([^/]+)\/([^/]+)\/([^/]+)\/(\d+-\d+-\d+)$/
 
 /** event_vendor, event_name, event_format and event_version, from the event type or the self-describing event. */
 export function setSchemaFields(event: EnrichedEvent, messages: EnrichmentMessage[]): void {
@@ -22,15 +22,14 @@ export function setSchemaFields(event: EnrichedEvent, messages: EnrichmentMessag
     return
   }
   if (type === 'unstruct') {
-    const match = event.unstructEvent === null ? null : IGLU.exec(event.unstructEvent.schema)
-    if (match !== null)
-      [
-        ,
-        event.fields.event_vendor,
-        event.fields.event_name,
-        event.fields.event_format,
-        event.fields.event_version,
-      ] = match as unknown as [string, string, string, string, string]
+    const parts =
+      event.unstructEvent === null ? null : looseIgluUriParts(event.unstructEvent.schema)
+    if (parts !== null) {
+      event.fields.event_vendor = parts.vendor
+      event.fields.event_name = parts.name
+      event.fields.event_format = parts.format
+      event.fields.event_version = parts.version
+    }
     return
   }
   messages.push({

@@ -1,3 +1,4 @@
+import { igluUriParts } from '../../../shared/index.js'
 import { parseJson } from '../adapt-payload.js'
 import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
 import type { IgluValidation } from '../iglu-validation.js'
@@ -5,7 +6,6 @@ import { recurringValue } from '../recurring-values.js'
 
 const CONTEXTS = /^iglu:com\.snowplowanalytics\.snowplow\/contexts\/jsonschema\/1-\d+-\d+$/
 const UNSTRUCT = /^iglu:com\.snowplowanalytics\.snowplow\/unstruct_event\/jsonschema\/1-\d+-\d+$/
-const IGLU_URI = /^iglu:[a-zA-Z0-9-_.]+\/[a-zA-Z0-9-_]+\/[a-zA-Z0-9-_]+\/\d+-\d+-\d+$/
 
 const isSelfDescribing = (v: unknown): v is SelfDescribing =>
   v !== null &&
@@ -20,7 +20,7 @@ const fromBase64 = (text: string) => Buffer.from(text, 'base64').toString('utf8'
 /** Why a value is not a self-describing JSON, as the reference's NotIglu codes say. */
 function notIglu(json: unknown): { json: unknown; error: string } | null {
   if (!isSelfDescribing(json)) return { json, error: 'INVALID_DATA_PAYLOAD' }
-  if (!IGLU_URI.test(json.schema)) return { json, error: 'INVALID_IGLUURI' }
+  if (igluUriParts(json.schema) === null) return { json, error: 'INVALID_IGLUURI' }
   return null
 }
 
