@@ -9,6 +9,7 @@ import { backends, type TestDatabase } from './support/test-databases.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 import { type AuthTables } from './support/all-tables.js'
+import { pollUntil } from './support/poll-until.js'
 
 const schema = (version: string, extra: Record<string, unknown> = {}) => ({
   $schema: SELF_DESC_METASCHEMA_URI,
@@ -284,11 +285,13 @@ describe.each(backends)('data structures API on $name', (backend) => {
       data: schema('1-1-0'),
     })
     expect(accepted.status).toBe(202)
-    let polled = accepted.body
-    while (!polled.completed)
-      polled = (
-        await user.call('GET', `/data-structures/v1/validation-requests/${accepted.body.id}`)
-      ).body
+    const polled = await pollUntil(
+      async () =>
+        (await user.call('GET', `/data-structures/v1/validation-requests/${accepted.body.id}`))
+          .body,
+      (request) => request.completed === true,
+      'the validation request to complete',
+    )
     expect(polled).toMatchObject({ id: accepted.body.id, success: true })
     const deployment = await user.call(
       'POST',
@@ -296,11 +299,13 @@ describe.each(backends)('data structures API on $name', (backend) => {
       deploy('1-1-0'),
     )
     expect(deployment.status).toBe(202)
-    let done = deployment.body
-    while (!done.completed)
-      done = (
-        await user.call('GET', `/data-structures/v1/deployment-requests/${deployment.body.id}`)
-      ).body
+    const done = await pollUntil(
+      async () =>
+        (await user.call('GET', `/data-structures/v1/deployment-requests/${deployment.body.id}`))
+          .body,
+      (request) => request.completed === true,
+      'the deployment request to complete',
+    )
     expect(done).toMatchObject({ success: true, deployment: { version: '1-1-0', env: 'DEV' } })
     expect(
       (

@@ -15,6 +15,7 @@ import { objectSchema } from './support/registry-builders.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
 import { testConfig } from './support/test-config.js'
 import { allTables, type AuthTables, type RegistryTables } from './support/all-tables.js'
+import { pollUntil } from './support/poll-until.js'
 
 const BOOTSTRAP = {
   organizationId: '0b7e1f4e-5c1a-4c52-9d6b-3f2f8f0d1a11',
@@ -269,11 +270,12 @@ describe.each(backends)('storage on $name', (backend) => {
       BOOTSTRAP.apiKeyId,
       BOOTSTRAP.apiKey,
     )
-    const finished = async (path: string) => {
-      let polled = (await client.call('GET', path)).body
-      while (polled.completed !== true) polled = (await client.call('GET', path)).body
-      return polled
-    }
+    const finished = (path: string) =>
+      pollUntil(
+        async () => (await client.call('GET', path)).body,
+        (request) => request.completed === true,
+        `${path} to complete`,
+      )
     expect(
       await finished(`/data-structures/v1/validation-requests/${validation.id}`),
     ).toMatchObject({ success: true, message: 'iglu:com.acme/resumed/jsonschema/1-0-1 is valid' })

@@ -1,5 +1,6 @@
 import { systemClock } from '../../src/auth/clock.js'
 import { createCredentialsService } from '../../src/auth/credentials.service.js'
+import type { FloeApp } from '../../src/app.js'
 import type { TestApp } from './test-app.js'
 import { type AuthTables } from './all-tables.js'
 
@@ -24,16 +25,56 @@ export async function requestJson(
         : JSON.stringify(init.body)
   const response = await fetch(url, { method: init.method ?? 'GET', headers, body })
   const text = await response.text()
-  let parsed: unknown = text
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: response.status, body: parsed, headers: response.headers }
+  return { status: response.status, body: parsed(text), headers: response.headers }
 }
 
-/** A logged-in client of one organization's API, over real HTTP. */
+/** A server the client talks to: in this process (requests injected, no socket), or a child process. */
+export interface ApiServer {
+  readonly baseUrl: string
+  readonly app?: Pick<FloeApp, 'http'>
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+/**
+ * One request: injected into an in-process app (Fastify's inject: the whole request path of
+ * routing, hooks, parsers and serialisation, without a socket; the Host header is the listener's),
+ * else over loopback.
+ */
+async function send(
+  server: ApiServer,
+  method: string,
+  absolutePath: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<JsonResponse> {
+  if (server.app === undefined)
+    return requestJson(`${server.baseUrl}${absolutePath}`, { method, headers, body })
+  const all: Record<string, string> = { host: new URL(server.baseUrl).host, ...headers }
+  if (body !== undefined) all['content-type'] ??= 'application/json'
+  const response = await server.app.http.inject({
+    method: method as 'GET',
+    url: absolutePath,
+    headers: all,
+    ...(body === undefined
+      ? {}
+      : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
+  })
+  const answered = new Headers()
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value === undefined) continue
+    for (const one of Array.isArray(value) ? value : [String(value)]) answered.append(name, one)
+  }
+  return { status: response.statusCode, body: parsed(response.body), headers: answered }
+}
+
+/** A logged-in client of one organization's API. */
 export interface ApiClient {
   readonly organizationId: string
   readonly accessToken: string
@@ -45,22 +86,20 @@ export interface ApiClient {
 
 /** Logs in with an API key, on an in-process app or a `floe start` child process. */
 export async function apiClient(
-  server: { readonly baseUrl: string },
+  server: ApiServer,
   organizationId: string,
   apiKeyId: string,
   apiKey: string,
 ): Promise<ApiClient> {
-  const base = `${server.baseUrl}/api/msc/v1/organizations/${organizationId}`
-  const tokenResponse = await fetch(`${base}/credentials/v3/token`, {
-    headers: { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey },
-  })
-  const { accessToken } = (await tokenResponse.json()) as { accessToken: string }
+  const tokenResponse = await send(
+    server,
+    'GET',
+    `/api/msc/v1/organizations/${organizationId}/credentials/v3/token`,
+    { 'X-API-Key-Id': apiKeyId, 'X-API-Key': apiKey },
+  )
+  const { accessToken } = tokenResponse.body as { accessToken: string }
   const callAt = (method: string, absolutePath: string, body?: unknown) =>
-    requestJson(`${server.baseUrl}${absolutePath}`, {
-      method,
-      headers: { authorization: `Bearer ${accessToken}` },
-      body,
-    })
+    send(server, method, absolutePath, { authorization: `Bearer ${accessToken}` }, body)
   return {
     organizationId,
     accessToken,
