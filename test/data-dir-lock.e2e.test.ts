@@ -15,6 +15,7 @@ const ROUNDS = 5
 
 /** A child process that loads the lock, says "ready", and on "go" makes its attempts at once, then reports and holds what it won. */
 const CONTENDER = `
+import { createInterface } from 'node:readline'
 const { lockDataDir } = await import(process.argv[1])
 const [dir, attempts] = [process.argv[2], Number(process.argv[3])]
 const lines = createInterface({ input: process.stdin })

@@ -156,6 +156,9 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
           expect(await events.counts()).toEqual({ total: 1, good: 1, bad: 0 }),
         )
         expect((await events.findGood()).map((e) => e.event.app_id)).toEqual(['recent'])
+        // The timer's cleanup may still be trimming: joining it (or a new, empty run) settles it,
+        // so the next run is one of its own.
+        await retention.runOnce()
         now += 23 * 3600_000
         expect(await retention.runOnce()).toEqual({ expired: 1, trimmed: 0 })
         expect(errors).toEqual([])
