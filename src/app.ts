@@ -15,6 +15,7 @@ import {
   createHttpServer,
   createSecureListener,
   MAX_HEADER_BYTES,
+  readUntypedBodiesAsJson,
   rejectUnstorableInput,
   SHUTDOWN_GRACE_MS,
   type SecureListener,
@@ -26,6 +27,7 @@ import {
   igluHealthRoutes,
   igluServerRoutes,
   legacySchemasRoutes,
+  registryNeighbourRoutes,
   registryRoutes,
   type RegistryTables,
 } from './registry/index.js'
@@ -114,9 +116,18 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     const background = new BackgroundTasks((error) =>
       http.log.error({ err: error }, 'background task failed'),
     )
+    const compatibility = createPooledCompatibilityChecker(costlyWork, {
+      budget: { maxMillis: config.compatibility.maxMillis },
+      kept: {
+        store: createVerdictStore(store.db.withTables<VerdictTables>()),
+        engine: engineFingerprint(),
+        onError: (error) => http.log.warn({ err: error }, 'compatibility verdict store failed'),
+      },
+    })
     const registry = createRegistry({
       db: store.db.withTables<RegistryTables>(),
       checkDocument: pooledSchemaDocumentCheck(costlyWork),
+      compatibility,
       clock,
       now: nowMillis,
       background,
@@ -127,14 +138,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
           config.bootstrap?.organizationId ??
           (await auth.firstOrganizationId()),
         env: config.inspection.env,
-      },
-    })
-    const compatibility = createPooledCompatibilityChecker(costlyWork, {
-      budget: { maxMillis: config.compatibility.maxMillis },
-      kept: {
-        store: createVerdictStore(store.db.withTables<VerdictTables>()),
-        engine: engineFingerprint(),
-        onError: (error) => http.log.warn({ err: error }, 'compatibility verdict store failed'),
       },
     })
     const designSchema = pooledDesignSchemaCheck(costlyWork)
@@ -149,6 +152,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     await http.register(
       async (organization) => {
         organization.addHook('preValidation', rejectUnstorableInput)
+        readUntypedBodiesAsJson(organization)
         await organization.register(tokenExchangeRoutes, {
           credentials: auth.credentials,
           tokens: auth.tokens,
@@ -161,6 +165,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
             prefix: '/data-structures/v1',
             registry: registry.service,
           })
+          await guarded.register(registryNeighbourRoutes)
           await guarded.register(trackingPlansRoutes, {
             plans,
             repository: registry.repository,
@@ -175,6 +180,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       async (legacy) => {
         legacy.addHook('onRequest', auth.bearerGuard)
         legacy.addHook('preValidation', rejectUnstorableInput)
+        readUntypedBodiesAsJson(legacy)
         await legacy.register(legacySchemasRoutes, { registry: registry.service })
       },
       { prefix: LEGACY_SCHEMAS_PREFIX },

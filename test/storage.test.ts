@@ -16,6 +16,7 @@ import { backends, type TestDatabase } from './support/test-databases.js'
 import { testConfig } from './support/test-config.js'
 import { allTables, type AuthTables, type RegistryTables } from './support/all-tables.js'
 import { pollUntil } from './support/poll-until.js'
+import { checkCompatibility } from '../src/compatibility/check-compatibility.js'
 
 const BOOTSTRAP = {
   organizationId: '0b7e1f4e-5c1a-4c52-9d6b-3f2f8f0d1a11',
@@ -235,6 +236,10 @@ describe.each(backends)('storage on $name', (backend) => {
         kind: 'report',
         report: validateSchemaDocument(data, createAjv({ allErrors: true })),
       }),
+      compatibility: {
+        check: async (candidate, reference) =>
+          checkCompatibility(candidate, reference, { ajv: createAjv() }),
+      },
       clock: systemClock,
       background: { run: () => undefined },
     })

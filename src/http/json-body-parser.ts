@@ -27,19 +27,25 @@ function forbiddenKeyPath(value: unknown, path = '', depth = 0): string | null {
   return null
 }
 
+/** A body with a media type the Console API does not read. */
+class UnsupportedMediaTypeError extends Error {
+  readonly statusCode = 415
+}
+
+type BodyParser = Parameters<FastifyInstance['addContentTypeParser']>[2]
+
 /**
  * Fastify's own JSON parser (prototype poisoning refused, as by default), except that a DELETE with
- * a JSON content type and no body reads as no body: HTTP clients that send `Content-Type:
- * application/json` on every request could not delete anything otherwise. Any other request with
- * an empty JSON body is still refused. A body refused for a `__proto__` key (or `constructor.prototype`)
- * is answered with the key's place, not as invalid JSON.
+ * no body reads as no body: HTTP clients that send `Content-Type: application/json` on every request
+ * could not delete anything otherwise. Any other request with an empty JSON body is still refused.
+ * A body refused for a `__proto__` key (or `constructor.prototype`) is answered with the key's
+ * place, not as invalid JSON.
  */
-export function parseJsonBodies(app: FastifyInstance): void {
+function jsonBodyParser(app: FastifyInstance): BodyParser {
   const parseJson = app.getDefaultJsonParser('error', 'error')
-  app.removeContentTypeParser('application/json')
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body.length === 0 && request.method === 'DELETE') return done(null, undefined)
+  return (request, body, done) => {
     const text = body.toString()
+    if (text.length === 0 && request.method === 'DELETE') return done(null, undefined)
     void parseJson(request, text, (error, parsed) => {
       if (error === null) return done(null, parsed)
       let plain: unknown
@@ -57,5 +63,27 @@ export function parseJsonBodies(app: FastifyInstance): void {
         undefined,
       )
     })
+  }
+}
+
+/** JSON bodies, read as `application/json` says (see jsonBodyParser). */
+export function parseJsonBodies(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(app))
+}
+
+/**
+ * In this scope, a body with no `Content-Type`, or `text/plain`, is read as JSON too: snowplow-cli
+ * (Go's HTTP client) sends its JSON bodies with no content type at all. Any other media type is
+ * still 415.
+ */
+export function readUntypedBodiesAsJson(scope: FastifyInstance): void {
+  const parse = jsonBodyParser(scope)
+  scope.removeContentTypeParser('text/plain')
+  scope.addContentTypeParser('text/plain', { parseAs: 'string' }, parse)
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+    const type = request.headers['content-type']
+    if (type === undefined || type.trim() === '') return parse.call(scope, request, body, done)
+    done(new UnsupportedMediaTypeError(`Unsupported Media Type: ${type.slice(0, 200)}`), undefined)
   })
 }

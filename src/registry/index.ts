@@ -1,6 +1,6 @@
 export type { IgluRepository } from './iglu-repository.js'
 export { igluHealthRoutes, igluServerRoutes } from './iglu-server.routes.js'
 export { createRegistry } from './registry-context.js'
-export { legacySchemasRoutes, registryRoutes } from './registry.routes.js'
+export { legacySchemasRoutes, registryNeighbourRoutes, registryRoutes } from './registry.routes.js'
 export type { RegistryTables } from './registry.table.js'
 export type { SchemaDocumentCheck } from './schema-validation.js'

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Clock } from '../auth/index.js'
+import type { CompatibilityChecker } from '../compatibility/index.js'
 import { schemaKeyToUri, type SchemaKey } from '../iglu/index.js'
 import type { BackgroundTasks } from '../shared/index.js'
 import { createDataStructureCatalog, type DataStructureCatalog } from './data-structure-catalog.js'
@@ -33,6 +34,8 @@ export function createRegistry(deps: {
   readonly db: Kysely<RegistryTables>
   /** Validation and lint of a schema document (in the worker pool). */
   readonly checkDocument: (data: unknown) => Promise<SchemaDocumentCheck>
+  /** The compatibility engine, for schema migrations. */
+  readonly compatibility: CompatibilityChecker
   readonly clock: Clock
   readonly now: () => number
   readonly background: Pick<BackgroundTasks, 'run'>
@@ -53,6 +56,7 @@ export function createRegistry(deps: {
   const service = createRegistryService({
     db: deps.db,
     checkDocument: deps.checkDocument,
+    compatibility: deps.compatibility,
     clock: deps.clock,
     background: deps.background,
     versionCacheTtlMs: DEPLOYED_SCHEMA_TTL_MS,

@@ -3,6 +3,9 @@ import { requirePrincipal } from '../auth/index.js'
 import type { RegistryService } from './registry.service.js'
 import {
   deploymentSchema,
+  destinationsSchema,
+  draftsSchema,
+  schemaMigrationsSchema,
   deploymentsSchema,
   structureVersionsSchema,
   getSchema,
@@ -141,8 +144,27 @@ export const registryRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async 
       request.query.latest !== 'false',
     ),
   )
+  app.post('/schema-migrations', { schema: schemaMigrationsSchema }, async (request) =>
+    registry.migration(caller(request.principal).organizationId, request.body),
+  )
   await app.register(registryRequestRoutes, { registry })
   await app.register(dataStructureRoutes, { registry })
+}
+
+/**
+ * Around the data structures, what snowplow-cli also reads: `destinations/v3` (the warehouses its
+ * migration check runs for; Floe loads into none, so the list is empty and the check is skipped)
+ * and `data-structure-drafts/v1/schemas` (Floe keeps no drafts).
+ */
+export const registryNeighbourRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/destinations/v3', { schema: destinationsSchema }, async (request) => {
+    caller(request.principal)
+    return []
+  })
+  app.get('/data-structure-drafts/v1/schemas', { schema: draftsSchema }, async (request) => {
+    caller(request.principal)
+    return []
+  })
 }
 
 /**

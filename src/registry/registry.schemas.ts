@@ -202,3 +202,70 @@ export const metaSchema = {
   body: Meta,
   response: { 200: DataStructureRecord, ...guardErrors, 404: ErrorBodyRef },
 }
+
+const SchemaKeyParts = Type.Object(
+  {
+    vendor: Type.String({ maxLength: 1000 }),
+    name: Type.String({ maxLength: 1000 }),
+    format: Type.String({ maxLength: 1000 }),
+    version: Type.String({ maxLength: 100 }),
+  },
+  { additionalProperties: true },
+)
+const ChangeType = Type.Union([
+  Type.Literal('no-change'),
+  Type.Literal('minor'),
+  Type.Literal('revision'),
+  Type.Literal('major'),
+])
+
+export const schemaMigrationsSchema = {
+  summary:
+    'What changes from a deployed version to a new schema: no-change, minor (ADDITION), revision or major (MODEL)',
+  tags,
+  security,
+  params: OrgParams,
+  body: Type.Object(
+    {
+      destinationType: Type.String({ maxLength: 200 }),
+      sourceSchemaKey: SchemaKeyParts,
+      targetSchema: AnyObject,
+    },
+    { additionalProperties: true },
+  ),
+  response: {
+    200: Type.Object({
+      changeType: ChangeType,
+      migrations: Type.Array(
+        Type.Object({
+          migrationType: Type.String(),
+          changeType: ChangeType,
+          path: Type.String(),
+          message: Type.String(),
+        }),
+      ),
+    }),
+    ...guardErrors,
+    404: ErrorBodyRef,
+    429: ErrorBodyRef,
+  },
+}
+
+export const destinationsSchema = {
+  summary: 'Warehouse destinations of loaded events (Floe loads none: always empty)',
+  tags: ['destinations'],
+  security,
+  params: OrgParams,
+  response: {
+    200: Type.Array(Type.Object({ destinationType: Type.String() })),
+    ...guardErrors,
+  },
+}
+
+export const draftsSchema = {
+  summary: 'Draft data structures (Floe keeps none: always empty)',
+  tags,
+  security,
+  params: OrgParams,
+  response: { 200: Type.Array(AnyObject), ...guardErrors },
+}

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../auth/index.js'
+import type { CompatibilityChecker } from '../compatibility/index.js'
+import { schemaMigration, type SchemaMigration } from './schema-migrations.js'
 import { type BackgroundTasks, isUuid } from '../shared/index.js'
 import type { RegistryTables, PendingWork, StructureMeta } from './registry.table.js'
 import {
@@ -41,6 +43,18 @@ export interface RequestResult {
   readonly [extra: string]: unknown
 }
 
+/** snowplow-cli's schema-migrations body. */
+export interface MigrationInput {
+  readonly destinationType: string
+  readonly sourceSchemaKey: {
+    readonly vendor: string
+    readonly name: string
+    readonly format: string
+    readonly version: string
+  }
+  readonly targetSchema: object
+}
+
 export type MetaInput = Partial<Pick<StructureMeta, 'hidden' | 'schemaType' | 'customData'>> &
   Record<string, unknown>
 
@@ -55,6 +69,7 @@ const orNull = (list: readonly string[]) => (list.length === 0 ? null : [...list
 export function createRegistryService(deps: {
   db: Kysely<RegistryTables>
   checkDocument: (data: unknown) => Promise<SchemaDocumentCheck>
+  compatibility: CompatibilityChecker
   clock: Clock
   background: Pick<BackgroundTasks, 'run'>
   versionCacheTtlMs?: number
@@ -342,6 +357,22 @@ export function createRegistryService(deps: {
     async structureVersions(organizationId: string, hash: string, env: Env | undefined) {
       await structureOrThrow(organizationId, hash)
       return versionsInOrder(await store.versions(hash, env)).map((version) => version.schema)
+    },
+
+    /** What changes from a deployed version (PROD, else DEV) to a new schema, for snowplow-cli. */
+    async migration(organizationId: string, input: MigrationInput): Promise<SchemaMigration> {
+      const { vendor, name, format, version } = input.sourceSchemaKey
+      const deployed = await this.getVersion(
+        organizationId,
+        dataStructureHash(organizationId, vendor, name, format),
+        version,
+        undefined,
+      )
+      return schemaMigration(
+        deployed,
+        input.targetSchema as Record<string, unknown>,
+        deps.compatibility,
+      )
     },
 
     /** PUT replaces the metadata (missing fields take their defaults); PATCH changes only the given fields. */

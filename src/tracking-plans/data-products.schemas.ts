@@ -23,8 +23,19 @@ const ReadBackFields = {
   organizationId: OrNull(Type.String({ maxLength: 100 })),
   createdAt: OrNull(Type.String({ maxLength: 100 })),
   updatedAt: OrNull(Type.String({ maxLength: 100 })),
-  lockStatus: OrNull(Type.String({ maxLength: 100 })),
-  managedFrom: OrNull(Type.String({ maxLength: 1000 })),
+}
+
+/**
+ * Who manages a record: snowplow-cli marks what it publishes (`lockStatus: "locked"`, `managedFrom`:
+ * where the files live) and reads the marks back to know what `dp purge` may delete. Stored as sent.
+ */
+const ManagementFields = {
+  lockStatus: OrNull(Text(100)),
+  managedFrom: OrNull(Text(1000)),
+}
+const ManagementView = {
+  lockStatus: Type.Optional(Type.String()),
+  managedFrom: Type.Optional(Type.String()),
 }
 /** Their names: what a written record leaves out of its stored document (`id` is taken apart). */
 export const READ_BACK_FIELDS: ReadonlySet<string> = new Set(Object.keys(ReadBackFields))
@@ -66,6 +77,7 @@ export const SourceApplicationInput = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    ...ManagementFields,
     ...ReadBackFields,
   },
   { additionalProperties: false },
@@ -81,6 +93,7 @@ const SourceApplication = Type.Object({
     tracked: Type.Array(EntityReference),
     enriched: Type.Array(EntityReference),
   }),
+  ...ManagementView,
   createdAt: Type.String(),
   updatedAt: Type.String(),
 })
@@ -98,6 +111,7 @@ export const DataProductInput = Type.Object(
     sourceApplications: OrNull(Type.Array(Uuid, { maxItems: 200, uniqueItems: true })),
     /** Read back: which specs a product has is decided by the specs' dataProductId. */
     eventSpecs: OrNull(Type.Array(Type.Unknown(), { maxItems: 10_000 })),
+    ...ManagementFields,
     ...ReadBackFields,
   },
   { additionalProperties: false },
@@ -115,6 +129,7 @@ const DataProduct = Type.Object({
   templateReference: Type.Optional(Type.String()),
   eventSpecs: Type.Array(Type.Object({ id: Type.String(), url: Type.String() })),
   sourceApplications: Type.Array(Type.String()),
+  ...ManagementView,
   createdAt: Type.String(),
   updatedAt: Type.String(),
 })

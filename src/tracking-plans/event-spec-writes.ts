@@ -13,13 +13,11 @@ import { ScenarioInput, type Scenario } from './scenarios.schemas.js'
 import type { ScenariosService } from './scenarios.service.js'
 import type { ScenariosStore } from './scenarios.store.js'
 
-/** Fields of a spec as read back (history, locks, timestamps): snowplow-cli sends them again; ignored. */
+/** Fields of a spec as read back (history, timestamps): snowplow-cli sends them again; ignored. */
 const READ_BACK = new Set([
   'author',
   'message',
   'date',
-  'lockStatus',
-  'managedFrom',
   'organizationId',
   'createdAt',
   'updatedAt',

@@ -192,7 +192,10 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{
           },
           { additionalProperties: true },
         ),
-        response: { 202: SpecEnvelope, ...writeErrors },
+        response: {
+          202: Type.Intersect([SpecEnvelope, Type.Object({ message: Type.String() })]),
+          ...writeErrors,
+        },
       },
     },
     async (request, reply) => {
@@ -203,10 +206,11 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{
         ids.map(async (id) => (await eventSpecs.get(principal.organizationId, id)).spec),
       )
       return reply.code(202).send({
-        data: specs.filter((spec) => spec !== undefined),
+        data: specs,
         includes: [],
         errors: [],
         metadata: null,
+        message: `Published ${specs.length} event specification${specs.length === 1 ? '' : 's'}`,
       })
     },
   )

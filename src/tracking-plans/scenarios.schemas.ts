@@ -86,6 +86,9 @@ export const ScenarioInput = Type.Object(
     sourceApplications: Type.Optional(
       Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 }),
     ),
+    /** snowplow-cli's marks of what it manages (see data products), stored as sent. */
+    lockStatus: Type.Optional(Type.String({ maxLength: 100 })),
+    managedFrom: Type.Optional(Type.String({ maxLength: 1000 })),
   },
   { additionalProperties: false },
 )
@@ -117,6 +120,8 @@ export const Scenario = Type.Object({
   }),
   dataProductId: Type.Optional(Type.String()),
   sourceApplications: Type.Optional(Type.Array(Type.String())),
+  lockStatus: Type.Optional(Type.String()),
+  managedFrom: Type.Optional(Type.String()),
 })
 export type Scenario = Static<typeof Scenario>
 export type ScenarioStatus = Scenario['status']

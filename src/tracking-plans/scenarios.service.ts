@@ -272,12 +272,19 @@ export function createScenariosService(deps: ScenariosDeps) {
      * every scenario first, each problem's source under `fieldOf(index)`, then all written in one
      * transaction, or none. A scenario edited since it was read is refused rather than overwritten.
      */
+    /** Publishes each scenario that is not published yet (a published one keeps its version). */
     async publishAll(
       principal: Principal,
-      scenarios: readonly Scenario[],
-      fieldOf: (index: number) => string,
+      given: readonly Scenario[],
+      givenFieldOf: (index: number) => string,
     ): Promise<void> {
       const { organizationId } = principal
+      const pending = given
+        .map((scenario, index) => ({ scenario, field: givenFieldOf(index) }))
+        .filter(({ scenario }) => scenario.status !== 'published')
+      if (pending.length === 0) return
+      const scenarios = pending.map(({ scenario }) => scenario)
+      const fieldOf = (index: number) => pending[index]?.field ?? ''
       const problems: Problem[] = []
       const checkedAll: { draft: Scenario; placement: ScenarioPlacement }[] = []
       for (const [index, scenario] of scenarios.entries()) {

@@ -15,6 +15,7 @@ import { eventSpecsRoutes, scenariosRoutes } from './scenarios.routes.js'
 import { createScenariosService, type ScenariosService } from './scenarios.service.js'
 import { createScenariosStore, forgetSourceApplication } from './scenarios.store.js'
 import type { TrackingPlanTables } from './tracking-plan.tables.js'
+import { triggerImagesRoutes } from './trigger-images.routes.js'
 
 /** The tracking plans context, assembled: scenarios (event specifications), data products, source applications. */
 export interface TrackingPlans {
@@ -81,6 +82,7 @@ export const trackingPlansRoutes: FastifyPluginAsync<{
     prefix: '/data-products/v2',
     dataProducts: plans.dataProducts,
   })
+  await app.register(triggerImagesRoutes, { prefix: '/images/v1' })
   await app.register(sourceApplicationsRoutes, {
     prefix: '/source-apps/v1',
     dataProducts: plans.dataProducts,

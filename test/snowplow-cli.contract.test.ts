@@ -1,0 +1,408 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { objectSchema } from './support/registry-builders.js'
+import { cliRequest, type WireAnswer } from './support/snowplow-cli-wire.js'
+import { startTestApp, type TestApp } from './support/test-app.js'
+import { testConfig } from './support/test-config.js'
+
+// Replays, in order, the requests snowplow-cli makes for each command (headers, compact bodies in
+// Go struct order, no Content-Type), as ../shared/reference/snowplow-cli.md lists them, and checks
+// what the tool reads back. The tool itself cannot be built here (no Go module proxy).
+
+const MANAGED_FROM = 'https://github.com/acme/tracking-plans'
+
+/** The tool's own hash of a data structure: hex SHA-256 of `{org}-{vendor}-{name}-{format}`. */
+const toolHash = (org: string, vendor: string, name: string, format: string) =>
+  createHash('sha256').update(`${org}-${vendor}-${name}-${format}`).digest('hex')
+
+describe('snowplow-cli on the wire', () => {
+  let server: TestApp
+  let org: string
+  let token: string
+  const call = (method: string, path: string, body?: unknown): Promise<WireAnswer> =>
+    cliRequest(server.baseUrl, method, `/api/msc/v1/organizations/${org}${path}`, {
+      token,
+      body,
+    })
+
+  /** The local data structure file, as `ds validate` sends it whole. */
+  const localFile = (version: string, properties: Record<string, object>) => ({
+    apiVersion: 'v1',
+    resourceType: 'data-structure',
+    meta: { hidden: false, schemaType: 'event', customData: { team: 'web' } },
+    data: objectSchema('com.acme', 'checkout', version, properties),
+  })
+  const deploymentBody = (version: string, source: string, target: string) => ({
+    format: 'jsonschema',
+    message: '',
+    name: 'checkout',
+    source,
+    target,
+    vendor: 'com.acme',
+    version,
+  })
+
+  beforeAll(async () => {
+    server = await startTestApp(testConfig())
+    const startup = server.app.startup
+    if (startup.kind !== 'initial') throw new Error('expected first-start credentials')
+    org = startup.organizationId
+    // setup / any command: the token, with the tool's header names.
+    const answer = await cliRequest(
+      server.baseUrl,
+      'GET',
+      `/api/msc/v1/organizations/${org}/credentials/v3/token`,
+      { headers: { 'X-API-KEY-ID': startup.apiKeyId, 'X-API-KEY': startup.apiKey } },
+    )
+    expect(answer.status).toBe(200)
+    token = answer.body.accessToken
+    expect(typeof token).toBe('string')
+  })
+  afterAll(async () => server?.close())
+
+  it('ds validate: validation 201 with success and findings, list, deployments, destinations', async () => {
+    const validation = await call(
+      'POST',
+      '/data-structures/v1/validation-requests',
+      localFile('1-0-0', { total: { type: 'number', maximum: 100000 } }),
+    )
+    expect(validation.status).toBe(201)
+    expect(validation.body).toMatchObject({ success: true, message: expect.any(String) })
+    for (const list of ['errors', 'warnings', 'info'] as const)
+      expect(validation.body[list] === null || Array.isArray(validation.body[list])).toBe(true)
+    expect((await call('GET', '/data-structures/v1')).status).toBe(200)
+    const destinations = await call('GET', '/destinations/v3')
+    expect(destinations.status).toBe(200)
+    expect(destinations.body).toEqual([])
+  })
+
+  it('ds publish dev: validate, deploy VALIDATED → DEV, then lock the metadata', async () => {
+    expect(
+      (
+        await call(
+          'POST',
+          '/data-structures/v1/validation-requests',
+          localFile('1-0-0', { total: { type: 'number', maximum: 100000 } }),
+        )
+      ).status,
+    ).toBe(201)
+    const deployed = await call(
+      'POST',
+      '/data-structures/v1/deployment-requests',
+      deploymentBody('1-0-0', 'VALIDATED', 'DEV'),
+    )
+    expect(deployed.status).toBe(201)
+    expect(deployed.body.success).toBe(true)
+    const hash = toolHash(org, 'com.acme', 'checkout', 'jsonschema')
+    const locked = await call('PATCH', `/data-structures/v1/${hash}/meta`, {
+      lockStatus: 'locked',
+      managedFrom: MANAGED_FROM,
+    })
+    expect(locked.status).toBe(200)
+    const listed = (await call('GET', '/data-structures/v1')).body as {
+      hash: string
+      meta: Record<string, unknown>
+      deployments: { version: string; env: string; contentHash: string }[]
+    }[]
+    const record = listed.find((structure) => structure.hash === hash)
+    expect(record?.meta).toMatchObject({
+      hidden: false,
+      schemaType: 'event',
+      customData: { team: 'web' },
+      lockStatus: 'locked',
+      managedFrom: MANAGED_FROM,
+    })
+    expect(record?.deployments).toEqual([
+      expect.objectContaining({ version: '1-0-0', env: 'DEV', contentHash: expect.any(String) }),
+    ])
+    const history = await call(
+      'GET',
+      `/data-structures/v1/${hash}/deployments?from=0&size=1000000000`,
+    )
+    expect(history.status).toBe(200)
+    expect(history.body.map((d: { version: string }) => d.version)).toEqual(['1-0-0'])
+  })
+
+  it('ds validate of a new version: the migration check against the deployed one', async () => {
+    const next = localFile('1-0-1', {
+      total: { type: 'number', maximum: 100000 },
+      coupon: { type: 'string', maxLength: 20 },
+    })
+    const migration = await call('POST', '/data-structures/v1/schema-migrations', {
+      destinationType: 'snowflake',
+      sourceSchemaKey: {
+        vendor: 'com.acme',
+        name: 'checkout',
+        format: 'jsonschema',
+        version: '1-0-0',
+      },
+      targetSchema: next.data,
+    })
+    expect(migration.status).toBe(200)
+    expect(migration.body).toEqual({
+      changeType: 'minor',
+      migrations: [
+        {
+          migrationType: 'addition',
+          changeType: 'minor',
+          path: '/properties/coupon',
+          message: 'coupon is added',
+        },
+      ],
+    })
+    const retyped = await call('POST', '/data-structures/v1/schema-migrations', {
+      destinationType: 'snowflake',
+      sourceSchemaKey: {
+        vendor: 'com.acme',
+        name: 'checkout',
+        format: 'jsonschema',
+        version: '1-0-0',
+      },
+      targetSchema: localFile('2-0-0', { total: { type: 'string', maxLength: 10 } }).data,
+    })
+    expect(retyped.body.changeType).toBe('major')
+    expect(retyped.body.migrations[0]).toMatchObject({
+      migrationType: 'type-change',
+      path: '/properties/total',
+    })
+    const unchanged = await call('POST', '/data-structures/v1/schema-migrations', {
+      destinationType: 'snowflake',
+      sourceSchemaKey: {
+        vendor: 'com.acme',
+        name: 'checkout',
+        format: 'jsonschema',
+        version: '1-0-0',
+      },
+      targetSchema: localFile('1-0-0', { total: { type: 'number', maximum: 100000 } }).data,
+    })
+    expect(unchanged.body).toEqual({ changeType: 'no-change', migrations: [] })
+    const unknown = await call('POST', '/data-structures/v1/schema-migrations', {
+      destinationType: 'snowflake',
+      sourceSchemaKey: {
+        vendor: 'com.acme',
+        name: 'nothing',
+        format: 'jsonschema',
+        version: '1-0-0',
+      },
+      targetSchema: next.data,
+    })
+    expect(unknown.status).toBe(404)
+    expect(typeof unknown.body.message).toBe('string')
+  })
+
+  it('ds publish prod: lock the metadata, then deploy DEV → PROD', async () => {
+    const hash = toolHash(org, 'com.acme', 'checkout', 'jsonschema')
+    expect(
+      (
+        await call('PATCH', `/data-structures/v1/${hash}/meta`, {
+          hidden: false,
+          schemaType: 'event',
+          customData: { team: 'web' },
+          lockStatus: 'locked',
+          managedFrom: MANAGED_FROM,
+        })
+      ).status,
+    ).toBe(200)
+    const promoted = await call(
+      'POST',
+      '/data-structures/v1/deployment-requests',
+      deploymentBody('1-0-0', 'DEV', 'PROD'),
+    )
+    expect(promoted.status).toBe(201)
+    expect(promoted.body.success).toBe(true)
+  })
+
+  it('ds download: list, the latest schemas with their self, and drafts', async () => {
+    const listed = await call('GET', '/data-structures/v1')
+    expect(listed.body.some((s: { meta: { schemaType: unknown } }) => s.meta.schemaType)).toBe(true)
+    const latest = await call('GET', '/data-structures/v1/schemas/versions?latest=true')
+    expect(latest.status).toBe(200)
+    expect(latest.body.length).toBeGreaterThan(0)
+    for (const schema of latest.body)
+      expect(Object.keys(schema.self).sort()).toEqual(['format', 'name', 'vendor', 'version'])
+    const drafts = await call('GET', '/data-structure-drafts/v1/schemas')
+    expect(drafts.status).toBe(200)
+    expect(drafts.body).toEqual([])
+  })
+
+  describe('dp', () => {
+    const appId = randomUUID()
+    const productId = randomUUID()
+    const specId = randomUUID()
+    const entity = (source: string) => ({ source, minCardinality: null, maxCardinality: null })
+    const sourceApp = (name: string) => ({
+      id: appId,
+      name,
+      appIds: ['web'],
+      entities: { tracked: [], enriched: [] },
+      lockStatus: 'locked',
+      managedFrom: MANAGED_FROM,
+    })
+    const product = (name: string) => ({
+      id: productId,
+      name,
+      status: 'draft',
+      sourceApplications: [appId],
+      domain: 'Checkout',
+      owner: 'web@acme.com',
+      description: 'Checkout events',
+      eventSpecs: [],
+      lockStatus: 'locked',
+      managedFrom: MANAGED_FROM,
+    })
+    const spec = (status: string, version: number, description: string) => ({
+      id: specId,
+      sourceApplications: [appId],
+      name: 'Checkout completed',
+      description,
+      triggers: [{ description: 'On the thank-you page', appIds: ['web'] }],
+      status,
+      version,
+      event: { source: 'iglu:com.acme/checkout/jsonschema/1-0-0' },
+      entities: { tracked: [], enriched: [] },
+      dataProductId: productId,
+      lockStatus: 'locked',
+      managedFrom: MANAGED_FROM,
+    })
+
+    it('dp publish: reads everything, then creates and updates apps, products and specs, and publishes', async () => {
+      const before = await call('GET', '/data-products/v2')
+      expect(before.status).toBe(200)
+      expect(Array.isArray(before.body.data)).toBe(true)
+      expect(Array.isArray(before.body.includes.eventSpecs)).toBe(true)
+      expect(Array.isArray((await call('GET', '/source-apps/v1')).body.data)).toBe(true)
+      const images = await call('GET', '/images/v1')
+      expect(images.body).toEqual({ items: [] })
+
+      expect((await call('POST', '/source-apps/v1', sourceApp('Web'))).status).toBe(201)
+      expect((await call('PUT', `/source-apps/v1/${appId}`, sourceApp('Website'))).status).toBe(200)
+      expect((await call('POST', '/data-products/v2', product('Checkout'))).status).toBe(201)
+      expect(
+        (await call('PUT', `/data-products/v2/${productId}`, product('Checkout flow'))).status,
+      ).toBe(200)
+      const created = await call('POST', '/event-specs/v1', {
+        spec: spec('draft', 0, 'First'),
+        message: 'created by snowplow-cli',
+      })
+      expect(created.status).toBe(201)
+      const read = await call('GET', `/event-specs/v1/${specId}`)
+      expect(read.status).toBe(200)
+      expect(read.body.data[0]).toMatchObject({
+        id: specId,
+        name: 'Checkout completed',
+        status: 'draft',
+        version: 0,
+        dataProductId: productId,
+        sourceApplications: [appId],
+      })
+      const updated = await call('PUT', `/event-specs/v1/${specId}`, {
+        spec: spec('published', 1, 'Second'),
+        message: 'published by snowplow-cli',
+      })
+      expect(updated.status).toBe(200)
+      const published = await call('POST', '/event-specs/v1/publish', { eventSpecIds: [specId] })
+      expect(published.status).toBe(202)
+      expect(typeof published.body.message).toBe('string')
+    })
+
+    it('dp download: the data products with their specs included, and the source apps, as the tool reads them', async () => {
+      const products = await call('GET', '/data-products/v2')
+      const found = products.body.data.find((p: { id: string }) => p.id === productId)
+      expect(found).toMatchObject({
+        id: productId,
+        name: 'Checkout flow',
+        sourceApplications: [appId],
+        domain: 'Checkout',
+        eventSpecs: [expect.objectContaining({ id: specId })],
+        lockStatus: 'locked',
+        managedFrom: MANAGED_FROM,
+      })
+      const included = products.body.includes.eventSpecs.find(
+        (s: { id: string }) => s.id === specId,
+      )
+      expect(included).toMatchObject({
+        id: specId,
+        dataProductId: productId,
+        status: 'published',
+        version: 1,
+        description: 'Second',
+        lockStatus: 'locked',
+        managedFrom: MANAGED_FROM,
+      })
+      const apps = await call('GET', '/source-apps/v1')
+      expect(apps.body.data).toEqual([
+        expect.objectContaining({
+          id: appId,
+          name: 'Website',
+          appIds: ['web'],
+          entities: { tracked: [], enriched: [] },
+          lockStatus: 'locked',
+          managedFrom: MANAGED_FROM,
+        }),
+      ])
+    })
+
+    it('dp validate: the compatibility of a changed spec, version given as a string', async () => {
+      const answer = await call('POST', '/event-specs/v1/compatibility', {
+        spec: {
+          event: {
+            source: 'iglu:com.acme/checkout/jsonschema/1-0-0',
+            schema: {
+              type: 'object',
+              properties: { total: { type: 'number', maximum: 500 } },
+              additionalProperties: false,
+            },
+          },
+          entities: { tracked: [] },
+          id: '312d3987-4874-498d-af6c-162ce0da39d7',
+          name: 'cli-compat-check',
+          status: 'draft',
+          version: '0',
+        },
+      })
+      expect(answer.status).toBe(200)
+      expect(answer.body).toMatchObject({
+        status: 'compatible',
+        sources: [
+          expect.objectContaining({
+            source: 'iglu:com.acme/checkout/jsonschema/1-0-0',
+            status: 'compatible',
+          }),
+        ],
+      })
+      expect(typeof answer.body.message).toBe('string')
+    })
+
+    it('dp purge: deletes what is gone locally, each 204', async () => {
+      expect((await call('DELETE', `/event-specs/v1/${specId}`)).status).toBe(204)
+      expect((await call('DELETE', `/data-products/v2/${productId}`)).status).toBe(204)
+      expect((await call('DELETE', `/source-apps/v1/${appId}`)).status).toBe(204)
+      expect((await call('GET', `/event-specs/v1/${specId}`)).status).toBe(404)
+    })
+
+    it('keeps entities with null cardinalities, as Go writes an unset *int', async () => {
+      const id = randomUUID()
+      const app = {
+        ...sourceApp('Nulls'),
+        id,
+        entities: { tracked: [entity('iglu:com.acme/checkout/jsonschema/1-0-0')], enriched: [] },
+      }
+      expect((await call('POST', '/source-apps/v1', app)).status).toBe(201)
+      const read = await call('GET', `/source-apps/v1/${id}`)
+      expect(read.body.data[0].entities.tracked[0].source).toBe(
+        'iglu:com.acme/checkout/jsonschema/1-0-0',
+      )
+    })
+  })
+
+  it('refuses a body of another media type with 415, still naming the problem', async () => {
+    const answer = await cliRequest(
+      server.baseUrl,
+      'POST',
+      `/api/msc/v1/organizations/${org}/data-structures/v1/validation-requests`,
+      { token, headers: { 'Content-Type': 'application/xml' }, body: {} },
+    )
+    expect(answer.status).toBe(415)
+    expect(typeof answer.body.message).toBe('string')
+  })
+})
