@@ -123,6 +123,22 @@ program
     (entry: string, all: string[] = []) => [...all, entry],
   )
   .option(
+    '-c, --collector-config <file>',
+    'a Snowplow collector (Micro) configuration in HOCON: its interface, port, paths, cookie and redirect settings become defaults of the flags above and below (see docs/configuration.md)',
+  )
+  .option(
+    '--cookie-secure <on|off>',
+    'Secure attribute of the network user id cookie (env FLOE_COOKIE_SECURE, default on)',
+  )
+  .option(
+    '--cookie-http-only <on|off>',
+    'HttpOnly attribute of that cookie (env FLOE_COOKIE_HTTP_ONLY, default on)',
+  )
+  .option(
+    '--cookie-same-site <value>',
+    'SameSite attribute of that cookie: None, Lax, Strict or unset (env FLOE_COOKIE_SAME_SITE, default None)',
+  )
+  .option(
     '--cookie-name <name>',
     'name of the network user id cookie the collector sets and reads (env FLOE_COOKIE_NAME, default sp)',
   )
@@ -148,7 +164,7 @@ program
     '--geo-db <file>',
     'GeoIP2/GeoLite2 City .mmdb file: enables ip_lookups with it (env FLOE_GEO_DB)',
   )
-  .action(async (options: ConfigFlags, command: Command) =>
+  .action(async (options: ConfigFlags & { collectorConfig?: string }, command: Command) =>
     runStart({ ...options, ...storeFlags(command) }),
   )
 

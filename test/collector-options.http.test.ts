@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
+import type { CookieConfig } from '../src/config/index.js'
 
 const URI_REDIRECT = 'iglu:com.snowplowanalytics.snowplow/uri_redirect/jsonschema/1-0-0'
 const WEB_PAGE = 'iglu:com.snowplowanalytics.snowplow/web_page/jsonschema/1-0-0'
@@ -176,13 +177,12 @@ describe('click-tracking redirects (--redirects) and custom collector paths', ()
   })
 })
 
-describe('the network user id cookie (--cookie-name, --cookie-domain, --no-cookie)', () => {
+describe('the network user id cookie (--cookie-*, --no-cookie, the collector configuration)', () => {
   const nuid = '11111111-2222-4333-8444-555555555555'
-  const withApp = async (
-    cookie: { enabled: boolean; name: string; domain: string | null },
-    test: (base: string) => Promise<void>,
-  ) => {
-    const floe = await startTestApp(testConfig({ inspection: { cookie } }))
+  const withApp = async (cookie: Partial<CookieConfig>, test: (base: string) => Promise<void>) => {
+    const floe = await startTestApp(
+      testConfig({ inspection: { cookie: { ...testConfig().inspection.cookie, ...cookie } } }),
+    )
     try {
       await test(floe.baseUrl)
     } finally {
@@ -215,5 +215,43 @@ describe('the network user id cookie (--cookie-name, --cookie-domain, --no-cooki
       expect([answer.status, answer.headers.get('set-cookie')]).toEqual([200, null])
       expect(await newestUser(base)).toBe(nuid)
     })
+  })
+
+  it('gives Secure, HttpOnly and SameSite as configured, as Micro with secure = false, httpOnly = false', async () => {
+    await withApp({ secure: false, httpOnly: false }, async (base) => {
+      const answer = await fetch(`${base}/i?e=pv&p=web&tv=t`)
+      expect(answer.headers.get('set-cookie')).toMatch(
+        /^sp=[0-9a-f-]{36}; Expires=[^;]+; Path=\/; SameSite=None$/,
+      )
+    })
+    await withApp({ sameSite: 'Lax' }, async (base) => {
+      const answer = await fetch(`${base}/i?e=pv&p=web&tv=t`)
+      expect(answer.headers.get('set-cookie')).toMatch(/; Path=\/; SameSite=Lax; Secure; HttpOnly$/)
+    })
+    await withApp({ sameSite: null, secure: false }, async (base) => {
+      const answer = await fetch(`${base}/i?e=pv&p=web&tv=t`)
+      expect(answer.headers.get('set-cookie')).toMatch(/; Path=\/; HttpOnly$/)
+    })
+  })
+
+  it("chooses the Domain among the configured domains by the request's Origin, else the fallback", async () => {
+    await withApp(
+      { domains: ['acme.test', '.shop.test'], fallbackDomain: 'fallback.test' },
+      async (base) => {
+        const domainFor = async (origin: string | null) =>
+          /Domain=([^;]+)/.exec(
+            (
+              await fetch(`${base}/i?e=pv&p=web&tv=t`, {
+                headers: origin === null ? {} : { origin },
+              })
+            ).headers.get('set-cookie') ?? '',
+          )?.[1] ?? null
+        expect(await domainFor('https://www.acme.test')).toBe('acme.test')
+        expect(await domainFor('http://acme.test:8080')).toBe('acme.test')
+        expect(await domainFor('https://a.b.shop.test')).toBe('.shop.test')
+        expect(await domainFor('https://notacme.test')).toBe('fallback.test')
+        expect(await domainFor(null)).toBe('fallback.test')
+      },
+    )
   })
 })

@@ -1,11 +1,22 @@
 import { createApp, type FloeApp } from '../app.js'
 import type { StartupCredentials } from '../auth/index.js'
-import { loadConfig, type ConfigFlags } from '../config/index.js'
+import {
+  loadConfig,
+  readCollectorConfigFile,
+  withCollectorFile,
+  type ConfigFlags,
+} from '../config/index.js'
 
 /** `floe start`: one listener for every service, until SIGINT or SIGTERM. */
-export async function runStart(flags: ConfigFlags): Promise<void> {
-  const config = loadConfig(flags)
+export async function runStart(flags: ConfigFlags & { collectorConfig?: string }): Promise<void> {
+  const { collectorConfig, ...rest } = flags
+  const file = collectorConfig === undefined ? null : await readCollectorConfigFile(collectorConfig)
+  const config = loadConfig(file === null ? rest : withCollectorFile(rest, file.settings))
   const app = await createApp(config)
+  if (file !== null && file.ignored.length > 0)
+    app.http.log.info(
+      `--collector-config: settings Floe has no use for, ignored: ${file.ignored.join(', ')}`,
+    )
   installShutdown(app)
   const address = await app.http.listen({ host: config.http.host, port: config.http.port })
   const publicUrl = publicBaseUrl(address, config.http.host)

@@ -22,11 +22,22 @@ export const STANDARD_COLLECTOR_PATHS = [
   '/com.snowplowanalytics.iglu/v1',
 ] as const
 
-/** The network user id cookie the collector sets (Micro's `collector.cookie`): name, Domain attribute, or none set. */
+/** The `SameSite` attribute of the cookie, or none. */
+export type SameSite = 'None' | 'Lax' | 'Strict' | null
+
+/** The network user id cookie the collector sets (Micro's `collector.cookie`). */
 export interface CookieConfig {
   readonly enabled: boolean
   readonly name: string
+  /** A `Domain` attribute always given (--cookie-domain). */
   readonly domain: string | null
+  /** The collector's `domains`: the first the request's Origin host is, or is under, is the `Domain`. */
+  readonly domains: readonly string[]
+  /** The `Domain` when `domains` are given and none matches the Origin. */
+  readonly fallbackDomain: string | null
+  readonly secure: boolean
+  readonly httpOnly: boolean
+  readonly sameSite: SameSite
 }
 
 export interface CollectorFlags {
@@ -37,6 +48,14 @@ export interface CollectorFlags {
   readonly cookieDomain?: string | undefined
   /** false with --no-cookie. */
   readonly cookie?: boolean | undefined
+  /** The collector configuration's `cookie.domains` and `fallbackDomain` (no flags of their own). */
+  readonly cookieDomains?: readonly string[] | undefined
+  readonly cookieFallbackDomain?: string | undefined
+  /** `on` or `off`. */
+  readonly cookieSecure?: string | undefined
+  readonly cookieHttpOnly?: string | undefined
+  /** `None`, `Lax`, `Strict` (any case), or `unset` for no attribute. */
+  readonly cookieSameSite?: string | undefined
 }
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -131,6 +150,38 @@ export function parseCookie(flags: CollectorFlags, env: Env, problems: string[])
     problems.push(
       `the cookie domain (--cookie-domain, FLOE_COOKIE_DOMAIN) must be a host name such as shop.test (got "${domain}")`,
     )
+  const domains = (flags.cookieDomains ?? []).map((d) => d.trim().toLowerCase()).filter(Boolean)
+  const fallbackDomain = flags.cookieFallbackDomain?.trim() || null
+  for (const [what, value] of [
+    ...domains.map((d) => ['cookie domain', d] as const),
+    ...(fallbackDomain === null ? [] : [['cookie fallback domain', fallbackDomain] as const]),
+  ])
+    if (!COOKIE_DOMAIN.test(value))
+      problems.push(`the ${what} must be a host name (got "${value}")`)
+  const sameSiteRaw = (
+    flags.cookieSameSite?.trim() ||
+    env.FLOE_COOKIE_SAME_SITE?.trim() ||
+    'None'
+  ).toLowerCase()
+  const sameSite: SameSite =
+    sameSiteRaw === 'none'
+      ? 'None'
+      : sameSiteRaw === 'lax'
+        ? 'Lax'
+        : sameSiteRaw === 'strict'
+          ? 'Strict'
+          : null
+  if (sameSite === null && sameSiteRaw !== 'unset')
+    problems.push(
+      `the cookie's SameSite (--cookie-same-site, FLOE_COOKIE_SAME_SITE) must be None, Lax, Strict or unset (got "${sameSiteRaw}")`,
+    )
+  const onOff = (flag: string | undefined, variable: string, what: string) => {
+    const raw = flag?.trim()
+    if (raw === undefined || raw === '') return switchOf(undefined, variable, env, true, problems)
+    if (!['on', 'off', 'true', 'false'].includes(raw.toLowerCase()))
+      problems.push(`${what} must be on or off (got "${raw}")`)
+    return ['on', 'true'].includes(raw.toLowerCase())
+  }
   // commander sets cookie to true unless --no-cookie is given: only false is the flag's own word.
   return {
     enabled: switchOf(
@@ -142,5 +193,10 @@ export function parseCookie(flags: CollectorFlags, env: Env, problems: string[])
     ),
     name,
     domain,
+    domains,
+    fallbackDomain,
+    secure: onOff(flags.cookieSecure, 'FLOE_COOKIE_SECURE', '--cookie-secure'),
+    httpOnly: onOff(flags.cookieHttpOnly, 'FLOE_COOKIE_HTTP_ONLY', '--cookie-http-only'),
+    sameSite,
   }
 }

@@ -1,5 +1,15 @@
 export type { SigningSecrets } from './auth-config.js'
-export type { CollectorPathAlias, CookieConfig, RedirectsConfig } from './collector-config.js'
+export type {
+  CollectorPathAlias,
+  CookieConfig,
+  RedirectsConfig,
+  SameSite,
+} from './collector-config.js'
+export {
+  readCollectorConfigFile,
+  withCollectorFile,
+  type CollectorFile,
+} from './collector-config-file.js'
 export {
   type BootstrapCredentials,
   type Config,

@@ -3,9 +3,9 @@ import { BODY_LIMITS } from '../../http/index.js'
 import type { Collected, InspectionService } from '../inspection.service.js'
 import type { CollectorPathAlias, CookieConfig, RedirectsConfig } from '../../config/index.js'
 import { SNOWPLOW_VENDOR } from '../pipeline/adapt-payload.js'
+import { createNuidCookie } from './nuid-cookie.js'
 
 const PIXEL = Buffer.from('R0lGODlhAQABAPAAAP///wAAACH5BAUAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64')
-const COOKIE_DAYS = 365
 const COLLECTOR_NAME = 'floe-collector'
 /**
  * The log level of the collector's routes, given when they are registered: tracker requests are not
@@ -22,44 +22,6 @@ export function collectorCors(request: FastifyRequest, reply: FastifyReply): voi
     typeof origin === 'string' && origin !== 'null' ? origin : '*',
   )
   void reply.header('Access-Control-Allow-Credentials', 'true')
-}
-
-/** The cookie's expiry date, a year on: the text changes once a second, so the last one is kept. */
-function cookieExpiryClock(): (nowMillis: number) => string {
-  let keptSecond = NaN
-  let keptText = ''
-  return (nowMillis) => {
-    const second = Math.floor(nowMillis / 1000)
-    if (second !== keptSecond) {
-      keptText = new Date(second * 1000 + COOKIE_DAYS * 86_400_000).toUTCString()
-      keptSecond = second
-    }
-    return keptText
-  }
-}
-
-function setNuidCookie(
-  reply: FastifyReply,
-  collected: Collected,
-  cookie: CookieConfig,
-  expiry: (nowMillis: number) => string,
-): void {
-  if (!cookie.enabled) return
-  const attributes = `${cookie.domain === null ? '' : `; Domain=${cookie.domain}`}; Path=/; SameSite=None; Secure; HttpOnly`
-  if (collected.anonymous) {
-    if (collected.hadNuidCookie)
-      void reply.header(
-        'Set-Cookie',
-        `${cookie.name}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT${attributes}`,
-      )
-    return
-  }
-  if (collected.nuid === null) return
-  const expires = expiry(Date.now())
-  void reply.header(
-    'Set-Cookie',
-    `${cookie.name}=${collected.nuid}; Expires=${expires}${attributes}`,
-  )
 }
 
 /** A media type Fastify can read (`type/subtype`, parameters after `;`). */
@@ -108,7 +70,7 @@ export const collectorRoutes: FastifyPluginAsync<{
   paths: readonly CollectorPathAlias[]
   cookie: CookieConfig
 }> = async (app, { inspection, now, redirects, paths, cookie }) => {
-  const expiry = cookieExpiryClock()
+  const setNuidCookie = createNuidCookie(cookie)
   /** Custom `vendor/version` paths to the standard ones they stand for. */
   const aliases = new Map(
     paths.map(({ from, to }) => [from.slice(1), to.slice(1).split('/') as [string, string]]),
@@ -159,7 +121,7 @@ export const collectorRoutes: FastifyPluginAsync<{
   ) {
     const collected = await record(request, vendor, version)
     collectorCors(request, reply)
-    setNuidCookie(reply, collected, cookie, expiry)
+    setNuidCookie(reply, collected, request.headers.origin)
     if (request.method === 'POST') return reply.type('text/plain; charset=utf-8').send('ok')
     return reply
       .header('Cache-Control', 'no-cache, no-store, must-revalidate')
@@ -203,7 +165,7 @@ export const collectorRoutes: FastifyPluginAsync<{
       return reply.code(404).type('text/plain; charset=utf-8').send('redirects take GET requests')
     const collected = await record(request, 'r', version)
     collectorCors(request, reply)
-    setNuidCookie(reply, collected, cookie, expiry)
+    setNuidCookie(reply, collected, request.headers.origin)
     const target = redirectTarget(
       new URLSearchParams(rawQuery(request.url)).get('u'),
       redirects.domains,
