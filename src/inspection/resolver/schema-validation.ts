@@ -8,16 +8,11 @@ import {
   parseIgluUri,
 } from '../../iglu/index.js'
 import { BoundedMemo } from '../../shared/index.js'
-import type { DataReport, IgluValidation, ValidationVerdict } from '../pipeline/iglu-validation.js'
+import type { IgluValidation, ValidationVerdict } from '../pipeline/iglu-validation.js'
 import type { IgluResolver } from './iglu-resolver.js'
+import { dataReport, type AjvIssue } from './validation-messages.js'
 
 type Validate = ReturnType<Ajv['compile']>
-interface AjvIssue {
-  readonly instancePath: string
-  readonly keyword: string
-  readonly message?: string
-  readonly params: Record<string, unknown>
-}
 
 /** Parsed schema URIs: an event's entities name a few schemas again and again (keys are never changed). */
 const schemaKeys = new BoundedMemo(1024, parseIgluUri)
@@ -34,75 +29,6 @@ export const PATTERN_WORK_PER_DOCUMENT = 20_000_000
 
 /** Compiled validators kept, by schema content. */
 const MAX_VALIDATORS = 2000
-
-const kindOf = (value: unknown): string =>
-  value === null
-    ? 'null'
-    : Array.isArray(value)
-      ? 'array'
-      : Number.isInteger(value)
-        ? 'integer'
-        : typeof value
-
-/** `/items/0/name` → `$.items[0].name`. */
-function jsonPath(pointer: string): string {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((path, token) => (/^\d+$/.test(token) ? `${path}[${token}]` : `${path}.${token}`), '$')
-}
-
-function valueAt(data: unknown, pointer: string): unknown {
-  let current = data
-  for (const token of pointer.split('/').slice(1)) {
-    if (current === null || typeof current !== 'object') return undefined
-    current = (current as Record<string, unknown>)[token.replace(/~1/g, '/').replace(/~0/g, '~')]
-  }
-  return current
-}
-
-/** An Ajv error as a data report worded like the reference's validator. */
-function dataReport(issue: AjvIssue, data: unknown): DataReport {
-  const path = jsonPath(issue.instancePath)
-  switch (issue.keyword) {
-    case 'type': {
-      const expected = ([] as unknown[]).concat(issue.params.type).map(String)
-      const found = kindOf(valueAt(data, issue.instancePath))
-      return {
-        message: `${path}: ${found} found, ${expected.join(', ')} expected`,
-        path,
-        keyword: 'type',
-        targets: [found, ...expected],
-      }
-    }
-    case 'required': {
-      const property = String(issue.params.missingProperty)
-      return {
-        message: `${path}.${property}: is missing but it is required`,
-        path,
-        keyword: 'required',
-        targets: [property],
-      }
-    }
-    case 'additionalProperties': {
-      const property = String(issue.params.additionalProperty)
-      return {
-        message: `${path}.${property}: is not defined in the schema and the schema does not allow additional properties`,
-        path,
-        keyword: 'additionalProperties',
-        targets: [property],
-      }
-    }
-    default:
-      return {
-        message: `${path}: ${issue.message ?? 'is invalid'}`,
-        path,
-        keyword: issue.keyword,
-        targets: [],
-      }
-  }
-}
 
 /** Validation against schemas from the resolver, with the shared Ajv factory; compiled validators are reused. */
 export function createSchemaValidation(
@@ -195,7 +121,9 @@ export function createSchemaValidation(
         kind: 'invalid',
         error: {
           error: 'ValidationError',
-          dataReports: issues.slice(0, 50).map((issue) => dataReport(issue, data)),
+          dataReports: issues
+            .slice(0, 50)
+            .map((issue) => dataReport(issue, data, resolution.schema)),
         },
       }
     },
