@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 import { type AuthTables } from './support/all-tables.js'
 import { pollUntil } from './support/poll-until.js'
+import { startAdminApp } from './support/admin-app.js'
 
 const schema = (version: string, extra: Record<string, unknown> = {}) => ({
   $schema: SELF_DESC_METASCHEMA_URI,
@@ -523,5 +524,26 @@ describe.each(backends)('data structures API on $name', (backend) => {
     expect(await record()).toBe('second')
     await deployToDev(user, described('1-0-0', 'an older version patched'), { patch: true })
     expect(await record()).toBe('second')
+  })
+})
+
+describe('the current deployments of a record', () => {
+  it('names the highest version of each environment, not the last one deployed', async () => {
+    const { admin, stop } = await startAdminApp(backends[0]!)
+    try {
+      const version = (v: string, extra: object = {}) =>
+        objectSchema('com.acme', 'ordered', v, { n: { type: 'integer', ...extra } })
+      await deployToDev(admin, version('1-0-0'))
+      await deployToDev(admin, version('1-0-1'))
+      // A patch of the older version, deployed last.
+      await deployToDev(admin, version('1-0-0', { maximum: 9 }), { patch: true })
+      const hash = dataStructureHash(admin.organizationId, 'com.acme', 'ordered', 'jsonschema')
+      const record = (await admin.call('GET', `/data-structures/v1/${hash}`)).body
+      expect(record.deployments).toEqual([
+        expect.objectContaining({ env: 'DEV', version: '1-0-1', patchLevel: 0 }),
+      ])
+    } finally {
+      await stop()
+    }
   })
 })

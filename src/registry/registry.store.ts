@@ -250,7 +250,7 @@ export function createRegistryStore(db: Kysely<RegistryTables>) {
       return rows.map(toDeployment)
     },
 
-    /** The latest deployment of each environment, for each of the given structures. */
+    /** Per environment, the deployment of the highest version there (its latest, if patched), for each structure. */
     async currentDeployments(hashes: readonly string[]): Promise<Map<string, Deployment[]>> {
       const byHash = new Map<string, Deployment[]>()
       if (hashes.length === 0) return byHash
@@ -261,6 +261,10 @@ export function createRegistryStore(db: Kysely<RegistryTables>) {
         .where('data_structure_hash', 'in', hashes)
         .orderBy('data_structure_hash')
         .orderBy('env', 'desc')
+        // The highest version deployed there (SchemaVer order), its latest deployment (a patch).
+        .orderBy(sql`split_part(version, '-', 1)::int`, 'desc')
+        .orderBy(sql`split_part(version, '-', 2)::int`, 'desc')
+        .orderBy(sql`split_part(version, '-', 3)::int`, 'desc')
         .orderBy('id', 'desc')
         .execute()
       for (const row of rows)
