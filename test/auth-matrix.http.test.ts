@@ -83,6 +83,12 @@ const ACCESS_TABLE: readonly (readonly [methods: string, url: string, access: Ac
   ['GET POST', `${MSC}/source-apps/v1`, member],
   ['GET POST', `${MSC}/source-apps/v1/`, member],
   ['GET PUT DELETE', `${MSC}/source-apps/v1/:id`, member],
+  ['POST', `${MSC}/data-structures/v1/schema-migrations`, member],
+  ['GET', `${MSC}/data-structure-drafts/v1/schemas`, member],
+  ['GET', `${MSC}/destinations/v3`, member],
+  ['GET', `${MSC}/images/v1`, member],
+  ['GET', `${MSC}/images/v1/`, member],
+  ['GET', `${MSC}/images/v1/:imageId/:variant`, member],
   ['POST', `${LEGACY}/validation-requests`, member],
   ['POST', `${LEGACY}/validation-requests/sync`, member],
   ['GET', `${LEGACY}/validation-requests/:id`, member],
@@ -167,6 +173,12 @@ function bodyFor(route: RouteEntry, fixture: Fixture): unknown {
   if (/\/deployment-requests(\/sync)?$/.test(url))
     return { source: 'DEV', target: 'PROD', vendor, name, format, version, message: 'auth matrix' }
   if (url.endsWith('/meta')) return { hidden: false }
+  if (url.endsWith('/schema-migrations'))
+    return {
+      destinationType: 'snowflake',
+      sourceSchemaKey: { vendor, name, format, version },
+      targetSchema: fixture.schema,
+    }
   if (url.includes('/tracking-scenarios/')) return { scenario: { name: `Matrix ${randomUUID()}` } }
   if (url.includes('/data-products/')) return { name: 'Matrix product' }
   if (url.includes('/source-apps/')) return { name: 'Matrix app' }
@@ -437,7 +449,7 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
       ).toBe(200)
   })
 
-  it('refuses every Iglu read without a valid API key secret or token of the organization', async () => {
+  it('shows every Iglu read without a valid API key secret of the organization nothing, and refuses bad tokens', async () => {
     expect(igluRoutes.length, 'the Iglu routes, read from the router').toBeGreaterThanOrEqual(5)
     const problems: string[] = []
     let requests = 0
@@ -451,11 +463,14 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
     const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
     for (const route of igluRoutes) {
       const label = (who: string) => `${route.method} ${route.url} with ${who}`
+      // As on Iglu Server, a reader without a key of the organization reads anonymously: every
+      // schema is private, so the listing of everything is empty and the rest is 404.
+      const anonymous = route.url.endsWith('/schemas') ? 200 : 404
       const refused: [string, Record<string, string>, number][] = [
-        ['no credentials', {}, 401],
-        ['a wrong secret', { apikey: 'floe_not-a-key' }, 401],
-        ["another organization's secret", { apikey: secrets.otherOrganization }, 401],
-        ["a revoked key's secret", { apikey: secrets.revoked }, 401],
+        ['no credentials', {}, anonymous],
+        ['a wrong secret', { apikey: 'floe_not-a-key' }, anonymous],
+        ["another organization's secret", { apikey: secrets.otherOrganization }, anonymous],
+        ["a revoked key's secret", { apikey: secrets.revoked }, anonymous],
         ['a bad signature', bearer(resigned(admin.accessToken)), 401],
         ['an expired token', bearer(expiredToken), 401],
         ['a revoked key', bearer(revokedToken), 401],
@@ -465,6 +480,10 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
         const response = await send(route, headers)
         if (response.status !== status)
           problems.push(`${label(who)}: expected ${status}, got ${response.status}`)
+        else if (status === 200 && route.method === 'GET' && JSON.stringify(response.body) !== '[]')
+          problems.push(
+            `${label(who)}: expected an empty listing, got ${JSON.stringify(response.body)}`,
+          )
       }
       const allowed: [string, Record<string, string>][] = [
         ["the admin key's secret", { apikey: adminKey.secret }],

@@ -224,8 +224,15 @@ describeWithSharedData('repositories', () => {
       self: { name: 'order' },
     })
     expect(await repository.lookup(key('com.acme', 'nothing'))).toBeNull()
+    // Without a key the schema is private, so not found (Iglu Server's 404): a miss.
+    expect(
+      await httpRepository({ name: 'no key', uri: igluBase }).lookup(key('com.acme', 'order')),
+    ).toBeNull()
     await expect(
-      httpRepository({ name: 'no key', uri: igluBase }).lookup(key('com.acme', 'order')),
+      httpRepository({
+        name: 'no such environment',
+        uri: igluBase.replace('/dev/', '/qa/'),
+      }).lookup(key('com.acme', 'order')),
     ).rejects.toThrow(RepositoryFailure)
     await expect(
       httpRepository({ name: 'closed', uri: 'http://127.0.0.1:9', timeoutMs: 2000 }).lookup(

@@ -4,8 +4,11 @@ import { organizationIdOf } from './bearer-guard.hook.js'
 import type { CredentialsService } from './credentials.service.js'
 
 /**
- * Guards the Iglu Server-compatible reads. Iglu clients send the resolver's `apikey` header, which
- * here is an API key secret of the organization; a Console bearer token works as well.
+ * Identifies the reader of the Iglu Server-compatible reads. Iglu clients send the resolver's
+ * `apikey` header, which here is an API key secret of the organization; a Console bearer token
+ * works as well. As on Iglu Server, a request without credentials, or with an `apikey` that is no
+ * key of the organization, reads anonymously (`principal` stays null): every schema here is
+ * private, so it finds none, and learns nothing about what exists.
  */
 export function createIgluAccessGuard(deps: {
   credentials: CredentialsService
@@ -15,14 +18,15 @@ export function createIgluAccessGuard(deps: {
     const organizationId = organizationIdOf(request)
     const apikey = request.headers.apikey
     if (typeof apikey === 'string') {
-      const key = await deps.credentials.authenticateBySecret(organizationId, apikey)
-      request.principal = { organizationId, apiKeyId: key.id, isAdmin: key.isAdmin }
+      try {
+        const key = await deps.credentials.authenticateBySecret(organizationId, apikey)
+        request.principal = { organizationId, apiKeyId: key.id, isAdmin: key.isAdmin }
+      } catch (error) {
+        if (!(error instanceof InvalidApiKeyError)) throw error
+      }
       return
     }
     if (request.headers.authorization !== undefined)
       return deps.bearerGuard.call(this, request, reply)
-    throw new InvalidApiKeyError(
-      'Missing credentials: send header "apikey: <API key secret>" or "Authorization: Bearer <accessToken>"',
-    )
   }
 }

@@ -4,7 +4,7 @@ import { requirePrincipal } from '../auth/index.js'
 import { ErrorBodyRef } from '../http/index.js'
 import { parseSchemaVer } from '../iglu/index.js'
 import { canonicalSchema, type IgluRepository, type PublishedSchema } from './iglu-repository.js'
-import { SchemaNotFoundError } from './registry.errors.js'
+import { NoSchemasAvailableError, SchemaNotFoundError } from './registry.errors.js'
 
 const tags = ['iglu server']
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { igluApiKey: [] }]
@@ -51,13 +51,17 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
   app,
   { repository },
 ) => {
+  /** The repository the reader may read; null for an anonymous one, who can read none. */
   const scope = (request: {
     principal: Parameters<typeof requirePrincipal>[0]
     params: { env: 'dev' | 'prod' }
-  }) => ({
-    organizationId: requirePrincipal(request.principal, 'read schemas').organizationId,
-    env: request.params.env === 'dev' ? ('DEV' as const) : ('PROD' as const),
-  })
+  }) =>
+    request.principal === null
+      ? null
+      : {
+          organizationId: requirePrincipal(request.principal, 'read schemas').organizationId,
+          env: request.params.env === 'dev' ? ('DEV' as const) : ('PROD' as const),
+        }
 
   app.get(
     '/schemas',
@@ -72,7 +76,9 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
       },
     },
     async (request) => {
-      const { organizationId, env } = scope(request)
+      const readable = scope(request)
+      if (readable === null) return []
+      const { organizationId, env } = readable
       return (await repository.list(organizationId, env, {})).map((s) =>
         represent(s, request.query.repr ?? 'uri'),
       )
@@ -92,7 +98,9 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
       },
     },
     async (request) => {
-      const { organizationId, env } = scope(request)
+      const readable = scope(request)
+      if (readable === null) throw new NoSchemasAvailableError()
+      const { organizationId, env } = readable
       const found = await repository.listOrFail(organizationId, env, {
         vendor: request.params.vendor,
       })
@@ -113,7 +121,9 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
       },
     },
     async (request) => {
-      const { organizationId, env } = scope(request)
+      const readable = scope(request)
+      if (readable === null) throw new NoSchemasAvailableError()
+      const { organizationId, env } = readable
       const { vendor, name } = request.params
       return (await repository.listOrFail(organizationId, env, { vendor, name })).map((s) =>
         represent(s, request.query.repr ?? 'uri'),
@@ -141,8 +151,13 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
       },
     },
     async (request, reply) => {
-      const { organizationId, env } = scope(request)
+      const readable = scope(request)
       const { vendor, name, format, version } = request.params
+      if (readable === null) {
+        if (MODEL.test(version)) throw new NoSchemasAvailableError()
+        throw new SchemaNotFoundError()
+      }
+      const { organizationId, env } = readable
       if (MODEL.test(version)) {
         const found = await repository.listOrFail(organizationId, env, {
           vendor,
