@@ -298,11 +298,29 @@ describe('loadConfig', () => {
       enabled: true,
       name: 'sp',
       domain: null,
+      domains: [],
+      fallbackDomain: null,
+      secure: true,
+      httpOnly: true,
+      sameSite: 'None',
     })
     expect(
       loadConfig({ cookieName: 'micro', cookieDomain: '.shop.test' }, { FLOE_COOKIE: 'off' })
         .inspection.cookie,
-    ).toEqual({ enabled: false, name: 'micro', domain: '.shop.test' })
+    ).toMatchObject({ enabled: false, name: 'micro', domain: '.shop.test' })
+    expect(
+      loadConfig(
+        { cookieSecure: 'off', cookieSameSite: 'strict' },
+        { FLOE_COOKIE_HTTP_ONLY: 'off', FLOE_COOKIE_SAME_SITE: 'lax' },
+      ).inspection.cookie,
+    ).toMatchObject({ secure: false, httpOnly: false, sameSite: 'Strict' })
+    expect(loadConfig({ cookieSameSite: 'unset' }, {}).inspection.cookie.sameSite).toBeNull()
+    expect(problems({ cookieSecure: 'maybe', cookieSameSite: 'sometimes' })).toEqual([
+      expect.stringContaining(
+        'SameSite (--cookie-same-site, FLOE_COOKIE_SAME_SITE) must be None, Lax, Strict or unset',
+      ),
+      '--cookie-secure must be on or off (got "maybe")',
+    ])
     expect(loadConfig({ cookie: false }, {}).inspection.cookie.enabled).toBe(false)
     expect(problems({ cookieName: 'a b', cookieDomain: 'shop.test; Secure' })).toEqual([
       'the cookie name (--cookie-name, FLOE_COOKIE_NAME) must be a token of at most 64 characters, no spaces, separators or "=" (got "a b")',
