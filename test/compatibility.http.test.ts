@@ -63,6 +63,15 @@ describe.each(backends)('compatibility over HTTP on $name', (backend) => {
       pointer: '/if',
     })
     expect((await admin.call('POST', '/compatibility-checks', { candidate: {} })).status).toBe(400)
+    // Draft-04 schemas are objects: a number is a malformed request, named, not a verdict.
+    const notSchema = await admin.call('POST', '/compatibility-checks', {
+      candidate: 5,
+      reference: {},
+    })
+    expect([notSchema.status, notSchema.body.message]).toEqual([
+      400,
+      expect.stringContaining('candidate'),
+    ])
     expect(
       (
         await requestJson(

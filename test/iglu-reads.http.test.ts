@@ -194,9 +194,14 @@ describe.each(backends)('legacy Schemas API and Iglu Server reads on $name', (ba
   it('takes an apikey header or a bearer token, and keeps organizations apart', async () => {
     const path = iglu('dev', '/schemas/com.acme/click/jsonschema/1-0-0')
     // As Iglu Server: without a key of the organization nothing is readable, and nothing is told.
-    for (const headers of [{}, { apikey: 'floe_wrong' }, { apikey: otherSecret }]) {
-      const anonymous = await requestJson(path, { headers })
-      expect([anonymous.status, anonymous.body]).toEqual([
+    const anonymous: Record<string, string>[] = [
+      {},
+      { apikey: 'floe_wrong' },
+      { apikey: otherSecret },
+    ]
+    for (const headers of anonymous) {
+      const answer = await requestJson(path, { headers })
+      expect([answer.status, answer.body]).toEqual([
         404,
         { message: 'The schema is not found', code: 'SCHEMA_NOT_FOUND' },
       ])

@@ -542,6 +542,9 @@ describe('the current deployments of a record', () => {
       expect(record.deployments).toEqual([
         expect.objectContaining({ env: 'DEV', version: '1-0-1', patchLevel: 0 }),
       ])
+      // A path segment longer than the router's default (100) gets the route's own answer.
+      const long = await admin.call('GET', `/data-structures/v1/${'a'.repeat(300)}`)
+      expect([long.status, long.body.code]).toEqual([404, 'DATA_STRUCTURE_NOT_FOUND'])
     } finally {
       await stop()
     }

@@ -178,25 +178,44 @@ describe.each(backends)('tracking scenario lifecycle and compatibility on $name'
     )
   })
 
-  it('makes an edit that leaves status out a draft, as a create, so that no edit publishes without being asked', async () => {
+  it('keeps the status an edit leaves out, and changes it only when asked', async () => {
     const created = await create({ name: 'Plain edits', status: 'published' })
     const id: string = created.body.data[0].id
     const plain = await edit(id, { name: 'Plain edits', description: 'changed' })
     expect(plain.body.data[0]).toMatchObject({
       version: 1,
-      status: 'draft',
+      status: 'published',
       description: 'changed',
     })
-    expect(
-      (await admin.call('GET', `${scenarios}/${id}?status=published`)).body.data[0],
-    ).toMatchObject({ version: 0, status: 'published' })
     expect(
       (await edit(id, { name: 'Plain edits', status: 'deprecated' })).body.data[0],
     ).toMatchObject({ version: 2, status: 'deprecated' })
     expect((await edit(id, { name: 'Plain edits' })).body.data[0]).toMatchObject({
       version: 3,
+      status: 'deprecated',
+    })
+    expect((await edit(id, { name: 'Plain edits', status: 'draft' })).body.data[0]).toMatchObject({
+      version: 4,
       status: 'draft',
     })
+    // Optional fields sent as null read as absent, as Go clients send unset ones.
+    const nulls = await edit(id, {
+      name: 'Plain edits',
+      description: null,
+      owner: null,
+      event: { source: null, schema: null },
+      entities: { tracked: null, enriched: [] },
+    })
+    expect(nulls.status).toBe(200)
+    expect(nulls.body.data[0]).toMatchObject({ version: 5, status: 'draft' })
+    expect(nulls.body.data[0].description).toBeUndefined()
+    // Boolean query values in any case, as clients write them.
+    const history = await admin.call('GET', `${scenarios}/${id}?withHistory=True`)
+    expect([history.status, history.body.includes.length]).toEqual([200, 6])
+    expect((await admin.call('GET', `${scenarios}/${id}?withHistory=FALSE`)).body.includes).toEqual(
+      [],
+    )
+    expect((await admin.call('GET', `${scenarios}/${id}?withHistory=maybe`)).status).toBe(400)
     expect((await admin.call('DELETE', `${scenarios}/${id}`)).status).toBe(200)
   })
 

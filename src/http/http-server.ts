@@ -52,6 +52,9 @@ export async function createHttpServer(
       maxHeaderSize: MAX_HEADER_BYTES,
     },
     return503OnClosing: true,
+    // Path parameters up to the header limit: a long one gets the route's own answer (404 for an
+    // unknown id or name, 400 for a malformed one), not the router's 414.
+    routerOptions: { maxParamLength: MAX_HEADER_BYTES },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>()
   http.server.maxConnections = config.http.maxConnections

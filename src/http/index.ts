@@ -5,3 +5,4 @@ export { createHttpServer, MAX_HEADER_BYTES, SHUTDOWN_GRACE_MS } from './http-se
 export { createSecureListener, type SecureListener } from './secure-listener.js'
 export { readUntypedBodiesAsJson } from './json-body-parser.js'
 export { rejectUnstorableInput } from './storable-input-guard.js'
+export { BooleanQuery, queryFlag } from './query-flags.js'

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { requirePrincipal } from '../auth/index.js'
+import { queryFlag } from '../http/index.js'
 import type { RegistryService } from './registry.service.js'
 import {
   deploymentSchema,
@@ -32,7 +33,7 @@ export const registryRequestRoutes: FastifyPluginAsyncTypebox<RegistryOptions> =
   for (const url of ['/validation-requests', '/validation-requests/sync']) {
     app.post(url, { schema: validationSchema }, async (request, reply) => {
       const { organizationId } = caller(request.principal)
-      if (url.endsWith('/sync') || request.query.async !== 'true') {
+      if (url.endsWith('/sync') || !queryFlag(request.query.async, false)) {
         return reply.code(201).send(await registry.validate(organizationId, request.body))
       }
       return reply.code(202).send(await registry.validateLater(organizationId, request.body))
@@ -45,8 +46,8 @@ export const registryRequestRoutes: FastifyPluginAsyncTypebox<RegistryOptions> =
   for (const url of ['/deployment-requests', '/deployment-requests/sync']) {
     app.post(url, { schema: deploymentSchema }, async (request, reply) => {
       const principal = caller(request.principal)
-      const options = { patch: request.query.patch === 'true', initiator: principal }
-      if (url.endsWith('/sync') || request.query.async !== 'true') {
+      const options = { patch: queryFlag(request.query.patch, false), initiator: principal }
+      if (url.endsWith('/sync') || !queryFlag(request.query.async, false)) {
         return reply
           .code(201)
           .send(await registry.deploy(principal.organizationId, request.body, options))
@@ -141,7 +142,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async 
     registry.schemaVersions(
       caller(request.principal).organizationId,
       request.query.env,
-      request.query.latest !== 'false',
+      queryFlag(request.query.latest, true),
     ),
   )
   app.post('/schema-migrations', { schema: schemaMigrationsSchema }, async (request) =>

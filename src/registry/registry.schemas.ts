@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { ErrorBodyRef } from '../http/index.js'
+import { BooleanQuery, ErrorBodyRef } from '../http/index.js'
 
 const security = [{ bearer: [] }]
 const tags = ['data structures']
@@ -57,11 +57,7 @@ const RequestResult = Type.Object(
 const OrgParams = Type.Object({ organizationId: Type.String() })
 const HashParams = Type.Object({ organizationId: Type.String(), hash: Type.String() })
 const AsyncQuery = Type.Object({
-  async: Type.Optional(
-    Type.Union([Type.Literal('true'), Type.Literal('false')], {
-      description: 'true: answer 202 at once and poll by id',
-    }),
-  ),
+  async: Type.Optional(BooleanQuery('true: answer 202 at once and poll by id')),
 })
 
 export const listSchema = {
@@ -130,7 +126,7 @@ export const schemaVersionsSchema = {
   security,
   params: OrgParams,
   querystring: Type.Object({
-    latest: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+    latest: Type.Optional(BooleanQuery()),
     env: Type.Optional(Env),
   }),
   response: { 200: Type.Array(AnyObject), ...guardErrors },
@@ -153,7 +149,7 @@ export const deploymentSchema = {
   params: OrgParams,
   querystring: Type.Object({
     ...AsyncQuery.properties,
-    patch: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+    patch: Type.Optional(BooleanQuery()),
   }),
   body: Type.Object(
     {

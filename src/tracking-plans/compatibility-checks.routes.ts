@@ -16,6 +16,7 @@ const Outcome = Type.Union([
   Type.Literal('undecidable'),
 ])
 const OrgParams = Type.Object({ organizationId: Type.String() })
+const JsonSchemaObject = Type.Object({}, { additionalProperties: true })
 const Source = Type.Object(
   { source: Type.String({ maxLength: 1000 }), schema: Type.Optional(Type.Unknown()) },
   { additionalProperties: true },
@@ -35,7 +36,8 @@ export const compatibilityChecksRoutes: FastifyPluginAsyncTypebox<{
         tags,
         security,
         params: OrgParams,
-        body: Type.Object({ candidate: Type.Unknown(), reference: Type.Unknown() }),
+        // Draft-04 schemas are objects: anything else is a malformed request, not a verdict.
+        body: Type.Object({ candidate: JsonSchemaObject, reference: JsonSchemaObject }),
         response: {
           200: Type.Object({
             outcome: Outcome,

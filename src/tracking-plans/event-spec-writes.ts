@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/index.js'
 import { createAjv, validationIssueText } from '../iglu/index.js'
 import { isJsonObject } from '../shared/index.js'
-import { withoutNulls } from './null-fields.js'
+import { scenarioWithoutNulls } from './null-fields.js'
 import { sourceResolver, type SourceCatalog, type SourceResolver } from './scenario-checks.js'
 import { problemError, type Problem } from './scenario-problem.js'
 import {
@@ -35,19 +35,9 @@ const invalidBody = (message: string) => Object.assign(new Error(message), { sta
  */
 export function scenarioOfSpec(spec: unknown): ScenarioInput {
   if (!isJsonObject(spec)) throw invalidBody('spec must be an object')
-  const fields = withoutNulls(
+  const fields = scenarioWithoutNulls(
     Object.fromEntries(Object.entries(spec).filter(([name]) => !READ_BACK.has(name))),
   )
-  if (isJsonObject(fields.event)) fields.event = withoutNulls(fields.event)
-  if (isJsonObject(fields.entities)) {
-    const entities = withoutNulls(fields.entities)
-    for (const list of ['tracked', 'enriched']) {
-      const items = entities[list]
-      if (Array.isArray(items))
-        entities[list] = items.map((item) => (isJsonObject(item) ? withoutNulls(item) : item))
-    }
-    fields.entities = entities
-  }
   if (!validateScenario(fields))
     throw invalidBody(validationIssueText('spec', validateScenario.errors?.[0]))
   return fields as ScenarioInput

@@ -1,9 +1,11 @@
+import { isJsonObject } from '../shared/index.js'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { requirePrincipal } from '../auth/index.js'
 import { ErrorBodyRef, registerEnvelopeErrorHandling } from '../http/index.js'
 import type { EventSpecWrites } from './event-spec-writes.js'
+import { scenarioWithoutNulls } from './null-fields.js'
 import type { EventSpecFound, EventSpecs } from './event-specs.js'
 import {
   createScenarioSchema,
@@ -32,6 +34,12 @@ export const scenariosRoutes: FastifyPluginAsyncTypebox<{ scenarios: ScenariosSe
   { scenarios },
 ) => {
   registerEnvelopeErrorHandling(app, { bodyRoot: 'scenario' })
+  // Optional fields sent as null (as Go clients send unset ones) read as absent.
+  app.addHook('preValidation', async (request) => {
+    const body = request.body
+    if (isJsonObject(body) && isJsonObject(body.scenario))
+      body.scenario = scenarioWithoutNulls(body.scenario)
+  })
 
   app.get('/', { schema: listScenariosSchema }, async (request) =>
     envelope(await scenarios.list(caller(request).organizationId, request.query)),

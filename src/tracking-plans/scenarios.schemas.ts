@@ -1,3 +1,4 @@
+import { BooleanQuery, queryFlag } from '../http/index.js'
 import { Type, type Static } from 'typebox'
 
 const security = [{ bearer: [] }]
@@ -8,16 +9,9 @@ const JsonSchemaObject = Type.Object(
   {},
   { additionalProperties: true, description: 'A draft-04 JSON Schema' },
 )
-/** A boolean query flag: `true`/`false`, `1`/`0`, or present without a value (`?withHistory`), which sets it. */
-const BooleanFlag = Type.Union([
-  Type.Literal('true'),
-  Type.Literal('false'),
-  Type.Literal('1'),
-  Type.Literal('0'),
-  Type.Literal(''),
-])
-export const flagIsSet = (flag: string | undefined): boolean =>
-  flag === 'true' || flag === '1' || flag === ''
+const BooleanFlag = BooleanQuery()
+/** Whether a boolean query flag is set (see BooleanQuery). */
+export const flagIsSet = (flag: string | undefined): boolean => queryFlag(flag, false)
 const StatusFilter = Type.Union([
   Type.Literal('draft'),
   Type.Literal('published'),

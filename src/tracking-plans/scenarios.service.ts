@@ -233,13 +233,12 @@ export function createScenariosService(deps: ScenariosDeps) {
             `id cannot change: this is tracking scenario ${scenarioId}`,
           ),
         )
-      // The body replaces the definition, status included: left out, it is draft, as on create, so
-      // that no edit publishes (or keeps deprecated) a new version without being asked to.
+      // The body replaces the definition; a status left out is kept (the locked row's, below).
       const draft = buildScenario(
         scenarioId,
         input,
         input.version ?? current.version,
-        validStatus(input.status) ?? 'draft',
+        validStatus(input.status) ?? current.status,
       )
       const checked = await writeProblems(organizationId, draft, input, scenarioId)
       problems.push(...checked.problems)
@@ -248,12 +247,16 @@ export function createScenariosService(deps: ScenariosDeps) {
       const outcome = await store.edit(organizationId, {
         id: scenarioId,
         sourceApplications: draft.sourceApplications ?? [],
-        decide: (_locked, kept) => {
+        decide: (locked, kept) => {
           // Checked again under the lock: a concurrent edit may have taken the version meanwhile.
           const versionProblems = editVersionProblems(input.version, kept)
           if (versionProblems.length > 0)
             throw new ScenarioRejectedError([...versionProblems, ...problems])
-          stored = { ...draft, version: nextVersion(input.version, kept) }
+          stored = {
+            ...draft,
+            status: validStatus(input.status) ?? locked.status,
+            version: nextVersion(input.version, kept),
+          }
           const discard = versionsDiscardedByPublishing(stored.version, stored.status, kept)
           return {
             scenario: stored,
