@@ -179,3 +179,26 @@ describe('witnesses aimed at where the proof failed', () => {
     }
   })
 })
+
+describe('remote references', () => {
+  it('answers undecidable, naming the $ref, where only the stand-in for a remote $ref tells the schemas apart', () => {
+    const result = checkCompatibility(
+      {
+        type: 'object',
+        properties: { a: { $ref: 'http://schemas.example/address.json' } },
+        required: ['a'],
+      },
+      { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+      { ajv: engineAjv },
+    )
+    expect(result.outcome).toBe('undecidable')
+    expect(result.reasons).toEqual([
+      expect.objectContaining({
+        code: 'remote-ref',
+        schema: 'candidate',
+        pointer: '/properties/a/$ref',
+      }),
+    ])
+    expect(result.witness).toBeUndefined()
+  })
+})

@@ -208,6 +208,16 @@ export function checkCompatibility(
           ...candidateValues(preparedCandidate.schema, preparedReference.schema, search),
           ...hints,
         ])
+      // A witness found where a remote $ref stood in as {} proves nothing about the real schemas.
+      const remote = refProblems.filter((reason) => reason.code === 'remote-ref')
+      if (found !== null && remote.length > 0)
+        return {
+          outcome: 'undecidable',
+          reasons: remote.slice(0, MAX_REASONS).map((reason) => ({
+            ...reason,
+            detail: `${reason.detail}: a value tells the schemas apart only with that stand-in`,
+          })),
+        }
       if (found !== null) {
         // Run again for the errors: the reference's last call may have been on another value.
         // Never asynchronous: no schema here is $async.
