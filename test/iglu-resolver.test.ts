@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -283,6 +283,43 @@ describeWithSharedData('repositories', () => {
     expect(() => loadResolverConfig(file)).toThrow(ResolverConfigError)
     writeFileSync(file, '{')
     expect(() => loadResolverConfig(file)).toThrow(/resolver\.json/)
+  })
+
+  it('reads an embedded repository at an absolute path, or beside the file, and refuses one that is neither', async () => {
+    const schemas = path.join(dir, 'absolute-iglu')
+    const at = path.join(schemas, 'schemas', 'com.acme', 'local', 'jsonschema')
+    mkdirSync(at, { recursive: true })
+    writeFileSync(
+      path.join(at, '1-0-0'),
+      JSON.stringify({ self: { name: 'local' }, type: 'object' }),
+    )
+    const file = path.join(dir, 'embedded.json')
+    const config = (embeddedPath: string) =>
+      JSON.stringify({
+        schema: 'iglu:com.snowplowanalytics.iglu/resolver-config/jsonschema/1-0-1',
+        data: {
+          cacheSize: 500,
+          repositories: [
+            {
+              name: 'Local',
+              priority: 0,
+              vendorPrefixes: [],
+              connection: { embedded: { path: embeddedPath } },
+            },
+          ],
+        },
+      })
+    for (const embeddedPath of [schemas, '/absolute-iglu', 'absolute-iglu']) {
+      writeFileSync(file, config(embeddedPath))
+      const [local] = loadResolverConfig(file)
+      expect(await local?.lookup(key('com.acme', 'local')), embeddedPath).toMatchObject({
+        self: { name: 'local' },
+      })
+    }
+    writeFileSync(file, config('/no/such/iglu'))
+    expect(() => loadResolverConfig(file)).toThrow(
+      /embedded path \/no\/such\/iglu is not a directory/,
+    )
   })
 
   it('validates events against a custom registry given like MICRO_IGLU_REGISTRY_URL', async () => {

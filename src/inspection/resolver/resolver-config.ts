@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import {
   directoryRepository,
@@ -15,6 +15,31 @@ export class ResolverConfigError extends Error {}
  * `{schema, data: {cacheSize, cacheTtl?, repositories: [{name, priority, vendorPrefixes, connection: {http: {uri, apikey?}} | {embedded: {path}}}]}}`.
  * Embedded paths are taken relative to the file.
  */
+/**
+ * Where an embedded repository's schemas are: in Snowplow's tools the path is a classpath
+ * resource (`/iglu-embedded`), which Floe reads beside the configuration file; an absolute path
+ * that is a directory is taken as it is. Neither existing is an error, never a repository that
+ * silently resolves nothing.
+ */
+function embeddedDirectory(file: string, given: string, where: string): string {
+  const candidates = [
+    ...(path.isAbsolute(given) ? [given] : []),
+    path.resolve(path.dirname(file), given.replace(/^\/+/, '')),
+  ]
+  const found = candidates.find((candidate) => {
+    try {
+      return statSync(candidate).isDirectory()
+    } catch {
+      return false
+    }
+  })
+  if (found === undefined)
+    throw new ResolverConfigError(
+      `${where}: embedded path ${given} is not a directory (looked at ${candidates.join(' and ')})`,
+    )
+  return found
+}
+
 export function loadResolverConfig(file: string): SchemaRepository[] {
   let parsed: unknown
   try {
@@ -50,10 +75,11 @@ export function loadResolverConfig(file: string): SchemaRepository[] {
       })
     }
     if (isJsonObject(embedded) && typeof embedded.path === 'string') {
-      return directoryRepository(
-        path.resolve(path.dirname(file), embedded.path.replace(/^\//, '')),
-        { name: entry.name, priority, vendorPrefixes },
-      )
+      return directoryRepository(embeddedDirectory(file, embedded.path, where), {
+        name: entry.name,
+        priority,
+        vendorPrefixes,
+      })
     }
     throw new ResolverConfigError(
       `${where}: connection must be {http: {uri}} or {embedded: {path}}`,
