@@ -100,6 +100,30 @@ export function createInspectionService(deps: {
     deps.output?.write([...outcome.good, ...outcome.incomplete])
   }
 
+  /** Resolved once every outcome of the requests that arrived so far has been kept. */
+  let keptSoFar: Promise<void> = Promise.resolve()
+
+  /**
+   * The work of one request, whose outcome is kept after those of every earlier request, however
+   * long each waited for its schemas: events are stored in the order they arrived. The place in
+   * that order is taken now, as the request arrives; the processing itself runs concurrently.
+   */
+  function inArrivalOrder(produce: () => Promise<PayloadOutcome> | PayloadOutcome) {
+    const earlier = keptSoFar
+    let done: () => void = () => undefined
+    keptSoFar = new Promise<void>((resolve) => (done = resolve))
+    return async (): Promise<void> => {
+      try {
+        const outcome = await produce()
+        await earlier
+        await keep(outcome)
+      } finally {
+        // Never before the earlier ones: a failure here must not let a later request overtake them.
+        void earlier.then(done)
+      }
+    }
+  }
+
   /**
    * Runs `work` before the answer, or queues it to run right after; with too much work still
    * pending (waiting for slow schema lookups), the answer waits for it all, including this one.
@@ -117,13 +141,13 @@ export function createInspectionService(deps: {
     async collect(request: CollectorRequest): Promise<Collected> {
       if (request.body !== null && Buffer.byteLength(request.body, 'utf8') > deps.maxPayloadBytes) {
         const body = request.body
-        await storeEvents(() => keep(sizeViolation(pipeline, body, deps.maxPayloadBytes)))
+        await storeEvents(inArrivalOrder(() => sizeViolation(pipeline, body, deps.maxPayloadBytes)))
         return { nuid: null, anonymous: false, hadNuidCookie: false }
       }
       const reading = readCollectorRequest(request)
       if (reading.kind === 'unreadable') {
-        await storeEvents(() =>
-          keep(
+        await storeEvents(
+          inArrivalOrder(() =>
             formatViolation(
               pipeline,
               `${request.method} /${request.api.vendor}/${request.api.version}?${request.rawQuery}`,
@@ -133,7 +157,7 @@ export function createInspectionService(deps: {
         )
         return { nuid: null, anonymous: false, hadNuidCookie: false }
       }
-      await storeEvents(async () => keep(await processPayload(reading.payload, pipeline)))
+      await storeEvents(inArrivalOrder(() => processPayload(reading.payload, pipeline)))
       return {
         nuid: reading.nuid,
         anonymous: reading.anonymous,
