@@ -11,6 +11,7 @@ const FULL_TIER_ONLY = [
   'test/bench-smoke.test.ts',
   'test/iglu-central.http.test.ts',
   'test/compatibility-corpora.test.ts',
+  'test/core-schemas-differential.test.ts',
 ]
 
 export default defineConfig({

@@ -51,7 +51,7 @@ function countingRepository(
 }
 
 describe('the Iglu resolver', () => {
-  it('tries the registry first, then vendor-prefix matches, embedded before HTTP, then priority', async () => {
+  it("tries the registry first, then vendor-prefix matches, the user's embedded and HTTP repositories, the bundled schemas, Iglu Central, then priority", async () => {
     const order: string[] = []
     const repo = (
       name: string,
@@ -71,6 +71,8 @@ describe('the Iglu resolver', () => {
     })
     const resolver = createIgluResolver({
       repositories: [
+        repo('central', 'default', 0),
+        repo('bundled', 'core', 0),
         repo('http low', 'http', 0),
         repo('embedded', 'embedded', 5),
         repo('http acme', 'http', 9, ['com.acme']),
@@ -81,8 +83,18 @@ describe('the Iglu resolver', () => {
       now: () => 0,
     })
     const missing = await resolver.resolve(key('com.acme', 'x'))
-    expect(order).toEqual(['registry', 'http acme', 'embedded', 'http low', 'http high'])
+    expect(order).toEqual([
+      'registry',
+      'http acme',
+      'embedded',
+      'http low',
+      'http high',
+      'bundled',
+      'central',
+    ])
     expect(missing.kind === 'missing' && Object.keys(missing.history)).toEqual([
+      'bundled',
+      'central',
       'embedded',
       'http acme',
       'http high',

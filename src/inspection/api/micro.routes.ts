@@ -232,7 +232,9 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
         : null
       if (key === null) return reply.code(404).type('text/plain; charset=UTF-8').send(LOOKUP_FORMAT)
       const resolution = await inspection.resolveSchema(key)
-      if (resolution.kind === 'found') return resolution.schema
+      // The body is the schema, as Micro answers; a header names the repository that had it.
+      if (resolution.kind === 'found')
+        return reply.header('Floe-Iglu-Repository', resolution.repository).send(resolution.schema)
       return reply.code(404).send({ value: resolution.history })
     },
   )

@@ -34,7 +34,12 @@ export function buildResolver(
   )
   if (config.igluCentralUrl !== null)
     repositories.push(
-      httpRepository({ name: 'Iglu Central', uri: config.igluCentralUrl, priority: 1 }),
+      httpRepository({
+        name: 'Iglu Central',
+        uri: config.igluCentralUrl,
+        priority: 1,
+        kind: 'default',
+      }),
     )
   if (config.igluCentralMirrorUrl !== null)
     repositories.push(
@@ -42,6 +47,7 @@ export function buildResolver(
         name: 'Iglu Central - Mirror 01',
         uri: config.igluCentralMirrorUrl,
         priority: 1,
+        kind: 'default',
       }),
     )
   if (config.customRegistry !== null)

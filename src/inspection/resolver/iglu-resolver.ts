@@ -22,8 +22,9 @@ interface CachedAnswer {
 const MAX_CACHE_ENTRIES = 5000
 
 /**
- * Tries repositories in order: Floe's registry first, then those whose vendor prefixes match, embedded
- * before HTTP, then by priority. Hits and misses of cacheable repositories are kept for `cacheTtlMs`;
+ * Tries repositories in order: Floe's registry first, then those whose vendor prefixes match; then
+ * the user's embedded before their HTTP ones, Floe's bundled core schemas, and the default Iglu
+ * Central; then by priority. Hits and misses of cacheable repositories are kept for `cacheTtlMs`;
  * every miss is reported per repository, as Iglu clients do.
  */
 export function createIgluResolver(options: {
@@ -51,7 +52,7 @@ export function createIgluResolver(options: {
     }
     return uri
   }
-  const kindRank = { registry: 0, embedded: 1, http: 2 } as const
+  const kindRank = { registry: 0, embedded: 1, http: 2, core: 3, default: 4 } as const
 
   /** The order depends only on which vendor prefixes match: kept per vendor, for the vendors seen first. */
   const orders = new Map<string, SchemaRepository[]>()

@@ -13,7 +13,11 @@ export interface SchemaRepository {
   /** Lower first, as in Snowplow resolver configs. */
   readonly priority: number
   readonly vendorPrefixes: readonly string[]
-  readonly kind: 'registry' | 'embedded' | 'http'
+  /**
+   * Where it stands in the resolver's order (see iglu-resolver.ts): Floe's registry; the user's
+   * embedded and HTTP repositories; Floe's bundled core schemas; the default Iglu Central.
+   */
+  readonly kind: 'registry' | 'embedded' | 'http' | 'core' | 'default'
   /** Whether the resolver may cache answers; the in-process registry keeps its own cache, which its deployments clear. */
   readonly cacheable: boolean
   lookup(key: SchemaKey): Promise<Record<string, unknown> | null>
@@ -21,13 +25,13 @@ export interface SchemaRepository {
   peek?(key: SchemaKey): Record<string, unknown> | null | undefined
 }
 
-/** Floe's own core schemas, always present (the reference's "Iglu Client Embedded"). */
+/** Floe's bundled core schemas, always present: the fallback after every repository of the user's. */
 export function coreSchemasRepository(): SchemaRepository {
   return {
     name: 'Iglu Client Embedded',
     priority: 0,
     vendorPrefixes: [],
-    kind: 'embedded',
+    kind: 'core',
     cacheable: true,
     lookup: async (key) => CORE_SCHEMAS.get(schemaKeyToUri(key)) ?? null,
   }
@@ -80,13 +84,15 @@ export function httpRepository(options: {
   priority?: number
   vendorPrefixes?: readonly string[]
   timeoutMs?: number
+  /** `default` for Iglu Central and its mirror, which Floe adds itself: after the bundled schemas. */
+  kind?: 'http' | 'default'
 }): SchemaRepository {
   const base = options.uri.replace(/\/+$/, '')
   return {
     name: options.name,
     priority: options.priority ?? 0,
     vendorPrefixes: options.vendorPrefixes ?? [],
-    kind: 'http',
+    kind: options.kind ?? 'http',
     cacheable: true,
     async lookup(key) {
       const url = `${base}/schemas/${key.vendor}/${key.name}/${key.format}/${formatSchemaVer(key.version)}`

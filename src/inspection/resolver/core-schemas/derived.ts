@@ -1,0 +1,91 @@
+import {
+  closedObject,
+  coreSchema,
+  COUNT,
+  SNOWPLOW,
+  text,
+  textOrNull,
+  type CoreSchema,
+} from './self-describing.js'
+
+/**
+ * The entities Floe's enrichments derive (validated like any other), and the failure entity of
+ * incomplete events.
+ */
+
+const uaParserContext = coreSchema(
+  SNOWPLOW,
+  'ua_parser_context',
+  '1-0-0',
+  'The browser, OS and device read from the user agent',
+  closedObject(
+    {
+      useragentFamily: text(),
+      useragentMajor: textOrNull(),
+      useragentMinor: textOrNull(),
+      useragentPatch: textOrNull(),
+      useragentVersion: text(),
+      osFamily: text(),
+      osMajor: textOrNull(),
+      osMinor: textOrNull(),
+      osPatch: textOrNull(),
+      osPatchMinor: textOrNull(),
+      osVersion: text(),
+      deviceFamily: text(),
+    },
+    ['useragentFamily', 'useragentMajor', 'useragentMinor', 'osFamily', 'deviceFamily'],
+  ),
+)
+
+const asn = (version: '1-0-0' | '1-0-1') =>
+  coreSchema(
+    SNOWPLOW,
+    'asn',
+    version,
+    'The autonomous system of the IP address',
+    closedObject(
+      {
+        number: { type: 'integer', ...COUNT },
+        organization: textOrNull(),
+        ...(version === '1-0-1' ? { likelyBot: { type: 'boolean' } } : {}),
+      },
+      ['number'],
+    ),
+  )
+
+/** An HTTP header or cookie the extractors found: a name and a value of at most 4096 characters. */
+const httpEntity = (name: string, what: string, value: CoreSchema) =>
+  coreSchema(
+    'org.ietf',
+    name,
+    '1-0-0',
+    what,
+    closedObject({ name: text({ maxLength: 4096 }), value: { ...value, maxLength: 4096 } }, [
+      'name',
+      'value',
+    ]),
+  )
+
+/** Why an event failed, on its incomplete twin; open to further properties. */
+const failure = coreSchema(SNOWPLOW, 'failure', '1-0-0', 'Why an event failed', {
+  type: 'object',
+  required: ['failureType', 'errors', 'timestamp', 'componentName', 'componentVersion'],
+  properties: {
+    failureType: text(),
+    errors: { type: 'array', items: { type: 'object' } },
+    schema: textOrNull(),
+    data: { type: ['object', 'null'], additionalProperties: true },
+    timestamp: text({ format: 'date-time' }),
+    componentName: text(),
+    componentVersion: text(),
+  },
+})
+
+export const DERIVED: readonly (readonly [string, CoreSchema])[] = [
+  uaParserContext,
+  asn('1-0-0'),
+  asn('1-0-1'),
+  httpEntity('http_header', 'An HTTP header of the request', text()),
+  httpEntity('http_cookie', 'A cookie of the request', textOrNull()),
+  failure,
+]
