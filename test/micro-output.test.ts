@@ -118,6 +118,8 @@ describeWithSharedData('event outputs', () => {
       // Events are printed as they are stored, right after the answer: any inspection query waits for that.
       await fetch(`${server.baseUrl}/local/all`)
       expect(lines).toHaveLength(2)
+      // Doubles as Micro prints them (Java's Double.toString).
+      expect(lines[0]).toContain('"se_value":2.0')
       const [good, incomplete] = lines.map((l) => JSON.parse(l) as Record<string, unknown>)
       expect(good).toMatchObject({
         app_id: 'shop',

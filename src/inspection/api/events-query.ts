@@ -3,6 +3,7 @@ import type { GoodEvent } from '../pipeline/enrich-event.js'
 import type { JsonPages } from './json-array.js'
 import { LeadingItems } from '../store/leading-items.js'
 import { toLossyJson } from '../pipeline/lossy-json.js'
+import { eventJson } from '../pipeline/java-doubles.js'
 
 /** POST .../events (Micro 4.x): filters ANDed, values within one filter ORed, case-insensitive. */
 export interface EventsQuery {
@@ -61,7 +62,7 @@ export function timelineScope(
 
 /** Events of every page, flattened, newest first, as JSON texts a page at a time (a full store's answer is streamed). */
 export async function* allEventsJson(source: EventPages): JsonPages {
-  for await (const page of source) yield page.map((event) => JSON.stringify(lossyOf(event)))
+  for await (const page of source) yield page.map((event) => eventJson(lossyOf(event)))
 }
 
 /**

@@ -29,6 +29,7 @@ import {
 } from './micro.schemas.js'
 import { inspectorUiRoutes } from '../ui/inspector-ui.routes.js'
 import { jsonArrayAnswer } from './json-array.js'
+import { storedEventJson } from '../pipeline/java-doubles.js'
 
 const SCHEMA_VERSION = /^[1-9]\d*-(0|[1-9]\d*)-(0|[1-9]\d*)$/
 const LOOKUP_FORMAT =
@@ -183,7 +184,9 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
           end()
           return
         }
-        reply.raw.write(`event: ${arrival.kind}\ndata: ${JSON.stringify(arrival.event)}\n\n`)
+        reply.raw.write(
+          `event: ${arrival.kind}\ndata: ${arrival.kind === 'good' ? storedEventJson(arrival.event) : JSON.stringify(arrival.event)}\n\n`,
+        )
       })
       // A reset empties what the client has shown: it is told, so that it can empty it too.
       const stopResets = inspection.onReset(() => reply.raw.write('event: reset\ndata: {}\n\n'))

@@ -5,21 +5,8 @@ import {
   type CanonicalField,
 } from './canonical-event.js'
 import { isJsonObject } from '../../shared/index.js'
+import { DOUBLE_FIELDS, javaDouble } from './java-doubles.js'
 
-/** Fields the analytics SDK reads as doubles. */
-const DOUBLE_FIELDS = new Set<CanonicalField>([
-  'geo_latitude',
-  'geo_longitude',
-  'se_value',
-  'tr_total',
-  'tr_tax',
-  'tr_shipping',
-  'ti_price',
-  'tr_total_base',
-  'tr_tax_base',
-  'tr_shipping_base',
-  'ti_price_base',
-])
 const CONTEXTS_1_0_0 = 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0'
 
 function cell(field: CanonicalField, value: unknown): string {
@@ -33,9 +20,8 @@ function cell(field: CanonicalField, value: unknown): string {
   if (TIMESTAMP_FIELDS.has(field) && typeof value === 'string')
     return value.replace('T', ' ').replace(/Z$/, '')
   if (BOOLEAN_FIELDS.has(field)) return value === true ? '1' : '0'
-  // Java prints a whole double with `.0`.
-  if (DOUBLE_FIELDS.has(field) && typeof value === 'number')
-    return Number.isInteger(value) ? `${value}.0` : String(value)
+  // As Java prints a double: `5.0`, `1.0E-7`.
+  if (DOUBLE_FIELDS.has(field) && typeof value === 'number') return javaDouble(value)
   // Tabs and newlines cannot occur in string fields (the pipeline made them TSV-safe).
   return String(value)
 }

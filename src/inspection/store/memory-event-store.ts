@@ -18,6 +18,7 @@ import {
   type EventStore,
 } from './event-store.js'
 import { ANSWER_PAGE, jsonTextsOf, type JsonPages } from '../api/json-array.js'
+import { storedEventJson } from '../pipeline/java-doubles.js'
 
 /**
  * Good events whose JSON text is kept once written, in UTF-8: tests poll the newest events again
@@ -98,7 +99,7 @@ export class MemoryEventStore implements EventStore {
   /** Incomplete events live in the good list (they share its order and its bound) but are not good. */
   private incompleteCount = 0
   private readonly jsonTexts = new BoundedMemo<GoodEvent, Buffer>(JSON_TEXTS_KEPT, (event) =>
-    Buffer.from(JSON.stringify(event), 'utf8'),
+    Buffer.from(storedEventJson(event), 'utf8'),
   )
 
   private readonly answerPage: number
@@ -194,7 +195,7 @@ export class MemoryEventStore implements EventStore {
     const keep = events.length <= JSON_TEXTS_KEPT
     for (let from = 0; from < events.length; from += this.answerPage) {
       const page = events.slice(from, from + this.answerPage)
-      yield keep ? page.map((event) => this.jsonTexts.get(event)) : jsonTextsOf(page)
+      yield keep ? page.map((event) => this.jsonTexts.get(event)) : page.map(storedEventJson)
     }
   }
 

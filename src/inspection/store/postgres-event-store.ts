@@ -11,6 +11,7 @@ import type { InspectedEventsTable, InspectionTables } from './inspected-events.
 import type { BadEvent } from '../pipeline/bad-rows.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 import { ANSWER_PAGE, type JsonPages } from '../api/json-array.js'
+import { storedEventJson } from '../pipeline/java-doubles.js'
 
 /** Rows per INSERT: a tp2 payload may hold thousands of events, and a statement takes at most 65535 parameters. */
 const INSERT_CHUNK = 500
@@ -82,7 +83,7 @@ export class PostgresEventStore implements EventStore {
       event_type: indexedOrNull(event.eventType),
       schema: indexedOrNull(event.schema),
       contexts: event.contexts.map(indexedText),
-      body: JSON.stringify(event),
+      body: storedEventJson(event),
     })
     const badRow = (event: BadEvent): Insertable<InspectedEventsTable> => ({
       kind: 'bad',
