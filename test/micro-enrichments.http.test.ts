@@ -9,6 +9,7 @@ import { writeTestGeoDatabases } from './support/geoip-databases.js'
 import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig, type TestConfigOverrides } from './support/test-config.js'
+import { CORE_SCHEMAS } from '../src/inspection/resolver/core-schemas.js'
 
 const SP = 'com.snowplowanalytics.snowplow'
 const config = (schema: string, name: string, parameters: object, enabled = true) =>
@@ -165,7 +166,7 @@ describeWithSharedData(
       ])
     })
 
-    it('derives entities valid against the schemas Floe serves and against Iglu Central', async () => {
+    it("derives entities valid against Floe's bundled schemas and against Iglu Central's", async () => {
       const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
       const ajv = createAjv({ allErrors: true })
       for (const entity of event.event.derived_contexts.data as {
@@ -174,14 +175,12 @@ describeWithSharedData(
       }[]) {
         const [, vendor, name, , version] =
           /^iglu:([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(entity.schema) ?? []
-        const served = (
-          await requestJson(`${server.baseUrl}/micro/iglu/${vendor}/${name}/jsonschema/${version}`)
-        ).body
-        expect(served.description).toMatch(/Floe core schema/)
+        const bundled = CORE_SCHEMAS.get(entity.schema)
+        expect(bundled?.description, entity.schema).toMatch(/Floe core schema/)
         const central = JSON.parse(
           readFileSync(path.join(IGLU_CENTRAL, vendor!, name!, 'jsonschema', version!), 'utf8'),
         ) as object
-        for (const schema of [served, central])
+        for (const schema of [bundled!, central])
           expect(ajv.validate(schema, entity.data), JSON.stringify(ajv.errors)).toBe(true)
       }
     })
@@ -380,10 +379,12 @@ describe('derived entities are validated against their schemas (enrich phase 3)'
         data: { name: 'X-Floe-Short', value: 'fine' },
       },
     ])
+    // Served from the user's --iglu-dir, which comes before Floe's bundled schemas.
     expect(
-      (await requestJson(`${server.baseUrl}/micro/iglu/org.ietf/http_header/jsonschema/1-0-0`)).body
-        .description,
-    ).toMatch(/Floe core schema/)
+      (
+        await requestJson(`${server.baseUrl}/micro/iglu/org.ietf/http_header/jsonschema/1-0-0`)
+      ).headers.get('floe-iglu-repository'),
+    ).toMatch(/^Embedded 1 /)
   })
 
   it('makes a schema violation of an invalid derived entity, and drops only that entity from the incomplete event', async () => {
