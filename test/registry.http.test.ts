@@ -550,3 +550,67 @@ describe('the current deployments of a record', () => {
     }
   })
 })
+
+describe('schemas kept as they were sent', () => {
+  it('serves a schema back with every number as written, and hashes those numbers', async () => {
+    const { server, admin, stop } = await startAdminApp(backends[0]!)
+    try {
+      const text = `{
+  "$schema": "http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#",
+  "description": "Numbers JSON.parse would rewrite",
+  "self": { "vendor": "com.acme", "name": "exact", "format": "jsonschema", "version": "1-0-0" },
+  "type": "object",
+  "properties": {
+    "big": { "description": "big", "type": "integer", "maximum": 9223372036854775807 },
+    "price": { "description": "price", "type": "number", "minimum": 0.00, "maximum": 1.0 }
+  },
+  "additionalProperties": false
+}`
+      const validation = await admin.call(
+        'POST',
+        '/data-structures/v1/validation-requests',
+        `{"meta": {"hidden": false, "schemaType": "entity", "customData": {}}, "data": ${text}}`,
+      )
+      expect(validation.body.success).toBe(true)
+      const rewritten = await admin.call('POST', '/data-structures/v1/validation-requests', {
+        data: JSON.parse(text),
+      })
+      // 1.0 and 1, 0.00 and 0 are different texts, so different content.
+      expect(rewritten.body.contentHash).not.toBe(validation.body.contentHash)
+      await admin.call('POST', '/data-structures/v1/validation-requests', `{"data": ${text}}`)
+      const deployed = await admin.call('POST', '/data-structures/v1/deployment-requests', {
+        source: 'VALIDATED',
+        target: 'DEV',
+        vendor: 'com.acme',
+        name: 'exact',
+        format: 'jsonschema',
+        version: '1-0-0',
+        message: 'exact',
+      })
+      expect(deployed.status).toBe(201)
+      const hash = dataStructureHash(admin.organizationId, 'com.acme', 'exact', 'jsonschema')
+      const read = async (path: string) =>
+        (
+          await fetch(`${server.baseUrl}${path}`, {
+            headers: { authorization: `Bearer ${admin.accessToken}` },
+          })
+        ).text()
+      const served = await read(
+        `/api/msc/v1/organizations/${admin.organizationId}/data-structures/v1/${hash}/versions/1-0-0`,
+      )
+      expect(served).toBe(text)
+      const iglu = await read(
+        `/iglu/${admin.organizationId}/dev/api/schemas/com.acme/exact/jsonschema/1-0-0`,
+      )
+      expect(iglu).toContain('"maximum":9223372036854775807')
+      expect(iglu).toContain('"minimum":0.00,"maximum":1.0')
+      expect(iglu.startsWith('{"$schema":')).toBe(true)
+      const listed = await read(
+        `/api/msc/v1/organizations/${admin.organizationId}/data-structures/v1/schemas/versions?latest=true`,
+      )
+      expect(listed).toContain('"maximum": 9223372036854775807')
+    } finally {
+      await stop()
+    }
+  })
+})

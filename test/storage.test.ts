@@ -9,7 +9,7 @@ import { migrateToLatest } from '../src/db/migrate.js'
 import { migrations } from '../src/db/migrations/index.js'
 import { createAjv } from '../src/iglu/ajv-factory.js'
 import { createRegistryService } from '../src/registry/registry.service.js'
-import { validateSchemaDocument } from '../src/registry/schema-validation.js'
+import { checkSchemaDocument } from '../src/registry/schema-validation.js'
 import { apiClient } from './support/api-client.js'
 import { objectSchema } from './support/registry-builders.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
@@ -232,10 +232,8 @@ describe.each(backends)('storage on $name', (backend) => {
     // The first life accepts the requests and dies before doing them: its background work never runs.
     const dying = createRegistryService({
       db: first.store.db.withTables<RegistryTables>(),
-      checkDocument: async (data) => ({
-        kind: 'report',
-        report: validateSchemaDocument(data, createAjv({ allErrors: true })),
-      }),
+      checkDocument: async (data, bodyText) =>
+        checkSchemaDocument(data, bodyText, createAjv({ allErrors: true })),
       compatibility: {
         check: async (candidate, reference) =>
           checkCompatibility(candidate, reference, { ajv: createAjv() }),

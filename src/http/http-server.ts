@@ -64,6 +64,7 @@ export async function createHttpServer(
   })
   const connections = trackConnections(http.server, SHUTDOWN_GRACE_MS)
   http.addHook('preClose', async () => connections.closeQuiet())
+  http.decorateRequest('jsonText', null)
   http.addSchema(ErrorBody)
   registerErrorHandling(http)
   parseJsonBodies(http)

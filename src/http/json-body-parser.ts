@@ -1,4 +1,14 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The JSON body as it was sent (null for other bodies): what must keep its numbers as written reads it. */
+    jsonText: string | null
+  }
+}
+
+/** The JSON body of a request as it was sent; null when it had none. */
+export const jsonTextOf = (request: FastifyRequest): string | null => request.jsonText
 
 /** A body that is valid JSON but refused for a key that could change an object's prototype. */
 class ForbiddenJsonKeyError extends Error {
@@ -47,7 +57,10 @@ function jsonBodyParser(app: FastifyInstance): BodyParser {
     const text = body.toString()
     if (text.length === 0 && request.method === 'DELETE') return done(null, undefined)
     void parseJson(request, text, (error, parsed) => {
-      if (error === null) return done(null, parsed)
+      if (error === null) {
+        request.jsonText = text
+        return done(null, parsed)
+      }
       let plain: unknown
       try {
         plain = JSON.parse(text)

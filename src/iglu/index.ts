@@ -5,7 +5,15 @@ export {
   createAjv,
   validationIssueText,
 } from './ajv-factory.js'
-export { contentHash } from './content-hash.js'
+export { contentHash, contentHashOfText } from './content-hash.js'
+export {
+  canonicalJsonText,
+  compactJsonText,
+  keysFirstJsonText,
+  memberJsonText,
+  memberRawText,
+  reshapeJsonText,
+} from './json-text.js'
 export type { DesignSchemaChecker } from './design-schema.js'
 export { jsonDepthExceeds, jsonTextNestsAtMost } from './json-depth.js'
 export {

@@ -183,6 +183,7 @@ async function toDev({
       env: 'DEV',
       version: request.version,
       schema: candidate.schema,
+      text: candidate.text,
       contentHash: candidate.contentHash,
       patchLevel,
     },

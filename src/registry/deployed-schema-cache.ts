@@ -1,7 +1,5 @@
 import { ExpiringCache } from '../shared/index.js'
 
-type Schema = Record<string, unknown>
-
 /** Most schemas kept; the oldest go first. */
 const MAX_ENTRIES = 5000
 
@@ -11,7 +9,10 @@ const MAX_ENTRIES = 5000
  * the very next lookup; deployments by other instances sharing the database show within the TTL.
  * A lookup that throws keeps nothing.
  */
-export function createDeployedSchemaCache<K>(deps: {
+export function createDeployedSchemaCache<
+  K,
+  Schema extends object = Record<string, unknown>,
+>(deps: {
   find: (key: K) => Promise<Schema | null>
   keyOf: (key: K) => string
   ttlMs: number

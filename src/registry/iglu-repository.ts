@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { RegistryTables } from './registry.table.js'
 import {
   compareSchemaVer,
@@ -15,6 +15,8 @@ export interface PublishedSchema {
   readonly key: SchemaKey
   readonly uri: string
   readonly schema: Record<string, unknown>
+  /** The schema's text as it was sent: numbers exactly as written. */
+  readonly text: string
   readonly deployedAt: Date
 }
 
@@ -24,12 +26,6 @@ export interface SchemaFilter {
   readonly format?: string | undefined
   readonly model?: number | undefined
   readonly version?: string | undefined
-}
-
-/** The canonical representation: `$schema` and `self` first, then the body, as Iglu Server prints it. */
-export function canonicalSchema(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema, self, ...body } = schema
-  return { $schema, self, ...body }
 }
 
 /**
@@ -45,7 +41,15 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
     let query = db
       .selectFrom('schema_versions')
       .innerJoin('data_structures', 'data_structures.hash', 'schema_versions.data_structure_hash')
-      .select(['vendor', 'name', 'format', 'version', 'schema', 'deployed_at'])
+      .select([
+        'vendor',
+        'name',
+        'format',
+        'version',
+        'schema',
+        'deployed_at',
+        sql<string>`schema::text`.as('schema_text'),
+      ])
       .where('organization_id', '=', organizationId)
       .where('env', '=', env)
     if (filter.vendor !== undefined) query = query.where('vendor', '=', filter.vendor)
@@ -63,6 +67,7 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
         key,
         uri: schemaKeyToUri(key),
         schema: row.schema,
+        text: row.schema_text,
         deployedAt: row.deployed_at,
       })
     }

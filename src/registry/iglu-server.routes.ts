@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { requirePrincipal } from '../auth/index.js'
 import { ErrorBodyRef } from '../http/index.js'
-import { parseSchemaVer } from '../iglu/index.js'
-import { canonicalSchema, type IgluRepository, type PublishedSchema } from './iglu-repository.js'
+import { parseSchemaVer, reshapeJsonText } from '../iglu/index.js'
+import type { IgluRepository, PublishedSchema } from './iglu-repository.js'
 import { NoSchemasAvailableError, SchemaNotFoundError } from './registry.errors.js'
 
 const tags = ['iglu server']
@@ -19,14 +19,21 @@ const MODEL = /^(0|[1-9][0-9]{0,8})$/
 
 type ReprName = 'uri' | 'canonical' | 'meta'
 
-function represent(schema: PublishedSchema, repr: ReprName): unknown {
-  if (repr === 'uri') return schema.uri
-  const canonical = canonicalSchema(schema.schema)
-  if (repr === 'canonical') return canonical
-  const { $schema: _metaSchema, self, ...body } = canonical
+/** A schema as Iglu Server represents it, as JSON text with its numbers as written. */
+function represent(schema: PublishedSchema, repr: ReprName): string {
+  if (repr === 'uri') return JSON.stringify(schema.uri)
   const at = schema.deployedAt.toISOString()
-  return { self, metadata: { createdAt: at, updatedAt: at, isPublic: false }, ...body }
+  return reshapeJsonText(schema.text, (document) => {
+    const { $schema, self, ...body } = document
+    return repr === 'canonical'
+      ? { $schema, self, ...body }
+      : { self, metadata: { createdAt: at, updatedAt: at, isPublic: false }, ...body }
+  })
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+/** A JSON array of items already written as JSON. */
+const jsonArrayOf = (texts: readonly string[]) => `[${texts.join(',')}]`
 
 /** `.../api/meta/health`: `OK` as text, without credentials, as Iglu Server answers load balancers. */
 export const igluHealthRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -75,13 +82,14 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
         response: listResponse,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const readable = scope(request)
       if (readable === null) return []
       const { organizationId, env } = readable
-      return (await repository.list(organizationId, env, {})).map((s) =>
-        represent(s, request.query.repr ?? 'uri'),
-      )
+      const all = await repository.list(organizationId, env, {})
+      return reply
+        .type(JSON_TYPE)
+        .send(jsonArrayOf(all.map((s) => represent(s, request.query.repr ?? 'uri'))))
     },
   )
 
@@ -97,14 +105,16 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
         response: listResponse,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const readable = scope(request)
       if (readable === null) throw new NoSchemasAvailableError()
       const { organizationId, env } = readable
       const found = await repository.listOrFail(organizationId, env, {
         vendor: request.params.vendor,
       })
-      return found.map((s) => represent(s, request.query.repr ?? 'uri'))
+      return reply
+        .type(JSON_TYPE)
+        .send(jsonArrayOf(found.map((s) => represent(s, request.query.repr ?? 'uri'))))
     },
   )
 
@@ -120,14 +130,15 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
         response: listResponse,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const readable = scope(request)
       if (readable === null) throw new NoSchemasAvailableError()
       const { organizationId, env } = readable
       const { vendor, name } = request.params
-      return (await repository.listOrFail(organizationId, env, { vendor, name })).map((s) =>
-        represent(s, request.query.repr ?? 'uri'),
-      )
+      const found = await repository.listOrFail(organizationId, env, { vendor, name })
+      return reply
+        .type(JSON_TYPE)
+        .send(jsonArrayOf(found.map((s) => represent(s, request.query.repr ?? 'uri'))))
     },
   )
 
@@ -165,7 +176,9 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
           format,
           model: Number(version),
         })
-        return found.map((s) => represent(s, request.query.repr ?? 'uri'))
+        return reply
+          .type(JSON_TYPE)
+          .send(jsonArrayOf(found.map((s) => represent(s, request.query.repr ?? 'uri'))))
       }
       const schemaVer = parseSchemaVer(version)
       if (schemaVer === null) throw new SchemaNotFoundError()
@@ -178,7 +191,7 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
       // Iglu Server answers JSON everywhere but health: the URI alone is a JSON string.
       if (request.query.repr === 'uri')
         return reply.type('application/json; charset=utf-8').send(JSON.stringify(found.uri))
-      return represent(found, request.query.repr ?? 'canonical')
+      return reply.type(JSON_TYPE).send(represent(found, request.query.repr ?? 'canonical'))
     },
   )
 }

@@ -33,7 +33,7 @@ export interface Registry {
 export function createRegistry(deps: {
   readonly db: Kysely<RegistryTables>
   /** Validation and lint of a schema document (in the worker pool). */
-  readonly checkDocument: (data: unknown) => Promise<SchemaDocumentCheck>
+  readonly checkDocument: (data: unknown, bodyText?: string) => Promise<SchemaDocumentCheck>
   /** The compatibility engine, for schema migrations. */
   readonly compatibility: CompatibilityChecker
   readonly clock: Clock

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { requirePrincipal } from '../auth/index.js'
-import { queryFlag } from '../http/index.js'
+import { jsonTextOf, queryFlag } from '../http/index.js'
 import type { RegistryService } from './registry.service.js'
 import {
   deploymentSchema,
@@ -22,6 +22,9 @@ import {
 const MAX_PAGE = 100_000
 
 type RegistryOptions = { registry: RegistryService }
+const JSON_TYPE = 'application/json; charset=utf-8'
+/** A JSON array of documents already written as JSON. */
+const jsonArrayOf = (texts: readonly string[]) => `[${texts.join(',')}]`
 const caller = (principal: Parameters<typeof requirePrincipal>[0]) =>
   requirePrincipal(principal, 'use the registry')
 
@@ -33,10 +36,12 @@ export const registryRequestRoutes: FastifyPluginAsyncTypebox<RegistryOptions> =
   for (const url of ['/validation-requests', '/validation-requests/sync']) {
     app.post(url, { schema: validationSchema }, async (request, reply) => {
       const { organizationId } = caller(request.principal)
+      // The body as sent, so that the schema's numbers are stored and served as written.
+      const body = { ...request.body, bodyText: jsonTextOf(request) ?? undefined }
       if (url.endsWith('/sync') || !queryFlag(request.query.async, false)) {
-        return reply.code(201).send(await registry.validate(organizationId, request.body))
+        return reply.code(201).send(await registry.validate(organizationId, body))
       }
-      return reply.code(202).send(await registry.validateLater(organizationId, request.body))
+      return reply.code(202).send(await registry.validateLater(organizationId, body))
     })
   }
   app.get('/validation-requests/:id', { schema: requestStatusSchema }, async (request) =>
@@ -82,27 +87,29 @@ export const dataStructureRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = a
     registry.get(caller(request.principal).organizationId, request.params.hash),
   )
 
-  // Any JSON object: JSON.stringify writes it faster than the serializer generated for "any object",
-  // and a version read kept by the registry is the same object each time, written once.
-  const written = new WeakMap<object, string>()
+  // The schema's text as it was sent: its numbers exactly as written.
   app.get('/:hash/versions/:version', { schema: getVersionSchema }, async (request, reply) => {
-    const schema = await registry.getVersion(
+    const found = await registry.getVersion(
       caller(request.principal).organizationId,
       request.params.hash,
       request.params.version,
       request.query.env,
     )
-    let json = written.get(schema)
-    if (json === undefined) written.set(schema, (json = JSON.stringify(schema)))
-    return reply.type('application/json; charset=utf-8').send(json)
+    return reply.type(JSON_TYPE).send(found.text)
   })
 
-  app.get('/:hash/versions', { schema: structureVersionsSchema }, async (request) =>
-    registry.structureVersions(
-      caller(request.principal).organizationId,
-      request.params.hash,
-      request.query.env,
-    ),
+  app.get('/:hash/versions', { schema: structureVersionsSchema }, async (request, reply) =>
+    reply
+      .type(JSON_TYPE)
+      .send(
+        jsonArrayOf(
+          await registry.structureVersions(
+            caller(request.principal).organizationId,
+            request.params.hash,
+            request.query.env,
+          ),
+        ),
+      ),
   )
 
   app.get('/:hash/deployments', { schema: deploymentsSchema }, async (request) => {
@@ -138,12 +145,18 @@ export const registryRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async 
   app,
   { registry },
 ) => {
-  app.get('/schemas/versions', { schema: schemaVersionsSchema }, async (request) =>
-    registry.schemaVersions(
-      caller(request.principal).organizationId,
-      request.query.env,
-      queryFlag(request.query.latest, true),
-    ),
+  app.get('/schemas/versions', { schema: schemaVersionsSchema }, async (request, reply) =>
+    reply
+      .type(JSON_TYPE)
+      .send(
+        jsonArrayOf(
+          await registry.schemaVersions(
+            caller(request.principal).organizationId,
+            request.query.env,
+            queryFlag(request.query.latest, true),
+          ),
+        ),
+      ),
   )
   app.post('/schema-migrations', { schema: schemaMigrationsSchema }, async (request) =>
     registry.migration(caller(request.principal).organizationId, request.body),

@@ -6,7 +6,6 @@ import { schemaMigration, type SchemaMigration } from './schema-migrations.js'
 import { type BackgroundTasks, isUuid } from '../shared/index.js'
 import type { RegistryTables, PendingWork, StructureMeta } from './registry.table.js'
 import {
-  contentHash,
   formatSchemaVer,
   parseSchemaVer,
   dataStructureHash,
@@ -43,6 +42,14 @@ export interface RequestResult {
   readonly [extra: string]: unknown
 }
 
+/** A validation request: the metadata, the schema, and the schema's text as it was sent. */
+export interface ValidationBody {
+  readonly meta?: MetaInput | undefined
+  readonly data: unknown
+  /** The request's JSON body as it was sent, whose `data` keeps its numbers as written. */
+  readonly bodyText?: string | undefined
+}
+
 /** snowplow-cli's schema-migrations body. */
 export interface MigrationInput {
   readonly destinationType: string
@@ -68,7 +75,7 @@ const orNull = (list: readonly string[]) => (list.length === 0 ? null : [...list
  */
 export function createRegistryService(deps: {
   db: Kysely<RegistryTables>
-  checkDocument: (data: unknown) => Promise<SchemaDocumentCheck>
+  checkDocument: (data: unknown, bodyText?: string) => Promise<SchemaDocumentCheck>
   compatibility: CompatibilityChecker
   clock: Clock
   background: Pick<BackgroundTasks, 'run'>
@@ -78,7 +85,9 @@ export function createRegistryService(deps: {
   const store = createRegistryStore(deps.db)
   type VersionRead = { organizationId: string; hash: string; version: string; env: Env | undefined }
   // Versions found are kept; a structure or version not (yet) there throws, and is asked again next time.
-  const versionReads = createDeployedSchemaCache<VersionRead>({
+  /** A version's schema, and its text as sent (numbers as written). */
+  type VersionFound = { readonly schema: Record<string, unknown>; readonly text: string }
+  const versionReads = createDeployedSchemaCache<VersionRead, VersionFound>({
     keyOf: (read) => `${read.organizationId}/${read.hash}/${read.version}/${read.env ?? ''}`,
     find: readVersion,
     keepMisses: false,
@@ -91,7 +100,7 @@ export function createRegistryService(deps: {
     hash,
     version,
     env,
-  }: VersionRead): Promise<Record<string, unknown>> {
+  }: VersionRead): Promise<VersionFound> {
     await structureOrThrow(organizationId, hash)
     if (parseSchemaVer(version) === null)
       throw new InvalidSchemaKeyError([
@@ -100,7 +109,7 @@ export function createRegistryService(deps: {
     const found = (await store.versions(hash, env)).filter((v) => v.version === version)
     const chosen = found.find((v) => v.env === 'PROD') ?? found[0]
     if (chosen === undefined) throw new VersionNotDeployedError(version, env)
-    return chosen.schema
+    return { schema: chosen.schema, text: chosen.text }
   }
 
   async function structureOrThrow(organizationId: string, hash: string): Promise<DataStructure> {
@@ -118,10 +127,11 @@ export function createRegistryService(deps: {
   async function validate(
     organizationId: string,
     id: string,
-    body: { meta?: MetaInput | undefined; data: unknown },
+    body: ValidationBody,
     { isAccepted = false } = {},
   ): Promise<RequestResult> {
-    const report = reportOf(await deps.checkDocument(body.data))
+    const check = await deps.checkDocument(body.data, body.bodyText)
+    const report = reportOf(check)
     const key = report.key
     const errors = [...report.errors]
     if (key !== null) {
@@ -136,7 +146,9 @@ export function createRegistryService(deps: {
     const success = errors.length === 0 && key !== null
     const uri = key === null ? 'the schema' : schemaKeyToUri(key)
     const schema = body.data as Record<string, unknown>
-    const validatedContent = success ? contentHash(schema) : null
+    // The schema's text as sent (numbers as written), and its hash, from the check.
+    const text = check.kind === 'report' ? check.text : JSON.stringify(schema)
+    const validatedContent = success && check.kind === 'report' ? check.contentHash : null
     const result: RequestResult = {
       id,
       completed: true,
@@ -154,6 +166,7 @@ export function createRegistryService(deps: {
         if (validatedContent !== null)
           await tx.saveValidated(identity, {
             schema,
+            text,
             meta: { ...DEFAULT_META, ...body.meta },
             contentHash: validatedContent,
           })
@@ -248,12 +261,10 @@ export function createRegistryService(deps: {
   }
 
   return {
-    validate: (organizationId: string, body: { meta?: MetaInput | undefined; data: unknown }) =>
+    validate: (organizationId: string, body: ValidationBody) =>
       validate(organizationId, randomUUID(), body),
-    validateLater: (
-      organizationId: string,
-      body: { meta?: MetaInput | undefined; data: unknown },
-    ) => later(organizationId, { kind: 'validation', body }),
+    validateLater: (organizationId: string, body: ValidationBody) =>
+      later(organizationId, { kind: 'validation', body }),
     deploy: (
       organizationId: string,
       request: DeploymentRequest,
@@ -314,17 +325,14 @@ export function createRegistryService(deps: {
       return dataStructureView(structure, current.get(hash) ?? [])
     },
 
-    /** The raw schema of a version in an environment (PROD, else DEV, when none is named). */
+    /** The raw schema of a version in an environment (PROD, else DEV, when none is named), and its text. */
     getVersion: async (
       organizationId: string,
       hash: string,
       version: string,
       env: Env | undefined,
-    ) =>
-      (await versionReads.lookup({ organizationId, hash, version, env })) as Record<
-        string,
-        unknown
-      >,
+    ): Promise<VersionFound> =>
+      (await versionReads.lookup({ organizationId, hash, version, env })) as VersionFound,
 
     async deployments(
       organizationId: string,
@@ -345,18 +353,18 @@ export function createRegistryService(deps: {
         structures.map((structure) => structure.hash),
         env,
       )
-      const schemas: Record<string, unknown>[] = []
+      const texts: string[] = []
       for (const structure of structures) {
         const ordered = versionsInOrder(versions.get(structure.hash) ?? [])
-        for (const version of latestOnly ? ordered.slice(-1) : ordered) schemas.push(version.schema)
+        for (const version of latestOnly ? ordered.slice(-1) : ordered) texts.push(version.text)
       }
-      return schemas
+      return texts
     },
 
     /** Raw schemas of every version of one data structure (in `env`, or in either), lowest first. */
     async structureVersions(organizationId: string, hash: string, env: Env | undefined) {
       await structureOrThrow(organizationId, hash)
-      return versionsInOrder(await store.versions(hash, env)).map((version) => version.schema)
+      return versionsInOrder(await store.versions(hash, env)).map((version) => version.text)
     },
 
     /** What changes from a deployed version (PROD, else DEV) to a new schema, for snowplow-cli. */
@@ -369,7 +377,7 @@ export function createRegistryService(deps: {
         undefined,
       )
       return schemaMigration(
-        deployed,
+        deployed.schema,
         input.targetSchema as Record<string, unknown>,
         deps.compatibility,
       )

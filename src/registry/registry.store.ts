@@ -34,12 +34,16 @@ export interface SchemaVersion {
   readonly env: Env
   readonly version: string
   readonly schema: Record<string, unknown>
+  /** The schema as it was sent, compact: numbers exactly as written. */
+  readonly text: string
   readonly contentHash: string
   readonly patchLevel: number
 }
 
 export interface ValidatedCandidate {
   readonly schema: Record<string, unknown>
+  /** The schema as it was sent, compact: numbers exactly as written. */
+  readonly text: string
   readonly meta: StructureMeta
   readonly contentHash: string
 }
@@ -64,6 +68,7 @@ export function createRegistryStore(db: Kysely<RegistryTables>) {
     let query = db
       .selectFrom('schema_versions')
       .selectAll()
+      .select(sql<string>`schema::text`.as('schema_text'))
       .where('data_structure_hash', 'in', hashes)
     if (env !== undefined) query = query.where('env', '=', env)
     for (const r of await query.execute()) {
@@ -73,6 +78,7 @@ export function createRegistryStore(db: Kysely<RegistryTables>) {
         env: r.env,
         version: r.version,
         schema: r.schema,
+        text: r.schema_text,
         contentHash: r.content_hash,
         patchLevel: r.patch_level,
       })
@@ -95,7 +101,8 @@ export function createRegistryStore(db: Kysely<RegistryTables>) {
         name: identity.name,
         format: identity.format,
         version: identity.version,
-        schema: JSON.stringify(candidate.schema),
+        // The text as sent: a json column keeps it byte for byte.
+        schema: candidate.text,
         meta: JSON.stringify(candidate.meta),
         content_hash: candidate.contentHash,
       }
@@ -128,14 +135,21 @@ export function createRegistryStore(db: Kysely<RegistryTables>) {
     async findValidated(identity: Identity): Promise<ValidatedCandidate | null> {
       const row = await db
         .selectFrom('validated_schemas')
-        .select(['schema', 'meta', 'content_hash'])
+        .select(['schema', 'meta', 'content_hash', sql<string>`schema::text`.as('schema_text')])
         .where('organization_id', '=', identity.organizationId)
         .where('vendor', '=', identity.vendor)
         .where('name', '=', identity.name)
         .where('format', '=', identity.format)
         .where('version', '=', identity.version)
         .executeTakeFirst()
-      return row ? { schema: row.schema, meta: row.meta, contentHash: row.content_hash } : null
+      return row
+        ? {
+            schema: row.schema,
+            text: row.schema_text,
+            meta: row.meta,
+            contentHash: row.content_hash,
+          }
+        : null
     },
 
     async findStructure(organizationId: string, hash: string): Promise<DataStructure | null> {
@@ -203,7 +217,7 @@ export function createRegistryStore(db: Kysely<RegistryTables>) {
         data_structure_hash: hash,
         env: version.env,
         version: version.version,
-        schema: JSON.stringify(version.schema),
+        schema: version.text,
         content_hash: version.contentHash,
         patch_level: version.patchLevel,
         deployed_at: at,

@@ -60,7 +60,12 @@ export interface DeploymentsTable {
 export type PendingWork =
   | {
       readonly kind: 'validation'
-      readonly body: { readonly meta?: Record<string, unknown> | undefined; readonly data: unknown }
+      readonly body: {
+        readonly meta?: Record<string, unknown> | undefined
+        readonly data: unknown
+        /** The request's JSON body as sent, whose `data` keeps its numbers as written. */
+        readonly bodyText?: string | undefined
+      }
     }
   | {
       readonly kind: 'deployment'

@@ -1,4 +1,6 @@
 import {
+  contentHashOfText,
+  memberRawText,
   compileSchema,
   type Ajv,
   jsonDepthExceeds,
@@ -13,7 +15,14 @@ import type { LintFinding } from './lint/linter.js'
 
 /** The check below wherever it runs: a report, or why there is none (the server runs it in its worker pool). */
 export type SchemaDocumentCheck =
-  | { readonly kind: 'report'; readonly report: SchemaValidationReport }
+  | {
+      readonly kind: 'report'
+      readonly report: SchemaValidationReport
+      /** The document's text as it was sent, compact, numbers exactly as written. */
+      readonly text: string
+      /** The content hash of that text. */
+      readonly contentHash: string
+    }
   | { readonly kind: 'too-deep' }
   | { readonly kind: 'too-costly'; readonly detail: string }
   | { readonly kind: 'busy'; readonly detail: string }
@@ -118,4 +127,21 @@ export function reportOf(check: SchemaDocumentCheck): SchemaValidationReport {
       throw new Error(`unknown check ${JSON.stringify(unknown)}`)
     }
   }
+}
+
+/**
+ * The check of a validation request's `data`, with its text as sent: `bodyText` is the request's
+ * JSON body, whose `data` member keeps its numbers as written (without it, the parsed value's).
+ * Costly on large documents (a lossless parse): the server runs it in its worker pool.
+ */
+export function checkSchemaDocument(
+  data: unknown,
+  bodyText: string | undefined,
+  ajv: Ajv,
+): SchemaDocumentCheck {
+  const report = validateSchemaDocument(data, ajv)
+  // Stored as received: the `data` member's own text, whitespace and all.
+  const text =
+    (bodyText === undefined ? undefined : memberRawText(bodyText, 'data')) ?? JSON.stringify(data)
+  return { kind: 'report', report, text, contentHash: contentHashOfText(text) }
 }

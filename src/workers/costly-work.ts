@@ -9,7 +9,7 @@ export type CostlyTask =
       readonly reference: unknown
       readonly budget: Partial<BudgetLimits>
     }
-  | { readonly kind: 'schema-document'; readonly data: unknown }
+  | { readonly kind: 'schema-document'; readonly data: unknown; readonly bodyText?: string }
   | { readonly kind: 'design-schema'; readonly schema: unknown; readonly field: string }
   /** Nothing to do: loads a thread's code before the first request needs it. */
   | { readonly kind: 'ping' }

@@ -3,7 +3,7 @@ import { checkCompatibility } from '../compatibility/check-compatibility.js'
 import { createAjv, type Ajv } from '../iglu/ajv-factory.js'
 import { designSchemaProblem } from '../iglu/design-schema.js'
 import { SchemaTooDeepError } from '../registry/registry.errors.js'
-import { validateSchemaDocument } from '../registry/schema-validation.js'
+import { checkSchemaDocument } from '../registry/schema-validation.js'
 import type { CostlyAnswer, CostlyTask } from './costly-work.js'
 
 // This module runs in the pool's worker threads only.
@@ -66,10 +66,7 @@ function answer(task: CostlyTask): CostlyAnswer {
       try {
         return {
           kind: 'schema-document',
-          check: {
-            kind: 'report',
-            report: forDocuments.use((ajv) => validateSchemaDocument(task.data, ajv)),
-          },
+          check: forDocuments.use((ajv) => checkSchemaDocument(task.data, task.bodyText, ajv)),
         }
       } catch (error) {
         if (error instanceof SchemaTooDeepError)

@@ -5,9 +5,13 @@ import type { CostlyWorkPool } from './costly-work-pool.js'
 /** A registry validation of a schema document in the worker pool; a stopped task says which limit. */
 export function pooledSchemaDocumentCheck(
   pool: CostlyWorkPool,
-): (data: unknown) => Promise<SchemaDocumentCheck> {
-  return async (data) => {
-    const outcome = await pool.run({ kind: 'schema-document', data })
+): (data: unknown, bodyText?: string) => Promise<SchemaDocumentCheck> {
+  return async (data, bodyText) => {
+    const outcome = await pool.run({
+      kind: 'schema-document',
+      data,
+      ...(bodyText === undefined ? {} : { bodyText }),
+    })
     if (outcome.kind === 'finished') {
       if (outcome.answer.kind === 'schema-document') return outcome.answer.check
       return { kind: 'too-costly', detail: `unexpected answer ${outcome.answer.kind}` }

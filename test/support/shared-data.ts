@@ -38,6 +38,8 @@ export interface IgluCentralSchema {
   readonly name: string
   readonly version: string
   readonly schema: Record<string, unknown>
+  /** The file as it is, byte for byte. */
+  readonly text: string
 }
 
 /** Every jsonschema of Iglu Central, ordered by vendor, name, then SchemaVer. */
@@ -53,10 +55,9 @@ export function loadIgluCentral(): IgluCentralSchema[] {
         continue // another format (e.g. thrift)
       }
       for (const version of versions) {
-        const schema = JSON.parse(
-          readFileSync(join(IGLU_CENTRAL, vendor, name, 'jsonschema', version), 'utf8'),
-        ) as Record<string, unknown>
-        schemas.push({ vendor, name, version, schema })
+        const text = readFileSync(join(IGLU_CENTRAL, vendor, name, 'jsonschema', version), 'utf8')
+        const schema = JSON.parse(text) as Record<string, unknown>
+        schemas.push({ vendor, name, version, schema, text })
       }
     }
   }

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { contentHash, contentHashOfText } from './content-hash.js'
+import {
+  canonicalJsonText,
+  compactJsonText,
+  keysFirstJsonText,
+  memberJsonText,
+  memberRawText,
+} from './json-text.js'
+
+describe('JSON texts with numbers as written', () => {
+  const text = '{ "b": 1.0, "a": [0.00, 9223372036854775807, -1e-7], "self": {"v": "x"} }'
+
+  it('keeps every number and key order through compaction and member extraction', () => {
+    expect(compactJsonText(text)).toBe(
+      '{"b":1.0,"a":[0.00,9223372036854775807,-1e-7],"self":{"v":"x"}}',
+    )
+    expect(memberJsonText(`{"meta":{},"data":${text}}`, 'data')).toBe(compactJsonText(text))
+    expect(memberJsonText('{"meta":{}}', 'data')).toBeUndefined()
+    expect(memberJsonText('[1]', 'data')).toBeUndefined()
+  })
+
+  it('finds a member as it is written, whitespace, escapes and duplicate keys kept, the last winning', () => {
+    const body = `{ "meta" : {"a": "}"}, "d\\u0061ta": 1, "data" :\n ${text} , "x": [1, {"y": "]"}] }`
+    expect(memberRawText(body, 'data')).toBe(text)
+    expect(memberRawText(body, 'meta')).toBe('{"a": "}"}')
+    expect(memberRawText(body, 'x')).toBe('[1, {"y": "]"}]')
+    expect(memberRawText('{"data": 1, "data": 2.50}', 'data')).toBe('2.50')
+    expect(memberRawText('{"meta": {}}', 'data')).toBeUndefined()
+    expect(memberRawText('[{"data": 1}]', 'data')).toBeUndefined()
+  })
+
+  it('sorts keys for the canonical form and moves keys first on request, numbers untouched', () => {
+    expect(canonicalJsonText(text)).toBe(
+      '{"a":[0.00,9223372036854775807,-1e-7],"b":1.0,"self":{"v":"x"}}',
+    )
+    expect(keysFirstJsonText(text, ['$schema', 'self'])).toBe(
+      '{"self":{"v":"x"},"b":1.0,"a":[0.00,9223372036854775807,-1e-7]}',
+    )
+  })
+
+  it('hashes numbers as written, and as before for documents JSON.parse reads exactly', () => {
+    expect(contentHashOfText('{"m": 1.0}')).not.toBe(contentHashOfText('{"m": 1}'))
+    const plain = { type: 'object', properties: { n: { maximum: 10, enum: ['a', 'é'] } } }
+    expect(contentHashOfText(JSON.stringify(plain, null, 2))).toBe(contentHash(plain))
+  })
+})
