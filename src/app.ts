@@ -176,6 +176,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       },
       { prefix: ORGANIZATION_PREFIX },
     )
+    const [listOrganizations, organizationsOptions] = auth.organizationsRoutes
+    await http.register(listOrganizations, {
+      ...organizationsOptions,
+      prefix: '/api/msc/v1/organizations',
+    })
     await http.register(
       async (legacy) => {
         legacy.addHook('onRequest', auth.bearerGuard)

@@ -32,12 +32,18 @@ type Access =
   | { readonly kind: 'member' }
   /** Only a token of an admin key of that organization; `action` is what the request does. */
   | { readonly kind: 'admin'; readonly action: string }
+  /** Any valid token, of whichever organization: the route answers about the token itself. */
+  | { readonly kind: 'any-token'; readonly reason: string }
 
 const member: Access = { kind: 'member' }
 const tokenExchange: Access = {
   kind: 'public',
   reason:
     'the token exchange is how a caller gets a token: it checks an API key instead (console-api.md, path 1)',
+}
+const ownOrganizations: Access = {
+  kind: 'any-token',
+  reason: "it lists the token's own organization (snowplow-cli status)",
 }
 const keyManagement: Access = { kind: 'admin', action: 'manage API keys (floe keys ... over HTTP)' }
 const prodDeployment: Access = {
@@ -50,6 +56,8 @@ const prodDeployment: Access = {
  * router missing here, or a row whose route is gone, fails the test.
  */
 const ACCESS_TABLE: readonly (readonly [methods: string, url: string, access: Access])[] = [
+  ['GET', '/api/msc/v1/organizations', ownOrganizations],
+  ['GET', '/api/msc/v1/organizations/', ownOrganizations],
   ['GET POST', `${MSC}/credentials/v2/token`, tokenExchange],
   ['GET POST', `${MSC}/credentials/v3/token`, tokenExchange],
   ['GET POST', `${MSC}/credentials/v2/api-keys`, keyManagement],
@@ -409,6 +417,15 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
             401,
             withBody ? UNAUTHENTICATED : null,
           )
+        if (access.kind === 'any-token') {
+          for (const [who, token] of [
+            ["another organization's token", otherOrganization.accessToken],
+            ['a non-admin token', nonAdmin.accessToken],
+            ['an admin token', admin.accessToken],
+          ] as const)
+            expectThrough(label(who), await send(route, query, token))
+          continue
+        }
         expectAnswer(
           label("another organization's token"),
           await send(route, query, otherOrganization.accessToken),

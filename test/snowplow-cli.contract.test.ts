@@ -60,6 +60,12 @@ describe('snowplow-cli on the wire', () => {
   })
   afterAll(async () => server?.close())
 
+  it('status: the organizations of the token include the configured one', async () => {
+    const answer = await cliRequest(server.baseUrl, 'GET', '/api/msc/v1/organizations', { token })
+    expect(answer.status).toBe(200)
+    expect(answer.body).toEqual([{ id: org, name: expect.any(String) }])
+  })
+
   it('ds validate: validation 201 with success and findings, list, deployments, destinations', async () => {
     const validation = await call(
       'POST',

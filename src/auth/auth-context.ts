@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely'
 import type { Config } from '../config/index.js'
 import { ApiKeyView } from './api-keys.schemas.js'
 import type { AuthTables } from './auth.tables.js'
-import { createBearerGuard } from './bearer-guard.hook.js'
+import { createBearerGuard, createTokenReader } from './bearer-guard.hook.js'
+import { organizationsRoutes } from './organizations.routes.js'
 import type { Clock } from './clock.js'
 import { createCredentialsService, type CredentialsService } from './credentials.service.js'
 import { createIgluAccessGuard } from './iglu-access.hook.js'
@@ -17,6 +18,8 @@ import {
 import { TokenResponse } from './token-exchange.schemas.js'
 import { createTokenService, type TokenService } from './token.service.js'
 
+type OrganizationsRoutesOptions = Parameters<typeof organizationsRoutes>[1]
+
 /** The auth context, assembled: start-up credentials, keys, tokens and the guards of the APIs. */
 export interface Auth {
   /** What start-up did about organizations and keys. */
@@ -27,6 +30,8 @@ export interface Auth {
   readonly bearerGuard: onRequestAsyncHookHandler
   /** Iglu reads: an API key secret in `apikey`, or a bearer token. */
   readonly igluAccessGuard: onRequestAsyncHookHandler
+  /** `/api/msc/v1/organizations`: the token's organization. */
+  readonly organizationsRoutes: readonly [typeof organizationsRoutes, OrganizationsRoutesOptions]
   /** The first organization, by creation; null before any exists. */
   firstOrganizationId(): Promise<string | null>
   /** Call once the first-start secret has been shown: until then, every start gives that key a new one. */
@@ -59,6 +64,13 @@ export async function openAuth(deps: {
     tokens,
     bearerGuard,
     igluAccessGuard: createIgluAccessGuard({ credentials, bearerGuard }),
+    organizationsRoutes: [
+      organizationsRoutes,
+      {
+        principalOf: createTokenReader({ tokens, credentials }),
+        findOrganization: (id) => createOrganizationsStore(db).findById(id),
+      },
+    ],
     firstOrganizationId: async () => (await createOrganizationsStore(db).list())[0]?.id ?? null,
     confirmStartupShown: async () => {
       if (startup.kind === 'initial') await confirmInitialSecretShown(db, startup.apiKeyId)

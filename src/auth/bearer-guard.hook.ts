@@ -23,12 +23,12 @@ export function organizationIdOf(request: FastifyRequest): string {
  * Guards every `/api/msc/v1/organizations/{organizationId}/...` route but the token exchange:
  * the bearer token must be well signed, unexpired, of a key that is not revoked, and of this organization.
  */
-export function createBearerGuard(deps: {
+/** The principal of a request's bearer token, whatever path it asks for: a valid token of a key that is not revoked. */
+export function createTokenReader(deps: {
   tokens: TokenService
   credentials: CredentialsService
-}): onRequestAsyncHookHandler {
-  return async function bearerGuard(request) {
-    const organizationId = organizationIdOf(request)
+}): (request: FastifyRequest) => Promise<Principal> {
+  return async (request) => {
     const header = request.headers.authorization
     if (header === undefined)
       throw new InvalidTokenError(
@@ -42,8 +42,19 @@ export function createBearerGuard(deps: {
     if (key === null || key.organizationId !== claims.organizationId) {
       throw new InvalidTokenError('The API key of this access token was revoked')
     }
-    if (claims.organizationId !== organizationId) throw new OrganizationMismatchError()
-    const principal: Principal = { organizationId, apiKeyId: key.id, isAdmin: key.isAdmin }
+    return { organizationId: key.organizationId, apiKeyId: key.id, isAdmin: key.isAdmin }
+  }
+}
+
+export function createBearerGuard(deps: {
+  tokens: TokenService
+  credentials: CredentialsService
+}): onRequestAsyncHookHandler {
+  const principalOf = createTokenReader(deps)
+  return async function bearerGuard(request) {
+    const organizationId = organizationIdOf(request)
+    const principal = await principalOf(request)
+    if (principal.organizationId !== organizationId) throw new OrganizationMismatchError()
     request.principal = principal
   }
 }
