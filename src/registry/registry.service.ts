@@ -5,6 +5,12 @@ import type { CompatibilityChecker } from '../compatibility/index.js'
 import { schemaMigration, type SchemaMigration } from './schema-migrations.js'
 import { type BackgroundTasks, isUuid } from '../shared/index.js'
 import type { RegistryTables, PendingWork, StructureMeta } from './registry.table.js'
+import type {
+  MetaInput,
+  MigrationInput,
+  RequestResult,
+  ValidationBody,
+} from './registry-requests.js'
 import {
   formatSchemaVer,
   parseSchemaVer,
@@ -30,40 +36,7 @@ import { createRegistryStore, type DataStructure, type Env } from './registry.st
 import { dataStructureView, deploymentView, versionsInOrder } from './registry-views.js'
 import { reportOf, type SchemaDocumentCheck } from './schema-validation.js'
 
-/** The result object of validation and deployment requests, as Console clients read it. */
-export interface RequestResult {
-  readonly id: string
-  readonly completed: boolean
-  readonly success: boolean
-  readonly errors: string[] | null
-  readonly warnings: string[] | null
-  readonly info: string[] | null
-  readonly message: string
-  readonly [extra: string]: unknown
-}
-
-/** A validation request: the metadata, the schema, and the schema's text as it was sent. */
-export interface ValidationBody {
-  readonly meta?: MetaInput | undefined
-  readonly data: unknown
-  /** The request's JSON body as it was sent, whose `data` keeps its numbers as written. */
-  readonly bodyText?: string | undefined
-}
-
-/** snowplow-cli's schema-migrations body. */
-export interface MigrationInput {
-  readonly destinationType: string
-  readonly sourceSchemaKey: {
-    readonly vendor: string
-    readonly name: string
-    readonly format: string
-    readonly version: string
-  }
-  readonly targetSchema: object
-}
-
-export type MetaInput = Partial<Pick<StructureMeta, 'hidden' | 'schemaType' | 'customData'>> &
-  Record<string, unknown>
+export type { MetaInput, MigrationInput, RequestResult, ValidationBody }
 
 const DEFAULT_META: StructureMeta = { hidden: false, schemaType: null, customData: {} }
 const orNull = (list: readonly string[]) => (list.length === 0 ? null : [...list])

@@ -6,47 +6,15 @@ import type {
   PendingWork,
   StructureMeta,
 } from './registry.table.js'
+import type {
+  DataStructure,
+  Deployment,
+  Env,
+  SchemaVersion,
+  ValidatedCandidate,
+} from './registry-records.js'
 
-export type Env = 'DEV' | 'PROD'
-
-/** One entry of a structure's deployment history. */
-export interface Deployment {
-  readonly version: string
-  readonly patchLevel: number
-  readonly contentHash: string
-  readonly env: Env
-  readonly ts: Date
-  readonly message: string | null
-  readonly initiator: string
-}
-
-export interface DataStructure {
-  readonly hash: string
-  readonly organizationId: string
-  readonly vendor: string
-  readonly name: string
-  readonly format: string
-  readonly description: string | null
-  readonly meta: StructureMeta
-}
-
-export interface SchemaVersion {
-  readonly env: Env
-  readonly version: string
-  readonly schema: Record<string, unknown>
-  /** The schema as it was sent, compact: numbers exactly as written. */
-  readonly text: string
-  readonly contentHash: string
-  readonly patchLevel: number
-}
-
-export interface ValidatedCandidate {
-  readonly schema: Record<string, unknown>
-  /** The schema as it was sent, compact: numbers exactly as written. */
-  readonly text: string
-  readonly meta: StructureMeta
-  readonly contentHash: string
-}
+export type { DataStructure, Deployment, Env, SchemaVersion, ValidatedCandidate }
 
 type Identity = {
   organizationId: string
