@@ -24,7 +24,8 @@ export function memberJsonText(text: string, key: string): string | undefined {
   return written((value as Record<string, Json>)[key])
 }
 
-function sortKeys(value: Json): Json {
+/** Object keys sorted at every level (plain objects: JSON's, or lossless-json's). */
+export function sortKeys(value: Json): Json {
   if (Array.isArray(value)) return value.map(sortKeys)
   if (value !== null && typeof value === 'object' && value.constructor === Object) {
     const sorted: Record<string, Json> = {}
