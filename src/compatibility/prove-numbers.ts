@@ -1,4 +1,4 @@
-import { isExactMultiple } from './exact-decimal.js'
+import { isExactMultiple } from '../iglu/index.js'
 import type { Kind } from './json-kinds.js'
 import type { Schema } from './prepared-schema.js'
 import type { ProofContext } from './proof-context.js'

@@ -38,3 +38,4 @@ export {
   sequencingProblem,
 } from './schema-ver.js'
 export { checkSelfDescribing, SELF_DESC_METASCHEMA_URI } from './self-describing.js'
+export { isExactMultiple } from './exact-decimal.js'
