@@ -36,6 +36,7 @@ export {
   parseSchemaVer,
   type SchemaVer,
   sequencingProblem,
+  bumpKind,
 } from './schema-ver.js'
 export { checkSelfDescribing, SELF_DESC_METASCHEMA_URI } from './self-describing.js'
 export { isExactMultiple } from './exact-decimal.js'

@@ -9,6 +9,8 @@ export interface DeploymentRequest {
   readonly message?: string | null | undefined
   /** The content the client expects to deploy (the `contentHash` its validation answered); other content is refused. */
   readonly contentHash?: string | null | undefined
+  /** Deploy to PROD a version whose number understates its change (refused otherwise). */
+  readonly allowMisversioned?: boolean | undefined
 }
 
 export interface Initiator {

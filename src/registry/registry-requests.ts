@@ -1,4 +1,21 @@
-import type { StructureMeta } from './registry.table.js'
+import type { Kysely } from 'kysely'
+import type { Clock } from '../auth/index.js'
+import type { CompatibilityChecker } from '../compatibility/index.js'
+import type { BackgroundTasks } from '../shared/index.js'
+import type { SchemaDocumentCheck } from './schema-validation.js'
+import type { RegistryTables, StructureMeta } from './registry.table.js'
+
+/** What the registry service is built from. */
+export interface RegistryServiceDeps {
+  readonly db: Kysely<RegistryTables>
+  /** Validation and lint of a schema document, with its text as sent (the worker pool). */
+  readonly checkDocument: (data: unknown, bodyText?: string) => Promise<SchemaDocumentCheck>
+  readonly compatibility: CompatibilityChecker
+  readonly clock: Clock
+  readonly background: Pick<BackgroundTasks, 'run'>
+  readonly versionCacheTtlMs?: number
+  readonly onDeployed?: () => void
+}
 
 /** What registry requests carry and answer. */
 

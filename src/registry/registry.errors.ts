@@ -10,6 +10,7 @@ export type RegistryErrorCode =
   | 'NOT_IN_DEV'
   | 'VERSION_GAP'
   | 'PATCH_REQUIRED'
+  | 'MISVERSIONED_CHANGE'
   | 'PROD_IMMUTABLE'
   | 'DATA_STRUCTURE_HASH_CONFLICT'
   | 'VALIDATED_CONTENT_CHANGED'
@@ -89,6 +90,31 @@ export class VersionGapError extends RegistryError<'VERSION_GAP'> {
   readonly kind = 'conflict'
   constructor(problem: string, env: string) {
     super(`Version gap in ${env}: ${problem}`, { field: 'version' })
+  }
+}
+
+/** A PROD deployment whose version number understates its change, with the value it breaks. */
+export class MisversionedChangeError extends RegistryError<'MISVERSIONED_CHANGE'> {
+  readonly code = 'MISVERSIONED_CHANGE'
+  readonly kind = 'conflict'
+  constructor(
+    uri: string,
+    change: {
+      readonly previousVersion: string
+      readonly changeType: string
+      readonly suggestedVersion: string
+      readonly witness?: unknown
+    },
+  ) {
+    super(
+      `${uri} is a ${change.changeType} change from ${change.previousVersion}, which its version number understates: deploy it as ${change.suggestedVersion}, or send "allowMisversioned": true`,
+      {
+        previousVersion: change.previousVersion,
+        changeType: change.changeType,
+        suggestedVersion: change.suggestedVersion,
+        ...(change.witness === undefined ? {} : { witness: change.witness }),
+      },
+    )
   }
 }
 

@@ -170,6 +170,12 @@ export const deploymentSchema = {
           Type.Null(),
         ]),
       ),
+      allowMisversioned: Type.Optional(
+        Type.Boolean({
+          description:
+            'Deploy to PROD although the version number understates the change (a breaking change numbered as an addition)',
+        }),
+      ),
     },
     { additionalProperties: true },
   ),

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import type { Kysely } from 'kysely'
-import type { Clock } from '../auth/index.js'
-import type { CompatibilityChecker } from '../compatibility/index.js'
 import { schemaMigration, type SchemaMigration } from './schema-migrations.js'
-import { type BackgroundTasks, isUuid } from '../shared/index.js'
-import type { RegistryTables, PendingWork, StructureMeta } from './registry.table.js'
+import { deploymentChange, misversionedWarning, versionChange } from './version-change.js'
+import { isUuid } from '../shared/index.js'
+import type { PendingWork, StructureMeta } from './registry.table.js'
 import type {
   MetaInput,
   MigrationInput,
+  RegistryServiceDeps,
   RequestResult,
   ValidationBody,
 } from './registry-requests.js'
@@ -28,13 +27,14 @@ import {
   DataStructureHashConflictError,
   DataStructureNotFoundError,
   InvalidSchemaKeyError,
+  MisversionedChangeError,
   RequestNotFoundError,
   VersionNotDeployedError,
 } from './registry.errors.js'
 import { createDeployedSchemaCache } from './deployed-schema-cache.js'
 import { createRegistryStore, type DataStructure, type Env } from './registry.store.js'
 import { dataStructureView, deploymentView, versionsInOrder } from './registry-views.js'
-import { reportOf, type SchemaDocumentCheck } from './schema-validation.js'
+import { reportOf } from './schema-validation.js'
 
 export type { MetaInput, MigrationInput, RequestResult, ValidationBody }
 
@@ -46,15 +46,7 @@ const orNull = (list: readonly string[]) => (list.length === 0 ? null : [...list
  * time. `versionCacheTtlMs`: how long a version read is kept (deployments here clear it; 0: not
  * kept). `onDeployed`: told after each deployment that changed something.
  */
-export function createRegistryService(deps: {
-  db: Kysely<RegistryTables>
-  checkDocument: (data: unknown, bodyText?: string) => Promise<SchemaDocumentCheck>
-  compatibility: CompatibilityChecker
-  clock: Clock
-  background: Pick<BackgroundTasks, 'run'>
-  versionCacheTtlMs?: number
-  onDeployed?: () => void
-}) {
+export function createRegistryService(deps: RegistryServiceDeps) {
   const store = createRegistryStore(deps.db)
   type VersionRead = { organizationId: string; hash: string; version: string; env: Env | undefined }
   // Versions found are kept; a structure or version not (yet) there throws, and is asked again next time.
@@ -107,8 +99,9 @@ export function createRegistryService(deps: {
     const report = reportOf(check)
     const key = report.key
     const errors = [...report.errors]
-    if (key !== null) {
-      const hash = dataStructureHash(organizationId, key.vendor, key.name, key.format)
+    const hash =
+      key === null ? null : dataStructureHash(organizationId, key.vendor, key.name, key.format)
+    if (key !== null && hash !== null) {
       try {
         await refuseHashConflict(store, organizationId, hash, key)
       } catch (error) {
@@ -122,15 +115,30 @@ export function createRegistryService(deps: {
     // The schema's text as sent (numbers as written), and its hash, from the check.
     const text = check.kind === 'report' ? check.text : JSON.stringify(schema)
     const validatedContent = success && check.kind === 'report' ? check.contentHash : null
+    // What this version changes from the one before it, by the compatibility engine.
+    const change =
+      success && key !== null && hash !== null
+        ? await versionChange(
+            formatSchemaVer(key.version),
+            schema,
+            await store.versions(hash),
+            deps.compatibility,
+          )
+        : null
+    const warnings =
+      change?.misversioned === true
+        ? [...report.warnings, misversionedWarning(formatSchemaVer(key!.version), change)]
+        : report.warnings
     const result: RequestResult = {
       id,
       completed: true,
       success,
       errors: orNull(errors),
-      warnings: orNull(report.warnings),
+      warnings: orNull(warnings),
       info: orNull(report.info),
       message: success ? `${uri} is valid` : `${uri} is invalid: ${errors.length} error(s)`,
       ...(validatedContent === null ? {} : { contentHash: validatedContent }),
+      ...(change === null ? {} : { versionChange: change }),
     }
     await deps.db.transaction().execute(async (trx) => {
       const tx = createRegistryStore(trx)
@@ -158,6 +166,13 @@ export function createRegistryService(deps: {
     options: { patch: boolean; initiator: Initiator },
     { isAccepted = false } = {},
   ) {
+    const change = await deploymentChange(store, organizationId, request, deps.compatibility)
+    const understated = change !== null && change.misversioned
+    if (understated && request.target === 'PROD' && request.allowMisversioned !== true)
+      throw new MisversionedChangeError(
+        schemaKeyToUri({ ...request, version: parseSchemaVer(request.version)! }),
+        change,
+      )
     const outcome = await deploySchema(deps.db, organizationId, request, {
       ...options,
       now: deps.clock.now(),
@@ -172,7 +187,7 @@ export function createRegistryService(deps: {
       completed: true,
       success: true,
       errors: null,
-      warnings: null,
+      warnings: understated ? [misversionedWarning(request.version, change)] : null,
       info: null,
       message:
         outcome.kind === 'deployed'
@@ -182,6 +197,7 @@ export function createRegistryService(deps: {
       contentHash:
         outcome.kind === 'deployed' ? outcome.deployment.contentHash : outcome.contentHash,
       deployment: outcome.kind === 'deployed' ? deploymentView(outcome.deployment) : null,
+      ...(change === null ? {} : { versionChange: change }),
     }
     if (isAccepted) await store.finishRequest(id, result)
     else await store.saveRequest({ id, organizationId, kind: 'deployment', result })

@@ -1,0 +1,116 @@
+import type { CompatibilityChecker } from '../compatibility/index.js'
+import {
+  bumpKind,
+  dataStructureHash,
+  formatSchemaVer,
+  parseSchemaVer,
+  type SchemaVer,
+} from '../iglu/index.js'
+import type { DeploymentRequest } from './deployment-request.js'
+import type { RegistryStore } from './registry.store.js'
+import { schemaMigration, type ChangeType, type Migration } from './schema-migrations.js'
+
+/** What a new version changes from the version before it, and the version number it calls for. */
+export interface VersionChange {
+  readonly previousVersion: string
+  /** `no-change`, `minor` (ADDITION), `revision` or `major` (MODEL). */
+  readonly changeType: ChangeType
+  /** The next version after the previous one that the change calls for. */
+  readonly suggestedVersion: string
+  /** Whether the version number given understates the change (1-0-1 for a breaking change). */
+  readonly misversioned: boolean
+  /** A value valid under the previous version that the new one refuses, when there is one. */
+  readonly witness?: unknown
+  readonly migrations: readonly Migration[]
+}
+
+const RANK: Readonly<Record<ChangeType, number>> = {
+  'no-change': 0,
+  minor: 1,
+  revision: 2,
+  major: 3,
+}
+const BUMP_RANK = { ADDITION: 1, REVISION: 2, MODEL: 3 } as const
+
+function suggested(previous: SchemaVer, change: ChangeType): string {
+  if (change === 'major') return `${previous.model + 1}-0-0`
+  if (change === 'revision') return `${previous.model}-${previous.revision + 1}-0`
+  return `${previous.model}-${previous.revision}-${previous.addition + 1}`
+}
+
+/**
+ * The change from the highest version below `version` among `deployed` to `schema`, by the
+ * compatibility engine; null when there is no earlier version. A number that only adds (1-0-1)
+ * for a change that breaks existing data is misversioned.
+ */
+export async function versionChange(
+  version: string,
+  schema: Record<string, unknown>,
+  deployed: readonly { readonly version: string; readonly schema: Record<string, unknown> }[],
+  checker: CompatibilityChecker,
+): Promise<VersionChange | null> {
+  const next = parseSchemaVer(version)
+  if (next === null) return null
+  let previous: { version: SchemaVer; schema: Record<string, unknown> } | null = null
+  for (const candidate of deployed) {
+    const at = parseSchemaVer(candidate.version)
+    if (at === null || compare(at, next) >= 0) continue
+    if (previous === null || compare(at, previous.version) > 0)
+      previous = { version: at, schema: candidate.schema }
+  }
+  if (previous === null) return null
+  const migration = await schemaMigration(previous.schema, schema, checker)
+  const check = await checker.check(previous.schema, schema)
+  const changeType: ChangeType =
+    // A change the engine proves harmless is an addition whatever the property-level reading says.
+    check.outcome === 'compatible' && migration.changeType !== 'no-change'
+      ? 'minor'
+      : migration.changeType
+  const given = BUMP_RANK[bumpKind(previous.version, next)]
+  return {
+    previousVersion: formatSchemaVer(previous.version),
+    changeType,
+    suggestedVersion: suggested(previous.version, changeType),
+    misversioned: given < RANK[changeType],
+    ...(check.outcome === 'incompatible' ? { witness: check.witness } : {}),
+    migrations: migration.migrations,
+  }
+}
+
+function compare(a: SchemaVer, b: SchemaVer): number {
+  return a.model - b.model || a.revision - b.revision || a.addition - b.addition
+}
+
+/**
+ * What the version being deployed changes from the one before it (null when it is the first, or
+ * its schema is not where the request takes it from: the deployment then answers why).
+ */
+export async function deploymentChange(
+  store: RegistryStore,
+  organizationId: string,
+  request: DeploymentRequest,
+  checker: CompatibilityChecker,
+): Promise<VersionChange | null> {
+  if (parseSchemaVer(request.version) === null) return null
+  const hash = dataStructureHash(organizationId, request.vendor, request.name, request.format)
+  const deployed = await store.versions(hash)
+  const schema =
+    request.source === 'VALIDATED'
+      ? (
+          await store.findValidated({
+            organizationId,
+            vendor: request.vendor,
+            name: request.name,
+            format: request.format,
+            version: request.version,
+          })
+        )?.schema
+      : deployed.find((v) => v.env === 'DEV' && v.version === request.version)?.schema
+  if (schema === undefined) return null
+  return versionChange(request.version, schema, deployed, checker)
+}
+
+/** The warning of a version whose number understates its change. */
+export function misversionedWarning(version: string, change: VersionChange): string {
+  return `${version} is a ${change.changeType} change from ${change.previousVersion}, which its version number understates: ${change.suggestedVersion} would say so${change.witness === undefined ? '' : ` (${JSON.stringify(change.witness).slice(0, 300)} is valid under ${change.previousVersion} and not under ${version})`} [compatibility]`
+}
