@@ -83,7 +83,8 @@ function handle(child, url, cleanup = () => undefined) {
  */
 export async function startFloe({ logLevel = 'info', args = [], main = MAIN } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-'))
-  const port = await freePort()
+  // Port 0: the server picks a free port and says which in its banner. A port chosen here and
+  // handed over could be taken by another process first, and the bench would load that one.
   const child = spawn(
     process.execPath,
     [
@@ -93,7 +94,7 @@ export async function startFloe({ logLevel = 'info', args = [], main = MAIN } = 
       '--host',
       '127.0.0.1',
       '--port',
-      String(port),
+      '0',
       '--log-level',
       logLevel,
       '--no-iglu-central',
@@ -107,12 +108,28 @@ export async function startFloe({ logLevel = 'info', args = [], main = MAIN } = 
         FLOE_BOOTSTRAP_API_KEY_ID: BOOTSTRAP.apiKeyId,
         FLOE_BOOTSTRAP_API_KEY: BOOTSTRAP.apiKey,
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
   )
-  const url = `http://127.0.0.1:${port}`
-  await waitForHealth(url, child)
+  const url = await listeningUrl(child)
   return handle(child, url, () => rmSync(dataDir, { recursive: true, force: true }))
+}
+
+/** The address `floe start` prints once it listens; the rest of its output is read and dropped. */
+function listeningUrl(child) {
+  return new Promise((resolve, reject) => {
+    let printed = ''
+    const onData = (chunk) => {
+      printed += chunk.toString()
+      const found = /Floe is listening on (\S+)/.exec(printed)
+      if (found === null) return
+      child.stdout.off('data', onData)
+      child.stdout.resume()
+      resolve(found[1])
+    }
+    child.stdout.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening`)))
+  })
 }
 
 /** The bare Fastify server of `bench/baseline-server.mjs`; `json` is what its JSON route answers. */
