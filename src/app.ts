@@ -33,6 +33,7 @@ import {
 } from './registry/index.js'
 import { BackgroundTasks } from './shared/index.js'
 import {
+  createScenarioReferences,
   createTrackingPlans,
   trackingPlansRoutes,
   type TrackingPlanTables,
@@ -128,6 +129,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       db: store.db.withTables<RegistryTables>(),
       checkDocument: pooledSchemaDocumentCheck(costlyWork),
       compatibility,
+      scenarioReferences: createScenarioReferences({
+        db: store.db.withTables<TrackingPlanTables>(),
+        compatibility,
+      }),
       clock,
       now: nowMillis,
       background,

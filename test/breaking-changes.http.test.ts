@@ -85,4 +85,34 @@ describe('breaking changes caught at deploy', () => {
     })
     expect(addition.body.warnings).toBeNull()
   })
+
+  it('lists the tracking scenarios of the structure with their verdict against the new version', async () => {
+    const created = await admin.call('POST', '/tracking-scenarios/v1', {
+      scenario: {
+        name: 'Add to cart, with a quantity',
+        event: {
+          source: 'iglu:com.acme/add_to_cart/jsonschema/1-0-0',
+          schema: {
+            type: 'object',
+            properties: { quantity: { type: 'integer', minimum: 1, maximum: 10 } },
+            required: ['quantity'],
+            additionalProperties: false,
+          },
+        },
+      },
+    })
+    expect(created.status).toBe(201)
+    const validation = await admin.call('POST', '/data-structures/v1/validation-requests', {
+      data: cart('1-1-2', { ...SKU_ONLY, colour: { type: 'string', maxLength: 10 } }),
+    })
+    expect(validation.body.scenarios).toEqual([
+      expect.objectContaining({
+        id: created.body.data[0].id,
+        name: 'Add to cart, with a quantity',
+        source: 'iglu:com.acme/add_to_cart/jsonschema/1-0-0',
+        // The new version no longer allows a quantity, which the scenario requires.
+        outcome: 'incompatible',
+      }),
+    ])
+  })
 })

@@ -7,6 +7,7 @@ import { createDataStructureCatalog, type DataStructureCatalog } from './data-st
 import { createDeployedSchemaCache } from './deployed-schema-cache.js'
 import { createIgluRepository, type IgluRepository } from './iglu-repository.js'
 import type { RegistryTables } from './registry.table.js'
+import type { RegistryServiceDeps } from './registry-requests.js'
 import { createRegistryService, type RegistryService } from './registry.service.js'
 import type { SchemaDocumentCheck } from './schema-validation.js'
 
@@ -36,6 +37,8 @@ export function createRegistry(deps: {
   readonly checkDocument: (data: unknown, bodyText?: string) => Promise<SchemaDocumentCheck>
   /** The compatibility engine, for schema migrations. */
   readonly compatibility: CompatibilityChecker
+  /** The tracking scenarios that reference a structure, judged against a new version (validation answers list them). */
+  readonly scenarioReferences?: RegistryServiceDeps['scenarioReferences']
   readonly clock: Clock
   readonly now: () => number
   readonly background: Pick<BackgroundTasks, 'run'>
@@ -57,6 +60,9 @@ export function createRegistry(deps: {
     db: deps.db,
     checkDocument: deps.checkDocument,
     compatibility: deps.compatibility,
+    ...(deps.scenarioReferences === undefined
+      ? {}
+      : { scenarioReferences: deps.scenarioReferences }),
     clock: deps.clock,
     background: deps.background,
     versionCacheTtlMs: DEPLOYED_SCHEMA_TTL_MS,

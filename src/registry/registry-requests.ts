@@ -15,6 +15,12 @@ export interface RegistryServiceDeps {
   readonly background: Pick<BackgroundTasks, 'run'>
   readonly versionCacheTtlMs?: number
   readonly onDeployed?: () => void
+  /** The tracking scenarios that reference a structure, judged against a new version of it. */
+  readonly scenarioReferences?: (
+    organizationId: string,
+    dataStructureHash: string,
+    schema: Record<string, unknown>,
+  ) => Promise<readonly unknown[]>
 }
 
 /** What registry requests carry and answer. */

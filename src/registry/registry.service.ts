@@ -139,6 +139,9 @@ export function createRegistryService(deps: RegistryServiceDeps) {
       message: success ? `${uri} is valid` : `${uri} is invalid: ${errors.length} error(s)`,
       ...(validatedContent === null ? {} : { contentHash: validatedContent }),
       ...(change === null ? {} : { versionChange: change }),
+      ...(success && hash !== null && deps.scenarioReferences !== undefined
+        ? { scenarios: await deps.scenarioReferences(organizationId, hash, schema) }
+        : {}),
     }
     await deps.db.transaction().execute(async (trx) => {
       const tx = createRegistryStore(trx)

@@ -1,2 +1,3 @@
 export type { TrackingPlanTables } from './tracking-plan.tables.js'
 export { createTrackingPlans, trackingPlansRoutes } from './tracking-plans.js'
+export { createScenarioReferences, type ScenarioReference } from './scenario-references.js'
