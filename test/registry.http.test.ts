@@ -602,8 +602,9 @@ describe('schemas kept as they were sent', () => {
       const iglu = await read(
         `/iglu/${admin.organizationId}/dev/api/schemas/com.acme/exact/jsonschema/1-0-0`,
       )
-      expect(iglu).toContain('"maximum":9223372036854775807')
-      expect(iglu).toContain('"minimum":0.00,"maximum":1.0')
+      // Members are moved as they were written, inner whitespace included.
+      expect(iglu).toContain('"maximum": 9223372036854775807')
+      expect(iglu).toContain('"minimum": 0.00, "maximum": 1.0')
       expect(iglu.startsWith('{"$schema":')).toBe(true)
       const listed = await read(
         `/api/msc/v1/organizations/${admin.organizationId}/data-structures/v1/schemas/versions?latest=true`,

@@ -6,14 +6,7 @@ export {
   validationIssueText,
 } from './ajv-factory.js'
 export { contentHash, contentHashOfText } from './content-hash.js'
-export {
-  canonicalJsonText,
-  compactJsonText,
-  keysFirstJsonText,
-  memberJsonText,
-  memberRawText,
-  reshapeJsonText,
-} from './json-text.js'
+export { canonicalJsonText, memberRawText, objectMembers, objectText } from './json-text.js'
 export type { DesignSchemaChecker } from './design-schema.js'
 export { jsonDepthExceeds, jsonTextNestsAtMost } from './json-depth.js'
 export {

@@ -11,19 +11,6 @@ type Json = unknown
 const parsed = (text: string): Json => parse(text)
 const written = (value: Json): string => stringify(value) ?? 'null'
 
-/** The document without its whitespace: key order and numbers as written. */
-export function compactJsonText(text: string): string {
-  return written(parsed(text))
-}
-
-/** The member `key` of an object's text, compact; undefined when the text holds no such object member. */
-export function memberJsonText(text: string, key: string): string | undefined {
-  const value = parsed(text)
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
-  if (!Object.hasOwn(value, key)) return undefined
-  return written((value as Record<string, Json>)[key])
-}
-
 /** Object keys sorted at every level (plain objects: JSON's, or lossless-json's). */
 export function sortKeys(value: Json): Json {
   if (Array.isArray(value)) return value.map(sortKeys)
@@ -42,65 +29,40 @@ export function canonicalJsonText(text: string): string {
 }
 
 /**
- * The value of a compact text that `JSON.parse` reads exactly (its numbers and key order survive a
- * round trip, as for almost every schema), so that it can be worked on natively; null otherwise.
+ * The top-level members of an object's text, each value exactly as written there (whitespace and
+ * numbers included), in the order a parser gives them: a repeated key keeps its first place and
+ * its last value. A linear scan with no parse, so cheap on the event loop whatever the document;
+ * the text is known to be valid JSON (it was parsed when it was received). Null for a non-object.
  */
-function nativelyExact(text: string): unknown {
-  const value: unknown = JSON.parse(text)
-  return JSON.stringify(value) === text ? value : null
-}
-
-/**
- * An object's text reshaped by `reshape` (which moves, removes or adds members, and leaves the
- * values it keeps alone): natively when the text reads exactly, else losslessly, so that every
- * number the result keeps is written as it was.
- */
-export function reshapeJsonText(
-  text: string,
-  reshape: (object: Record<string, unknown>) => Record<string, unknown>,
-): string {
-  const native = nativelyExact(text)
-  const value = native ?? parsed(text)
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return text
-  const result = reshape(value as Record<string, unknown>)
-  return native === null ? written(result) : JSON.stringify(result)
-}
-
-/** The object's text with these keys first, in this order (those it has), the others as written. */
-export function keysFirstJsonText(text: string, first: readonly string[]): string {
-  return reshapeJsonText(text, (object) => {
-    const reordered: Record<string, unknown> = {}
-    for (const key of first) if (Object.hasOwn(object, key)) reordered[key] = object[key]
-    for (const [key, member] of Object.entries(object))
-      if (!Object.hasOwn(reordered, key)) reordered[key] = member
-    return reordered
-  })
-}
-
-/**
- * The member `key` of a JSON object's text exactly as it is written there, whitespace, duplicate
- * keys and all; undefined when the text is not an object with that member. A linear scan, no
- * parse: the text is known to be valid JSON (it was parsed already).
- */
-export function memberRawText(text: string, key: string): string | undefined {
+export function objectMembers(text: string): Map<string, string> | null {
   let at = skipSpace(text, 0)
-  if (text[at] !== '{') return undefined
+  if (text[at] !== '{') return null
   at = skipSpace(text, at + 1)
-  let found: string | undefined
+  const members = new Map<string, string>()
   while (at < text.length && text[at] !== '}') {
     const keyEnd = endOfString(text, at)
     const name = JSON.parse(text.slice(at, keyEnd)) as string
     at = skipSpace(text, keyEnd)
     at = skipSpace(text, at + 1) // the colon
     const valueEnd = endOfValue(text, at)
-    // As a parser reads duplicate keys: the last one wins.
-    if (name === key) found = text.slice(at, valueEnd)
+    members.set(name, text.slice(at, valueEnd))
     at = skipSpace(text, valueEnd)
     if (text[at] === ',') at = skipSpace(text, at + 1)
   }
-  return found
+  return members
 }
 
+/** An object's text from members whose values are already JSON text. */
+export function objectText(members: Iterable<readonly [string, string]>): string {
+  const parts: string[] = []
+  for (const [name, value] of members) parts.push(`${JSON.stringify(name)}:${value}`)
+  return `{${parts.join(',')}}`
+}
+
+/** The member `key` of a JSON object's text exactly as written; undefined when there is none. */
+export function memberRawText(text: string, key: string): string | undefined {
+  return objectMembers(text)?.get(key)
+}
 const isSpace = (c: string | undefined) => c === ' ' || c === '\n' || c === '\r' || c === '\t'
 
 function skipSpace(text: string, at: number): number {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { requirePrincipal } from '../auth/index.js'
 import { ErrorBodyRef } from '../http/index.js'
-import { parseSchemaVer, reshapeJsonText } from '../iglu/index.js'
+import { objectMembers, objectText, parseSchemaVer } from '../iglu/index.js'
 import type { IgluRepository, PublishedSchema } from './iglu-repository.js'
 import { NoSchemasAvailableError, SchemaNotFoundError } from './registry.errors.js'
 
@@ -19,16 +19,26 @@ const MODEL = /^(0|[1-9][0-9]{0,8})$/
 
 type ReprName = 'uri' | 'canonical' | 'meta'
 
-/** A schema as Iglu Server represents it, as JSON text with its numbers as written. */
+/**
+ * A schema as Iglu Server represents it, as JSON text: its members moved (`$schema` and `self`
+ * first, or `self` and `metadata`), each value as it was written.
+ */
 function represent(schema: PublishedSchema, repr: ReprName): string {
   if (repr === 'uri') return JSON.stringify(schema.uri)
+  const members = objectMembers(schema.text)
+  if (members === null) return schema.text
+  const take = (name: string) => {
+    const value = members.get(name)
+    members.delete(name)
+    return value === undefined ? [] : [[name, value] as const]
+  }
+  const schemaMember = take('$schema')
+  const self = take('self')
   const at = schema.deployedAt.toISOString()
-  return reshapeJsonText(schema.text, (document) => {
-    const { $schema, self, ...body } = document
-    return repr === 'canonical'
-      ? { $schema, self, ...body }
-      : { self, metadata: { createdAt: at, updatedAt: at, isPublic: false }, ...body }
-  })
+  const metadata = JSON.stringify({ createdAt: at, updatedAt: at, isPublic: false })
+  return repr === 'canonical'
+    ? objectText([...schemaMember, ...self, ...members])
+    : objectText([...self, ['metadata', metadata], ...members])
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'

@@ -51,6 +51,8 @@ export function javaDouble(value: number): string {
  * written as Java writes them, the rest as `JSON.stringify` does; keys in the object's order.
  */
 export function eventJson(event: Readonly<Record<string, unknown>>): string {
+  // Most events hold no double, or only ones JavaScript writes as Java does: the native writer.
+  if (!needsJavaDoubles(event)) return JSON.stringify(event)
   const parts: string[] = []
   for (const [key, value] of Object.entries(event)) {
     if (value === undefined) continue
@@ -65,10 +67,20 @@ export function eventJson(event: Readonly<Record<string, unknown>>): string {
   return `{${parts.join(',')}}`
 }
 
+/** Whether a double field holds a number that Java writes otherwise than JavaScript (`5.0`, `1.0E-7`). */
+function needsJavaDoubles(event: Readonly<Record<string, unknown>>): boolean {
+  for (const field of DOUBLE_FIELDS) {
+    const value = event[field]
+    if (typeof value === 'number' && javaDouble(value) !== String(value)) return true
+  }
+  return false
+}
+
 /** A stored event's JSON (`{rawEvent, …, event, incomplete}`), its `event` written by eventJson. */
 export function storedEventJson(stored: {
   readonly event: Readonly<Record<string, unknown>>
 }): string {
+  if (!needsJavaDoubles(stored.event)) return JSON.stringify(stored)
   const parts: string[] = []
   for (const [key, value] of Object.entries(stored)) {
     if (value === undefined) continue
