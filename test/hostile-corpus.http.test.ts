@@ -183,4 +183,40 @@ describe('a hostile corpus against a live server (issue 25)', () => {
     expect(JSON.stringify(bad[0])).toContain('too costly to validate')
     expect(result.stallMs).toBeLessThan(MAX_STALL_MS)
   })
+
+  it("checks an event of 40 000 integers past a double's precision exactly, without stalling the collector", async () => {
+    await deployToDev(
+      admin,
+      objectSchema('com.hostile', 'long_values', '1-0-0', {
+        values: { type: 'array', items: { type: 'integer', minimum: 0 } },
+      }),
+    )
+    // 9223372036854775808 + i: each is a number a double rounds, so each is parsed exactly.
+    const values = Array.from({ length: 40_000 }, (_, i) => String(2n ** 63n + BigInt(i)))
+    const uePr = `{"schema":"iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0","data":{"schema":"iglu:com.hostile/long_values/jsonschema/1-0-0","data":{"values":[${values.join(',')}]}}}`
+    const result = await measure('tp2: one event of 40 000 long integers', async () => {
+      const response = await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+          data: [{ e: 'ue', p: 'web', tv: 'js-3.0.0', aid: 'long-values', ue_pr: uePr }],
+        }),
+      })
+      await response.arrayBuffer()
+      // Wait for the event to be stored: the measure covers its processing.
+      await requestJson(`${server.baseUrl}/micro/all`)
+      return { status: response.status, body: null }
+    })
+    expect(result.status).toBe(200)
+    const good = (await requestJson(`${server.baseUrl}/micro/good`)).body as {
+      event: { app_id: string }
+    }[]
+    const bad = JSON.stringify((await requestJson(`${server.baseUrl}/micro/bad`)).body)
+    expect(
+      good.map((e) => e.event.app_id),
+      bad.slice(-3000),
+    ).toContain('long-values')
+    expect(result.stallMs).toBeLessThan(MAX_STALL_MS)
+  })
 })

@@ -2,7 +2,8 @@ import ajvDraft04 from 'ajv-draft-04'
 import ajvFormats from 'ajv-formats'
 import { linearPatternEngine, type PatternCostMeter } from './linear-pattern.js'
 import { findRefCycle } from './ref-cycles.js'
-import { addExactMultipleOf, addSetKeywords } from './set-keywords.js'
+import { addExactBounds } from './bound-keywords.js'
+import { addSetKeywords } from './set-keywords.js'
 import { SELF_DESC_METASCHEMA_URI } from './self-describing.js'
 
 /** The formats Snowplow's validator asserts; any other format name passes, as it does there. */
@@ -61,7 +62,7 @@ export interface AjvOptions {
 /**
  * The one way the project builds a JSON Schema validator: draft-04, Snowplow's asserted formats,
  * no type coercion, unknown keywords (such as `self`) ignored, `pattern`s run in linear time,
- * `enum` and `uniqueItems` checked in linear time, and `multipleOf` in decimal arithmetic.
+ * `enum` and `uniqueItems` checked in linear time, and `maximum`, `minimum` and `multipleOf` in exact decimal arithmetic.
  */
 export function createAjv(options: AjvOptions = {}): Ajv {
   const ajv = new Ajv04({
@@ -79,7 +80,7 @@ export function createAjv(options: AjvOptions = {}): Ajv {
     code: { regExp: linearPatternEngine(options.patternCost) },
   })
   addSetKeywords(ajv)
-  addExactMultipleOf(ajv)
+  addExactBounds(ajv)
   addFormats(ajv, { mode: 'full', formats: [...ASSERTED_FORMATS] })
   ajv.addMetaSchema(selfDescribingMetaSchema, SELF_DESC_METASCHEMA_URI, false)
   return ajv

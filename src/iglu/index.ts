@@ -33,3 +33,4 @@ export {
 } from './schema-ver.js'
 export { checkSelfDescribing, SELF_DESC_METASCHEMA_URI } from './self-describing.js'
 export { isExactMultiple } from './exact-decimal.js'
+export { parseJsonExactly } from './exact-numbers.js'

@@ -1,5 +1,4 @@
 import type ajvDraft04 from 'ajv-draft-04'
-import { isExactMultiple } from './exact-decimal.js'
 
 /**
  * `uniqueItems` and `enum` in linear time. Ajv compares items pairwise (quadratic: a 50 000-value
@@ -40,12 +39,12 @@ export function equalityKey(value: unknown): string {
   return parts.join('')
 }
 
-interface KeywordError {
+export interface KeywordError {
   keyword: string
   message: string
   params: Record<string, unknown>
 }
-type CheckingFunction = ((data: unknown) => boolean) & { errors?: KeywordError[] }
+export type CheckingFunction = ((data: unknown) => boolean) & { errors?: KeywordError[] }
 
 function uniqueItemsCheck(schema: unknown): CheckingFunction {
   const check: CheckingFunction = (data) => {
@@ -101,36 +100,4 @@ export function addSetKeywords(ajv: InstanceType<typeof ajvDraft04.default>): vo
     errors: true,
   })
   ajv.addKeyword({ keyword: 'enum', schemaType: 'array', compile: enumCheck, errors: true })
-}
-
-/**
- * `multipleOf` in decimal arithmetic, as Enrich's validator checks it with BigDecimal: 0.07 and
- * 19.99 are multiples of 0.01 (Ajv's floating-point division says they are not).
- */
-function multipleOfCheck(schema: unknown): CheckingFunction {
-  const divisor = typeof schema === 'number' ? schema : Number.NaN
-  const check: CheckingFunction = (data) => {
-    check.errors = undefined
-    if (typeof data !== 'number' || isExactMultiple(data, divisor)) return true
-    check.errors = [
-      {
-        keyword: 'multipleOf',
-        message: `must be multiple of ${divisor}`,
-        params: { multipleOf: divisor },
-      },
-    ]
-    return false
-  }
-  return check
-}
-
-/** Replaces Ajv's `multipleOf` with the exact one, before any schema is compiled. */
-export function addExactMultipleOf(ajv: InstanceType<typeof ajvDraft04.default>): void {
-  ajv.removeKeyword('multipleOf')
-  ajv.addKeyword({
-    keyword: 'multipleOf',
-    schemaType: 'number',
-    compile: multipleOfCheck,
-    errors: true,
-  })
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Clock } from '../auth/index.js'
 import type { CompatibilityChecker } from '../compatibility/index.js'
-import { schemaKeyToUri, type SchemaKey } from '../iglu/index.js'
+import { parseJsonExactly, schemaKeyToUri, type SchemaKey } from '../iglu/index.js'
 import type { BackgroundTasks } from '../shared/index.js'
 import { createDataStructureCatalog, type DataStructureCatalog } from './data-structure-catalog.js'
 import { createDeployedSchemaCache } from './deployed-schema-cache.js'
@@ -15,6 +15,13 @@ import type { SchemaDocumentCheck } from './schema-validation.js'
 const DEPLOYED_SCHEMA_TTL_MS = 2000
 
 type Schema = Record<string, unknown>
+
+/**
+ * A deployed schema for event validation, read from its stored text so that a bound a double
+ * cannot hold (`9223372036854775807`) is compared as written.
+ */
+const exactSchema = (found: { readonly schema: Schema; readonly text: string } | null) =>
+  found === null ? null : (parseJsonExactly(found.text) as Schema)
 
 /** The registry, assembled: data structures, their deployments, and the Iglu reads of them. */
 export interface Registry {
@@ -50,9 +57,7 @@ export function createRegistry(deps: {
     keyOf: schemaKeyToUri,
     keepMisses: true,
     find: async (key) =>
-      organizationId === null
-        ? null
-        : ((await repository.find(organizationId, env, key))?.schema ?? null),
+      organizationId === null ? null : exactSchema(await repository.find(organizationId, env, key)),
     ttlMs: DEPLOYED_SCHEMA_TTL_MS,
     now: deps.now,
   })

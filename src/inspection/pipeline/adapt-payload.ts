@@ -1,4 +1,4 @@
-import { jsonDepthExceeds, jsonTextNestsAtMost } from '../../iglu/index.js'
+import { jsonDepthExceeds, jsonTextNestsAtMost, parseJsonExactly } from '../../iglu/index.js'
 import type { CollectorPayload, RawEvent } from './collector-payload.js'
 import type { IgluValidation } from './iglu-validation.js'
 import { parameterValue } from './recurring-values.js'
@@ -38,13 +38,17 @@ const rawEvent = (payload: CollectorPayload, parameters: Map<string, string | nu
   context: payload.context,
 })
 
-/** JSON text to a value, or why not (depth-limited like the reference). */
+/**
+ * JSON text to a value, or why not (depth-limited like the reference). With `exactNumbers`, numbers
+ * a double rounds keep their text for the validator's bounds (the self-describing data it checks).
+ */
 export function parseJson(
   text: string,
+  exactNumbers = false,
 ): { ok: true; value: unknown } | { ok: false; error: string } {
   if (text.length === 0) return { ok: false, error: 'invalid json: exhausted input' }
   try {
-    const value: unknown = JSON.parse(text)
+    const value: unknown = exactNumbers ? parseJsonExactly(text) : JSON.parse(text)
     if (!jsonTextNestsAtMost(text, MAX_JSON_DEPTH) && jsonDepthExceeds(value, MAX_JSON_DEPTH))
       return { ok: false, error: 'invalid json: maximum allowed JSON depth exceeded' }
     return { ok: true, value }

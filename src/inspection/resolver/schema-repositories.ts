@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { schemaKeyToUri, type SchemaKey, formatSchemaVer } from '../../iglu/index.js'
+import {
+  schemaKeyToUri,
+  type SchemaKey,
+  formatSchemaVer,
+  parseJsonExactly,
+} from '../../iglu/index.js'
 import { CORE_SCHEMAS } from './core-schemas.js'
 import { isJsonObject } from '../../shared/index.js'
 
@@ -64,7 +69,7 @@ export function directoryRepository(
           continue
         }
         try {
-          const parsed: unknown = JSON.parse(text)
+          const parsed = parseJsonExactly(text)
           if (isJsonObject(parsed)) return parsed
         } catch {
           throw new RepositoryFailure(`${candidate} is not JSON`)
@@ -110,7 +115,7 @@ export function httpRepository(options: {
       if (response.status === 404) return null
       if (!response.ok) throw new RepositoryFailure(`${url}: HTTP ${response.status}`)
       try {
-        const parsed: unknown = await response.json()
+        const parsed = parseJsonExactly(await response.text())
         if (isJsonObject(parsed)) return parsed
       } catch {
         // fall through

@@ -55,7 +55,7 @@ function keywordValue(schema: unknown, schemaPath: string): unknown {
  */
 function enrichMessage(issue: AjvIssue, path: string, data: unknown, schema: unknown): string {
   const p = issue.params
-  const limit = String(p.limit)
+  const limit = typeof p.writtenLimit === 'string' ? p.writtenLimit : String(p.limit)
   const subschema = () => {
     const value = keywordValue(schema, issue.schemaPath)
     return value === undefined ? '' : ` ${JSON.stringify(value)}`

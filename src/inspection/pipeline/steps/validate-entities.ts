@@ -33,7 +33,7 @@ async function wrapper(
   iglu: IgluValidation,
   messages: unknown[],
 ): Promise<SelfDescribing | null> {
-  const parsed = parseJson(text)
+  const parsed = parseJson(text, true)
   if (!parsed.ok) {
     messages.push({ field, value: text.slice(0, 1000), error: parsed.error })
     return null
