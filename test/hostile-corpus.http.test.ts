@@ -184,31 +184,41 @@ describe('a hostile corpus against a live server (issue 25)', () => {
     expect(result.stallMs).toBeLessThan(MAX_STALL_MS)
   })
 
-  it("checks an event of 40 000 integers past a double's precision exactly, without stalling the collector", async () => {
+  it("checks events of integers past a double's precision without stalling the collector", async () => {
     await deployToDev(
       admin,
       objectSchema('com.hostile', 'long_values', '1-0-0', {
         values: { type: 'array', items: { type: 'integer', minimum: 0 } },
+        pad: { type: 'string' },
       }),
     )
-    // 9223372036854775808 + i: each is a number a double rounds, so each is parsed exactly.
-    const values = Array.from({ length: 40_000 }, (_, i) => String(2n ** 63n + BigInt(i)))
-    const uePr = `{"schema":"iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0","data":{"schema":"iglu:com.hostile/long_values/jsonschema/1-0-0","data":{"values":[${values.join(',')}]}}}`
-    const result = await measure('tp2: one event of 40 000 long integers', async () => {
-      const response = await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
-          data: [{ e: 'ue', p: 'web', tv: 'js-3.0.0', aid: 'long-values', ue_pr: uePr }],
-        }),
+    // 9223372036854775808 + i: each is a number a double rounds. 1 000 are kept as written (the
+    // second parse runs over the whole 1 MB event); 40 000 are more than are kept: read as doubles.
+    const longs = (count: number) =>
+      Array.from({ length: count }, (_, i) => String(2n ** 63n + BigInt(i))).join(',')
+    const events = {
+      'long-values-exact': `{"values":[${longs(1000)}],"pad":"${'x'.repeat(900_000)}"}`,
+      'long-values-many': `{"values":[${longs(40_000)}]}`,
+    }
+    for (const [appId, data] of Object.entries(events)) {
+      const uePr = `{"schema":"iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0","data":{"schema":"iglu:com.hostile/long_values/jsonschema/1-0-0","data":${data}}}`
+      const result = await measure(`tp2: ${appId}`, async () => {
+        const response = await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+            data: [{ e: 'ue', p: 'web', tv: 'js-3.0.0', aid: appId, ue_pr: uePr }],
+          }),
+        })
+        await response.arrayBuffer()
+        // Wait for the event to be stored: the measure covers its processing.
+        await requestJson(`${server.baseUrl}/micro/all`)
+        return { status: response.status, body: null }
       })
-      await response.arrayBuffer()
-      // Wait for the event to be stored: the measure covers its processing.
-      await requestJson(`${server.baseUrl}/micro/all`)
-      return { status: response.status, body: null }
-    })
-    expect(result.status).toBe(200)
+      expect(result.status).toBe(200)
+      expect(result.stallMs).toBeLessThan(MAX_STALL_MS)
+    }
     const good = (await requestJson(`${server.baseUrl}/micro/good`)).body as {
       event: { app_id: string }
     }[]
@@ -216,7 +226,6 @@ describe('a hostile corpus against a live server (issue 25)', () => {
     expect(
       good.map((e) => e.event.app_id),
       bad.slice(-3000),
-    ).toContain('long-values')
-    expect(result.stallMs).toBeLessThan(MAX_STALL_MS)
+    ).toEqual(expect.arrayContaining(Object.keys(events)))
   })
 })

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createAjv } from './ajv-factory.js'
 import { compareExactly } from './exact-decimal.js'
-import { parseJsonExactly } from './exact-numbers.js'
+import { MAX_WRITTEN_NUMBERS, parseJsonExactly, writtenNumberAt } from './exact-numbers.js'
 
 const LONG_MAX = '9223372036854775807'
 const LONG_MIN = '-9223372036854775808'
@@ -41,12 +41,28 @@ describe('exact decimal comparison', () => {
 
 describe('exact JSON numbers', () => {
   it('parses as JSON.parse does, keeping the text of numbers a double rounds', () => {
-    const text = `{"a":${LONG_MAX},"b":[1.5,{"c":12345678901234567890}],"s":"12345678901234567890"}`
-    expect(parseJsonExactly(text)).toEqual(JSON.parse(text))
+    const text = `{"a":${LONG_MAX},"b":[1.5,{"c":12345678901234567890}],"s":"12345678901234567890","t":"\\":12345678901234567890"}`
+    const parsed = parseJsonExactly(text) as { a: number; s: string; t: string }
+    expect(parsed).toEqual(JSON.parse(text))
+    expect(writtenNumberAt(parsed, 'a')).toBe(LONG_MAX)
+    // Digits in strings, after an escaped quote too, stay text.
+    expect([parsed.s, parsed.t]).toEqual(['12345678901234567890', '":12345678901234567890'])
     expect(() => parseJsonExactly('{"a":')).toThrow(SyntaxError)
     // A key written twice keeps JSON.parse's last value.
     expect(parseJsonExactly(`{"a":${LONG_MAX},"a":1}`)).toEqual({ a: 1 })
     expect(parseJsonExactly(LONG_MAX)).toBe(2 ** 63)
+  })
+
+  it(`keeps the texts of at most ${MAX_WRITTEN_NUMBERS} long numbers of a document, else reads doubles`, () => {
+    const longs = (count: number) =>
+      Array.from({ length: count }, (_, i) => String(2n ** 63n + BigInt(i)))
+    const within = parseJsonExactly(`[${longs(MAX_WRITTEN_NUMBERS).join(',')}]`) as number[]
+    expect(writtenNumberAt(within, MAX_WRITTEN_NUMBERS - 1)).toBe(
+      String(2n ** 63n + BigInt(MAX_WRITTEN_NUMBERS - 1)),
+    )
+    const past = parseJsonExactly(`[${longs(2 * MAX_WRITTEN_NUMBERS).join(',')}]`) as number[]
+    expect(writtenNumberAt(past, 1)).toBeUndefined()
+    expect(past[1]).toBe(2 ** 63)
   })
 })
 
