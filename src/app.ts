@@ -125,6 +125,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
         onError: (error) => http.log.warn({ err: error }, 'compatibility verdict store failed'),
       },
     })
+    // Event inspection resolves schemas and reads event specifications in one organization.
+    const inspectedOrganizationId =
+      config.inspection.organizationId ??
+      config.bootstrap?.organizationId ??
+      (await auth.firstOrganizationId())
     const registry = createRegistry({
       db: store.db.withTables<RegistryTables>(),
       checkDocument: pooledSchemaDocumentCheck(costlyWork),
@@ -136,14 +141,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       clock,
       now: nowMillis,
       background,
-      // Event inspection resolves schemas in one organization's registry first.
-      inspected: {
-        organizationId:
-          config.inspection.organizationId ??
-          config.bootstrap?.organizationId ??
-          (await auth.firstOrganizationId()),
-        env: config.inspection.env,
-      },
+      inspected: { organizationId: inspectedOrganizationId, env: config.inspection.env },
     })
     const designSchema = pooledDesignSchemaCheck(costlyWork)
     const plans = createTrackingPlans({
@@ -212,6 +210,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       log: http.log,
       stdout: deps.stdout ?? process.stdout,
       processor: { artifact: 'floe', version: packageVersion() },
+      specifications: {
+        list: async () =>
+          inspectedOrganizationId === null ? [] : plans.specificationRules(inspectedOrganizationId),
+        revision: plans.revision,
+      },
     })
     inspection = opened
     await http.register(inspectionRoutes, {

@@ -164,6 +164,10 @@ program
     '--geo-db <file>',
     'GeoIP2/GeoLite2 City .mmdb file: enables ip_lookups with it (env FLOE_GEO_DB)',
   )
+  .option(
+    '--spec-violations-bad',
+    'an event that breaks its event specification becomes a bad row instead of a good event with the violations in its event_specification_validation entity (env FLOE_SPEC_VIOLATIONS_BAD=on)',
+  )
   .action(async (options: ConfigFlags & { collectorConfig?: string }, command: Command) =>
     runStart({ ...options, ...storeFlags(command) }),
   )

@@ -65,6 +65,12 @@ export interface InspectionConfig {
   /** Custom collector paths and the standard ones they stand for. */
   readonly collectorPaths: readonly CollectorPathAlias[]
   readonly cookie: CookieConfig
+  /**
+   * Events that break their event specification's rules become bad rows (`--spec-violations-bad`,
+   * for CI runs that should fail on them); by default they stay good, the violations in their
+   * `event_specification_validation` entity.
+   */
+  readonly specViolationsBad: boolean
 }
 
 /**
@@ -105,6 +111,7 @@ export interface InspectionFlags extends CollectorFlags {
   readonly eventsMaxBytes?: string | undefined
   readonly enrich?: readonly string[] | undefined
   readonly geoDb?: string | undefined
+  readonly specViolationsBad?: boolean | undefined
 }
 
 const IGLU_CENTRAL = 'http://iglucentral.com'
@@ -178,6 +185,11 @@ export function parseInspection(
     if (!(FLAG_ENRICHMENTS as readonly string[]).includes(name))
       problems.push(unknownFlagEnrichment(name))
   const geoDatabase = pick(flags.geoDb, 'FLOE_GEO_DB') ?? null
+  const specViolationsRaw = (pick(undefined, 'FLOE_SPEC_VIOLATIONS_BAD') ?? 'off').toLowerCase()
+  if (!['on', 'off', 'true', 'false'].includes(specViolationsRaw))
+    problems.push(
+      `FLOE_SPEC_VIOLATIONS_BAD must be on or off (got "${specViolationsRaw.slice(0, 100)}")`,
+    )
   return {
     redirects: parseRedirects(flags, env, problems),
     collectorPaths: parseCollectorPaths(flags, env, problems),
@@ -201,6 +213,10 @@ export function parseInspection(
         : { url: registryUrl, apiKey: pick(undefined, 'MICRO_IGLU_API_KEY') ?? null },
     resolverConfigFile: pick(flags.iglu, 'FLOE_IGLU_RESOLVER_CONFIG') ?? null,
     cacheTtlSeconds,
+    specViolationsBad:
+      flags.specViolationsBad === true ||
+      specViolationsRaw === 'on' ||
+      specViolationsRaw === 'true',
   }
 }
 

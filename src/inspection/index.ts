@@ -1,1 +1,2 @@
 export { type Inspection, inspectionRoutes, openInspection } from './inspection-context.js'
+export type { SpecificationSource } from './specification-index.js'

@@ -13,6 +13,7 @@ import { createEventOutput } from './event-output.js'
 import { createInspectionService, type InspectionService } from './inspection.service.js'
 import { buildResolver } from './resolver/build-resolver.js'
 import { createSchemaValidation } from './resolver/schema-validation.js'
+import { cachedSpecificationIndex, type SpecificationSource } from './specification-index.js'
 import { openEventStore } from './store/open-event-store.js'
 
 /** The schemas deployed in Floe's own registry, as the resolver asks for them. */
@@ -44,6 +45,8 @@ export async function openInspection(
     /** Where `--output-tsv`/`--output-json` print. */
     readonly stdout: Writable
     readonly processor: { readonly artifact: string; readonly version: string }
+    /** The inspected organization's event specifications; events are not checked without them. */
+    readonly specifications?: SpecificationSource
   },
 ): Promise<Inspection> {
   const { log, now } = deps
@@ -89,6 +92,16 @@ export async function openInspection(
     processor: deps.processor,
     now,
     maxPayloadBytes: BODY_LIMITS.collectorPayload,
+    ...(deps.specifications === undefined
+      ? {}
+      : {
+          specifications: {
+            violationsBad: config.specViolationsBad,
+            current: cachedSpecificationIndex(deps.specifications, now, (error) =>
+              log.warn({ err: error }, 'reading the event specifications failed'),
+            ).current,
+          },
+        }),
     onDeferredError: (error) =>
       log.error({ err: error }, 'storing the events of an answered collector request failed'),
     onSubscriberError: (error) =>

@@ -5,7 +5,7 @@ import type { EventOutput } from './event-output.js'
 import type { Enrichments } from './pipeline/enrichments/enrichments.js'
 import { type CollectorRequest, readCollectorRequest } from './collector/collector-request.js'
 import type { BadEvent, Processor } from './pipeline/bad-rows.js'
-import type { GoodEvent } from './pipeline/enrich-event.js'
+import type { GoodEvent, PipelineDeps } from './pipeline/enrich-event.js'
 import type { IgluValidation } from './pipeline/iglu-validation.js'
 import {
   formatViolation,
@@ -59,6 +59,8 @@ export function createInspectionService(deps: {
   onSubscriberError?: (error: unknown) => void
   /** Payloads answered but not yet stored past which the collector stores before answering again. */
   maxPendingPayloads?: number
+  /** Event specifications events are checked against. */
+  specifications?: PipelineDeps['specifications']
 }) {
   const { store } = deps
   const queue = store.writesCanFail
@@ -74,6 +76,7 @@ export function createInspectionService(deps: {
     newEventId: randomUUID,
     enrichments: deps.enrichments ?? {},
     maxPayloadBytes: deps.maxPayloadBytes,
+    ...(deps.specifications === undefined ? {} : { specifications: deps.specifications }),
   }
 
   const listeners = new Set<(arrival: Arrival) => void>()

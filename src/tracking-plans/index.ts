@@ -1,3 +1,4 @@
 export type { TrackingPlanTables } from './tracking-plan.tables.js'
 export { createTrackingPlans, trackingPlansRoutes } from './tracking-plans.js'
 export { createScenarioReferences, type ScenarioReference } from './scenario-references.js'
+export type { SpecificationRules } from './specification-rules.js'

@@ -16,6 +16,7 @@ import { createScenariosService, type ScenariosService } from './scenarios.servi
 import { createScenariosStore, forgetSourceApplication } from './scenarios.store.js'
 import type { TrackingPlanTables } from './tracking-plan.tables.js'
 import { triggerImagesRoutes } from './trigger-images.routes.js'
+import { createSpecificationRules, type SpecificationRules } from './specification-rules.js'
 
 /** The tracking plans context, assembled: scenarios (event specifications), data products, source applications. */
 export interface TrackingPlans {
@@ -23,6 +24,12 @@ export interface TrackingPlans {
   readonly eventSpecs: EventSpecs
   readonly eventSpecWrites: EventSpecWrites
   readonly dataProducts: DataProductsService
+  /** Every event specification of an organization with the rules events are checked against. */
+  readonly specificationRules: (organizationId: string) => Promise<SpecificationRules[]>
+  /** Changes whenever a write through the tracking plans API succeeds in this instance. */
+  readonly revision: () => number
+  /** Called by the routes after each successful write. */
+  readonly noteWrite: () => void
 }
 
 export function createTrackingPlans(deps: {
@@ -52,9 +59,15 @@ export function createTrackingPlans(deps: {
     compatibility: deps.compatibility,
     designSchema: deps.designSchema,
   })
+  let revision = 0
   return {
     scenarios,
     dataProducts,
+    specificationRules: createSpecificationRules(db),
+    revision: () => revision,
+    noteWrite: () => {
+      revision += 1
+    },
     eventSpecs: createEventSpecs({ store: scenariosStore, catalog, scenarios }),
     eventSpecWrites: createEventSpecWrites({ store: scenariosStore, catalog, scenarios }),
   }
@@ -68,6 +81,11 @@ export const trackingPlansRoutes: FastifyPluginAsync<{
   readonly checker: CompatibilityChecker
   readonly designSchema: DesignSchemaChecker
 }> = async (app, { plans, repository, checker, designSchema }) => {
+  // A successful write may change what events are checked against: noted before the answer goes.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400)
+      plans.noteWrite()
+  })
   await app.register(compatibilityChecksRoutes, { repository, checker, designSchema })
   await app.register(scenariosRoutes, {
     prefix: '/tracking-scenarios/v1',

@@ -70,6 +70,7 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
       enrich: [],
       geoDatabase: null,
       redirects: { enabled: false, domains: [] },
+      specViolationsBad: false,
       collectorPaths: [],
       cookie: {
         enabled: true,

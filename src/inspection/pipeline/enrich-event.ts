@@ -15,6 +15,12 @@ import { checkFieldLengths } from './steps/check-field-lengths.js'
 import { runEnrichments } from './enrichment-chain.js'
 import { parseAtomicFields, tsvSafe } from './steps/parse-atomic-fields.js'
 import { validateDerivedContexts, validateEntities } from './steps/validate-entities.js'
+import {
+  checkEventSpecification,
+  EVENT_SPECIFICATION_VALIDATION,
+  type SpecificationCheck,
+  type SpecificationIndex,
+} from './steps/check-event-specification.js'
 
 const ATOMIC_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/atomic/jsonschema/1-0-0'
 /** Fields an incomplete event keeps even when too long. */
@@ -30,6 +36,13 @@ export interface PipelineDeps {
   readonly enrichments?: Enrichments
   /** The collector's payload limit in bytes, quoted by size violations (DEFAULT_MAX_PAYLOAD_BYTES when absent). */
   readonly maxPayloadBytes?: number
+  /** The event specifications events are checked against; none checked when absent. */
+  readonly specifications?: {
+    /** The current index: at once when it is fresh, else once it is read again. */
+    readonly current: () => SpecificationIndex | Promise<SpecificationIndex>
+    /** Violations make the event a bad row (`--spec-violations-bad`). */
+    readonly violationsBad: boolean
+  }
 }
 
 /** The reference collector's default payload limit. */
@@ -104,6 +117,20 @@ function goodEvent(event: EnrichedEvent, raw: RawEvent, incomplete = false): Goo
   }
 }
 
+/** An event's specification violations as a schema_violations message (`--spec-violations-bad`). */
+function specificationFailure(check: SpecificationCheck): unknown[] {
+  if (check.violations.length === 0) return []
+  const dataReports = check.violations.map((v) => ({
+    message: v.message,
+    path: v.path ?? '$',
+    keyword: v.rule,
+    targets: v.schema === null ? [] : [v.schema],
+  }))
+  return [
+    { schemaKey: EVENT_SPECIFICATION_VALIDATION, error: { error: 'ValidationError', dataReports } },
+  ]
+}
+
 /**
  * One raw event through the pipeline: atomic fields and entities (phase 1), the enrichment chain
  * (phase 2, run even when phase 1 failed, as upstream), then the derived entities and the length
@@ -116,6 +143,11 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
   const atomicErrors = parseAtomicFields(event, raw.parameters)
   const entityMessages = await validateEntities(event, raw.parameters, deps.iglu)
   const enrichmentFailures = runEnrichments(event, raw, deps.enrichments ?? {})
+  const specification =
+    deps.specifications === undefined || atomicErrors.length > 0 || entityMessages.length > 0
+      ? null
+      : checkEventSpecification(event, await deps.specifications.current(), deps.iglu)
+  if (specification !== null) event.derivedContexts.push(specification.entity)
   const derivedMessages =
     event.derivedContexts.length === 0 ? [] : await validateDerivedContexts(event, deps.iglu)
   const lengthViolations = checkFieldLengths(event)
@@ -166,6 +198,8 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
   if (enrichmentFailures.length > 0) return fail('enrichment_failures', enrichmentFailures)
   // Phase 3: derived entities, then the atomic fields' lengths.
   const phase3 = [...derivedMessages]
+  if (deps.specifications?.violationsBad === true && specification !== null)
+    phase3.push(...specificationFailure(specification))
   if (lengthViolations.length > 0) {
     const dataReports = lengthViolations.map((v) => ({
       message: `Field is longer than maximum allowed size ${v.limit}`,

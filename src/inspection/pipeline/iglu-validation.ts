@@ -27,4 +27,6 @@ export type ValidationVerdict =
 /** Validation of self-describing data against schemas from the resolver: all the pipeline needs of Iglu. */
 export interface IgluValidation {
   validate(schemaUri: string, data: unknown): Promise<ValidationVerdict>
+  /** Data against a schema given as it is (an event specification's restrictions). */
+  validateWith(schema: Record<string, unknown>, data: unknown): ValidationVerdict
 }

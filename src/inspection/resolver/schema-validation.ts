@@ -71,6 +71,45 @@ export function createSchemaValidation(
     return validate
   }
 
+  /** Data against one schema, compiled once (by content) and reused. */
+  function validateWith(schema: Record<string, unknown>, data: unknown): ValidationVerdict {
+    let validate: Validate
+    try {
+      validate = compiled(schema)
+    } catch (error) {
+      const message = `the schema cannot be compiled: ${error instanceof Error ? error.message : String(error)}`
+      return {
+        kind: 'invalid',
+        error: {
+          error: 'ValidationError',
+          dataReports: [{ message, path: '$', keyword: 'schema', targets: [] }],
+        },
+      }
+    }
+    meter.reset()
+    try {
+      if (validate(data)) return { kind: 'valid' }
+    } catch (error) {
+      if (!(error instanceof PatternCostExceeded)) throw error
+      const message = `$: the data is too costly to validate: ${error.message}`
+      return {
+        kind: 'invalid',
+        error: {
+          error: 'ValidationError',
+          dataReports: [{ message, path: '$', keyword: 'pattern', targets: [] }],
+        },
+      }
+    }
+    const issues = (validate.errors ?? []) as unknown as AjvIssue[]
+    return {
+      kind: 'invalid',
+      error: {
+        error: 'ValidationError',
+        dataReports: issues.slice(0, 50).map((issue) => dataReport(issue, data, schema)),
+      },
+    }
+  }
+
   return {
     async validate(schemaUri: string, data: unknown): Promise<ValidationVerdict> {
       const key = schemaKeyOf(schemaUri)
@@ -89,43 +128,8 @@ export function createSchemaValidation(
           },
         }
       }
-      let validate: Validate
-      try {
-        validate = compiled(resolution.schema)
-      } catch (error) {
-        const message = `the schema cannot be compiled: ${error instanceof Error ? error.message : String(error)}`
-        return {
-          kind: 'invalid',
-          error: {
-            error: 'ValidationError',
-            dataReports: [{ message, path: '$', keyword: 'schema', targets: [] }],
-          },
-        }
-      }
-      meter.reset()
-      try {
-        if (validate(data)) return { kind: 'valid' }
-      } catch (error) {
-        if (!(error instanceof PatternCostExceeded)) throw error
-        const message = `$: the data is too costly to validate: ${error.message}`
-        return {
-          kind: 'invalid',
-          error: {
-            error: 'ValidationError',
-            dataReports: [{ message, path: '$', keyword: 'pattern', targets: [] }],
-          },
-        }
-      }
-      const issues = (validate.errors ?? []) as unknown as AjvIssue[]
-      return {
-        kind: 'invalid',
-        error: {
-          error: 'ValidationError',
-          dataReports: issues
-            .slice(0, 50)
-            .map((issue) => dataReport(issue, data, resolution.schema)),
-        },
-      }
+      return validateWith(resolution.schema, data)
     },
+    validateWith,
   }
 }

@@ -81,6 +81,32 @@ const failure = coreSchema(SNOWPLOW, 'failure', '1-0-0', 'Why an event failed', 
   },
 })
 
+/**
+ * Floe's verdict on an event against its event specification; open to further properties (Floe
+ * adds each violation's rule and specification version, and the specification matched).
+ */
+const eventSpecificationValidation = coreSchema(
+  SNOWPLOW,
+  'event_specification_validation',
+  '1-0-0',
+  'Whether an event keeps to its event specification, and where it does not',
+  {
+    type: 'object',
+    required: ['isValid'],
+    properties: {
+      isValid: { type: 'boolean' },
+      errors: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['message'],
+          properties: { message: text(), schema: textOrNull(), path: textOrNull() },
+        },
+      },
+    },
+  },
+)
+
 export const DERIVED: readonly (readonly [string, CoreSchema])[] = [
   uaParserContext,
   asn('1-0-0'),
@@ -88,4 +114,5 @@ export const DERIVED: readonly (readonly [string, CoreSchema])[] = [
   httpEntity('http_header', 'An HTTP header of the request', text()),
   httpEntity('http_cookie', 'A cookie of the request', textOrNull()),
   failure,
+  eventSpecificationValidation,
 ]

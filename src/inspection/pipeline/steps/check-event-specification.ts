@@ -1,0 +1,254 @@
+import { isJsonObject, looseIgluUriParts } from '../../../shared/index.js'
+import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
+import type { DataReport, IgluValidation } from '../iglu-validation.js'
+
+/**
+ * Events checked against their event specification (tracking scenario), on top of their data
+ * structures: the specification's own restrictions of the event's properties, its entities'
+ * cardinalities and restrictions, its source applications' app IDs, and whether it is published.
+ * The answer is a derived entity, `event_specification_validation`: a verdict and the violations.
+ */
+
+export const EVENT_SPECIFICATION_ENTITY = 'com.snowplowanalytics.snowplow/event_specification'
+export const EVENT_SPECIFICATION_VALIDATION =
+  'iglu:com.snowplowanalytics.snowplow/event_specification_validation/jsonschema/1-0-0'
+
+/** An entity a specification asks for. */
+export interface SpecifiedEntity {
+  readonly source: string
+  readonly minCardinality: number
+  readonly maxCardinality: number | null
+  readonly schema: Record<string, unknown> | null
+}
+
+/** What an event built from a specification must be (the tracking plans' rules, as inspection reads them). */
+export interface EventSpecification {
+  readonly id: string
+  readonly version: number
+  readonly status: string
+  readonly name: string
+  readonly dataProductId: string | null
+  readonly dataProductName: string | null
+  readonly eventSource: string | null
+  readonly eventSchema: Record<string, unknown> | null
+  readonly entities: readonly SpecifiedEntity[]
+  /** The app IDs events may come from; null: any. */
+  readonly appIds: readonly string[] | null
+}
+
+/** The specifications of the inspected organization, found by id and by event schema. */
+export interface SpecificationIndex {
+  readonly all: readonly EventSpecification[]
+  byId(id: string): EventSpecification | undefined
+  /** The draft or published specifications whose event is exactly this schema. */
+  forEventSchema(uri: string): readonly EventSpecification[]
+}
+
+export function indexSpecifications(specs: readonly EventSpecification[]): SpecificationIndex {
+  const byId = new Map(specs.map((spec) => [spec.id.toLowerCase(), spec]))
+  const byEvent = new Map<string, EventSpecification[]>()
+  for (const spec of specs) {
+    if (spec.eventSource === null || (spec.status !== 'draft' && spec.status !== 'published'))
+      continue
+    byEvent.set(spec.eventSource, [...(byEvent.get(spec.eventSource) ?? []), spec])
+  }
+  return {
+    all: specs,
+    byId: (id) => byId.get(id.toLowerCase()),
+    forEventSchema: (uri) => byEvent.get(uri) ?? [],
+  }
+}
+
+/** One way an event breaks its specification. */
+export interface SpecificationViolation {
+  readonly message: string
+  /** The Iglu URI of the event or entity concerned, if one is. */
+  readonly schema: string | null
+  /** Where in it (`$.quantity`), or in the event (`$.app_id`); null for the event as a whole. */
+  readonly path: string | null
+  /** The rule broken: a JSON Schema keyword of the specification's restrictions, or `minCardinality`, `maxCardinality`, `appId`, `published`, `eventSchema`, `specificationVersion`, `specificationExists`. */
+  readonly rule: string
+  readonly specificationVersion: number | null
+}
+
+export interface SpecificationCheck {
+  readonly specificationId: string
+  /** `entity`: named by the event's event_specification entity; `inferred`: the one specification of its event schema. */
+  readonly matchedBy: 'entity' | 'inferred'
+  readonly violations: readonly SpecificationViolation[]
+  /** The derived entity carrying the verdict. */
+  readonly entity: SelfDescribing
+}
+
+const sameSchemaFamily = (uri: string, source: string) => {
+  const a = looseIgluUriParts(uri)
+  const b = looseIgluUriParts(source)
+  return (
+    a !== null &&
+    b !== null &&
+    a.vendor === b.vendor &&
+    a.name === b.name &&
+    a.format === b.format &&
+    a.version.split('-')[0] === b.version.split('-')[0]
+  )
+}
+
+/** The event_specification entity the trackers attach (snowtype's code), if the event has one. */
+function namedSpecification(event: EnrichedEvent): Record<string, unknown> | null {
+  for (const entity of event.contexts) {
+    if (!entity.schema.startsWith(`iglu:${EVENT_SPECIFICATION_ENTITY}/`)) continue
+    if (isJsonObject(entity.data) && typeof entity.data.id === 'string') return entity.data
+  }
+  return null
+}
+
+function restrictionViolations(
+  reports: readonly DataReport[],
+  schema: string | null,
+  version: number,
+): SpecificationViolation[] {
+  return reports.map((report) => ({
+    message: report.message,
+    schema,
+    path: report.path,
+    rule: report.keyword,
+    specificationVersion: version,
+  }))
+}
+
+/** Every rule of the specification that the event breaks. */
+function violationsOf(
+  event: EnrichedEvent,
+  spec: EventSpecification,
+  named: Record<string, unknown> | null,
+  iglu: Pick<IgluValidation, 'validateWith'>,
+): SpecificationViolation[] {
+  const version = spec.version
+  const found: SpecificationViolation[] = []
+  const add = (rule: string, message: string, schema: string | null, path: string | null) =>
+    found.push({ message, schema, path, rule, specificationVersion: version })
+  if (spec.status !== 'published')
+    add('published', `the event specification is ${spec.status}, not published`, null, null)
+  if (named !== null && typeof named.version === 'number' && named.version !== version)
+    add(
+      'specificationVersion',
+      `the event was built from version ${named.version} of the event specification, which is at version ${version}`,
+      null,
+      null,
+    )
+  const eventSchema = event.unstructEvent?.schema ?? null
+  if (spec.eventSource !== null && eventSchema !== spec.eventSource)
+    add(
+      'eventSchema',
+      `the event is ${eventSchema ?? 'not a self-describing event'}; the specification's is ${spec.eventSource}`,
+      eventSchema,
+      null,
+    )
+  else if (spec.eventSchema !== null && event.unstructEvent !== null) {
+    const verdict = iglu.validateWith(spec.eventSchema, event.unstructEvent.data)
+    if (verdict.kind === 'invalid' && verdict.error.error === 'ValidationError')
+      found.push(...restrictionViolations(verdict.error.dataReports, eventSchema, version))
+  }
+  for (const rule of spec.entities) {
+    const matching = event.contexts.filter((entity) => sameSchemaFamily(entity.schema, rule.source))
+    if (matching.length < rule.minCardinality)
+      add(
+        'minCardinality',
+        `${rule.source}: ${matching.length} found, at least ${rule.minCardinality} expected`,
+        rule.source,
+        null,
+      )
+    if (rule.maxCardinality !== null && matching.length > rule.maxCardinality)
+      add(
+        'maxCardinality',
+        `${rule.source}: ${matching.length} found, at most ${rule.maxCardinality} expected`,
+        rule.source,
+        null,
+      )
+    if (rule.schema === null) continue
+    for (const entity of matching) {
+      const verdict = iglu.validateWith(rule.schema, entity.data)
+      if (verdict.kind === 'invalid' && verdict.error.error === 'ValidationError')
+        found.push(...restrictionViolations(verdict.error.dataReports, entity.schema, version))
+    }
+  }
+  const appId = event.fields.app_id
+  if (spec.appIds !== null && !spec.appIds.includes(typeof appId === 'string' ? appId : ''))
+    add(
+      'appId',
+      `$.app_id: ${JSON.stringify(appId)} is not an app ID of the specification's source applications (${spec.appIds.join(', ')})`,
+      null,
+      '$.app_id',
+    )
+  return found
+}
+
+function validationEntity(
+  violations: readonly SpecificationViolation[],
+  specification: Record<string, unknown>,
+): SelfDescribing {
+  return {
+    schema: EVENT_SPECIFICATION_VALIDATION,
+    data: {
+      isValid: violations.length === 0,
+      errors: violations,
+      eventSpecification: specification,
+    },
+  }
+}
+
+/**
+ * The event against its specification: the one its event_specification entity names, else the
+ * only draft or published specification of its event schema. Null when the event has neither.
+ */
+export function checkEventSpecification(
+  event: EnrichedEvent,
+  index: SpecificationIndex,
+  iglu: Pick<IgluValidation, 'validateWith'>,
+): SpecificationCheck | null {
+  const named = namedSpecification(event)
+  let spec: EventSpecification | undefined
+  if (named !== null) {
+    const id = named.id as string
+    spec = index.byId(id)
+    if (spec === undefined) {
+      const violations: SpecificationViolation[] = [
+        {
+          message: `no event specification has the id ${JSON.stringify(id)}`,
+          schema: null,
+          path: null,
+          rule: 'specificationExists',
+          specificationVersion: null,
+        },
+      ]
+      return {
+        specificationId: id,
+        matchedBy: 'entity',
+        violations,
+        entity: validationEntity(violations, { id, matchedBy: 'entity' }),
+      }
+    }
+  } else {
+    const eventSchema = event.unstructEvent?.schema
+    const candidates = eventSchema === undefined ? [] : index.forEventSchema(eventSchema)
+    if (candidates.length !== 1) return null
+    spec = candidates[0]
+  }
+  if (spec === undefined) return null
+  const matchedBy = named === null ? 'inferred' : 'entity'
+  const violations = violationsOf(event, spec, named, iglu)
+  return {
+    specificationId: spec.id,
+    matchedBy,
+    violations,
+    entity: validationEntity(violations, {
+      id: spec.id,
+      version: spec.version,
+      name: spec.name,
+      status: spec.status,
+      dataProductId: spec.dataProductId,
+      dataProductName: spec.dataProductName,
+      matchedBy,
+    }),
+  }
+}
