@@ -154,6 +154,28 @@ describe('events are checked against their event specification', () => {
     expect(noProduct?.errors[0]?.message).toContain('0 found, at least 1 expected')
     expect(otherApp?.errors.map((v) => [v.rule, v.path])).toEqual([['appId', '$.app_id']])
     expect(otherApp?.errors[0]?.message).toContain('"kiosk"')
+
+    // The good events, filtered by specification, verdict and violation.
+    const count = async (filter: object) => {
+      const answer = await requestJson(`${floe.baseUrl}/micro/good`, {
+        method: 'POST',
+        body: filter,
+      })
+      expect(answer.status).toBe(200)
+      return (answer.body as unknown[]).length
+    }
+    expect(await count({ event_specification: specId })).toBe(4)
+    expect(await count({ specification_verdict: 'valid' })).toBe(1)
+    expect(await count({ specification_verdict: 'invalid' })).toBe(3)
+    expect(await count({ specification_verdict: 'none' })).toBe(0)
+    expect(await count({ violation: 'minCardinality' })).toBe(1)
+    expect(await count({ event_specification: specId, violation: 'enum' })).toBe(1)
+    const refused = await requestJson(`${floe.baseUrl}/micro/good`, {
+      method: 'POST',
+      body: { specification_verdict: 'maybe' },
+    })
+    expect(refused.status).toBe(422)
+    expect(JSON.stringify(refused.body)).toContain('specification_verdict')
   })
 
   it('infers the specification from the event schema when no entity names it, and says so', async () => {

@@ -13,6 +13,8 @@ export function aGoodEvent(
     appId?: string
     collectorTstamp?: string
     incomplete?: boolean
+    /** An event_specification_validation entity: the specification's id and the rules broken. */
+    verdict?: { id: string; rules: string[] }
   } = {},
 ): GoodEvent {
   return {
@@ -32,6 +34,24 @@ export function aGoodEvent(
       app_id: options.appId ?? 'app',
       collector_tstamp: options.collectorTstamp ?? '2026-01-01T00:00:00.000Z',
       user_id: null,
+      ...(options.verdict === undefined
+        ? {}
+        : {
+            derived_contexts: {
+              schema: 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-1',
+              data: [
+                {
+                  schema:
+                    'iglu:com.snowplowanalytics.snowplow/event_specification_validation/jsonschema/1-0-0',
+                  data: {
+                    isValid: options.verdict.rules.length === 0,
+                    errors: options.verdict.rules.map((rule) => ({ message: rule, rule })),
+                    eventSpecification: { id: options.verdict.id, matchedBy: 'entity' },
+                  },
+                },
+              ],
+            },
+          }),
     } as unknown as GoodEvent['event'],
     incomplete: options.incomplete ?? false,
   }
@@ -140,6 +160,24 @@ export function describeEventStoreContract(
       expect(
         await store.findGood({ event_type: null, schema: null, contexts: null, limit: null }),
       ).toEqual([good2, good1])
+    })
+
+    it('filters good events by their event specification verdict', async () => {
+      const store = await fresh()
+      const valid = aGoodEvent({ appId: 'valid', verdict: { id: 'spec-a', rules: [] } })
+      const broken = aGoodEvent({ appId: 'broken', verdict: { id: 'spec-a', rules: ['maximum'] } })
+      const other = aGoodEvent({ appId: 'other', verdict: { id: 'spec-b', rules: ['appId'] } })
+      const unmatched = aGoodEvent({ appId: 'unmatched' })
+      await store.keep(batch({ good: [valid, broken, other, unmatched] }))
+      const apps = async (filter: Parameters<EventStore['findGood']>[0]) =>
+        (await store.findGood(filter)).map((e) => e.event.app_id)
+      expect(await apps({ event_specification: 'spec-a' })).toEqual(['broken', 'valid'])
+      expect(await apps({ specification_verdict: 'valid' })).toEqual(['valid'])
+      expect(await apps({ specification_verdict: 'invalid' })).toEqual(['other', 'broken'])
+      expect(await apps({ specification_verdict: 'none' })).toEqual(['unmatched'])
+      expect(await apps({ violation: 'appId' })).toEqual(['other'])
+      expect(await apps({ event_specification: 'spec-a', violation: 'appId' })).toEqual([])
+      expect(await apps({ specification_verdict: 'none', violation: 'appId' })).toEqual([])
     })
 
     it('never matches a criterion against a missing type or schema', async () => {

@@ -1,14 +1,71 @@
 import type { BadEvent } from '../pipeline/bad-rows.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 import { EVENT_TYPES } from '../pipeline/steps/parse-atomic-fields.js'
+import { EVENT_SPECIFICATION_VALIDATION } from '../pipeline/steps/check-event-specification.js'
+
+interface StoredVerdict {
+  readonly isValid?: unknown
+  readonly errors?: readonly { readonly rule?: unknown }[]
+  readonly eventSpecification?: { readonly id?: unknown }
+}
+
+/** The event's event_specification_validation entity, if it has one. */
+export function specificationVerdictOf(event: GoodEvent): StoredVerdict | null {
+  const derived = event.event.derived_contexts as { data?: unknown } | null | undefined
+  const entities = Array.isArray(derived?.data) ? (derived.data as unknown[]) : []
+  for (const entity of entities) {
+    const { schema, data } = entity as { schema?: unknown; data?: unknown }
+    if (schema === EVENT_SPECIFICATION_VALIDATION && data !== null && typeof data === 'object')
+      return data as StoredVerdict
+  }
+  return null
+}
+
+/** Whether the event's specification verdict meets the filter's criteria on it. */
+function keepBySpecification(event: GoodEvent, filter: GoodEventFilter): boolean {
+  if (
+    filter.event_specification == null &&
+    filter.specification_verdict == null &&
+    filter.violation == null
+  )
+    return true
+  const verdict = specificationVerdictOf(event)
+  // `none` with an id or a rule asks for what no event is, as every criterion must hold.
+  if (filter.specification_verdict === 'none')
+    return verdict === null && filter.event_specification == null && filter.violation == null
+  if (verdict === null) return false
+  if (
+    filter.event_specification != null &&
+    String(verdict.eventSpecification?.id).toLowerCase() !==
+      filter.event_specification.toLowerCase()
+  )
+    return false
+  if (
+    filter.specification_verdict != null &&
+    verdict.isValid !== (filter.specification_verdict === 'valid')
+  )
+    return false
+  if (filter.violation != null && !(verdict.errors ?? []).some((e) => e.rule === filter.violation))
+    return false
+  return true
+}
 
 /** POST /local/good: every criterion given must hold; absent or null means no criterion. */
 export interface GoodEventFilter {
   readonly event_type?: string | null
   readonly schema?: string | null
   readonly contexts?: readonly string[] | null
+  /** The id of the event specification the event was matched to. */
+  readonly event_specification?: string | null
+  /** `valid`, `invalid`, or `none` (matched to no specification). */
+  readonly specification_verdict?: SpecificationVerdict | null
+  /** A rule the event breaks (`maximum`, `minCardinality`, `appId`…). */
+  readonly violation?: string | null
   readonly limit?: number | null
 }
+
+export const SPECIFICATION_VERDICTS = ['valid', 'invalid', 'none'] as const
+export type SpecificationVerdict = (typeof SPECIFICATION_VERDICTS)[number]
 
 /** POST /local/bad. */
 export interface BadEventFilter {
@@ -35,7 +92,7 @@ export function keepGoodEvent(event: GoodEvent, filter: GoodEventFilter): boolea
   if (filter.schema != null && event.schema !== filter.schema) return false
   if (filter.contexts != null && !filter.contexts.every((uri) => event.contexts.includes(uri)))
     return false
-  return true
+  return keepBySpecification(event, filter)
 }
 
 /** Exact matches on the payload's api; a bad event without a collector payload matches any vendor and version. */

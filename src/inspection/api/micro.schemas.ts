@@ -14,6 +14,11 @@ export const GoodFilterBody = Type.Object(
     event_type: OrNull(Type.String()),
     schema: OrNull(Type.String()),
     contexts: OrNull(Type.Array(Type.String(), { maxItems: 1000 })),
+    event_specification: OrNull(Type.String({ maxLength: 254 })),
+    specification_verdict: OrNull(
+      Type.Union([Type.Literal('valid'), Type.Literal('invalid'), Type.Literal('none')]),
+    ),
+    violation: OrNull(Type.String({ maxLength: 100 })),
     limit: OrNull(Type.Integer()),
   },
   { additionalProperties: true },

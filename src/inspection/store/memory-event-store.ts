@@ -163,7 +163,8 @@ export class MemoryEventStore implements EventStore {
         seq--
       ) {
         const event = this.good.at(seq)
-        if (event !== undefined && !event.incomplete) out.push(event)
+        if (event !== undefined && !event.incomplete && keepGoodEvent(event, filter))
+          out.push(event)
       }
       return out
     }

@@ -12,6 +12,7 @@ import type { BadEvent } from '../pipeline/bad-rows.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 import { ANSWER_PAGE, type JsonPages } from '../api/json-array.js'
 import { storedEventJson } from '../pipeline/java-doubles.js'
+import { EVENT_SPECIFICATION_VALIDATION } from '../pipeline/steps/check-event-specification.js'
 
 /** Rows per INSERT: a tp2 payload may hold thousands of events, and a statement takes at most 65535 parameters. */
 const INSERT_CHUNK = 500
@@ -54,6 +55,29 @@ type StoredRowsQuery = SelectQueryBuilder<InspectionTables, 'inspected_events', 
 /** The events a store wrote itself: their JSON text is trusted. */
 const parseGood = (row: { body: string }) => JSON.parse(row.body) as GoodEvent
 const parseBad = (row: { body: string }) => JSON.parse(row.body) as BadEvent
+
+/** The event's derived entities, as jsonb (an empty list when it has none). */
+const DERIVED_ENTITIES = sql`coalesce(body::jsonb -> 'event' -> 'derived_contexts' -> 'data', '[]'::jsonb)`
+
+/** A verdict entity whose data holds this (jsonb containment). */
+const verdictHolding = (data: object) =>
+  sql<boolean>`${DERIVED_ENTITIES} @> ${JSON.stringify([{ schema: EVENT_SPECIFICATION_VALIDATION, data }])}::jsonb`
+
+/** The filter's criteria on the event specification verdict, read from the stored event. */
+function specificationConditions(filter: GoodEventFilter) {
+  const conditions = []
+  if (filter.specification_verdict === 'none')
+    conditions.push(sql<boolean>`not ${verdictHolding({})}`)
+  else if (filter.specification_verdict != null)
+    conditions.push(verdictHolding({ isValid: filter.specification_verdict === 'valid' }))
+  if (filter.event_specification != null)
+    conditions.push(
+      verdictHolding({ eventSpecification: { id: filter.event_specification.toLowerCase() } }),
+    )
+  if (filter.violation != null)
+    conditions.push(verdictHolding({ errors: [{ rule: filter.violation }] }))
+  return conditions
+}
 
 /**
  * Inspected events in a PostgreSQL database (a server, or embedded PGlite), shared by every Floe
@@ -172,6 +196,7 @@ export class PostgresEventStore implements EventStore {
       if (filter.schema != null) query = query.where('schema', '=', indexedText(filter.schema))
       if (filter.contexts != null && filter.contexts.length > 0)
         query = query.where(sql<boolean>`contexts @> ${filter.contexts.map(indexedText)}::text[]`)
+      for (const condition of specificationConditions(filter)) query = query.where(condition)
       return query
     })
   }
