@@ -117,6 +117,13 @@ describe('the event inspector page', () => {
       // Filters: by text, and by result.
       await page.fill('#search', 'ARRIVED')
       expect((await visibleRows(page)).map((cells) => cells[4])).toEqual(['live'])
+      // Inside entities: any value as text, or a property by its path (or the path's end).
+      await page.fill('#search', '0B7E1F4E')
+      expect((await visibleRows(page)).map((cells) => cells[4])).toEqual(['shop'])
+      await page.fill('#search', 'web_page.id = 0b7e1f4e-5c1a-4c52-9d6b-3f2f8f0d1a11')
+      expect((await visibleRows(page)).map((cells) => cells[4])).toEqual(['shop'])
+      await page.fill('#search', 'id = 0b7e1f4e')
+      expect(await visibleRows(page)).toEqual([])
       await page.fill('#search', '')
       await page.uncheck('#show-good')
       expect((await visibleRows(page)).map((cells) => cells[1])).toEqual(['BAD'])

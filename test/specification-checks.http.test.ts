@@ -178,6 +178,65 @@ describe('events are checked against their event specification', () => {
     expect(JSON.stringify(refused.body)).toContain('specification_verdict')
   })
 
+  it('reports coverage per data product and specification, and asserts expectations for CI', async () => {
+    const coverage = await requestJson(`${floe.baseUrl}/micro/coverage`)
+    expect(coverage.status).toBe(200)
+    expect(coverage.body.events).toEqual({ matched: 4, withViolations: 3, unmatched: 0, bad: 0 })
+    expect(coverage.body.eventSpecifications).toEqual([
+      expect.objectContaining({
+        id: specId,
+        eventsSeen: 4,
+        eventsWithViolations: 3,
+        violations: { maximum: 1, enum: 1, minCardinality: 1, appId: 1 },
+        firstSeen: expect.any(String),
+        lastSeen: expect.any(String),
+      }),
+    ])
+    expect(coverage.body.dataProducts).toEqual([
+      expect.objectContaining({
+        name: 'Checkout',
+        eventSpecifications: 1,
+        eventSpecificationsSeen: 1,
+        eventsSeen: 4,
+      }),
+    ])
+    expect(coverage.body.neverSeen).toEqual([])
+    // Narrowed to one app ID: only the kiosk's event.
+    const kiosk = await requestJson(`${floe.baseUrl}/micro/coverage?appId=kiosk`)
+    expect(kiosk.body.events).toMatchObject({ matched: 1, withViolations: 1 })
+    const future = await requestJson(`${floe.baseUrl}/micro/coverage?start=2100-01-01T00:00:00Z`)
+    expect(future.body.events.matched).toBe(0)
+    expect(future.body.neverSeen.map((s: { id: string }) => s.id)).toEqual([specId])
+
+    const assert = (expectations: object) =>
+      requestJson(`${floe.baseUrl}/micro/assert`, { method: 'POST', body: expectations })
+    const seen = await assert({ dataProduct: 'Checkout', maxBad: 0 })
+    expect(seen.status).toBe(200)
+    expect(seen.body).toMatchObject({ passed: true, failures: [] })
+    const strict = await assert({ dataProduct: 'Checkout', maxViolations: 0, maxBad: 0 })
+    expect(strict.status).toBe(422)
+    expect(strict.body.failures).toEqual([
+      {
+        check: 'violations',
+        message: '3 events with violations, at most 0 expected',
+        expected: 0,
+        actual: 3,
+      },
+    ])
+    const later = await assert({
+      dataProduct: 'Checkout',
+      timeRange: { start: '2100-01-01T00:00:00Z' },
+    })
+    expect(later.status).toBe(422)
+    expect(later.body.failures[0]).toMatchObject({ check: 'seen', expected: 1, actual: 0 })
+    const typo = await assert({ dataProduct: 'Chekout' })
+    expect(typo.body.failures[0].message).toContain('"Chekout"')
+    // An unknown expectation is refused, not ignored: a CI step must not pass by a typo.
+    const unknownField = await assert({ maxViolation: 0 })
+    expect(unknownField.status).toBe(422)
+    expect(JSON.stringify(unknownField.body)).toContain('maxViolation')
+  })
+
   it('infers the specification from the event schema when no entity names it, and says so', async () => {
     await requestJson(`${floe.baseUrl}/micro/reset`)
     await addToCart(floe, { appId: 'shop-web', data: { quantity: 3, currency: 'EUR' } })

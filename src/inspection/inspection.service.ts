@@ -15,6 +15,10 @@ import {
 } from './pipeline/process-payload.js'
 import type { IgluResolver } from './resolver/iglu-resolver.js'
 import { ProcessingQueue } from './collector/processing-queue.js'
+import {
+  indexSpecifications,
+  type SpecificationIndex,
+} from './pipeline/steps/check-event-specification.js'
 
 /** One stored event, for live subscribers. */
 export type Arrival =
@@ -177,6 +181,10 @@ export function createInspectionService(deps: {
     },
 
     resolveSchema: (key: SchemaKey) => deps.resolver.resolve(key),
+
+    /** The event specifications events are checked against (none when they are not checked). */
+    specificationIndex: async (): Promise<SpecificationIndex> =>
+      deps.specifications === undefined ? indexSpecifications([]) : deps.specifications.current(),
 
     /**
      * Calls `listener` with every good and bad event as this instance stores it (instances sharing a

@@ -4,6 +4,7 @@ import type { JsonPages } from './json-array.js'
 import { LeadingItems } from '../store/leading-items.js'
 import { toLossyJson } from '../pipeline/lossy-json.js'
 import { eventJson } from '../pipeline/java-doubles.js'
+import { columnHolds, eventColumn, sortValue, type EventColumn } from './event-columns.js'
 
 /** POST .../events (Micro 4.x): filters ANDed, values within one filter ORed, case-insensitive. */
 export interface EventsQuery {
@@ -60,6 +61,15 @@ export function timelineScope(
   return { collectorTime }
 }
 
+/** The columns a query names that no event can have: a query naming one is refused, not answered empty. */
+export function unknownColumns(query: EventsQuery): string[] {
+  const named = [
+    ...query.filters.map((f) => f.column),
+    ...(query.sorting ? [query.sorting.column] : []),
+  ]
+  return [...new Set(named.filter((name) => eventColumn(name) === null))]
+}
+
 /** Events of every page, flattened, newest first, as JSON texts a page at a time (a full store's answer is streamed). */
 export async function* allEventsJson(source: EventPages): JsonPages {
   for await (const page of source) yield page.map((event) => eventJson(lossyOf(event)))
@@ -72,11 +82,12 @@ export async function* allEventsJson(source: EventPages): JsonPages {
 function rowOrder(
   sorting: EventsQuery['sorting'],
 ): (a: Record<string, unknown>, b: Record<string, unknown>) => number {
-  if (sorting == null) return () => 0
+  const column = sorting == null ? null : eventColumn(sorting.column)
+  if (sorting == null || column === null) return () => 0
   const direction = sorting.desc ? -1 : 1
   return (a, b) => {
-    const left = a[sorting.column]
-    const right = b[sorting.column]
+    const left = sortValue(a, column)
+    const right = sortValue(b, column)
     if (left == null || right == null)
       return left == null && right == null ? 0 : (left == null ? 1 : -1) * direction
     const l = String(left)
@@ -95,10 +106,13 @@ export async function queryEvents(source: EventPages, query: EventsQuery) {
   const end = range?.end ?? Infinity
   const filters = query.filters
     .map((f) => ({
-      column: f.column,
+      column: eventColumn(f.column),
       values: new Set(f.values.filter((v) => v !== '').map((v) => v.toLowerCase())),
     }))
-    .filter((f) => f.values.size > 0)
+    .filter(
+      (f): f is { column: EventColumn; values: Set<string> } =>
+        f.column !== null && f.values.size > 0,
+    )
   const from = (query.page - 1) * query.pageSize
   const leading = new LeadingItems(from + query.pageSize, rowOrder(query.sorting))
   for await (const page of source) {
@@ -108,10 +122,7 @@ export async function queryEvents(source: EventPages, query: EventsQuery) {
       const time = collectorTime(event)
       if (time < start || time >= end) continue
       const lossy = lossyOf(event)
-      const kept = filters.every(({ column, values }) => {
-        const value = lossy[column]
-        return isComplex(value) || values.has(asText(value).toLowerCase())
-      })
+      const kept = filters.every(({ column, values }) => columnHolds(lossy, column, values))
       if (kept) leading.offer(lossy)
     }
   }

@@ -16,6 +16,7 @@ import {
   eventColumns,
   eventsQueryScope,
   queryEvents,
+  unknownColumns,
   timeline,
   timelineScope,
   type EventsQuery,
@@ -30,38 +31,14 @@ import {
 import { inspectorUiRoutes } from '../ui/inspector-ui.routes.js'
 import { jsonArrayAnswer } from './json-array.js'
 import { storedEventJson } from '../pipeline/java-doubles.js'
+import { fail, readBody } from './request-bodies.js'
+import { coverageRoutes } from './coverage.routes.js'
 
 const SCHEMA_VERSION = /^[1-9]\d*-(0|[1-9]\d*)-(0|[1-9]\d*)$/
 const LOOKUP_FORMAT =
   'Schema lookup should be in format iglu/{vendor}/{schemaName}/jsonschema/{model}-{revision}-{addition}'
 /** Bytes of events a live stream's client may leave unread before its stream ends (~ a few hundred events). */
 const STREAM_BUFFER_BYTES = 4 * 1024 * 1024
-
-type BodyReading<T> = { ok: true; filter: T } | { ok: false; status: 400 | 422; message: string }
-
-/** A JSON body checked against its schema: 400 when it is not JSON, 422 when it does not fit (Micro's statuses). */
-function readBody<T>(
-  body: unknown,
-  validate: ((value: unknown) => boolean) & { errors?: unknown },
-): BodyReading<T> {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(typeof body === 'string' ? body : '')
-  } catch {
-    return { ok: false, status: 400, message: 'The request body was malformed.' }
-  }
-  if (validate(parsed)) return { ok: true, filter: parsed as T }
-  const [first] = (validate.errors ?? []) as { instancePath?: string; message?: string }[]
-  return {
-    ok: false,
-    status: 422,
-    message:
-      `The request body was invalid: ${first?.instancePath || 'body'} ${first?.message ?? ''}`.trim(),
-  }
-}
-
-const fail = (reply: FastifyReply, reading: { status: number; message: string }) =>
-  reply.code(reading.status).send({ message: reading.message })
 
 /**
  * The inspection API, mounted at `/local` and at `/micro` for existing Micro users: counts, good and
@@ -207,9 +184,14 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
   )
   app.post('/events', async (request: FastifyRequest, reply) => {
     const reading = readBody<EventsQuery>(request.body, validateEventsQuery)
-    return reading.ok
-      ? queryEvents(store.scan(eventsQueryScope(reading.filter)), reading.filter)
-      : fail(reply, reading)
+    if (!reading.ok) return fail(reply, reading)
+    const unknown = unknownColumns(reading.filter)
+    if (unknown.length > 0)
+      return fail(reply, {
+        status: 400,
+        message: `Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (GET /micro/columns lists the columns; a property inside an entity is <column>.<property>)`,
+      })
+    return queryEvents(store.scan(eventsQueryScope(reading.filter)), reading.filter)
   })
   app.get('/columns', async () => eventColumns(store.scan()))
   app.post('/columnStats', async (request: FastifyRequest, reply) => {
@@ -244,6 +226,7 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
   app.all('/iglu/*', async (_request, reply) =>
     reply.code(404).type('text/plain; charset=UTF-8').send(LOOKUP_FORMAT),
   )
+  await app.register(coverageRoutes, { inspection })
   await app.register(inspectorUiRoutes)
   // Micro 4.x's answer when it runs without authentication, as the inspection API here always does.
   app.get('/auth-config', async () => ({ domain: '', audience: '', clientId: '', enabled: false }))

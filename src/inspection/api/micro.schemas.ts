@@ -69,6 +69,35 @@ export const TimelineBody = Type.Object({
   buckets: Type.Array(Type.Object({ start: Instant, end: Instant }), { maxItems: 10_000 }),
 })
 
+/** GET .../coverage's query. */
+export const CoverageQuery = Type.Object({
+  start: Type.Optional(Instant),
+  end: Type.Optional(Instant),
+  appId: Type.Optional(Type.String({ maxLength: 255 })),
+})
+
+const AtMost = Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]))
+
+/** POST .../assert: a CI run's expectations of the events it sent. */
+export const AssertBody = Type.Object(
+  {
+    dataProduct: OrNull(Type.String({ maxLength: 255 })),
+    eventSpecifications: OrNull(Type.Array(Type.String({ maxLength: 254 }), { maxItems: 1000 })),
+    minEventsPerSpecification: AtMost,
+    maxViolations: AtMost,
+    maxBad: AtMost,
+    maxUnmatched: AtMost,
+    timeRange: OrNull(
+      Type.Object({
+        start: Type.Optional(Nullable(Instant)),
+        end: Type.Optional(Nullable(Instant)),
+      }),
+    ),
+    appId: OrNull(Type.String({ maxLength: 255 })),
+  },
+  { additionalProperties: false },
+)
+
 const ajv = createAjv()
 /** Validators of the query bodies, from the shared Ajv factory. */
 export const validateGoodFilter = ajv.compile(GoodFilterBody)
@@ -76,3 +105,4 @@ export const validateBadFilter = ajv.compile(BadFilterBody)
 export const validateEventsQuery = ajv.compile(EventsQueryBody)
 export const validateColumnStats = ajv.compile(ColumnStatsBody)
 export const validateTimeline = ajv.compile(TimelineBody)
+export const validateAssert = ajv.compile(AssertBody)

@@ -44,7 +44,48 @@
         ? value
         : JSON.stringify(value)
 
-  function entry(kind, data, key, time, type, schema, appId, details, extra, schemas) {
+  const VERDICT_SCHEMA =
+    'iglu:com.snowplowanalytics.snowplow/event_specification_validation/jsonschema/1-0-0'
+
+  /** The entities of an event's contexts or derived contexts: [{schema, data}]. */
+  const entitiesOf = (contexts) =>
+    contexts && Array.isArray(contexts.data) ? contexts.data.filter((c) => c && c.schema) : []
+
+  /** The entity or event name of a schema URI: `iglu:com.shop/product/jsonschema/1-0-0` → product. */
+  const schemaName = (uri) => (/^iglu:[^/]+\/([^/]+)\//.exec(text(uri)) || [])[1] || ''
+
+  /**
+   * Every property of an event as [path, lower-case value]: the atomic fields by name, and each
+   * entity's and the self-describing event's properties under its name (`product.sku`), nested
+   * properties and array items included. What `field = value` searches.
+   */
+  function propertiesOf(event) {
+    const found = []
+    const roots = Object.entries(event)
+      .filter(([, value]) => value === null || typeof value !== 'object')
+      .map(([name, value]) => [name, value])
+    for (const entity of [...entitiesOf(event.contexts), ...entitiesOf(event.derived_contexts)])
+      roots.push([schemaName(entity.schema), entity.data])
+    const unstruct = event.unstruct_event && event.unstruct_event.data
+    if (unstruct && unstruct.schema) roots.push([schemaName(unstruct.schema), unstruct.data])
+    const stack = roots.slice()
+    while (stack.length > 0) {
+      const [path, value] = stack.pop()
+      if (Array.isArray(value)) for (const item of value) stack.push([path, item])
+      else if (value !== null && typeof value === 'object')
+        for (const [key, child] of Object.entries(value)) stack.push([`${path}.${key}`, child])
+      else found.push([path.toLowerCase(), text(value).toLowerCase()])
+    }
+    return found
+  }
+
+  /** A search `path = value` (the path's end is enough: `sku = abc` finds `product.sku`), or null. */
+  function propertySearch(wanted) {
+    const parts = /^([\w.-]+)\s*=\s*(.*)$/.exec(wanted)
+    return parts === null ? null : { path: parts[1], value: parts[2].trim() }
+  }
+
+  function entry(kind, data, key, time, type, schema, appId, details, extra, schemas, properties) {
     const fields = [type, schema, appId, details].map(text)
     return {
       kind,
@@ -56,6 +97,7 @@
       appId: fields[2],
       details: fields[3],
       haystack: [kind, ...fields, ...extra].join(' ').toLowerCase(),
+      properties: properties || [],
       schemas: [...new Set(schemas)],
       row: null,
     }
@@ -78,8 +120,17 @@
             .map(text)
             .join(' / ')
         : text(event.page_url)
+    const verdict = entitiesOf(event.derived_contexts).find((c) => c.schema === VERDICT_SCHEMA)
+    const spec = verdict && verdict.data ? verdict.data : null
+    const specNote =
+      spec === null
+        ? ''
+        : spec.isValid
+          ? `spec ✓ ${text(spec.eventSpecification && spec.eventSpecification.name)}`
+          : `spec ✗ ${(spec.errors || []).map((e) => text(e.rule)).join(', ')}`
     const details = [
       good.incomplete ? 'incomplete' : '',
+      specNote,
       what,
       contexts.length === 0
         ? ''
@@ -87,6 +138,7 @@
     ]
       .filter((part) => part !== '')
       .join(' · ')
+    const properties = propertiesOf(event)
     const key = `good|${text(event.event_id)}|${text(event.collector_tstamp)}|${good.incomplete === true}`
     return entry(
       'good',
@@ -97,8 +149,10 @@
       good.schema,
       event.app_id,
       details,
-      contexts,
+      // Searched as text too: every value of the event's entities and properties.
+      [...contexts, ...properties.map(([, value]) => value)],
       good.eventType === 'unstruct' ? [text(good.schema), ...contexts] : contexts,
+      properties,
     )
   }
 
@@ -166,9 +220,20 @@
     )
   }
 
+  function matches(item, wanted) {
+    if (wanted === '') return true
+    const search = propertySearch(wanted)
+    if (search !== null)
+      return item.properties.some(
+        ([path, value]) =>
+          (path === search.path || path.endsWith(`.${search.path}`)) && value === search.value,
+      )
+    return item.haystack.includes(wanted)
+  }
+
   function visible(item) {
     const wanted = byId('search').value.trim().toLowerCase()
-    return byId(`show-${item.kind}`).checked && (wanted === '' || item.haystack.includes(wanted))
+    return byId(`show-${item.kind}`).checked && matches(item, wanted)
   }
 
   function render(item) {

@@ -1,0 +1,166 @@
+import type { BadEvent } from '../pipeline/bad-rows.js'
+import type { GoodEvent } from '../pipeline/enrich-event.js'
+import type {
+  EventSpecification,
+  SpecificationIndex,
+} from '../pipeline/steps/check-event-specification.js'
+import { collectorTime } from '../store/event-store.js'
+import { specificationVerdictOf } from './event-filters.js'
+
+/**
+ * Which event specifications a run of events exercised: per specification and per data product,
+ * the events seen, when, and how many broke their specification; the specifications never seen.
+ */
+
+/** Which events count: collector time in [start, end) (epoch ms, null: no bound), and one app ID. */
+export interface CoverageScope {
+  readonly start: number | null
+  readonly end: number | null
+  readonly appId: string | null
+}
+
+interface Tally {
+  eventsSeen: number
+  eventsWithViolations: number
+  firstSeen: number | null
+  lastSeen: number | null
+  readonly violations: Record<string, number>
+}
+
+const newTally = (): Tally => ({
+  eventsSeen: 0,
+  eventsWithViolations: 0,
+  firstSeen: null,
+  lastSeen: null,
+  violations: {},
+})
+
+const instant = (time: number | null) => (time === null ? null : new Date(time).toISOString())
+
+function count(tally: Tally, time: number, rules: readonly string[]): void {
+  tally.eventsSeen += 1
+  if (rules.length > 0) tally.eventsWithViolations += 1
+  for (const rule of new Set(rules)) tally.violations[rule] = (tally.violations[rule] ?? 0) + 1
+  if (!Number.isNaN(time)) {
+    tally.firstSeen = tally.firstSeen === null ? time : Math.min(tally.firstSeen, time)
+    tally.lastSeen = tally.lastSeen === null ? time : Math.max(tally.lastSeen, time)
+  }
+}
+
+const tallyJson = (tally: Tally) => ({
+  eventsSeen: tally.eventsSeen,
+  eventsWithViolations: tally.eventsWithViolations,
+  firstSeen: instant(tally.firstSeen),
+  lastSeen: instant(tally.lastSeen),
+  violations: tally.violations,
+})
+
+/** Whether a specification is expected to be seen: drafts and published ones, not deprecated. */
+export const isExpected = (spec: EventSpecification) => spec.status !== 'deprecated'
+
+const inScope = (time: number, appId: unknown, scope: CoverageScope) =>
+  (scope.appId === null || appId === scope.appId) &&
+  (Number.isNaN(time) ||
+    ((scope.start === null || time >= scope.start) && (scope.end === null || time < scope.end)))
+
+/** The bad events in scope (by their request's time and app ID). */
+export function badInScope(events: readonly BadEvent[], scope: CoverageScope): number {
+  let bad = 0
+  for (const event of events) {
+    const context = event.rawEvent?.context ?? event.collectorPayload?.context
+    const time = Date.parse(String(context?.timestamp))
+    if (inScope(time, event.rawEvent?.parameters.aid, scope)) bad += 1
+  }
+  return bad
+}
+
+export async function coverageReport(
+  good: AsyncIterable<readonly GoodEvent[]>,
+  bad: readonly BadEvent[],
+  index: SpecificationIndex,
+  scope: CoverageScope,
+) {
+  const bySpec = new Map<string, Tally>()
+  const unknown = new Map<string, Tally>()
+  const all = newTally()
+  let unmatched = 0
+  for await (const page of good) {
+    for (const event of page) {
+      if (event.incomplete) continue
+      const time = collectorTime(event)
+      if (!inScope(time, event.event.app_id, scope)) continue
+      const verdict = specificationVerdictOf(event)
+      const id = verdict?.eventSpecification?.id
+      if (verdict === null || typeof id !== 'string') {
+        unmatched += 1
+        continue
+      }
+      const rules = (verdict.errors ?? []).map((e) => String(e.rule))
+      count(all, time, rules)
+      const known = index.byId(id)
+      const key = known?.id ?? id
+      const tallies = known === undefined ? unknown : bySpec
+      const tally = tallies.get(key) ?? newTally()
+      tallies.set(key, tally)
+      count(tally, time, rules)
+    }
+  }
+  const specifications = index.all.map((spec) => ({
+    id: spec.id,
+    name: spec.name,
+    version: spec.version,
+    status: spec.status,
+    dataProductId: spec.dataProductId,
+    ...tallyJson(bySpec.get(spec.id) ?? newTally()),
+  }))
+  const products = new Map<string, { name: string | null; specs: EventSpecification[] }>()
+  for (const spec of index.all) {
+    if (spec.dataProductId === null) continue
+    const product = products.get(spec.dataProductId) ?? { name: spec.dataProductName, specs: [] }
+    product.specs.push(spec)
+    products.set(spec.dataProductId, product)
+  }
+  const dataProducts = [...products].map(([id, product]) => {
+    const tally = newTally()
+    for (const spec of product.specs) {
+      const seen = bySpec.get(spec.id)
+      if (seen === undefined) continue
+      tally.eventsSeen += seen.eventsSeen
+      tally.eventsWithViolations += seen.eventsWithViolations
+      for (const [rule, n] of Object.entries(seen.violations))
+        tally.violations[rule] = (tally.violations[rule] ?? 0) + n
+      tally.firstSeen = minOf(tally.firstSeen, seen.firstSeen)
+      tally.lastSeen = maxOf(tally.lastSeen, seen.lastSeen)
+    }
+    const expected = product.specs.filter(isExpected)
+    return {
+      id,
+      name: product.name,
+      eventSpecifications: expected.length,
+      eventSpecificationsSeen: expected.filter((s) => bySpec.has(s.id)).length,
+      ...tallyJson(tally),
+    }
+  })
+  return {
+    scope: { start: instant(scope.start), end: instant(scope.end), appId: scope.appId },
+    events: {
+      matched: all.eventsSeen,
+      withViolations: all.eventsWithViolations,
+      unmatched,
+      bad: badInScope(bad, scope),
+    },
+    dataProducts,
+    eventSpecifications: specifications,
+    neverSeen: index.all
+      .filter((spec) => isExpected(spec) && !bySpec.has(spec.id))
+      .map((spec) => ({ id: spec.id, name: spec.name, dataProductId: spec.dataProductId })),
+    unknownSpecifications: [...unknown].map(([id, tally]) => ({ id, ...tallyJson(tally) })),
+  }
+}
+
+const minOf = (a: number | null, b: number | null) =>
+  a === null ? b : b === null ? a : Math.min(a, b)
+const maxOf = (a: number | null, b: number | null) =>
+  a === null ? b : b === null ? a : Math.max(a, b)
+
+export type CoverageReport = Awaited<ReturnType<typeof coverageReport>>

@@ -1,0 +1,90 @@
+import { CANONICAL_FIELDS } from '../pipeline/canonical-event.js'
+
+/**
+ * The columns of the flattened events that the events query filters and sorts by: the atomic
+ * fields, `geo_location`, each entity column (`contexts_<vendor>_<name>_<model>`, a list) and
+ * self-describing event column (`unstruct_event_…`, an object), and inside those a property by
+ * its path (`contexts_com_shop_product_1.sku`, `unstruct_event_com_shop_add_to_cart_1.item.price`).
+ */
+
+const ATOMIC_COLUMNS: ReadonlySet<string> = new Set([
+  ...CANONICAL_FIELDS.filter(
+    (f) => f !== 'contexts' && f !== 'derived_contexts' && f !== 'unstruct_event',
+  ),
+  'geo_location',
+])
+
+const ENTITY_COLUMN = /^(contexts|unstruct_event)_[a-z0-9_]+_\d+$/
+
+/** A column the events query knows, split into its flattened column and the path inside it. */
+export interface EventColumn {
+  readonly column: string
+  readonly path: readonly string[]
+}
+
+/** The column named, or null when no event can have it (a misspelt field, a wrong prefix). */
+export function eventColumn(name: string): EventColumn | null {
+  if (ATOMIC_COLUMNS.has(name)) return { column: name, path: [] }
+  const [column = '', ...path] = name.split('.')
+  if (!ENTITY_COLUMN.test(column) || path.some((step) => step === '')) return null
+  return { column, path }
+}
+
+/** The values at a path inside a column's value: every entity of a list, every item of an array on the way. */
+function valuesAt(value: unknown, path: readonly string[]): unknown[] {
+  let current: unknown[] = Array.isArray(value) ? value : [value]
+  for (const step of path) {
+    const next: unknown[] = []
+    for (const item of current) {
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) continue
+      const child = (item as Record<string, unknown>)[step]
+      if (Array.isArray(child)) next.push(...child)
+      else if (child !== undefined) next.push(child)
+    }
+    current = next
+  }
+  return current
+}
+
+const asText = (value: unknown) => (value === null || value === undefined ? 'null' : String(value))
+
+/** Every scalar inside a value (iteratively: depth does not matter), as lower-case text. */
+function scalarTexts(value: unknown): string[] {
+  const texts: string[] = []
+  const stack: unknown[] = [value]
+  while (stack.length > 0) {
+    const item = stack.pop()
+    if (item !== null && typeof item === 'object') stack.push(...Object.values(item))
+    else texts.push(asText(item).toLowerCase())
+  }
+  return texts
+}
+
+/**
+ * Whether a flattened event has one of the (lower-case) values in the column: a scalar equal to
+ * one (case-insensitive, null as `"null"`); an entity or object column when any value inside it is.
+ */
+export function columnHolds(
+  event: Readonly<Record<string, unknown>>,
+  column: EventColumn,
+  values: ReadonlySet<string>,
+): boolean {
+  const value = event[column.column]
+  if (column.path.length === 0 && (value === null || typeof value !== 'object'))
+    return values.has(asText(value).toLowerCase())
+  if (value === undefined || value === null) return values.has('null')
+  const found = column.path.length === 0 ? [value] : valuesAt(value, column.path)
+  return found.some((item) => scalarTexts(item).some((text) => values.has(text)))
+}
+
+/** The value a column sorts by: a scalar at the column (or path); none for an object or a list. */
+export function sortValue(
+  event: Readonly<Record<string, unknown>>,
+  column: EventColumn,
+): string | number | boolean | null | undefined {
+  const value =
+    column.path.length === 0 ? event[column.column] : valuesAt(event[column.column], column.path)[0]
+  return value === null || typeof value !== 'object'
+    ? (value as string | number | boolean | null | undefined)
+    : undefined
+}

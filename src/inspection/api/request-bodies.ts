@@ -1,0 +1,33 @@
+import type { FastifyReply } from 'fastify'
+
+export type BodyReading<T> =
+  { ok: true; filter: T } | { ok: false; status: 400 | 422; message: string }
+
+/** A JSON body checked against its schema: 400 when it is not JSON, 422 when it does not fit (Micro's statuses). */
+export function readBody<T>(
+  body: unknown,
+  validate: ((value: unknown) => boolean) & { errors?: unknown },
+): BodyReading<T> {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(typeof body === 'string' ? body : '')
+  } catch {
+    return { ok: false, status: 400, message: 'The request body was malformed.' }
+  }
+  if (validate(parsed)) return { ok: true, filter: parsed as T }
+  const [first] = (validate.errors ?? []) as {
+    instancePath?: string
+    message?: string
+    params?: { additionalProperty?: unknown }
+  }[]
+  // A field the body may not have is named (Ajv's own words only say that there is one).
+  const unknown = first?.params?.additionalProperty
+  const problem =
+    typeof unknown === 'string'
+      ? `${first?.instancePath ?? ''}/${unknown} is not a known field`
+      : `${first?.instancePath || 'body'} ${first?.message ?? ''}`
+  return { ok: false, status: 422, message: `The request body was invalid: ${problem}`.trim() }
+}
+
+export const fail = (reply: FastifyReply, reading: { status: number; message: string }) =>
+  reply.code(reading.status).send({ message: reading.message })
