@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dataStructureHash } from '../src/iglu/schema-key.js'
 import type { ApiClient } from './support/api-client.js'
-import { deployToDev, objectSchema } from './support/registry-builders.js'
+import { deployToDev, objectSchema, promoteToProd } from './support/registry-builders.js'
 import { startAdminApp } from './support/admin-app.js'
 import { backends } from './support/test-databases.js'
 
@@ -38,10 +38,16 @@ describe.each(backends)('tracking scenario lifecycle and compatibility on $name'
       ...(message === undefined ? {} : { message }),
     })
 
+  /** In DEV and PROD: scenarios published here need their structures in production. */
+  const deployToBoth = async (schema: Parameters<typeof deployToDev>[1]) => {
+    await deployToDev(admin, schema)
+    await promoteToProd(admin, schema)
+  }
+
   beforeAll(async () => {
     ;({ admin, stop } = await startAdminApp(backend))
-    await deployToDev(admin, searchSchema('1-0-0', 100))
-    await deployToDev(admin, searchSchema('2-0-0', 10))
+    await deployToBoth(searchSchema('1-0-0', 100))
+    await deployToBoth(searchSchema('2-0-0', 10))
     await deployToDev(
       admin,
       objectSchema(

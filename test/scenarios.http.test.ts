@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestJson, type ApiClient } from './support/api-client.js'
-import { deployToDev, objectSchema } from './support/registry-builders.js'
+import { deployToDev, objectSchema, promoteToProd } from './support/registry-builders.js'
 import { startAdminApp } from './support/admin-app.js'
 import { backends } from './support/test-databases.js'
 import type { TestApp } from './support/test-app.js'
@@ -28,16 +28,20 @@ describe.each(backends)('tracking scenarios on $name', (backend) => {
   const create = (scenario: object, message?: string) =>
     admin.call('POST', scenarios, { scenario, ...(message === undefined ? {} : { message }) })
 
+  /** In DEV and PROD: scenarios published here need their structures in production. */
+  const deployToBoth = async (schema: Parameters<typeof deployToDev>[1]) => {
+    await deployToDev(admin, schema)
+    await promoteToProd(admin, schema)
+  }
+
   beforeAll(async () => {
     ;({ server, admin, stop } = await startAdminApp(backend))
-    await deployToDev(admin, searchSchema('1-0-0', 100))
-    await deployToDev(admin, searchSchema('2-0-0', 10))
-    await deployToDev(
-      admin,
+    await deployToBoth(searchSchema('1-0-0', 100))
+    await deployToBoth(searchSchema('2-0-0', 10))
+    await deployToBoth(
       objectSchema('com.acme', 'user', '1-0-0', { id: { type: 'string', maxLength: 36 } }),
     )
-    await deployToDev(
-      admin,
+    await deployToBoth(
       objectSchema('com.acme', 'page', '1-0-0', { url: { type: 'string', maxLength: 4096 } }),
     )
     count = async () => (await admin.call('GET', scenarios)).body.data.length

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bootstrapAdmin, requestJson, type ApiClient } from './support/api-client.js'
-import { deployToDev, objectSchema } from './support/registry-builders.js'
+import { deployToDev, objectSchema, promoteToProd } from './support/registry-builders.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
@@ -31,23 +31,25 @@ async function shop(options: { specViolationsBad?: boolean } = {}) {
     inspection: { ...base.inspection, specViolationsBad: options.specViolationsBad ?? false },
   })
   const admin = await bootstrapAdmin(floe)
-  await deployToDev(
-    admin,
-    objectSchema('com.shop', 'add_to_cart', '1-0-0', {
-      quantity: { type: 'integer', minimum: 0, maximum: 1000 },
-      currency: { type: 'string', maxLength: 3 },
-    }),
-  )
-  await deployToDev(
-    admin,
-    objectSchema('com.shop', 'product', '1-0-0', { sku: { type: 'string', maxLength: 20 } }),
-    { meta: { hidden: false, schemaType: 'entity', customData: {} } },
-  )
+  const addToCart = objectSchema('com.shop', 'add_to_cart', '1-0-0', {
+    quantity: { type: 'integer', minimum: 0, maximum: 1000 },
+    currency: { type: 'string', maxLength: 3 },
+  })
+  const product = objectSchema('com.shop', 'product', '1-0-0', {
+    sku: { type: 'string', maxLength: 20 },
+  })
+  await deployToDev(admin, addToCart)
+  await deployToDev(admin, product, {
+    meta: { hidden: false, schemaType: 'entity', customData: {} },
+  })
+  // A published specification's structures are in production.
+  await promoteToProd(admin, addToCart)
+  await promoteToProd(admin, product)
   const app = await admin.call('POST', '/source-apps/v1', {
     name: 'Web shop',
     appIds: ['shop-web'],
   })
-  const product = await admin.call('POST', '/data-products/v2', {
+  const checkout = await admin.call('POST', '/data-products/v2', {
     name: 'Checkout',
     sourceApplications: [app.body.data[0].id],
   })
@@ -68,7 +70,7 @@ async function shop(options: { specViolationsBad?: boolean } = {}) {
         },
       },
       entities: { tracked: [{ source: PRODUCT, minCardinality: 1 }] },
-      dataProductId: product.body.data[0].id,
+      dataProductId: checkout.body.data[0].id,
     },
   })
   expect(spec.status, JSON.stringify(spec.body)).toBe(201)

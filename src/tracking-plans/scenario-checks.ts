@@ -202,3 +202,32 @@ export async function definitionProblems(
   }
   return { problems, source }
 }
+
+/**
+ * A published scenario's sources that are deployed to DEV only: a published specification is for
+ * production, so every endpoint that publishes one refuses it (the rule snowplow-cli's publish
+ * meets: "not deployed to production").
+ */
+export async function devOnlyProblems(
+  resolve: SourceResolver,
+  input: ScenarioInput,
+): Promise<Problem[]> {
+  const sources: [string, string | undefined][] = [['event.source', input.event?.source]]
+  for (const list of ['tracked', 'enriched'] as const)
+    for (const [index, entity] of (input.entities?.[list] ?? []).entries())
+      sources.push([`entities.${list}[${index}].source`, entity.source])
+  const problems: Problem[] = []
+  for (const [field, uri] of sources) {
+    if (uri === undefined) continue
+    const resolution = await resolve(uri)
+    if (resolution.kind === 'found' && !resolution.source.current.inProd)
+      problems.push(
+        problemError(
+          'SchemaNotInProduction',
+          field,
+          `${field} ${JSON.stringify(uri.slice(0, 300))} is not deployed to production (DEV only): deploy it to PROD before publishing`,
+        ),
+      )
+  }
+  return problems
+}

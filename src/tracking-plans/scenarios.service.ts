@@ -13,6 +13,7 @@ import {
 } from './scenario-records.js'
 import {
   definitionProblems,
+  devOnlyProblems,
   sourceResolver,
   unresolvedTitle,
   type DataProductDirectory,
@@ -106,6 +107,7 @@ export function createScenariosService(deps: ScenariosDeps) {
       organizationId,
       input,
     )
+    if (scenario.status === 'published') problems.push(...(await devOnlyProblems(resolve, input)))
     const placement = placementOf(organizationId, source)
     if (await store.nameTaken(organizationId, placement.contextKey, scenario.name, exceptId))
       problems.push(nameTakenProblem(scenario.name))

@@ -51,3 +51,22 @@ export async function deployToDev(
   if (deployment.status !== 201 || deployment.body?.success !== true)
     throw new Error(`deployment failed: ${JSON.stringify(deployment.body)}`)
 }
+
+/** Deploys a version already in DEV to PROD too (a published event specification needs it there). */
+export async function promoteToProd(
+  client: ApiClient,
+  schema: { self: { vendor: string; name: string; version: string } },
+) {
+  const { vendor, name, version } = schema.self
+  const deployment = await client.call('POST', '/data-structures/v1/deployment-requests', {
+    source: 'DEV',
+    target: 'PROD',
+    vendor,
+    name,
+    format: 'jsonschema',
+    version,
+    message: `promote ${version}`,
+  })
+  if (deployment.status !== 201 || deployment.body?.success !== true)
+    throw new Error(`promotion failed: ${JSON.stringify(deployment.body)}`)
+}
