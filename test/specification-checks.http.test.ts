@@ -172,6 +172,18 @@ describe('events are checked against their event specification', () => {
     expect(await count({ specification_verdict: 'none' })).toBe(0)
     expect(await count({ violation: 'minCardinality' })).toBe(1)
     expect(await count({ event_specification: specId, violation: 'enum' })).toBe(1)
+    // The events query reaches the verdict entity's properties as columns.
+    const verdictColumn = 'contexts_com_snowplowanalytics_snowplow_event_specification_validation_1'
+    const query = async (column: string, values: string[]) =>
+      (
+        await requestJson(`${floe.baseUrl}/micro/events`, {
+          method: 'POST',
+          body: { filters: [{ column, values }], page: 1, pageSize: 10 },
+        })
+      ).body.events.map((e: { app_id: string }) => e.app_id)
+    expect(await query(`${verdictColumn}.errors.rule`, ['appId'])).toEqual(['kiosk'])
+    expect(await query(`${verdictColumn}.isValid`, ['true'])).toHaveLength(1)
+    expect(await query(`${verdictColumn}.eventSpecification.id`, [specId])).toHaveLength(4)
     const refused = await requestJson(`${floe.baseUrl}/micro/good`, {
       method: 'POST',
       body: { specification_verdict: 'maybe' },
