@@ -201,6 +201,7 @@ describe('events are checked against their event specification', () => {
         id: specId,
         eventsSeen: 4,
         eventsWithViolations: 3,
+        eventsBad: 0,
         violations: { maximum: 1, enum: 1, minCardinality: 1, appId: 1 },
         firstSeen: expect.any(String),
         lastSeen: expect.any(String),
@@ -304,5 +305,19 @@ describe('with --spec-violations-bad', () => {
     const bad = JSON.stringify((await requestJson(`${floe.baseUrl}/micro/bad`)).body)
     expect(bad).toContain('schema_violations')
     expect(bad).toContain('$.quantity: must have a maximum value of 10')
+    // The bad row's incomplete twin still names its specification: coverage counts it as seen.
+    const coverage = (await requestJson(`${floe.baseUrl}/micro/coverage`)).body
+    expect(coverage.events).toEqual({ matched: 2, withViolations: 1, unmatched: 0, bad: 1 })
+    expect(coverage.eventSpecifications[0]).toMatchObject({
+      id: specId,
+      eventsSeen: 2,
+      eventsWithViolations: 1,
+      eventsBad: 1,
+      violations: { maximum: 1 },
+    })
+    const kiosk = (await requestJson(`${floe.baseUrl}/micro/coverage?appId=kiosk`)).body
+    expect(kiosk.events).toEqual({ matched: 0, withViolations: 0, unmatched: 0, bad: 0 })
+    const shop = (await requestJson(`${floe.baseUrl}/micro/coverage?appId=shop-web`)).body
+    expect(shop.events.bad).toBe(1)
   })
 })

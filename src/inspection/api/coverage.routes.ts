@@ -1,14 +1,10 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { InspectionService } from '../inspection.service.js'
 import { unmetExpectations, type CoverageExpectations } from './coverage-assertions.js'
-import { coverageReport, type CoverageScope } from './coverage.js'
+import { boundInstant } from '../store/event-store.js'
+import { badInScope, coverageReport, isUnbounded, type CoverageScope } from './coverage.js'
 import { CoverageQuery, validateAssert } from './micro.schemas.js'
 import { fail, readBody } from './request-bodies.js'
-
-const instant = (value: string | null | undefined) => {
-  const time = value == null ? Number.NaN : Date.parse(value)
-  return Number.isNaN(time) ? null : time
-}
 
 /**
  * `GET /micro/coverage` (which event specifications the events exercised) and `POST /micro/assert`
@@ -21,11 +17,11 @@ export const coverageRoutes: FastifyPluginAsync<{ inspection: InspectionService 
   const { store } = inspection
   const report = async (scope: CoverageScope) => {
     const index = await inspection.specificationIndex()
-    const good = store.scan({
-      validEvents: true,
-      collectorTime: { start: scope.start, end: scope.end },
-    })
-    return { index, report: await coverageReport(good, await store.findBad(), index, scope) }
+    const events = store.scan({ collectorTime: { start: scope.start, end: scope.end } })
+    const bad = isUnbounded(scope)
+      ? (await store.counts()).bad
+      : await badInScope(store.badJsonPages(), scope)
+    return { index, report: await coverageReport(events, bad, index, scope) }
   }
 
   app.get<{ Querystring: { start?: string; end?: string; appId?: string } }>(
@@ -33,8 +29,9 @@ export const coverageRoutes: FastifyPluginAsync<{ inspection: InspectionService 
     { schema: { querystring: CoverageQuery } },
     async (request) => {
       const { start, end, appId } = request.query
-      return (await report({ start: instant(start), end: instant(end), appId: appId ?? null }))
-        .report
+      return (
+        await report({ start: boundInstant(start), end: boundInstant(end), appId: appId ?? null })
+      ).report
     },
   )
 
@@ -43,8 +40,8 @@ export const coverageRoutes: FastifyPluginAsync<{ inspection: InspectionService 
     if (!reading.ok) return fail(reply, reading)
     const expectations = reading.filter
     const { index, report: coverage } = await report({
-      start: instant(expectations.timeRange?.start),
-      end: instant(expectations.timeRange?.end),
+      start: boundInstant(expectations.timeRange?.start),
+      end: boundInstant(expectations.timeRange?.end),
       appId: expectations.appId ?? null,
     })
     const failures = unmetExpectations(coverage, index, expectations)

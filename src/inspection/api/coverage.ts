@@ -1,10 +1,10 @@
-import type { BadEvent } from '../pipeline/bad-rows.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 import type {
   EventSpecification,
   SpecificationIndex,
 } from '../pipeline/steps/check-event-specification.js'
 import { collectorTime } from '../store/event-store.js'
+import type { JsonPages } from './json-array.js'
 import { specificationVerdictOf } from './event-filters.js'
 
 /**
@@ -22,6 +22,8 @@ export interface CoverageScope {
 interface Tally {
   eventsSeen: number
   eventsWithViolations: number
+  /** Of the events seen, those that became bad rows (with `--spec-violations-bad`, the violating ones). */
+  eventsBad: number
   firstSeen: number | null
   lastSeen: number | null
   readonly violations: Record<string, number>
@@ -30,16 +32,18 @@ interface Tally {
 const newTally = (): Tally => ({
   eventsSeen: 0,
   eventsWithViolations: 0,
+  eventsBad: 0,
   firstSeen: null,
   lastSeen: null,
   violations: {},
 })
 
-const instant = (time: number | null) => (time === null ? null : new Date(time).toISOString())
+const isoInstant = (time: number | null) => (time === null ? null : new Date(time).toISOString())
 
-function count(tally: Tally, time: number, rules: readonly string[]): void {
+function count(tally: Tally, time: number, rules: readonly string[], bad: boolean): void {
   tally.eventsSeen += 1
   if (rules.length > 0) tally.eventsWithViolations += 1
+  if (bad) tally.eventsBad += 1
   for (const rule of new Set(rules)) tally.violations[rule] = (tally.violations[rule] ?? 0) + 1
   if (!Number.isNaN(time)) {
     tally.firstSeen = tally.firstSeen === null ? time : Math.min(tally.firstSeen, time)
@@ -50,8 +54,9 @@ function count(tally: Tally, time: number, rules: readonly string[]): void {
 const tallyJson = (tally: Tally) => ({
   eventsSeen: tally.eventsSeen,
   eventsWithViolations: tally.eventsWithViolations,
-  firstSeen: instant(tally.firstSeen),
-  lastSeen: instant(tally.lastSeen),
+  eventsBad: tally.eventsBad,
+  firstSeen: isoInstant(tally.firstSeen),
+  lastSeen: isoInstant(tally.lastSeen),
   violations: tally.violations,
 })
 
@@ -63,20 +68,39 @@ const inScope = (time: number, appId: unknown, scope: CoverageScope) =>
   (Number.isNaN(time) ||
     ((scope.start === null || time >= scope.start) && (scope.end === null || time < scope.end)))
 
-/** The bad events in scope (by their request's time and app ID). */
-export function badInScope(events: readonly BadEvent[], scope: CoverageScope): number {
+interface StoredBadEvent {
+  readonly rawEvent?: { context?: { timestamp?: unknown }; parameters?: { aid?: unknown } } | null
+  readonly collectorPayload?: { context?: { timestamp?: unknown } } | null
+}
+
+/**
+ * How many bad events are in scope (by their request's time and app ID), read a page of stored
+ * texts at a time so that memory holds one page, however many bad events there are.
+ */
+export async function badInScope(pages: JsonPages, scope: CoverageScope): Promise<number> {
   let bad = 0
-  for (const event of events) {
-    const context = event.rawEvent?.context ?? event.collectorPayload?.context
-    const time = Date.parse(String(context?.timestamp))
-    if (inScope(time, event.rawEvent?.parameters.aid, scope)) bad += 1
-  }
+  for await (const page of pages)
+    for (const text of page) {
+      const event = JSON.parse(text.toString()) as StoredBadEvent
+      const context = event.rawEvent?.context ?? event.collectorPayload?.context
+      const time = Date.parse(String(context?.timestamp))
+      if (inScope(time, event.rawEvent?.parameters?.aid, scope)) bad += 1
+    }
   return bad
 }
 
+/** Whether the scope narrows anything: when not, the store's own count of bad events answers. */
+export const isUnbounded = (scope: CoverageScope) =>
+  scope.start === null && scope.end === null && scope.appId === null
+
+/**
+ * The coverage of the good events, and of the incomplete ones that carry a verdict (with
+ * `--spec-violations-bad`, an event that breaks its specification is a bad row whose incomplete
+ * twin still names the specification). `bad` is the number of bad events in scope.
+ */
 export async function coverageReport(
-  good: AsyncIterable<readonly GoodEvent[]>,
-  bad: readonly BadEvent[],
+  events: AsyncIterable<readonly GoodEvent[]>,
+  bad: number,
   index: SpecificationIndex,
   scope: CoverageScope,
 ) {
@@ -84,25 +108,25 @@ export async function coverageReport(
   const unknown = new Map<string, Tally>()
   const all = newTally()
   let unmatched = 0
-  for await (const page of good) {
+  for await (const page of events) {
     for (const event of page) {
-      if (event.incomplete) continue
       const time = collectorTime(event)
       if (!inScope(time, event.event.app_id, scope)) continue
       const verdict = specificationVerdictOf(event)
       const id = verdict?.eventSpecification?.id
       if (verdict === null || typeof id !== 'string') {
-        unmatched += 1
+        // A bad row that never reached the specification check is counted as bad, not here.
+        if (!event.incomplete) unmatched += 1
         continue
       }
       const rules = (verdict.errors ?? []).map((e) => String(e.rule))
-      count(all, time, rules)
+      count(all, time, rules, event.incomplete)
       const known = index.byId(id)
       const key = known?.id ?? id
       const tallies = known === undefined ? unknown : bySpec
       const tally = tallies.get(key) ?? newTally()
       tallies.set(key, tally)
-      count(tally, time, rules)
+      count(tally, time, rules, event.incomplete)
     }
   }
   const specifications = index.all.map((spec) => ({
@@ -127,6 +151,7 @@ export async function coverageReport(
       if (seen === undefined) continue
       tally.eventsSeen += seen.eventsSeen
       tally.eventsWithViolations += seen.eventsWithViolations
+      tally.eventsBad += seen.eventsBad
       for (const [rule, n] of Object.entries(seen.violations))
         tally.violations[rule] = (tally.violations[rule] ?? 0) + n
       tally.firstSeen = minOf(tally.firstSeen, seen.firstSeen)
@@ -142,12 +167,12 @@ export async function coverageReport(
     }
   })
   return {
-    scope: { start: instant(scope.start), end: instant(scope.end), appId: scope.appId },
+    scope: { start: isoInstant(scope.start), end: isoInstant(scope.end), appId: scope.appId },
     events: {
       matched: all.eventsSeen,
       withViolations: all.eventsWithViolations,
       unmatched,
-      bad: badInScope(bad, scope),
+      bad,
     },
     dataProducts,
     eventSpecifications: specifications,

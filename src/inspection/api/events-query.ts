@@ -1,4 +1,9 @@
-import { collectorTime, type CollectorTimeRange, type EventScope } from '../store/event-store.js'
+import {
+  boundInstant,
+  collectorTime,
+  type CollectorTimeRange,
+  type EventScope,
+} from '../store/event-store.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 import type { JsonPages } from './json-array.js'
 import { LeadingItems } from '../store/leading-items.js'
@@ -33,17 +38,14 @@ export function lossyOf(event: GoodEvent): Record<string, unknown> {
 
 const isComplex = (value: unknown) => value !== null && typeof value === 'object'
 const asText = (value: unknown) => (value === null || value === undefined ? 'null' : String(value))
-/** An instant as epoch milliseconds; null when absent or unreadable (an unreadable bound excludes nothing). */
-const instant = (value: string | null | undefined) => {
-  const time = value == null ? NaN : Date.parse(value)
-  return Number.isNaN(time) ? null : time
-}
-
 /** The events a query can keep, for the store to select them. */
 export function eventsQueryScope(query: EventsQuery): EventScope {
   return {
     validEvents: query.validEvents ?? null,
-    collectorTime: { start: instant(query.timeRange?.start), end: instant(query.timeRange?.end) },
+    collectorTime: {
+      start: boundInstant(query.timeRange?.start),
+      end: boundInstant(query.timeRange?.end),
+    },
   }
 }
 
@@ -52,8 +54,8 @@ export function timelineScope(
   buckets: readonly { readonly start: string; readonly end: string }[],
 ): EventScope {
   if (buckets.length === 0) return {}
-  const starts = buckets.map((b) => instant(b.start))
-  const ends = buckets.map((b) => instant(b.end))
+  const starts = buckets.map((b) => boundInstant(b.start))
+  const ends = buckets.map((b) => boundInstant(b.end))
   const collectorTime: CollectorTimeRange = {
     start: starts.includes(null) ? null : Math.min(...(starts as number[])),
     end: ends.includes(null) ? null : Math.max(...(ends as number[])),

@@ -18,6 +18,12 @@ export interface EventCounts {
   readonly bad: number
 }
 
+/** An instant as epoch milliseconds; null when absent or unreadable (an unreadable bound excludes nothing). */
+export function boundInstant(value: string | null | undefined): number | null {
+  const time = value == null ? Number.NaN : Date.parse(value)
+  return Number.isNaN(time) ? null : time
+}
+
 /** Collector-time bounds [start, end) in epoch milliseconds; null is no bound. */
 export interface CollectorTimeRange {
   readonly start: number | null
