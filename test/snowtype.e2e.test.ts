@@ -1,39 +1,19 @@
-import { execFile } from 'node:child_process'
-import { createRequire } from 'node:module'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bootstrapAdmin, type ApiClient } from './support/api-client.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
+import { runSnowtype, writeSnowtypeEnv } from './support/snowtype.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
-
-const run = promisify(execFile)
-/**
- * snowtype (under a non-commercial licence) is a devDependency: `npm ci` installs it from npm into
- * node_modules, and nothing of it is in the repository.
- */
-function snowtypeBin(): string {
-  const require = createRequire(import.meta.url)
-  const pkg = require.resolve('@snowplow/snowtype/package.json')
-  const manifest = JSON.parse(readFileSync(pkg, 'utf8')) as {
-    bin?: string | Record<string, string>
-  }
-  const bin =
-    typeof manifest.bin === 'string' ? manifest.bin : (manifest.bin?.snowtype ?? 'dist/index.js')
-  return path.join(path.dirname(pkg), bin)
-}
 
 describe('the real snowtype CLI generates code from Floe', () => {
   let server: TestApp
   let admin: ApiClient
   let project: string
-  let snowtype: string
 
   beforeAll(async () => {
-    snowtype = snowtypeBin()
     server = await startTestApp(testConfig())
     admin = await bootstrapAdmin(server)
     project = mkdtempSync(path.join(tmpdir(), 'floe-snowtype-project-'))
@@ -100,12 +80,7 @@ describe('the real snowtype CLI generates code from Floe', () => {
       },
     })
     expect(undesigned.status).toBe(201)
-    const startup = server.app.startup
-    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
-    writeFileSync(
-      path.join(project, '.env'),
-      `SNOWPLOW_CONSOLE_API_URL=${server.baseUrl}/api/msc\nSNOWPLOW_CONSOLE_API_KEY_ID=${startup.apiKeyId}\nSNOWPLOW_CONSOLE_API_KEY=${startup.apiKey}\n`,
-    )
+    writeSnowtypeEnv(project, server)
     writeFileSync(
       path.join(project, 'snowtype.config.json'),
       JSON.stringify({
@@ -119,12 +94,7 @@ describe('the real snowtype CLI generates code from Floe', () => {
         dataProductIds: [product.id],
       }),
     )
-    const result = await run(process.execPath, [snowtype, 'generate'], {
-      cwd: project,
-      timeout: 120_000,
-    }).catch((error: { stdout?: string; stderr?: string }) => {
-      throw new Error(`snowtype failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`)
-    })
+    const result = await runSnowtype(project, 'generate')
     const generated = readFileSync(path.join(project, 'out', 'snowplow.ts'), 'utf8')
     expect(generated, result.stdout).toMatch(/export function trackSearchPerformedSpec|trackSearch/)
     expect(generated).toContain('iglu:com.acme/search/jsonschema/1-0-0')
@@ -135,12 +105,7 @@ describe('the real snowtype CLI generates code from Floe', () => {
     expect(lock.eventSpecifications).toEqual({ [spec.body.data[0].id]: 1 })
 
     // `update` reads the lock, the event specification's version and the deployments listing.
-    const update = await run(process.execPath, [snowtype, 'update'], {
-      cwd: project,
-      timeout: 120_000,
-    }).catch((error: { stdout?: string; stderr?: string }) => {
-      throw new Error(`snowtype update failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`)
-    })
+    const update = await runSnowtype(project, 'update')
     expect(update.stdout + update.stderr).not.toMatch(/error/i)
   }, 150_000)
 })

@@ -64,7 +64,7 @@ export interface SpecificationViolation {
   readonly message: string
   /** The Iglu URI of the event or entity concerned, if one is. */
   readonly schema: string | null
-  /** Where in it (`$.quantity`), or in the event (`$.app_id`); null for the event as a whole. */
+  /** Where in it (`$.quantity`), or in the event (`$.app_id`, `$.contexts` for an entity's cardinality); null for the event as a whole. */
   readonly path: string | null
   /** The rule broken: a JSON Schema keyword of the specification's restrictions, or `minCardinality`, `maxCardinality`, `appId`, `published`, `eventSchema`, `specificationVersion`, `specificationExists`. */
   readonly rule: string
@@ -156,14 +156,14 @@ function violationsOf(
         'minCardinality',
         `${rule.source}: ${matching.length} found, at least ${rule.minCardinality} expected`,
         rule.source,
-        null,
+        '$.contexts',
       )
     if (rule.maxCardinality !== null && matching.length > rule.maxCardinality)
       add(
         'maxCardinality',
         `${rule.source}: ${matching.length} found, at most ${rule.maxCardinality} expected`,
         rule.source,
-        null,
+        '$.contexts',
       )
     if (rule.schema === null) continue
     for (const entity of matching) {
