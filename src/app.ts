@@ -14,6 +14,7 @@ import { createDb, migrateToLatest, type Store } from './db/index.js'
 import {
   createHttpServer,
   createSecureListener,
+  DeferredCompilers,
   MAX_HEADER_BYTES,
   readUntypedBodiesAsJson,
   rejectUnstorableInput,
@@ -68,6 +69,11 @@ export interface FloeApp {
   readonly startup: StartupCredentials
   /** Call once the first-start secret has been shown: until then, every start gives that key a new one. */
   confirmStartupShown(): Promise<void>
+  /**
+   * Route schemas are compiled at first use; the rest, in the background after start-up. Resolves
+   * with how many there were once all are compiled, or rejects naming one that does not compile.
+   */
+  readonly schemasCompiled: Promise<number>
   /** Stops accepting, finishes in-flight requests, then closes the store. */
   close(): Promise<void>
 }
@@ -108,9 +114,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       clock,
       exclusiveStore: store.kind === 'pglite',
     })
+    const compilers = new DeferredCompilers()
     const http = await createHttpServer(config, {
       logStream: deps.logStream,
       version: packageVersion(),
+      compilers,
     })
     routes = http
     auth.decorate(http)
@@ -238,6 +246,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     })
     await warm
     await http.ready()
+    const schemasCompiled = compilers.compileAll()
+    schemasCompiled.catch((error: unknown) =>
+      http.log.error({ err: error }, 'a route schema does not compile'),
+    )
 
     const close = async () => {
       // HTTPS requests in progress finish before the store closes with the main listener.
@@ -249,6 +261,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       secure,
       store,
       startup: auth.startup,
+      schemasCompiled,
       confirmStartupShown: () => auth.confirmStartupShown(),
       close,
     }

@@ -1,5 +1,4 @@
 import { readFile, stat } from 'node:fs/promises'
-import parseHocon from '@pushcorn/hocon-parser'
 import { isJsonObject } from '../shared/index.js'
 import { ConfigError } from './config.js'
 
@@ -104,6 +103,8 @@ export async function readCollectorConfigFile(file: string): Promise<CollectorFi
   try {
     // Strict mode: HOCON as specified, without the parser's own extensions (transforms, `@` includes).
     // Environment substitutions are not looked up: an optional one (`${?X}`) is left unset.
+    // The HOCON parser is loaded only when a collector configuration file is given.
+    const { default: parseHocon } = await import('@pushcorn/hocon-parser')
     document = await parseHocon({ text: hocon, strict: true, env: false })
   } catch (error) {
     return refuse(`is not valid HOCON (${(error as Error).message})`)

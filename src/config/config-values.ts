@@ -73,3 +73,14 @@ export function boundedInteger(
   }
   return value
 }
+
+/** An on/off setting (`on`, `off`, `true` or `false`, any case); a problem named otherwise. */
+export function onOff(pick: Pick, name: string, fallback: boolean, problems: string[]): boolean {
+  const raw = pick(undefined, name)
+  if (raw === undefined) return fallback
+  const value = raw.toLowerCase()
+  if (value === 'on' || value === 'true') return true
+  if (value === 'off' || value === 'false') return false
+  problems.push(`${name} must be on or off (got "${raw.slice(0, 100)}")`)
+  return fallback
+}

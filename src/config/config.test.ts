@@ -28,8 +28,32 @@ describe('loadConfig', () => {
       { PORT: '8000', FLOE_DATA_DIR: '/tmp/b', FLOE_TOKEN_TTL: '1' },
     )
     expect(config.http.port).toBe(7000)
-    expect(config.db).toEqual({ kind: 'pglite', dataDir: '/tmp/a' })
+    expect(config.db).toEqual({
+      kind: 'pglite',
+      dataDir: '/tmp/a',
+      sharedBuffersMb: 16,
+      optimizeWasm: false,
+    })
     expect(config.auth.tokenTtlSeconds).toBe(900)
+  })
+
+  it('reads the embedded database memory settings, and names a bad one', () => {
+    const config = loadConfig(
+      {},
+      {
+        FLOE_PGLITE_SHARED_BUFFERS_MB: '64',
+        FLOE_PGLITE_OPTIMIZE: 'ON',
+        FLOE_WORKER_IDLE_MS: '5000',
+      },
+    )
+    expect(config.db).toMatchObject({ sharedBuffersMb: 64, optimizeWasm: true })
+    expect(config.workers).toMatchObject({ eager: false, idleMs: 5000 })
+    expect(() => loadConfig({}, { FLOE_PGLITE_OPTIMIZE: 'maybe' })).toThrow(
+      /FLOE_PGLITE_OPTIMIZE must be on or off/,
+    )
+    expect(() => loadConfig({}, { FLOE_PGLITE_SHARED_BUFFERS_MB: '0' })).toThrow(
+      /FLOE_PGLITE_SHARED_BUFFERS_MB/,
+    )
   })
 
   it('uses a PostgreSQL server when DATABASE_URL is set', () => {

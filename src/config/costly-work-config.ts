@@ -6,8 +6,13 @@ import { availableParallelism } from 'node:os'
 export interface CostlyWorkLimits {
   /** Worker threads, kept once started. */
   readonly threads: number
-  /** Start the threads with the pool (a server), or at its first task (tests, which mostly never use them). */
+  /** Start the threads with the pool, or at its first task (the default: a server that never needs them never pays for them). */
   readonly eager: boolean
+  /**
+   * Milliseconds without a task after which the threads stop (each holds tens of MB); the next task
+   * starts them again. Infinity keeps them.
+   */
+  readonly idleMs?: number
   /** Running time a task may take, in milliseconds (waiting for a thread not counted); past it the worker is replaced. */
   readonly timeoutMs: number
   /** Old-generation heap of one worker, in MB; past it the worker dies and is replaced. */
@@ -18,18 +23,27 @@ export interface CostlyWorkLimits {
 
 export const DEFAULT_COSTLY_WORK_LIMITS: CostlyWorkLimits = {
   threads: Math.max(1, Math.min(2, availableParallelism())),
-  eager: true,
+  eager: false,
+  idleMs: 30_000,
   timeoutMs: 2_000,
   memoryMb: 256,
   maxQueue: 1_000,
 }
 
-/** FLOE_WORKER_THREADS, FLOE_WORKER_TIMEOUT_MS, FLOE_WORKER_MEMORY_MB and FLOE_WORKER_QUEUE. */
+/** FLOE_WORKER_THREADS, FLOE_WORKER_IDLE_MS, FLOE_WORKER_TIMEOUT_MS, FLOE_WORKER_MEMORY_MB and FLOE_WORKER_QUEUE. */
 export function parseCostlyWork(pick: Pick, problems: string[]): CostlyWorkLimits {
   const defaults = DEFAULT_COSTLY_WORK_LIMITS
   return {
     threads: boundedInteger(pick, 'FLOE_WORKER_THREADS', defaults.threads, 1, 64, problems),
-    eager: true,
+    eager: false,
+    idleMs: boundedInteger(
+      pick,
+      'FLOE_WORKER_IDLE_MS',
+      defaults.idleMs ?? 30_000,
+      1_000,
+      86_400_000,
+      problems,
+    ),
     timeoutMs: boundedInteger(
       pick,
       'FLOE_WORKER_TIMEOUT_MS',

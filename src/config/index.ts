@@ -16,6 +16,7 @@ export {
   ConfigError,
   type ConfigFlags,
   type DatabaseConfig,
+  DEFAULT_PGLITE_SHARED_BUFFERS_MB,
   type FlagEnrichment,
   loadConfig,
   type TlsConfig,

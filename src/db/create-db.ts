@@ -1,12 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import v8 from 'node:v8'
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
 import { NodeFS } from '@electric-sql/pglite/nodefs'
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely'
-import pg from 'pg'
-import type { DatabaseConfig } from '../config/index.js'
+import { DEFAULT_PGLITE_SHARED_BUFFERS_MB, type DatabaseConfig } from '../config/index.js'
 import { lockDataDir } from './data-dir-lock.js'
 import type { NoTables } from './no-tables.js'
+import { seedFromTemplate } from './pglite-template.js'
 
 export interface Store {
   readonly db: Kysely<NoTables>
@@ -50,10 +51,19 @@ class DurableNodeFS extends NodeFS {
   }
 }
 
+/** PGlite's start parameters with Floe's memory settings. */
+function memorySettings(sharedBuffersMb: number | undefined): string[] {
+  return [
+    ...PGlite.defaultStartParams,
+    '-c',
+    `shared_buffers=${sharedBuffersMb ?? DEFAULT_PGLITE_SHARED_BUFFERS_MB}MB`,
+  ]
+}
+
 /** The options of a PGlite cluster in a directory, with durable commits (see DurableNodeFS). */
-function durablePgliteOptions(clusterDir: string): PGliteOptions {
+function durablePgliteOptions(clusterDir: string, sharedBuffersMb?: number): PGliteOptions {
   const startParams = [
-    ...PGlite.defaultStartParams.filter((parameter) => parameter !== '-F'),
+    ...memorySettings(sharedBuffersMb).filter((parameter) => parameter !== '-F'),
     '-c',
     'fsync=on',
     '-c',
@@ -76,11 +86,21 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
       const lock = config.dataDir === null ? null : await lockDataDir(config.dataDir)
       let pglite: PGlite
       try {
-        // In memory there is nothing to sync.
+        // V8 reads this when it compiles PGlite's WebAssembly, which only PGlite uses in Floe.
+        if (config.optimizeWasm !== true) v8.setFlagsFromString('--liftoff-only')
+        // A new data directory starts from the migrated template; in memory there is nothing to sync.
+        if (config.dataDir !== null) seedFromTemplate(pgliteClusterDir(config.dataDir))
+        const startParams = memorySettings(config.sharedBuffersMb)
         pglite =
           config.dataDir !== null
-            ? new PGlite(durablePgliteOptions(pgliteClusterDir(config.dataDir)))
-            : new PGlite(config.image === undefined ? {} : { loadDataDir: config.image })
+            ? new PGlite(
+                durablePgliteOptions(pgliteClusterDir(config.dataDir), config.sharedBuffersMb),
+              )
+            : new PGlite(
+                config.image === undefined
+                  ? { startParams }
+                  : { startParams, loadDataDir: config.image },
+              )
       } catch (error) {
         await lock?.release()
         throw error
@@ -98,6 +118,8 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
       )
     }
     case 'postgres': {
+      // The PostgreSQL client is loaded only when a server is used.
+      const { default: pg } = await import('pg')
       const pool = new pg.Pool({ connectionString: config.url, max: 10 })
       // An idle client losing its connection must not crash the process; the next query reconnects.
       pool.on('error', () => undefined)

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from '../config/index.js'
 import { registerApiDocs } from './api-docs.js'
 import { BODY_LIMITS } from './body-limits.js'
+import type { DeferredCompilers } from './deferred-compilers.js'
 import { guardConnections } from './connection-guard.js'
 import { ErrorBody } from './error-body.schema.js'
 import { registerErrorHandling } from './error-handler.js'
@@ -24,13 +25,20 @@ export const MAX_HEADER_BYTES = 32 * 1024
  */
 export async function createHttpServer(
   config: Config,
-  options: { readonly logStream?: Writable | undefined; readonly version: string },
+  options: {
+    readonly logStream?: Writable | undefined
+    readonly version: string
+    /** Compiles route schemas at first use (see DeferredCompilers); absent: at start-up, as Fastify does. */
+    readonly compilers?: DeferredCompilers
+  },
 ): Promise<FastifyInstance> {
   const http = Fastify({
     // Requests are logged with their URL, whose credential-like query parameters are redacted.
     logger: {
       level: config.log.level,
-      ...(options.logStream === undefined ? logStream(config) : { stream: options.logStream }),
+      ...(options.logStream === undefined
+        ? await logStream(config)
+        : { stream: options.logStream }),
       serializers: { req: requestLogSerializer },
     },
     bodyLimit: BODY_LIMITS.api,
@@ -56,6 +64,9 @@ export async function createHttpServer(
     // unknown id or name, 400 for a malformed one), not the router's 414.
     routerOptions: { maxParamLength: MAX_HEADER_BYTES },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    ...(options.compilers === undefined
+      ? {}
+      : { schemaController: { compilersFactory: options.compilers.factory() } }),
   }).withTypeProvider<TypeBoxTypeProvider>()
   http.server.maxConnections = config.http.maxConnections
   guardConnections(http.server, {

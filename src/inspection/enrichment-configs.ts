@@ -78,12 +78,12 @@ const BUILDERS: Readonly<Record<string, Builder>> = {
     headerExtractor: createHeaderExtractorStep({ headersPattern: String(p.headersPattern) }),
   }),
   // Without database and uri: the uap-core rules installed with Floe.
-  ua_parser_config: (p, { schema, directory, warnings }) => {
+  ua_parser_config: async (p, { schema, directory, warnings }) => {
     const file =
       typeof p.database === 'string' && typeof p.uri === 'string'
         ? localAssetPath(p.uri, p.database, directory)
         : undefined
-    const { rules, skipped } = loadUaParserRules(file)
+    const { rules, skipped } = await loadUaParserRules(file)
     if (skipped.length > 0)
       warnings.push(
         `ua_parser_config: skipped ${skipped.length} rules JavaScript cannot compile: ${skipped.map((s) => `${s.list}[${s.index}] (${s.error})`).join('; ')}`,

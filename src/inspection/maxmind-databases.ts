@@ -1,4 +1,3 @@
-import { open, validate } from 'maxmind'
 import type { IpLookupDatabases } from './pipeline/enrichments/ip-lookups.js'
 
 export type IpLookupDatabase = keyof IpLookupDatabases
@@ -16,6 +15,8 @@ export async function openIpLookupDatabases(
   files: Partial<Record<IpLookupDatabase, string>>,
 ): Promise<IpLookupDatabases> {
   const databases: Partial<Record<IpLookupDatabase, (ip: string) => unknown>> = {}
+  // The MaxMind reader is loaded only when a database is configured.
+  const { open, validate } = await import('maxmind')
   for (const [kind, file] of Object.entries(files) as [IpLookupDatabase, string][]) {
     try {
       const reader = await open(file, { cache: { max: CACHED_ADDRESSES } })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { uaParserContext } from './pipeline/enrichments/ua-parser.js'
 import { loadUaParserRules } from './ua-parser-database.js'
 
-const { rules } = loadUaParserRules()
+const { rules } = await loadUaParserRules()
 
 describe('ua_parser_context of current browsers', () => {
   it('describes Chrome on Windows, Safari on an iPhone, Firefox on Linux, Googlebot and a garbage string', () => {

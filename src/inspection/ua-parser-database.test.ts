@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { parseUserAgent } from './pipeline/enrichments/ua-parser-rules.js'
 import { loadUaParserRules, UAP_CORE_REGEXES } from './ua-parser-database.js'
 
-const { rules, skipped } = loadUaParserRules()
+const { rules, skipped } = await loadUaParserRules()
 
 // Cases taken from uap-core's own fixtures (tests/test_ua.yaml, test_os.yaml, test_device.yaml in its
 // repository, Apache-2.0; the npm package does not ship them), keeping cases whose rules read the same
@@ -328,12 +328,12 @@ describe('uap-core regexes.yaml', () => {
     expect(parseUserAgent(rules, ua).device).toEqual({ family, brand, model })
   })
 
-  it('refuses a file that cannot be read or is not a rules file', () => {
-    expect(() => loadUaParserRules('/nonexistent/regexes.yaml')).toThrow(
+  it('refuses a file that cannot be read or is not a rules file', async () => {
+    await expect(loadUaParserRules('/nonexistent/regexes.yaml')).rejects.toThrow(
       /cannot read the user-agent rules/,
     )
-    expect(() =>
+    await expect(
       loadUaParserRules(new URL('../../package.json', import.meta.url).pathname),
-    ).toThrow(/not a uap-core regexes file/)
+    ).rejects.toThrow(/not a uap-core regexes file/)
   })
 })

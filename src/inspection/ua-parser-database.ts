@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { parse } from 'yaml'
 import {
   compileUaParserRules,
   type SkippedRule,
@@ -11,15 +10,18 @@ import {
 export const UAP_CORE_REGEXES = createRequire(import.meta.url).resolve('uap-core/regexes.yaml')
 
 /**
- * Reads and compiles a uap-core style `regexes.yaml`, once, at start-up. Throws when the file cannot
- * be read or has the wrong shape; regexes JavaScript refuses are skipped and returned.
+ * Reads and compiles a uap-core style `regexes.yaml`, once, at start-up when the enrichment is
+ * configured (a wrong file stops the start, naming it). Throws when the file cannot be read or has
+ * the wrong shape; regexes JavaScript refuses are skipped and returned. The YAML parser is loaded
+ * only then.
  */
-export function loadUaParserRules(file: string = UAP_CORE_REGEXES): {
+export async function loadUaParserRules(file: string = UAP_CORE_REGEXES): Promise<{
   rules: UaParserRules
   skipped: SkippedRule[]
-} {
+}> {
   let document: unknown
   try {
+    const { parse } = await import('yaml')
     document = parse(readFileSync(file, 'utf8'))
   } catch (error) {
     throw new Error(

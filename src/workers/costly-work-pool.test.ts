@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { CostlyWorkPool } from './costly-work-pool.js'
 import { createPooledCompatibilityChecker } from './pooled-compatibility.js'
+import { pollUntil } from '../../test/support/poll-until.js'
 
 // The worker runs the build (dist/), which `npm test` makes first.
 
@@ -45,6 +46,36 @@ describe('the costly work pool', () => {
       60_000,
     )
     expect(next).toMatchObject({
+      kind: 'finished',
+      answer: { kind: 'compatibility', result: { outcome: 'compatible' } },
+    })
+  })
+
+  it('stops its threads once idle, and starts them again for the next task', async () => {
+    pool = new CostlyWorkPool({
+      threads: 1,
+      eager: false,
+      idleMs: 1_000,
+      timeoutMs: 10_000,
+      memoryMb: 256,
+      maxQueue: 10,
+    })
+    expect(pool.liveThreads).toBe(0)
+    const task = {
+      kind: 'compatibility',
+      candidate: { type: 'integer' },
+      reference: { type: 'number' },
+      budget: {},
+    } as const
+    expect(await pool.run(task)).toMatchObject({ kind: 'finished' })
+    expect(pool.liveThreads).toBe(1)
+    const idlePool = pool
+    await pollUntil(
+      async () => idlePool.liveThreads,
+      (n) => n === 0,
+      'the idle threads to stop',
+    )
+    expect(await pool.run(task)).toMatchObject({
       kind: 'finished',
       answer: { kind: 'compatibility', result: { outcome: 'compatible' } },
     })

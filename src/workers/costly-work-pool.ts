@@ -31,6 +31,8 @@ export class CostlyWorkPool {
   #closed = false
   /** Tasks running or waiting (counted here: piscina counts starting threads as room). */
   #inFlight = 0
+  /** Stops the threads once the pool has been idle for `idleMs`. */
+  #idleTimer: NodeJS.Timeout | null = null
 
   constructor(readonly limits: CostlyWorkLimits = DEFAULT_COSTLY_WORK_LIMITS) {
     if (limits.eager) this.#threads()
@@ -53,6 +55,11 @@ export class CostlyWorkPool {
     return this.#piscina
   }
 
+  /** Worker threads alive now (none before the first task, and none once the pool has been idle). */
+  get liveThreads(): number {
+    return this.#piscina?.threads.length ?? 0
+  }
+
   /** Resolves when every thread has loaded its code and answered once, so the first request pays no start-up. */
   async warmUp(): Promise<void> {
     await Promise.all(Array.from({ length: this.limits.threads }, () => this.run({ kind: 'ping' })))
@@ -70,6 +77,7 @@ export class CostlyWorkPool {
       }
     }
     this.#inFlight++
+    this.#cancelIdleStop()
     const abort = new AbortController()
     const { port1, port2 } = new MessageChannel()
     let started = false
@@ -92,7 +100,28 @@ export class CostlyWorkPool {
       clearTimeout(timer)
       port1.close()
       this.#inFlight--
+      if (this.#inFlight === 0) this.#armIdleStop()
     }
+  }
+
+  #cancelIdleStop(): void {
+    if (this.#idleTimer !== null) clearTimeout(this.#idleTimer)
+    this.#idleTimer = null
+  }
+
+  /** With nothing in flight for `idleMs`, the threads stop: an idle server holds no worker's memory. */
+  #armIdleStop(): void {
+    const idleMs = this.limits.idleMs ?? Number.POSITIVE_INFINITY
+    if (!Number.isFinite(idleMs) || this.#closed) return
+    this.#cancelIdleStop()
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = null
+      const idle = this.#piscina
+      if (this.#inFlight > 0 || idle === null) return
+      this.#piscina = null
+      void idle.destroy()
+    }, idleMs)
+    this.#idleTimer.unref()
   }
 
   #stopped(error: unknown, timeoutMs: number, started: boolean): StoppedWork {
@@ -131,6 +160,7 @@ export class CostlyWorkPool {
   /** Stops every worker (tasks under way are answered as stopped). */
   async close(): Promise<void> {
     this.#closed = true
+    this.#cancelIdleStop()
     await this.#piscina?.destroy()
   }
 }

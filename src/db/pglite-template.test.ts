@@ -1,0 +1,62 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { sql } from 'kysely'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createDb, pgliteClusterDir } from './create-db.js'
+import { migrations } from './migrations/index.js'
+import { PGLITE_TEMPLATE_DIR, seedFromTemplate } from './pglite-template.js'
+
+// The template is built by `npm run build`, which `npm test` runs first when the build is stale.
+describe('a new data directory starts from the migrated template', () => {
+  const dirs: string[] = []
+  const fresh = () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'floe-template-test-'))
+    dirs.push(dir)
+    return dir
+  }
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('copies the cluster once, and a store opened on it has every migration applied', async () => {
+    expect(existsSync(path.join(PGLITE_TEMPLATE_DIR, 'PG_VERSION'))).toBe(true)
+    const dataDir = fresh()
+    const cluster = pgliteClusterDir(dataDir)
+    expect(seedFromTemplate(cluster)).toBe(true)
+    expect(existsSync(path.join(cluster, 'PG_VERSION'))).toBe(true)
+    expect(existsSync(path.join(cluster, 'floe-template.json'))).toBe(false)
+    // A cluster is there: never copied over.
+    expect(seedFromTemplate(cluster)).toBe(false)
+    const store = await createDb({ kind: 'pglite', dataDir })
+    try {
+      const applied = await sql<{
+        name: string
+      }>`select name from kysely_migration order by name`.execute(store.db)
+      expect(applied.rows.map((row) => row.name)).toEqual(Object.keys(migrations).sort())
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('replaces what an interrupted first start left, and never uses a template of other migrations', () => {
+    const cluster = pgliteClusterDir(fresh())
+    // A copy killed midway, and an initdb killed before it wrote PG_VERSION.
+    mkdirSync(`${cluster}.partial`, { recursive: true })
+    writeFileSync(path.join(`${cluster}.partial`, 'half-written'), 'x')
+    mkdirSync(path.join(cluster, 'base'), { recursive: true })
+    expect(seedFromTemplate(cluster)).toBe(true)
+    expect(existsSync(`${cluster}.partial`)).toBe(false)
+    expect(existsSync(path.join(cluster, 'PG_VERSION'))).toBe(true)
+
+    const otherTemplate = path.join(fresh(), 'template')
+    cpSync(PGLITE_TEMPLATE_DIR, otherTemplate, { recursive: true })
+    writeFileSync(
+      path.join(otherTemplate, 'floe-template.json'),
+      JSON.stringify({ pglite: '0.0.0', migrations: [] }),
+    )
+    const another = pgliteClusterDir(fresh())
+    expect(seedFromTemplate(another, otherTemplate)).toBe(false)
+    expect(existsSync(another)).toBe(false)
+  })
+})
