@@ -3,14 +3,14 @@
 // (filter the whole list by schema, take 100) served by a bare Fastify route; the same comparison
 // in-process (the store's lookup against the scan); and the heap the stored events take, per event.
 // The floor (the same answer pre-serialized by a bare route) bounds the ratio any server could reach.
-// Usage: node bench/query.mjs [--events 100000] [--duration 10] [--rounds 2] [--connections 1]
+// Usage: node bench/query.mjs [--events 100000] [--duration 10] [--rounds 5] [--connections 1]
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { alternate, option, repeat } from './support/load.mjs'
 
 const EVENTS = option('events', 100_000)
 const DURATION = option('duration', 10)
-const ROUNDS = option('rounds', 2)
+const ROUNDS = option('rounds', 5)
 const CONNECTIONS = option('connections', 1)
 const harnessPath = new URL('./query-harness.mjs', import.meta.url).pathname
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '')
@@ -77,6 +77,8 @@ try {
       meanSpeedup: baseline.meanMs / subject.meanMs,
       answerBytes: ready.answerBytes,
       floorP50Ms: floor.p50Ms,
+      // The floor's p50 over Floe's: 1 means Floe answers as fast as a route that only sends the bytes.
+      floorRatio: floor.p50Ms / subject.p50Ms,
       floorMeanMs: floor.meanMs,
       floorSpeedup: baseline.meanMs / floor.meanMs,
       throughputSpeedup: subject.requestsPerSecond / baseline.requestsPerSecond,

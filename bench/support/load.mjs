@@ -59,7 +59,7 @@ const median = (values) => {
 export async function alternate({
   subject,
   baseline,
-  rounds = 2,
+  rounds = 5,
   duration = 10,
   connections = 10,
   warmup = 2,
@@ -79,11 +79,16 @@ export async function alternate({
     non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
     errors: list.reduce((sum, r) => sum + r.errors, 0),
   })
-  return { subject: summary(runs.subject), baseline: summary(runs.baseline) }
+  return {
+    subject: summary(runs.subject),
+    baseline: summary(runs.baseline),
+    // Round by round, subject over the baseline measured just before it: the spread of the ratio.
+    ratios: runs.subject.map((r, i) => r.requestsPerSecond / runs.baseline[i].requestsPerSecond),
+  }
 }
 
 /** `rounds` runs of one target after a warm-up, summarised as `alternate` does. */
-export async function repeat({ target, rounds = 2, duration = 10, connections = 10, warmup = 2 }) {
+export async function repeat({ target, rounds = 5, duration = 10, connections = 10, warmup = 2 }) {
   await load({ ...target, duration: warmup, connections })
   const list = []
   for (let round = 0; round < rounds; round++)
