@@ -4,6 +4,7 @@
 // the fewest of the rounds after the first, beside the throughput of that round. The two servers
 // run side by side from start to end, so each round of one sees the same machine as the other's.
 // Usage: node bench/ingest-compare.mjs --other ../floe-before [--mode get|post] [--rounds 6] [--amount 20000] [--connections 10]
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { load, option } from './support/load.mjs'
 import { accessToken, cpuMillis, deployToDev, startFloe } from './support/processes.mjs'
@@ -19,8 +20,11 @@ const perRequest = mode === 'get' ? 1 : BENCH_BATCH
 const request = (url) => benchIngestRequest(mode, url)
 
 const builds = {
-  this: new URL('../dist/main.js', import.meta.url).pathname,
-  other: path.resolve(process.argv[at + 1], 'dist/main.js'),
+  this: new URL('../dist/floe.mjs', import.meta.url).pathname,
+  // An older build has no bundle: its tsc output then.
+  other: existsSync(path.resolve(process.argv[at + 1], 'dist/floe.mjs'))
+    ? path.resolve(process.argv[at + 1], 'dist/floe.mjs')
+    : path.resolve(process.argv[at + 1], 'dist/main.js'),
 }
 const servers = {}
 try {

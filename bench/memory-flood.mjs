@@ -18,7 +18,7 @@ const BATCH = option('batch', 100)
 const CONCURRENCY = 8
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-flood-'))
-const main = new URL('../dist/main.js', import.meta.url).pathname
+const main = new URL('../dist/floe.mjs', import.meta.url).pathname
 const child = spawn(
   process.execPath,
   [

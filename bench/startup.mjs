@@ -12,7 +12,7 @@ import { option } from './support/load.mjs'
 import { cpuMillis, freePort, serverNodeFlags } from './support/processes.mjs'
 
 const ROUNDS = option('rounds', 5)
-const MAIN = new URL('../dist/main.js', import.meta.url).pathname
+const MAIN = new URL('../dist/floe.mjs', import.meta.url).pathname
 const BASELINE = new URL('./baseline-server.mjs', import.meta.url).pathname
 
 /** Resident memory of a process, in MB (Linux: /proc). */

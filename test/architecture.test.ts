@@ -67,7 +67,7 @@ describe('architecture', () => {
     const start: string = JSON.parse(
       readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
     ).scripts.start
-    expect(start).toMatch(/\bnode --max-semi-space-size=64 dist\/main\.js start$/)
+    expect(start).toMatch(/\bnode --max-semi-space-size=64 dist\/floe\.mjs start$/)
     // @ts-expect-error: a JavaScript module of the bench, without types
     const { serverNodeFlags } = (await import('../bench/support/processes.mjs')) as {
       serverNodeFlags: () => string[]

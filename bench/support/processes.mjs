@@ -6,7 +6,7 @@ import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
-const MAIN = new URL('../../dist/main.js', import.meta.url).pathname
+const MAIN = new URL('../../dist/floe.mjs', import.meta.url).pathname
 const BASELINE = new URL('../baseline-server.mjs', import.meta.url).pathname
 
 /** Fixed credentials for the bench's Floe: its registry is reached with them. */
@@ -24,7 +24,7 @@ export const BOOTSTRAP = {
 export function serverNodeFlags() {
   const start = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
     .scripts.start
-  const flags = /\bnode ((?:--\S+ )*)dist\/main\.js\b/.exec(start)?.[1] ?? ''
+  const flags = /\bnode ((?:--\S+ )*)dist\/floe\.mjs\b/.exec(start)?.[1] ?? ''
   return [...flags.split(' '), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ')].filter(
     (f) => f !== '',
   )
@@ -79,7 +79,7 @@ function handle(child, url, cleanup = () => undefined) {
 
 /**
  * `floe start` on a fresh embedded database, with the bench's bootstrap credentials. Logs are
- * discarded, as a server's would be shipped. `main`: another build's `dist/main.js`.
+ * discarded, as a server's would be shipped. `main`: another build's `dist/floe.mjs`.
  */
 export async function startFloe({ logLevel = 'info', args = [], main = MAIN } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-'))

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { BUILD_DIR } from '../package-root.js'
 import { migrations } from './migrations/index.js'
 
 /**
@@ -10,9 +10,7 @@ import { migrations } from './migrations/index.js'
  * PGlite's initdb plus every migration: ~0.1 s instead of ~3 s, and none of the WASM memory that
  * initdb leaves behind.
  */
-export const PGLITE_TEMPLATE_DIR = fileURLToPath(
-  new URL('../../dist/db/pgdata-template/', import.meta.url),
-)
+export const PGLITE_TEMPLATE_DIR = path.join(BUILD_DIR, 'db', 'pgdata-template')
 const STAMP_FILE = 'floe-template.json'
 
 /** What the template was built from: a template whose stamp differs is not used. */

@@ -1,4 +1,5 @@
-import { createRequire } from 'node:module'
+import ajvCompiler from '@fastify/ajv-compiler'
+import serializerSelector from '@fastify/fast-json-stringify-compiler'
 import type { FastifyServerOptions } from 'fastify'
 
 type CompilersFactory = NonNullable<
@@ -16,11 +17,9 @@ type Factory<T> = (externalSchemas: unknown, options: unknown) => (route: RouteS
 type Validate = ((data: unknown) => unknown) & { errors?: unknown }
 
 // Fastify's own compilers (its dependencies, at the versions it pins), wrapped below.
-const require = createRequire(import.meta.url)
-const fastifyValidators = require('@fastify/ajv-compiler') as () => Factory<Validate>
+const fastifyValidators = ajvCompiler as unknown as () => Factory<Validate>
 type Serialize = (data: unknown) => string
-const fastifySerializers =
-  require('@fastify/fast-json-stringify-compiler') as () => Factory<Serialize>
+const fastifySerializers = serializerSelector as unknown as () => Factory<Serialize>
 
 /** A compilation whose error names the route and the part of it. */
 function naming<T>(route: RouteSchema, compile: () => T): T {

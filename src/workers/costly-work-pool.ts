@@ -1,20 +1,16 @@
 import { MessageChannel } from 'node:worker_threads'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
 import type { CostlyAnswer, CostlyTask, StoppedWork, WorkOutcome } from './costly-work.js'
 import type { TaskEnvelope } from './costly-work.worker.js'
 import { DEFAULT_COSTLY_WORK_LIMITS, type CostlyWorkLimits } from '../config/index.js'
+import { BUILD_DIR } from '../package-root.js'
 
 /** A task that waits this long for a thread is answered as stopped (queue): the pool is overloaded. */
 export const MAX_QUEUE_WAIT_MS = 30_000
 
-/** Where the worker's code is: beside this file when built; under vitest (TypeScript sources), in the build. */
-function workerFile(): string {
-  const here = fileURLToPath(import.meta.url)
-  if (here.endsWith('.js')) return path.join(path.dirname(here), 'costly-work.worker.js')
-  return path.resolve(path.dirname(here), '../../dist/workers/costly-work.worker.js')
-}
+/** Where the worker's code is: in the build, also under vitest (TypeScript sources). */
+const workerFile = () => path.join(BUILD_DIR, 'workers', 'costly-work.worker.js')
 
 const codeOf = (error: unknown): string | undefined =>
   error !== null && typeof error === 'object' && 'code' in error ? String(error.code) : undefined

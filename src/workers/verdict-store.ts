@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { MODULES_DIR } from '../package-root.js'
 import { sql, type Kysely } from 'kysely'
 import type { CompatibilityResult } from '../compatibility/index.js'
 import type { VerdictTables } from './compatibility-verdicts.table.js'
@@ -25,9 +25,8 @@ export interface VerdictStore {
  */
 export function engineFingerprint(): string {
   const hash = createHash('sha256')
-  const here = path.dirname(fileURLToPath(import.meta.url))
   for (const folder of ['compatibility', 'iglu']) {
-    const dir = path.join(here, '..', folder)
+    const dir = path.join(MODULES_DIR, folder)
     for (const file of readdirSync(dir).sort()) {
       if (!/\.(js|ts)$/.test(file) || /\.test\.|\.d\.ts$/.test(file)) continue
       hash.update(file).update(readFileSync(path.join(dir, file)))

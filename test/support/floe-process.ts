@@ -2,7 +2,7 @@ import { spawn, execFile, type ChildProcess } from 'node:child_process'
 import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url))
+const MAIN = fileURLToPath(new URL('../../dist/floe.mjs', import.meta.url))
 const run = promisify(execFile)
 
 /** `floe start` as a child process, as a user runs it (needs `npm run build` first, which `npm test` does). */

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import type { FastifyPluginAsync } from 'fastify'
+import { MODULES_DIR } from '../../package-root.js'
 
-/** The page's files, beside this module's source (the same path from `src/micro` and `dist/micro`). */
-const ASSETS = new URL('./inspector-ui/', import.meta.url)
+/** The page's files, beside this module's source (src/ under vitest, else the build's copy). */
+const ASSETS = path.join(MODULES_DIR, 'inspection', 'ui', 'inspector-ui')
 const FILES = {
   'index.html': 'text/html; charset=utf-8',
   'inspector.js': 'text/javascript; charset=utf-8',
@@ -21,7 +23,7 @@ function pageFiles(): ReadonlyMap<string, { readonly type: string; readonly body
   return new Map(
     Object.entries(FILES).map(([name, type]) => [
       name,
-      { type, body: readFileSync(new URL(name, ASSETS)) },
+      { type, body: readFileSync(path.join(ASSETS, name)) },
     ]),
   )
 }

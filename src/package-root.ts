@@ -1,0 +1,17 @@
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/**
+ * Where Floe is installed, and where its files are as it runs. This module is one folder below the
+ * package root whether it runs as a TypeScript source (src/, under vitest), as tsc's output (dist/)
+ * or bundled into dist/floe.mjs: every path to a file Floe reads at run time starts here.
+ */
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+/** The build: the worker threads' code, the inspector's files, the database template. */
+export const BUILD_DIR = path.join(PACKAGE_ROOT, 'dist')
+
+/** The modules as they run: the TypeScript sources under vitest, else the build. */
+export const MODULES_DIR = import.meta.url.endsWith('.ts')
+  ? path.join(PACKAGE_ROOT, 'src')
+  : BUILD_DIR
