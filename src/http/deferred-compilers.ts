@@ -40,9 +40,9 @@ const SLICE_MS = 10
 /**
  * Route schemas compiled at first use instead of at start-up: Fastify compiles every route's
  * validators (Ajv) and response serializers (fast-json-stringify) before it listens, ~0.4 s of a
- * start. Each is compiled by Fastify's own compiler, with the same options, the first time a request
- * needs it; after start-up, the rest are compiled in the background, a slice at a time, so that no
- * request pays for them and a schema that does not compile is reported (`compileAll`).
+ * start and memory an idle server keeps. Each is compiled by Fastify's own compiler, with the same
+ * options, the first time a request needs it (a few ms, once). `compileAll` compiles the rest, a
+ * slice at a time, and names a schema that does not compile: the tests check every route with it.
  */
 export class DeferredCompilers {
   readonly #pending = new Set<() => unknown>()
