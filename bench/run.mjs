@@ -5,7 +5,7 @@
 // Usage: node bench/run.mjs [--duration 10] [--rounds 2] [--events 100000]
 import { execFileSync } from 'node:child_process'
 import { cpus, loadavg, totalmem } from 'node:os'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 
 const passed = (name) => {
   const at = process.argv.indexOf(`--${name}`)
@@ -119,17 +119,28 @@ const targets = [
     query.bytesPerEvent <= 2400,
   ],
 ]
+// The newest earlier run kept in bench/results/, shown beside this one so that a regression shows.
+const resultsDir = new URL('./results/', import.meta.url)
+mkdirSync(resultsDir, { recursive: true })
+const earlier = readdirSync(resultsDir)
+  .filter((name) => name.endsWith('.json'))
+  .sort()
+  .at(-1)
+const earlierRun =
+  earlier === undefined ? null : JSON.parse(readFileSync(new URL(earlier, resultsDir), 'utf8'))
+const earlierNow = (what) => earlierRun?.targets?.find((t) => t.what === what)?.now ?? '—'
+const earlierName =
+  earlierRun === null ? '' : ` (${earlierRun.date.slice(0, 10)}, ${earlierRun.commit})`
 const targetTable = [
-  '| What | Now | Baseline (same run) | Target | Met? |',
-  '|---|---|---|---|---|',
+  `| What | Now | Baseline (same run) | Target | Met? | Previous run${earlierName} |`,
+  '|---|---|---|---|---|---|',
   ...targets.map(
-    ([what, now, base, target, met]) => `| ${what} | ${now} | ${base} | ${target} | ${yes(met)} |`,
+    ([what, now, base, target, met]) =>
+      `| ${what} | ${now} | ${base} | ${target} | ${yes(met)} | ${earlierNow(what)} |`,
   ),
 ]
 
 // Each run's figures are kept, one JSON file a run, so that a regression shows against history.
-const resultsDir = new URL('./results/', import.meta.url)
-mkdirSync(resultsDir, { recursive: true })
 const stamp = new Date().toISOString()
 let commit = 'unknown'
 try {

@@ -81,6 +81,42 @@ it('the start-up benchmark runs a round: first start, restart and idle memory, a
   }
 }, 120_000)
 
+it('the pipeline profile runs at a tiny size, and its parts add up to the time per event', () => {
+  const report = runBench(['bench/pipeline-profile.mjs', '--events', '2000', '--top', '5'])
+  expect(report).toMatchObject({ scenario: 'pipeline-profile', mode: 'get' })
+  expect(report.microsPerEvent).toBeGreaterThan(0)
+  const parts = (report.parts as { microsPerEvent: number }[]).reduce(
+    (sum, part) => sum + part.microsPerEvent,
+    0,
+  )
+  expect(parts).toBeCloseTo(report.microsPerEvent, 0)
+  expect(report.functions).toHaveLength(5)
+}, 120_000)
+
+it('the scaling benchmark runs at two tiny sizes on both stores, each against the smallest', () => {
+  const report = runBench([
+    'bench/scaling.mjs',
+    '--sizes',
+    '500,1000',
+    '--duration',
+    '1',
+    '--queries',
+    '3',
+  ])
+  expect(report.rows.map((r: { store: string; size: number }) => [r.store, r.size])).toEqual([
+    ['memory', 500],
+    ['memory', 1000],
+    ['postgres', 500],
+    ['postgres', 1000],
+  ])
+  for (const row of report.rows) {
+    expect(row.ingestEventsPerSecond).toBeGreaterThan(0)
+    expect(row.indexedQueryP50Ms).toBeGreaterThan(0)
+    expect(row.scanQueryP50Ms).toBeGreaterThan(0)
+  }
+  expect(report.rows[0].relativeToSmallest).toEqual({ ingest: 1, indexedQuery: 1, scanQuery: 1 })
+}, 180_000)
+
 it('the query benchmark runs at a tiny size: the indexed answer is the linear scan’s, and memory per event is reported', () => {
   const report = runBench([
     'bench/query.mjs',
