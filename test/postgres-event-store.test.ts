@@ -63,6 +63,42 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     }
   })
 
+  it('refreshes the planner statistics at each cleanup, so that a filled store reads as filled', async () => {
+    const events = await fresh()
+    await events.keep({
+      good: Array.from({ length: 500 }, (_, i) => aGoodEvent({ appId: `a${i}` })),
+      bad: [],
+      incomplete: [],
+    })
+    const estimate = async () =>
+      Number(
+        (
+          await sql<{
+            rows: string
+          }>`select reltuples::bigint::text as rows from pg_class where relname = 'inspected_events'`.execute(
+            allTables(store.db),
+          )
+        ).rows[0]?.rows,
+      )
+    const retention = startEventRetention({
+      store: events,
+      ttlSeconds: 3600,
+      intervalSeconds: 3600,
+      maxPerList: 10_000,
+      maxBytesPerList: 2 ** 30,
+      now: clock,
+      onError: (e) => {
+        throw e
+      },
+    })
+    try {
+      await retention.runOnce()
+    } finally {
+      await retention.stop()
+    }
+    expect(await estimate()).toBe(500)
+  })
+
   it('deletes by the time events were stored, and trims each list to its newest events', async () => {
     const events = await fresh()
     now = Date.parse('2026-01-01T00:00:00Z')
@@ -174,6 +210,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
       const counting = {
         deleteStoredBefore: async () => 0,
         trimLists: async (count: number, bytes: number) => trims.push([count, bytes]),
+        refreshStatistics: async () => undefined,
       }
       const retention = startEventRetention({
         store: counting,
@@ -218,6 +255,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
           return 0
         },
         trimLists: async () => 0,
+        refreshStatistics: async () => undefined,
       }
       const errors: unknown[] = []
       const retention = startEventRetention({

@@ -4,6 +4,8 @@ export interface ExpiringEventStore {
   deleteStoredBefore(instant: Date): Promise<number>
   /** Keeps the newest `maxPerList` events of each list, and of those no more than `maxBytesPerList` bytes; returns how many went. */
   trimLists(maxPerList: number, maxBytesPerList: number): Promise<number>
+  /** Brings the planner's statistics of the events up to date (PGlite has no autovacuum to do it). */
+  refreshStatistics(): Promise<void>
 }
 
 export interface EventRetention {
@@ -20,8 +22,8 @@ export interface EventRetention {
 }
 
 /**
- * Periodic cleanup of a shared event store: deletes what is older than the TTL and trims each list
- * to `maxPerList`. Every instance runs it; concurrent cleanups only find less to delete. The timer
+ * Periodic cleanup of a shared event store: deletes what is older than the TTL, trims each list
+ * to `maxPerList`, and refreshes the planner's statistics. Every instance runs it; concurrent cleanups only find less to delete. The timer
  * never keeps the process alive, and a failed cleanup is reported and tried again next time.
  */
 export function startEventRetention(deps: {
@@ -43,6 +45,7 @@ export function startEventRetention(deps: {
       new Date(deps.now() - deps.ttlSeconds * 1000),
     )
     const trimmed = await deps.store.trimLists(deps.maxPerList, deps.maxBytesPerList)
+    await deps.store.refreshStatistics()
     return { expired, trimmed }
   }
 

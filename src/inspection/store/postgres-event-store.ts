@@ -295,7 +295,22 @@ export class PostgresEventStore implements EventStore {
     return Number(result.numDeletedRows)
   }
 
-  /** Keeps the newest `maxPerList` good-and-incomplete events and the newest `maxPerList` bad ones; returns how many went. */
+  /**
+   * Samples the table for the planner, as autovacuum would on a server, a minute late; PGlite runs
+   * none. Without it a store filled since its last analysis reads as empty to the planner, which
+   * then sorts every matching row for `POST /micro/good` instead of walking an index: 11 ms
+   * against 0.08 ms at 10 000 events. A small sample (3 000 rows) keeps it cheap on PGlite, which
+   * runs on the event loop.
+   */
+  async refreshStatistics(): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      await sql`set local default_statistics_target = 10`.execute(trx)
+      await sql`analyze inspected_events (kind, event_type, schema, collector_tstamp, stored_at)`.execute(
+        trx,
+      )
+    })
+  }
+
   /**
    * Keeps the newest `maxPerList` events of each list, and of those only the newest whose JSON
    * texts add up to at most `maxBytesPerList` bytes (the text's length as stored, before
