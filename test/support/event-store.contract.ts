@@ -211,6 +211,9 @@ export function describeEventStoreContract(
       const payloadless = aBadEvent(null)
       await store.keep(batch({ bad: [payloadless] }))
       expect(await store.findBad()).toEqual([payloadless, bad2, bad1])
+      const scanned: unknown[] = []
+      for await (const page of store.scanBad()) scanned.push(...page)
+      expect(scanned).toEqual([payloadless, bad2, bad1])
       expect(await store.findBad({ vendor: 'vendor1' })).toEqual([payloadless, bad1])
       expect(await store.findBad({ version: 'version2' })).toEqual([payloadless, bad2])
       expect(await store.findBad({ vendor: 'vendor1', version: 'version2' })).toEqual([payloadless])

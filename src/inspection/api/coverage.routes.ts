@@ -20,7 +20,7 @@ export const coverageRoutes: FastifyPluginAsync<{ inspection: InspectionService 
     const events = store.scan({ collectorTime: { start: scope.start, end: scope.end } })
     const bad = isUnbounded(scope)
       ? (await store.counts()).bad
-      : await badInScope(store.badJsonPages(), scope)
+      : await badInScope(store.scanBad(), scope)
     return { index, report: await coverageReport(events, bad, index, scope) }
   }
 

@@ -4,7 +4,7 @@ import type {
   SpecificationIndex,
 } from '../pipeline/steps/check-event-specification.js'
 import { collectorTime } from '../store/event-store.js'
-import type { JsonPages } from './json-array.js'
+import type { BadEvent } from '../pipeline/bad-rows.js'
 import { specificationVerdictOf } from './event-filters.js'
 
 /**
@@ -68,23 +68,17 @@ const inScope = (time: number, appId: unknown, scope: CoverageScope) =>
   (Number.isNaN(time) ||
     ((scope.start === null || time >= scope.start) && (scope.end === null || time < scope.end)))
 
-interface StoredBadEvent {
-  readonly rawEvent?: { context?: { timestamp?: unknown }; parameters?: { aid?: unknown } } | null
-  readonly collectorPayload?: { context?: { timestamp?: unknown } } | null
-}
-
-/**
- * How many bad events are in scope (by their request's time and app ID), read a page of stored
- * texts at a time so that memory holds one page, however many bad events there are.
- */
-export async function badInScope(pages: JsonPages, scope: CoverageScope): Promise<number> {
+/** How many bad events are in scope (by their request's time and app ID), a page at a time. */
+export async function badInScope(
+  pages: AsyncIterable<readonly BadEvent[]>,
+  scope: CoverageScope,
+): Promise<number> {
   let bad = 0
   for await (const page of pages)
-    for (const text of page) {
-      const event = JSON.parse(text.toString()) as StoredBadEvent
+    for (const event of page) {
       const context = event.rawEvent?.context ?? event.collectorPayload?.context
       const time = Date.parse(String(context?.timestamp))
-      if (inScope(time, event.rawEvent?.parameters?.aid, scope)) bad += 1
+      if (inScope(time, event.rawEvent?.parameters.aid, scope)) bad += 1
     }
   return bad
 }

@@ -65,6 +65,8 @@ export interface EventStore {
   findBad(filter?: BadEventFilter): Promise<BadEvent[]>
   /** The same events as `findBad`, as their JSON texts, a page at a time. */
   badJsonPages(filter?: BadEventFilter): JsonPages
+  /** Every bad event, newest first, a page at a time (coverage counts them without holding them all). */
+  scanBad(): AsyncIterable<readonly BadEvent[]>
   /**
    * Good and incomplete events in scope, newest first, a page at a time (the events query's source).
    * A store may also yield an event whose collector time it cannot compare: the queries check again.

@@ -218,6 +218,20 @@ export class MemoryEventStore implements EventStore {
     return out
   }
 
+  async *scanBad(): AsyncGenerator<readonly BadEvent[]> {
+    let page: BadEvent[] = []
+    for (let seq = this.bad.nextSeq - 1; seq >= this.bad.firstSeq; seq--) {
+      const event = this.bad.at(seq)
+      if (event === undefined) continue
+      page.push(event)
+      if (page.length === SCAN_PAGE) {
+        yield page
+        page = []
+      }
+    }
+    if (page.length > 0) yield page
+  }
+
   /** A good event, or an incomplete one (`event.incomplete`), which only scans show. */
   private addGood(event: GoodEvent): void {
     const seq = this.good.nextSeq

@@ -246,6 +246,11 @@ export class PostgresEventStore implements EventStore {
     return query.execute()
   }
 
+  async *scanBad(): AsyncGenerator<readonly BadEvent[]> {
+    for await (const page of this.badJsonPages())
+      yield page.map((text) => JSON.parse(text.toString()) as BadEvent)
+  }
+
   /** Pages by arrival number, so that events arriving meanwhile neither repeat nor shift a page. */
   async *scan(scope: EventScope = {}): AsyncGenerator<readonly GoodEvent[]> {
     const kinds =
