@@ -1,6 +1,10 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { ApiClient, JsonResponse } from './api-client.js'
+import { pollUntil } from './poll-until.js'
 import { objectSchema } from './registry-builders.js'
+
+/** How long a restarted server may take to finish the accepted requests a kill interrupted. */
+const REQUEST_COMPLETION_MS = 30_000
 
 /** Writes the server answered with a 2xx, and so promised to keep: what each one must read back as. */
 export interface AcknowledgedWrites {
@@ -312,8 +316,15 @@ export async function missingOrDamaged(
       )
   }
 
+  // A restarted server finishes the requests a kill interrupted in the background, after it answers
+  // its first request: a client polls until each one is complete, as it would after a 202.
   for (const request of writes.acceptedRequests) {
-    const polled = await client.call('GET', `/data-structures/v1/validation-requests/${request.id}`)
+    const polled = await pollUntil(
+      () => client.call('GET', `/data-structures/v1/validation-requests/${request.id}`),
+      (answer) => answer.status !== 200 || answer.body.completed === true,
+      `validation request ${request.id} to complete`,
+      REQUEST_COMPLETION_MS,
+    ).catch(() => client.call('GET', `/data-structures/v1/validation-requests/${request.id}`))
     if (polled.status !== 200 || polled.body.completed !== true)
       problems.push(
         `validation request ${request.id}: ${polled.status} ${JSON.stringify(polled.body).slice(0, 160)}`,
