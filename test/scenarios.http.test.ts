@@ -289,4 +289,31 @@ describe.each(backends)('tracking scenarios on $name', (backend) => {
       ).toMatchObject({ name: 'Search again', version: 0 })
     })
   })
+
+  it('reads a kept version as it was written with ?version=, and names what is missing', async () => {
+    const created = await create({ name: 'Versions read back', event: { source: SEARCH_1 } })
+    const id = created.body.data[0].id
+    const edited = await admin.call('PUT', `${scenarios}/${id}`, {
+      scenario: { name: 'Versions read back', description: 'second', event: { source: SEARCH_1 } },
+    })
+    expect(edited.body.data[0].version).toBe(1)
+    const first = await admin.call('GET', `${scenarios}/${id}?version=0`)
+    expect([first.status, first.body.data[0].version, first.body.data[0].description]).toEqual([
+      200,
+      0,
+      undefined,
+    ])
+    const second = await admin.call('GET', `${scenarios}/${id}?version=1&status=draft`)
+    expect(second.body.data[0].description).toBe('second')
+    const missing = await admin.call('GET', `${scenarios}/${id}?version=7`)
+    expect([missing.status, missing.body.errors[0].title]).toEqual([
+      404,
+      `Tracking scenario ${id} has no kept version 7`,
+    ])
+    const notPublished = await admin.call('GET', `${scenarios}/${id}?version=0&status=published`)
+    expect(notPublished.body.errors[0].title).toBe(
+      `Tracking scenario ${id} has no kept version 0 that is published`,
+    )
+    expect((await admin.call('GET', `${scenarios}/${id}?version=-1`)).status).toBe(400)
+  })
 })

@@ -18,11 +18,13 @@ export class ScenarioRejectedError extends DomainError<'SCENARIO_REJECTED'> {
 export class ScenarioNotFoundError extends DomainError<'SCENARIO_NOT_FOUND'> {
   readonly code = 'SCENARIO_NOT_FOUND'
   readonly kind = 'not-found'
-  constructor(id: string, status?: string) {
+  constructor(id: string, status?: string, version?: number) {
     const title =
-      status === undefined
-        ? `Tracking scenario ${id} not found`
-        : `Tracking scenario ${id} has no ${status} version`
+      version !== undefined
+        ? `Tracking scenario ${id} has no kept version ${version}${status === undefined ? '' : ` that is ${status}`}`
+        : status !== undefined
+          ? `Tracking scenario ${id} has no ${status} version`
+          : `Tracking scenario ${id} not found`
     super(title, { problems: [problemError('ScenarioNotFound', 'path.trackingScenarioId', title)] })
   }
 }

@@ -184,6 +184,12 @@ export type ListQuery = Static<typeof ListQuery>
 export const OneQuery = Type.Object({
   withHistory: Type.Optional(BooleanFlag),
   status: Type.Optional(StatusFilter),
+  version: Type.Optional(
+    Type.String({
+      pattern: '^(0|[1-9][0-9]{0,9})$',
+      description: 'A kept version of the scenario, as it was written (from its history)',
+    }),
+  ),
 })
 export type OneQuery = Static<typeof OneQuery>
 

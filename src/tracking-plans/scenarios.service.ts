@@ -158,11 +158,14 @@ export function createScenariosService(deps: ScenariosDeps) {
       const scenarioId = id.toLowerCase()
       const current = await store.find(organizationId, scenarioId)
       if (current === null) throw new ScenarioNotFoundError(id)
-      const scenario =
-        query.status === undefined || query.status === current.status
-          ? current
-          : await store.snapshotWithStatus(organizationId, scenarioId, query.status)
-      if (scenario === null) throw new ScenarioNotFoundError(id, query.status)
+      const version = query.version === undefined ? undefined : Number(query.version)
+      const isCurrent =
+        (query.status === undefined || query.status === current.status) &&
+        (version === undefined || version === current.version)
+      const scenario = isCurrent
+        ? current
+        : await store.snapshotWithStatus(organizationId, scenarioId, query.status, version)
+      if (scenario === null) throw new ScenarioNotFoundError(id, query.status, version)
       const history = flagIsSet(query.withHistory)
         ? await store.history([scenarioId], { latestOnly: false })
         : []

@@ -134,13 +134,17 @@ export function createScenariosStore(
       return rows.map(toHistoryRecord)
     },
 
-    /** The newest kept version of a scenario with this status, as it was then. */
+    /**
+     * The newest kept version of a scenario with this status (and this version number, when one is
+     * given), as it was then.
+     */
     async snapshotWithStatus(
       organizationId: string,
       id: string,
-      status: ScenarioStatus,
+      status: ScenarioStatus | undefined,
+      version?: number,
     ): Promise<Scenario | null> {
-      const row = await db
+      let query = db
         .selectFrom('tracking_scenario_history')
         .innerJoin(
           'tracking_scenarios',
@@ -150,7 +154,10 @@ export function createScenariosStore(
         .select('tracking_scenario_history.snapshot')
         .where('tracking_scenarios.organization_id', '=', organizationId)
         .where('tracking_scenarios.id', '=', id)
-        .where('tracking_scenario_history.status', '=', status)
+      if (status !== undefined) query = query.where('tracking_scenario_history.status', '=', status)
+      if (version !== undefined)
+        query = query.where('tracking_scenario_history.version', '=', version)
+      const row = await query
         .orderBy('tracking_scenario_history.seq', 'desc')
         .limit(1)
         .executeTakeFirst()
