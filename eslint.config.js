@@ -10,6 +10,7 @@ export default tseslint.config(
       'dist/',
       'node_modules/',
       'coverage/',
+      'test-output/',
       'bench/**/*.mjs',
       'src/inspection/ui/inspector-ui/**/*.js',
       'eslint.config.js',
@@ -19,7 +20,7 @@ export default tseslint.config(
   { files: ['scripts/**/*.mjs'], languageOptions: { globals: globals.node } },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },

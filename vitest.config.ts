@@ -28,7 +28,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'fast',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
           exclude: FULL_TIER_ONLY,
         },
       },

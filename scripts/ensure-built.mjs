@@ -21,6 +21,7 @@ function newest(entry) {
 
 const sources = [
   'src',
+  'web',
   'scripts',
   'package.json',
   'package-lock.json',

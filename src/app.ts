@@ -1,3 +1,4 @@
+import path from 'node:path'
 import type { Writable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import {
@@ -10,6 +11,7 @@ import {
   type StartupCredentials,
 } from './auth/index.js'
 import type { Config } from './config/index.js'
+import { consoleRoutes } from './console/index.js'
 import { createDb, migrateToLatest, type Store } from './db/index.js'
 import {
   createHttpServer,
@@ -22,6 +24,7 @@ import {
   type SecureListener,
 } from './http/index.js'
 import { inspectionRoutes, openInspection, type Inspection } from './inspection/index.js'
+import { BUILD_DIR } from './package-root.js'
 import { packageVersion } from './package-version.js'
 import {
   createRegistry,
@@ -231,6 +234,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       inspection: opened,
       now: nowMillis,
     })
+    await http.register(consoleRoutes, { directory: path.join(BUILD_DIR, 'web') })
 
     const interrupted = await registry.service.finishInterruptedRequests()
     if (interrupted > 0)

@@ -1,0 +1,1 @@
+export { consoleRoutes, type ConsoleFilesOptions } from './console.routes.js'

@@ -1,0 +1,171 @@
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bootstrapAdmin, type ApiClient } from './support/api-client.js'
+import {
+  ConsolePage,
+  launchChromium,
+  screenshot,
+  type ConsoleKey,
+} from './support/console-browser.js'
+import { deployToDev, objectSchema, promoteToProd } from './support/registry-builders.js'
+import { startTestApp, type TestApp } from './support/test-app.js'
+import { testConfig } from './support/test-config.js'
+
+// Issue 30, item 3: the tracking plan pages, driven in Debian's Chromium.
+
+const CART = 'iglu:com.acme/add_to_cart/jsonschema/1-0-0'
+/** The specification's own rule on the event: a narrower quantity than the data structure's. */
+const specSchema = (maximum: number) => ({
+  type: 'object',
+  properties: {
+    quantity: { type: 'integer', minimum: 1, maximum },
+    currency: { type: 'string', enum: ['EUR', 'USD'] },
+  },
+  required: ['quantity'],
+  additionalProperties: false,
+})
+
+describe('the web console: tracking plan', () => {
+  let floe: TestApp
+  let admin: ApiClient
+  let browser: Browser
+  let key: ConsoleKey
+  let productId: string
+  let specId: string
+
+  beforeAll(async () => {
+    floe = await startTestApp(testConfig())
+    admin = await bootstrapAdmin(floe)
+    const startup = floe.app.startup
+    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
+    key = startup
+    const cart = objectSchema('com.acme', 'add_to_cart', '1-0-0', {
+      quantity: { type: 'integer', minimum: 1, maximum: 100 },
+      currency: { type: 'string', enum: ['EUR', 'USD'] },
+    })
+    await deployToDev(admin, cart, { meta: { schemaType: 'event' } })
+    await promoteToProd(admin, cart)
+    const product = await admin.call('POST', '/data-products/v2', {
+      name: 'Checkout',
+      domain: 'Commerce',
+    })
+    productId = product.body.data[0].id
+    const spec = await admin.call('POST', '/tracking-scenarios/v1', {
+      scenario: {
+        name: 'Add to cart',
+        dataProductId: productId,
+        event: { source: CART, schema: specSchema(10) },
+      },
+      message: 'first cut',
+    })
+    expect([spec.status, spec.body.errors]).toEqual([201, []])
+    specId = spec.body.data[0].id
+    browser = await launchChromium()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await floe?.close()
+  })
+
+  const signedIn = () => ConsolePage.signIn(browser, floe.baseUrl, key)
+
+  it('lists data products and event specifications, and links one to the other', async () => {
+    const opened = await signedIn()
+    const { page } = opened
+    await page.getByRole('link', { name: 'Tracking plan' }).click()
+    await page.getByRole('heading', { name: 'Event specifications' }).waitFor()
+    const rows = await page.$$eval('section tbody tr', (trs) =>
+      trs.map((tr) => [...tr.children].map((td) => td.textContent ?? '')),
+    )
+    expect(rows).toEqual([
+      ['Checkout', 'Commerce', '', '1'],
+      ['Add to cart', 'draft', '0', CART, 'Checkout'],
+    ])
+    await screenshot(page, 'tracking-plan')
+    expect(await opened.close()).toEqual([])
+  })
+
+  it('shows the compatibility verdict as the specification is edited, saves it, and diffs its history', async () => {
+    const opened = await signedIn()
+    const { page } = opened
+    await page.goto(`${floe.baseUrl}/#/event-specs/${specId}`)
+    const schema = page.getByLabel(/Event schema/)
+    await expect.poll(() => schema.inputValue()).toContain('"maximum": 10')
+    const verdict = page.getByRole('status', { name: 'Compatibility' })
+    await expect.poll(() => verdict.textContent()).toContain('Compatible')
+    // Wider than the data structure (which allows at most 100): an Error, naming the property.
+    await schema.fill(JSON.stringify(specSchema(1000), null, 2))
+    await expect.poll(() => verdict.textContent()).toMatch(/^Error: .*quantity incompatible/)
+    await screenshot(page, 'event-specification-incompatible')
+    // Saving it anyway is refused, with the server's Error; nothing is stored.
+    await page.getByRole('button', { name: 'Save' }).click()
+    const problems = page.getByRole('list', { name: 'Problems' })
+    await expect.poll(() => problems.textContent()).toContain('SchemaIncompatible')
+    expect((await admin.call('GET', `/tracking-scenarios/v1/${specId}`)).body.data[0].version).toBe(
+      0,
+    )
+
+    await schema.fill(JSON.stringify(specSchema(5), null, 2))
+    await expect.poll(() => verdict.textContent()).toContain('Compatible')
+    await page.getByLabel('Message for the history').fill('at most five')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await expect.poll(() => page.locator('h1 .status').textContent()).toBe('draft, version 1')
+    const history = page.getByRole('table', { name: 'History' })
+    await expect
+      .poll(() => history.locator('tbody tr td:last-child').allTextContents())
+      .toEqual(['at most five', 'first cut'])
+    const diff = page.getByRole('region', { name: 'Changes from version 0 to 1' })
+    await expect
+      .poll(() => diff.locator('.diff-line.removed, .diff-line.added').allTextContents())
+      .toEqual(
+        expect.arrayContaining([
+          expect.stringContaining('"maximum": 10'),
+          expect.stringContaining('"maximum": 5'),
+        ]),
+      )
+    await screenshot(page, 'event-specification')
+
+    await page.getByRole('button', { name: 'Publish' }).click()
+    await expect.poll(() => page.locator('h1 .status').textContent()).toBe('published, version 2')
+    const stored = await admin.call('GET', `/tracking-scenarios/v1/${specId}`)
+    expect([stored.body.data[0].status, stored.body.data[0].event.schema]).toEqual([
+      'published',
+      specSchema(5),
+    ])
+    expect(await opened.close()).toEqual([])
+  })
+
+  // The specification was published by the test above: a conforming event has no violation.
+  it('shows a data product with its coverage from the inspected events', async () => {
+    const opened = await signedIn()
+    const { page } = opened
+    await page.goto(`${floe.baseUrl}/#/data-products/${productId}`)
+    const coverage = page.getByRole('table', { name: 'Coverage' })
+    await expect
+      .poll(() => coverage.locator('tbody tr').first().textContent())
+      .toContain('never seen')
+    const event = {
+      schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0',
+      data: { schema: CART, data: { quantity: 3, currency: 'EUR' } },
+    }
+    const sent = await fetch(
+      `${floe.baseUrl}/i?e=ue&p=web&tv=js-3&aid=shop&ue_pr=${encodeURIComponent(JSON.stringify(event))}`,
+    )
+    expect(sent.status).toBe(200)
+    await expect
+      .poll(async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click()
+        return coverage.locator('tbody tr').first().allInnerTexts()
+      })
+      .toEqual([expect.stringMatching(/^Add to cart\tseen\t1\t0\t/)])
+    await screenshot(page, 'data-product')
+    // The product's fields are edited in place.
+    await page.getByLabel('Owner').fill('checkout-team@acme.test')
+    await page.getByRole('button', { name: 'Save data product' }).click()
+    await page.getByText('Data product saved.').waitFor()
+    expect((await admin.call('GET', `/data-products/v2/${productId}`)).body.data[0].owner).toBe(
+      'checkout-team@acme.test',
+    )
+    expect(await opened.close()).toEqual([])
+  })
+})

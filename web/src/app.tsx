@@ -1,0 +1,101 @@
+import { useMemo, useState } from 'preact/hooks'
+import { ApiClient } from './api/client.js'
+import { RegistryApi } from './api/registry.js'
+import { forgetSession, keepSession, storedSession, type Session } from './api/session.js'
+import { SignIn } from './pages/sign-in.js'
+import { DataStructureList } from './pages/registry/data-structure-list.js'
+import { DataStructurePage } from './pages/registry/data-structure-page.js'
+import { NewVersion } from './pages/registry/new-version.js'
+import { TrackingPlanApi } from './api/tracking-plans.js'
+import { DataProductPage } from './pages/tracking-plan/data-product-page.js'
+import { ScenarioPage } from './pages/tracking-plan/scenario-page.js'
+import { TrackingPlanOverview } from './pages/tracking-plan/tracking-plan-overview.js'
+import { href, useRoute, type Route } from './router.js'
+
+/** The console: sign-in until there is a session, then the page the URL's fragment names. */
+export function App() {
+  const [session, setSession] = useState<Session | null>(storedSession)
+  const route = useRoute()
+  const signOut = () => {
+    forgetSession()
+    setSession(null)
+  }
+  const api = useMemo(() => (session === null ? null : new ApiClient(session, signOut)), [session])
+  if (session === null || api === null)
+    return (
+      <SignIn
+        onSignedIn={(next) => {
+          keepSession(next)
+          setSession(next)
+        }}
+      />
+    )
+  return (
+    <>
+      <a class="skip-link" href="#content">
+        Skip to content
+      </a>
+      <header class="top-bar">
+        <a class="brand" href={href('data-structures')}>
+          Floe
+        </a>
+        <nav aria-label="Main">
+          <a
+            href={href('data-structures')}
+            aria-current={route.segments[0] === 'data-structures' ? 'page' : undefined}
+          >
+            Data structures
+          </a>
+          <a
+            href={href('tracking-plan')}
+            aria-current={
+              ['tracking-plan', 'data-products', 'event-specs'].includes(route.segments[0] ?? '')
+                ? 'page'
+                : undefined
+            }
+          >
+            Tracking plan
+          </a>
+          <a href="/micro/ui/">Event inspector</a>
+        </nav>
+        <span class="session" title={`API key ${session.apiKeyId}`}>
+          Organization {session.organizationId}
+          {session.isAdmin ? ' · admin' : ''}
+        </span>
+        <button type="button" class="link" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <div id="content">
+        <Page route={route} api={api} />
+      </div>
+    </>
+  )
+}
+
+function Page(props: { route: Route; api: ApiClient }) {
+  const { route, api } = props
+  const registry = useMemo(() => new RegistryApi(api), [api])
+  const plans = useMemo(() => new TrackingPlanApi(api), [api])
+  const [first, second] = route.segments
+  if (first === 'tracking-plan') return <TrackingPlanOverview plans={plans} />
+  if (first === 'data-products' && second !== undefined)
+    return <DataProductPage plans={plans} id={second} />
+  if (first === 'event-specs' && second !== undefined)
+    return <ScenarioPage plans={plans} registry={registry} id={second} query={route.query} />
+  if (first === undefined || (first === 'data-structures' && second === undefined))
+    return <DataStructureList registry={registry} search={route.query.get('q') ?? ''} />
+  if (first === 'data-structures' && second === 'new')
+    return <NewVersion api={api} registry={registry} query={route.query} />
+  if (first === 'data-structures' && second !== undefined)
+    return <DataStructurePage api={api} registry={registry} hash={second} query={route.query} />
+  return (
+    <main>
+      <h1>Not found</h1>
+      <p>
+        No page at <code>{location.hash}</code>.{' '}
+        <a href={href('data-structures')}>Data structures</a>
+      </p>
+    </main>
+  )
+}

@@ -1,0 +1,110 @@
+import type { RegistryApi } from '../../api/registry.js'
+import type {
+  DataProduct,
+  Scenario,
+  ScenarioAnswer,
+  SourceApplication,
+  TrackingPlanApi,
+} from '../../api/tracking-plans.js'
+import { Status } from '../../components/status.js'
+import { useLoad } from '../../components/use-load.js'
+import { href, navigate } from '../../router.js'
+import { ScenarioEditor } from './scenario-editor.js'
+import { ScenarioHistory } from './scenario-history.js'
+
+interface Loaded {
+  readonly answer: ScenarioAnswer | null
+  readonly products: DataProduct[]
+  readonly applications: SourceApplication[]
+  readonly sources: string[]
+}
+
+/** The Iglu URIs of every data structure's current versions, for the event and entity sources. */
+async function deployedSources(registry: RegistryApi): Promise<string[]> {
+  const uris = new Set<string>()
+  for (const structure of await registry.list())
+    for (const deployment of structure.deployments)
+      uris.add(
+        `iglu:${structure.vendor}/${structure.name}/${structure.format}/${deployment.version}`,
+      )
+  return [...uris].sort()
+}
+
+/** An event specification: edit it with a live compatibility verdict, publish or deprecate it, and read its history. */
+export function ScenarioPage(props: {
+  plans: TrackingPlanApi
+  registry: RegistryApi
+  id: string
+  query: URLSearchParams
+}) {
+  const isNew = props.id === 'new'
+  const [loaded, reload] = useLoad(async (): Promise<Loaded> => {
+    const [answer, products, applications, sources] = await Promise.all([
+      isNew ? Promise.resolve(null) : props.plans.getScenario(props.id),
+      props.plans.listDataProducts(),
+      props.plans.listSourceApplications(),
+      deployedSources(props.registry),
+    ])
+    return { answer, products, applications, sources }
+  }, [props.plans, props.id])
+  const number = (name: string) => {
+    const value = props.query.get(name)
+    return value === null ? null : Number(value)
+  }
+  return (
+    <main>
+      <p>
+        <a href={href('tracking-plan')}>← Tracking plan</a>
+      </p>
+      <Status loaded={loaded} what="the event specification">
+        {({ answer, products, applications, sources }) => {
+          const scenario: Scenario = answer?.data[0] ?? {
+            name: '',
+            ...(props.query.get('dataProductId') === null
+              ? {}
+              : { dataProductId: props.query.get('dataProductId') ?? '' }),
+          }
+          return (
+            <>
+              <h1>
+                {isNew ? 'New event specification' : scenario.name}{' '}
+                {!isNew && (
+                  <span class={`status ${scenario.status ?? ''}`}>
+                    {scenario.status}, version {scenario.version}
+                  </span>
+                )}
+              </h1>
+              <ScenarioEditor
+                key={`${scenario.id ?? 'new'}-${scenario.version ?? ''}`}
+                plans={props.plans}
+                scenario={scenario}
+                readProblems={answer?.errors ?? []}
+                products={products}
+                applications={applications}
+                sources={sources}
+                onSaved={(saved) =>
+                  isNew ? navigate(href('event-specs', saved.id ?? '')) : reload()
+                }
+              />
+              {answer !== null && (
+                <section aria-labelledby="history-heading">
+                  <h2 id="history-heading">History</h2>
+                  <ScenarioHistory
+                    plans={props.plans}
+                    id={props.id}
+                    history={answer.includes}
+                    from={number('from')}
+                    to={number('to')}
+                    onPick={(from, to) =>
+                      navigate(href('event-specs', props.id, { from, to }), { replace: true })
+                    }
+                  />
+                </section>
+              )}
+            </>
+          )
+        }}
+      </Status>
+    </main>
+  )
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest'
+import { href, parseRoute } from './router.js'
+
+describe('the console router', () => {
+  it('reads the fragment as decoded segments and a query', () => {
+    const route = parseRoute('#/data-structures/a%2Fb?version=1-0-0&q=x%20y')
+    expect(route.segments).toEqual(['data-structures', 'a/b'])
+    expect(route.query.get('version')).toBe('1-0-0')
+    expect(route.query.get('q')).toBe('x y')
+    expect(parseRoute('').segments).toEqual([])
+    expect(parseRoute('#/bad%E0').segments).toEqual(['bad%E0'])
+  })
+
+  it('writes links that read back as they were made, leaving out empty values', () => {
+    const link = href('data-structures', 'a/b', { version: '1-0-0', from: null, q: '' })
+    expect(link).toBe('#/data-structures/a%2Fb?version=1-0-0')
+    const route = parseRoute(link)
+    expect([route.segments, route.query.get('version')]).toEqual([
+      ['data-structures', 'a/b'],
+      '1-0-0',
+    ])
+  })
+})
