@@ -84,4 +84,28 @@ describe('the events query filters inside entities and refuses unknown columns',
     expect(sorting.status).toBe(400)
     expect(sorting.body.message).toContain('contexts_web_page.id')
   })
+
+  it('searches any value of the event for a text, ignoring case, with the filters', async () => {
+    // Inside an entity (the page id), inside the event (a class), in a field (the app id).
+    expect(appIds(await events({ search: PAGE_ID.slice(0, 8).toUpperCase() }))).toEqual(['viewer'])
+    expect(appIds(await events({ search: 'primary' }))).toEqual(['clicker-b', 'clicker-a'])
+    expect(appIds(await events({ search: 'CLICKER-' }))).toEqual(['clicker-b', 'clicker-a'])
+    expect(
+      appIds(
+        await events({
+          search: 'primary',
+          filters: [{ column: 'app_id', values: ['clicker-a'] }],
+        }),
+      ),
+    ).toEqual(['clicker-a'])
+    // Nulls hold no text, and an empty search keeps everything.
+    expect(appIds(await events({ search: 'null' }))).toEqual([])
+    expect((await events({ search: '' })).body.totalItems).toBe(3)
+    const long = await events({ search: 'x'.repeat(1001) })
+    // The /micro API refuses a malformed body with 422, as Micro does, naming the field.
+    expect([long.status, JSON.stringify(long.body)]).toEqual([
+      422,
+      expect.stringContaining('search'),
+    ])
+  })
 })

@@ -61,6 +61,21 @@ function scalarTexts(value: unknown): string[] {
 }
 
 /**
+ * Whether any value of a flattened event, in any column and anywhere inside its entities and its
+ * self-describing event, contains `needle` (lower-case), ignoring case. Nulls hold no text.
+ */
+export function eventHoldsText(event: Readonly<Record<string, unknown>>, needle: string): boolean {
+  const stack: unknown[] = Object.values(event)
+  while (stack.length > 0) {
+    const item = stack.pop()
+    if (item === null || item === undefined) continue
+    if (typeof item === 'object') stack.push(...Object.values(item))
+    else if (String(item).toLowerCase().includes(needle)) return true
+  }
+  return false
+}
+
+/**
  * Whether a flattened event has one of the (lower-case) values in the column: a scalar equal to
  * one (case-insensitive, null as `"null"`); an entity or object column when any value inside it is.
  */

@@ -9,12 +9,20 @@ import type { JsonPages } from './json-array.js'
 import { LeadingItems } from '../store/leading-items.js'
 import { toLossyJson } from '../pipeline/lossy-json.js'
 import { eventJson } from '../pipeline/java-doubles.js'
-import { columnHolds, eventColumn, sortValue, type EventColumn } from './event-columns.js'
+import {
+  columnHolds,
+  eventColumn,
+  eventHoldsText,
+  sortValue,
+  type EventColumn,
+} from './event-columns.js'
 
 /** POST .../events (Micro 4.x): filters ANDed, values within one filter ORed, case-insensitive. */
 export interface EventsQuery {
   readonly filters: readonly { readonly column: string; readonly values: readonly string[] }[]
   readonly validEvents?: boolean | null
+  /** Floe's own: text that some value of the event must contain, ignoring case (any field, entity or property). */
+  readonly search?: string | null
   readonly timeRange?: { readonly start?: string | null; readonly end?: string | null } | null
   readonly sorting?: { readonly column: string; readonly desc: boolean } | null
   readonly page: number
@@ -115,6 +123,7 @@ export async function queryEvents(source: EventPages, query: EventsQuery) {
       (f): f is { column: EventColumn; values: Set<string> } =>
         f.column !== null && f.values.size > 0,
     )
+  const needle = (query.search ?? '').toLowerCase()
   const from = (query.page - 1) * query.pageSize
   const leading = new LeadingItems(from + query.pageSize, rowOrder(query.sorting))
   for await (const page of source) {
@@ -124,7 +133,9 @@ export async function queryEvents(source: EventPages, query: EventsQuery) {
       const time = collectorTime(event)
       if (time < start || time >= end) continue
       const lossy = lossyOf(event)
-      const kept = filters.every(({ column, values }) => columnHolds(lossy, column, values))
+      const kept =
+        filters.every(({ column, values }) => columnHolds(lossy, column, values)) &&
+        (needle === '' || eventHoldsText(lossy, needle))
       if (kept) leading.offer(lossy)
     }
   }

@@ -40,6 +40,16 @@ export const EventsQueryBody = Type.Object({
     { maxItems: 100 },
   ),
   validEvents: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  search: Type.Optional(
+    Type.Union([
+      Type.String({
+        maxLength: 1000,
+        description:
+          "Floe's own: keep events with a value (any field, entity or property) containing this text, ignoring case",
+      }),
+      Type.Null(),
+    ]),
+  ),
   timeRange: Type.Optional(
     Type.Union([
       Type.Object({
