@@ -28,6 +28,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'fast',
+          // The fast tier's files share each worker's loaded modules instead of loading every
+          // module again per file: 128 s instead of 195 s on the 2-core machine, nearly all of the
+          // difference being imports. Floe keeps no module-level state (app.ts builds every
+          // instance), so a file cannot see another's.
+          isolate: false,
           include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
           exclude: FULL_TIER_ONLY,
         },
