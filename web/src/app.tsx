@@ -10,6 +10,8 @@ import { TrackingPlanApi } from './api/tracking-plans.js'
 import { DataProductPage } from './pages/tracking-plan/data-product-page.js'
 import { ScenarioPage } from './pages/tracking-plan/scenario-page.js'
 import { TrackingPlanOverview } from './pages/tracking-plan/tracking-plan-overview.js'
+import { EventDetail } from './pages/inspector/event-detail.js'
+import { InspectorPage } from './pages/inspector/inspector-page.js'
 import { href, useRoute, type Route } from './router.js'
 
 /** The console: sign-in until there is a session, then the page the URL's fragment names. */
@@ -56,7 +58,12 @@ export function App() {
           >
             Tracking plan
           </a>
-          <a href="/micro/ui/">Event inspector</a>
+          <a
+            href={href('events')}
+            aria-current={route.segments[0] === 'events' ? 'page' : undefined}
+          >
+            Events
+          </a>
         </nav>
         <span class="session" title={`API key ${session.apiKeyId}`}>
           Organization {session.organizationId}
@@ -78,6 +85,9 @@ function Page(props: { route: Route; api: ApiClient }) {
   const registry = useMemo(() => new RegistryApi(api), [api])
   const plans = useMemo(() => new TrackingPlanApi(api), [api])
   const [first, second] = route.segments
+  if (first === 'events' && second === undefined) return <InspectorPage query={route.query} />
+  if (first === 'events' && second !== undefined)
+    return <EventDetail eventId={second} back={route.query.get('back') ?? href('events')} />
   if (first === 'tracking-plan') return <TrackingPlanOverview plans={plans} />
   if (first === 'data-products' && second !== undefined)
     return <DataProductPage plans={plans} id={second} />

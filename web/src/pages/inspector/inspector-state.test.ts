@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { parseRoute } from '../../router.js'
+import { DEFAULT_COLUMNS, linkTo, queryOf, viewOf } from './inspector-state.js'
+
+describe('the inspector view in the URL', () => {
+  it('reads defaults from an empty query, and writes them as a bare link', () => {
+    const view = viewOf(new URLSearchParams())
+    expect(view).toMatchObject({ kind: 'all', page: 1, pageSize: 100, columns: DEFAULT_COLUMNS })
+    expect(linkTo(view)).toBe('#/events')
+  })
+
+  it('round-trips a view through its link, and turns it into the events query', () => {
+    const view = {
+      kind: 'failed' as const,
+      search: 'sku A',
+      start: '2026-11-26T10:00:00.000Z',
+      end: null,
+      sort: 'app_id',
+      desc: false,
+      page: 3,
+      pageSize: 50,
+      columns: ['app_id', 'contexts_com_acme_product_1.sku'],
+    }
+    expect(viewOf(parseRoute(linkTo(view)).query)).toEqual(view)
+    expect(queryOf(view)).toEqual({
+      filters: [],
+      validEvents: false,
+      search: 'sku A',
+      timeRange: { start: '2026-11-26T10:00:00.000Z', end: null },
+      sorting: { column: 'app_id', desc: false },
+      page: 3,
+      pageSize: 50,
+    })
+  })
+
+  it('ignores page sizes and pages it does not offer', () => {
+    const view = viewOf(new URLSearchParams('size=7&page=-2&kind=other'))
+    expect([view.pageSize, view.page, view.kind]).toEqual([100, 1, 'all'])
+  })
+})
