@@ -134,6 +134,13 @@ describe('the web console: events', () => {
     expect(await failure.textContent()).toContain(PRODUCT)
     expect(await failure.textContent()).toMatch(/sku/)
     await screenshot(page, 'failed-event')
+    // Its bad row, with the request as it came in.
+    await page.getByRole('link', { name: 'The bad row, with the raw payload' }).click()
+    await expect.poll(() => showing(page)).toMatch(/^1 bad row of event /)
+    const raw = await page.getByRole('region', { name: 'Raw payload' }).textContent()
+    expect(raw).toContain('broken')
+    await page.goBack()
+    await page.getByRole('heading', { name: 'Why it failed' }).waitFor()
     // Back keeps the table's view.
     await page.getByRole('link', { name: '← Events' }).click()
     await expect.poll(() => showing(page)).toBe('Showing 1–1 of 1')

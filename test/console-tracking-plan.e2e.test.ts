@@ -168,4 +168,31 @@ describe('the web console: tracking plan', () => {
     )
     expect(await opened.close()).toEqual([])
   })
+
+  it('creates a data product, then an event specification in it, from their forms', async () => {
+    const opened = await signedIn()
+    const { page } = opened
+    await page.goto(`${floe.baseUrl}/#/tracking-plan`)
+    await page.getByRole('link', { name: 'New data product' }).click()
+    await page.getByLabel('Name').fill('Search')
+    await page.getByLabel('Domain').fill('Discovery')
+    await page.getByRole('button', { name: 'Create data product' }).click()
+    // The new product's page, by its id.
+    await page.getByRole('heading', { name: 'Search', exact: true }).waitFor()
+    const newProductId = /#\/data-products\/([0-9a-f-]{36})$/.exec(page.url())?.[1]
+    expect(newProductId).toBeDefined()
+    await page.getByRole('link', { name: 'New event specification' }).click()
+    await page.getByLabel('Name').fill('Search results viewed')
+    await page.getByLabel('Event data structure (Iglu URI)').fill(CART)
+    await page.getByRole('button', { name: 'Create event specification' }).click()
+    await expect.poll(() => page.locator('h1 .status').textContent()).toBe('draft, version 0')
+    const id = /#\/event-specs\/([0-9a-f-]{36})$/.exec(page.url())?.[1]
+    const stored = await admin.call('GET', `/tracking-scenarios/v1/${id}`)
+    expect(stored.body.data[0]).toMatchObject({
+      name: 'Search results viewed',
+      dataProductId: newProductId,
+      event: { source: CART },
+    })
+    expect(await opened.close()).toEqual([])
+  })
 })

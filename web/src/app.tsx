@@ -10,6 +10,7 @@ import { TrackingPlanApi } from './api/tracking-plans.js'
 import { DataProductPage } from './pages/tracking-plan/data-product-page.js'
 import { ScenarioPage } from './pages/tracking-plan/scenario-page.js'
 import { TrackingPlanOverview } from './pages/tracking-plan/tracking-plan-overview.js'
+import { BadRowsPage } from './pages/inspector/bad-rows-page.js'
 import { EventDetail } from './pages/inspector/event-detail.js'
 import { InspectorPage } from './pages/inspector/inspector-page.js'
 import { href, useRoute, type Route } from './router.js'
@@ -85,6 +86,7 @@ function Page(props: { route: Route; api: ApiClient }) {
   const registry = useMemo(() => new RegistryApi(api), [api])
   const plans = useMemo(() => new TrackingPlanApi(api), [api])
   const [first, second] = route.segments
+  if (first === 'bad-rows') return <BadRowsPage query={route.query} />
   if (first === 'events' && second === undefined) return <InspectorPage query={route.query} />
   if (first === 'events' && second !== undefined)
     return <EventDetail eventId={second} back={route.query.get('back') ?? href('events')} />

@@ -53,8 +53,21 @@ export const inspection = {
   columns: () => json<string[]>('/micro/columns'),
   timeline: (buckets: readonly { start: string; end: string }[]) =>
     json<{ points: TimelinePoint[] }>('/micro/timeline', { buckets }),
+  /** The newest bad rows (Micro's bad events: the collector payload, the raw event, the bad row). */
+  badRows: (limit: number) => json<BadRow[]>('/micro/bad', { limit }),
   counts: () => json<{ total: number; good: number; bad: number }>('/micro/all'),
   reset: () => json<unknown>('/micro/reset', {}),
+}
+
+export interface BadRow {
+  readonly collectorPayload: {
+    readonly querystring?: string[]
+    readonly body?: string | null
+    readonly context?: { timestamp?: string }
+  } | null
+  readonly rawEvent: { readonly parameters?: Record<string, string> } | null
+  /** A summary, then the bad row itself as JSON text. */
+  readonly errors: string[]
 }
 
 export const FAILURE_COLUMN = 'contexts_com_snowplowanalytics_snowplow_failure_1'

@@ -76,6 +76,11 @@ function EventView(props: { event: FlatEvent }) {
       {failures.length > 0 && (
         <section aria-labelledby="failure-heading" class="failure">
           <h2 id="failure-heading">Why it failed</h2>
+          <p>
+            <a href={href('bad-rows', { eid: cellText(event.event_id) })}>
+              The bad row, with the raw payload
+            </a>
+          </p>
           {failures.map((failure, index) => (
             <div key={index}>
               <p>

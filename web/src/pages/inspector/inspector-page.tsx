@@ -82,6 +82,7 @@ export function InspectorPage(props: { query: URLSearchParams }) {
           <button type="button" onClick={() => live.setPaused(!live.paused)}>
             {live.paused ? 'Resume' : 'Pause'}
           </button>
+          <a href={href('bad-rows')}>Bad rows</a>
           <button type="button" class="danger" onClick={() => void reset()}>
             Reset
           </button>
