@@ -26,6 +26,8 @@ await build({
   format: 'esm',
   target: 'node20',
   external,
+  // jsonc-parser's main entry is a UMD module whose require() calls esbuild cannot follow.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   // CommonJS dependencies inside an ES module still call require() for Node's own modules.
   banner: {
     js: "import { createRequire as floeCreateRequire } from 'node:module'; const require = floeCreateRequire(import.meta.url);",

@@ -10,6 +10,7 @@ import {
   listOrganizationsCommand,
   revokeKeyCommand,
   runStart,
+  lintSchemasCommand,
 } from './cli/index.js'
 import { packageVersion } from './package-version.js'
 
@@ -211,6 +212,22 @@ keys
   .action((id: string, _options: unknown, command: Command) =>
     print(revokeKeyCommand(id, storeFlags(command))),
   )
+
+const schemas = program
+  .command('schemas')
+  .description('schemas as code: check a directory of Iglu schemas (vendor/name/jsonschema/1-0-0)')
+schemas
+  .command('lint <dir>')
+  .description(
+    'check every schema in DIR as the registry validates one, with no server: the meta-schema, the linters, the limits, path = self, no version gaps, and bumps the compatibility engine agrees with',
+  )
+  .option('--format <format>', 'text (file:line: severity rule message) or json', 'text')
+  .option('--strict', 'exit with 1 on warnings too')
+  .action(async (directory: string, options: { format?: string; strict?: boolean }) => {
+    const outcome = await lintSchemasCommand(directory, options)
+    process.stdout.write(outcome.output)
+    process.exitCode = outcome.exitCode
+  })
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const expected =

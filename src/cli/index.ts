@@ -6,3 +6,4 @@ export {
   revokeKeyCommand,
 } from './credentials.commands.js'
 export { runStart } from './start.command.js'
+export { lintSchemasCommand } from './schemas-lint.command.js'

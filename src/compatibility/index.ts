@@ -4,3 +4,4 @@ export type {
   CompatibilityOutcome,
   CompatibilityResult,
 } from './compatibility-result.js'
+export { checkCompatibility, type CompatibilityOptions } from './check-compatibility.js'

@@ -4,3 +4,9 @@ export { createRegistry } from './registry-context.js'
 export { legacySchemasRoutes, registryNeighbourRoutes, registryRoutes } from './registry.routes.js'
 export type { RegistryTables } from './registry.table.js'
 export type { SchemaDocumentCheck } from './schema-validation.js'
+export {
+  lintSchemaDirectory,
+  type LintFinding,
+  type SchemaFile,
+  type Severity,
+} from './schemas-as-code/lint-schema-directory.js'

@@ -12,4 +12,5 @@ export {
 } from './iglu-uri.js'
 export { isJsonObject } from './json-object.js'
 export { escapePointerToken } from './json-pointer.js'
+export { lineOfPointer, pointerLines } from './json-pointer-line.js'
 export { isUuid } from './uuid.js'

@@ -1,0 +1,97 @@
+import { readdir, readFile, stat } from 'node:fs/promises'
+import path from 'node:path'
+import { checkCompatibility } from '../compatibility/index.js'
+import { createAjv, parseSchemaVer } from '../iglu/index.js'
+import { lintSchemaDirectory, type LintFinding, type SchemaFile } from '../registry/index.js'
+
+export interface SchemasLintOptions {
+  readonly format?: string
+  readonly strict?: boolean
+}
+
+/** What a lint run prints, and the exit code it calls for. */
+export interface CommandOutcome {
+  readonly output: string
+  readonly exitCode: number
+}
+
+/**
+ * The JSON Schemas of an Iglu repository's layout: files named as a SchemaVer (`1-0-0`) in a
+ * `jsonschema` folder. Others (Avro or Thrift schemas, READMEs) are counted as skipped; dot
+ * folders are not read.
+ */
+async function schemaFiles(root: string): Promise<{ files: SchemaFile[]; skipped: number }> {
+  const files: SchemaFile[] = []
+  let skipped = 0
+  async function walk(folder: string): Promise<void> {
+    const entries = await readdir(folder, { withFileTypes: true })
+    entries.sort((a, b) => a.name.localeCompare(b.name))
+    for (const entry of entries) {
+      const full = path.join(folder, entry.name)
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith('.')) await walk(full)
+      } else if (
+        entry.isFile() &&
+        parseSchemaVer(entry.name) !== null &&
+        path.basename(folder) === 'jsonschema'
+      ) {
+        files.push({
+          path: path.relative(root, full).split(path.sep).join('/'),
+          text: await readFile(full, 'utf8'),
+        })
+      } else skipped++
+    }
+  }
+  await walk(root)
+  return { files, skipped }
+}
+
+const count = (findings: readonly LintFinding[], severity: LintFinding['severity']) =>
+  findings.filter((f) => f.severity === severity).length
+
+/**
+ * `floe schemas lint DIR`: the registry's validation of every schema in DIR, with no server, and
+ * the directory's versioning checked with the compatibility engine. Exit code 1 on an error (and
+ * on a warning with `--strict`).
+ */
+export async function lintSchemasCommand(
+  directory: string,
+  options: SchemasLintOptions,
+): Promise<CommandOutcome> {
+  const format = options.format ?? 'text'
+  if (format !== 'text' && format !== 'json')
+    return { output: `floe: --format is text or json, not ${format}\n`, exitCode: 2 }
+  const isFolder = await stat(directory).then(
+    (s) => s.isDirectory(),
+    () => false,
+  )
+  if (!isFolder) return { output: `floe: ${directory} is not a directory\n`, exitCode: 2 }
+  const { files, skipped } = await schemaFiles(directory)
+  const ajv = createAjv()
+  const findings = await lintSchemaDirectory(files, {
+    ajv,
+    checker: {
+      check: async (candidate, reference) => checkCompatibility(candidate, reference, { ajv }),
+    },
+  })
+  const summary = {
+    files: files.length,
+    skipped,
+    errors: count(findings, 'error'),
+    warnings: count(findings, 'warning'),
+    info: count(findings, 'info'),
+  }
+  const failed = summary.errors > 0 || (options.strict === true && summary.warnings > 0)
+  const output =
+    format === 'json'
+      ? `${JSON.stringify({ findings, summary }, null, 2)}\n`
+      : [
+          ...findings.map(
+            (f) =>
+              `${path.join(directory, f.file)}:${f.line}: ${f.severity} ${f.rule} ${f.message}`,
+          ),
+          `${summary.files} schemas: ${summary.errors} errors, ${summary.warnings} warnings, ${summary.info} info${skipped > 0 ? ` (${skipped} other files skipped)` : ''}`,
+          '',
+        ].join('\n')
+  return { output, exitCode: failed ? 1 : 0 }
+}

@@ -1,0 +1,113 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { lintSchemasCommand } from '../src/cli/index.js'
+import { objectSchema } from './support/registry-builders.js'
+
+// Issue 31, item 1: `floe schemas lint DIR`, offline.
+
+const root = mkdtempSync(path.join(tmpdir(), 'floe-schemas-lint-'))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+/** A directory of schema files: `{ 'com.acme/cart/jsonschema/1-0-0': text }`. */
+function directory(name: string, files: Record<string, string>): string {
+  const dir = path.join(root, name)
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
+    writeFileSync(path.join(dir, file), text)
+  }
+  return dir
+}
+
+const cart = (version: string, maximum: number, extra: Record<string, object> = {}) =>
+  `${JSON.stringify(
+    objectSchema('com.acme', 'cart', version, {
+      quantity: { type: 'integer', minimum: 1, maximum },
+      ...extra,
+    }),
+    null,
+    2,
+  )}\n`
+
+describe('floe schemas lint', () => {
+  it('passes a clean directory: an addition numbered as one', async () => {
+    const dir = directory('clean', {
+      'com.acme/cart/jsonschema/1-0-0': cart('1-0-0', 10),
+      'com.acme/cart/jsonschema/1-0-1': cart('1-0-1', 10, {
+        currency: { type: 'string', enum: ['EUR'] },
+      }),
+      'README.md': '# not a schema',
+    })
+    const outcome = await lintSchemasCommand(dir, {})
+    expect(outcome).toEqual({
+      exitCode: 0,
+      output: '2 schemas: 0 errors, 0 warnings, 0 info (1 other files skipped)\n',
+    })
+  })
+
+  it('names each problem of a broken directory by file and line, and exits with 1', async () => {
+    const wrongPath = cart('1-0-0', 10).replace('"name": "cart"', '"name": "basket"')
+    const dir = directory('broken', {
+      'com.acme/cart/jsonschema/1-0-0': cart('1-0-0', 10),
+      // A breaking change (the maximum falls) numbered as an addition.
+      'com.acme/cart/jsonschema/1-0-1': cart('1-0-1', 5),
+      // A gap: no 1-0-2 below it.
+      'com.acme/cart/jsonschema/1-0-3': cart('1-0-3', 5),
+      'com.acme/other/jsonschema/1-0-0': wrongPath,
+      'com.acme/broken/jsonschema/1-0-0': '{\n  "self": {\n    "vendor": "com.acme",,\n  }\n}\n',
+    })
+    const outcome = await lintSchemasCommand(dir, {})
+    expect(outcome.exitCode).toBe(1)
+    const lines = outcome.output.trimEnd().split('\n')
+    const at = (file: string) => lines.filter((l) => l.startsWith(path.join(dir, file)))
+    expect(at('com.acme/broken/jsonschema/1-0-0')).toEqual([
+      `${path.join(dir, 'com.acme/broken/jsonschema/1-0-0')}:3: error json not JSON: property name expected`,
+    ])
+    expect(at('com.acme/cart/jsonschema/1-0-1')).toEqual([
+      expect.stringMatching(
+        /:7: error versionBump \/self\/version: a revision change from 1-0-0 numbered 1-0-1; 1-1-0 would say so: \{"quantity":([6-9]|10)\} is valid under 1-0-0 and refused by 1-0-1$/,
+      ),
+    ])
+    expect(at('com.acme/cart/jsonschema/1-0-3')).toEqual([
+      expect.stringMatching(/:7: error versionGap \/self\/version: 1-0-3 needs 1-0-2 first/),
+    ])
+    expect(at('com.acme/other/jsonschema/1-0-0')).toEqual([
+      expect.stringMatching(
+        /:5: error path \/self\/name: "basket" differs from the file's path, which says "other"$/,
+      ),
+    ])
+    expect(lines.at(-1)).toBe('5 schemas: 4 errors, 0 warnings, 0 info')
+  })
+
+  it('reports warnings without failing, unless --strict; and answers JSON with --format json', async () => {
+    const loose = JSON.stringify(
+      { ...JSON.parse(cart('1-0-0', 10)), properties: { note: { type: 'string' } } },
+      null,
+      2,
+    )
+    const dir = directory('warnings', { 'com.acme/cart/jsonschema/1-0-0': loose })
+    const relaxed = await lintSchemasCommand(dir, {})
+    expect(relaxed.exitCode).toBe(0)
+    expect(relaxed.output).toMatch(/:\d+: warning stringLength \/properties\/note: /)
+    expect((await lintSchemasCommand(dir, { strict: true })).exitCode).toBe(1)
+    const json = await lintSchemasCommand(dir, { format: 'json' })
+    const answer = JSON.parse(json.output)
+    expect(answer.summary).toMatchObject({ files: 1, errors: 0, warnings: 1 })
+    expect(answer.findings).toContainEqual({
+      file: 'com.acme/cart/jsonschema/1-0-0',
+      line: expect.any(Number),
+      severity: 'warning',
+      rule: 'stringLength',
+      message: expect.stringContaining('/properties/note'),
+    })
+  })
+
+  it('refuses a directory that is not there, and a format it does not know', async () => {
+    expect(await lintSchemasCommand(path.join(root, 'missing'), {})).toEqual({
+      exitCode: 2,
+      output: `floe: ${path.join(root, 'missing')} is not a directory\n`,
+    })
+    expect((await lintSchemasCommand(root, { format: 'xml' })).exitCode).toBe(2)
+  })
+})
