@@ -11,6 +11,7 @@ import {
   revokeKeyCommand,
   runStart,
   lintSchemasCommand,
+  diffSchemasCommand,
 } from './cli/index.js'
 import { packageVersion } from './package-version.js'
 
@@ -225,6 +226,18 @@ schemas
   .option('--strict', 'exit with 1 on warnings too')
   .action(async (directory: string, options: { format?: string; strict?: boolean }) => {
     const outcome = await lintSchemasCommand(directory, options)
+    process.stdout.write(outcome.output)
+    process.exitCode = outcome.exitCode
+  })
+
+schemas
+  .command('diff <before> <after>')
+  .description(
+    'can every value valid under BEFORE still be sent under AFTER? The compatibility verdict, a witness when not, and the version change; exit 0 compatible, 1 incompatible, 3 undecidable',
+  )
+  .option('--format <format>', 'text or json', 'text')
+  .action(async (before: string, after: string, options: { format?: string }) => {
+    const outcome = await diffSchemasCommand(before, after, options)
     process.stdout.write(outcome.output)
     process.exitCode = outcome.exitCode
   })

@@ -7,3 +7,4 @@ export {
 } from './credentials.commands.js'
 export { runStart } from './start.command.js'
 export { lintSchemasCommand } from './schemas-lint.command.js'
+export { diffSchemasCommand } from './schemas-diff.command.js'

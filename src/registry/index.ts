@@ -10,3 +10,4 @@ export {
   type SchemaFile,
   type Severity,
 } from './schemas-as-code/lint-schema-directory.js'
+export { schemaVersionChange } from './schemas-as-code/schema-pair-change.js'
