@@ -12,6 +12,10 @@ import {
   runStart,
   lintSchemasCommand,
   diffSchemasCommand,
+  pushSchemasCommand,
+  pullSchemasCommand,
+  type SchemasPushOptions,
+  type SchemasPullOptions,
 } from './cli/index.js'
 import { packageVersion } from './package-version.js'
 
@@ -241,6 +245,40 @@ schemas
     process.stdout.write(outcome.output)
     process.exitCode = outcome.exitCode
   })
+
+/** The server and key of `push` and `pull`: flags, else snowtype's variables. */
+const withServer = (command: Command) =>
+  command
+    .option('--server <url>', 'Floe (or Console API) URL (env SNOWPLOW_CONSOLE_API_URL)')
+    .option('--org <uuid>', 'organization (env SNOWPLOW_CONSOLE_ORG_ID)')
+    .option('--key-id <uuid>', 'API key id, for a v3 key (env SNOWPLOW_CONSOLE_API_KEY_ID)')
+    .option('--key <secret>', 'API key secret (env SNOWPLOW_CONSOLE_API_KEY)')
+const report = (outcome: { output: string; exitCode: number }) => {
+  process.stdout.write(outcome.output)
+  process.exitCode = outcome.exitCode
+}
+withServer(
+  schemas
+    .command('push <dir>')
+    .description(
+      'lint DIR, then publish it through the Console API in dependency and version order, skipping what is deployed with the same content',
+    )
+    .option('--env <env>', 'dev, or prod (through DEV)', 'dev')
+    .option('--dry-run', 'print the plan and push nothing')
+    .option('--patch', 'replace a DEV version whose content differs'),
+).action(async (directory: string, options: SchemasPushOptions) =>
+  report(await pushSchemasCommand(directory, options)),
+)
+withServer(
+  schemas
+    .command('pull <dir>')
+    .description(
+      'write every version a registry holds into DIR/vendor/name/format/version, as it was pushed',
+    )
+    .option('--env <env>', 'dev or prod', 'dev'),
+).action(async (directory: string, options: SchemasPullOptions) =>
+  report(await pullSchemasCommand(directory, options)),
+)
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const expected =

@@ -8,3 +8,5 @@ export {
 export { runStart } from './start.command.js'
 export { lintSchemasCommand } from './schemas-lint.command.js'
 export { diffSchemasCommand } from './schemas-diff.command.js'
+export { pushSchemasCommand, type SchemasPushOptions } from './schemas-push.command.js'
+export { pullSchemasCommand, type SchemasPullOptions } from './schemas-pull.command.js'

@@ -1,8 +1,9 @@
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import path from 'node:path'
 import { checkCompatibility } from '../compatibility/index.js'
-import { createAjv, parseSchemaVer } from '../iglu/index.js'
-import { lintSchemaDirectory, type LintFinding, type SchemaFile } from '../registry/index.js'
+import { createAjv } from '../iglu/index.js'
+import { lintSchemaDirectory, type LintFinding } from '../registry/index.js'
+import { schemaFiles } from './schema-files.js'
 
 export interface SchemasLintOptions {
   readonly format?: string
@@ -13,37 +14,6 @@ export interface SchemasLintOptions {
 export interface CommandOutcome {
   readonly output: string
   readonly exitCode: number
-}
-
-/**
- * The JSON Schemas of an Iglu repository's layout: files named as a SchemaVer (`1-0-0`) in a
- * `jsonschema` folder. Others (Avro or Thrift schemas, READMEs) are counted as skipped; dot
- * folders are not read.
- */
-async function schemaFiles(root: string): Promise<{ files: SchemaFile[]; skipped: number }> {
-  const files: SchemaFile[] = []
-  let skipped = 0
-  async function walk(folder: string): Promise<void> {
-    const entries = await readdir(folder, { withFileTypes: true })
-    entries.sort((a, b) => a.name.localeCompare(b.name))
-    for (const entry of entries) {
-      const full = path.join(folder, entry.name)
-      if (entry.isDirectory()) {
-        if (!entry.name.startsWith('.')) await walk(full)
-      } else if (
-        entry.isFile() &&
-        parseSchemaVer(entry.name) !== null &&
-        path.basename(folder) === 'jsonschema'
-      ) {
-        files.push({
-          path: path.relative(root, full).split(path.sep).join('/'),
-          text: await readFile(full, 'utf8'),
-        })
-      } else skipped++
-    }
-  }
-  await walk(root)
-  return { files, skipped }
 }
 
 const count = (findings: readonly LintFinding[], severity: LintFinding['severity']) =>

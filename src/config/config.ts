@@ -17,6 +17,11 @@ import {
 } from './listener-config.js'
 import path from 'node:path'
 import { isUuid } from '../shared/index.js'
+import {
+  parseConsoleClientConfig,
+  type ConsoleClientConfig,
+  type ConsoleClientFlags,
+} from './console-client-config.js'
 
 /**
  * The embedded database's page cache. PostgreSQL's 128 MB default is resident in PGlite's WASM
@@ -237,4 +242,17 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value)
   }
   return value
+}
+
+/**
+ * The connection of `floe schemas push|pull`: flags, else the environment (snowtype's variables).
+ * Throws a ConfigError naming everything missing.
+ */
+export function loadConsoleClientConfig(
+  flags: ConsoleClientFlags,
+  env: Env = process.env,
+): ConsoleClientConfig {
+  const { config, problems } = parseConsoleClientConfig(flags, env)
+  if (config === null) throw new ConfigError(problems)
+  return config
 }

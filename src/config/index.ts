@@ -19,8 +19,10 @@ export {
   DEFAULT_PGLITE_SHARED_BUFFERS_MB,
   type FlagEnrichment,
   loadConfig,
+  loadConsoleClientConfig,
   type TlsConfig,
   unknownFlagEnrichment,
 } from './config.js'
 export { type CostlyWorkLimits, DEFAULT_COSTLY_WORK_LIMITS } from './costly-work-config.js'
 export type { InspectionConfig } from './inspection-config.js'
+export type { ConsoleClientConfig, ConsoleClientFlags } from './console-client-config.js'

@@ -11,3 +11,10 @@ export {
   type Severity,
 } from './schemas-as-code/lint-schema-directory.js'
 export { schemaVersionChange } from './schemas-as-code/schema-pair-change.js'
+export {
+  planPush,
+  versionKey,
+  type LocalSchema,
+  type PushStep,
+  type RemoteContent,
+} from './schemas-as-code/push-plan.js'
