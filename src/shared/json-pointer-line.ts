@@ -1,4 +1,5 @@
 import { parseTree, type Node } from 'jsonc-parser'
+import { firstAtOrAfter } from './sorted-search.js'
 
 /** The child of an object (by property name) or an array (by index) that a pointer's part names. */
 function childOf(node: Node, part: string): Node | undefined {
@@ -15,17 +16,11 @@ function childOf(node: Node, part: string): Node | undefined {
  */
 export function pointerLines(text: string): (pointer: string) => number | null {
   const root = parseTree(text)
-  let lineStarts: number[] | null = null
+  let lineBreaks: number[] | null = null
+  // A line is one plus the number of line breaks before the offset.
   const lineAt = (offset: number) => {
-    lineStarts ??= [...text.matchAll(/\n/g)].map((match) => match.index)
-    let low = 0
-    let high = lineStarts.length
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if ((lineStarts[middle] as number) < offset) low = middle + 1
-      else high = middle
-    }
-    return low + 1
+    lineBreaks ??= [...text.matchAll(/\n/g)].map((match) => match.index)
+    return firstAtOrAfter(lineBreaks, offset) + 1
   }
   return (pointer) => {
     let node = root

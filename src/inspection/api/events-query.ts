@@ -7,6 +7,7 @@ import {
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 import type { JsonPages } from './json-array.js'
 import { LeadingItems } from '../store/leading-items.js'
+import { firstAtOrAfter } from '../../shared/index.js'
 import { toLossyJson } from '../pipeline/lossy-json.js'
 import { eventJson } from '../pipeline/java-doubles.js'
 import {
@@ -225,18 +226,6 @@ class SortedTimes {
     const to = Number.isNaN(end) ? this.sorted.length : firstAtOrAfter(this.sorted, end)
     return Math.max(0, to - from) + this.unreadable
   }
-}
-
-/** The index of the first time ≥ `bound` in ascending `times` (their length when none is). */
-function firstAtOrAfter(times: Float64Array, bound: number): number {
-  let low = 0
-  let high = times.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if ((times[middle] as number) < bound) low = middle + 1
-    else high = middle
-  }
-  return low
 }
 
 /**

@@ -4,6 +4,7 @@ import { ErrorNote, Status } from '../../components/status.js'
 import { useLoad } from '../../components/use-load.js'
 import { href, navigate } from '../../router.js'
 import { CoverageTable } from './coverage-table.js'
+import { SourceApplicationsField } from './source-applications-field.js'
 
 const NEW_PRODUCT: DataProduct = { id: '', name: '' }
 
@@ -127,25 +128,7 @@ function ProductForm(props: {
       </label>
       {text('Domain', domain, setDomain)}
       {text('Owner', owner, setOwner)}
-      <fieldset>
-        <legend>Source applications</legend>
-        {props.applications.length === 0 && <p class="muted">None defined.</p>}
-        {props.applications.map((app) => (
-          <label class="inline" key={app.id}>
-            <input
-              type="checkbox"
-              checked={apps.has(app.id)}
-              onChange={(e) => {
-                const next = new Set(apps)
-                if (e.currentTarget.checked) next.add(app.id)
-                else next.delete(app.id)
-                setApps(next)
-              }}
-            />
-            {app.name} <span class="muted">({(app.appIds ?? []).join(', ') || 'no app ID'})</span>
-          </label>
-        ))}
-      </fieldset>
+      <SourceApplicationsField applications={props.applications} chosen={apps} onChange={setApps} />
       <ErrorNote error={error} />
       {saved && <p role="status">Data product saved.</p>}
       <button type="submit">

@@ -12,6 +12,7 @@ import {
 } from '../../api/tracking-plans.js'
 import { ErrorNote } from '../../components/status.js'
 import { LiveVerdict, Problems } from './compatibility-note.js'
+import { SourceApplicationsField } from './source-applications-field.js'
 
 /** How long the editor waits after the last keystroke before asking for a verdict. */
 const CHECK_AFTER_MS = 400
@@ -204,25 +205,7 @@ export function ScenarioEditor(props: {
         />
       </label>
       <LiveVerdict verdict={verdict} error={verdictError} />
-      <fieldset>
-        <legend>Source applications</legend>
-        {props.applications.length === 0 && <p class="muted">None defined.</p>}
-        {props.applications.map((app) => (
-          <label class="inline" key={app.id}>
-            <input
-              type="checkbox"
-              checked={apps.has(app.id)}
-              onChange={(e) => {
-                const next = new Set(apps)
-                if (e.currentTarget.checked) next.add(app.id)
-                else next.delete(app.id)
-                setApps(next)
-              }}
-            />
-            {app.name}
-          </label>
-        ))}
-      </fieldset>
+      <SourceApplicationsField applications={props.applications} chosen={apps} onChange={setApps} />
       <label>
         Message for the history
         <input value={message} onInput={(e) => setMessage(e.currentTarget.value)} />
