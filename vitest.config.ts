@@ -14,6 +14,15 @@ const FULL_TIER_ONLY = [
   'test/core-schemas-differential.test.ts',
 ]
 
+/**
+ * Fast-tier files that must not share a worker with others (`isolate: false` below): they measure
+ * the event loop's stalls or the heap, which another file's garbage would skew.
+ */
+const OWN_PROCESS = [
+  'test/hostile-corpus.http.test.ts',
+  'src/inspection/store/event-weight.test.ts',
+]
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -34,9 +43,10 @@ export default defineConfig({
           // instance), so a file cannot see another's.
           isolate: false,
           include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
-          exclude: FULL_TIER_ONLY,
+          exclude: [...FULL_TIER_ONLY, ...OWN_PROCESS],
         },
       },
+      { extends: true, test: { name: 'fast-alone', include: OWN_PROCESS } },
       { extends: true, test: { name: 'full', include: FULL_TIER_ONLY } },
     ],
   },

@@ -16,6 +16,9 @@ const external = [
   'yaml',
   'maxmind',
   '@pushcorn/hocon-parser',
+  // The MCP server (`floe mcp`, `POST /mcp`): loaded at its first use, with its own dependencies.
+  '@modelcontextprotocol/sdk',
+  'zod',
 ]
 
 await build({

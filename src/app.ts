@@ -12,6 +12,7 @@ import {
 } from './auth/index.js'
 import type { Config } from './config/index.js'
 import { consoleRoutes } from './console/index.js'
+import { mcpRoutes } from './mcp/index.js'
 import { createDb, migrateToLatest, type Store } from './db/index.js'
 import {
   createHttpServer,
@@ -235,6 +236,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       now: nowMillis,
     })
     await http.register(consoleRoutes, { directory: path.join(BUILD_DIR, 'web') })
+    await http.register(mcpRoutes, {
+      principalOf: auth.principalOf,
+      inject: http.inject.bind(http) as FastifyInstance['inject'],
+      version: packageVersion(),
+    })
 
     const interrupted = await registry.service.finishInterruptedRequests()
     if (interrupted > 0)

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander'
-import { ConfigError, type ConfigFlags } from './config/index.js'
+import { ConfigError, type ConfigFlags, type ConsoleClientFlags } from './config/index.js'
 import { DomainError } from './shared/index.js'
 import { DataDirLockedError } from './db/index.js'
 import {
@@ -16,6 +16,7 @@ import {
   pullSchemasCommand,
   type SchemasPushOptions,
   type SchemasPullOptions,
+  runMcpCommand,
 } from './cli/index.js'
 import { packageVersion } from './package-version.js'
 
@@ -279,6 +280,14 @@ withServer(
 ).action(async (directory: string, options: SchemasPullOptions) =>
   report(await pullSchemasCommand(directory, options)),
 )
+
+withServer(
+  program
+    .command('mcp')
+    .description(
+      "Floe's MCP server over stdio for coding assistants: the registry, the tracking plan and the inspected events of the Floe the flags (or snowtype's variables) name",
+    ),
+).action(async (options: ConsoleClientFlags) => runMcpCommand(options))
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const expected =

@@ -30,6 +30,8 @@ export interface Auth {
   readonly bearerGuard: onRequestAsyncHookHandler
   /** Iglu reads: an API key secret in `apikey`, or a bearer token. */
   readonly igluAccessGuard: onRequestAsyncHookHandler
+  /** The principal of a request's bearer token, for routes outside an organization's path (`/mcp`). */
+  readonly principalOf: OrganizationsRoutesOptions['principalOf']
   /** `/api/msc/v1/organizations`: the token's organization. */
   readonly organizationsRoutes: readonly [typeof organizationsRoutes, OrganizationsRoutesOptions]
   /** The first organization, by creation; null before any exists. */
@@ -58,16 +60,18 @@ export async function openAuth(deps: {
     clock,
   })
   const bearerGuard = createBearerGuard({ tokens, credentials })
+  const principalOf = createTokenReader({ tokens, credentials })
   return {
     startup,
     credentials,
     tokens,
     bearerGuard,
+    principalOf,
     igluAccessGuard: createIgluAccessGuard({ credentials, bearerGuard }),
     organizationsRoutes: [
       organizationsRoutes,
       {
-        principalOf: createTokenReader({ tokens, credentials }),
+        principalOf,
         findOrganization: (id) => createOrganizationsStore(db).findById(id),
       },
     ],

@@ -6,9 +6,14 @@ export class ConsoleApiError extends Error {}
 /** The Console API of one organization, with a token exchanged for the configured key. */
 export class ConsoleApiClient {
   private constructor(
-    private readonly base: string,
+    private readonly serverUrl: string,
+    readonly organizationId: string,
     private readonly token: string,
   ) {}
+
+  private get base(): string {
+    return `${this.serverUrl}/api/msc/v1/organizations/${this.organizationId}`
+  }
 
   static async connect(config: ConsoleClientConfig): Promise<ConsoleApiClient> {
     const base = `${config.serverUrl}/api/msc/v1/organizations/${config.organizationId}`
@@ -31,16 +36,29 @@ export class ConsoleApiClient {
       throw new ConsoleApiError(
         `the key was refused (${response.status}${body?.message === undefined ? '' : `: ${body.message}`})`,
       )
-    return new ConsoleApiClient(base, body.accessToken)
+    return new ConsoleApiClient(config.serverUrl, config.organizationId, body.accessToken)
   }
 
-  /** A request with a JSON body given as text (sent as is: a schema keeps its bytes). */
-  async call(
+  /** A request to the organization's Console API, with a JSON body given as text (sent as is: a schema keeps its bytes). */
+  call(method: string, path: string, bodyText?: string): Promise<{ status: number; text: string }> {
+    return this.request(method, `${this.base}${path}`, bodyText)
+  }
+
+  /** A request to any path of the server (`/micro/...`), with the token. */
+  serverCall(
     method: string,
     path: string,
     bodyText?: string,
   ): Promise<{ status: number; text: string }> {
-    const response = await fetch(`${this.base}${path}`, {
+    return this.request(method, `${this.serverUrl}${path}`, bodyText)
+  }
+
+  private async request(
+    method: string,
+    url: string,
+    bodyText?: string,
+  ): Promise<{ status: number; text: string }> {
+    const response = await fetch(url, {
       method,
       headers: {
         authorization: `Bearer ${this.token}`,

@@ -1,0 +1,18 @@
+/**
+ * Floe's HTTP APIs as the MCP tools reach them: in the server, through `inject()` with the
+ * caller's own token; from `floe mcp`, over the network with a key. Paths are the server's
+ * (`/micro/...`), or the organization's Console API under `{org}` (`{org}/data-structures/v1`).
+ */
+export interface FloeApi {
+  call(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<{ readonly status: number; readonly body: unknown }>
+}
+
+/** `{org}/…` → the organization's Console API path. */
+export const organizationPath = (organizationId: string, path: string) =>
+  path.startsWith('{org}')
+    ? `/api/msc/v1/organizations/${organizationId}${path.slice('{org}'.length)}`
+    : path

@@ -1,0 +1,229 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { FloeApi } from './floe-api.js'
+
+/** A tool's answer: the API's JSON as text, marked as an error when the API refused. */
+async function answer(api: FloeApi, method: 'GET' | 'POST', path: string, body?: unknown) {
+  const { status, body: result } = await api.call(method, path, body)
+  const text = typeof result === 'string' ? result : JSON.stringify(result, null, 2)
+  return {
+    content: [{ type: 'text' as const, text: status >= 400 ? `HTTP ${status}: ${text}` : text }],
+    ...(status >= 400 ? { isError: true } : {}),
+  }
+}
+
+const query = (params: Record<string, string | number | undefined>) => {
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== '') search.set(key, String(value))
+  const text = search.toString()
+  return text === '' ? '' : `?${text}`
+}
+
+/**
+ * Floe's MCP server: what a coding assistant needs to check the tracking code it writes, answered
+ * from the live registry, tracking plan and inspected events.
+ */
+export async function createFloeMcpServer(api: FloeApi, version: string): Promise<McpServer> {
+  // Loaded here, at the first use: a server that never serves MCP never loads the SDK.
+  const [{ McpServer: Server }, { z }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('zod'),
+  ])
+  const server = new Server({ name: 'floe', version })
+
+  server.registerTool(
+    'search_data_structures',
+    {
+      description:
+        'Search the registry\'s data structures (Iglu schemas) by vendor, name, type or description. Returns each structure with its hash and the version current in DEV and PROD. Example: {"query": "checkout"}',
+      inputSchema: { query: z.string().max(200).optional() },
+    },
+    async ({ query: text }) => {
+      const { status, body } = await api.call('GET', '{org}/data-structures/v1')
+      if (status !== 200 || !Array.isArray(body))
+        return answer(api, 'GET', '{org}/data-structures/v1')
+      const words = (text ?? '').toLowerCase().split(/\s+/).filter(Boolean)
+      const found = (body as Record<string, unknown>[]).filter((s) => {
+        const haystack = JSON.stringify([s.vendor, s.name, s.description, s.meta]).toLowerCase()
+        return words.every((w) => haystack.includes(w))
+      })
+      return { content: [{ type: 'text' as const, text: JSON.stringify(found, null, 2) }] }
+    },
+  )
+
+  server.registerTool(
+    'get_data_structure',
+    {
+      description:
+        'The schema of one version of a data structure, exactly as stored (PROD, else DEV, unless env is given). The hash comes from search_data_structures. Example: {"hash": "…", "version": "1-0-0"}',
+      inputSchema: {
+        hash: z.string().regex(/^[0-9a-f]{64}$/),
+        version: z.string().regex(/^\d+-\d+-\d+$/),
+        env: z.enum(['DEV', 'PROD']).optional(),
+      },
+    },
+    async ({ hash, version, env }) =>
+      answer(api, 'GET', `{org}/data-structures/v1/${hash}/versions/${version}${query({ env })}`),
+  )
+
+  server.registerTool(
+    'validate_schema',
+    {
+      description:
+        'Validate a self-describing JSON Schema as the registry does before a deployment: the meta-schema, the warehouse linters, and the change from the version before it (with the suggested version). Example: {"schema": {"$schema": "http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#", "self": {"vendor": "com.acme", "name": "checkout", "format": "jsonschema", "version": "1-0-0"}, "type": "object", "properties": {}}}',
+      inputSchema: { schema: z.record(z.string(), z.unknown()) },
+    },
+    async ({ schema }) =>
+      answer(api, 'POST', '{org}/data-structures/v1/validation-requests', {
+        meta: {},
+        data: schema,
+      }),
+  )
+
+  server.registerTool(
+    'check_compatibility',
+    {
+      description:
+        'Is every value valid under `before` still valid under `after`? The compatibility engine answers compatible, incompatible with a witness (a value valid under before that after refuses), or undecidable. Example: {"before": {"type": "integer", "maximum": 10}, "after": {"type": "integer", "maximum": 5}}',
+      inputSchema: {
+        before: z.record(z.string(), z.unknown()),
+        after: z.record(z.string(), z.unknown()),
+      },
+    },
+    async ({ before, after }) =>
+      answer(api, 'POST', '{org}/compatibility-checks', { candidate: before, reference: after }),
+  )
+
+  server.registerTool(
+    'suggest_next_version',
+    {
+      description:
+        'What version a new schema should have: the change it makes from a deployed version of the same schema (no-change, minor, revision, major) and the migrations. Example: {"vendor": "com.acme", "name": "checkout", "fromVersion": "1-0-0", "schema": {…the new schema…}}',
+      inputSchema: {
+        vendor: z.string(),
+        name: z.string(),
+        fromVersion: z.string().regex(/^\d+-\d+-\d+$/),
+        schema: z.record(z.string(), z.unknown()),
+      },
+    },
+    async ({ vendor, name, fromVersion, schema }) =>
+      answer(api, 'POST', '{org}/data-structures/v1/schema-migrations', {
+        destinationType: 'snowflake',
+        sourceSchemaKey: { vendor, name, format: 'jsonschema', version: fromVersion },
+        targetSchema: schema,
+      }),
+  )
+
+  server.registerTool(
+    'list_event_specifications',
+    {
+      description:
+        'The event specifications of the tracking plan (optionally of one data product, or with one status), with their event data structure, entities and rules. Example: {"status": "published"}',
+      inputSchema: {
+        dataProductId: z.string().uuid().optional(),
+        status: z.enum(['draft', 'published', 'deprecated']).optional(),
+      },
+    },
+    async ({ dataProductId, status }) =>
+      answer(api, 'GET', `{org}/event-specs/v1${query({ dataProductId, status })}`),
+  )
+
+  server.registerTool(
+    'get_event_specification',
+    {
+      description: 'One event specification, with its compatibility warnings. Example: {"id": "…"}',
+      inputSchema: { id: z.string().uuid() },
+    },
+    async ({ id }) => answer(api, 'GET', `{org}/event-specs/v1/${id}`),
+  )
+
+  server.registerTool(
+    'list_data_products',
+    { description: 'The data products of the tracking plan, each with its event specifications.' },
+    async () => answer(api, 'GET', '{org}/data-products/v2'),
+  )
+
+  server.registerTool(
+    'get_data_product',
+    {
+      description:
+        'One data product with its event specifications and source applications. Example: {"id": "…"}',
+      inputSchema: { id: z.string().uuid() },
+    },
+    async ({ id }) => answer(api, 'GET', `{org}/data-products/v2/${id}`),
+  )
+
+  server.registerTool(
+    'query_events',
+    {
+      description:
+        'Inspected good and failed events, flattened as Micro 4.x shows them, newest first: filter by columns (any field, or a property inside an entity such as contexts_com_acme_product_1.sku), search any value, a collector-time range, sort and page. Example: {"filters": [{"column": "app_id", "values": ["shop"]}], "search": "checkout", "pageSize": 20}',
+      inputSchema: {
+        filters: z
+          .array(z.object({ column: z.string(), values: z.array(z.string()) }))
+          .max(20)
+          .optional(),
+        validEvents: z.boolean().optional(),
+        search: z.string().max(1000).optional(),
+        start: z.string().optional(),
+        end: z.string().optional(),
+        page: z.number().int().min(1).optional(),
+        pageSize: z.number().int().min(1).max(500).optional(),
+      },
+    },
+    async (input) =>
+      answer(api, 'POST', '/micro/events', {
+        filters: input.filters ?? [],
+        validEvents: input.validEvents ?? null,
+        search: input.search ?? null,
+        timeRange: { start: input.start ?? null, end: input.end ?? null },
+        page: input.page ?? 1,
+        pageSize: input.pageSize ?? 20,
+      }),
+  )
+
+  server.registerTool(
+    'query_bad_events',
+    {
+      description:
+        'The newest bad rows (requests or events the pipeline refused), each with its messages and raw payload. Example: {"limit": 10}',
+      inputSchema: { limit: z.number().int().min(1).max(500).optional() },
+    },
+    async ({ limit }) => answer(api, 'POST', '/micro/bad', { limit: limit ?? 20 }),
+  )
+
+  server.registerTool(
+    'get_coverage',
+    {
+      description:
+        'Which event specifications the inspected events exercised: per data product and specification, events seen, first and last seen, violations, and the specifications never seen. Example: {"appId": "shop"}',
+      inputSchema: {
+        start: z.string().optional(),
+        end: z.string().optional(),
+        appId: z.string().optional(),
+      },
+    },
+    async ({ start, end, appId }) =>
+      answer(api, 'GET', `/micro/coverage${query({ start, end, appId })}`),
+  )
+
+  server.registerTool(
+    'assert_coverage',
+    {
+      description:
+        'Check expectations on the inspected events, as a CI step does: every specification of a data product seen, at most so many violations, bad or unmatched events. Passed, or each failure. Example: {"dataProduct": "…", "minEventsPerSpecification": 1, "maxViolations": 0, "maxBad": 0}',
+      inputSchema: {
+        dataProduct: z.string().optional(),
+        eventSpecifications: z.array(z.string()).optional(),
+        minEventsPerSpecification: z.number().int().min(0).optional(),
+        maxViolations: z.number().int().min(0).optional(),
+        maxBad: z.number().int().min(0).optional(),
+        maxUnmatched: z.number().int().min(0).optional(),
+        appId: z.string().optional(),
+      },
+    },
+    async (expectations) => answer(api, 'POST', '/micro/assert', expectations),
+  )
+
+  return server
+}

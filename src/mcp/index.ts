@@ -1,0 +1,2 @@
+export { organizationPath, type FloeApi } from './floe-api.js'
+export { mcpRoutes } from './mcp.routes.js'

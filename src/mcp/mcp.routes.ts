@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest, InjectOptions } from 'fastify'
+import { organizationPath, type FloeApi } from './floe-api.js'
+
+export interface McpRoutesOptions {
+  /** Who the bearer token is (a 401 otherwise). */
+  readonly principalOf: (request: FastifyRequest) => Promise<{ readonly organizationId: string }>
+  /** The server's own routes, for the tools: each call carries the caller's token. */
+  readonly inject: FastifyInstance['inject']
+  readonly version: string
+}
+
+const readJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+/**
+ * `POST /mcp`: Floe's MCP server over streamable HTTP, stateless (each request its own server and
+ * transport), behind the Console API's bearer auth. The SDK is loaded at the first request.
+ */
+export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, options) => {
+  app.post('/mcp', async (request, reply) => {
+    const { organizationId } = await options.principalOf(request)
+    const [{ createFloeMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+      import('./floe-mcp-server.js'),
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    ])
+    const authorization = request.headers.authorization ?? ''
+    const api: FloeApi = {
+      call: async (method, path, body) => {
+        const injected: InjectOptions = {
+          method,
+          url: organizationPath(organizationId, path),
+          headers: {
+            authorization,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+        }
+        const response = await options.inject(injected)
+        return { status: response.statusCode, body: readJson(response.body) }
+      },
+    }
+    const server = await createFloeMcpServer(api, options.version)
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    })
+    reply.hijack()
+    reply.raw.on('close', () => {
+      void transport.close()
+      void server.close()
+    })
+    await server.connect(transport)
+    await transport.handleRequest(request.raw, reply.raw, request.body)
+  })
+
+  // Stateless: there is no stream to open and no session to end.
+  const notAllowed = async (
+    _request: FastifyRequest,
+    reply: { code: (n: number) => { send: (b: unknown) => unknown } },
+  ) =>
+    reply.code(405).send({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: POST JSON-RPC requests to /mcp' },
+      id: null,
+    })
+  app.get('/mcp', notAllowed)
+  app.delete('/mcp', notAllowed)
+}

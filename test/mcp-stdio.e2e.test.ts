@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { afterAll, beforeAll, describe, it } from 'vitest'
+import { apiClient } from './support/api-client.js'
+import { startFloe, type FloeProcess } from './support/floe-process.js'
+import { exerciseEveryTool, seedForTools } from './support/mcp-tools.js'
+
+// Issue 31, item 4: `floe mcp` over stdio, as a coding assistant starts it, through the SDK's client.
+
+const FLOE = fileURLToPath(new URL('../dist/floe.mjs', import.meta.url))
+const BOOTSTRAP = {
+  organizationId: '2b7c1e4f-3a5d-4c6e-8f9a-0b1c2d3e4f5a',
+  apiKeyId: '7e6d5c4b-3a2f-4e1d-9c8b-7a6f5e4d3c2b',
+  apiKey: 'mcp-stdio-e2e-secret-key',
+}
+const root = mkdtempSync(path.join(tmpdir(), 'floe-mcp-e2e-'))
+
+describe('floe mcp over stdio', () => {
+  let floe: FloeProcess
+  let seeded: Awaited<ReturnType<typeof seedForTools>>
+
+  beforeAll(async () => {
+    floe = await startFloe([], {
+      FLOE_DATA_DIR: path.join(root, 'data'),
+      FLOE_BOOTSTRAP_ORG_ID: BOOTSTRAP.organizationId,
+      FLOE_BOOTSTRAP_API_KEY_ID: BOOTSTRAP.apiKeyId,
+      FLOE_BOOTSTRAP_API_KEY: BOOTSTRAP.apiKey,
+    })
+    const admin = await apiClient(
+      floe,
+      BOOTSTRAP.organizationId,
+      BOOTSTRAP.apiKeyId,
+      BOOTSTRAP.apiKey,
+    )
+    seeded = await seedForTools(admin, floe.baseUrl)
+  })
+  afterAll(async () => {
+    await floe?.stop('SIGTERM')
+    rmSync(root, { recursive: true, force: true })
+  })
+
+  it("offers every tool, each answering from the Floe that snowtype's variables name", async () => {
+    const client = new Client({ name: 'floe-test', version: '1.0.0' })
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [FLOE, 'mcp'],
+        env: {
+          PATH: process.env.PATH ?? '',
+          SNOWPLOW_CONSOLE_API_URL: `${floe.baseUrl}/api/msc`,
+          SNOWPLOW_CONSOLE_ORG_ID: BOOTSTRAP.organizationId,
+          SNOWPLOW_CONSOLE_API_KEY_ID: BOOTSTRAP.apiKeyId,
+          SNOWPLOW_CONSOLE_API_KEY: BOOTSTRAP.apiKey,
+        },
+        stderr: 'pipe',
+      }),
+    )
+    try {
+      await exerciseEveryTool(client, seeded)
+    } finally {
+      await client.close()
+    }
+  })
+})
