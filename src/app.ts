@@ -31,6 +31,7 @@ import {
   createRegistry,
   igluHealthRoutes,
   igluServerRoutes,
+  igluServiceRoutes,
   legacySchemasRoutes,
   registryNeighbourRoutes,
   registryRoutes,
@@ -143,9 +144,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       config.inspection.organizationId ??
       config.bootstrap?.organizationId ??
       (await auth.firstOrganizationId())
+    const checkDocument = pooledSchemaDocumentCheck(costlyWork)
     const registry = createRegistry({
       db: store.db.withTables<RegistryTables>(),
-      checkDocument: pooledSchemaDocumentCheck(costlyWork),
+      checkDocument,
       compatibility,
       scenarioReferences: createScenarioReferences({
         db: store.db.withTables<TrackingPlanTables>(),
@@ -211,6 +213,10 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
         iglu.addHook('onRequest', auth.igluAccessGuard)
         iglu.addHook('preValidation', rejectUnstorableInput)
         await iglu.register(igluServerRoutes, { repository: registry.repository })
+        await iglu.register(igluServiceRoutes, {
+          repository: registry.repository,
+          checkDocument: (data) => checkDocument(data),
+        })
       },
       { prefix: IGLU_PREFIX },
     )

@@ -475,14 +475,23 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
       return requestJson(`${server.baseUrl}${igluPath(route.url)}`, {
         method: route.method,
         headers,
+        // The one POST, schema validation, validates the deployed schema.
+        ...(route.method === 'POST' ? { body: fixture.schema } : {}),
       })
     }
     const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
     for (const route of igluRoutes) {
       const label = (who: string) => `${route.method} ${route.url} with ${who}`
       // As on Iglu Server, a reader without a key of the organization reads anonymously: every
-      // schema is private, so the listing of everything is empty and the rest is 404.
-      const anonymous = route.url.endsWith('/schemas') ? 200 : 404
+      // schema is private, so the listing of everything is empty, the server's description counts
+      // no schema, and the rest is 404; validation wants a key (403).
+      const describesServer = route.url.endsWith('/meta/server')
+      const anonymous =
+        route.url.endsWith('/schemas') || describesServer
+          ? 200
+          : route.url.endsWith('/validate/schema/jsonschema')
+            ? 403
+            : 404
       const refused: [string, Record<string, string>, number][] = [
         ['no credentials', {}, anonymous],
         ['a wrong secret', { apikey: 'floe_not-a-key' }, anonymous],
@@ -497,7 +506,16 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
         const response = await send(route, headers)
         if (response.status !== status)
           problems.push(`${label(who)}: expected ${status}, got ${response.status}`)
-        else if (status === 200 && route.method === 'GET' && JSON.stringify(response.body) !== '[]')
+        else if (describesServer && status === 200 && route.method === 'GET') {
+          if (response.body?.schemaCount !== 0)
+            problems.push(
+              `${label(who)}: expected no schema counted, got ${JSON.stringify(response.body)}`,
+            )
+        } else if (
+          status === 200 &&
+          route.method === 'GET' &&
+          JSON.stringify(response.body) !== '[]'
+        )
           problems.push(
             `${label(who)}: expected an empty listing, got ${JSON.stringify(response.body)}`,
           )

@@ -2,6 +2,7 @@ import { DomainError } from '../shared/index.js'
 
 export type RegistryErrorCode =
   | 'DATA_STRUCTURE_NOT_FOUND'
+  | 'IGLU_KEY_REQUIRED'
   | 'VERSION_NOT_DEPLOYED'
   | 'REQUEST_NOT_FOUND'
   | 'INVALID_SCHEMA_KEY'
@@ -207,5 +208,14 @@ export class NoSchemasAvailableError extends RegistryError<'NO_SCHEMAS_AVAILABLE
   readonly kind = 'not-found'
   constructor() {
     super('No schemas available')
+  }
+}
+
+/** Iglu Server's validation routes want a key (since 0.13.0): anonymous callers get 403. */
+export class IgluKeyRequiredError extends RegistryError<'IGLU_KEY_REQUIRED'> {
+  readonly code = 'IGLU_KEY_REQUIRED'
+  readonly kind = 'forbidden'
+  constructor() {
+    super('Not authorized: send an API key of this organization in the apikey header')
   }
 }
