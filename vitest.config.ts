@@ -47,7 +47,16 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'fast-alone', include: OWN_PROCESS } },
-      { extends: true, test: { name: 'full', include: FULL_TIER_ONLY } },
+      {
+        extends: true,
+        test: {
+          name: 'full',
+          include: FULL_TIER_ONLY,
+          // A browser page updates on its own clock (the console reloads live events at most once
+          // a second): `expect.poll` waits up to 15 s for what the page must come to show.
+          expect: { poll: { timeout: 15_000, interval: 50 } },
+        },
+      },
     ],
   },
 })

@@ -164,7 +164,9 @@ describe('the web console: events', () => {
     await page.getByRole('button', { name: 'Resume' }).click()
     await expect.poll(() => showing(page)).toBe('Showing 1–5 of 5')
     // Every event arrived within the last minute: the timeline's last bar holds them.
+    // The chart is drawn again each time the events reload: wait for one that is in place.
     const chart = page.locator('.timeline-chart .u-over')
+    await expect.poll(() => chart.boundingBox()).not.toBeNull()
     const box = await chart.boundingBox()
     if (box === null) throw new Error('the timeline has no plot area')
     await page.mouse.move(box.x + box.width - 2, box.y + box.height - 2)

@@ -1,15 +1,7 @@
 import { loadConsoleClientConfig, type ConsoleClientFlags } from '../config/index.js'
-import { organizationPath, type FloeApi } from '../mcp/index.js'
+import { jsonOrText, organizationPath, type FloeApi } from '../mcp/index.js'
 import { packageVersion } from '../package-version.js'
 import { ConsoleApiClient } from './console-api-client.js'
-
-const readJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
-  }
-}
 
 /**
  * `floe mcp`: Floe's MCP server over stdio, for a coding assistant on this machine, answering from
@@ -28,7 +20,7 @@ export async function runMcpCommand(flags: ConsoleClientFlags): Promise<void> {
         organizationPath(client.organizationId, path),
         body === undefined ? undefined : JSON.stringify(body),
       )
-      return { status: answer.status, body: readJson(answer.text) }
+      return { status: answer.status, body: jsonOrText(answer.text) }
     },
   }
   const server = await createFloeMcpServer(api, packageVersion())

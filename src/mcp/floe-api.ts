@@ -16,3 +16,12 @@ export const organizationPath = (organizationId: string, path: string) =>
   path.startsWith('{org}')
     ? `/api/msc/v1/organizations/${organizationId}${path.slice('{org}'.length)}`
     : path
+
+/** An answer's body: its JSON, or its text when it is not JSON. */
+export function jsonOrText(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}

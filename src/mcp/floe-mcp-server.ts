@@ -1,15 +1,23 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { FloeApi } from './floe-api.js'
 
-/** A tool's answer: the API's JSON as text, marked as an error when the API refused. */
-async function answer(api: FloeApi, method: 'GET' | 'POST', path: string, body?: unknown) {
-  const { status, body: result } = await api.call(method, path, body)
+/** A tool's answer from an API answer: its JSON as text, marked as an error when the API refused. */
+function toolAnswer(status: number, result: unknown) {
   const text = typeof result === 'string' ? result : JSON.stringify(result, null, 2)
   return {
     content: [{ type: 'text' as const, text: status >= 400 ? `HTTP ${status}: ${text}` : text }],
     ...(status >= 400 ? { isError: true } : {}),
   }
 }
+
+/** The answer of one API call, as the tool's. */
+async function answer(api: FloeApi, method: 'GET' | 'POST', path: string, body?: unknown) {
+  const { status, body: result } = await api.call(method, path, body)
+  return toolAnswer(status, result)
+}
+
+/** An API answer that is not what the tool needed, passed on as the tool's error. */
+const refused = (status: number, body: unknown) => toolAnswer(status >= 400 ? status : 502, body)
 
 const query = (params: Record<string, string | number | undefined>) => {
   const search = new URLSearchParams()
@@ -40,8 +48,7 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
     },
     async ({ query: text }) => {
       const { status, body } = await api.call('GET', '{org}/data-structures/v1')
-      if (status !== 200 || !Array.isArray(body))
-        return answer(api, 'GET', '{org}/data-structures/v1')
+      if (status !== 200 || !Array.isArray(body)) return refused(status, body)
       const words = (text ?? '').toLowerCase().split(/\s+/).filter(Boolean)
       const found = (body as Record<string, unknown>[]).filter((s) => {
         const haystack = JSON.stringify([s.vendor, s.name, s.description, s.meta]).toLowerCase()

@@ -1,2 +1,2 @@
-export { organizationPath, type FloeApi } from './floe-api.js'
+export { jsonOrText, organizationPath, type FloeApi } from './floe-api.js'
 export { mcpRoutes } from './mcp.routes.js'

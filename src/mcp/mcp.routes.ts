@@ -1,5 +1,11 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest, InjectOptions } from 'fastify'
-import { organizationPath, type FloeApi } from './floe-api.js'
+import type {
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  InjectOptions,
+} from 'fastify'
+import { jsonOrText, organizationPath, type FloeApi } from './floe-api.js'
 
 export interface McpRoutesOptions {
   /** Who the bearer token is (a 401 otherwise). */
@@ -7,14 +13,6 @@ export interface McpRoutesOptions {
   /** The server's own routes, for the tools: each call carries the caller's token. */
   readonly inject: FastifyInstance['inject']
   readonly version: string
-}
-
-const readJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
-  }
 }
 
 /**
@@ -41,7 +39,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, optio
           ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
         }
         const response = await options.inject(injected)
-        return { status: response.statusCode, body: readJson(response.body) }
+        return { status: response.statusCode, body: jsonOrText(response.body) }
       },
     }
     const server = await createFloeMcpServer(api, options.version)
@@ -59,10 +57,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, optio
   })
 
   // Stateless: there is no stream to open and no session to end.
-  const notAllowed = async (
-    _request: FastifyRequest,
-    reply: { code: (n: number) => { send: (b: unknown) => unknown } },
-  ) =>
+  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
     reply.code(405).send({
       jsonrpc: '2.0',
       error: { code: -32000, message: 'Method not allowed: POST JSON-RPC requests to /mcp' },

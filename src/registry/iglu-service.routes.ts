@@ -5,7 +5,7 @@ import { formatSchemaVer } from '../iglu/index.js'
 import { packageVersion } from '../package-version.js'
 import type { IgluRepository } from './iglu-repository.js'
 import { IgluKeyRequiredError } from './registry.errors.js'
-import { reportOf, type SchemaDocumentCheck } from './schema-validation.js'
+import { reportMessageParts, reportOf, type SchemaDocumentCheck } from './schema-validation.js'
 
 const tags = ['iglu server']
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { igluApiKey: [] }]
@@ -21,12 +21,8 @@ const ReportItem = Type.Object({
 
 /** A registry message, `"/pointer: text [rule]"`, as an item of Iglu Server's lint report. */
 function reportItem(message: string, level: 'ERROR' | 'WARNING' | 'INFO') {
-  const pointer = /^(\/[^:\s]*): /.exec(message)
-  return {
-    message: pointer === null ? message : message.slice(pointer[0].length),
-    level,
-    pointer: pointer?.[1] ?? '/',
-  }
+  const { pointer, text, rule } = reportMessageParts(message)
+  return { message: rule === null ? text : `${text} [${rule}]`, level, pointer }
 }
 
 /**

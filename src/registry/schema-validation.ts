@@ -46,6 +46,25 @@ function describe(finding: LintFinding): string {
 }
 
 /**
+ * A report message split back into what {@link describe} (and the other checks here) wrote:
+ * `"/pointer: text [rule]"`; a message without a pointer is about the root (`/`).
+ */
+export function reportMessageParts(message: string): {
+  pointer: string
+  text: string
+  rule: string | null
+} {
+  const rule = /\s\[([A-Za-z]+)\]$/.exec(message)
+  const body = rule === null ? message : message.slice(0, rule.index)
+  const pointer = /^(\/[^:\s]*): /.exec(body)
+  return {
+    pointer: pointer?.[1] ?? '/',
+    text: pointer === null ? body : body.slice(pointer[0].length),
+    rule: rule?.[1] ?? null,
+  }
+}
+
+/**
  * Is `data` a proper draft-04 JSON Schema, a valid self-describing schema, and loadable by
  * warehouses? Pure apart from the Ajv instance it is given. Throws SchemaTooDeepError past MAX_SCHEMA_DEPTH.
  */

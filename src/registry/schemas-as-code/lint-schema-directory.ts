@@ -9,7 +9,11 @@ import {
   type SchemaVer,
 } from '../../iglu/index.js'
 import { isJsonObject, pointerLines } from '../../shared/index.js'
-import { MAX_SCHEMA_DEPTH, validateSchemaDocument } from '../schema-validation.js'
+import {
+  MAX_SCHEMA_DEPTH,
+  reportMessageParts,
+  validateSchemaDocument,
+} from '../schema-validation.js'
 import { versionChange } from '../version-change.js'
 
 /** A schema file of a directory laid out as Iglu repositories are: `…/vendor/name/format/version`. */
@@ -28,18 +32,6 @@ export interface LintFinding {
   readonly severity: Severity
   readonly rule: string
   readonly message: string
-}
-
-/** A registry message, `"/pointer: text [rule]"`, split into its parts. */
-function splitMessage(message: string): { pointer: string; text: string; rule: string } {
-  const rule = /\s\[([A-Za-z]+)\]$/.exec(message)
-  const body = rule === null ? message : message.slice(0, rule.index)
-  const pointer = /^(\/[^:\s]*): /.exec(body)
-  return {
-    pointer: pointer?.[1] ?? '/',
-    text: pointer === null ? body : body.slice(pointer[0].length),
-    rule: rule?.[1] ?? 'schema',
-  }
 }
 
 /** The line of a character offset. */
@@ -80,6 +72,8 @@ interface Parsed {
   readonly version: SchemaVer
   /** `vendor/name/format`, from `self`. */
   readonly group: string
+  /** The line of `/self/version`, where the directory's version findings point. */
+  readonly versionLine: number
 }
 
 /** The key a path names: its last four parts. */
@@ -127,8 +121,8 @@ export async function lintSchemaDirectory(
     ] as const
     for (const [severity, messages] of levels)
       for (const message of messages) {
-        const { pointer, text, rule } = splitMessage(message)
-        add(at(pointer), severity, rule, `${pointer}: ${text}`)
+        const { pointer, text, rule } = reportMessageParts(message)
+        add(at(pointer), severity, rule ?? 'schema', `${pointer}: ${text}`)
       }
     const key = report.key
     if (key === null || !isJsonObject(json.value)) continue
@@ -150,6 +144,7 @@ export async function lintSchemaDirectory(
       schema: json.value,
       version: key.version,
       group: `${key.vendor}/${key.name}/${key.format}`,
+      versionLine: at('/self/version'),
     })
   }
 
@@ -160,7 +155,7 @@ export async function lintSchemaDirectory(
     members.sort((a, b) => compareSchemaVer(a.version, b.version))
     for (const [index, member] of members.entries()) {
       const earlier = members.slice(0, index)
-      const line = pointerLines(member.file.text)('/self/version') ?? 1
+      const line = member.versionLine
       const add = (rule: string, message: string) =>
         findings.push({ file: member.file.path, line, severity: 'error', rule, message })
       if (earlier.some((e) => compareSchemaVer(e.version, member.version) === 0)) {

@@ -3,6 +3,7 @@ import { currentIn, type DataStructure, type RegistryApi } from '../../api/regis
 import { Status } from '../../components/status.js'
 import { useLoad } from '../../components/use-load.js'
 import { href, navigate } from '../../router.js'
+import { TableHead } from '../../components/table-parts.js'
 
 const versionIn = (structure: DataStructure, env: 'DEV' | 'PROD') => {
   const deployment = currentIn(structure, env)
@@ -58,16 +59,7 @@ function StructureTable(props: { structures: readonly DataStructure[]; search: s
         Showing {shown.length} of {props.structures.length}
       </p>
       <table class="data-table">
-        <thead>
-          <tr>
-            <th scope="col">Vendor</th>
-            <th scope="col">Name</th>
-            <th scope="col">Type</th>
-            <th scope="col">DEV</th>
-            <th scope="col">PROD</th>
-            <th scope="col">Hidden</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Vendor', 'Name', 'Type', 'DEV', 'PROD', 'Hidden']} />
         <tbody>
           {shown.map((s) => (
             <tr key={s.hash}>

@@ -13,6 +13,7 @@ import { useLoad } from '../../components/use-load.js'
 import { href, navigate } from '../../router.js'
 import { MetadataEditor } from './metadata-editor.js'
 import { VersionDiff } from './version-diff.js'
+import { TableHead, UtcTime } from '../../components/table-parts.js'
 
 /** Versions of the structure, from its deployments, highest first. */
 function versionsOf(deployments: readonly Deployment[]): string[] {
@@ -238,15 +239,7 @@ function DeploymentTable(props: {
       )}
       <ErrorNote error={error} />
       <table class="data-table">
-        <thead>
-          <tr>
-            <th scope="col">Version</th>
-            <th scope="col">Environment</th>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">Message</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Version', 'Environment', 'When', 'Who', 'Message']} />
         <tbody>
           {props.deployments.map((d, index) => (
             <tr key={index}>
@@ -256,7 +249,7 @@ function DeploymentTable(props: {
               </td>
               <td>{d.env}</td>
               <td>
-                <time dateTime={d.ts}>{d.ts.replace('T', ' ').replace('Z', ' UTC')}</time>
+                <UtcTime iso={d.ts} />
               </td>
               <td>{d.initiator ?? '—'}</td>
               <td>{d.message ?? ''}</td>

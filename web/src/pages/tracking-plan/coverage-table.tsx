@@ -1,6 +1,7 @@
 import { Status } from '../../components/status.js'
 import { useLoad } from '../../components/use-load.js'
 import { href } from '../../router.js'
+import { TableHead } from '../../components/table-parts.js'
 
 interface SpecificationCoverage {
   readonly id: string
@@ -53,15 +54,9 @@ export function CoverageTable(props: { dataProductId: string }) {
               </button>
             </p>
             <table class="data-table" aria-label="Coverage">
-              <thead>
-                <tr>
-                  <th scope="col">Event specification</th>
-                  <th scope="col">Seen</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">With violations</th>
-                  <th scope="col">Last seen</th>
-                </tr>
-              </thead>
+              <TableHead
+                columns={['Event specification', 'Seen', 'Events', 'With violations', 'Last seen']}
+              />
               <tbody>
                 {specifications.map((s) => (
                   <tr key={s.id}>

@@ -2,6 +2,7 @@ import type { HistoryRecord, TrackingPlanApi } from '../../api/tracking-plans.js
 import { Status } from '../../components/status.js'
 import { TextDiff } from '../../components/text-diff.js'
 import { useLoad } from '../../components/use-load.js'
+import { TableHead, UtcTime } from '../../components/table-parts.js'
 
 const snapshotText = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
 
@@ -39,24 +40,14 @@ export function ScenarioHistory(props: {
   return (
     <>
       <table class="data-table" aria-label="History">
-        <thead>
-          <tr>
-            <th scope="col">Version</th>
-            <th scope="col">Status</th>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">Message</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Version', 'Status', 'When', 'Who', 'Message']} />
         <tbody>
           {[...props.history].reverse().map((record, index) => (
             <tr key={index}>
               <td>{record.version}</td>
               <td>{record.status}</td>
               <td>
-                <time dateTime={record.date}>
-                  {record.date.replace('T', ' ').replace('Z', ' UTC')}
-                </time>
+                <UtcTime iso={record.date} />
               </td>
               <td>{record.author}</td>
               <td>{record.message}</td>

@@ -2,6 +2,7 @@ import type { TrackingPlanApi } from '../../api/tracking-plans.js'
 import { Status } from '../../components/status.js'
 import { useLoad } from '../../components/use-load.js'
 import { href } from '../../router.js'
+import { TableHead } from '../../components/table-parts.js'
 
 /** Data products and every event specification, each with where it stands. */
 export function TrackingPlanOverview(props: { plans: TrackingPlanApi }) {
@@ -33,14 +34,7 @@ export function TrackingPlanOverview(props: { plans: TrackingPlanApi }) {
                   <p class="muted">No data product yet.</p>
                 ) : (
                   <table class="data-table">
-                    <thead>
-                      <tr>
-                        <th scope="col">Name</th>
-                        <th scope="col">Domain</th>
-                        <th scope="col">Owner</th>
-                        <th scope="col">Event specifications</th>
-                      </tr>
-                    </thead>
+                    <TableHead columns={['Name', 'Domain', 'Owner', 'Event specifications']} />
                     <tbody>
                       {products.map((product) => (
                         <tr key={product.id}>
@@ -62,15 +56,7 @@ export function TrackingPlanOverview(props: { plans: TrackingPlanApi }) {
                   <p class="muted">No event specification yet.</p>
                 ) : (
                   <table class="data-table">
-                    <thead>
-                      <tr>
-                        <th scope="col">Name</th>
-                        <th scope="col">Status</th>
-                        <th scope="col">Version</th>
-                        <th scope="col">Event</th>
-                        <th scope="col">Data product</th>
-                      </tr>
-                    </thead>
+                    <TableHead columns={['Name', 'Status', 'Version', 'Event', 'Data product']} />
                     <tbody>
                       {scenarios.data.map((scenario) => (
                         <tr key={scenario.id}>
