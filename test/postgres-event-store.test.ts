@@ -38,6 +38,27 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
 
   describeEventStoreContract(`PostgreSQL (${backend.name})`, fresh)
 
+  it('selects by stored text in SQL: events holding none of a group are not read', async () => {
+    const events = await fresh()
+    const appIds = ['WEB', 'a_b', 'axb', 'a%b', 'aXb', '\u212aey', 'other']
+    await events.keep({
+      good: appIds.map((appId) => aGoodEvent({ appId })),
+      bad: [],
+      incomplete: [],
+    })
+    const scanned = async (groups: string[][]) => {
+      const out: string[] = []
+      for await (const page of events.scan({ storedText: groups }))
+        out.push(...page.map((e) => String(e.event.app_id)))
+      return out
+    }
+    // K (U+212A) lower-cases to k in JavaScript only: 'key' finds it.
+    expect(await scanned([['web', 'a_b', 'a%b']])).toEqual(['a%b', 'a_b', 'WEB'])
+    expect(await scanned([['key', 'web']])).toEqual(['\u212aey', 'WEB'])
+    expect(await scanned([['key']])).toEqual(['\u212aey'])
+    expect(await scanned([['web'], ['nothing']])).toEqual([])
+  })
+
   it('writes a payload in one transaction: a failing row leaves none of its batch', async () => {
     const events = await fresh()
     await events.keep({ good: [aGoodEvent({ appId: 'before' })], bad: [], incomplete: [] })

@@ -263,6 +263,18 @@ export function describeEventStoreContract(
       expect(appIds(await scanned(store, range(null, null)))).toEqual(['t2', 't1', 't0'])
     })
 
+    it('scans every event whose stored text holds a text of each group, ignoring case, wildcards taken literally', async () => {
+      const store = await fresh()
+      const holders = ['WEB', 'a_b', 'a%b', '\u212aey', 'mob web']
+      await store.keep(
+        batch({ good: [...holders, 'axb', 'other'].map((appId) => aGoodEvent({ appId })) }),
+      )
+      const found = appIds(await scanned(store, { storedText: [['web', 'a_b', 'a%b', 'key']] }))
+      for (const appId of holders) expect(found).toContain(appId)
+      // Two groups: both must be held.
+      expect(appIds(await scanned(store, { storedText: [['web'], ['mob']] }))).toContain('mob web')
+    })
+
     it('scans more events than fit one page, newest first, each once', async () => {
       const store = await fresh()
       const many = Array.from({ length: 2600 }, (_, i) =>

@@ -112,6 +112,7 @@ describe('the events query over pages', () => {
     ).toEqual({
       validEvents: false,
       collectorTime: { start: Date.parse('2026-01-01T00:00:00Z'), end: null },
+      storedText: [],
     })
     expect(
       eventsQueryScope({

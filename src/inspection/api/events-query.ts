@@ -9,6 +9,7 @@ import type { JsonPages } from './json-array.js'
 import { LeadingItems } from '../store/leading-items.js'
 import { firstAtOrAfter } from '../../shared/index.js'
 import { toLossyJson } from '../pipeline/lossy-json.js'
+import { storedTextGroups } from './stored-text-prefilter.js'
 import { eventJson } from '../pipeline/java-doubles.js'
 import {
   columnHolds,
@@ -55,6 +56,7 @@ export function eventsQueryScope(query: EventsQuery): EventScope {
       start: boundInstant(query.timeRange?.start),
       end: boundInstant(query.timeRange?.end),
     },
+    storedText: storedTextGroups(query),
   }
 }
 

@@ -1,5 +1,6 @@
 import type { BadEventFilter, GoodEventFilter } from '../api/event-filters.js'
 import type { JsonPages } from '../api/json-array.js'
+import type { StoredTextGroups } from '../api/stored-text-prefilter.js'
 import type { BadEvent } from '../pipeline/bad-rows.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 
@@ -37,6 +38,11 @@ export interface CollectorTimeRange {
 export interface EventScope {
   readonly validEvents?: boolean | null
   readonly collectorTime?: CollectorTimeRange | null
+  /**
+   * Texts the event's stored JSON must hold, a necessary condition of the query (a store keeping
+   * JSON text may select by it; one that does not ignores it, as the query checks every event again).
+   */
+  readonly storedText?: StoredTextGroups | null
 }
 
 /**

@@ -13,6 +13,7 @@ import type { GoodEvent } from '../pipeline/enrich-event.js'
 import { ANSWER_PAGE, type JsonPages } from '../api/json-array.js'
 import { storedEventJson } from '../pipeline/java-doubles.js'
 import { EVENT_SPECIFICATION_VALIDATION } from '../pipeline/steps/check-event-specification.js'
+import { storedTextPattern, type StoredTextGroups } from '../api/stored-text-prefilter.js'
 
 /** Rows per INSERT: a tp2 payload may hold thousands of events, and a statement takes at most 65535 parameters. */
 const INSERT_CHUNK = 500
@@ -77,6 +78,15 @@ function specificationConditions(filter: GoodEventFilter) {
   if (filter.violation != null)
     conditions.push(verdictHolding({ errors: [{ rule: filter.violation }] }))
   return conditions
+}
+
+/**
+ * The stored text holds a text of each group, ignoring case: the events query's prefilter, run by
+ * the database on the text as stored (one case-insensitive regular expression per group).
+ */
+function storedTextCondition(groups: StoredTextGroups) {
+  const each = groups.map((texts) => sql`body ~* ${storedTextPattern(texts)}`)
+  return sql<boolean>`(${sql.join(each, sql` and `)})`
 }
 
 /**
@@ -261,6 +271,7 @@ export class PostgresEventStore implements EventStore {
           : sql`kind in ('good', 'incomplete')`
     const start = scope.collectorTime?.start ?? null
     const end = scope.collectorTime?.end ?? null
+    const groups = scope.storedText ?? []
     let before: string | null = null
     for (;;) {
       let query = this.deps.db
@@ -278,6 +289,7 @@ export class PostgresEventStore implements EventStore {
         query = query.where((eb) =>
           eb.or([eb('collector_tstamp', 'is', null), eb('collector_tstamp', '<', new Date(end))]),
         )
+      if (groups.length > 0) query = query.where(storedTextCondition(groups))
       if (before !== null) query = query.where(sql<boolean>`seq < cast(${before} as bigint)`)
       const rows = await query.orderBy('seq', 'desc').limit(SCAN_PAGE).execute()
       if (rows.length > 0) yield rows.map(parseGood)

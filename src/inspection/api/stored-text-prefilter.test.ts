@@ -1,0 +1,112 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { aGoodEvent } from '../../../test/support/event-store.contract.js'
+import { fuzzRuns } from '../../../test/support/fuzz-settings.js'
+import { queryEvents, type EventsQuery } from './events-query.js'
+import { storedTextGroups, storedTextHolds } from './stored-text-prefilter.js'
+import { storedEventJson } from '../pipeline/java-doubles.js'
+import type { GoodEvent } from '../pipeline/enrich-event.js'
+
+const PRODUCT = 'iglu:com.shop/product/jsonschema/1-0-0'
+
+/** Characters that stress the rule: case, LIKE wildcards, JSON escapes, number syntax, the two unfolded ones. */
+const tricky = fc.string({
+  unit: fc.constantFrom(...'aAbeEkKiI_ %:.,-+019"\\/é\u212a\u0130\n'),
+  maxLength: 8,
+})
+const scalar = fc.oneof(
+  tricky,
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.integer(),
+  fc.constantFrom(1e7, 1e21, 1e-7, 12345678, 0.5),
+  fc.boolean(),
+  fc.constant(null),
+)
+
+function anEvent(appId: string, userId: unknown, latitude: number, sku: unknown): GoodEvent {
+  const base = aGoodEvent({ appId })
+  const event = {
+    ...base.event,
+    user_id: userId,
+    geo_latitude: latitude,
+    geo_longitude: 2,
+    contexts: {
+      schema: 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-1',
+      data: [{ schema: PRODUCT, data: { sku, tags: [sku, 'x'] } }],
+    },
+  }
+  return { ...base, event: event as unknown as GoodEvent['event'] }
+}
+
+/** A query text: a piece of one of the event's own values in another case, or anything. */
+const textFrom = (values: readonly unknown[]) =>
+  fc.oneof(
+    fc
+      .tuple(fc.constantFrom(...values), fc.nat(), fc.nat(), fc.boolean())
+      .map(([value, from, length, upper]) => {
+        const text = String(value)
+        const start = from % (text.length + 1)
+        const piece = text.slice(start, start + (length % 6) + 1)
+        return upper ? piece.toUpperCase() : piece
+      }),
+    tricky,
+  )
+
+const matches = async (event: GoodEvent, query: EventsQuery) =>
+  (
+    await queryEvents(
+      (async function* () {
+        yield [event]
+      })(),
+      query,
+    )
+  ).totalItems === 1
+
+describe('the stored-text prefilter of the events query', () => {
+  it('never drops an event that the query matches (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.tuple(tricky, scalar, fc.double({ min: -90, max: 90, noNaN: true }), scalar),
+        fc.nat(3),
+        async ([appId, userId, latitude, sku], shape) => {
+          const event = anEvent(appId, userId, latitude, sku)
+          const values = [appId, userId, latitude, sku, `${latitude},2`, PRODUCT]
+          const text = fc.sample(textFrom(values), { numRuns: 1, seed: shape })[0] ?? ''
+          const columns = ['app_id', 'user_id', 'contexts_com_shop_product_1.sku', 'geo_location']
+          const query: EventsQuery = {
+            filters:
+              shape === 3 ? [] : [{ column: columns[shape] ?? 'app_id', values: [text, 'zz'] }],
+            search: shape === 3 ? text : null,
+            page: 1,
+            pageSize: 10,
+          }
+          if (await matches(event, query))
+            expect(storedTextHolds(storedEventJson(event), storedTextGroups(query))).toBe(true)
+        },
+      ),
+      { numRuns: fuzzRuns(3000, 30000) },
+    )
+  })
+
+  it('looks for letters and safe punctuation only, and never for null', () => {
+    const query = (values: string[], search: string | null = null): EventsQuery => ({
+      filters: [{ column: 'app_id', values }],
+      search,
+      page: 1,
+      pageSize: 1,
+    })
+    expect(storedTextGroups(query(['Web', 'MOBILE_app'], 'Check Out'))).toEqual([
+      ['web', 'mobile_app'],
+      ['check out'],
+    ])
+    expect(storedTextGroups(query(['web', 'v1'], 'a+b'))).toEqual([])
+    expect(storedTextGroups(query(['no-such-app'], 'a.b'))).toEqual([['no-such-app'], ['a.b']])
+    expect(storedTextGroups(query(['null']))).toEqual([])
+    expect(storedTextGroups(query(['say "hi"']))).toEqual([])
+    expect(storedTextHolds('{"app_id":"WEB"}', [['web']])).toBe(true)
+    expect(storedTextHolds('{"app_id":"mobile"}', [['web']])).toBe(false)
+    expect(storedTextHolds('{"app_id":"\u212aEY"}', [['key']])).toBe(true)
+    expect(storedTextHolds('{"app_id":"\u0130d"}', [['id']])).toBe(true)
+    expect(storedTextHolds('{"app_id":"a-b.c"}', [['a.b']])).toBe(false)
+  })
+})
