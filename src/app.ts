@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import {
   apiKeysRoutes,
+  igluKeygenRoutes,
   openAuth,
   systemClock,
   tokenExchangeRoutes,
@@ -32,6 +33,7 @@ import {
   igluHealthRoutes,
   igluServerRoutes,
   igluServiceRoutes,
+  igluWriteRoutes,
   legacySchemasRoutes,
   registryNeighbourRoutes,
   registryRoutes,
@@ -212,7 +214,13 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       async (iglu) => {
         iglu.addHook('onRequest', auth.igluAccessGuard)
         iglu.addHook('preValidation', rejectUnstorableInput)
+        readUntypedBodiesAsJson(iglu)
         await iglu.register(igluServerRoutes, { repository: registry.repository })
+        await iglu.register(igluWriteRoutes, {
+          service: registry.service,
+          repository: registry.repository,
+        })
+        await iglu.register(igluKeygenRoutes, { credentials: auth.credentials })
         await iglu.register(igluServiceRoutes, {
           repository: registry.repository,
           checkDocument: (data) => checkDocument(data),

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-import { Command } from 'commander'
+import { Command, Option } from 'commander'
 import { ConfigError, type ConfigFlags, type ConsoleClientFlags } from './config/index.js'
 import { DomainError } from './shared/index.js'
 import { DataDirLockedError } from './db/index.js'
 import {
   createKeyCommand,
+  type CreateKeyOptions,
   createOrganizationCommand,
   listKeysCommand,
   listOrganizationsCommand,
@@ -202,7 +203,16 @@ keys
   .requiredOption('--org <uuid>', 'organization the key belongs to')
   .option('--admin', 'allow admin actions such as deploying to PROD')
   .option('--description <text>', 'what the key is for')
-  .action((options: { org: string; admin?: boolean; description?: string }, command: Command) =>
+  .option(
+    '--iglu-vendor-prefix <prefix>',
+    'an Iglu Server key instead, for the apikey header of the Iglu API only: the vendor prefix it covers (com.acme covers com.acme.*; * covers every vendor)',
+  )
+  .addOption(
+    new Option('--iglu-permission <permission>', 'what the Iglu key may do with its prefix')
+      .choices(['read', 'write'])
+      .default('read'),
+  )
+  .action((options: CreateKeyOptions, command: Command) =>
     print(createKeyCommand(options, storeFlags(command))),
   )
 keys

@@ -470,13 +470,17 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
     expect(igluRoutes.length, 'the Iglu routes, read from the router').toBeGreaterThanOrEqual(5)
     const problems: string[] = []
     let requests = 0
+    const isKeygen = (route: RouteEntry) => route.url.endsWith('/auth/keygen')
     const send = async (route: RouteEntry, headers: Record<string, string>) => {
       requests++
-      return requestJson(`${server.baseUrl}${igluPath(route.url)}`, {
+      // Deleting a key names one (here none that exists); creating keys names a vendor prefix.
+      const query = isKeygen(route) && route.method === 'DELETE' ? `?key=${randomUUID()}` : ''
+      const body = isKeygen(route) ? { vendorPrefix: 'com.acme' } : fixture.schema
+      return requestJson(`${server.baseUrl}${igluPath(route.url)}${query}`, {
         method: route.method,
         headers,
-        // The one POST, schema validation, validates the deployed schema.
-        ...(route.method === 'POST' ? { body: fixture.schema } : {}),
+        // Validation validates the deployed schema, and writes write it again (to DEV).
+        ...(route.method === 'POST' || route.method === 'PUT' ? { body } : {}),
       })
     }
     const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
@@ -485,13 +489,18 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
       // As on Iglu Server, a reader without a key of the organization reads anonymously: every
       // schema is private, so the listing of everything is empty, the server's description counts
       // no schema, and the rest is 404; validation wants a key (403).
+      // Writes and key management want a key (401), validation too (403, as Iglu Server has it).
       const describesServer = route.url.endsWith('/meta/server')
+      const writes =
+        route.method === 'PUT' || (route.method === 'POST' && route.url.endsWith('/schemas'))
       const anonymous =
-        route.url.endsWith('/schemas') || describesServer
-          ? 200
-          : route.url.endsWith('/validate/schema/jsonschema')
-            ? 403
-            : 404
+        writes || isKeygen(route)
+          ? 401
+          : route.url.endsWith('/schemas') || describesServer
+            ? 200
+            : route.url.endsWith('/validate/schema/jsonschema')
+              ? 403
+              : 404
       const refused: [string, Record<string, string>, number][] = [
         ['no credentials', {}, anonymous],
         ['a wrong secret', { apikey: 'floe_not-a-key' }, anonymous],
@@ -520,17 +529,21 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
             `${label(who)}: expected an empty listing, got ${JSON.stringify(response.body)}`,
           )
       }
-      const allowed: [string, Record<string, string>][] = [
-        ["the admin key's secret", { apikey: adminKey.secret }],
-        ["a non-admin key's secret", { apikey: secrets.nonAdmin }],
-        ['an admin token', bearer(admin.accessToken)],
+      // Every path names the deployed schema (or its vendor, name, environment): a read answers
+      // 200, a write of it to DEV 200 (updated); keys are managed by admin keys only, and deleting
+      // a key that does not exist is 404.
+      const keygen = (admin: boolean) =>
+        !isKeygen(route) ? 200 : !admin ? 403 : route.method === 'DELETE' ? 404 : 200
+      const allowed: [string, Record<string, string>, number][] = [
+        ["the admin key's secret", { apikey: adminKey.secret }, keygen(true)],
+        ["a non-admin key's secret", { apikey: secrets.nonAdmin }, keygen(false)],
+        ['an admin token', bearer(admin.accessToken), keygen(true)],
       ]
-      for (const [who, headers] of allowed) {
-        // Every path names the deployed schema (or its vendor, name, environment): the read answers 200.
+      for (const [who, headers, status] of allowed) {
         const response = await send(route, headers)
-        if (response.status !== 200)
+        if (response.status !== status)
           problems.push(
-            `${label(who)}: expected the guard to let it through to a 200, got ${response.status}`,
+            `${label(who)}: expected the guard to let it through to a ${status}, got ${response.status}`,
           )
       }
     }

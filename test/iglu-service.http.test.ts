@@ -76,7 +76,7 @@ describe("Iglu Server's service routes", () => {
         })
       ).json()
     expect(await read('dev', apikey)).toMatchObject({
-      authInfo: { vendor: '*', schema: 'READ', key: [] },
+      authInfo: { vendor: '*', schema: 'CREATE_VENDOR', key: ['CREATE', 'DELETE'] },
       database: 'postgres',
       schemaCount: 1,
       debug: false,

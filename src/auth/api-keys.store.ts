@@ -2,10 +2,19 @@ import type { Kysely } from 'kysely'
 import type { AuthTables } from './auth.tables.js'
 import type { ApiKeyRow } from './api-keys.table.js'
 
+/** What an Iglu Server key may do: read, or read and write, the schemas of a vendor prefix. */
+export interface IgluKeyScope {
+  /** A vendor and its sub-vendors (`com.acme` covers `com.acme.web`), or `*` for every vendor. */
+  readonly vendorPrefix: string
+  readonly permission: 'read' | 'write'
+}
+
 export interface ApiKey {
   readonly id: string
   readonly organizationId: string
   readonly isAdmin: boolean
+  /** Set for an Iglu Server key, which works on the Iglu API only; null for a Console key. */
+  readonly igluScope: IgluKeyScope | null
   readonly description: string | null
   readonly createdAt: Date
   readonly revokedAt: Date | null
@@ -23,6 +32,7 @@ export interface NewApiKey {
   readonly secretHash: string
   readonly isAdmin: boolean
   readonly description: string | null
+  readonly igluScope?: IgluKeyScope | null
   /** The first-start key, whose secret is not shown yet (see ensureStartupCredentials). */
   readonly secretUnshown?: boolean
 }
@@ -40,6 +50,8 @@ export function createApiKeysStore(db: Kysely<AuthTables>) {
           description: key.description,
           revoked_at: null,
           secret_unshown: key.secretUnshown ?? false,
+          iglu_vendor_prefix: key.igluScope?.vendorPrefix ?? null,
+          iglu_permission: key.igluScope?.permission ?? null,
         })
         .returningAll()
         .executeTakeFirstOrThrow()
@@ -118,6 +130,10 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     id: row.id,
     organizationId: row.organization_id,
     isAdmin: row.is_admin,
+    igluScope:
+      row.iglu_vendor_prefix === null || row.iglu_permission === null
+        ? null
+        : { vendorPrefix: row.iglu_vendor_prefix, permission: row.iglu_permission },
     description: row.description,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,

@@ -11,6 +11,10 @@ export interface ApiKeysTable {
   revoked_at: Date | null
   /** The first-start key whose secret has not been shown yet (it gets a new one at the next start). */
   secret_unshown: Generated<boolean>
+  /** An Iglu Server key's vendor prefix ('*': every vendor); null for a Console key. */
+  iglu_vendor_prefix: string | null
+  /** An Iglu Server key's permission on its prefix; null for a Console key. */
+  iglu_permission: 'read' | 'write' | null
 }
 
 export type ApiKeyRow = Selectable<ApiKeysTable>

@@ -9,6 +9,10 @@ export type AuthErrorCode =
   | 'ORGANIZATION_NOT_FOUND'
   | 'API_KEY_NOT_FOUND'
   | 'TOO_MANY_TOKEN_REQUESTS'
+  | 'IGLU_KEY_ONLY'
+  | 'IGLU_NOT_AUTHENTICATED'
+  | 'IGLU_NOT_AUTHORIZED'
+  | 'INVALID_VENDOR_PREFIX'
 
 /** The organization id in a path is not a UUID. */
 export class InvalidOrganizationIdError extends DomainError<'INVALID_ORGANIZATION_ID'> {
@@ -75,6 +79,44 @@ export class TooManyTokenRequestsError extends DomainError<'TOO_MANY_TOKEN_REQUE
     super(
       `Too many token requests from this address: at most ${perMinute} a minute; retry in ${retryAfterSeconds} s`,
       { retryAfterSeconds },
+    )
+  }
+}
+
+/** An Iglu Server key (one with a vendor prefix) asked for a Console token: it works on the Iglu API only. */
+export class IgluKeyOnlyError extends DomainError<'IGLU_KEY_ONLY'> {
+  readonly code = 'IGLU_KEY_ONLY'
+  readonly kind = 'forbidden'
+  constructor() {
+    super('This API key is an Iglu Server key: send it in the apikey header of the Iglu API')
+  }
+}
+
+/** An Iglu write or key request without a key of the organization. */
+export class IgluNotAuthenticatedError extends DomainError<'IGLU_NOT_AUTHENTICATED'> {
+  readonly code = 'IGLU_NOT_AUTHENTICATED'
+  readonly kind = 'unauthenticated'
+  constructor() {
+    super('Not authenticated: send an API key of this organization in the apikey header')
+  }
+}
+
+/** Iglu Server's refusal, in its words: the key may not do this (write this vendor, create keys). */
+export class IgluNotAuthorizedError extends DomainError<'IGLU_NOT_AUTHORIZED'> {
+  readonly code = 'IGLU_NOT_AUTHORIZED'
+  readonly kind = 'forbidden'
+  constructor(reason: string) {
+    super('Authentication error: not authorized', { reason })
+  }
+}
+
+export class InvalidVendorPrefixError extends DomainError<'INVALID_VENDOR_PREFIX'> {
+  readonly code = 'INVALID_VENDOR_PREFIX'
+  readonly kind = 'invalid'
+  constructor(value: string) {
+    super(
+      `vendorPrefix must be "*" or a vendor such as com.acme (letters, digits, "-", "_" and "." between parts; got "${value.slice(0, 100)}")`,
+      { field: 'vendorPrefix' },
     )
   }
 }

@@ -4,7 +4,8 @@ import type { AuthTables } from './auth.tables.js'
 import { isUuid } from '../shared/index.js'
 import { activeKeyCacheFor, type ActiveKeyCache } from './active-key-cache.js'
 import { generateApiKeySecret, hashApiKeySecret, secretMatchesHash } from './api-key-secret.js'
-import { createApiKeysStore, type ApiKey } from './api-keys.store.js'
+import { createApiKeysStore, type ApiKey, type IgluKeyScope } from './api-keys.store.js'
+import { vendorPrefixOf } from './iglu-permissions.js'
 import {
   ApiKeyNotFoundError,
   InvalidApiKeyError,
@@ -23,6 +24,8 @@ export interface NewApiKeyRequest {
   readonly organizationId: string
   readonly isAdmin: boolean
   readonly description?: string | null | undefined
+  /** An Iglu Server key: limited to the Iglu API and this scope (its secret is a UUID, as igluctl wants). */
+  readonly igluScope?: IgluKeyScope | null | undefined
 }
 
 export interface CredentialsDeps {
@@ -51,6 +54,22 @@ export function createCredentialsService(deps: CredentialsDeps) {
     )
   }
 
+  /** Revokes a key; with an organization, only a key of that organization. */
+  async function revokeKey(id: string, organizationId?: string): Promise<ApiKey> {
+    const existing = isUuid(id) ? await apiKeys.findCredentialById(id.toLowerCase()) : null
+    if (
+      existing === null ||
+      (organizationId !== undefined && existing.key.organizationId !== organizationId)
+    ) {
+      throw new ApiKeyNotFoundError(id)
+    }
+    keptKeys.forget(existing.key.id)
+    const revoked = (await apiKeys.revoke(existing.key.id, deps.clock.now())) ?? existing.key
+    // Again once written: a lookup that read the key while the revocation was under way is not kept.
+    keptKeys.forget(existing.key.id)
+    return revoked
+  }
+
   return {
     async createOrganization(name: string): Promise<Organization> {
       return organizations.insert({ id: randomUUID(), name })
@@ -63,15 +82,28 @@ export function createCredentialsService(deps: CredentialsDeps) {
       if (!isUuid(organizationId) || (await organizations.findById(organizationId)) === null) {
         throw new OrganizationNotFoundError(request.organizationId)
       }
-      const secret = generateApiKeySecret()
+      const scope = request.igluScope ?? null
+      if (scope !== null) vendorPrefixOf(scope.vendorPrefix)
+      const secret = scope === null ? generateApiKeySecret() : randomUUID()
       const key = await apiKeys.insert({
         id: randomUUID(),
         organizationId,
         secretHash: hashApiKeySecret(secret),
-        isAdmin: request.isAdmin,
+        isAdmin: scope === null && request.isAdmin,
         description: request.description ?? null,
+        igluScope: scope,
       })
       return { key, secret }
+    },
+
+    /** Revokes a key; with an organization, only a key of that organization. */
+    revokeApiKey: revokeKey,
+
+    /** Revokes the key whose secret this is (Iglu Server names keys by their value), in the organization. */
+    async revokeBySecret(organizationId: string, secret: string): Promise<ApiKey> {
+      const key = await apiKeys.findBySecretHash(hashApiKeySecret(secret))
+      if (!usable(key, organizationId)) throw new ApiKeyNotFoundError('(by its value)')
+      return revokeKey(key.id, key.organizationId)
     },
 
     /** Every key, or those of one organization (an id that is not a UUID is no organization). */
@@ -81,22 +113,6 @@ export function createCredentialsService(deps: CredentialsDeps) {
       if (filter.organizationId !== undefined && !isUuid(filter.organizationId))
         throw new OrganizationNotFoundError(filter.organizationId)
       return apiKeys.list({ organizationId: filter.organizationId?.toLowerCase() })
-    },
-
-    /** Revokes a key; with an organization, only a key of that organization. */
-    async revokeApiKey(id: string, organizationId?: string): Promise<ApiKey> {
-      const existing = isUuid(id) ? await apiKeys.findCredentialById(id.toLowerCase()) : null
-      if (
-        existing === null ||
-        (organizationId !== undefined && existing.key.organizationId !== organizationId)
-      ) {
-        throw new ApiKeyNotFoundError(id)
-      }
-      keptKeys.forget(existing.key.id)
-      const revoked = (await apiKeys.revoke(existing.key.id, deps.clock.now())) ?? existing.key
-      // Again once written: a lookup that read the key while the revocation was under way is not kept.
-      keptKeys.forget(existing.key.id)
-      return revoked
     },
 
     /** Token exchange v2: the secret alone identifies the key. */

@@ -20,7 +20,12 @@ export function createIgluAccessGuard(deps: {
     if (typeof apikey === 'string') {
       try {
         const key = await deps.credentials.authenticateBySecret(organizationId, apikey)
-        request.principal = { organizationId, apiKeyId: key.id, isAdmin: key.isAdmin }
+        request.principal = {
+          organizationId,
+          apiKeyId: key.id,
+          isAdmin: key.isAdmin,
+          igluScope: key.igluScope,
+        }
       } catch (error) {
         if (!(error instanceof InvalidApiKeyError)) throw error
       }

@@ -8,3 +8,14 @@ export { createCredentialsService, type CredentialsService } from './credentials
 export { type Principal, requirePrincipal } from './principal.js'
 export type { StartupCredentials } from './startup-credentials.js'
 export { tokenExchangeRoutes } from './token-exchange.routes.js'
+export type { IgluKeyScope } from './api-keys.store.js'
+export { IgluNotAuthenticatedError } from './auth.errors.js'
+export {
+  igluReadScope,
+  prefixCovers,
+  requireIgluKeyManagement,
+  requireIgluWrite,
+  vendorPrefixOf,
+  type IgluReadScope,
+} from './iglu-permissions.js'
+export { igluKeygenRoutes } from './iglu-keygen.routes.js'

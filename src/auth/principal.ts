@@ -1,10 +1,13 @@
 import { AdminRequiredError, InvalidTokenError } from './auth.errors.js'
+import type { IgluKeyScope } from './api-keys.store.js'
 
 /** Who is calling: set by the bearer guard on every organization-scoped request. */
 export interface Principal {
   readonly organizationId: string
   readonly apiKeyId: string
   readonly isAdmin: boolean
+  /** An Iglu Server key's scope (the `apikey` header of the Iglu API); absent for a Console key or token. */
+  readonly igluScope?: IgluKeyScope | null
 }
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { onRequestAsyncHookHandler } from 'fastify'
-import { TooManyTokenRequestsError } from './auth.errors.js'
+import { IgluKeyOnlyError, TooManyTokenRequestsError } from './auth.errors.js'
 import { organizationIdOf } from './bearer-guard.hook.js'
 import type { CredentialsService } from './credentials.service.js'
 import { v2TokenSchema, v3TokenSchema } from './token-exchange.schemas.js'
@@ -51,6 +51,7 @@ export const tokenExchangeRoutes: FastifyPluginAsyncTypebox<TokenExchangeOptions
         organizationId,
         request.headers['x-api-key'],
       )
+      if (key.igluScope !== null) throw new IgluKeyOnlyError()
       return { accessToken: await tokens.issue(key) }
     },
   })
@@ -68,6 +69,7 @@ export const tokenExchangeRoutes: FastifyPluginAsyncTypebox<TokenExchangeOptions
         request.headers['x-api-key-id'],
         secret,
       )
+      if (key.igluScope !== null) throw new IgluKeyOnlyError()
       return { accessToken: await tokens.issue(key) }
     },
   })

@@ -6,6 +6,7 @@ const key: ApiKey = {
   id: '6f1c2d3e-0000-4000-8000-000000000001',
   organizationId: '6f1c2d3e-0000-4000-8000-000000000002',
   isAdmin: true,
+  igluScope: null,
   description: null,
   createdAt: new Date(0),
   revokedAt: null,

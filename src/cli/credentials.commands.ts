@@ -36,19 +36,45 @@ export async function listOrganizationsCommand(flags: ConfigFlags): Promise<stri
   return table(['ORGANIZATION ID', 'NAME', 'CREATED'], rows)
 }
 
+export interface CreateKeyOptions {
+  readonly org: string
+  readonly admin?: boolean
+  readonly description?: string
+  /** An Iglu Server key: its vendor prefix, and read or write. */
+  readonly igluVendorPrefix?: string
+  readonly igluPermission?: 'read' | 'write'
+}
+
 export async function createKeyCommand(
-  options: { org: string; admin?: boolean; description?: string },
+  options: CreateKeyOptions,
   flags: ConfigFlags,
 ): Promise<string> {
+  if (options.igluVendorPrefix !== undefined && options.admin === true)
+    throw new Error(
+      '--admin and --iglu-vendor-prefix do not go together: an Iglu key is never an admin key',
+    )
   const { key, secret } = await withCredentials(flags, (service) =>
     service.createApiKey({
       organizationId: options.org,
       isAdmin: options.admin === true,
       description: options.description ?? null,
+      igluScope:
+        options.igluVendorPrefix === undefined
+          ? null
+          : {
+              vendorPrefix: options.igluVendorPrefix,
+              permission: options.igluPermission ?? 'read',
+            },
     }),
   )
+  const kind =
+    key.igluScope !== null
+      ? `an Iglu key (${key.igluScope.permission} ${key.igluScope.vendorPrefix}; apikey header of the Iglu API only)`
+      : key.isAdmin
+        ? 'an admin API key'
+        : 'an API key'
   return [
-    `Created ${key.isAdmin ? 'an admin API key' : 'an API key'} for organization ${key.organizationId}.`,
+    `Created ${kind} for organization ${key.organizationId}.`,
     'The secret is shown only this once and cannot be recovered.',
     `  API key id:     ${key.id}`,
     `  API key secret: ${secret}`,
@@ -64,7 +90,7 @@ export async function listKeysCommand(
     service.listApiKeys({ organizationId: options.org }),
   )
   return table(
-    ['API KEY ID', 'ORGANIZATION ID', 'ADMIN', 'STATUS', 'CREATED', 'DESCRIPTION'],
+    ['API KEY ID', 'ORGANIZATION ID', 'ADMIN', 'IGLU', 'STATUS', 'CREATED', 'DESCRIPTION'],
     keys.map(keyRow),
   )
 }
@@ -80,6 +106,7 @@ function keyRow(key: ApiKey): string[] {
     key.id,
     key.organizationId,
     key.isAdmin ? 'yes' : 'no',
+    key.igluScope === null ? '' : `${key.igluScope.permission} ${key.igluScope.vendorPrefix}`,
     status,
     key.createdAt.toISOString(),
     key.description ?? '',

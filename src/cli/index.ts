@@ -1,5 +1,6 @@
 export {
   createKeyCommand,
+  type CreateKeyOptions,
   createOrganizationCommand,
   listKeysCommand,
   listOrganizationsCommand,

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { RegistryTables } from './registry.table.js'
 import {
+  dataStructureHash,
   compareSchemaVer,
   formatSchemaVer,
   parseSchemaVer,
@@ -18,6 +19,8 @@ export interface PublishedSchema {
   /** The schema's text as it was sent: numbers exactly as written. */
   readonly text: string
   readonly deployedAt: Date
+  /** Written through Iglu with isPublic=true: readable without a key. */
+  readonly isPublic: boolean
 }
 
 export interface SchemaFilter {
@@ -26,6 +29,8 @@ export interface SchemaFilter {
   readonly format?: string | undefined
   readonly model?: number | undefined
   readonly version?: string | undefined
+  /** Only the schemas this says the reader may read (absent: every schema, for the server's own reads). */
+  readonly readable?: ((vendor: string, isPublic: boolean) => boolean) | undefined
 }
 
 /**
@@ -48,6 +53,7 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
         'version',
         'schema',
         'deployed_at',
+        'is_public',
         sql<string>`schema::text`.as('schema_text'),
       ])
       .where('organization_id', '=', organizationId)
@@ -62,6 +68,7 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
       const version = parseSchemaVer(row.version)
       if (version === null || (filter.model !== undefined && version.model !== filter.model))
         continue
+      if (filter.readable !== undefined && !filter.readable(row.vendor, row.is_public)) continue
       const key: SchemaKey = { vendor: row.vendor, name: row.name, format: row.format, version }
       schemas.push({
         key,
@@ -69,9 +76,26 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
         schema: row.schema,
         text: row.schema_text,
         deployedAt: row.deployed_at,
+        isPublic: row.is_public,
       })
     }
     return schemas.sort(bySchemaKey)
+  }
+
+  async function findOne(
+    organizationId: string,
+    env: Env,
+    key: SchemaKey,
+    readable: SchemaFilter['readable'],
+  ): Promise<PublishedSchema | null> {
+    const [found] = await published(organizationId, env, {
+      vendor: key.vendor,
+      name: key.name,
+      format: key.format,
+      version: formatSchemaVer(key.version),
+      readable,
+    })
+    return found ?? null
   }
 
   return {
@@ -89,22 +113,31 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
       return schemas
     },
 
-    async find(organizationId: string, env: Env, key: SchemaKey): Promise<PublishedSchema | null> {
-      const version = formatSchemaVer(key.version)
-      const [found] = await published(organizationId, env, {
-        vendor: key.vendor,
-        name: key.name,
-        format: key.format,
-        version,
-      })
-      return found ?? null
-    },
+    find: (organizationId: string, env: Env, key: SchemaKey, readable?: SchemaFilter['readable']) =>
+      findOne(organizationId, env, key, readable),
 
-    /** Like `find`, but a missing schema is Iglu Server's 404 "The schema is not found". */
-    async get(organizationId: string, env: Env, key: SchemaKey): Promise<PublishedSchema> {
-      const found = await this.find(organizationId, env, key)
+    /** Like `find`, but a missing (or unreadable) schema is Iglu Server's 404 "The schema is not found". */
+    async get(
+      organizationId: string,
+      env: Env,
+      key: SchemaKey,
+      readable?: SchemaFilter['readable'],
+    ): Promise<PublishedSchema> {
+      const found = await findOne(organizationId, env, key, readable)
       if (found === null) throw new SchemaNotFoundError()
       return found
+    },
+
+    /** Marks one version of an environment public (readable without a key) or not. */
+    async setPublic(organizationId: string, env: Env, key: SchemaKey, isPublic: boolean) {
+      const hash = dataStructureHash(organizationId, key.vendor, key.name, key.format)
+      await db
+        .updateTable('schema_versions')
+        .set({ is_public: isPublic })
+        .where('data_structure_hash', '=', hash)
+        .where('env', '=', env)
+        .where('version', '=', formatSchemaVer(key.version))
+        .execute()
     },
   }
 }

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { requirePrincipal } from '../auth/index.js'
+import { igluReadScope, prefixCovers, type Principal } from '../auth/index.js'
 import { ErrorBodyRef } from '../http/index.js'
 import { objectMembers, objectText, parseSchemaVer } from '../iglu/index.js'
 import type { IgluRepository, PublishedSchema } from './iglu-repository.js'
-import { NoSchemasAvailableError, SchemaNotFoundError } from './registry.errors.js'
+import { SchemaNotFoundError } from './registry.errors.js'
 
 const tags = ['iglu server']
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { igluApiKey: [] }]
@@ -15,6 +15,12 @@ const RepoParams = {
 }
 const errors = { 400: ErrorBodyRef, 401: ErrorBodyRef, 403: ErrorBodyRef, 404: ErrorBodyRef }
 const listResponse = { 200: Type.Array(Type.Unknown()), ...errors }
+const ListQuery = Type.Object({
+  repr: Type.Optional(Repr),
+  metadata: Type.Optional(
+    Type.String({ description: '1 or true: each schema with its metadata (as repr=meta)' }),
+  ),
+})
 const MODEL = /^(0|[1-9][0-9]{0,8})$/
 
 type ReprName = 'uri' | 'canonical' | 'meta'
@@ -35,7 +41,7 @@ function represent(schema: PublishedSchema, repr: ReprName): string {
   const schemaMember = take('$schema')
   const self = take('self')
   const at = schema.deployedAt.toISOString()
-  const metadata = JSON.stringify({ createdAt: at, updatedAt: at, isPublic: false })
+  const metadata = JSON.stringify({ createdAt: at, updatedAt: at, isPublic: schema.isPublic })
   return repr === 'canonical'
     ? objectText([...schemaMember, ...self, ...members])
     : objectText([...self, ['metadata', metadata], ...members])
@@ -68,17 +74,34 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
   app,
   { repository },
 ) => {
-  /** The repository the reader may read; null for an anonymous one, who can read none. */
+  /**
+   * The environment read, and which of its schemas the reader may read: every one (a Console key or
+   * token), the public ones and those of its prefix (an Iglu key), or the public ones (anonymous).
+   */
   const scope = (request: {
-    principal: Parameters<typeof requirePrincipal>[0]
-    params: { env: 'dev' | 'prod' }
-  }) =>
-    request.principal === null
-      ? null
-      : {
-          organizationId: requirePrincipal(request.principal, 'read schemas').organizationId,
-          env: request.params.env === 'dev' ? ('DEV' as const) : ('PROD' as const),
-        }
+    principal: Principal | null
+    params: { organizationId: string; env: 'dev' | 'prod' }
+  }) => {
+    const reader = igluReadScope(request.principal)
+    const readable =
+      reader === null
+        ? (_vendor: string, isPublic: boolean) => isPublic
+        : reader.kind === 'prefix'
+          ? (vendor: string, isPublic: boolean) => isPublic || prefixCovers(reader.prefix, vendor)
+          : undefined
+    return {
+      organizationId:
+        request.principal?.organizationId ?? request.params.organizationId.toLowerCase(),
+      env: request.params.env === 'dev' ? ('DEV' as const) : ('PROD' as const),
+      readable,
+    }
+  }
+  /** `repr`, where `metadata=1` (or true) asks for Iglu Server's meta representation. */
+  const reprOf = (
+    query: { repr?: ReprName | undefined; metadata?: string | undefined },
+    fallback: ReprName,
+  ): ReprName =>
+    query.repr ?? (query.metadata === '1' || query.metadata === 'true' ? 'meta' : fallback)
 
   app.get(
     '/schemas',
@@ -88,18 +111,15 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
         tags,
         security,
         params: Type.Object(RepoParams),
-        querystring: Type.Object({ repr: Type.Optional(Repr) }),
+        querystring: ListQuery,
         response: listResponse,
       },
     },
     async (request, reply) => {
-      const readable = scope(request)
-      if (readable === null) return []
-      const { organizationId, env } = readable
-      const all = await repository.list(organizationId, env, {})
-      return reply
-        .type(JSON_TYPE)
-        .send(jsonArrayOf(all.map((s) => represent(s, request.query.repr ?? 'uri'))))
+      const { organizationId, env, readable } = scope(request)
+      const all = await repository.list(organizationId, env, { readable })
+      const repr = reprOf(request.query, 'uri')
+      return reply.type(JSON_TYPE).send(jsonArrayOf(all.map((s) => represent(s, repr))))
     },
   )
 
@@ -111,20 +131,18 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
         tags,
         security,
         params: Type.Object({ ...RepoParams, vendor: Type.String() }),
-        querystring: Type.Object({ repr: Type.Optional(Repr) }),
+        querystring: ListQuery,
         response: listResponse,
       },
     },
     async (request, reply) => {
-      const readable = scope(request)
-      if (readable === null) throw new NoSchemasAvailableError()
-      const { organizationId, env } = readable
+      const { organizationId, env, readable } = scope(request)
       const found = await repository.listOrFail(organizationId, env, {
         vendor: request.params.vendor,
+        readable,
       })
-      return reply
-        .type(JSON_TYPE)
-        .send(jsonArrayOf(found.map((s) => represent(s, request.query.repr ?? 'uri'))))
+      const repr = reprOf(request.query, 'uri')
+      return reply.type(JSON_TYPE).send(jsonArrayOf(found.map((s) => represent(s, repr))))
     },
   )
 
@@ -136,19 +154,16 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
         tags,
         security,
         params: Type.Object({ ...RepoParams, vendor: Type.String(), name: Type.String() }),
-        querystring: Type.Object({ repr: Type.Optional(Repr) }),
+        querystring: ListQuery,
         response: listResponse,
       },
     },
     async (request, reply) => {
-      const readable = scope(request)
-      if (readable === null) throw new NoSchemasAvailableError()
-      const { organizationId, env } = readable
+      const { organizationId, env, readable } = scope(request)
       const { vendor, name } = request.params
-      const found = await repository.listOrFail(organizationId, env, { vendor, name })
-      return reply
-        .type(JSON_TYPE)
-        .send(jsonArrayOf(found.map((s) => represent(s, request.query.repr ?? 'uri'))))
+      const found = await repository.listOrFail(organizationId, env, { vendor, name, readable })
+      const repr = reprOf(request.query, 'uri')
+      return reply.type(JSON_TYPE).send(jsonArrayOf(found.map((s) => represent(s, repr))))
     },
   )
 
@@ -167,41 +182,36 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
           format: Type.String(),
           version: Type.String(),
         }),
-        querystring: Type.Object({ repr: Type.Optional(Repr) }),
+        querystring: ListQuery,
         response: { 200: Type.Unknown(), ...errors },
       },
     },
     async (request, reply) => {
-      const readable = scope(request)
+      const { organizationId, env, readable } = scope(request)
       const { vendor, name, format, version } = request.params
-      if (readable === null) {
-        if (MODEL.test(version)) throw new NoSchemasAvailableError()
-        throw new SchemaNotFoundError()
-      }
-      const { organizationId, env } = readable
       if (MODEL.test(version)) {
         const found = await repository.listOrFail(organizationId, env, {
           vendor,
           name,
           format,
           model: Number(version),
+          readable,
         })
-        return reply
-          .type(JSON_TYPE)
-          .send(jsonArrayOf(found.map((s) => represent(s, request.query.repr ?? 'uri'))))
+        const repr = reprOf(request.query, 'uri')
+        return reply.type(JSON_TYPE).send(jsonArrayOf(found.map((s) => represent(s, repr))))
       }
       const schemaVer = parseSchemaVer(version)
       if (schemaVer === null) throw new SchemaNotFoundError()
-      const found = await repository.get(organizationId, env, {
-        vendor,
-        name,
-        format,
-        version: schemaVer,
-      })
+      const found = await repository.get(
+        organizationId,
+        env,
+        { vendor, name, format, version: schemaVer },
+        readable,
+      )
       // Iglu Server answers JSON everywhere but health: the URI alone is a JSON string.
       if (request.query.repr === 'uri')
         return reply.type('application/json; charset=utf-8').send(JSON.stringify(found.uri))
-      return reply.type(JSON_TYPE).send(represent(found, request.query.repr ?? 'canonical'))
+      return reply.type(JSON_TYPE).send(represent(found, reprOf(request.query, 'canonical')))
     },
   )
 }

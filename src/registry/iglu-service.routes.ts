@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { prefixCovers } from '../auth/index.js'
 import { ErrorBodyRef } from '../http/index.js'
 import { formatSchemaVer } from '../iglu/index.js'
 import { packageVersion } from '../package-version.js'
 import type { IgluRepository } from './iglu-repository.js'
 import { IgluKeyRequiredError } from './registry.errors.js'
-import { reportMessageParts, reportOf, type SchemaDocumentCheck } from './schema-validation.js'
+import { igluReport, IgluReportItem, NOT_CONFORMING } from './iglu-lint-report.js'
+import { reportOf, type SchemaDocumentCheck } from './schema-validation.js'
 
 const tags = ['iglu server']
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { igluApiKey: [] }]
@@ -13,22 +15,11 @@ const RepoParams = Type.Object({
   organizationId: Type.String(),
   env: Type.Union([Type.Literal('dev'), Type.Literal('prod')]),
 })
-const ReportItem = Type.Object({
-  message: Type.String(),
-  level: Type.Union([Type.Literal('ERROR'), Type.Literal('WARNING'), Type.Literal('INFO')]),
-  pointer: Type.String(),
-})
-
-/** A registry message, `"/pointer: text [rule]"`, as an item of Iglu Server's lint report. */
-function reportItem(message: string, level: 'ERROR' | 'WARNING' | 'INFO') {
-  const { pointer, text, rule } = reportMessageParts(message)
-  return { message: rule === null ? text : `${text} [${rule}]`, level, pointer }
-}
 
 /**
  * Iglu Server's service routes on `/iglu/{organizationId}/{dev|prod}/api`: schema validation
  * (`/validation/validate/schema/jsonschema`, any key of the organization) and the server's
- * description (`/meta/server`). Writes are not served here yet.
+ * description (`/meta/server`). Writes are in iglu-write.routes.ts.
  */
 export const igluServiceRoutes: FastifyPluginAsyncTypebox<{
   repository: IgluRepository
@@ -46,7 +37,7 @@ export const igluServiceRoutes: FastifyPluginAsyncTypebox<{
         response: {
           200: Type.Object({
             message: Type.String(),
-            report: Type.Optional(Type.Array(ReportItem)),
+            report: Type.Optional(Type.Array(IgluReportItem)),
           }),
           400: ErrorBodyRef,
           403: ErrorBodyRef,
@@ -58,16 +49,9 @@ export const igluServiceRoutes: FastifyPluginAsyncTypebox<{
     async (request) => {
       if (request.principal === null) throw new IgluKeyRequiredError()
       const report = reportOf(await checkDocument(request.body))
-      const items = [
-        ...report.errors.map((m) => reportItem(m, 'ERROR')),
-        ...report.warnings.map((m) => reportItem(m, 'WARNING')),
-        ...report.info.map((m) => reportItem(m, 'INFO')),
-      ]
+      const items = igluReport(report)
       if (report.errors.length > 0 || report.key === null)
-        return {
-          message: 'The schema does not conform to a JSON Schema v4 specification',
-          report: items,
-        }
+        return { message: NOT_CONFORMING, report: items }
       const { vendor, name, format, version } = report.key
       return {
         message: `The schema provided is a valid self-describing iglu:${vendor}/${name}/${format}/${formatSchemaVer(version)} schema`,
@@ -103,16 +87,35 @@ export const igluServiceRoutes: FastifyPluginAsyncTypebox<{
     async (request) => {
       const env = request.params.env === 'dev' ? 'DEV' : 'PROD'
       const principal = request.principal
+      const scope = principal?.igluScope ?? null
       const schemaCount =
-        principal === null ? 0 : (await repository.list(principal.organizationId, env, {})).length
+        principal === null
+          ? 0
+          : (
+              await repository.list(principal.organizationId, env, {
+                ...(scope === null
+                  ? {}
+                  : {
+                      readable: (vendor, isPublic) =>
+                        isPublic || prefixCovers(scope.vendorPrefix, vendor),
+                    }),
+              })
+            ).length
       return {
         version: packageVersion(),
-        // Any key reads every schema of its organization; writes through Iglu are not served yet.
-        authInfo: {
-          vendor: principal === null ? '' : '*',
-          schema: principal === null ? null : 'READ',
-          key: [],
-        },
+        // Iglu Server's words for what the key may do: read, create schemas, create keys.
+        authInfo:
+          principal === null
+            ? { vendor: '', schema: null, key: [] }
+            : scope !== null
+              ? {
+                  vendor: scope.vendorPrefix,
+                  schema: scope.permission === 'write' ? 'CREATE' : 'READ',
+                  key: [],
+                }
+              : principal.isAdmin
+                ? { vendor: '*', schema: 'CREATE_VENDOR', key: ['CREATE', 'DELETE'] }
+                : { vendor: '*', schema: env === 'DEV' ? 'CREATE' : 'READ', key: [] },
         database: 'postgres',
         schemaCount,
         debug: false,

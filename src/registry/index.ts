@@ -1,6 +1,7 @@
 export type { IgluRepository } from './iglu-repository.js'
 export { igluHealthRoutes, igluServerRoutes } from './iglu-server.routes.js'
 export { igluServiceRoutes } from './iglu-service.routes.js'
+export { igluWriteRoutes } from './iglu-write.routes.js'
 export { createRegistry } from './registry-context.js'
 export { legacySchemasRoutes, registryNeighbourRoutes, registryRoutes } from './registry.routes.js'
 export type { RegistryTables } from './registry.table.js'

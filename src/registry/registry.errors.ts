@@ -20,6 +20,7 @@ export type RegistryErrorCode =
   | 'VALIDATION_BUSY'
   | 'SCHEMA_NOT_FOUND'
   | 'NO_SCHEMAS_AVAILABLE'
+  | 'SCHEMA_ALREADY_EXISTS'
 
 abstract class RegistryError<C extends RegistryErrorCode> extends DomainError<C> {}
 
@@ -217,5 +218,14 @@ export class IgluKeyRequiredError extends RegistryError<'IGLU_KEY_REQUIRED'> {
   readonly kind = 'forbidden'
   constructor() {
     super('Not authorized: send an API key of this organization in the apikey header')
+  }
+}
+
+/** Iglu Server's refusal to replace a schema where patches are not allowed (here: PROD). */
+export class SchemaAlreadyExistsError extends RegistryError<'SCHEMA_ALREADY_EXISTS'> {
+  readonly code = 'SCHEMA_ALREADY_EXISTS'
+  readonly kind = 'conflict'
+  constructor(uri: string) {
+    super('Schema already exists', { schema: uri })
   }
 }

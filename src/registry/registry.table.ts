@@ -42,6 +42,8 @@ export interface SchemaVersionsTable {
   content_hash: string
   patch_level: number
   deployed_at: Date
+  /** Written through Iglu with isPublic=true: readable without a key. */
+  is_public: Generated<boolean>
 }
 
 export interface DeploymentsTable {

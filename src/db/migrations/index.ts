@@ -7,6 +7,7 @@ import * as keepAcceptedRequestWork from './2026-11-22-05-keep-accepted-request-
 import * as rememberUnshownInitialSecret from './2026-11-22-06-remember-unshown-initial-secret.js'
 import * as keepDocumentsAsSent from './2026-11-23-07-keep-documents-as-sent.js'
 import * as keepCompatibilityVerdicts from './2026-11-25-08-keep-compatibility-verdicts.js'
+import * as igluKeyScopesAndPublicSchemas from './2026-11-26-09-iglu-key-scopes-and-public-schemas.js'
 
 /**
  * Every migration by name. Names sort by date, and a migration is never edited once merged.
@@ -21,4 +22,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-22-06-remember-unshown-initial-secret': rememberUnshownInitialSecret,
   '2026-11-23-07-keep-documents-as-sent': keepDocumentsAsSent,
   '2026-11-25-08-keep-compatibility-verdicts': keepCompatibilityVerdicts,
+  '2026-11-26-09-iglu-key-scopes-and-public-schemas': igluKeyScopesAndPublicSchemas,
 }

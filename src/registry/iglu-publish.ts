@@ -1,0 +1,148 @@
+import { requireIgluWrite, type Principal } from '../auth/index.js'
+import {
+  objectMembers,
+  objectText,
+  parseSchemaVer,
+  schemaKeyToUri,
+  SELF_DESC_METASCHEMA_URI,
+  type SchemaKey,
+} from '../iglu/index.js'
+import { isJsonObject } from '../shared/index.js'
+import { igluReport, type IgluReportItemValue } from './iglu-lint-report.js'
+import type { IgluRepository } from './iglu-repository.js'
+import { MisversionedChangeError, SchemaAlreadyExistsError } from './registry.errors.js'
+import type { RegistryService } from './registry.service.js'
+import type { Env } from './registry.store.js'
+
+/** A schema written through Iglu Server's API: PUT names it in the path, POST only in its `self`. */
+export interface IgluWrite {
+  readonly organizationId: string
+  readonly env: Env
+  readonly principal: Principal
+  /** The body: a self-describing schema, or (PUT) the schema alone. */
+  readonly body: unknown
+  /** The body as sent, so that numbers stay as written; null when unknown. */
+  readonly bodyText: string | null
+  /** The key in a PUT's path; null for a POST. */
+  readonly pathKey: SchemaKey | null
+  readonly isPublic: boolean
+  /** Write a version whose number understates its change to PROD all the same. */
+  readonly allowMisversioned: boolean
+}
+
+/** What Iglu Server answers: written (201 created, 200 updated), or refused with its own 400 bodies. */
+export type IgluWriteOutcome =
+  | { readonly kind: 'written'; readonly created: boolean; readonly uri: string }
+  | { readonly kind: 'undecodable' }
+  | { readonly kind: 'mismatch'; readonly uriSchemaKey: string; readonly payloadSchemaKey: string }
+  | { readonly kind: 'invalid'; readonly report: IgluReportItemValue[] }
+
+const MESSAGE = 'Written through the Iglu API'
+
+/** The `self` of a body, when it names a vendor, name, format and a SchemaVer. */
+function selfKey(body: Record<string, unknown>): SchemaKey | null {
+  const self = body.self
+  if (!isJsonObject(self)) return null
+  const { vendor, name, format, version } = self
+  if (typeof vendor !== 'string' || typeof name !== 'string' || typeof format !== 'string')
+    return null
+  const schemaVer = typeof version === 'string' ? parseSchemaVer(version) : null
+  return schemaVer === null ? null : { vendor, name, format, version: schemaVer }
+}
+
+const sameKey = (a: SchemaKey, b: SchemaKey) => schemaKeyToUri(a) === schemaKeyToUri(b)
+
+/** A body that is the schema alone, made self-describing with the path's key (text kept as sent). */
+function describedByPath(body: Record<string, unknown>, text: string | null, key: SchemaKey) {
+  const self = {
+    vendor: key.vendor,
+    name: key.name,
+    format: key.format,
+    version: `${key.version.model}-${key.version.revision}-${key.version.addition}`,
+  }
+  const data = { $schema: SELF_DESC_METASCHEMA_URI, self, ...body }
+  const members = text === null ? null : objectMembers(text)
+  const dataText =
+    members === null
+      ? JSON.stringify(data)
+      : objectText([
+          ['$schema', JSON.stringify(SELF_DESC_METASCHEMA_URI)],
+          ['self', JSON.stringify(self)],
+          ...[...members].filter(([name]) => name !== '$schema' && name !== 'self'),
+        ])
+  return { data, dataText }
+}
+
+/**
+ * Writes a schema as Iglu Server does, into the registry with one history: the registry's
+ * validation (refused only for errors), then a deployment VALIDATED → DEV, and for the PROD base
+ * DEV → PROD too, each recorded as a deployment by the key. DEV versions are patched in place
+ * (Iglu's `patchesAllowed`); a PROD version is never replaced. What can be refused is refused
+ * before anything is written, but for a version gap in PROD alone, found once DEV holds the version.
+ */
+export async function writeThroughIglu(
+  deps: { readonly service: RegistryService; readonly repository: IgluRepository },
+  write: IgluWrite,
+): Promise<IgluWriteOutcome> {
+  const { organizationId, env, principal, body, pathKey } = write
+  if (!isJsonObject(body)) return { kind: 'undecodable' }
+  const ownKey = selfKey(body)
+  const isSelfDescribing = isJsonObject(body.self)
+  if (pathKey === null && !isSelfDescribing) return { kind: 'undecodable' }
+  if (pathKey !== null && ownKey !== null && !sameKey(pathKey, ownKey))
+    return {
+      kind: 'mismatch',
+      uriSchemaKey: schemaKeyToUri(pathKey),
+      payloadSchemaKey: schemaKeyToUri(ownKey),
+    }
+  const key = ownKey ?? pathKey
+  requireIgluWrite(principal, key?.vendor ?? null, env)
+  const { data, dataText } =
+    isSelfDescribing || pathKey === null
+      ? { data: body, dataText: write.bodyText }
+      : describedByPath(body, write.bodyText, pathKey)
+  const validation = await deps.service.validate(organizationId, {
+    data,
+    ...(dataText === null ? {} : { bodyText: `{"data":${dataText}}` }),
+  })
+  if (!validation.success || key === null)
+    return { kind: 'invalid', report: igluReport(validation) }
+
+  const uri = schemaKeyToUri(key)
+  const existing = await deps.repository.find(organizationId, env, key)
+  if (env === 'PROD' && existing !== null) throw new SchemaAlreadyExistsError(uri)
+  const change = validation.versionChange as
+    | {
+        misversioned: boolean
+        previousVersion: string
+        changeType: string
+        suggestedVersion: string
+      }
+    | undefined
+  if (env === 'PROD' && change?.misversioned === true && !write.allowMisversioned)
+    throw new MisversionedChangeError(uri, change)
+
+  const version = `${key.version.model}-${key.version.revision}-${key.version.addition}`
+  const request = { vendor: key.vendor, name: key.name, format: key.format, version }
+  // The key's right to write here was checked above (an Iglu write key may write PROD).
+  const initiator = { apiKeyId: principal.apiKeyId, isAdmin: true }
+  await deps.service.deploy(
+    organizationId,
+    {
+      ...request,
+      source: 'VALIDATED',
+      target: 'DEV',
+      message: MESSAGE,
+      contentHash: validation.contentHash as string,
+    },
+    { patch: true, initiator },
+  )
+  if (env === 'PROD')
+    await deps.service.deploy(
+      organizationId,
+      { ...request, source: 'DEV', target: 'PROD', message: MESSAGE, allowMisversioned: true },
+      { patch: false, initiator },
+    )
+  await deps.repository.setPublic(organizationId, env, key, write.isPublic)
+  return { kind: 'written', created: existing === null, uri }
+}
