@@ -1,5 +1,3 @@
-import type { EventsQuery } from './events-query.js'
-
 /**
  * Texts a database can look for in an event's stored JSON before Floe reads the event: a
  * necessary condition of the events query's filters and search, never a sufficient one (the
@@ -22,7 +20,10 @@ const LOOKED_FOR = /^[a-z _:/#?&=!~*'()$;@<>|[\]{}^`%.-]+$/
 const lookedFor = (text: string) => LOOKED_FOR.test(text) && text !== 'null'
 
 /** The groups of texts an event must hold to match the query (empty: nothing can be looked for). */
-export function storedTextGroups(query: EventsQuery): StoredTextGroups {
+export function storedTextGroups(query: {
+  readonly filters: readonly { readonly values: readonly string[] }[]
+  readonly search?: string | null
+}): StoredTextGroups {
   const groups: string[][] = []
   for (const filter of query.filters) {
     const values = [...new Set(filter.values.filter((v) => v !== '').map((v) => v.toLowerCase()))]
