@@ -21,6 +21,7 @@ const FULL_TIER_ONLY = [
 const OWN_PROCESS = [
   'test/hostile-corpus.http.test.ts',
   'src/inspection/store/event-weight.test.ts',
+  'test/javascript-enrichment-stall.http.test.ts',
 ]
 
 export default defineConfig({

@@ -8,7 +8,7 @@ import {
   type CookieConfig,
   type RedirectsConfig,
 } from './collector-config.js'
-import { parseDuration, parseSize, type Env, type Pick } from './config-values.js'
+import { boundedInteger, parseDuration, parseSize, type Env, type Pick } from './config-values.js'
 import { isUuid } from '../shared/index.js'
 
 export const FLAG_ENRICHMENTS = [
@@ -71,6 +71,11 @@ export interface InspectionConfig {
    * `event_specification_validation` entity.
    */
   readonly specViolationsBad: boolean
+  /**
+   * The budget of a JavaScript enrichment script for one event: its running time
+   * (FLOE_SCRIPT_TIMEOUT_MS, 100 by default) and its runtime's memory (FLOE_SCRIPT_MEMORY_MB, 32).
+   */
+  readonly scripts: { readonly timeoutMs: number; readonly memoryMb: number }
 }
 
 /**
@@ -217,6 +222,10 @@ export function parseInspection(
       flags.specViolationsBad === true ||
       specViolationsRaw === 'on' ||
       specViolationsRaw === 'true',
+    scripts: {
+      timeoutMs: boundedInteger(pick, 'FLOE_SCRIPT_TIMEOUT_MS', 100, 1, 10_000, problems),
+      memoryMb: boundedInteger(pick, 'FLOE_SCRIPT_MEMORY_MB', 32, 4, 1024, problems),
+    },
   }
 }
 

@@ -12,7 +12,7 @@ import {
   createCampaignAttributionStep,
   type CampaignAttributionConfig,
 } from './pipeline/enrichments/campaign-attribution.js'
-import type { Enrichments } from './pipeline/enrichments/enrichments.js'
+import type { Enrichments, JavascriptEnrichment } from './pipeline/enrichments/enrichments.js'
 import {
   createEventFingerprintStep,
   type EventFingerprintConfig,
@@ -46,6 +46,10 @@ interface BuildContext {
   readonly directory: string
   /** Start-up notes to log, such as skipped rules. */
   readonly warnings: string[]
+  /** Where the configuration came from: names a script's runtime. */
+  readonly where: string
+  /** Runs JavaScript enrichment scripts (in a sandbox). */
+  readonly runScript: JavascriptEnrichment['run']
 }
 
 type Builder = (
@@ -53,8 +57,30 @@ type Builder = (
   context: BuildContext,
 ) => Partial<Enrichments> | Promise<Partial<Enrichments>>
 
+/** A script as Enrich reads it from its configuration: base64 (either alphabet), UTF-8, not empty. */
+function decodedScript(encoded: unknown): string {
+  if (typeof encoded !== 'string' || !/^[A-Za-z0-9+/_=\s-]*$/.test(encoded))
+    throw new Error('Could not base64 decode: parameters.script is not base64')
+  const source = Buffer.from(encoded, 'base64').toString('utf8')
+  if (source.trim() === '') throw new Error('Provided script for JS enrichment is empty')
+  return source
+}
+
 /** Each supported configuration (by schema name) and how its parameters become a step. */
 const BUILDERS: Readonly<Record<string, Builder>> = {
+  javascript_script_config: (p, { schema, where, runScript }) => ({
+    javascript: [
+      {
+        schemaKey: schema,
+        script: {
+          id: where,
+          source: decodedScript(p.script),
+          config: isJsonObject(p.config) ? p.config : {},
+        },
+        run: runScript,
+      },
+    ],
+  }),
   campaign_attribution: (p) => ({
     campaignAttribution: createCampaignAttributionStep(
       (isJsonObject(p.fields) ? p.fields : p) as unknown as CampaignAttributionConfig,
@@ -154,7 +180,7 @@ function readDirectory(
   let files: string[]
   try {
     files = readdirSync(directory)
-      .filter((f) => f.endsWith('.json'))
+      .filter((f) => f.endsWith('.json') || f.endsWith('.js'))
       .sort()
   } catch (error) {
     throw new ConfigError([
@@ -165,7 +191,18 @@ function readDirectory(
     const where = path.join(directory, file)
     let config: unknown
     try {
-      config = JSON.parse(readFileSync(where, 'utf8'))
+      // A script file is a javascript_script_config of its own (as in Micro), with no config.
+      config = file.endsWith('.js')
+        ? {
+            schema: `iglu:${SP}/javascript_script_config/jsonschema/1-0-0`,
+            data: {
+              vendor: SP,
+              name: 'javascript_script_config',
+              enabled: true,
+              parameters: { script: readFileSync(where).toString('base64') },
+            },
+          }
+        : JSON.parse(readFileSync(where, 'utf8'))
     } catch (error) {
       problems.push(`${where}: ${error instanceof Error ? error.message : String(error)}`)
       return []
@@ -192,7 +229,7 @@ function readDirectory(
 }
 
 /**
- * The enrichments of a directory of Snowplow enrichment configuration files, each validated against
+ * The enrichments of a directory of Snowplow enrichment configuration files (and `*.js` scripts), each validated against
  * its schema through the resolver, then those enabled by flags with their typical configuration.
  * Disabled ones are skipped; unsupported, invalid or unreadable ones stop start-up with every
  * problem listed.
@@ -200,6 +237,7 @@ function readDirectory(
 export async function loadEnrichments(
   sources: EnrichmentSources,
   iglu: IgluValidation,
+  deps: { readonly runScript: JavascriptEnrichment['run'] },
 ): Promise<{ enrichments: Enrichments; enabled: string[]; warnings: string[] }> {
   const problems: string[] = []
   const warnings: string[] = []
@@ -214,9 +252,19 @@ export async function loadEnrichments(
     directory: string,
   ) => {
     try {
+      const built = await BUILDERS[name]?.(parameters, {
+        schema,
+        directory,
+        warnings,
+        where,
+        runScript: deps.runScript,
+      })
+      // Every script runs, in the order configured; another enrichment configured twice keeps the last.
+      const javascript = [...(enrichments.javascript ?? []), ...(built?.javascript ?? [])]
       enrichments = {
         ...enrichments,
-        ...(await BUILDERS[name]?.(parameters, { schema, directory, warnings })),
+        ...built,
+        ...(javascript.length === 0 ? {} : { javascript }),
       }
       enabled.push(name)
     } catch (error) {

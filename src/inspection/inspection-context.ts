@@ -8,6 +8,7 @@ import type { SchemaKey } from '../iglu/index.js'
 import { microDisabledRoutes, microRoutes } from './api/micro.routes.js'
 import { COLLECTOR_LOG_LEVEL, collectorRoutes } from './collector/collector.routes.js'
 import { loadEnrichments } from './enrichment-configs.js'
+import { ScriptPool } from './scripts/script-pool.js'
 import { eventLogLine } from './event-log.js'
 import { createEventOutput } from './event-output.js'
 import { createInspectionService, type InspectionService } from './inspection.service.js'
@@ -15,6 +16,9 @@ import { buildResolver } from './resolver/build-resolver.js'
 import { createSchemaValidation } from './resolver/schema-validation.js'
 import { cachedSpecificationIndex, type SpecificationSource } from './specification-index.js'
 import { openEventStore } from './store/open-event-store.js'
+
+/** A script thread without work for this long stops (its scripts' globals go with it). */
+const SCRIPT_THREAD_IDLE_MS = 60_000
 
 /** The schemas deployed in Floe's own registry, as the resolver asks for them. */
 export interface RegistrySchemas {
@@ -64,6 +68,13 @@ export async function openInspection(
     now,
   )
   const iglu = createSchemaValidation(resolver)
+  // Threads start at the first script run, and only if a JavaScript enrichment is configured.
+  const scripts = new ScriptPool({
+    timeoutMs: config.scripts.timeoutMs,
+    memoryBytes: config.scripts.memoryMb * 2 ** 20,
+    threads: 1,
+    idleMs: SCRIPT_THREAD_IDLE_MS,
+  })
   const optional = await loadEnrichments(
     {
       directory: config.enrichmentsDir,
@@ -71,6 +82,7 @@ export async function openInspection(
       geoDatabase: config.geoDatabase,
     },
     iglu,
+    { runScript: (call) => scripts.run(call) },
   )
   for (const warning of optional.warnings) log.warn(warning)
   log.info(
@@ -123,6 +135,7 @@ export async function openInspection(
     service,
     close: async () => {
       await service.settled()
+      await scripts.close()
       await events.close()
     },
   }

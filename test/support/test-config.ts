@@ -71,6 +71,7 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
       geoDatabase: null,
       redirects: { enabled: false, domains: [] },
       specViolationsBad: false,
+      scripts: { timeoutMs: 100, memoryMb: 32 },
       collectorPaths: [],
       cookie: {
         enabled: true,

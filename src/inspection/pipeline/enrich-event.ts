@@ -63,6 +63,8 @@ export interface GoodEvent {
 export type EventOutcome =
   | { readonly kind: 'good'; readonly good: GoodEvent }
   | { readonly kind: 'bad'; readonly bad: BadEvent; readonly incomplete: GoodEvent | null }
+  /** A JavaScript enrichment called `event.drop()`: neither good nor bad, nothing is kept. */
+  | { readonly kind: 'dropped' }
 
 /** Fields the collector sets before the parameters are read. */
 function setUp(event: EnrichedEvent, raw: RawEvent, deps: PipelineDeps): void {
@@ -142,7 +144,10 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
   setUp(event, raw, deps)
   const atomicErrors = parseAtomicFields(event, raw.parameters)
   const entityMessages = await validateEntities(event, raw.parameters, deps.iglu)
-  const enrichmentFailures = runEnrichments(event, raw, deps.enrichments ?? {})
+  const chain = runEnrichments(event, raw, deps.enrichments ?? {})
+  const enrichmentFailures = chain instanceof Promise ? await chain : chain
+  // A drop wins over every failure, as in Enrich.
+  if (enrichmentFailures === 'dropped') return { kind: 'dropped' }
   const specification =
     deps.specifications === undefined || atomicErrors.length > 0 || entityMessages.length > 0
       ? null

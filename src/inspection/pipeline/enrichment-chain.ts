@@ -1,6 +1,11 @@
 import type { EnrichedEvent } from './canonical-event.js'
 import type { RawEvent } from './collector-payload.js'
-import type { EnrichmentFailure, Enrichments } from './enrichments/enrichments.js'
+import type {
+  EnrichmentFailure,
+  Enrichments,
+  JavascriptEnrichment,
+} from './enrichments/enrichments.js'
+import { applyScriptAnswer, scriptCall } from './enrichments/javascript-script.js'
 import { deriveTimestamp } from './steps/derive-timestamp.js'
 import {
   enrichPageUrl,
@@ -23,6 +28,8 @@ export interface EnrichmentWork {
   query: ReadonlyMap<string, string | null>
   /** The raw page query, as the page-URL step found it. */
   pageQuery: string | null
+  /** Set by a script's `event.drop()`: the event is neither good nor bad, and no step runs after. */
+  dropped: boolean
 }
 
 /**
@@ -32,7 +39,26 @@ export interface EnrichmentWork {
 export interface Step {
   /** For people: what the step does. */
   readonly name: string
-  run(work: EnrichmentWork, enrichments: Enrichments): void
+  /** Synchronous but for the steps that wait for something (a script's sandbox). */
+  run(work: EnrichmentWork, enrichments: Enrichments): void | Promise<void>
+}
+
+/** Each script in turn, in the order configured; a drop ends the chain. */
+async function runScripts(
+  work: EnrichmentWork,
+  scripts: readonly JavascriptEnrichment[],
+): Promise<void> {
+  for (const enrichment of scripts) {
+    const answer = await enrichment.run(
+      scriptCall(enrichment.script, work.event, work.raw.context.headers),
+    )
+    const outcome = applyScriptAnswer(work.event, answer, enrichment)
+    if (outcome === 'dropped') {
+      work.dropped = true
+      return
+    }
+    if (outcome !== null) work.failures.push(outcome)
+  }
 }
 
 /** The enrichment chain, in the reference order: each step may read what earlier ones wrote. */
@@ -84,19 +110,26 @@ export const ENRICHMENT_STEPS: readonly Step[] = [
   },
   { name: 'schema fields', run: ({ event, messages }) => setSchemaFields(event, messages) },
   { name: 'IP lookups', run: ({ event }, e) => e.ipLookups?.(event) },
+  {
+    name: 'JavaScript',
+    run: (work, e) => (e.javascript === undefined ? undefined : runScripts(work, e.javascript)),
+  },
   // Last, so that everything before it (IP lookups above all) saw the real address.
   { name: 'IP anonymisation', run: ({ event }, e) => e.anonymizeIp?.(event) },
 ]
 
+/** What the chain leaves of an event: its failures, or `dropped` by a script. */
+export type ChainOutcome = EnrichmentFailure[] | 'dropped'
+
 /**
  * Runs the chain over one event. Returns the failures: the default steps' messages, then the
- * optional enrichments'.
+ * optional enrichments'; or `dropped`. Synchronous unless a step waits (a script): then a promise.
  */
 export function runEnrichments(
   event: EnrichedEvent,
   raw: RawEvent,
   enrichments: Enrichments,
-): EnrichmentFailure[] {
+): ChainOutcome | Promise<ChainOutcome> {
   const work: EnrichmentWork = {
     event,
     raw,
@@ -104,8 +137,29 @@ export function runEnrichments(
     failures: [],
     query: NO_QUERY,
     pageQuery: null,
+    dropped: false,
   }
-  for (const step of ENRICHMENT_STEPS) step.run(work, enrichments)
+  for (let at = 0; at < ENRICHMENT_STEPS.length; at++) {
+    const waiting = ENRICHMENT_STEPS[at]!.run(work, enrichments)
+    if (waiting instanceof Promise) return finishAfter(waiting, work, enrichments, at + 1)
+  }
+  return outcomeOf(work)
+}
+
+async function finishAfter(
+  waiting: Promise<void>,
+  work: EnrichmentWork,
+  enrichments: Enrichments,
+  from: number,
+): Promise<ChainOutcome> {
+  await waiting
+  for (let at = from; at < ENRICHMENT_STEPS.length && !work.dropped; at++)
+    await ENRICHMENT_STEPS[at]!.run(work, enrichments)
+  return outcomeOf(work)
+}
+
+function outcomeOf(work: EnrichmentWork): ChainOutcome {
+  if (work.dropped) return 'dropped'
   return [...work.messages.map((message) => ({ enrichment: null, message })), ...work.failures]
 }
 

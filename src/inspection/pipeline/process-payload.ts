@@ -73,6 +73,7 @@ export async function processPayload(
   for (const raw of adapted.events) {
     const result = await enrichSafely(raw, deps)
     if (result.kind === 'good') outcome.good.push(result.good)
+    else if (result.kind === 'dropped') continue
     else {
       outcome.bad.push({ ...result.bad, collectorPayload: collectorPayloadJson(payload) })
       if (result.incomplete !== null) outcome.incomplete.push(result.incomplete)

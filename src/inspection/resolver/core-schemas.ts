@@ -1,4 +1,5 @@
 import { DERIVED } from './core-schemas/derived.js'
+import { ENRICHMENT_CONFIGS } from './core-schemas/enrichment-configs.js'
 import { ENTITIES } from './core-schemas/entities.js'
 import { ENVELOPES } from './core-schemas/envelopes.js'
 
@@ -12,4 +13,5 @@ export const CORE_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new Ma
   ...ENVELOPES,
   ...ENTITIES,
   ...DERIVED,
+  ...ENRICHMENT_CONFIGS,
 ])

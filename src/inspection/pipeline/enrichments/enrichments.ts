@@ -6,6 +6,14 @@ import type { createCookieExtractorStep, createHeaderExtractorStep } from './ext
 import type { createIpLookupsStep } from './ip-lookups.js'
 import type { createRefererParserStep } from './referer-parser.js'
 import type { createUaParserStep } from './ua-parser.js'
+import type { JavascriptScript, ScriptAnswer, ScriptCall } from './javascript-script.js'
+
+/** One JavaScript enrichment: its configuration's schema, its script, and what runs the script (a sandbox). */
+export interface JavascriptEnrichment {
+  readonly schemaKey: string
+  readonly script: JavascriptScript
+  readonly run: (call: ScriptCall) => Promise<ScriptAnswer>
+}
 
 /** The optional enrichments that are switched on, each a step built from its configuration. */
 export interface Enrichments {
@@ -17,4 +25,6 @@ export interface Enrichments {
   readonly headerExtractor?: ReturnType<typeof createHeaderExtractorStep>
   readonly ipLookups?: ReturnType<typeof createIpLookupsStep>
   readonly anonymizeIp?: ReturnType<typeof createAnonymizeIpStep>
+  /** JavaScript enrichments, run in this order (after IP lookups, before IP anonymisation). */
+  readonly javascript?: readonly JavascriptEnrichment[]
 }
