@@ -5,14 +5,15 @@ import { ErrorBodyRef } from '../http/index.js'
 import { objectMembers, objectText, parseSchemaVer } from '../iglu/index.js'
 import type { IgluRepository, PublishedSchema } from './iglu-repository.js'
 import { SchemaNotFoundError } from './registry.errors.js'
+import {
+  IGLU_BASE_PARAMS,
+  IGLU_SCHEMA_PARAMS,
+  IGLU_SECURITY,
+  IGLU_TAGS,
+} from './iglu-route-schemas.js'
 
-const tags = ['iglu server']
-const security: Array<Record<string, string[]>> = [{ bearer: [] }, { igluApiKey: [] }]
 const Repr = Type.Union([Type.Literal('uri'), Type.Literal('canonical'), Type.Literal('meta')])
-const RepoParams = {
-  organizationId: Type.String(),
-  env: Type.Union([Type.Literal('dev'), Type.Literal('prod')]),
-}
+const RepoParams = IGLU_BASE_PARAMS
 const errors = { 400: ErrorBodyRef, 401: ErrorBodyRef, 403: ErrorBodyRef, 404: ErrorBodyRef }
 const listResponse = { 200: Type.Array(Type.Unknown()), ...errors }
 const ListQuery = Type.Object({
@@ -58,7 +59,7 @@ export const igluHealthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         summary: 'Iglu Server health (no credentials needed)',
-        tags,
+        tags: IGLU_TAGS,
         params: Type.Object(RepoParams),
       },
     },
@@ -108,8 +109,8 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
     {
       schema: {
         summary: 'Every schema of the environment (always 200)',
-        tags,
-        security,
+        tags: IGLU_TAGS,
+        security: IGLU_SECURITY,
         params: Type.Object(RepoParams),
         querystring: ListQuery,
         response: listResponse,
@@ -128,8 +129,8 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
     {
       schema: {
         summary: "A vendor's schemas (404 when none)",
-        tags,
-        security,
+        tags: IGLU_TAGS,
+        security: IGLU_SECURITY,
         params: Type.Object({ ...RepoParams, vendor: Type.String() }),
         querystring: ListQuery,
         response: listResponse,
@@ -151,8 +152,8 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
     {
       schema: {
         summary: 'The versions of one schema (404 when none)',
-        tags,
-        security,
+        tags: IGLU_TAGS,
+        security: IGLU_SECURITY,
         params: Type.Object({ ...RepoParams, vendor: Type.String(), name: Type.String() }),
         querystring: ListQuery,
         response: listResponse,
@@ -173,15 +174,9 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
       schema: {
         summary:
           'One schema by SchemaVer (default repr canonical), or with a bare MODEL the list of that model (default repr uri)',
-        tags,
-        security,
-        params: Type.Object({
-          ...RepoParams,
-          vendor: Type.String(),
-          name: Type.String(),
-          format: Type.String(),
-          version: Type.String(),
-        }),
+        tags: IGLU_TAGS,
+        security: IGLU_SECURITY,
+        params: IGLU_SCHEMA_PARAMS,
         querystring: ListQuery,
         response: { 200: Type.Unknown(), ...errors },
       },

@@ -8,13 +8,9 @@ import type { IgluRepository } from './iglu-repository.js'
 import { IgluKeyRequiredError } from './registry.errors.js'
 import { igluReport, IgluReportItem, NOT_CONFORMING } from './iglu-lint-report.js'
 import { reportOf, type SchemaDocumentCheck } from './schema-validation.js'
+import { IGLU_BASE_PARAMS, IGLU_SECURITY, IGLU_TAGS } from './iglu-route-schemas.js'
 
-const tags = ['iglu server']
-const security: Array<Record<string, string[]>> = [{ bearer: [] }, { igluApiKey: [] }]
-const RepoParams = Type.Object({
-  organizationId: Type.String(),
-  env: Type.Union([Type.Literal('dev'), Type.Literal('prod')]),
-})
+const RepoParams = Type.Object(IGLU_BASE_PARAMS)
 
 /**
  * Iglu Server's service routes on `/iglu/{organizationId}/{dev|prod}/api`: schema validation
@@ -31,8 +27,8 @@ export const igluServiceRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         summary:
           'Validate a self-describing JSON Schema as the registry does (any key; 403 without one)',
-        tags,
-        security,
+        tags: IGLU_TAGS,
+        security: IGLU_SECURITY,
         params: RepoParams,
         response: {
           200: Type.Object({
@@ -65,8 +61,8 @@ export const igluServiceRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         summary: "Iglu Server's description of itself, for the caller",
-        tags,
-        security,
+        tags: IGLU_TAGS,
+        security: IGLU_SECURITY,
         params: RepoParams,
         response: {
           200: Type.Object({

@@ -8,13 +8,14 @@ import { writeThroughIglu, type IgluWrite, type IgluWriteOutcome } from './iglu-
 import type { IgluRepository } from './iglu-repository.js'
 import type { RegistryService } from './registry.service.js'
 import { SchemaNotFoundError } from './registry.errors.js'
+import {
+  IGLU_BASE_PARAMS,
+  IGLU_SCHEMA_PARAMS,
+  IGLU_SECURITY,
+  IGLU_TAGS,
+} from './iglu-route-schemas.js'
 
-const tags = ['iglu server']
-const security: Array<Record<string, string[]>> = [{ igluApiKey: [] }, { bearer: [] }]
-const RepoParams = {
-  organizationId: Type.String(),
-  env: Type.Union([Type.Literal('dev'), Type.Literal('prod')]),
-}
+const RepoParams = IGLU_BASE_PARAMS
 const WriteQuery = Type.Object({
   isPublic: Type.Optional(
     BooleanQuery('Readable without a key from this environment (default false)'),
@@ -119,15 +120,9 @@ export const igluWriteRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         summary:
           'Write a schema as Iglu Server does (body: the self-describing schema, or the schema alone): 201 created, 200 updated (DEV only), 400 with the lint report, 401 without a key, 403 without write permission, 409 on a PROD version',
-        tags,
-        security,
-        params: Type.Object({
-          ...RepoParams,
-          vendor: Type.String(),
-          name: Type.String(),
-          format: Type.String(),
-          version: Type.String(),
-        }),
+        tags: IGLU_TAGS,
+        security: IGLU_SECURITY,
+        params: IGLU_SCHEMA_PARAMS,
         querystring: WriteQuery,
         body: Type.Unknown(),
         response: responses,
@@ -154,8 +149,8 @@ export const igluWriteRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         summary:
           'Write a self-describing schema, named by its own self (answers as PUT; a body without self is 400)',
-        tags,
-        security,
+        tags: IGLU_TAGS,
+        security: IGLU_SECURITY,
         params: Type.Object(RepoParams),
         querystring: WriteQuery,
         body: Type.Unknown(),
