@@ -26,6 +26,9 @@ const THROWS = `function process(event) {
   if (event.getApp_id() === 'throw-me') throw new Error('no basket')
   if (event.getApp_id() === 'bad-entity') return [{ schema: '${JS_CONTEXT}', data: { appId: 42 } }]
   if (event.getApp_id() === 'loop') while (true) {}
+  if (event.getApp_id() === 'replace')
+    event.setContexts(JSON.stringify({ schema: 'iglu:${SP}/contexts/jsonschema/1-0-0',
+      data: [{ schema: '${JS_CONTEXT}', data: { appId: 'kept' } }, { schema: '${JS_CONTEXT}', data: { appId: 7 } }] }))
   return null
 }`
 
@@ -136,6 +139,27 @@ describe('JavaScript enrichments', () => {
     ])
     const violation = rows.find((r) => r.schema.includes('schema_violations'))
     expect(JSON.stringify(violation?.data.failure.messages)).toContain(JS_CONTEXT)
+  })
+
+  it('validates again the entities a script put in place: an invalid one is a schema violation', async () => {
+    await requestJson(`${floe.baseUrl}/micro/reset`)
+    await send('replace')
+    expect(await counts()).toEqual({ total: 1, good: 0, bad: 1 })
+    const [bad] = (await requestJson(`${floe.baseUrl}/micro/bad`)).body as { errors: string[] }[]
+    const row = JSON.parse(bad?.errors[1] ?? '{}') as { schema: string; data: any }
+    expect(row.schema).toContain('schema_violations')
+    expect(JSON.stringify(row.data.failure.messages)).toContain(JS_CONTEXT)
+    // The incomplete event keeps the valid entity the script set, and drops the invalid one.
+    const events = (
+      await requestJson(`${floe.baseUrl}/micro/events`, {
+        method: 'POST',
+        body: { filters: [], validEvents: false, page: 1, pageSize: 10 },
+      })
+    ).body as { events: Record<string, unknown>[] }
+    // (The column also holds the entity the second script derived.)
+    const entities = events.events[0]?.contexts_com_acme_js_context_1 as { appId: unknown }[]
+    expect(entities).toContainEqual({ appId: 'kept', _schema_version: JS_CONTEXT })
+    expect(entities.map((e) => e.appId)).toEqual(['kept', 'replace'])
   })
 
   it('stops an endless loop at its budget: the event fails, the collector keeps answering', async () => {

@@ -14,7 +14,11 @@ import { recurringValue } from './recurring-values.js'
 import { checkFieldLengths } from './steps/check-field-lengths.js'
 import { runEnrichments } from './enrichment-chain.js'
 import { parseAtomicFields, tsvSafe } from './steps/parse-atomic-fields.js'
-import { validateDerivedContexts, validateEntities } from './steps/validate-entities.js'
+import {
+  validateDerivedContexts,
+  validateEntities,
+  validateReplacedEntities,
+} from './steps/validate-entities.js'
 import {
   checkEventSpecification,
   EVENT_SPECIFICATION_VALIDATION,
@@ -145,9 +149,14 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
   const atomicErrors = parseAtomicFields(event, raw.parameters)
   const entityMessages = await validateEntities(event, raw.parameters, deps.iglu)
   const chain = runEnrichments(event, raw, deps.enrichments ?? {})
-  const enrichmentFailures = chain instanceof Promise ? await chain : chain
+  const chained = chain instanceof Promise ? await chain : chain
   // A drop wins over every failure, as in Enrich.
-  if (enrichmentFailures === 'dropped') return { kind: 'dropped' }
+  if (chained === 'dropped') return { kind: 'dropped' }
+  const enrichmentFailures = chained.failures
+  const replacedMessages =
+    chained.replaced.contexts || chained.replaced.unstructEvent
+      ? await validateReplacedEntities(event, chained.replaced, deps.iglu)
+      : []
   const specification =
     deps.specifications === undefined || atomicErrors.length > 0 || entityMessages.length > 0
       ? null
@@ -202,7 +211,7 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
   if (phase1.length > 0) return fail('schema_violations', phase1)
   if (enrichmentFailures.length > 0) return fail('enrichment_failures', enrichmentFailures)
   // Phase 3: derived entities, then the atomic fields' lengths.
-  const phase3 = [...derivedMessages]
+  const phase3 = [...replacedMessages, ...derivedMessages]
   if (deps.specifications?.violationsBad === true && specification !== null)
     phase3.push(...specificationFailure(specification))
   if (lengthViolations.length > 0) {

@@ -30,6 +30,8 @@ export interface EnrichmentWork {
   pageQuery: string | null
   /** Set by a script's `event.drop()`: the event is neither good nor bad, and no step runs after. */
   dropped: boolean
+  /** The tracker's entities a script replaced: they are validated again after the chain. */
+  readonly replaced: { contexts: boolean; unstructEvent: boolean }
 }
 
 /**
@@ -58,6 +60,10 @@ async function runScripts(
       return
     }
     if (outcome !== null) work.failures.push(outcome)
+    else if (answer.kind === 'returned') {
+      if (answer.contexts !== undefined) work.replaced.contexts = true
+      if (answer.unstructEvent !== undefined) work.replaced.unstructEvent = true
+    }
   }
 }
 
@@ -118,12 +124,17 @@ export const ENRICHMENT_STEPS: readonly Step[] = [
   { name: 'IP anonymisation', run: ({ event }, e) => e.anonymizeIp?.(event) },
 ]
 
-/** What the chain leaves of an event: its failures, or `dropped` by a script. */
-export type ChainOutcome = EnrichmentFailure[] | 'dropped'
+/** What the chain leaves of an event: its failures and the entities a script replaced, or `dropped` by a script. */
+export type ChainOutcome =
+  | {
+      readonly failures: EnrichmentFailure[]
+      readonly replaced: { readonly contexts: boolean; readonly unstructEvent: boolean }
+    }
+  | 'dropped'
 
 /**
- * Runs the chain over one event. Returns the failures: the default steps' messages, then the
- * optional enrichments'; or `dropped`. Synchronous unless a step waits (a script): then a promise.
+ * Runs the chain over one event. Returns the failures (the default steps' messages, then the
+ * optional enrichments') with the entities scripts replaced; or `dropped`. Synchronous unless a step waits (a script): then a promise.
  */
 export function runEnrichments(
   event: EnrichedEvent,
@@ -138,6 +149,7 @@ export function runEnrichments(
     query: NO_QUERY,
     pageQuery: null,
     dropped: false,
+    replaced: { contexts: false, unstructEvent: false },
   }
   for (let at = 0; at < ENRICHMENT_STEPS.length; at++) {
     const waiting = ENRICHMENT_STEPS[at]!.run(work, enrichments)
@@ -160,7 +172,13 @@ async function finishAfter(
 
 function outcomeOf(work: EnrichmentWork): ChainOutcome {
   if (work.dropped) return 'dropped'
-  return [...work.messages.map((message) => ({ enrichment: null, message })), ...work.failures]
+  return {
+    failures: [
+      ...work.messages.map((message) => ({ enrichment: null, message })),
+      ...work.failures,
+    ],
+    replaced: work.replaced,
+  }
 }
 
 const NO_QUERY: ReadonlyMap<string, string | null> = new Map()

@@ -147,3 +147,34 @@ export async function validateDerivedContexts(
   event.derivedContexts = valid
   return messages
 }
+
+/**
+ * Phase 3: the tracker's entities as a JavaScript enrichment replaced them (`setContexts`,
+ * `setUnstruct_event`), validated again as Enrich (6.4+) does: an invalid one is dropped from the
+ * event, and the messages say which and why.
+ */
+export async function validateReplacedEntities(
+  event: EnrichedEvent,
+  replaced: { readonly contexts: boolean; readonly unstructEvent: boolean },
+  iglu: IgluValidation,
+): Promise<unknown[]> {
+  const messages: unknown[] = []
+  if (replaced.contexts) {
+    const valid: SelfDescribing[] = []
+    for (const context of event.contexts) {
+      const verdict = await iglu.validate(context.schema, context.data)
+      if (verdict.kind === 'valid') valid.push(context)
+      else messages.push({ schemaKey: context.schema, error: verdict.error })
+    }
+    event.contexts = valid
+  }
+  const unstruct = event.unstructEvent
+  if (replaced.unstructEvent && unstruct !== null) {
+    const verdict = await iglu.validate(unstruct.schema, unstruct.data)
+    if (verdict.kind !== 'valid') {
+      messages.push({ schemaKey: unstruct.schema, error: verdict.error })
+      event.unstructEvent = null
+    }
+  }
+  return messages
+}
