@@ -1,5 +1,6 @@
 import { requireIgluWrite, type Principal } from '../auth/index.js'
 import {
+  formatSchemaVer,
   objectMembers,
   objectText,
   parseSchemaVer,
@@ -58,7 +59,7 @@ function describedByPath(body: Record<string, unknown>, text: string | null, key
     vendor: key.vendor,
     name: key.name,
     format: key.format,
-    version: `${key.version.model}-${key.version.revision}-${key.version.addition}`,
+    version: formatSchemaVer(key.version),
   }
   const data = { $schema: SELF_DESC_METASCHEMA_URI, self, ...body }
   const members = text === null ? null : objectMembers(text)
@@ -122,8 +123,12 @@ export async function writeThroughIglu(
   if (env === 'PROD' && change?.misversioned === true && !write.allowMisversioned)
     throw new MisversionedChangeError(uri, change)
 
-  const version = `${key.version.model}-${key.version.revision}-${key.version.addition}`
-  const request = { vendor: key.vendor, name: key.name, format: key.format, version }
+  const request = {
+    vendor: key.vendor,
+    name: key.name,
+    format: key.format,
+    version: formatSchemaVer(key.version),
+  }
   // The key's right to write here was checked above (an Iglu write key may write PROD).
   const initiator = { apiKeyId: principal.apiKeyId, isAdmin: true }
   await deps.service.deploy(

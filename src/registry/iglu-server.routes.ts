@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { igluReadScope, prefixCovers, type Principal } from '../auth/index.js'
+import type { Principal } from '../auth/index.js'
 import { ErrorBodyRef } from '../http/index.js'
 import { objectMembers, objectText, parseSchemaVer } from '../iglu/index.js'
 import type { IgluRepository, PublishedSchema } from './iglu-repository.js'
@@ -10,6 +10,7 @@ import {
   IGLU_SCHEMA_PARAMS,
   IGLU_SECURITY,
   IGLU_TAGS,
+  schemasReadableBy,
 } from './iglu-route-schemas.js'
 
 const Repr = Type.Union([Type.Literal('uri'), Type.Literal('canonical'), Type.Literal('meta')])
@@ -83,13 +84,7 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
     principal: Principal | null
     params: { organizationId: string; env: 'dev' | 'prod' }
   }) => {
-    const reader = igluReadScope(request.principal)
-    const readable =
-      reader === null
-        ? (_vendor: string, isPublic: boolean) => isPublic
-        : reader.kind === 'prefix'
-          ? (vendor: string, isPublic: boolean) => isPublic || prefixCovers(reader.prefix, vendor)
-          : undefined
+    const readable = schemasReadableBy(request.principal)
     return {
       organizationId:
         request.principal?.organizationId ?? request.params.organizationId.toLowerCase(),

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { prefixCovers } from '../auth/index.js'
 import { ErrorBodyRef } from '../http/index.js'
 import { formatSchemaVer } from '../iglu/index.js'
 import { packageVersion } from '../package-version.js'
@@ -8,7 +7,12 @@ import type { IgluRepository } from './iglu-repository.js'
 import { IgluKeyRequiredError } from './registry.errors.js'
 import { igluReport, IgluReportItem, NOT_CONFORMING } from './iglu-lint-report.js'
 import { reportOf, type SchemaDocumentCheck } from './schema-validation.js'
-import { IGLU_BASE_PARAMS, IGLU_SECURITY, IGLU_TAGS } from './iglu-route-schemas.js'
+import {
+  IGLU_BASE_PARAMS,
+  IGLU_SECURITY,
+  IGLU_TAGS,
+  schemasReadableBy,
+} from './iglu-route-schemas.js'
 
 const RepoParams = Type.Object(IGLU_BASE_PARAMS)
 
@@ -89,12 +93,7 @@ export const igluServiceRoutes: FastifyPluginAsyncTypebox<{
           ? 0
           : (
               await repository.list(principal.organizationId, env, {
-                ...(scope === null
-                  ? {}
-                  : {
-                      readable: (vendor, isPublic) =>
-                        isPublic || prefixCovers(scope.vendorPrefix, vendor),
-                    }),
+                readable: schemasReadableBy(principal),
               })
             ).length
       return {

@@ -144,15 +144,14 @@ export class ScriptSandbox {
   }
 
   #compile(script: ScriptCall['script']): ScriptRuntime {
+    const compileBudget = { ...this.limits, timeoutMs: Math.max(1000, 10 * this.limits.timeoutMs) }
     const runtime = this.engine.newRuntime()
     runtime.setMemoryLimit(this.limits.memoryBytes)
     runtime.setMaxStackSize(1024 * 1024)
     const context = runtime.newContext()
     // Compiling and the script's top level get ten budgets (a second at least): a cold start is
     // slower than an event, and a top level that never ends must still end.
-    runtime.setInterruptHandler(
-      shouldInterruptAfterDeadline(Date.now() + Math.max(1000, 10 * this.limits.timeoutMs)),
-    )
+    runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + compileBudget.timeoutMs))
     const failed = (message: string): ScriptRuntime => ({
       runtime,
       context,
@@ -162,7 +161,7 @@ export class ScriptSandbox {
     const source = context.evalCode(script.source, 'script.js')
     if (source.error) {
       const { reason, text } = engineError(context, source.error)
-      return failed(isBudget(reason) ? budgetReason(this.limits, reason) : text)
+      return failed(isBudget(reason) ? budgetReason(compileBudget, reason) : text)
     }
     source.value.dispose()
     const configText = context.newString(JSON.stringify(script.config))

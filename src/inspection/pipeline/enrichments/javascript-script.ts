@@ -9,6 +9,7 @@ import {
   type EnrichedEvent,
   type SelfDescribing,
 } from '../canonical-event.js'
+import { igluUriParts } from '../../../shared/index.js'
 import { DOUBLE_FIELDS } from '../java-doubles.js'
 import type { EnrichmentFailure } from './enrichment-failure.js'
 
@@ -45,6 +46,7 @@ const INTEGER_FIELDS: ReadonlySet<CanonicalField> = new Set<CanonicalField>([
 export const SCRIPT_FIELDS: readonly CanonicalField[] = CANONICAL_FIELDS.filter(
   (f) => f !== 'contexts' && f !== 'derived_contexts' && f !== 'unstruct_event',
 )
+const IS_SCRIPT_FIELD: ReadonlySet<string> = new Set(SCRIPT_FIELDS)
 
 /** One configured script: its source, its `parameters.config`, and a name for its runtime. */
 export interface JavascriptScript {
@@ -85,6 +87,8 @@ export type ScriptAnswer =
   | { readonly kind: 'failed'; readonly message: string }
 
 const wrapped = (schema: string, data: unknown) => JSON.stringify({ schema, data })
+/** The entity lists a script reads are wrapped as Enrich wraps them: contexts 1-0-1. */
+const CONTEXTS_1_0_1 = CONTEXTS_SCHEMA.replace(/1-0-0$/, '1-0-1')
 
 /** The call for one event, as Enrich's event object shows it to a script. */
 export function scriptCall(
@@ -106,7 +110,6 @@ export function scriptCall(
               : 0
             : value
   }
-  const CONTEXTS_1_0_1 = CONTEXTS_SCHEMA.replace(/1-0-0$/, '1-0-1')
   return {
     script,
     fields,
@@ -152,9 +155,7 @@ const isSelfDescribing = (value: unknown): value is SelfDescribing =>
   typeof value === 'object' &&
   !Array.isArray(value) &&
   typeof (value as { schema?: unknown }).schema === 'string' &&
-  /^iglu:[a-zA-Z0-9-_.]+\/[a-zA-Z0-9-_]+\/[a-zA-Z0-9-_]+\/[0-9]+-[0-9]+-[0-9]+$/.test(
-    (value as { schema: string }).schema,
-  ) &&
+  igluUriParts((value as { schema: string }).schema) !== null &&
   'data' in value
 
 /** Circe's default print, which Enrich's message quotes: two-space indent, `"key" : value`. */
@@ -220,7 +221,7 @@ export function applyScriptAnswer(
   if (answer.kind === 'failed') return failure(answer.message)
   const problems: string[] = []
   for (const [field, value] of Object.entries(answer.changed)) {
-    if (!(SCRIPT_FIELDS as readonly string[]).includes(field)) continue
+    if (!IS_SCRIPT_FIELD.has(field)) continue
     const converted = fieldValue(field as CanonicalField, value)
     if (converted instanceof Error) problems.push(converted.message)
     else event.fields[field as CanonicalField] = converted
