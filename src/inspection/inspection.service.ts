@@ -5,7 +5,11 @@ import type { EventOutput } from './event-output.js'
 import type { Enrichments } from './pipeline/enrichments/enrichments.js'
 import { type CollectorRequest, readCollectorRequest } from './collector/collector-request.js'
 import type { BadEvent, Processor } from './pipeline/bad-rows.js'
-import type { GoodEvent, PipelineDeps } from './pipeline/enrich-event.js'
+import {
+  createEventSpecificationStep,
+  type GoodEvent,
+  type PipelineDeps,
+} from './pipeline/enrich-event.js'
 import type { IgluValidation } from './pipeline/iglu-validation.js'
 import {
   formatViolation,
@@ -64,7 +68,12 @@ export function createInspectionService(deps: {
   /** Payloads answered but not yet stored past which the collector stores before answering again. */
   maxPendingPayloads?: number
   /** Event specifications events are checked against. */
-  specifications?: PipelineDeps['specifications']
+  specifications?: {
+    /** The current index: at once when it is fresh, else once it is read again. */
+    readonly current: () => SpecificationIndex | Promise<SpecificationIndex>
+    /** Violations make the event a bad row (`--spec-violations-bad`). */
+    readonly violationsBad: boolean
+  }
 }) {
   const { store } = deps
   const queue = store.writesCanFail
@@ -73,14 +82,24 @@ export function createInspectionService(deps: {
         deps.onDeferredError ?? (() => undefined),
         deps.maxPendingPayloads ?? MAX_PENDING_PAYLOADS,
       )
-  const pipeline = {
+  const pipeline: PipelineDeps = {
     iglu: deps.iglu,
     processor: deps.processor,
     now: deps.now,
     newEventId: randomUUID,
-    enrichments: deps.enrichments ?? {},
-    maxPayloadBytes: deps.maxPayloadBytes,
-    ...(deps.specifications === undefined ? {} : { specifications: deps.specifications }),
+    // The event-specification check is the chain's last step, as Enrich's event-spec enrichment.
+    enrichments:
+      deps.specifications === undefined
+        ? (deps.enrichments ?? {})
+        : {
+            ...deps.enrichments,
+            eventSpecification: createEventSpecificationStep(
+              deps.specifications.current,
+              deps.iglu,
+            ),
+          },
+    ...(deps.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: deps.maxPayloadBytes }),
+    specViolationsBad: deps.specifications?.violationsBad ?? false,
   }
 
   const listeners = new Set<(arrival: Arrival) => void>()

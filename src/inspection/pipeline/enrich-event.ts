@@ -40,12 +40,22 @@ export interface PipelineDeps {
   readonly enrichments?: Enrichments
   /** The collector's payload limit in bytes, quoted by size violations (DEFAULT_MAX_PAYLOAD_BYTES when absent). */
   readonly maxPayloadBytes?: number
-  /** The event specifications events are checked against; none checked when absent. */
-  readonly specifications?: {
-    /** The current index: at once when it is fresh, else once it is read again. */
-    readonly current: () => SpecificationIndex | Promise<SpecificationIndex>
-    /** Violations make the event a bad row (`--spec-violations-bad`). */
-    readonly violationsBad: boolean
+  /** Specification violations (of the `eventSpecification` enrichment) make the event a bad row (`--spec-violations-bad`). */
+  readonly specViolationsBad?: boolean
+}
+
+/**
+ * The event-specification step of the chain: the event against the current specifications (read
+ * again when stale), through the resolver for the specifications' own restrictions.
+ */
+export function createEventSpecificationStep(
+  current: () => SpecificationIndex | Promise<SpecificationIndex>,
+  iglu: Pick<IgluValidation, 'validateWith'>,
+): NonNullable<Enrichments['eventSpecification']> {
+  return (event) => {
+    const index = current()
+    if (!(index instanceof Promise)) return checkEventSpecification(event, index, iglu)
+    return index.then((fresh) => checkEventSpecification(event, fresh, iglu))
   }
 }
 
@@ -148,20 +158,16 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
   setUp(event, raw, deps)
   const atomicErrors = parseAtomicFields(event, raw.parameters)
   const entityMessages = await validateEntities(event, raw.parameters, deps.iglu)
-  const chain = runEnrichments(event, raw, deps.enrichments ?? {})
+  const inputValid = atomicErrors.length === 0 && entityMessages.length === 0
+  const chain = runEnrichments(event, raw, deps.enrichments ?? {}, inputValid)
   const chained = chain instanceof Promise ? await chain : chain
   // A drop wins over every failure, as in Enrich.
   if (chained === 'dropped') return { kind: 'dropped' }
-  const enrichmentFailures = chained.failures
+  const { failures: enrichmentFailures, specification } = chained
   const replacedMessages =
     chained.replaced.contexts || chained.replaced.unstructEvent
       ? await validateReplacedEntities(event, chained.replaced, deps.iglu)
       : []
-  const specification =
-    deps.specifications === undefined || atomicErrors.length > 0 || entityMessages.length > 0
-      ? null
-      : checkEventSpecification(event, await deps.specifications.current(), deps.iglu)
-  if (specification !== null) event.derivedContexts.push(specification.entity)
   const derivedMessages =
     event.derivedContexts.length === 0 ? [] : await validateDerivedContexts(event, deps.iglu)
   const lengthViolations = checkFieldLengths(event)
@@ -212,7 +218,7 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
   if (enrichmentFailures.length > 0) return fail('enrichment_failures', enrichmentFailures)
   // Phase 3: derived entities, then the atomic fields' lengths.
   const phase3 = [...replacedMessages, ...derivedMessages]
-  if (deps.specifications?.violationsBad === true && specification !== null)
+  if (deps.specViolationsBad === true && specification !== null)
     phase3.push(...specificationFailure(specification))
   if (lengthViolations.length > 0) {
     const dataReports = lengthViolations.map((v) => ({

@@ -6,6 +6,7 @@ import type {
   JavascriptEnrichment,
 } from './enrichments/enrichments.js'
 import { applyScriptAnswer, scriptCall } from './enrichments/javascript-script.js'
+import type { SpecificationCheck } from './steps/check-event-specification.js'
 import { deriveTimestamp } from './steps/derive-timestamp.js'
 import {
   enrichPageUrl,
@@ -32,6 +33,10 @@ export interface EnrichmentWork {
   dropped: boolean
   /** The tracker's entities a script replaced: they are validated again after the chain. */
   readonly replaced: { contexts: boolean; unstructEvent: boolean }
+  /** The event's own fields and entities were valid (phase 1): the steps that judge the event need it. */
+  readonly inputValid: boolean
+  /** The event against its specification, when one applies and the event-specification step ran. */
+  specification: SpecificationCheck | null
 }
 
 /**
@@ -120,15 +125,32 @@ export const ENRICHMENT_STEPS: readonly Step[] = [
     name: 'JavaScript',
     run: (work, e) => (e.javascript === undefined ? undefined : runScripts(work, e.javascript)),
   },
-  // Last, so that everything before it (IP lookups above all) saw the real address.
+  // After everything that reads the address (IP lookups above all), which sees the real one.
   { name: 'IP anonymisation', run: ({ event }, e) => e.anonymizeIp?.(event) },
+  {
+    // Last: it judges the event as the other steps left it. An event whose own fields or entities
+    // are invalid is a bad row already, and is not judged.
+    name: 'event specification',
+    run: (work, e) => {
+      if (e.eventSpecification === undefined || !work.inputValid) return undefined
+      const found = e.eventSpecification(work.event)
+      if (!(found instanceof Promise)) return recordSpecification(work, found)
+      return found.then((check) => recordSpecification(work, check))
+    },
+  },
 ]
 
-/** What the chain leaves of an event: its failures and the entities a script replaced, or `dropped` by a script. */
+function recordSpecification(work: EnrichmentWork, check: SpecificationCheck | null): void {
+  work.specification = check
+  if (check !== null) work.event.derivedContexts.push(check.entity)
+}
+
+/** What the chain leaves of an event: its failures, the entities a script replaced and its specification's verdict; or `dropped` by a script. */
 export type ChainOutcome =
   | {
       readonly failures: EnrichmentFailure[]
       readonly replaced: { readonly contexts: boolean; readonly unstructEvent: boolean }
+      readonly specification: SpecificationCheck | null
     }
   | 'dropped'
 
@@ -140,6 +162,7 @@ export function runEnrichments(
   event: EnrichedEvent,
   raw: RawEvent,
   enrichments: Enrichments,
+  inputValid: boolean,
 ): ChainOutcome | Promise<ChainOutcome> {
   const work: EnrichmentWork = {
     event,
@@ -150,6 +173,8 @@ export function runEnrichments(
     pageQuery: null,
     dropped: false,
     replaced: { contexts: false, unstructEvent: false },
+    inputValid,
+    specification: null,
   }
   for (let at = 0; at < ENRICHMENT_STEPS.length; at++) {
     const waiting = ENRICHMENT_STEPS[at]!.run(work, enrichments)
@@ -178,6 +203,7 @@ function outcomeOf(work: EnrichmentWork): ChainOutcome {
       ...work.failures,
     ],
     replaced: work.replaced,
+    specification: work.specification,
   }
 }
 

@@ -7,6 +7,8 @@ import type { createIpLookupsStep } from './ip-lookups.js'
 import type { createRefererParserStep } from './referer-parser.js'
 import type { createUaParserStep } from './ua-parser.js'
 import type { JavascriptScript, ScriptAnswer, ScriptCall } from './javascript-script.js'
+import type { EnrichedEvent } from '../canonical-event.js'
+import type { SpecificationCheck } from '../steps/check-event-specification.js'
 
 /** One JavaScript enrichment: its configuration's schema, its script, and what runs the script (a sandbox). */
 export interface JavascriptEnrichment {
@@ -27,4 +29,8 @@ export interface Enrichments {
   readonly anonymizeIp?: ReturnType<typeof createAnonymizeIpStep>
   /** JavaScript enrichments, run in this order (after IP lookups, before IP anonymisation). */
   readonly javascript?: readonly JavascriptEnrichment[]
+  /** The event against its event specification (the tracking plans), last in the chain, as Enrich's event-spec step. */
+  readonly eventSpecification?: (
+    event: EnrichedEvent,
+  ) => SpecificationCheck | null | Promise<SpecificationCheck | null>
 }
