@@ -76,6 +76,8 @@ export interface InspectionConfig {
    * (FLOE_SCRIPT_TIMEOUT_MS, 100 by default) and its runtime's memory (FLOE_SCRIPT_MEMORY_MB, 32).
    */
   readonly scripts: { readonly timeoutMs: number; readonly memoryMb: number }
+  /** The SQL query enrichment's budget for a connection and for each query (FLOE_SQL_ENRICHMENT_TIMEOUT_MS, 5000). */
+  readonly sqlEnrichmentTimeoutMs: number
 }
 
 /**
@@ -226,6 +228,14 @@ export function parseInspection(
       timeoutMs: boundedInteger(pick, 'FLOE_SCRIPT_TIMEOUT_MS', 100, 1, 10_000, problems),
       memoryMb: boundedInteger(pick, 'FLOE_SCRIPT_MEMORY_MB', 32, 4, 1024, problems),
     },
+    sqlEnrichmentTimeoutMs: boundedInteger(
+      pick,
+      'FLOE_SQL_ENRICHMENT_TIMEOUT_MS',
+      5000,
+      1,
+      60_000,
+      problems,
+    ),
   }
 }
 

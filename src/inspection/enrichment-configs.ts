@@ -2,167 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ConfigError, unknownFlagEnrichment, type FlagEnrichment } from '../config/index.js'
-import { localAssetPath } from './enrichment-assets.js'
-import { openIpLookupDatabases, type IpLookupDatabase } from './maxmind-databases.js'
-import {
-  createAnonymizeIpStep,
-  type AnonymizeIpConfig,
-} from './pipeline/enrichments/anonymize-ip.js'
-import {
-  createCampaignAttributionStep,
-  type CampaignAttributionConfig,
-} from './pipeline/enrichments/campaign-attribution.js'
-import type { Enrichments, JavascriptEnrichment } from './pipeline/enrichments/enrichments.js'
-import {
-  createEventFingerprintStep,
-  type EventFingerprintConfig,
-} from './pipeline/enrichments/event-fingerprint.js'
-import {
-  createCookieExtractorStep,
-  createHeaderExtractorStep,
-} from './pipeline/enrichments/extract-headers.js'
-import { createIpLookupsStep } from './pipeline/enrichments/ip-lookups.js'
-import { createRefererParserStep } from './pipeline/enrichments/referer-parser.js'
-import { createUaParserStep } from './pipeline/enrichments/ua-parser.js'
+import { BUILDERS, FLAG_DEFAULTS, SP, type EnrichmentDeps } from './enrichment-builders.js'
+import type { Enrichments } from './pipeline/enrichments/enrichments.js'
 import type { IgluValidation } from './pipeline/iglu-validation.js'
-import { loadUaParserRules } from './ua-parser-database.js'
 import { isJsonObject } from '../shared/index.js'
 
-const SP = 'com.snowplowanalytics.snowplow'
 const CONFIG_SCHEMA =
   /^iglu:(com\.snowplowanalytics\.snowplow(?:\.enrichments)?)\/([a-z_]+)\/jsonschema\/(\d+)-\d+-\d+$/
-const IP_LOOKUP_DATABASES: readonly IpLookupDatabase[] = [
-  'geo',
-  'isp',
-  'domain',
-  'connectionType',
-  'asn',
-]
 
-interface BuildContext {
-  /** The configuration's schema URI. */
-  readonly schema: string
-  /** Where relative asset locations start: the enrichments directory. */
-  readonly directory: string
-  /** Start-up notes to log, such as skipped rules. */
-  readonly warnings: string[]
-  /** Where the configuration came from: names a script's runtime. */
-  readonly where: string
-  /** Runs JavaScript enrichment scripts (in a sandbox). */
-  readonly runScript: JavascriptEnrichment['run']
-}
-
-type Builder = (
-  parameters: Record<string, unknown>,
-  context: BuildContext,
-) => Partial<Enrichments> | Promise<Partial<Enrichments>>
-
-/** A script as Enrich reads it from its configuration: base64 (either alphabet), UTF-8, not empty. */
-function decodedScript(encoded: unknown): string {
-  if (typeof encoded !== 'string' || !/^[A-Za-z0-9+/_=\s-]*$/.test(encoded))
-    throw new Error('Could not base64 decode: parameters.script is not base64')
-  const source = Buffer.from(encoded, 'base64').toString('utf8')
-  if (source.trim() === '') throw new Error('Provided script for JS enrichment is empty')
-  return source
-}
-
-/** Each supported configuration (by schema name) and how its parameters become a step. */
-const BUILDERS: Readonly<Record<string, Builder>> = {
-  javascript_script_config: (p, { schema, where, runScript }) => ({
-    javascript: [
-      {
-        schemaKey: schema,
-        script: {
-          id: where,
-          source: decodedScript(p.script),
-          config: isJsonObject(p.config) ? p.config : {},
-        },
-        run: runScript,
-      },
-    ],
-  }),
-  campaign_attribution: (p) => ({
-    campaignAttribution: createCampaignAttributionStep(
-      (isJsonObject(p.fields) ? p.fields : p) as unknown as CampaignAttributionConfig,
-    ),
-  }),
-  referer_parser: (p) => ({
-    refererParser: createRefererParserStep({
-      internalDomains: Array.isArray(p.internalDomains) ? p.internalDomains.map(String) : [],
-    }),
-  }),
-  event_fingerprint_config: (p) => ({
-    eventFingerprint: createEventFingerprintStep(p as unknown as EventFingerprintConfig),
-  }),
-  anon_ip: (p) => ({ anonymizeIp: createAnonymizeIpStep(p as unknown as AnonymizeIpConfig) }),
-  cookie_extractor_config: (p) => ({
-    cookieExtractor: createCookieExtractorStep({
-      cookies: Array.isArray(p.cookies) ? p.cookies.map(String) : [],
-    }),
-  }),
-  http_header_extractor_config: (p) => ({
-    headerExtractor: createHeaderExtractorStep({ headersPattern: String(p.headersPattern) }),
-  }),
-  // Without database and uri: the uap-core rules installed with Floe.
-  ua_parser_config: async (p, { schema, directory, warnings }) => {
-    const file =
-      typeof p.database === 'string' && typeof p.uri === 'string'
-        ? localAssetPath(p.uri, p.database, directory)
-        : undefined
-    const { rules, skipped } = await loadUaParserRules(file)
-    if (skipped.length > 0)
-      warnings.push(
-        `ua_parser_config: skipped ${skipped.length} rules JavaScript cannot compile: ${skipped.map((s) => `${s.list}[${s.index}] (${s.error})`).join('; ')}`,
-      )
-    return { uaParser: createUaParserStep({ rules, schemaKey: schema }) }
-  },
-  ip_lookups: async (p, { schema, directory }) => {
-    if (/\/jsonschema\/1-/.test(schema))
-      throw new Error(
-        'ip_lookups 1-0-x uses legacy GeoIP .dat files, which Floe cannot read; use ip_lookups 2-0-x with .mmdb files',
-      )
-    const files: Partial<Record<IpLookupDatabase, string>> = {}
-    for (const kind of IP_LOOKUP_DATABASES) {
-      const entry = p[kind]
-      if (isJsonObject(entry))
-        files[kind] = localAssetPath(String(entry.uri), String(entry.database), directory)
-    }
-    if (Object.keys(files).length === 0)
-      throw new Error(`ip_lookups needs at least one database (${IP_LOOKUP_DATABASES.join(', ')})`)
-    return { ipLookups: createIpLookupsStep(await openIpLookupDatabases(files)) }
-  },
-}
-
-/** What `--enrich <name>` switches on: each enrichment with a typical configuration. */
-const FLAG_DEFAULTS: Readonly<
-  Record<FlagEnrichment, { readonly schema: string; readonly parameters: Record<string, unknown> }>
-> = {
-  campaign_attribution: {
-    schema: `iglu:${SP}/campaign_attribution/jsonschema/1-0-1`,
-    parameters: {
-      mapping: 'static',
-      fields: {
-        mktMedium: ['utm_medium'],
-        mktSource: ['utm_source'],
-        mktTerm: ['utm_term'],
-        mktContent: ['utm_content'],
-        mktCampaign: ['utm_campaign'],
-      },
-    },
-  },
-  referer_parser: {
-    schema: `iglu:${SP}/referer_parser/jsonschema/2-0-0`,
-    parameters: { internalDomains: [] },
-  },
-  ua_parser_config: { schema: `iglu:${SP}/ua_parser_config/jsonschema/1-0-1`, parameters: {} },
-  event_fingerprint_config: {
-    schema: `iglu:${SP}/event_fingerprint_config/jsonschema/1-0-1`,
-    parameters: { excludeParameters: ['cv', 'eid', 'nuid', 'stm'], hashAlgorithm: 'MD5' },
-  },
-  anon_ip: { schema: `iglu:${SP}/anon_ip/jsonschema/1-0-1`, parameters: { anonOctets: 1 } },
-}
-
-/** Enrichments to enable from a directory of Snowplow configuration files and from flags. */
 export interface EnrichmentSources {
   /** A directory of configuration files (`*.json`), or null. */
   readonly directory: string | null
@@ -237,8 +84,18 @@ function readDirectory(
 export async function loadEnrichments(
   sources: EnrichmentSources,
   iglu: IgluValidation,
-  deps: { readonly runScript: JavascriptEnrichment['run'] },
-): Promise<{ enrichments: Enrichments; enabled: string[]; warnings: string[] }> {
+  deps: EnrichmentDeps,
+): Promise<{
+  enrichments: Enrichments
+  enabled: string[]
+  warnings: string[]
+  /** Closes what the enrichments opened (the SQL enrichment's database pool). */
+  close: () => Promise<void>
+}> {
+  const closers: (() => Promise<void>)[] = []
+  const close = async () => {
+    await Promise.allSettled(closers.splice(0).map((c) => c()))
+  }
   const problems: string[] = []
   const warnings: string[] = []
   let enrichments: Enrichments = {}
@@ -257,7 +114,8 @@ export async function loadEnrichments(
         directory,
         warnings,
         where,
-        runScript: deps.runScript,
+        deps,
+        onClose: (c) => closers.push(c),
       })
       // Every script runs, in the order configured; another enrichment configured twice keeps the last.
       const javascript = [...(enrichments.javascript ?? []), ...(built?.javascript ?? [])]
@@ -316,6 +174,9 @@ export async function loadEnrichments(
         process.cwd(),
       )
   }
-  if (problems.length > 0) throw new ConfigError(problems)
-  return { enrichments, enabled, warnings }
+  if (problems.length > 0) {
+    await close()
+    throw new ConfigError(problems)
+  }
+  return { enrichments, enabled, warnings, close }
 }

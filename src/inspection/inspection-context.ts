@@ -17,6 +17,8 @@ import { createSchemaValidation } from './resolver/schema-validation.js'
 import { cachedSpecificationIndex, type SpecificationSource } from './specification-index.js'
 import { openEventStore } from './store/open-event-store.js'
 
+/** The largest answer the API request enrichment reads: its JSON is parsed on the event loop. */
+const API_ENRICHMENT_MAX_ANSWER_BYTES = 1_048_576
 /** A script thread without work for this long stops (its scripts' globals go with it). */
 const SCRIPT_THREAD_IDLE_MS = 60_000
 
@@ -82,7 +84,12 @@ export async function openInspection(
       geoDatabase: config.geoDatabase,
     },
     iglu,
-    { runScript: (call) => scripts.run(call) },
+    {
+      runScript: (call) => scripts.run(call),
+      now,
+      sqlTimeoutMs: config.sqlEnrichmentTimeoutMs,
+      apiMaxAnswerBytes: API_ENRICHMENT_MAX_ANSWER_BYTES,
+    },
   )
   for (const warning of optional.warnings) log.warn(warning)
   log.info(
@@ -136,6 +143,7 @@ export async function openInspection(
     close: async () => {
       await service.settled()
       await scripts.close()
+      await optional.close()
       await events.close()
     },
   }

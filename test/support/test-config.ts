@@ -72,6 +72,7 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
       redirects: { enabled: false, domains: [] },
       specViolationsBad: false,
       scripts: { timeoutMs: 100, memoryMb: 32 },
+      sqlEnrichmentTimeoutMs: 5000,
       collectorPaths: [],
       cookie: {
         enabled: true,

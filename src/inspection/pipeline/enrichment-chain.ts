@@ -125,6 +125,14 @@ export const ENRICHMENT_STEPS: readonly Step[] = [
     name: 'JavaScript',
     run: (work, e) => (e.javascript === undefined ? undefined : runScripts(work, e.javascript)),
   },
+  {
+    name: 'SQL query',
+    run: ({ event, failures }, e) => e.sqlQuery?.(event, failures),
+  },
+  {
+    name: 'API request',
+    run: ({ event, failures }, e) => e.apiRequest?.(event, failures),
+  },
   // After everything that reads the address (IP lookups above all), which sees the real one.
   { name: 'IP anonymisation', run: ({ event }, e) => e.anonymizeIp?.(event) },
   {

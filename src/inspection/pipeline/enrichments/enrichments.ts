@@ -6,6 +6,8 @@ import type { createCookieExtractorStep, createHeaderExtractorStep } from './ext
 import type { createIpLookupsStep } from './ip-lookups.js'
 import type { createRefererParserStep } from './referer-parser.js'
 import type { createUaParserStep } from './ua-parser.js'
+import type { createSqlQueryStep } from './sql-query.js'
+import type { createApiRequestStep } from './api-request.js'
 import type { JavascriptScript, ScriptAnswer, ScriptCall } from './javascript-script.js'
 import type { EnrichedEvent } from '../canonical-event.js'
 import type { SpecificationCheck } from '../steps/check-event-specification.js'
@@ -29,6 +31,9 @@ export interface Enrichments {
   readonly anonymizeIp?: ReturnType<typeof createAnonymizeIpStep>
   /** JavaScript enrichments, run in this order (after IP lookups, before IP anonymisation). */
   readonly javascript?: readonly JavascriptEnrichment[]
+  /** The SQL query enrichment (after JavaScript), then the API request enrichment. */
+  readonly sqlQuery?: ReturnType<typeof createSqlQueryStep>
+  readonly apiRequest?: ReturnType<typeof createApiRequestStep>
   /** The event against its event specification (the tracking plans), last in the chain, as Enrich's event-spec step. */
   readonly eventSpecification?: (
     event: EnrichedEvent,

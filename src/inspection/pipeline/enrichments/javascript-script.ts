@@ -1,9 +1,7 @@
 import {
   BOOLEAN_FIELDS,
-  CANONICAL_FIELDS,
   CONTEXTS_SCHEMA,
   TIMESTAMP_FIELDS,
-  tsvTimestamp,
   UNSTRUCT_SCHEMA,
   type CanonicalField,
   type EnrichedEvent,
@@ -11,6 +9,7 @@ import {
 } from '../canonical-event.js'
 import { igluUriParts } from '../../../shared/index.js'
 import { DOUBLE_FIELDS } from '../java-doubles.js'
+import { INTEGER_FIELDS, isPojoField, pojoValue, POJO_FIELDS } from './event-pojo.js'
 import type { EnrichmentFailure } from './enrichment-failure.js'
 
 /**
@@ -23,30 +22,8 @@ import type { EnrichmentFailure } from './enrichment-failure.js'
 
 export const JAVASCRIPT_IDENTIFIER = 'Javascript enrichment'
 
-/** Fields Enrich holds as integers; the script reads and sets them as numbers. */
-const INTEGER_FIELDS: ReadonlySet<CanonicalField> = new Set<CanonicalField>([
-  'txn_id',
-  'domain_sessionidx',
-  'page_urlport',
-  'refr_urlport',
-  'ti_quantity',
-  'pp_xoffset_min',
-  'pp_xoffset_max',
-  'pp_yoffset_min',
-  'pp_yoffset_max',
-  'br_viewwidth',
-  'br_viewheight',
-  'dvce_screenwidth',
-  'dvce_screenheight',
-  'doc_width',
-  'doc_height',
-])
-
 /** The fields a script reads and sets one by one (the entity fields have JSON-text accessors). */
-export const SCRIPT_FIELDS: readonly CanonicalField[] = CANONICAL_FIELDS.filter(
-  (f) => f !== 'contexts' && f !== 'derived_contexts' && f !== 'unstruct_event',
-)
-const IS_SCRIPT_FIELD: ReadonlySet<string> = new Set(SCRIPT_FIELDS)
+export const SCRIPT_FIELDS = POJO_FIELDS
 
 /** One configured script: its source, its `parameters.config`, and a name for its runtime. */
 export interface JavascriptScript {
@@ -97,19 +74,7 @@ export function scriptCall(
   headers: readonly string[],
 ): ScriptCall {
   const fields: Record<string, string | number | null> = {}
-  for (const field of SCRIPT_FIELDS) {
-    const value = event.fields[field]
-    fields[field] =
-      value === null || value === undefined
-        ? null
-        : TIMESTAMP_FIELDS.has(field) && typeof value === 'number'
-          ? tsvTimestamp(value)
-          : typeof value === 'boolean'
-            ? value
-              ? 1
-              : 0
-            : value
-  }
+  for (const field of SCRIPT_FIELDS) fields[field] = pojoValue(event, field)?.value ?? null
   return {
     script,
     fields,
@@ -221,7 +186,7 @@ export function applyScriptAnswer(
   if (answer.kind === 'failed') return failure(answer.message)
   const problems: string[] = []
   for (const [field, value] of Object.entries(answer.changed)) {
-    if (!IS_SCRIPT_FIELD.has(field)) continue
+    if (!isPojoField(field)) continue
     const converted = fieldValue(field as CanonicalField, value)
     if (converted instanceof Error) problems.push(converted.message)
     else event.fields[field as CanonicalField] = converted

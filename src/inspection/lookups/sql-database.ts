@@ -1,0 +1,106 @@
+import type { BoundValue, QueryRows } from '../pipeline/enrichments/sql-query.js'
+
+/**
+ * The database of a SQL query enrichment: a small PostgreSQL pool per configuration, whose
+ * columns come back as Enrich's JDBC reading gives them (integers and floating numbers as
+ * numbers, `numeric` and unknown types as JSON when their text is JSON, dates as ISO instants at
+ * midnight UTC, timestamps as Java prints them), with a time budget for each query.
+ */
+
+export interface SqlDatabaseSettings {
+  readonly host: string
+  readonly port: number
+  readonly sslMode: boolean
+  readonly username: string
+  readonly password: string
+  readonly database: string
+}
+
+export interface SqlDatabase {
+  query(sql: string, values: readonly BoundValue[]): Promise<QueryRows>
+  close(): Promise<void>
+}
+
+const TEXT_TYPES = new Set([18, 19, 25, 1042, 1043])
+const asNumber = (text: string) => Number(text)
+const asFloat = (text: string) => {
+  const value = Number(text)
+  return Number.isFinite(value) ? value : null
+}
+const asJsonOrText = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return text
+  }
+}
+/** `java.sql.Timestamp#toString`: the fraction without its trailing zeros, at least one digit. */
+const javaTimestamp = (text: string) => {
+  const match = /^(\d{4,}-\d\d-\d\d \d\d:\d\d:\d\d)(?:\.(\d+))?(?:[+-]\d\d(?::?\d\d)*)?$/.exec(text)
+  if (match === null) return text
+  return `${match[1]}.${(match[2] ?? '0').replace(/(?<=\d)0+$/, '')}`
+}
+
+/** How each PostgreSQL type's text becomes JSON (the wire format is text). */
+function parserFor(oid: number): (text: string) => unknown {
+  switch (oid) {
+    case 16:
+      return (text) => text === 't'
+    case 20:
+    case 21:
+    case 23:
+    case 26:
+      return asNumber
+    case 700:
+      return (text) => {
+        const value = asFloat(text)
+        return value === null ? null : Math.fround(value)
+      }
+    case 701:
+      return asFloat
+    case 1082:
+      return (text) => (/^\d{4}-\d\d-\d\d$/.test(text) ? `${text}T00:00:00.000Z` : text)
+    case 1114:
+    case 1184:
+      return javaTimestamp
+    default:
+      return TEXT_TYPES.has(oid) ? (text) => text : asJsonOrText
+  }
+}
+
+export async function openSqlDatabase(
+  settings: SqlDatabaseSettings,
+  timeoutMs: number,
+): Promise<SqlDatabase> {
+  const { default: pg } = await import('pg')
+  const pool = new pg.Pool({
+    host: settings.host,
+    port: settings.port,
+    user: settings.username,
+    password: settings.password,
+    database: settings.database,
+    // sslMode: encrypted, the certificate not checked (as Enrich's NonValidatingFactory).
+    ssl: settings.sslMode ? { rejectUnauthorized: false } : false,
+    max: 2,
+    connectionTimeoutMillis: timeoutMs,
+    statement_timeout: timeoutMs,
+    query_timeout: timeoutMs,
+    application_name: 'floe sql_query_enrichment',
+    // Timestamps with a zone are read in UTC, as Enrich's JVM reads them.
+    options: '-c TimeZone=UTC',
+    types: { getTypeParser: ((oid: number) => parserFor(oid)) as never },
+  })
+  // An idle connection that drops must not crash the process; the next lookup reconnects.
+  pool.on('error', () => undefined)
+  return {
+    async query(sql, values) {
+      const result = await pool.query({
+        text: sql,
+        values: values.map((v) => v.value),
+        rowMode: 'array',
+      })
+      return { columns: result.fields.map((f) => f.name), rows: result.rows as unknown[][] }
+    },
+    close: () => pool.end(),
+  }
+}

@@ -1,0 +1,218 @@
+import { isJsonObject } from '../../../shared/index.js'
+import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
+import { javaDouble } from '../java-doubles.js'
+import type { EnrichmentFailure } from './enrichment-failure.js'
+import { createLookupCache, type LookupResult } from './lookup-cache.js'
+import { parseCacheSettings, parseLookupOutputSchema, type CacheSettings } from './lookup-config.js'
+import {
+  jsonPathProblem,
+  normalisedSelection,
+  parseLookupInputs,
+  readInput,
+  selectAll,
+  type LookupInput,
+} from './lookup-inputs.js'
+
+/**
+ * The API request enrichment (`api_request_enrichment_config`), as Enrich runs it: the inputs,
+ * as text, fill the URI's `{{key}}` templates (and make the body of a POST or PUT); each output's
+ * JSONPath picks an entity out of the JSON answer. Any missing input, or a template left unfilled,
+ * means no request at all. The request itself is sent by `send`, given by the caller.
+ */
+
+export const API_REQUEST_IDENTIFIER = 'api-request'
+
+export interface ApiRequest {
+  readonly method: 'GET' | 'POST' | 'PUT'
+  readonly url: string
+  /** The inputs as a JSON object of text, for POST and PUT. */
+  readonly body: string | null
+  readonly timeoutMs: number
+  readonly basicAuth: { readonly username: string; readonly password: string } | null
+}
+
+/** Sends a request; resolves with the answer's status and text, rejects with a message the failure quotes. */
+export type SendRequest = (request: ApiRequest) => Promise<{ status: number; text: string }>
+
+export interface ApiRequestConfig {
+  readonly schemaKey: string
+  readonly inputs: readonly { readonly key: string; readonly input: LookupInput }[]
+  readonly method: ApiRequest['method']
+  readonly uri: string
+  readonly timeoutMs: number
+  readonly basicAuth: ApiRequest['basicAuth']
+  readonly outputs: readonly { readonly schema: string; readonly path: string }[]
+  readonly cache: CacheSettings
+  readonly ignoreOnError: boolean
+}
+
+const METHODS: readonly ApiRequest['method'][] = ['GET', 'POST', 'PUT']
+/** How much of the answer a "value not found" message quotes. */
+const QUOTED_ANSWER_CHARS = 300
+
+/** A value found in an entity, as Enrich writes it into a URI: arrays joined with commas, objects as JSON. */
+export function inputText(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (Array.isArray(value)) return value.map(inputText).join(',')
+  if (value === null || typeof value !== 'object') return String(value)
+  return JSON.stringify(value)
+}
+
+function readText(event: EnrichedEvent, input: LookupInput): string | null {
+  const found = readInput(event, input)
+  if (found.kind === 'missing') return null
+  if (found.kind === 'json') return inputText(found.value)
+  const { type, value } = found.value
+  return type === 'double' ? javaDouble(value) : String(value)
+}
+
+/** Java's URLEncoder: letters, digits and `.-*_` kept, a space `+`, every other UTF-8 byte `%XX`. */
+export function javaUrlEncode(text: string): string {
+  return encodeURIComponent(text)
+    .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+')
+}
+
+/** The URI with each `{{key}}` filled; null when a brace is left (a template no input fills). */
+export function filledUri(template: string, values: ReadonlyMap<string, string>): string | null {
+  let uri = template
+  for (const [key, value] of values)
+    uri = uri.replace(new RegExp(`\\{\\{ *${key} *\\}\\}`, 'g'), () => javaUrlEncode(value))
+  return /[{}]/.test(uri) ? null : uri
+}
+
+/** `api_request_enrichment_config`'s parameters, checked; problems name their parameter. */
+export function parseApiRequestConfig(
+  schemaKey: string,
+  p: Record<string, unknown>,
+  problems: string[],
+): ApiRequestConfig | null {
+  const before = problems.length
+  const raw = Array.isArray(p.inputs) ? p.inputs : []
+  const inputs = parseLookupInputs(p.inputs, (e) => `key ${String(e.key)}`, problems)
+  raw.forEach((entry: unknown, at) => {
+    if (
+      !isJsonObject(entry) ||
+      typeof entry.key !== 'string' ||
+      !/^[A-Za-z0-9_-]+$/.test(entry.key)
+    )
+      problems.push(`parameters.inputs[${at}].key must match ^[A-Za-z0-9_-]+$`)
+  })
+  const http = isJsonObject(p.api) && isJsonObject(p.api.http) ? p.api.http : null
+  if (http === null) problems.push('parameters.api.http must be an object')
+  const method = http?.method as ApiRequest['method']
+  if (!METHODS.includes(method))
+    problems.push('parameters.api.http.method must be GET, POST or PUT')
+  const uri = http?.uri
+  if (typeof uri !== 'string' || !/^https?:\/\//i.test(uri))
+    problems.push('parameters.api.http.uri must be an http:// or https:// URI')
+  const timeout = http?.timeout
+  if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 1 || timeout > 60_000)
+    problems.push('parameters.api.http.timeout must be an integer from 1 to 60000 (milliseconds)')
+  const auth = isJsonObject(http?.authentication) ? http.authentication : {}
+  const basic = isJsonObject(auth.httpBasic) ? auth.httpBasic : null
+  const outputs = (Array.isArray(p.outputs) ? p.outputs : []).map((entry: unknown, at) => {
+    const output = isJsonObject(entry) ? entry : {}
+    const where = `parameters.outputs[${at}]`
+    const schema = parseLookupOutputSchema(output.schema, `${where}.schema`, problems)
+    const path = isJsonObject(output.json) ? String(output.json.jsonPath) : ''
+    const problem = jsonPathProblem(path)
+    if (problem !== null)
+      problems.push(`${where}.json.jsonPath ${JSON.stringify(path)}: ${problem}`)
+    return { schema, path }
+  })
+  if (outputs.length === 0) problems.push('parameters.outputs must list at least one output')
+  const cache = parseCacheSettings(p.cache, problems)
+  if (problems.length > before) return null
+  return {
+    schemaKey,
+    inputs: inputs.map((input, at) => ({
+      key: String((raw[at] as Record<string, unknown>).key),
+      input,
+    })),
+    method,
+    uri: String(uri),
+    timeoutMs: Number(timeout),
+    basicAuth:
+      basic === null
+        ? null
+        : { username: String(basic.username ?? ''), password: String(basic.password ?? '') },
+    outputs,
+    cache,
+    ignoreOnError: p.ignoreOnError === true,
+  }
+}
+
+/** The entities of an answer, one per output; every output that finds nothing is a failure. */
+export function answerEntities(
+  config: ApiRequestConfig,
+  answer: unknown,
+): SelfDescribing[] | string[] {
+  const entities: SelfDescribing[] = []
+  const errors: string[] = []
+  for (const { schema, path } of config.outputs) {
+    const found = selectAll(path, answer)
+    const data = normalisedSelection(found)
+    if (found.length === 0 || (Array.isArray(data) && data.length === 0)) {
+      const quoted = JSON.stringify(answer)
+      errors.push(
+        `API Request enrichment:Value not found Error: no values were found by JSON Path [${path}] in [${quoted.length > QUOTED_ANSWER_CHARS ? `${quoted.slice(0, QUOTED_ANSWER_CHARS)}…` : quoted}]`,
+      )
+    } else entities.push({ schema, data })
+  }
+  return errors.length > 0 ? errors : entities
+}
+
+/** The request for an event, or null when an input is missing or the URI keeps a template. */
+export function requestFor(config: ApiRequestConfig, event: EnrichedEvent): ApiRequest | null {
+  const values = new Map<string, string>()
+  for (const { key, input } of config.inputs) {
+    const text = readText(event, input)
+    if (text === null) return null
+    values.set(key, text)
+  }
+  const url = filledUri(config.uri, values)
+  if (url === null) return null
+  return {
+    method: config.method,
+    url,
+    body: config.method === 'GET' ? null : JSON.stringify(Object.fromEntries(values)),
+    timeoutMs: config.timeoutMs,
+    basicAuth: config.basicAuth,
+  }
+}
+
+/** The step: the outputs' entities go first in derived_contexts; each failing output is a failure. */
+export function createApiRequestStep(
+  config: ApiRequestConfig,
+  send: SendRequest,
+  now: () => number,
+) {
+  const cache = createLookupCache<unknown>({ ...config.cache, now })
+  const enrichment = { schemaKey: config.schemaKey, identifier: API_REQUEST_IDENTIFIER }
+  return async function apiRequestStep(
+    event: EnrichedEvent,
+    failures: EnrichmentFailure[],
+  ): Promise<void> {
+    const request = requestFor(config, event)
+    if (request === null) return
+    const answer = await cache.get(
+      `${request.url}\n${request.body ?? ''}`,
+      async (): Promise<LookupResult<unknown>> => {
+        const { status, text } = await send(request)
+        if (status < 200 || status > 299)
+          return { ok: false, error: `Request failed with status ${status}` }
+        try {
+          return { ok: true, value: JSON.parse(text) as unknown }
+        } catch (error) {
+          return { ok: false, error: error instanceof Error ? error.message : String(error) }
+        }
+      },
+    )
+    const found = answer.ok ? answerEntities(config, answer.value) : [answer.error]
+    if (found.every((f): f is SelfDescribing => typeof f !== 'string'))
+      event.derivedContexts.unshift(...found)
+    else if (!config.ignoreOnError)
+      for (const error of found as string[]) failures.push({ enrichment, message: { error } })
+  }
+}
