@@ -173,6 +173,10 @@ program
     'GeoIP2/GeoLite2 City .mmdb file: enables ip_lookups with it (env FLOE_GEO_DB)',
   )
   .option(
+    '--yauaa',
+    'adds the YAUAA enrichment (a nl.basjes/yauaa_context entity per event) unless the enrichments directory configures it; same as --enrich yauaa_enrichment_config',
+  )
+  .option(
     '--spec-violations-bad',
     'an event that breaks its event specification becomes a bad row instead of a good event with the violations in its event_specification_validation entity (env FLOE_SPEC_VIOLATIONS_BAD=on)',
   )

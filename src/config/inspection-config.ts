@@ -17,6 +17,7 @@ export const FLAG_ENRICHMENTS = [
   'ua_parser_config',
   'event_fingerprint_config',
   'anon_ip',
+  'yauaa_enrichment_config',
 ] as const
 export type FlagEnrichment = (typeof FLAG_ENRICHMENTS)[number]
 
@@ -78,6 +79,8 @@ export interface InspectionConfig {
   readonly scripts: { readonly timeoutMs: number; readonly memoryMb: number }
   /** The SQL query enrichment's budget for a connection and for each query (FLOE_SQL_ENRICHMENT_TIMEOUT_MS, 5000). */
   readonly sqlEnrichmentTimeoutMs: number
+  /** Where currency conversion reads its rates: an Open-Exchange-Rates-compatible API (FLOE_CURRENCY_RATES_URL). */
+  readonly currencyRatesUrl: string
 }
 
 /**
@@ -118,6 +121,8 @@ export interface InspectionFlags extends CollectorFlags {
   readonly eventsMaxBytes?: string | undefined
   readonly enrich?: readonly string[] | undefined
   readonly geoDb?: string | undefined
+  /** Micro's `--yauaa`: `--enrich yauaa_enrichment_config`. */
+  readonly yauaa?: boolean | undefined
   readonly specViolationsBad?: boolean | undefined
 }
 
@@ -186,7 +191,12 @@ export function parseInspection(
     flags.enrich !== undefined && flags.enrich.length > 0
       ? flags.enrich
       : (env.FLOE_ENRICH ?? '').split(',')
-  const enrich = [...new Set(enrichGiven.map((name) => name.trim()).filter((name) => name !== ''))]
+  const enrich = [
+    ...new Set([
+      ...enrichGiven.map((name) => name.trim()).filter((name) => name !== ''),
+      ...(flags.yauaa === true ? ['yauaa_enrichment_config'] : []),
+    ]),
+  ]
   // Known names are checked here, before any store is opened; configurations themselves when the enrichments are built.
   for (const name of enrich)
     if (!(FLAG_ENRICHMENTS as readonly string[]).includes(name))
@@ -236,7 +246,24 @@ export function parseInspection(
       60_000,
       problems,
     ),
+    currencyRatesUrl: httpUrl(
+      pick(undefined, 'FLOE_CURRENCY_RATES_URL') ?? 'http://openexchangerates.org/api/',
+      'FLOE_CURRENCY_RATES_URL',
+      problems,
+    ),
   }
+}
+
+/** An http(s) URL, or a problem naming its variable. */
+function httpUrl(value: string, name: string, problems: string[]): string {
+  try {
+    const url = new URL(value)
+    if (url.protocol === 'http:' || url.protocol === 'https:') return value
+  } catch {
+    // reported below
+  }
+  problems.push(`${name} must be an http:// or https:// URL (got "${value.slice(0, 100)}")`)
+  return value
 }
 
 const DAY = 86_400

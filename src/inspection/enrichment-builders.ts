@@ -31,6 +31,12 @@ import { createSqlQueryStep, parseSqlQueryConfig } from './pipeline/enrichments/
 import { createApiRequestStep, parseApiRequestConfig } from './pipeline/enrichments/api-request.js'
 import { openSqlDatabase, type SqlDatabaseSettings } from './lookups/sql-database.js'
 import { sendApiRequest } from './lookups/api-client.js'
+import { createYauaaStep, DEFAULT_YAUAA_CACHE_SIZE } from './pipeline/enrichments/yauaa.js'
+import {
+  createCurrencyConversionStep,
+  isKnownCurrency,
+} from './pipeline/enrichments/currency-conversion.js'
+import { openExchangeRates } from './lookups/open-exchange-rates.js'
 
 export const SP = 'com.snowplowanalytics.snowplow'
 const IP_LOOKUP_DATABASES: readonly IpLookupDatabase[] = [
@@ -67,6 +73,8 @@ export interface EnrichmentDeps {
   readonly sqlTimeoutMs: number
   /** The largest answer the API request enrichment reads (bytes). */
   readonly apiMaxAnswerBytes: number
+  /** Where currency conversion reads its rates (FLOE_CURRENCY_RATES_URL). */
+  readonly currencyRatesUrl: string
 }
 
 /** The checked parameters, or an Error listing every problem. */
@@ -119,6 +127,29 @@ export const BUILDERS: Readonly<Record<string, Builder>> = {
       ),
     }
   },
+  currency_conversion_config: (p, { schema, deps }) => {
+    const baseCurrency = String(p.baseCurrency)
+    if (!isKnownCurrency(baseCurrency))
+      throw new Error(`parameters.baseCurrency: Unknown currency '${baseCurrency}'`)
+    const accountType = p.accountType
+    if (accountType !== 'DEVELOPER' && accountType !== 'ENTERPRISE' && accountType !== 'UNLIMITED')
+      throw new Error('parameters.accountType must be DEVELOPER, ENTERPRISE or UNLIMITED')
+    return {
+      currencyConversion: createCurrencyConversionStep(
+        { schemaKey: schema, apiKey: String(p.apiKey), baseCurrency, accountType },
+        openExchangeRates(deps.currencyRatesUrl),
+        deps.now,
+      ),
+    }
+  },
+  yauaa_enrichment_config: (p) => ({
+    yauaa: createYauaaStep({
+      cacheSize:
+        typeof p.cacheSize === 'number' && Number.isInteger(p.cacheSize)
+          ? p.cacheSize
+          : DEFAULT_YAUAA_CACHE_SIZE,
+    }),
+  }),
   javascript_script_config: (p, { schema, where, deps }) => ({
     javascript: [
       {
@@ -211,6 +242,10 @@ export const FLAG_DEFAULTS: Readonly<
     parameters: { excludeParameters: ['cv', 'eid', 'nuid', 'stm'], hashAlgorithm: 'MD5' },
   },
   anon_ip: { schema: `iglu:${SP}/anon_ip/jsonschema/1-0-1`, parameters: { anonOctets: 1 } },
+  yauaa_enrichment_config: {
+    schema: `iglu:${SP}.enrichments/yauaa_enrichment_config/jsonschema/1-0-0`,
+    parameters: {},
+  },
 }
 
 /** Enrichments to enable from a directory of Snowplow configuration files and from flags. */

@@ -89,6 +89,7 @@ export async function openInspection(
       now,
       sqlTimeoutMs: config.sqlEnrichmentTimeoutMs,
       apiMaxAnswerBytes: API_ENRICHMENT_MAX_ANSWER_BYTES,
+      currencyRatesUrl: config.currencyRatesUrl,
     },
   )
   for (const warning of optional.warnings) log.warn(warning)

@@ -73,6 +73,7 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
       specViolationsBad: false,
       scripts: { timeoutMs: 100, memoryMb: 32 },
       sqlEnrichmentTimeoutMs: 5000,
+      currencyRatesUrl: 'http://127.0.0.1:9/',
       collectorPaths: [],
       cookie: {
         enabled: true,

@@ -90,6 +90,10 @@ export const ENRICHMENT_STEPS: readonly Step[] = [
   },
   { name: 'derived timestamp', run: ({ event }) => deriveTimestamp(event) },
   { name: 'ua parser', run: ({ event, failures }, e) => e.uaParser?.(event, failures) },
+  {
+    name: 'currency conversion',
+    run: ({ event, failures }, e) => e.currencyConversion?.(event, failures),
+  },
   { name: 'referer URL', run: ({ event, messages }) => enrichRefererUrl(event, messages) },
   { name: 'referer parser', run: ({ event }, e) => e.refererParser?.(event) },
   {
@@ -119,6 +123,7 @@ export const ENRICHMENT_STEPS: readonly Step[] = [
     name: 'HTTP header extractor',
     run: ({ event, raw }, e) => e.headerExtractor?.(event, raw.context.headers),
   },
+  { name: 'YAUAA', run: ({ event }, e) => e.yauaa?.(event) },
   { name: 'schema fields', run: ({ event, messages }) => setSchemaFields(event, messages) },
   { name: 'IP lookups', run: ({ event }, e) => e.ipLookups?.(event) },
   {

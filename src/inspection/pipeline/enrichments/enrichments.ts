@@ -7,6 +7,8 @@ import type { createIpLookupsStep } from './ip-lookups.js'
 import type { createRefererParserStep } from './referer-parser.js'
 import type { createUaParserStep } from './ua-parser.js'
 import type { createSqlQueryStep } from './sql-query.js'
+import type { createYauaaStep } from './yauaa.js'
+import type { createCurrencyConversionStep } from './currency-conversion.js'
 import type { createApiRequestStep } from './api-request.js'
 import type { JavascriptScript, ScriptAnswer, ScriptCall } from './javascript-script.js'
 import type { EnrichedEvent } from '../canonical-event.js'
@@ -22,11 +24,13 @@ export interface JavascriptEnrichment {
 /** The optional enrichments that are switched on, each a step built from its configuration. */
 export interface Enrichments {
   readonly uaParser?: ReturnType<typeof createUaParserStep>
+  readonly currencyConversion?: ReturnType<typeof createCurrencyConversionStep>
   readonly refererParser?: ReturnType<typeof createRefererParserStep>
   readonly campaignAttribution?: ReturnType<typeof createCampaignAttributionStep>
   readonly eventFingerprint?: ReturnType<typeof createEventFingerprintStep>
   readonly cookieExtractor?: ReturnType<typeof createCookieExtractorStep>
   readonly headerExtractor?: ReturnType<typeof createHeaderExtractorStep>
+  readonly yauaa?: ReturnType<typeof createYauaaStep>
   readonly ipLookups?: ReturnType<typeof createIpLookupsStep>
   readonly anonymizeIp?: ReturnType<typeof createAnonymizeIpStep>
   /** JavaScript enrichments, run in this order (after IP lookups, before IP anonymisation). */

@@ -107,8 +107,49 @@ const eventSpecificationValidation = coreSchema(
   },
 )
 
+/** Properties of yauaa_context 1-0-5, grouped by their longest length (none: any length). */
+const YAUAA_LENGTHS: readonly (readonly [number | null, string])[] = [
+  [
+    128,
+    'deviceClass deviceBrand deviceCpu deviceCpuBits operatingSystemClass layoutEngineClass agentClass agentSecurity',
+  ],
+  [256, 'deviceName operatingSystemName layoutEngineName agentName'],
+  [
+    1000,
+    'deviceFirmwareVersion deviceVersion operatingSystemVersion operatingSystemNameVersion operatingSystemVersionBuild ' +
+      'layoutEngineVersion layoutEngineVersionMajor layoutEngineNameVersion layoutEngineNameVersionMajor layoutEngineBuild ' +
+      'agentVersion agentVersionMajor agentNameVersion agentNameVersionMajor agentBuild agentLanguage agentLanguageCode ' +
+      'webviewAppVersionMajor webviewAppNameVersion webviewAppNameVersionMajor iECompatibilityVersion ' +
+      'iECompatibilityVersionMajor iECompatibilityNameVersion iECompatibilityNameVersionMajor',
+  ],
+  [1024, 'facebookDeviceClass facebookDeviceName'],
+  [
+    null,
+    'agentInformationEmail agentInformationUrl agentUuid webviewAppName webviewAppVersion facebookCarrier ' +
+      'facebookDeviceVersion facebookFBOP facebookFBSS facebookOperatingSystemName facebookOperatingSystemVersion ' +
+      'anonymized hackerAttackVector hackerToolkit koboAffiliate koboPlatformId carrier gSAInstallationID networkType ' +
+      'operatingSystemNameVersionMajor operatingSystemVersionMajor',
+  ],
+]
+
+const yauaaContext = coreSchema(
+  'nl.basjes',
+  'yauaa_context',
+  '1-0-5',
+  'What the YAUAA enrichment reads from the user agent',
+  closedObject(
+    Object.fromEntries(
+      YAUAA_LENGTHS.flatMap(([length, names]) =>
+        names.split(' ').map((name) => [name, text(length === null ? {} : { maxLength: length })]),
+      ),
+    ),
+    ['deviceClass'],
+  ),
+)
+
 export const DERIVED: readonly (readonly [string, CoreSchema])[] = [
   uaParserContext,
+  yauaaContext,
   asn('1-0-0'),
   asn('1-0-1'),
   httpEntity('http_header', 'An HTTP header of the request', text()),
