@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config'
  */
 const FULL_TIER_ONLY = [
   'test/**/*.e2e.test.ts',
+  'test/**/*.postgres.test.ts',
   'test/bench-smoke.test.ts',
   'test/iglu-central.http.test.ts',
   'test/compatibility-corpora.test.ts',

@@ -69,6 +69,34 @@ const LEAVES: readonly unknown[] = [
   'LOCAL_STORAGE',
   'FLASH_LSO',
   'cookie_1',
+  // The lookup enrichments' configurations: their enums, patterns and bounds.
+  'EOD_PRIOR',
+  'DEVELOPER',
+  'UNLIMITED',
+  'GET',
+  'PATCH',
+  'contexts',
+  'derived_contexts',
+  'unstruct_event',
+  'EXACTLY_ONE',
+  'AT_LEAST_ZERO',
+  'CAMEL_CASE',
+  'EVERY_ROW',
+  'ALL_ROWS',
+  '$.record',
+  'user_id',
+  'user id',
+  'iglu:com.acme/click/jsonschema/1-*-*',
+  'iglu:com.acme/click/jsonschema/*-0-*',
+  'iglu:com.acme/click/jsonschema/0-*-*',
+  64,
+  65,
+  65535,
+  65536,
+  60000,
+  60001,
+  86400,
+  86401,
   {},
   [],
   ['a'],
@@ -117,24 +145,34 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  */
 function guided(schema: unknown): fc.Arbitrary<unknown> {
   if (!isObject(schema)) return fc.constantFrom(...LEAVES)
+  // One branch of a choice at a time (each branch a whole schema of its own).
+  const branches = schema.oneOf ?? schema.anyOf
+  if (Array.isArray(branches) && !isObject(schema.properties))
+    return fc.oneof(...branches.map((branch) => guided(branch)))
   if (isObject(schema.items)) return fc.array(guided(schema.items), { minLength: 0, maxLength: 3 })
   if (!isObject(schema.properties)) {
     const accepts = ajv.compile(structuredClone(schema))
     const fitting = LEAVES.filter((value) => accepts(value) === true)
     return fitting.length === 0 ? fc.constantFrom(...LEAVES) : fc.constantFrom(...fitting)
   }
+  const required = new Set(Array.isArray(schema.required) ? schema.required : [])
   const fields = Object.entries(schema.properties).map(([name, subschema]) => {
+    // A required property is seldom left out, so that deep documents are still valid now and then.
     const value = fc.oneof(
-      { arbitrary: guided(subschema), weight: 12 },
+      { arbitrary: guided(subschema), weight: required.has(name) ? 30 : 12 },
       { arbitrary: fc.constantFrom(...LEAVES), weight: 1 },
-      { arbitrary: fc.constant(ABSENT), weight: 2 },
+      { arbitrary: fc.constant(ABSENT), weight: required.has(name) ? 1 : 2 },
     )
     return [name, value] as const
   })
   return fc
     .tuple(
       fc.record(Object.fromEntries(fields)),
-      fc.option(fc.constantFrom(...LEAVES), { freq: 10 }),
+      // A stranger now and then (one object in eleven), not in most: a closed object refuses it.
+      fc.oneof(
+        { arbitrary: fc.constant(null), weight: 10 },
+        { arbitrary: fc.constantFrom(...LEAVES), weight: 1 },
+      ),
     )
     .map(([record, stranger]) => {
       const built = Object.fromEntries(

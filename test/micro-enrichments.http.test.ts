@@ -207,8 +207,8 @@ describeWithSharedData(
           config(`iglu:${SP}/anon_ip/jsonschema/1-0-1`, 'anon_ip', { anonOctets: 9 }),
         )
         writeFileSync(
-          path.join(bad, 'yauaa.json'),
-          config(`iglu:${SP}.enrichments/yauaa_enrichment_config/jsonschema/1-0-0`, 'yauaa', {}),
+          path.join(bad, 'pii.json'),
+          config(`iglu:${SP}.enrichments/pii_enrichment_config/jsonschema/2-0-0`, 'pii', {}),
         )
         writeFileSync(path.join(bad, 'broken.json'), '{')
         const failure = await startupError({ igluDirs: [IGLU_CENTRAL], enrichmentsDir: bad })
@@ -218,7 +218,7 @@ describeWithSharedData(
           /anon_ip\.json: invalid against/,
         )
         expect((failure as ConfigError).problems.join('\n')).toMatch(
-          /yauaa_enrichment_config enrichment is not supported/,
+          /pii_enrichment_config enrichment is not supported/,
         )
       } finally {
         rmSync(bad, { recursive: true, force: true })

@@ -68,7 +68,7 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
-const postgresBackend: Backend = {
+export const postgresBackend: Backend = {
   name: 'postgres',
   async create() {
     if (adminUrl === undefined) throw new Error('TEST_DATABASE_URL is not set')

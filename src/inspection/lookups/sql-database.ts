@@ -83,8 +83,10 @@ export async function openSqlDatabase(
     ssl: settings.sslMode ? { rejectUnauthorized: false } : false,
     max: 2,
     connectionTimeoutMillis: timeoutMs,
+    // The server cancels a query past its budget; the client gives up a second later, on a
+    // server that does not answer at all.
     statement_timeout: timeoutMs,
-    query_timeout: timeoutMs,
+    query_timeout: timeoutMs + 1000,
     application_name: 'floe sql_query_enrichment',
     // Timestamps with a zone are read in UTC, as Enrich's JVM reads them.
     options: '-c TimeZone=UTC',

@@ -1,5 +1,6 @@
 import { DERIVED } from './core-schemas/derived.js'
 import { ENRICHMENT_CONFIGS } from './core-schemas/enrichment-configs.js'
+import { LOOKUP_CONFIGS } from './core-schemas/lookup-configs.js'
 import { ENTITIES } from './core-schemas/entities.js'
 import { ENVELOPES } from './core-schemas/envelopes.js'
 
@@ -14,4 +15,5 @@ export const CORE_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new Ma
   ...ENTITIES,
   ...DERIVED,
   ...ENRICHMENT_CONFIGS,
+  ...LOOKUP_CONFIGS,
 ])

@@ -68,7 +68,8 @@ function readText(event: EnrichedEvent, input: LookupInput): string | null {
 
 /** Java's URLEncoder: letters, digits and `.-*_` kept, a space `+`, every other UTF-8 byte `%XX`. */
 export function javaUrlEncode(text: string): string {
-  return encodeURIComponent(text)
+  // Java writes a lone surrogate as `?`; encodeURIComponent would throw.
+  return encodeURIComponent(text.replace(/\p{Cs}/gu, '?'))
     .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%20/g, '+')
 }
@@ -133,8 +134,9 @@ export function parseApiRequestConfig(
     method,
     uri: String(uri),
     timeoutMs: Number(timeout),
+    // Enrich sends the header when httpBasic has a username or a password, a missing one as "".
     basicAuth:
-      basic === null
+      basic === null || (basic.username == null && basic.password == null)
         ? null
         : { username: String(basic.username ?? ''), password: String(basic.password ?? '') },
     outputs,
@@ -194,7 +196,18 @@ export function createApiRequestStep(
     event: EnrichedEvent,
     failures: EnrichmentFailure[],
   ): Promise<void> {
-    const request = requestFor(config, event)
+    let request: ApiRequest | null
+    try {
+      request = requestFor(config, event)
+    } catch (error) {
+      // A JSONPath that compiled at start-up can still fail on a document (a filter on a value).
+      if (!config.ignoreOnError)
+        failures.push({
+          enrichment,
+          message: { error: error instanceof Error ? error.message : String(error) },
+        })
+      return
+    }
     if (request === null) return
     const answer = await cache.get(
       `${request.url}\n${request.body ?? ''}`,

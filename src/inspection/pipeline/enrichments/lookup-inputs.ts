@@ -99,7 +99,8 @@ export function parseLookupInputs(
     const { pojo, json } = entry
     if ((pojo === undefined) === (json === undefined))
       return void problems.push(`${where}: give exactly one of pojo and json`)
-    if (isJsonObject(pojo)) {
+    if (pojo !== undefined) {
+      if (!isJsonObject(pojo)) return void problems.push(`${where}: pojo must be an object`)
       const field = String(pojo.field)
       if (!isPojoField(field))
         return void problems.push(

@@ -79,7 +79,7 @@ export function numberPlaceholders(sql: string): { readonly text: string; readon
           : rest.startsWith('/*')
             ? /^\/\*[\s\S]*?(?:\*\/|$)/.exec(rest)
             : c === '$'
-              ? /^(\$[A-Za-z_]*\$)[\s\S]*?(?:\1|$)/.exec(rest)
+              ? /^(\$(?:[A-Za-z_][A-Za-z0-9_]*)?\$)[\s\S]*?(?:\1|$)/.exec(rest)
               : null
     if (quoted !== null && quoted[0].length > 1) {
       out += quoted[0]
@@ -105,7 +105,9 @@ const DOUBLE_TEXT = /^\s*[+-]?(?:NaN|Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+
 export function boundJsonValue(value: unknown): BoundValue | null {
   if (typeof value === 'boolean') return { type: 'boolean', value }
   if (typeof value === 'number') {
-    if (!Number.isInteger(value)) return { type: 'double', value }
+    // int32, else int64, else double (circe's toInt, toLong, toDouble in turn).
+    if (!Number.isInteger(value) || value < -(2 ** 63) || value >= 2 ** 63)
+      return { type: 'double', value }
     return { type: value >= INT32[0] && value <= INT32[1] ? 'int' : 'long', value }
   }
   if (typeof value !== 'string') return null
@@ -196,6 +198,11 @@ export function parseSqlQueryConfig(
     (e) => `placeholder ${String(e.placeholder)}`,
     problems,
   )
+  raw.forEach((entry: unknown, at) => {
+    const placeholder = isJsonObject(entry) ? entry.placeholder : undefined
+    if (typeof placeholder !== 'number' || !Number.isInteger(placeholder) || placeholder < 1)
+      problems.push(`parameters.inputs[${at}].placeholder must be an integer ≥ 1`)
+  })
   const query = isJsonObject(p.query) ? p.query : {}
   if (typeof query.sql !== 'string') problems.push('parameters.query.sql must be a string')
   const numbered = numberPlaceholders(String(query.sql ?? ''))
@@ -265,7 +272,21 @@ export function createSqlQueryStep(config: SqlQueryConfig, query: RunQuery, now:
     event: EnrichedEvent,
     failures: EnrichmentFailure[],
   ): Promise<void> {
-    const values = placeholderValues(config, event)
+    let values: BoundValue[] | null
+    try {
+      values = placeholderValues(config, event)
+    } catch (error) {
+      // A JSONPath that compiled at start-up can still fail on a document (a filter on a value).
+      if (!config.ignoreOnError)
+        failures.push(
+          { enrichment, message: { error: 'Error while building the map of placeholders' } },
+          {
+            enrichment,
+            message: { error: error instanceof Error ? error.message : String(error) },
+          },
+        )
+      return
+    }
     if (values === null) return
     const result = await cache.get(JSON.stringify(values), async () =>
       rowEntities(config, await query(config.sql, values)),

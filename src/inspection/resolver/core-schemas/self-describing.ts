@@ -30,7 +30,13 @@ export function closedObject(
   properties: Record<string, CoreSchema>,
   required: readonly string[],
 ): CoreSchema {
-  return { type: 'object', additionalProperties: false, required: [...required], properties }
+  return {
+    type: 'object',
+    additionalProperties: false,
+    // Draft 4 wants at least one name in `required`: none is written as no `required` at all.
+    ...(required.length === 0 ? {} : { required: [...required] }),
+    properties,
+  }
 }
 
 export const text = (constraints: CoreSchema = {}): CoreSchema => ({
