@@ -9,6 +9,9 @@ import { defineConfig } from 'vitest/config'
 const FULL_TIER_ONLY = [
   'test/**/*.e2e.test.ts',
   'test/**/*.postgres.test.ts',
+  // Slow sockets and answers of many megabytes: volume, kept out of the fast tier's 4 minutes.
+  'test/large-answers.http.test.ts',
+  'test/connections.http.test.ts',
   'test/bench-smoke.test.ts',
   'test/iglu-central.http.test.ts',
   'test/compatibility-corpora.test.ts',
