@@ -26,6 +26,7 @@ const OWN_PROCESS = [
   'test/hostile-corpus.http.test.ts',
   'src/inspection/store/event-weight.test.ts',
   'test/javascript-enrichment-stall.http.test.ts',
+  'test/lookup-enrichment-stall.http.test.ts',
 ]
 
 export default defineConfig({

@@ -48,6 +48,7 @@ import {
 } from './tracking-plans/index.js'
 import {
   CostlyWorkPool,
+  pooledJsonPaths,
   createPooledCompatibilityChecker,
   createVerdictStore,
   engineFingerprint,
@@ -237,6 +238,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       log: http.log,
       stdout: deps.stdout ?? process.stdout,
       processor: { artifact: 'floe', version: packageVersion() },
+      offloadJsonPaths: pooledJsonPaths(costlyWork),
       specifications: {
         list: async () =>
           inspectedOrganizationId === null ? [] : plans.specificationRules(inspectedOrganizationId),

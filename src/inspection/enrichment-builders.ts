@@ -37,6 +37,7 @@ import {
   isKnownCurrency,
 } from './pipeline/enrichments/currency-conversion.js'
 import { openExchangeRates } from './lookups/open-exchange-rates.js'
+import type { OffloadedSelect } from './pipeline/enrichments/json-path-selection.js'
 
 export const SP = 'com.snowplowanalytics.snowplow'
 const IP_LOOKUP_DATABASES: readonly IpLookupDatabase[] = [
@@ -75,6 +76,8 @@ export interface EnrichmentDeps {
   readonly apiMaxAnswerBytes: number
   /** Where currency conversion reads its rates (FLOE_CURRENCY_RATES_URL). */
   readonly currencyRatesUrl: string
+  /** Runs JSONPaths over large documents off the event loop (the costly-work pool). */
+  readonly offloadJsonPaths?: OffloadedSelect
 }
 
 /** The checked parameters, or an Error listing every problem. */
@@ -114,7 +117,12 @@ export const BUILDERS: Readonly<Record<string, Builder>> = {
     )
     onClose(() => database.close())
     return {
-      sqlQuery: createSqlQueryStep(config, (sql, values) => database.query(sql, values), deps.now),
+      sqlQuery: createSqlQueryStep(
+        config,
+        (sql, values) => database.query(sql, values),
+        deps.now,
+        deps.offloadJsonPaths,
+      ),
     }
   },
   api_request_enrichment_config: (p, { schema, deps }) => {
@@ -124,6 +132,7 @@ export const BUILDERS: Readonly<Record<string, Builder>> = {
         config,
         (request) => sendApiRequest(request, deps.apiMaxAnswerBytes),
         deps.now,
+        deps.offloadJsonPaths,
       ),
     }
   },

@@ -1,2 +1,3 @@
 export { type Inspection, inspectionRoutes, openInspection } from './inspection-context.js'
 export type { SpecificationSource } from './specification-index.js'
+export type { OffloadedSelect } from './pipeline/enrichments/json-path-selection.js'

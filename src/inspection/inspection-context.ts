@@ -9,6 +9,7 @@ import { microDisabledRoutes, microRoutes } from './api/micro.routes.js'
 import { COLLECTOR_LOG_LEVEL, collectorRoutes } from './collector/collector.routes.js'
 import { loadEnrichments } from './enrichment-configs.js'
 import { ScriptPool } from './scripts/script-pool.js'
+import type { OffloadedSelect } from './pipeline/enrichments/json-path-selection.js'
 import { eventLogLine } from './event-log.js'
 import { createEventOutput } from './event-output.js'
 import { createInspectionService, type InspectionService } from './inspection.service.js'
@@ -53,6 +54,8 @@ export async function openInspection(
     readonly processor: { readonly artifact: string; readonly version: string }
     /** The inspected organization's event specifications; events are not checked without them. */
     readonly specifications?: SpecificationSource
+    /** Runs the lookup enrichments' JSONPaths over large documents off the event loop. */
+    readonly offloadJsonPaths?: OffloadedSelect
   },
 ): Promise<Inspection> {
   const { log, now } = deps
@@ -90,6 +93,7 @@ export async function openInspection(
       sqlTimeoutMs: config.sqlEnrichmentTimeoutMs,
       apiMaxAnswerBytes: API_ENRICHMENT_MAX_ANSWER_BYTES,
       currencyRatesUrl: config.currencyRatesUrl,
+      ...(deps.offloadJsonPaths === undefined ? {} : { offloadJsonPaths: deps.offloadJsonPaths }),
     },
   )
   for (const warning of optional.warnings) log.warn(warning)

@@ -11,6 +11,8 @@ export type CostlyTask =
     }
   | { readonly kind: 'schema-document'; readonly data: unknown; readonly bodyText?: string }
   | { readonly kind: 'design-schema'; readonly schema: unknown; readonly field: string }
+  /** JSONPaths over a large JSON document (an enrichment's input or an API's answer), given as text. */
+  | { readonly kind: 'json-path'; readonly paths: readonly string[]; readonly text: string }
   /** Nothing to do: loads a thread's code before the first request needs it. */
   | { readonly kind: 'ping' }
 
@@ -19,7 +21,12 @@ export type CostlyAnswer =
   | { readonly kind: 'compatibility'; readonly result: CompatibilityResult }
   | { readonly kind: 'schema-document'; readonly check: SchemaDocumentCheck }
   | { readonly kind: 'design-schema'; readonly problem: string | null }
+  /** Per path, the JSON text of what it selected (an array), or why it could not. */
+  | { readonly kind: 'json-path'; readonly found: readonly JsonPathFound[] }
   | { readonly kind: 'pong' }
+
+export type JsonPathFound =
+  { readonly ok: true; readonly json: string } | { readonly ok: false; readonly error: string }
 
 /** Why the pool stopped a task before it answered. */
 export interface StoppedWork {

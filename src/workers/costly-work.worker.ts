@@ -4,7 +4,25 @@ import { createAjv, type Ajv } from '../iglu/ajv-factory.js'
 import { designSchemaProblem } from '../iglu/design-schema.js'
 import { SchemaTooDeepError } from '../registry/registry.errors.js'
 import { checkSchemaDocument } from '../registry/schema-validation.js'
-import type { CostlyAnswer, CostlyTask } from './costly-work.js'
+import type { CostlyAnswer, CostlyTask, JsonPathFound } from './costly-work.js'
+import { selectAll } from '../inspection/pipeline/enrichments/json-path-selection.js'
+
+/** The most a JSONPath's selection may weigh as JSON text: it is read again on the event loop. */
+const MAX_SELECTION_CHARS = 1_048_576
+
+function selections(paths: readonly string[], text: string): JsonPathFound[] {
+  const document: unknown = JSON.parse(text)
+  return paths.map((path) => {
+    try {
+      const json = JSON.stringify(selectAll(path, document))
+      return json.length <= MAX_SELECTION_CHARS
+        ? { ok: true, json }
+        : { ok: false, error: `the JSONPath ${path} selects more than 1 MiB of JSON` }
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) }
+    }
+  })
+}
 
 // This module runs in the pool's worker threads only.
 
@@ -78,6 +96,8 @@ function answer(task: CostlyTask): CostlyAnswer {
         kind: 'design-schema',
         problem: forDesigns.use((ajv) => designSchemaProblem(ajv, task.schema, task.field)),
       }
+    case 'json-path':
+      return { kind: 'json-path', found: selections(task.paths, task.text) }
     case 'ping':
       return { kind: 'pong' }
     default: {

@@ -5,13 +5,15 @@ import type { EnrichmentFailure } from './enrichment-failure.js'
 import { createLookupCache, type LookupResult } from './lookup-cache.js'
 import { parseCacheSettings, parseLookupOutputSchema, type CacheSettings } from './lookup-config.js'
 import {
+  INLINE_VALUES,
+  isDirectPath,
   jsonPathProblem,
+  largerThan,
   normalisedSelection,
-  parseLookupInputs,
-  readInput,
   selectAll,
-  type LookupInput,
-} from './lookup-inputs.js'
+  type OffloadedSelect,
+} from './json-path-selection.js'
+import { parseLookupInputs, preselectInputs, readInput, type LookupInput } from './lookup-inputs.js'
 
 /**
  * The API request enrichment (`api_request_enrichment_config`), as Enrich runs it: the inputs,
@@ -58,8 +60,12 @@ export function inputText(value: unknown): string {
   return JSON.stringify(value)
 }
 
-function readText(event: EnrichedEvent, input: LookupInput): string | null {
-  const found = readInput(event, input)
+function readText(
+  event: EnrichedEvent,
+  input: LookupInput,
+  preselected?: ReadonlyMap<LookupInput, readonly unknown[]>,
+): string | null {
+  const found = readInput(event, input, preselected)
   if (found.kind === 'missing') return null
   if (found.kind === 'json') return inputText(found.value)
   const { type, value } = found.value
@@ -146,30 +152,83 @@ export function parseApiRequestConfig(
 }
 
 /** The entities of an answer, one per output; every output that finds nothing is a failure. */
+/** A parsed answer, with its text kept when JSONPaths must walk it off the event loop. */
+export interface Answer {
+  readonly json: unknown
+  readonly text: string | null
+}
+
+/**
+ * The entities of an answer, one per output; every output that finds nothing is a failure.
+ * `selected` gives each output's selection when it was made elsewhere (a worker thread).
+ */
 export function answerEntities(
   config: ApiRequestConfig,
   answer: unknown,
+  selected?: readonly (readonly unknown[])[],
 ): SelfDescribing[] | string[] {
   const entities: SelfDescribing[] = []
   const errors: string[] = []
-  for (const { schema, path } of config.outputs) {
-    const found = selectAll(path, answer)
+  config.outputs.forEach(({ schema, path }, at) => {
+    const found = selected?.[at] ?? selectAll(path, answer)
     const data = normalisedSelection(found)
     if (found.length === 0 || (Array.isArray(data) && data.length === 0)) {
-      const quoted = JSON.stringify(answer)
+      const quoted = quotedAnswer(answer)
       errors.push(
-        `API Request enrichment:Value not found Error: no values were found by JSON Path [${path}] in [${quoted.length > QUOTED_ANSWER_CHARS ? `${quoted.slice(0, QUOTED_ANSWER_CHARS)}…` : quoted}]`,
+        `API Request enrichment:Value not found Error: no values were found by JSON Path [${path}] in [${quoted}]`,
       )
     } else entities.push({ schema, data })
-  }
+  })
   return errors.length > 0 ? errors : entities
 }
 
+/** The start of an answer's compact JSON, without writing out a large one whole. */
+function quotedAnswer(answer: unknown): string {
+  const quoted = largerThan(answer, INLINE_VALUES)
+    ? JSON.stringify(answer, (_key, value: unknown) => firstFew(value))
+    : JSON.stringify(answer)
+  return quoted.length > QUOTED_ANSWER_CHARS ? `${quoted.slice(0, QUOTED_ANSWER_CHARS)}…` : quoted
+}
+
+/** A large array or object cut to its first members, enough for a quote. */
+function firstFew(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length > 20 ? value.slice(0, 20) : value
+  if (value === null || typeof value !== 'object') return value
+  const kept: Record<string, unknown> = {}
+  let count = 0
+  for (const key in value) {
+    if (++count > 20) break
+    kept[key] = (value as Record<string, unknown>)[key]
+  }
+  return kept
+}
+
+/** Each output's selection in a large answer, made off the event loop; null when none needs it. */
+async function offloadedOutputs(
+  config: ApiRequestConfig,
+  answer: Answer,
+  offload: OffloadedSelect | undefined,
+): Promise<(readonly unknown[])[] | null> {
+  if (offload === undefined || answer.text === null) return null
+  const selections = await offload(
+    config.outputs.map((o) => o.path),
+    answer.text,
+  )
+  return selections.map((selection) => {
+    if (!selection.ok) throw new Error(selection.error)
+    return selection.found
+  })
+}
+
 /** The request for an event, or null when an input is missing or the URI keeps a template. */
-export function requestFor(config: ApiRequestConfig, event: EnrichedEvent): ApiRequest | null {
+export function requestFor(
+  config: ApiRequestConfig,
+  event: EnrichedEvent,
+  preselected?: ReadonlyMap<LookupInput, readonly unknown[]>,
+): ApiRequest | null {
   const values = new Map<string, string>()
   for (const { key, input } of config.inputs) {
-    const text = readText(event, input)
+    const text = readText(event, input, preselected)
     if (text === null) return null
     values.set(key, text)
   }
@@ -184,48 +243,66 @@ export function requestFor(config: ApiRequestConfig, event: EnrichedEvent): ApiR
   }
 }
 
-/** The step: the outputs' entities go first in derived_contexts; each failing output is a failure. */
+/**
+ * The step: the outputs' entities go first in derived_contexts; each failing output is a failure.
+ * JSONPaths that would walk a large entity or answer run through `offload` (a worker thread).
+ */
 export function createApiRequestStep(
   config: ApiRequestConfig,
   send: SendRequest,
   now: () => number,
+  offload?: OffloadedSelect,
 ) {
-  const cache = createLookupCache<unknown>({ ...config.cache, now })
+  const cache = createLookupCache<Answer>({ ...config.cache, now })
   const enrichment = { schemaKey: config.schemaKey, identifier: API_REQUEST_IDENTIFIER }
+  const walkingOutputs = config.outputs.some((o) => !isDirectPath(o.path))
+  const fail = (failures: EnrichmentFailure[], errors: readonly string[]) => {
+    if (!config.ignoreOnError)
+      for (const error of errors) failures.push({ enrichment, message: { error } })
+  }
   return async function apiRequestStep(
     event: EnrichedEvent,
     failures: EnrichmentFailure[],
   ): Promise<void> {
     let request: ApiRequest | null
     try {
-      request = requestFor(config, event)
+      const preselected = await preselectInputs(
+        event,
+        config.inputs.map((i) => i.input),
+        offload,
+      )
+      request = requestFor(config, event, preselected)
     } catch (error) {
       // A JSONPath that compiled at start-up can still fail on a document (a filter on a value).
-      if (!config.ignoreOnError)
-        failures.push({
-          enrichment,
-          message: { error: error instanceof Error ? error.message : String(error) },
-        })
-      return
+      return fail(failures, [error instanceof Error ? error.message : String(error)])
     }
     if (request === null) return
     const answer = await cache.get(
       `${request.url}\n${request.body ?? ''}`,
-      async (): Promise<LookupResult<unknown>> => {
+      async (): Promise<LookupResult<Answer>> => {
         const { status, text } = await send(request)
         if (status < 200 || status > 299)
           return { ok: false, error: `Request failed with status ${status}` }
+        let json: unknown
         try {
-          return { ok: true, value: JSON.parse(text) as unknown }
+          json = JSON.parse(text)
         } catch (error) {
           return { ok: false, error: error instanceof Error ? error.message : String(error) }
         }
+        const large = walkingOutputs && offload !== undefined && largerThan(json, INLINE_VALUES)
+        return { ok: true, value: { json, text: large ? text : null } }
       },
     )
-    const found = answer.ok ? answerEntities(config, answer.value) : [answer.error]
+    if (!answer.ok) return fail(failures, [answer.error])
+    let found: SelfDescribing[] | string[]
+    try {
+      const selected = await offloadedOutputs(config, answer.value, offload)
+      found = answerEntities(config, answer.value.json, selected ?? undefined)
+    } catch (error) {
+      return fail(failures, [error instanceof Error ? error.message : String(error)])
+    }
     if (found.every((f): f is SelfDescribing => typeof f !== 'string'))
       event.derivedContexts.unshift(...found)
-    else if (!config.ignoreOnError)
-      for (const error of found as string[]) failures.push({ enrichment, message: { error } })
+    else fail(failures, found as string[])
   }
 }

@@ -1,7 +1,15 @@
-import { JSONPath } from 'jsonpath-plus'
 import { isJsonObject } from '../../../shared/index.js'
 import type { CanonicalField, EnrichedEvent, SelfDescribing } from '../canonical-event.js'
 import { isPojoField, pojoValue, type PojoValue } from './event-pojo.js'
+import {
+  isDirectPath,
+  jsonPathProblem,
+  largerThan,
+  normalisedSelection,
+  selectAll,
+  INLINE_VALUES,
+  type OffloadedSelect,
+} from './json-path-selection.js'
 
 /**
  * The inputs of the SQL query and API request enrichments, as Enrich reads them: a field of the
@@ -54,29 +62,6 @@ export function matchesCriterion(uri: string, criterion: SchemaCriterion): boole
     version.length === 3 &&
     criterion.version.every((want, at) => want === null || String(want) === version[at])
   )
-}
-
-/** A JSONPath compiles when it evaluates over a document (jsonpath-plus reports syntax on use). */
-export function jsonPathProblem(path: string): string | null {
-  if (!path.startsWith('$')) return `${JSON.stringify(path)} does not start with $`
-  try {
-    JSONPath({ path, json: { probe: [1] }, wrap: true, eval: 'safe' })
-    return null
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error)
-  }
-}
-
-/** The values a JSONPath selects in a document: all of them, in document order. */
-export function selectAll(path: string, json: unknown): unknown[] {
-  if (json === null || typeof json !== 'object') return path === '$' ? [json] : []
-  const found: unknown = JSONPath({ path, json, wrap: true, eval: 'safe' })
-  return Array.isArray(found) ? found : []
-}
-
-/** Enrich's normal form of a JSONPath's result: no match `[]`, one match itself, several an array. */
-export function normalisedSelection(found: readonly unknown[]): unknown {
-  return found.length === 1 ? found[0] : [...found]
 }
 
 /**
@@ -136,14 +121,47 @@ function entitiesOf(event: EnrichedEvent, field: EntityField): readonly SelfDesc
 }
 
 /** What one input finds in the event. Derived contexts are searched newest first, as in Enrich. */
-export function readInput(event: EnrichedEvent, input: LookupInput): InputValue {
+export function readInput(
+  event: EnrichedEvent,
+  input: LookupInput,
+  preselected?: ReadonlyMap<LookupInput, readonly unknown[]>,
+): InputValue {
   if (input.kind === 'pojo') {
     const value = pojoValue(event, input.field)
     return value === null ? { kind: 'missing' } : { kind: 'pojo', value }
   }
-  const entity = entitiesOf(event, input.field).find((e) =>
-    matchesCriterion(e.schema, input.criterion),
-  )
+  const entity = entityOf(event, input)
   if (entity === undefined) return { kind: 'missing' }
-  return { kind: 'json', value: normalisedSelection(selectAll(input.path, entity.data)) }
+  const found = preselected?.get(input) ?? selectAll(input.path, entity.data)
+  return { kind: 'json', value: normalisedSelection(found) }
+}
+
+function entityOf(
+  event: EnrichedEvent,
+  input: Extract<LookupInput, { kind: 'json' }>,
+): SelfDescribing | undefined {
+  return entitiesOf(event, input.field).find((e) => matchesCriterion(e.schema, input.criterion))
+}
+
+/**
+ * What the inputs whose JSONPath would walk a large entity select, found off the event loop
+ * (`offload`, the costly-work pool) before the inputs are read; the others are read in place.
+ * Rejects with the reason when a selection could not be made.
+ */
+export async function preselectInputs(
+  event: EnrichedEvent,
+  inputs: readonly LookupInput[],
+  offload: OffloadedSelect | undefined,
+): Promise<ReadonlyMap<LookupInput, readonly unknown[]>> {
+  const selected = new Map<LookupInput, readonly unknown[]>()
+  if (offload === undefined) return selected
+  for (const input of inputs) {
+    if (input.kind !== 'json' || isDirectPath(input.path)) continue
+    const entity = entityOf(event, input)
+    if (entity === undefined || !largerThan(entity.data, INLINE_VALUES)) continue
+    const [found] = await offload([input.path], JSON.stringify(entity.data))
+    if (found === undefined || !found.ok) throw new Error(found?.error ?? 'no selection')
+    selected.set(input, found.found)
+  }
+  return selected
 }

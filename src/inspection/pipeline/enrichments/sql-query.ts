@@ -2,7 +2,8 @@ import { isJsonObject } from '../../../shared/index.js'
 import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
 import type { EnrichmentFailure } from './enrichment-failure.js'
 import { createLookupCache, type LookupResult } from './lookup-cache.js'
-import { parseLookupInputs, readInput, type LookupInput } from './lookup-inputs.js'
+import type { OffloadedSelect } from './json-path-selection.js'
+import { parseLookupInputs, preselectInputs, readInput, type LookupInput } from './lookup-inputs.js'
 import { parseLookupOutputSchema, parseCacheSettings, type CacheSettings } from './lookup-config.js'
 
 /**
@@ -127,8 +128,12 @@ export function boundJsonValue(value: unknown): BoundValue | null {
 }
 
 /** The value of one input for its placeholder, or null when it is missing (no value, null, an object or an array). */
-function boundValue(event: EnrichedEvent, input: LookupInput): BoundValue | null {
-  const found = readInput(event, input)
+function boundValue(
+  event: EnrichedEvent,
+  input: LookupInput,
+  preselected?: ReadonlyMap<LookupInput, readonly unknown[]>,
+): BoundValue | null {
+  const found = readInput(event, input, preselected)
   if (found.kind === 'missing') return null
   if (found.kind === 'json') return boundJsonValue(found.value)
   const { type, value } = found.value
@@ -244,11 +249,15 @@ export function parseSqlQueryConfig(
 }
 
 /** The placeholder values in order 1..N, or null when the query does not run (a gap, or not N values). */
-function placeholderValues(config: SqlQueryConfig, event: EnrichedEvent): BoundValue[] | null {
+function placeholderValues(
+  config: SqlQueryConfig,
+  event: EnrichedEvent,
+  preselected: ReadonlyMap<LookupInput, readonly unknown[]>,
+): BoundValue[] | null {
   const byPlaceholder = new Map<number, BoundValue>()
   // A missing value never replaces a present one; among present ones the last configured wins.
   for (const { placeholder, input } of config.inputs) {
-    const value = boundValue(event, input)
+    const value = boundValue(event, input, preselected)
     if (value !== null) byPlaceholder.set(placeholder, value)
   }
   if (byPlaceholder.size !== config.placeholders) return null
@@ -265,7 +274,12 @@ function placeholderValues(config: SqlQueryConfig, event: EnrichedEvent): BoundV
 export type RunQuery = (sql: string, values: readonly BoundValue[]) => Promise<QueryRows>
 
 /** The step: the query's entities go first in derived_contexts; a failure is this enrichment's, twice worded as Enrich words it. */
-export function createSqlQueryStep(config: SqlQueryConfig, query: RunQuery, now: () => number) {
+export function createSqlQueryStep(
+  config: SqlQueryConfig,
+  query: RunQuery,
+  now: () => number,
+  offload?: OffloadedSelect,
+) {
   const cache = createLookupCache<SelfDescribing[]>({ ...config.cache, now })
   const enrichment = { schemaKey: config.schemaKey, identifier: SQL_QUERY_IDENTIFIER }
   return async function sqlQueryStep(
@@ -274,7 +288,12 @@ export function createSqlQueryStep(config: SqlQueryConfig, query: RunQuery, now:
   ): Promise<void> {
     let values: BoundValue[] | null
     try {
-      values = placeholderValues(config, event)
+      const preselected = await preselectInputs(
+        event,
+        config.inputs.map((i) => i.input),
+        offload,
+      )
+      values = placeholderValues(config, event, preselected)
     } catch (error) {
       // A JSONPath that compiled at start-up can still fail on a document (a filter on a value).
       if (!config.ignoreOnError)

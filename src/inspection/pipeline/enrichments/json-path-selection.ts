@@ -1,0 +1,69 @@
+import { JSONPath } from 'jsonpath-plus'
+
+/**
+ * JSONPath as the SQL and API enrichments use it (jsonpath-plus, its safe evaluator), and how its
+ * cost is kept off the event loop: a path that only names its way down costs the same whatever
+ * the document; any other (`..`, `*`, filters, slices) walks it, so over a document of more than
+ * INLINE_VALUES values it runs in a worker thread instead (`OffloadedSelect`).
+ */
+
+/** Values a walking JSONPath may visit on the event loop: a larger document goes to a worker thread. */
+export const INLINE_VALUES = 2000
+
+/** Per path, what it selected in the document, or why it could not. */
+export type OffloadedSelection =
+  | { readonly ok: true; readonly found: readonly unknown[] }
+  | { readonly ok: false; readonly error: string }
+
+/** Runs JSONPaths over a document, given as JSON text, off the event loop. */
+export type OffloadedSelect = (
+  paths: readonly string[],
+  text: string,
+) => Promise<readonly OffloadedSelection[]>
+
+/** Whether a path only names its way down (`$.a.b[0]['c']`), so that its cost does not grow with the document. */
+export function isDirectPath(path: string): boolean {
+  return /^\$(?:\.[A-Za-z_$][\w$-]*|\[\d+\]|\['[^'\\]*'\]|\["[^"\\]*"\])*$/.test(path)
+}
+
+/** Whether a document holds more than `limit` values, counting no further than that. */
+export function largerThan(json: unknown, limit: number): boolean {
+  const pending: unknown[] = [json]
+  let seen = 0
+  while (pending.length > 0) {
+    const value = pending.pop()
+    if (++seen > limit) return true
+    if (Array.isArray(value)) {
+      if (seen + pending.length + value.length > limit) return true
+      for (const child of value) pending.push(child)
+    } else if (value !== null && typeof value === 'object')
+      for (const key in value) {
+        pending.push((value as Record<string, unknown>)[key])
+        if (seen + pending.length > limit) return true
+      }
+  }
+  return false
+}
+
+/** A JSONPath compiles when it evaluates over a document (jsonpath-plus reports syntax on use). */
+export function jsonPathProblem(path: string): string | null {
+  if (!path.startsWith('$')) return `${JSON.stringify(path)} does not start with $`
+  try {
+    JSONPath({ path, json: { probe: [1] }, wrap: true, eval: 'safe' })
+    return null
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+}
+
+/** The values a JSONPath selects in a document: all of them, in document order. */
+export function selectAll(path: string, json: unknown): unknown[] {
+  if (json === null || typeof json !== 'object') return path === '$' ? [json] : []
+  const found: unknown = JSONPath({ path, json, wrap: true, eval: 'safe' })
+  return Array.isArray(found) ? found : []
+}
+
+/** Enrich's normal form of a JSONPath's result: no match `[]`, one match itself, several an array. */
+export function normalisedSelection(found: readonly unknown[]): unknown {
+  return found.length === 1 ? found[0] : [...found]
+}
