@@ -12,7 +12,7 @@ import {
   type LocalServer,
 } from './support/lookup-servers.js'
 import { pollUntil } from './support/poll-until.js'
-import { postgresBackend, type TestDatabase } from './support/test-databases.js'
+import { postgresBackend, postgresqlSettings, type TestDatabase } from './support/test-databases.js'
 
 // Issue 32, "done when": `floe start` with an enrichments directory holding a JavaScript script,
 // a SQL query config (against PostgreSQL), an API request config (against a local HTTP server)
@@ -57,22 +57,12 @@ describe('every lookup enrichment in floe start, with the node tracker', () => {
       200,
       { record: { user: decodeURIComponent(url.split('/').pop() ?? ''), plan: 'pro' } },
     ])
-    const db = new URL(database.config.url)
     const enrichments = writeEnrichments(path.join(dir, 'enrichments'), {
       'sql.json': {
         schema: `iglu:${ENRICHMENTS}/sql_query_enrichment_config/jsonschema/1-0-1`,
         parameters: {
           inputs: [{ placeholder: 1, pojo: { field: 'user_id' } }],
-          database: {
-            postgresql: {
-              host: db.hostname,
-              port: Number(db.port || 5432),
-              sslMode: false,
-              username: decodeURIComponent(db.username) || 'postgres',
-              password: decodeURIComponent(db.password),
-              database: db.pathname.slice(1),
-            },
-          },
+          database: { postgresql: postgresqlSettings(database.config.url) },
           query: { sql: 'select segment from customers where user_id = ?' },
           output: {
             expectedRows: 'AT_MOST_ONE',

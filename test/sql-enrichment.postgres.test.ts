@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestJson } from './support/api-client.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
-import { postgresBackend, type TestDatabase } from './support/test-databases.js'
+import { writeIgluSchemas } from './support/lookup-servers.js'
+import { postgresBackend, postgresqlSettings, type TestDatabase } from './support/test-databases.js'
 
 // Issue 32, item 4: the SQL query enrichment against a real PostgreSQL server (TEST_DATABASE_URL,
 // full tier): placeholders from a field and an entity, the rows as Enrich's JDBC reading types
@@ -21,27 +22,6 @@ type Good = {
 }
 type Bad = { errors: string[] }
 
-function schemaFile(dir: string, uri: string, properties: Record<string, unknown>) {
-  const [vendor, name, , version] = uri.slice('iglu:'.length).split('/') as [
-    string,
-    string,
-    string,
-    string,
-  ]
-  const at = path.join(dir, 'schemas', vendor, name, 'jsonschema')
-  mkdirSync(at, { recursive: true })
-  writeFileSync(
-    path.join(at, version),
-    JSON.stringify({
-      $schema:
-        'http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#',
-      self: { vendor, name, format: 'jsonschema', version },
-      type: 'object',
-      properties,
-    }),
-  )
-}
-
 describe('SQL query enrichment against PostgreSQL', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'floe-sql-enrichment-'))
   let database: TestDatabase
@@ -51,7 +31,6 @@ describe('SQL query enrichment against PostgreSQL', () => {
   beforeAll(async () => {
     database = await postgresBackend.create()
     if (database.config.kind !== 'postgres') throw new Error('expected a PostgreSQL database')
-    const url = new URL(database.config.url)
     client = new pg.Client({ connectionString: database.config.url })
     await client.connect()
     await client.query(`
@@ -91,16 +70,7 @@ describe('SQL query enrichment against PostgreSQL', () => {
                 },
               },
             ],
-            database: {
-              postgresql: {
-                host: url.hostname,
-                port: Number(url.port || 5432),
-                sslMode: false,
-                username: decodeURIComponent(url.username) || 'postgres',
-                password: decodeURIComponent(url.password),
-                database: url.pathname.slice(1),
-              },
-            },
+            database: { postgresql: postgresqlSettings(database.config.url) },
             query: {
               sql: `select c.user_id, c.full_name, c.lifetime_value, c.visits, c.big, c.score, c.vip, c.born,
                       c.seen, c.tags, c.region_code, pg_sleep(?::float8) is null as "slept?"
@@ -118,9 +88,26 @@ describe('SQL query enrichment against PostgreSQL', () => {
         },
       }),
     )
-    const iglu = path.join(dir, 'iglu')
-    schemaFile(iglu, CUSTOMER, {})
-    schemaFile(iglu, BASKET, { delay: { type: 'number' } })
+    const anything = {}
+    const iglu = writeIgluSchemas(path.join(dir, 'iglu'), {
+      [CUSTOMER]: Object.fromEntries(
+        [
+          'userId',
+          'fullName',
+          'lifetimeValue',
+          'visits',
+          'big',
+          'score',
+          'vip',
+          'born',
+          'seen',
+          'tags',
+          'regionCode',
+          'slept?',
+        ].map((name) => [name, anything]),
+      ),
+      [BASKET]: { delay: { type: 'number' } },
+    })
     floe = await startTestApp(
       testConfig({
         inspection: { enrichmentsDir: enrichments, igluDirs: [iglu], sqlEnrichmentTimeoutMs: 500 },

@@ -89,3 +89,16 @@ export const backends: readonly Backend[] =
   adminUrl && process.env.FLOE_TEST_TIER === 'full'
     ? [pgliteBackend, postgresBackend]
     : [pgliteBackend]
+
+/** A PostgreSQL URL as an enrichment configuration's `database.postgresql` names it. */
+export function postgresqlSettings(url: string) {
+  const parsed = new URL(url)
+  return {
+    host: parsed.hostname,
+    port: Number(parsed.port || 5432),
+    sslMode: false,
+    username: decodeURIComponent(parsed.username) || 'postgres',
+    password: decodeURIComponent(parsed.password),
+    database: parsed.pathname.slice(1),
+  }
+}

@@ -1,21 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { rawEventJson, type RawEvent } from './collector-payload.js'
-
-const rawEvent = (parameters: Map<string, string | null>): RawEvent => ({
-  api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp2' },
-  parameters,
-  contentType: null,
-  source: { name: 'floe', encoding: 'UTF-8', hostname: null },
-  context: {
-    timestamp: 0,
-    ipAddress: null,
-    useragent: null,
-    refererUri: null,
-    headers: [],
-    userId: null,
-  },
-})
+import { rawEvent } from '../../../test/support/raw-events.js'
+import { rawEventJson } from './collector-payload.js'
 
 describe("Micro's rawEvent", () => {
   it('holds every parameter as an own property, in the order Object.fromEntries gives, whatever its name (__proto__ included)', () => {

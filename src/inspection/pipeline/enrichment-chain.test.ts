@@ -1,26 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { emptyEvent } from './canonical-event.js'
-import type { RawEvent } from './collector-payload.js'
+import { rawEvent } from '../../../test/support/raw-events.js'
 import { ENRICHMENT_STEPS, runEnrichments } from './enrichment-chain.js'
 import type { Enrichments } from './enrichments/enrichments.js'
-
-const rawEvent = (): RawEvent => ({
-  api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp2' },
-  parameters: new Map([
-    ['e', 'pv'],
-    ['p', 'web'],
-  ]),
-  contentType: null,
-  source: { name: 'floe-test', encoding: 'UTF-8', hostname: null },
-  context: {
-    timestamp: 1_700_000_000_000,
-    ipAddress: '1.2.3.4',
-    useragent: null,
-    refererUri: null,
-    headers: [],
-    userId: null,
-  },
-})
 
 describe('the enrichment chain', () => {
   it('runs the steps in Enrich’s order', () => {
@@ -75,7 +57,12 @@ describe('the enrichment chain', () => {
     }
     const event = emptyEvent()
     event.fields.user_ipaddress = '1.2.3.4'
-    const outcome = await runEnrichments(event, rawEvent(), enrichments, true)
+    const outcome = await runEnrichments(
+      event,
+      rawEvent(undefined, { ipAddress: '1.2.3.4' }),
+      enrichments,
+      true,
+    )
     expect(outcome).not.toBe('dropped')
     expect(seen).toEqual([
       'ip lookups saw 1.2.3.4',

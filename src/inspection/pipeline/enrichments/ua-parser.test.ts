@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { emptyEvent } from '../canonical-event.js'
-import type { RawEvent } from '../collector-payload.js'
+import { rawEvent } from '../../../../test/support/raw-events.js'
 import { enrichEvent } from '../enrich-event.js'
 import type { EnrichmentFailure } from './enrichments.js'
 import { compileUaParserRules, parseUserAgent } from './ua-parser-rules.js'
@@ -181,23 +181,7 @@ describe('ua parser', () => {
     broken.exec = () => {
       throw new Error('regex engine failure')
     }
-    const raw: RawEvent = {
-      api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp2' },
-      parameters: new Map([
-        ['e', 'pv'],
-        ['p', 'web'],
-      ]),
-      contentType: null,
-      source: { name: 'floe-test', encoding: 'UTF-8', hostname: null },
-      context: {
-        timestamp: 1_700_000_000_000,
-        ipAddress: '192.0.2.1',
-        useragent: 'Brwsr/1',
-        refererUri: null,
-        headers: [],
-        userId: null,
-      },
-    }
+    const raw = rawEvent(undefined, { ipAddress: '192.0.2.1', useragent: 'Brwsr/1' })
     const uaParser = createUaParserStep({
       rules: { ...rules, os: [{ regex: broken, fields: [] }] },
       schemaKey,
