@@ -46,7 +46,7 @@ describe('SQL query enrichment against PostgreSQL', () => {
         on conflict do nothing;
       create table twins (user_id text, full_name text);
       insert into twins values ('u2', 'Twin A'), ('u2', 'Twin B');
-      create table lookups (n int);
+      insert into twins select 'many', 'Clone ' || n from generate_series(1, 5000) as n;
     `)
     const enrichments = path.join(dir, 'enrichments')
     mkdirSync(enrichments)
@@ -183,11 +183,12 @@ describe('SQL query enrichment against PostgreSQL', () => {
     ).toBe('Ada Lovelace')
   })
 
-  it('makes an unexpected row count and a query past its budget enrichment failures, worded as Enrich words them', async () => {
+  it('makes an unexpected row count, a query past its budget and too many rows enrichment failures', async () => {
     await requestJson(`${floe.baseUrl}/micro/reset`)
     await send('twins', 'u2', 0)
     await send('nobody', 'u0', 0)
     await send('slow', 'u1', 3)
+    await send('many', 'many', 0)
     const enrichment = {
       schemaKey: `iglu:${ENRICHMENTS}/sql_query_enrichment_config/jsonschema/1-0-1`,
       identifier: 'sql-query',
@@ -203,6 +204,11 @@ describe('SQL query enrichment against PostgreSQL', () => {
       header,
       { enrichment, message: { error: 'canceling statement due to statement timeout' } },
     ])
-    expect(messages).toEqual([timeout, rowCount, rowCount].sort())
+    // No lookup reads more than 1 000 rows (Floe's bound; Enrich has none).
+    const tooMany = JSON.stringify([
+      header,
+      { enrichment, message: { error: 'the query returned more than 1000 rows' } },
+    ])
+    expect(messages).toEqual([timeout, rowCount, rowCount, tooMany].sort())
   })
 })

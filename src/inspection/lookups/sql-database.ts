@@ -1,3 +1,4 @@
+import type { QueryArrayConfig } from 'pg'
 import type { BoundValue, QueryRows } from '../pipeline/enrichments/sql-query.js'
 
 /**
@@ -20,6 +21,9 @@ export interface SqlDatabase {
   query(sql: string, values: readonly BoundValue[]): Promise<QueryRows>
   close(): Promise<void>
 }
+
+/** The most rows one lookup reads: past it the connection is closed and the event fails. */
+export const MAX_ROWS = 1000
 
 const TEXT_TYPES = new Set([18, 19, 25, 1042, 1043])
 const asNumber = (text: string) => Number(text)
@@ -83,10 +87,9 @@ export async function openSqlDatabase(
     ssl: settings.sslMode ? { rejectUnauthorized: false } : false,
     max: 2,
     connectionTimeoutMillis: timeoutMs,
-    // The server cancels a query past its budget; the client gives up a second later, on a
-    // server that does not answer at all.
+    // The server cancels a query past its budget; each lookup gives up a second later, on a server
+    // that does not answer at all (pg's own query_timeout would turn the query's events off).
     statement_timeout: timeoutMs,
-    query_timeout: timeoutMs + 1000,
     application_name: 'floe sql_query_enrichment',
     // Timestamps with a zone are read in UTC, as Enrich's JVM reads them.
     options: '-c TimeZone=UTC',
@@ -95,13 +98,46 @@ export async function openSqlDatabase(
   // An idle connection that drops must not crash the process; the next lookup reconnects.
   pool.on('error', () => undefined)
   return {
-    async query(sql, values) {
-      const result = await pool.query({
-        text: sql,
-        values: values.map((v) => v.value),
-        rowMode: 'array',
+    query: async (sql, values) => {
+      const client = await pool.connect()
+      return new Promise<QueryRows>((resolve, reject) => {
+        const rows: unknown[][] = []
+        let columns: string[] = []
+        let settled = false
+        /** `discard`: the connection is closed rather than reused (a server still sending, or silent). */
+        const settle = (error: Error | null, discard = false) => {
+          if (settled) return
+          settled = true
+          clearTimeout(deadline)
+          client.release(discard ? (error ?? true) : undefined)
+          if (error === null) resolve({ columns, rows })
+          else reject(error)
+        }
+        const deadline = setTimeout(
+          () => settle(new Error(`no answer from PostgreSQL within ${timeoutMs + 1000} ms`), true),
+          timeoutMs + 1000,
+        )
+        // The types say no rowMode for a Query; pg reads it all the same.
+        const config: QueryArrayConfig = {
+          text: sql,
+          values: values.map((v) => v.value),
+          rowMode: 'array',
+        }
+        const query = client.query(new pg.Query(config))
+        query.on('row', (row: unknown[], result?: { fields: { name: string }[] }) => {
+          if (settled) return
+          if (rows.length === 0) columns = (result?.fields ?? []).map((f) => f.name)
+          rows.push(row)
+          // Enough: closing the connection stops the server sending the rest.
+          if (rows.length > MAX_ROWS)
+            settle(new Error(`the query returned more than ${MAX_ROWS} rows`), true)
+        })
+        query.on('end', (result: { fields?: { name: string }[] }) => {
+          if (rows.length === 0) columns = (result.fields ?? []).map((f) => f.name)
+          settle(null)
+        })
+        query.on('error', (error: Error) => settle(error))
       })
-      return { columns: result.fields.map((f) => f.name), rows: result.rows as unknown[][] }
     },
     close: () => pool.end(),
   }

@@ -156,7 +156,12 @@ export function parseApiRequestConfig(
 export interface Answer {
   readonly json: unknown
   readonly text: string | null
+  /** The length of the answer's text, by which the cache weighs it. */
+  readonly length: number
 }
+
+/** How much answer text one API request enrichment's cache keeps at most (the parsed answers weigh more). */
+export const CACHED_ANSWERS_MAX_CHARS = 64 * 1_048_576
 
 /**
  * The entities of an answer, one per output; every output that finds nothing is a failure.
@@ -253,7 +258,11 @@ export function createApiRequestStep(
   now: () => number,
   offload?: OffloadedSelect,
 ) {
-  const cache = createLookupCache<Answer>({ ...config.cache, now })
+  const cache = createLookupCache<Answer>({
+    ...config.cache,
+    now,
+    weight: { of: (answer) => answer.length, max: CACHED_ANSWERS_MAX_CHARS },
+  })
   const enrichment = { schemaKey: config.schemaKey, identifier: API_REQUEST_IDENTIFIER }
   const walkingOutputs = config.outputs.some((o) => !isDirectPath(o.path))
   const fail = (failures: EnrichmentFailure[], errors: readonly string[]) => {
@@ -290,7 +299,7 @@ export function createApiRequestStep(
           return { ok: false, error: error instanceof Error ? error.message : String(error) }
         }
         const large = walkingOutputs && offload !== undefined && largerThan(json, INLINE_VALUES)
-        return { ok: true, value: { json, text: large ? text : null } }
+        return { ok: true, value: { json, text: large ? text : null, length: text.length } }
       },
     )
     if (!answer.ok) return fail(failures, [answer.error])

@@ -219,3 +219,40 @@ describe('the lookup cache', () => {
     expect(calls).toBe(1)
   })
 })
+
+describe('a cache bounded by weight', () => {
+  it('forgets the least recently used answers past the weight, and never keeps one heavier than it', async () => {
+    const time = clock()
+    const cache = createLookupCache<string>({
+      size: 100,
+      ttlSeconds: 60,
+      now: time.now,
+      weight: { of: (value) => value.length, max: 10 },
+    })
+    const counted = (value: string) => {
+      let calls = 0
+      return {
+        lookup: () => {
+          calls++
+          return Promise.resolve(ok(value))
+        },
+        calls: () => calls,
+      }
+    }
+    const a = counted('aaaa')
+    const b = counted('bbbb')
+    const c = counted('cccc')
+    await cache.get('a', a.lookup)
+    await cache.get('b', b.lookup)
+    await cache.get('a', a.lookup)
+    // 12 > 10: the least recently used (b) goes.
+    await cache.get('c', c.lookup)
+    await cache.get('a', a.lookup)
+    await cache.get('b', b.lookup)
+    expect([a.calls(), b.calls(), c.calls()]).toEqual([1, 2, 1])
+    const heavy = counted('h'.repeat(11))
+    await cache.get('heavy', heavy.lookup)
+    await cache.get('heavy', heavy.lookup)
+    expect(heavy.calls()).toBe(2)
+  })
+})

@@ -38,10 +38,25 @@ export function createLookupCache<T>(options: {
   readonly ttlSeconds: number
   /** Epoch milliseconds. */
   readonly now: () => number
+  /** Bounds the answers kept by their total weight too (bytes, say): the least recently used go first. */
+  readonly weight?: { readonly of: (value: T) => number; readonly max: number }
 }): LookupCache<T> {
   const inFlight = new Map<string, Promise<LookupResult<T>>>()
   if (options.size <= 0) return { get: (_key, lookup) => safely(lookup) }
-  const entries = new LRUCache<string, Entry<T>>({ max: options.size })
+  const { weight } = options
+  const weightOf = (result: LookupResult<T> | null) =>
+    weight !== undefined && result?.ok === true ? weight.of(result.value) : 0
+  const entries = new LRUCache<string, Entry<T>>({
+    max: options.size,
+    ...(weight === undefined
+      ? {}
+      : {
+          maxSize: weight.max,
+          // An answer heavier than the whole bound is not kept at all.
+          sizeCalculation: (entry: Entry<T>) =>
+            Math.max(1, weightOf(entry.result) + weightOf(entry.lastSuccess)),
+        }),
+  })
   const seconds = () => Math.floor(options.now() / 1000)
   const fresh = (entry: Entry<T>) =>
     seconds() - entry.storedAt <=
