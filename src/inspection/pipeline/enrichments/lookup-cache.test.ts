@@ -229,19 +229,9 @@ describe('a cache bounded by weight', () => {
       now: time.now,
       weight: { of: (value) => value.length, max: 10 },
     })
-    const counted = (value: string) => {
-      let calls = 0
-      return {
-        lookup: () => {
-          calls++
-          return Promise.resolve(ok(value))
-        },
-        calls: () => calls,
-      }
-    }
-    const a = counted('aaaa')
-    const b = counted('bbbb')
-    const c = counted('cccc')
+    const a = scripted(ok('aaaa'))
+    const b = scripted(ok('bbbb'))
+    const c = scripted(ok('cccc'))
     await cache.get('a', a.lookup)
     await cache.get('b', b.lookup)
     await cache.get('a', a.lookup)
@@ -250,7 +240,7 @@ describe('a cache bounded by weight', () => {
     await cache.get('a', a.lookup)
     await cache.get('b', b.lookup)
     expect([a.calls(), b.calls(), c.calls()]).toEqual([1, 2, 1])
-    const heavy = counted('h'.repeat(11))
+    const heavy = scripted(ok('h'.repeat(11)))
     await cache.get('heavy', heavy.lookup)
     await cache.get('heavy', heavy.lookup)
     expect(heavy.calls()).toBe(2)

@@ -46,13 +46,13 @@ export interface SqlQueryConfig {
   readonly ignoreOnError: boolean
 }
 
-const EXPECTED_ROWS: readonly ExpectedRows[] = [
+export const EXPECTED_ROWS: readonly ExpectedRows[] = [
   'AT_LEAST_ONE',
   'AT_LEAST_ZERO',
   'AT_MOST_ONE',
   'EXACTLY_ONE',
 ]
-const PROPERTY_NAMES: readonly PropertyNames[] = [
+export const PROPERTY_NAMES: readonly PropertyNames[] = [
   'AS_IS',
   'CAMEL_CASE',
   'PASCAL_CASE',

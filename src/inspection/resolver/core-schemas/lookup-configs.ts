@@ -1,3 +1,4 @@
+import { EXPECTED_ROWS, PROPERTY_NAMES } from '../../pipeline/enrichments/sql-query.js'
 import { closedObject, coreSchema, text, type CoreSchema } from './self-describing.js'
 
 /**
@@ -83,24 +84,11 @@ const sqlQueryConfig = (version: '1-0-0' | '1-0-1') =>
           query: closedObject({ sql: text() }, ['sql']),
           output: closedObject(
             {
-              expectedRows: {
-                type: 'string',
-                enum: ['AT_LEAST_ONE', 'AT_LEAST_ZERO', 'AT_MOST_ONE', 'EXACTLY_ONE'],
-              },
+              expectedRows: { type: 'string', enum: [...EXPECTED_ROWS] },
               json: closedObject(
                 {
                   schema: text({ pattern: OUTPUT_SCHEMA }),
-                  propertyNames: {
-                    type: 'string',
-                    enum: [
-                      'AS_IS',
-                      'CAMEL_CASE',
-                      'PASCAL_CASE',
-                      'SNAKE_CASE',
-                      'LOWER_CASE',
-                      'UPPER_CASE',
-                    ],
-                  },
+                  propertyNames: { type: 'string', enum: [...PROPERTY_NAMES] },
                   describes: { type: 'string', enum: ['ALL_ROWS', 'EVERY_ROW'] },
                 },
                 ['schema', 'propertyNames', 'describes'],
