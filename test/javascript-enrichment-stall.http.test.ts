@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestJson } from './support/api-client.js'
+import { postTp2, watchEventLoop } from './support/event-loop-watch.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
@@ -41,17 +41,7 @@ describe('an endless loop in a JavaScript enrichment', () => {
 
   it(`keeps the collector answering with no stall past ${MAX_STALL_MS} ms, each looping event a failure`, async () => {
     await requestJson(`${floe.baseUrl}/micro/reset`)
-    const delay = monitorEventLoopDelay({ resolution: 10 })
-    delay.enable()
-    let healthChecks = 0
-    let done = false
-    const probe = (async () => {
-      while (!done) {
-        const health = await fetch(`${floe.baseUrl}/health`)
-        await health.arrayBuffer()
-        if (health.status === 200) healthChecks++
-      }
-    })()
+    const watch = watchEventLoop(floe.baseUrl)
     // A tp2 payload of looping events, and events that exhaust the script's memory, among ordinary ones.
     const events = Array.from({ length: LOOPING_EVENTS }, (_, i) => ({
       e: 'pv',
@@ -59,20 +49,10 @@ describe('an endless loop in a JavaScript enrichment', () => {
       tv: 'stall-test',
       aid: i % 4 === 3 ? 'hog' : i % 2 === 0 ? 'loop' : 'shop',
     }))
-    const posted = await fetch(`${floe.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
-        data: events,
-      }),
-    })
+    const posted = await postTp2(floe.baseUrl, events)
     expect(posted.status).toBe(200)
     const counts = (await requestJson(`${floe.baseUrl}/micro/all`)).body
-    done = true
-    await probe
-    delay.disable()
-    const stallMs = delay.max / 1e6
+    const { stallMs, healthChecks } = await watch.stop()
     console.info(
       `JavaScript enrichment loop: ${LOOPING_EVENTS} events, worst event-loop stall ${stallMs.toFixed(0)} ms, ${healthChecks} health checks answered meanwhile`,
     )

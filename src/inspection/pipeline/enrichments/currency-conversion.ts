@@ -49,10 +49,18 @@ export function isKnownCurrency(code: string): boolean {
   return KNOWN_CURRENCIES.has(code)
 }
 
-/** ISO 4217 minor units (2 for EUR, 0 for JPY, 3 for BHD). */
+const MINOR_UNITS = new Map<string, number>()
+
+/** ISO 4217 minor units (2 for EUR, 0 for JPY, 3 for BHD); asked of ICU once per currency. */
 export function minorUnits(code: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
-    .maximumFractionDigits!
+  let units = MINOR_UNITS.get(code)
+  if (units === undefined) {
+    units = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
+      .maximumFractionDigits!
+    // Known currencies only reach here (the base is checked at start-up): the map stays small.
+    MINOR_UNITS.set(code, units)
+  }
+  return units
 }
 
 /** An exact decimal: `units × 10^-scale`. */

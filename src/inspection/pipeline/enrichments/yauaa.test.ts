@@ -224,3 +224,14 @@ describe('YAUAA enrichment', () => {
     ])
   })
 })
+
+describe('a user agent longer than the useragent field allows', () => {
+  it('is read up to the field’s 1 000 characters, which bounds the patterns’ work', () => {
+    const browser = TABLE[1]![1].padEnd(1000, ' ')
+    const long = `${browser} Googlebot/2.1 (+http://www.google.com/bot.html)`
+    // Read whole, the robot at the end would make it a Robot.
+    expect(yauaaFields(long.slice(1000 - 20))).toMatchObject({ deviceClass: 'Robot' })
+    expect(yauaaFields(long)).toEqual(yauaaFields(browser))
+    expect(yauaaFields(long)).toMatchObject({ deviceClass: 'Desktop', agentName: 'Chrome' })
+  })
+})

@@ -118,9 +118,17 @@ function robotFields(useragent: string): Record<string, string> {
   return fields
 }
 
+/**
+ * How much of a user agent is read: the `useragent` field's own limit (a longer one makes the event
+ * a bad row anyway). It bounds the patterns' work: one crafted 100 kB agent cost the robot pattern
+ * 125 ms; 1 000 characters cost it about 1 ms.
+ */
+const READ_CHARS = 1000
+
 /** The yauaa_context fields of one user agent. */
-export function yauaaFields(useragent: string | null): YauaaFields {
-  if (useragent === null || useragent === '') return { deviceClass: 'Unknown' }
+export function yauaaFields(whole: string | null): YauaaFields {
+  if (whole === null || whole === '') return { deviceClass: 'Unknown' }
+  const useragent = whole.length > READ_CHARS ? whole.slice(0, READ_CHARS) : whole
   if (isbot(useragent)) return robotFields(useragent)
   const { browser, engine, os, device, cpu } = new UAParser(useragent).getResult()
   const fields: Record<string, string> = {}

@@ -1,0 +1,41 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+
+/**
+ * Watches this process's event loop while a test's work runs: its worst stall, and a `/health`
+ * probe of the server under test sent again and again meanwhile. `stop()` ends both.
+ */
+export function watchEventLoop(baseUrl: string): {
+  stop(): Promise<{ stallMs: number; healthChecks: number }>
+} {
+  const delay = monitorEventLoopDelay({ resolution: 10 })
+  delay.enable()
+  let healthChecks = 0
+  let done = false
+  const probe = (async () => {
+    while (!done) {
+      const health = await fetch(`${baseUrl}/health`)
+      await health.arrayBuffer()
+      if (health.status === 200) healthChecks++
+    }
+  })()
+  return {
+    async stop() {
+      done = true
+      await probe
+      delay.disable()
+      return { stallMs: delay.max / 1e6, healthChecks }
+    },
+  }
+}
+
+/** One tp2 POST of these events (payload_data 1-0-4). */
+export function postTp2(baseUrl: string, events: readonly Record<string, string>[]) {
+  return fetch(`${baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+      data: events,
+    }),
+  })
+}
