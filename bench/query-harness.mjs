@@ -2,7 +2,8 @@
 // dist, fills its in-memory store with --events events through the collector, and measures the heap
 // they take. Then it listens, with a bare Fastify server beside it (same options) whose POST /scan
 // is the baseline: a linear scan of the same stored events, filtered by schema, first --limit kept.
-// It also serves POST /floor: the subject's answer pre-serialized, the fastest any server could be.
+// It also serves POST /floor: the subject's answer pre-serialized, the fastest any server could be,
+// and POST /floor-copy: the same answer joined from its events' texts at each request.
 // Prints one JSON line when ready; runs until SIGTERM.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,6 +12,7 @@ import Fastify from 'fastify'
 import { createApp } from '../dist/app.js'
 import { loadConfig } from '../dist/config/config.js'
 import { MemoryEventStore } from '../dist/inspection/store/memory-event-store.js'
+import { AnswerMemory, joinJsonTexts } from '../dist/inspection/api/json-array.js'
 
 const option = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`)
@@ -161,6 +163,16 @@ const floorBytes = Buffer.from(floorBody, 'utf8')
 baseline.post('/floor', async (_request, reply) =>
   reply.type('application/json; charset=utf-8').send(floorBytes),
 )
+// The floor of any server that puts its answer together per request: the same events' JSON texts,
+// one buffer each as the store keeps them, copied into one reused buffer per answer (the subject's
+// own joining, Floe's pooled memory included) and sent by a bare route.
+const eventTexts = JSON.parse(floorBody).map((item) => Buffer.from(JSON.stringify(item), 'utf8'))
+const answerMemory = new AnswerMemory()
+baseline.post('/floor-copy', async (_request, reply) => {
+  const answer = joinJsonTexts(eventTexts, answerMemory)
+  reply.raw.once('finish', () => answerMemory.giveBack(answer))
+  return reply.type('application/json; charset=utf-8').send(answer)
+})
 const subjectUrl = await app.http.listen({ host: '127.0.0.1', port: 0 })
 const baselineUrl = await baseline.listen({ host: '127.0.0.1', port: 0 })
 console.log(

@@ -6,7 +6,7 @@
 // Usage: node bench/query.mjs [--events 100000] [--duration 10] [--rounds 5] [--connections 1]
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { alternate, option, repeat } from './support/load.mjs'
+import { interleave, option } from './support/load.mjs'
 
 const EVENTS = option('events', 100_000)
 const DURATION = option('duration', 10)
@@ -42,21 +42,21 @@ try {
     body,
     headers: { 'content-type': 'application/json' },
   })
-  const { subject, baseline } = await alternate({
-    subject: request(`${ready.subjectUrl}/local/good`),
-    baseline: request(`${ready.baselineUrl}/scan`),
+  // The four in turn, round after round: the scan (baseline), Floe, and the two floors.
+  const { subject, baseline, floor, floorCopy } = await interleave({
+    targets: {
+      baseline: request(`${ready.baselineUrl}/scan`),
+      subject: request(`${ready.subjectUrl}/local/good`),
+      floor: request(`${ready.baselineUrl}/floor`),
+      floorCopy: request(`${ready.baselineUrl}/floor-copy`),
+    },
     rounds: ROUNDS,
     duration: DURATION,
     connections: CONNECTIONS,
     warmup: 1,
   })
-  const floor = await repeat({
-    target: request(`${ready.baselineUrl}/floor`),
-    rounds: ROUNDS,
-    duration: DURATION,
-    connections: CONNECTIONS,
-    warmup: 1,
-  })
+  // Round by round, the floor's p50 over Floe's measured just before it.
+  const floorRatios = subject.runs.map((run, i) => floor.runs[i].p50Ms / run.p50Ms)
   const speedup = baseline.p50Ms / subject.p50Ms
   const lookupSpeedup = ready.scanP50Ms / ready.lookupP50Ms
   console.log(
@@ -79,7 +79,11 @@ try {
       floorP50Ms: floor.p50Ms,
       // The floor's p50 over Floe's: 1 means Floe answers as fast as a route that only sends the bytes.
       floorRatio: floor.p50Ms / subject.p50Ms,
+      floorRatioSpread: { min: Math.min(...floorRatios), max: Math.max(...floorRatios) },
       floorMeanMs: floor.meanMs,
+      // A bare route that joins the events' texts into one buffer at each request, as the subject does.
+      floorCopyP50Ms: floorCopy.p50Ms,
+      floorCopyRatio: floor.p50Ms / floorCopy.p50Ms,
       floorSpeedup: baseline.meanMs / floor.meanMs,
       throughputSpeedup: subject.requestsPerSecond / baseline.requestsPerSecond,
       lookupP50Ms: ready.lookupP50Ms,
@@ -90,7 +94,12 @@ try {
       heapDeltaMb: Number(ready.heapDeltaMb.toFixed(1)),
       target: { speedup: 20, bytesPerEvent: 4096 },
       met: speedup >= 20 && ready.bytesPerEvent <= 4096,
-      allOk: subject.non2xx === 0 && subject.errors === 0 && baseline.non2xx === 0,
+      allOk:
+        subject.non2xx === 0 &&
+        subject.errors === 0 &&
+        baseline.non2xx === 0 &&
+        floor.non2xx === 0 &&
+        floorCopy.non2xx === 0,
     }),
   )
 } finally {

@@ -106,8 +106,8 @@ const targets = [
   ],
   [
     'Query p50, ratio to the in-run floor (a bare route answering the same bytes)',
-    `${two(query.floorRatio)}; p50 ${query.p50Ms} ms`,
-    `floor p50 ${query.floorP50Ms} ms`,
+    `${two(query.floorRatio)} (${two(query.floorRatioSpread.min)}–${two(query.floorRatioSpread.max)}); p50 ${query.p50Ms} ms`,
+    `floor p50 ${query.floorP50Ms} ms; a bare route joining the same texts per request: p50 ${query.floorCopyP50Ms} ms (ratio ${two(query.floorCopyRatio)})`,
     '≥ 0.9',
     query.floorRatio >= 0.9,
   ],

@@ -87,6 +87,42 @@ export async function alternate({
   }
 }
 
+/**
+ * Several targets measured in turn, round after round (so that a drift of the machine's speed
+ * touches them alike): per target its summary, as `alternate` gives, and its runs round by round.
+ */
+export async function interleave({
+  targets,
+  rounds = 5,
+  duration = 10,
+  connections = 10,
+  warmup = 2,
+}) {
+  const names = Object.keys(targets)
+  for (const name of names) await load({ ...targets[name], duration: warmup, connections })
+  const runs = Object.fromEntries(names.map((name) => [name, []]))
+  for (let round = 0; round < rounds; round++)
+    for (const name of names)
+      runs[name].push(await load({ ...targets[name], duration, connections }))
+  return Object.fromEntries(
+    names.map((name) => {
+      const list = runs[name]
+      return [
+        name,
+        {
+          requestsPerSecond: median(list.map((r) => r.requestsPerSecond)),
+          p50Ms: median(list.map((r) => r.p50Ms)),
+          p99Ms: median(list.map((r) => r.p99Ms)),
+          meanMs: median(list.map((r) => r.meanMs)),
+          non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
+          errors: list.reduce((sum, r) => sum + r.errors, 0),
+          runs: list,
+        },
+      ]
+    }),
+  )
+}
+
 /** `rounds` runs of one target after a warm-up, summarised as `alternate` does. */
 export async function repeat({ target, rounds = 5, duration = 10, connections = 10, warmup = 2 }) {
   await load({ ...target, duration: warmup, connections })

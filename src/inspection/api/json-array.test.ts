@@ -3,7 +3,13 @@ import { Readable } from 'node:stream'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { answerText } from '../../../test/support/json-answer.js'
-import { joinJsonTexts, jsonArrayAnswer, jsonTextsOf, type JsonPages } from './json-array.js'
+import {
+  AnswerMemory,
+  joinJsonTexts,
+  jsonArrayAnswer,
+  jsonTextsOf,
+  type JsonPages,
+} from './json-array.js'
 
 async function* pagesOf(pages: readonly (readonly (string | Buffer)[])[]): JsonPages {
   for (const page of pages) yield page
@@ -92,5 +98,64 @@ describe('JSON arrays written an item at a time', () => {
       throw new Error('gone before the second page')
     }
     await expect(jsonArrayAnswer(failingSecond())).rejects.toThrow('gone before the second page')
+  })
+})
+
+describe('memory for one-buffer answers', () => {
+  const item = (fill: string, size: number) => JSON.stringify(fill.repeat(size))
+
+  it('pools only answers between 64 KiB and 4 MiB', () => {
+    const memory = new AnswerMemory()
+    expect(memory.take(64 * 1024 - 1)).toBeUndefined()
+    expect(memory.take(4 * 1024 * 1024 + 1)).toBeUndefined()
+    expect(memory.take(64 * 1024)).toHaveLength(64 * 1024)
+    expect(memory.take(4 * 1024 * 1024)).toHaveLength(4 * 1024 * 1024)
+  })
+
+  it('writes the same bytes in pooled memory as without it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('a', 'é', '😀'), fc.nat(40_000)), { maxLength: 8 }),
+        (specs) => {
+          const memory = new AnswerMemory()
+          const texts = specs.map(([fill, size]) => item(fill, size))
+          const pooled = joinJsonTexts(texts, memory)
+          expect(pooled.equals(joinJsonTexts(texts))).toBe(true)
+          expect(JSON.parse(pooled.toString('utf8'))).toEqual(texts.map((t) => JSON.parse(t)))
+        },
+      ),
+      { numRuns: 60 },
+    )
+  })
+
+  it('lends a block again only once its answer is given back, and once', () => {
+    const memory = new AnswerMemory()
+    const first = joinJsonTexts([item('a', 100_000)], memory)
+    const second = joinJsonTexts([item('b', 100_000)], memory)
+    // Both lent at once: separate memory, so writing the second left the first as it was.
+    expect(first.buffer).not.toBe(second.buffer)
+    expect(first.toString('utf8')).toBe(`[${item('a', 100_000)}]`)
+
+    memory.giveBack(first)
+    memory.giveBack(first) // a second give-back of the same answer changes nothing
+    memory.giveBack(Buffer.alloc(100_000)) // nor does a buffer the pool never lent
+    expect(memory.freeBlocks).toBe(1)
+    const third = joinJsonTexts([item('c', 90_000)], memory)
+    expect(third.buffer).toBe(first.buffer)
+    expect(memory.freeBlocks).toBe(0)
+    const fourth = joinJsonTexts([item('d', 90_000)], memory)
+    expect(fourth.buffer).not.toBe(third.buffer)
+    expect(third.toString('utf8')).toBe(`[${item('c', 90_000)}]`)
+  })
+
+  it('keeps at most four free blocks, and takes the smallest that fits', () => {
+    const memory = new AnswerMemory()
+    const answers = [300_000, 100_000, 200_000, 400_000, 500_000].map((size) =>
+      joinJsonTexts([item('x', size)], memory),
+    )
+    for (const answer of answers) memory.giveBack(answer)
+    expect(memory.freeBlocks).toBe(4)
+    const small = joinJsonTexts([item('y', 150_000)], memory)
+    expect(small.buffer.byteLength).toBe(Math.ceil(200_002 / 65_536) * 65_536)
   })
 })

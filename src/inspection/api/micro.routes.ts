@@ -29,7 +29,8 @@ import {
   validateTimeline,
 } from './micro.schemas.js'
 import { inspectorUiRoutes } from '../ui/inspector-ui.routes.js'
-import { jsonArrayAnswer } from './json-array.js'
+import type { AnswerMemory, JsonPages } from './json-array.js'
+import { sendJsonPages } from './json-array-reply.js'
 import { storedEventJson } from '../pipeline/java-doubles.js'
 import { fail, readBody } from './request-bodies.js'
 import { coverageRoutes } from './coverage.routes.js'
@@ -45,10 +46,10 @@ const STREAM_BUFFER_BYTES = 4 * 1024 * 1024
  * bad events (all, or filtered by POST), reset, and the Iglu lookup. Every answer carries CORS
  * headers so that browser tests can call it.
  */
-export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> = async (
-  app,
-  { inspection },
-) => {
+export const microRoutes: FastifyPluginAsync<{
+  inspection: InspectionService
+  answerMemory: AnswerMemory
+}> = async (app, { inspection, answerMemory }) => {
   const { store } = inspection
   app.removeAllContentTypeParsers()
   app.addContentTypeParser(
@@ -85,21 +86,20 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
   // parse it), streamed a page at a time when there is more than one page: a large store's answer
   // is never held whole, in one string or in memory.
   const json = 'application/json; charset=utf-8'
+  const sendJsonArray = async (reply: FastifyReply, pages: JsonPages) =>
+    sendJsonPages(reply.type(json), pages, answerMemory)
   const sendGood = async (reply: FastifyReply, filter?: GoodEventFilter) =>
-    reply
-      .type(json)
-      .send(
-        await jsonArrayAnswer(
-          store.goodJsonPages(filter === undefined ? filter : withEnrichedEventType(filter)),
-        ),
-      )
+    sendJsonArray(
+      reply,
+      store.goodJsonPages(filter === undefined ? filter : withEnrichedEventType(filter)),
+    )
   app.get('/good', async (_request, reply) => sendGood(reply))
   app.post('/good', async (request: FastifyRequest, reply) => {
     const reading = readBody<GoodEventFilter>(request.body, validateGoodFilter)
     return reading.ok ? sendGood(reply, reading.filter) : fail(reply, reading)
   })
   const sendBad = async (reply: FastifyReply, filter?: BadEventFilter) =>
-    reply.type(json).send(await jsonArrayAnswer(store.badJsonPages(filter)))
+    sendJsonArray(reply, store.badJsonPages(filter))
   app.get('/bad', async (_request, reply) => sendBad(reply))
   app.post('/bad', async (request: FastifyRequest, reply) => {
     const reading = readBody<BadEventFilter>(request.body, validateBadFilter)
@@ -179,9 +179,7 @@ export const microRoutes: FastifyPluginAsync<{ inspection: InspectionService }> 
   )
 
   // The events query of Micro 3.0 (GET) and 4.x (POST, columns, columnStats, timeline): good and incomplete events, flattened.
-  app.get('/events', async (_request, reply) =>
-    reply.type(json).send(await jsonArrayAnswer(allEventsJson(store.scan()))),
-  )
+  app.get('/events', async (_request, reply) => sendJsonArray(reply, allEventsJson(store.scan())))
   app.post('/events', async (request: FastifyRequest, reply) => {
     const reading = readBody<EventsQuery>(request.body, validateEventsQuery)
     if (!reading.ok) return fail(reply, reading)

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { requestJson } from './support/api-client.js'
+import { startTestApp, type TestApp } from './support/test-app.js'
+import { testConfig } from './support/test-config.js'
+
+// Answers of more than 64 KiB are written into pooled memory that goes back to the pool once the
+// response has been written: many answers in flight at once, over real sockets, must each arrive
+// whole and as asked, none overwritten by another's reuse of a block.
+describe('one-buffer answers from pooled memory, many at once', () => {
+  let server: TestApp
+  const EVENTS = 40
+  const label = (n: number) => `${String(n).padStart(3, '0')}:${'x'.repeat(4_000)}`
+
+  beforeAll(async () => {
+    server = await startTestApp(testConfig())
+    for (let n = 0; n < EVENTS; n++) {
+      const query = new URLSearchParams({ e: 'se', p: 'web', aid: `app-${n % 4}`, se_ca: 'c' })
+      query.set('se_ac', 'a')
+      query.set('se_la', label(n))
+      const answer = await fetch(`${server.baseUrl}/i?${query.toString()}`)
+      expect(answer.status).toBe(200)
+    }
+  })
+  afterAll(async () => server?.close())
+
+  it('answers each of 60 concurrent reads with its own events', async () => {
+    const all = await requestJson(`${server.baseUrl}/local/good`)
+    const everything = all.body as { event: { se_label: string } }[]
+    expect(everything).toHaveLength(EVENTS)
+    expect(Number(all.headers.get('content-length'))).toBeGreaterThan(64 * 1024)
+
+    const reads = Array.from({ length: 60 }, (_, n) => {
+      const limit = 20 + (n % 21)
+      return {
+        limit,
+        answer: requestJson(`${server.baseUrl}/local/good`, { method: 'POST', body: { limit } }),
+      }
+    })
+    for (const { limit, answer } of reads) {
+      const { status, body } = await answer
+      expect(status).toBe(200)
+      const events = body as { event: { se_label: string } }[]
+      expect(events.map((e) => e.event.se_label)).toEqual(
+        everything.slice(0, limit).map((e) => e.event.se_label),
+      )
+    }
+  })
+
+  it('answers alike before and after many reads have cycled the pool', async () => {
+    const first = await fetch(`${server.baseUrl}/micro/good`).then((r) => r.text())
+    await Promise.all(
+      Array.from({ length: 30 }, () => fetch(`${server.baseUrl}/local/good`).then((r) => r.text())),
+    )
+    const again = await fetch(`${server.baseUrl}/micro/good`).then((r) => r.text())
+    expect(again).toBe(first)
+    expect(JSON.parse(first)).toHaveLength(EVENTS)
+  })
+})
