@@ -9,7 +9,13 @@
 // The PostgreSQL store uses BENCH_DATABASE_URL when set (a server), else the embedded PGlite.
 // Usage: node bench/scaling.mjs [--sizes 10000,100000,1000000] [--stores memory,postgres]
 //                               [--duration 5] [--queries 15] [--scan-queries 5]
-import { readFileSync } from 'node:fs'
+//                               [--results-dir bench/results/scaling]
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { scalingChartSvg } from './support/scaling-chart.mjs'
 import { load, option } from './support/load.mjs'
 import { BENCH_PRODUCT, benchIngestRequest } from './support/page-view.mjs'
 import { accessToken, deployToDev, startFloe } from './support/processes.mjs'
@@ -145,4 +151,35 @@ for (const row of rows) {
     scanQuery: Number((row.scanQueryP50Ms / base.scanQueryP50Ms).toFixed(2)),
   }
 }
-console.log(JSON.stringify({ scenario: 'scaling', sizes: SIZES, rows }))
+const result = { scenario: 'scaling', sizes: SIZES, rows }
+// Each run kept (bench/results/scaling/, one JSON file a run, with the machine), and its chart.
+const stamp = new Date().toISOString()
+let commit = 'unknown'
+try {
+  commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()
+} catch {
+  // not a git checkout
+}
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  memoryGiB: Number((totalmem() / 2 ** 30).toFixed(1)),
+  node: process.version,
+  postgres:
+    process.env.BENCH_DATABASE_URL === undefined ? 'embedded PGlite' : 'a PostgreSQL server',
+}
+const resultsAt = process.argv.indexOf('--results-dir')
+const dir =
+  resultsAt >= 0
+    ? pathToFileURL(`${path.resolve(process.argv[resultsAt + 1])}/`)
+    : new URL('./results/scaling/', import.meta.url)
+mkdirSync(dir, { recursive: true })
+writeFileSync(
+  new URL(`${stamp.replace(/[:.]/g, '-')}.json`, dir),
+  `${JSON.stringify({ date: stamp, commit, machine, ...result }, null, 2)}\n`,
+)
+writeFileSync(
+  new URL('scaling.svg', dir),
+  scalingChartSvg(rows, `${stamp.slice(0, 10)}, ${commit}, ${machine.cpu} × ${machine.cores}`),
+)
+console.log(JSON.stringify(result))

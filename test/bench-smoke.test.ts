@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { expect, it } from 'vitest'
 
 it('the compatibility benchmark runs at a tiny size and reports its figures', () => {
@@ -93,7 +96,8 @@ it('the pipeline profile runs at a tiny size, and its parts add up to the time p
   expect(report.functions).toHaveLength(5)
 }, 120_000)
 
-it('the scaling benchmark runs at two tiny sizes on both stores, each against the smallest', () => {
+it('the scaling benchmark runs at two tiny sizes on both stores, each against the smallest, and keeps its run with a chart', () => {
+  const resultsDir = mkdtempSync(path.join(tmpdir(), 'floe-scaling-'))
   const report = runBench([
     'bench/scaling.mjs',
     '--sizes',
@@ -102,7 +106,19 @@ it('the scaling benchmark runs at two tiny sizes on both stores, each against th
     '1',
     '--queries',
     '3',
+    '--results-dir',
+    resultsDir,
   ])
+  // The run is kept as JSON beside its chart, one line per store over four panels.
+  const kept = readdirSync(resultsDir).filter((name) => name.endsWith('.json'))
+  expect(kept).toHaveLength(1)
+  expect(JSON.parse(readFileSync(path.join(resultsDir, kept[0]!), 'utf8')).rows).toEqual(
+    report.rows,
+  )
+  const chart = readFileSync(path.join(resultsDir, 'scaling.svg'), 'utf8')
+  expect(chart.startsWith('<svg')).toBe(true)
+  expect(chart.match(/<polyline/g)).toHaveLength(8)
+  expect(chart.match(/<circle/g)).toHaveLength(16)
   expect(report.rows.map((r: { store: string; size: number }) => [r.store, r.size])).toEqual([
     ['memory', 500],
     ['memory', 1000],
