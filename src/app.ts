@@ -25,7 +25,12 @@ import {
   SHUTDOWN_GRACE_MS,
   type SecureListener,
 } from './http/index.js'
-import { inspectionRoutes, openInspection, type Inspection } from './inspection/index.js'
+import {
+  inspectionRoutes,
+  openInspection,
+  readsRawQuery,
+  type Inspection,
+} from './inspection/index.js'
 import { BUILD_DIR } from './package-root.js'
 import { packageVersion } from './package-version.js'
 import {
@@ -128,6 +133,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       logStream: deps.logStream,
       version: packageVersion(),
       compilers,
+      readsRawQuery,
     })
     routes = http
     auth.decorate(http)

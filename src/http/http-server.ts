@@ -19,6 +19,19 @@ export const SHUTDOWN_GRACE_MS = 10_000
 /** The most a request's headers may take, request line included. */
 export const MAX_HEADER_BYTES = 32 * 1024
 
+/** Fastify's `rewriteUrl`: the URL without its query for requests whose route reads it raw. */
+function routedWithoutRawQuery(
+  readsRawQuery: (method: string | undefined, path: string) => boolean,
+): (request: { url?: string; method?: string }) => string {
+  return (request) => {
+    const url = request.url ?? '/'
+    const query = url.indexOf('?')
+    if (query < 0) return url
+    const path = url.slice(0, query)
+    return readsRawQuery(request.method, path) ? path : url
+  }
+}
+
 /**
  * The one Fastify server, before any context is mounted: its limits and timeouts, the connection
  * guard, the error handling that maps domain errors to HTTP, JSON bodies, the API docs and /health.
@@ -30,6 +43,11 @@ export async function createHttpServer(
     readonly version: string
     /** Compiles route schemas at first use (see DeferredCompilers); absent: at start-up, as Fastify does. */
     readonly compilers?: DeferredCompilers
+    /**
+     * Requests whose route reads the query string raw (from `originalUrl`): they are routed without
+     * it, so that Fastify does not parse a query nobody reads into `request.query` (left empty).
+     */
+    readonly readsRawQuery?: (method: string | undefined, path: string) => boolean
   },
 ): Promise<FastifyInstance> {
   const http = Fastify({
@@ -64,6 +82,9 @@ export async function createHttpServer(
     // unknown id or name, 400 for a malformed one), not the router's 414.
     routerOptions: { maxParamLength: MAX_HEADER_BYTES },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    ...(options.readsRawQuery === undefined
+      ? {}
+      : { rewriteUrl: routedWithoutRawQuery(options.readsRawQuery) }),
     ...(options.compilers === undefined
       ? {}
       : { schemaController: { compilersFactory: options.compilers.factory() } }),

@@ -14,6 +14,20 @@ const COLLECTOR_NAME = 'floe-collector'
  */
 export const COLLECTOR_LOG_LEVEL = 'warn'
 
+/** The GET pixel paths (HEAD too) of the tracker protocol's GET requests (tp1). */
+const PIXEL_PATHS = ['/i', '/ice.png'] as const
+const pixelPaths: ReadonlySet<string> = new Set(PIXEL_PATHS)
+
+/**
+ * Whether a request's query string is read by the collector itself, raw, and never through
+ * Fastify's parsed `query`: the pixel's GET and HEAD requests, where a tracker puts a whole event,
+ * its entities base64-encoded, in the query. Fastify need not parse it for them (the query of a GET
+ * page view with two entities took ~2.4 µs of the ~65 µs the server spent on each).
+ */
+export function readsRawQuery(method: string | undefined, path: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && pixelPaths.has(path)
+}
+
 /** CORS as the collector sends it: the Origin echoed (else `*`), with credentials. */
 export function collectorCors(request: FastifyRequest, reply: FastifyReply): void {
   const origin = request.headers.origin
@@ -53,6 +67,7 @@ function redirectTarget(
   return { kind: 'go', location: url.href }
 }
 
+/** The query of the URL the client sent (`originalUrl`: Fastify routed some without it, see readsRawQuery). */
 const rawQuery = (url: string) => {
   const index = url.indexOf('?')
   return index < 0 ? '' : url.slice(index + 1)
@@ -99,7 +114,7 @@ export const collectorRoutes: FastifyPluginAsync<{
     return inspection.collect({
       api: { vendor, version },
       method: request.method,
-      rawQuery: rawQuery(request.url),
+      rawQuery: rawQuery(request.originalUrl),
       headers:
         unreadable === undefined
           ? request.headers
@@ -129,7 +144,7 @@ export const collectorRoutes: FastifyPluginAsync<{
       .send(PIXEL)
   }
 
-  for (const url of ['/i', '/ice.png']) {
+  for (const url of PIXEL_PATHS) {
     app.route({
       method: 'GET',
       url,
@@ -167,7 +182,7 @@ export const collectorRoutes: FastifyPluginAsync<{
     collectorCors(request, reply)
     setNuidCookie(reply, collected, request.headers.origin)
     const target = redirectTarget(
-      new URLSearchParams(rawQuery(request.url)).get('u'),
+      new URLSearchParams(rawQuery(request.originalUrl)).get('u'),
       redirects.domains,
     )
     if (target.kind === 'refused')
