@@ -252,6 +252,23 @@ describe('the SQL query step', () => {
   })
 })
 
+describe('the SQL query step’s cache, bounded by size', () => {
+  it('forgets the least recently used answers once their entities’ text passes the bound', async () => {
+    // Each answer: one row of ~4 000 characters; the bound holds two of them, not three.
+    const db = fakeDatabase(() =>
+      Promise.resolve({ columns: ['user_name'], rows: [['x'.repeat(4_000)]] }),
+    )
+    const step = createSqlQueryStep(parsed(), db.query, () => 0, undefined, 10_000)
+    for (const user of ['u1', 'u2', 'u3']) await step(event({ userId: user, appId: 'shop' }), [])
+    expect(db.calls).toHaveLength(3)
+    await step(event({ userId: 'u3', appId: 'shop' }), [])
+    await step(event({ userId: 'u2', appId: 'shop' }), [])
+    expect(db.calls).toHaveLength(3) // the two newest still kept
+    await step(event({ userId: 'u1', appId: 'shop' }), [])
+    expect(db.calls).toHaveLength(4) // the oldest was forgotten for the size, not the count (10)
+  })
+})
+
 describe('a JSONPath that fails on a document', () => {
   it('is an enrichment failure of that event (or nothing with ignoreOnError), never a throw', async () => {
     const failing = (ignoreOnError: boolean) =>

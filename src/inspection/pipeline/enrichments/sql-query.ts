@@ -273,14 +273,26 @@ function placeholderValues(
 /** Runs the query against the database; rejects with a message the failure quotes. */
 export type RunQuery = (sql: string, values: readonly BoundValue[]) => Promise<QueryRows>
 
+/**
+ * How much one SQL query enrichment's cache keeps at most, by the JSON text of its entities: a
+ * lookup reads up to 1 000 rows, and rows may hold large values, so a cache bounded by its count
+ * alone (`cache.size`) could hold gigabytes.
+ */
+export const CACHED_ROWS_MAX_CHARS = 64 * 1_048_576
+
 /** The step: the query's entities go first in derived_contexts; a failure is this enrichment's, twice worded as Enrich words it. */
 export function createSqlQueryStep(
   config: SqlQueryConfig,
   query: RunQuery,
   now: () => number,
   offload?: OffloadedSelect,
+  cachedMaxChars = CACHED_ROWS_MAX_CHARS,
 ) {
-  const cache = createLookupCache<SelfDescribing[]>({ ...config.cache, now })
+  const cache = createLookupCache<SelfDescribing[]>({
+    ...config.cache,
+    now,
+    weight: { of: (entities) => JSON.stringify(entities).length, max: cachedMaxChars },
+  })
   const enrichment = { schemaKey: config.schemaKey, identifier: SQL_QUERY_IDENTIFIER }
   return async function sqlQueryStep(
     event: EnrichedEvent,
