@@ -5,6 +5,7 @@ import type {
 } from '../pipeline/steps/check-event-specification.js'
 import { collectorTime } from '../store/event-store.js'
 import type { BadEvent } from '../pipeline/bad-rows.js'
+import { storedParameter } from '../pipeline/collector-payload.js'
 import { specificationVerdictOf } from './event-filters.js'
 
 /**
@@ -78,7 +79,9 @@ export async function badInScope(
     for (const event of page) {
       const context = event.rawEvent?.context ?? event.collectorPayload?.context
       const time = Date.parse(String(context?.timestamp))
-      if (inScope(time, event.rawEvent?.parameters.aid, scope)) bad += 1
+      const appId =
+        event.rawEvent === null ? undefined : storedParameter(event.rawEvent.parameters, 'aid')
+      if (inScope(time, appId, scope)) bad += 1
     }
   return bad
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { rawEvent } from '../../../test/support/raw-events.js'
-import { rawEventJson } from './collector-payload.js'
+import { keptRawEvent, KeptParameters, rawEventJson, storedParameter } from './collector-payload.js'
 
 describe("Micro's rawEvent", () => {
   it('holds every parameter as an own property, in the order Object.fromEntries gives, whatever its name (__proto__ included)', () => {
@@ -20,6 +20,39 @@ describe("Micro's rawEvent", () => {
           expect(Object.entries(json)).toEqual(Object.entries(Object.fromEntries(parameters)))
           expect(Object.keys(json).sort()).toEqual([...parameters.keys()].sort())
           expect(JSON.stringify(json)).toBe(JSON.stringify(Object.fromEntries(parameters)))
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
+  it('is kept compact by a good event, and written exactly as rawEventJson writes it', () => {
+    const name = fc.oneof(
+      fc.string({ maxLength: 6 }),
+      fc.constantFrom('__proto__', 'constructor', 'toString', 'e', 'cx', '1', '0'),
+    )
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(name, fc.option(fc.string({ maxLength: 6 }))), { maxLength: 40 }),
+        (entries) => {
+          const raw = rawEvent(new Map(entries))
+          const kept = keptRawEvent(raw)
+          // Many parameters are kept compact; a few, as the object (V8 keeps it small).
+          expect(kept.parameters instanceof KeptParameters).toBe(raw.parameters.size > 16)
+          expect(JSON.stringify(kept)).toBe(JSON.stringify(rawEventJson(raw)))
+          const plain = rawEventJson(raw).parameters
+          for (const [parameter, value] of raw.parameters) {
+            expect(storedParameter(kept.parameters, parameter)).toBe(value)
+            expect(storedParameter(plain, parameter)).toBe(value)
+          }
+          for (const absent of ['not-a-parameter-name', 'toString', 'constructor'])
+            if (!raw.parameters.has(absent)) {
+              expect(storedParameter(kept.parameters, absent)).toBeUndefined()
+              expect(storedParameter(plain, absent)).toBeUndefined()
+            }
+          const chars = [...raw.parameters.values()].reduce((n, v) => n + (v?.length ?? 0), 0)
+          if (kept.parameters instanceof KeptParameters)
+            expect(kept.parameters.valueChars).toBe(chars)
         },
       ),
       { numRuns: 300 },

@@ -6,7 +6,7 @@ import {
   toPartiallyEnriched,
   type EnrichedEvent,
 } from './canonical-event.js'
-import { badRowRawEvent, rawEventJson, type RawEvent } from './collector-payload.js'
+import { badRowRawEvent, keptRawEvent, type RawEvent } from './collector-payload.js'
 import type { IgluValidation } from './iglu-validation.js'
 import type { Enrichments } from './enrichments/enrichments.js'
 import { failureEntities } from './failure-entities.js'
@@ -64,7 +64,7 @@ export const DEFAULT_MAX_PAYLOAD_BYTES = 1_000_000
 
 /** A validated, enriched event as `/local/good` serves it. */
 export interface GoodEvent {
-  readonly rawEvent: ReturnType<typeof rawEventJson>
+  readonly rawEvent: ReturnType<typeof keptRawEvent>
   readonly eventType: string | null
   readonly schema: string | null
   readonly contexts: readonly string[]
@@ -124,7 +124,7 @@ function goodEvent(event: EnrichedEvent, raw: RawEvent, incomplete = false): Goo
       : sharedContextLists.get(event.contexts.map((c) => c.schema).join('\n'))
   const type = event.fields.event
   return {
-    rawEvent: rawEventJson(raw),
+    rawEvent: keptRawEvent(raw),
     eventType: typeof type === 'string' ? type : null,
     schema,
     contexts,

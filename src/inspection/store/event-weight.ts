@@ -1,4 +1,5 @@
 import type { BadEvent } from '../pipeline/bad-rows.js'
+import { KeptParameters, type StoredParameters } from '../pipeline/collector-payload.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 
 /**
@@ -14,7 +15,8 @@ import type { GoodEvent } from '../pipeline/enrich-event.js'
 const GOOD_EVENT_BYTES = 4096
 const BAD_EVENT_BYTES = 1024
 
-function valueChars(values: Readonly<Record<string, string | null>>): number {
+function valueChars(values: StoredParameters): number {
+  if (values instanceof KeptParameters) return values.valueChars
   let chars = 0
   for (const name in values) chars += values[name]?.length ?? 0
   return chars
