@@ -63,19 +63,20 @@ describe('pooled answers over real sockets', () => {
       expect(await answer.text()).toBe(`[${texts(count).join(',')}]`)
     }
     // Their blocks come back once their responses finish on the server (the client may have read
-    // every byte a moment before): the three took turns with one block, the slow one keeps its own.
+    // every byte a moment before); the slow one's only once it has all been written.
     await pollUntil(
-      async () => memory.freeBlocks,
-      (free) => free === 1,
-      'the fast answers’ block',
+      async () => givenBack.length,
+      (n) => n === 3,
+      'the fast answers’ blocks',
     )
+    expect(givenBack).not.toContain(answerLength(240))
     const body = await bodyOf(slow)
-    expect(body.length).toBe(240 * (ITEM_BYTES + 3) + 1)
+    expect(body.length).toBe(answerLength(240))
     expect(body === `[${texts(240).join(',')}]`).toBe(true)
     await pollUntil(
-      async () => memory.freeBlocks,
-      (free) => free === 2,
-      'the slow answer’s block',
+      async () => givenBack,
+      (back) => back.includes(answerLength(240)),
+      'its block',
     )
   })
 
