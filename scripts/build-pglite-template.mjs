@@ -31,6 +31,14 @@ const work = mkdtempSync(path.join(dist, '.pgdata-template-'))
 const pglite = new PGlite({ fs: new NodeFS(work) })
 const db = new Kysely({ dialect: new PGliteDialect({ pglite }) })
 await migrateToLatest(db)
+// Floe uses PGlite's `postgres` database only: the two template databases (600 of the cluster's
+// ~1 050 files) would only make every first start copy and sync more files.
+for (const name of ['template0', 'template1']) {
+  await pglite.exec(
+    `update pg_database set datistemplate = false, datallowconn = false where datname = '${name}'`,
+  )
+  await pglite.exec(`drop database ${name}`)
+}
 // A clean shutdown checkpoints: the copy needs no recovery at its first start.
 await db.destroy()
 if (!existsSync(path.join(work, 'PG_VERSION'))) throw new Error(`no cluster was written to ${work}`)

@@ -12,6 +12,8 @@ import { migrations } from './migrations/index.js'
  */
 export const PGLITE_TEMPLATE_DIR = path.join(BUILD_DIR, 'db', 'pgdata-template')
 const STAMP_FILE = 'floe-template.json'
+/** The template's own layout, raised when its build changes (2: without the template databases). */
+const TEMPLATE_LAYOUT = 2
 
 /** What the template was built from: a template whose stamp differs is not used. */
 export function templateStamp(): string {
@@ -22,7 +24,11 @@ export function templateStamp(): string {
     'package.json',
   )
   const { version } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string }
-  return JSON.stringify({ pglite: version, migrations: Object.keys(migrations) })
+  return JSON.stringify({
+    layout: TEMPLATE_LAYOUT,
+    pglite: version,
+    migrations: Object.keys(migrations),
+  })
 }
 
 function usableTemplate(template: string): boolean {
