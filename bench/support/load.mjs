@@ -64,26 +64,20 @@ export async function alternate({
   connections = 10,
   warmup = 2,
 }) {
-  await load({ ...baseline, duration: warmup, connections })
-  await load({ ...subject, duration: warmup, connections })
-  const runs = { subject: [], baseline: [] }
-  for (let round = 0; round < rounds; round++) {
-    runs.baseline.push(await load({ ...baseline, duration, connections }))
-    runs.subject.push(await load({ ...subject, duration, connections }))
-  }
-  const summary = (list) => ({
-    requestsPerSecond: median(list.map((r) => r.requestsPerSecond)),
-    p50Ms: median(list.map((r) => r.p50Ms)),
-    p99Ms: median(list.map((r) => r.p99Ms)),
-    meanMs: median(list.map((r) => r.meanMs)),
-    non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
-    errors: list.reduce((sum, r) => sum + r.errors, 0),
+  const measured = await interleave({
+    targets: { baseline, subject },
+    rounds,
+    duration,
+    connections,
+    warmup,
   })
+  const { runs: subjectRuns, ...subjectSummary } = measured.subject
+  const { runs: baselineRuns, ...baselineSummary } = measured.baseline
   return {
-    subject: summary(runs.subject),
-    baseline: summary(runs.baseline),
+    subject: subjectSummary,
+    baseline: baselineSummary,
     // Round by round, subject over the baseline measured just before it: the spread of the ratio.
-    ratios: runs.subject.map((r, i) => r.requestsPerSecond / runs.baseline[i].requestsPerSecond),
+    ratios: subjectRuns.map((r, i) => r.requestsPerSecond / baselineRuns[i].requestsPerSecond),
   }
 }
 
@@ -121,20 +115,6 @@ export async function interleave({
       ]
     }),
   )
-}
-
-/** `rounds` runs of one target after a warm-up, summarised as `alternate` does. */
-export async function repeat({ target, rounds = 5, duration = 10, connections = 10, warmup = 2 }) {
-  await load({ ...target, duration: warmup, connections })
-  const list = []
-  for (let round = 0; round < rounds; round++)
-    list.push(await load({ ...target, duration, connections }))
-  return {
-    requestsPerSecond: median(list.map((r) => r.requestsPerSecond)),
-    p50Ms: median(list.map((r) => r.p50Ms)),
-    meanMs: median(list.map((r) => r.meanMs)),
-    non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
-  }
 }
 
 export const option = (name, fallback) => {
