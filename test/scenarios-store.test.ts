@@ -188,11 +188,16 @@ describe.each(backends)('the tracking scenarios store on $name', (backend) => {
     async () => {
       let release = () => undefined as void
       const gate = new Promise<void>((resolve) => (release = resolve))
+      let held = () => undefined as void
+      const holding = new Promise<void>((resolve) => (held = resolve))
       // A write listing applications holds them, then pauses inside its transaction.
       const pausing: SourceApplicationHolds = {
         async holdSourceApplications(tx, organizationId, ids) {
           const gone = await holdSourceApplications(tx, organizationId, ids)
-          if (ids.length > 0) await gate
+          if (ids.length > 0) {
+            held()
+            await gate
+          }
           return gone
         },
       }
@@ -206,6 +211,9 @@ describe.each(backends)('the tracking scenarios store on $name', (backend) => {
         NOWHERE,
         record('created'),
       )
+      // The deletion starts once the write holds the application (started together, the deletion
+      // could take it first, and the write would then rightly find it gone).
+      await holding
       const deletion = applications.deleteSourceApplication(ORG, doomed)
       const observer = new pg.Client({ connectionString: (database.config as { url: string }).url })
       await observer.connect()
