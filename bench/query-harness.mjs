@@ -12,7 +12,8 @@ import Fastify from 'fastify'
 import { createApp } from '../dist/app.js'
 import { loadConfig } from '../dist/config/config.js'
 import { MemoryEventStore } from '../dist/inspection/store/memory-event-store.js'
-import { AnswerMemory, joinJsonTexts } from '../dist/inspection/api/json-array.js'
+import { AnswerMemory } from '../dist/inspection/api/json-array.js'
+import { sendJsonPages } from '../dist/inspection/api/json-array-reply.js'
 
 const option = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`)
@@ -164,15 +165,16 @@ baseline.post('/floor', async (_request, reply) =>
   reply.type('application/json; charset=utf-8').send(floorBytes),
 )
 // The floor of any server that puts its answer together per request: the same events' JSON texts,
-// one buffer each as the store keeps them, copied into one reused buffer per answer (the subject's
-// own joining, Floe's pooled memory included) and sent by a bare route.
+// one buffer each as the store keeps them, joined at each request by Floe's own sendJsonPages (its
+// pooled memory included) and sent by a bare route.
 const eventTexts = JSON.parse(floorBody).map((item) => Buffer.from(JSON.stringify(item), 'utf8'))
+async function* onePage() {
+  yield eventTexts
+}
 const answerMemory = new AnswerMemory()
-baseline.post('/floor-copy', async (_request, reply) => {
-  const answer = joinJsonTexts(eventTexts, answerMemory)
-  reply.raw.once('finish', () => answerMemory.giveBack(answer))
-  return reply.type('application/json; charset=utf-8').send(answer)
-})
+baseline.post('/floor-copy', async (_request, reply) =>
+  sendJsonPages(reply.type('application/json; charset=utf-8'), onePage(), answerMemory),
+)
 const subjectUrl = await app.http.listen({ host: '127.0.0.1', port: 0 })
 const baselineUrl = await baseline.listen({ host: '127.0.0.1', port: 0 })
 console.log(

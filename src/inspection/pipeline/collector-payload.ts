@@ -92,15 +92,20 @@ function setParameter(json: Record<string, string | null>, name: string, value: 
   else json[name] = value
 }
 
-/** Micro's `rawEvent`. */
-export function rawEventJson(raw: RawEvent) {
+/** Micro's `rawEvent`, its parameters in the form given. */
+function rawEventWith<P>(raw: RawEvent, parameters: P) {
   return {
     api: raw.api,
-    parameters: parametersJson(raw.parameters),
+    parameters,
     contentType: raw.contentType,
     source: raw.source,
     context: contextJson(raw.context),
   }
+}
+
+/** Micro's `rawEvent`. */
+export function rawEventJson(raw: RawEvent) {
+  return rawEventWith(raw, parametersJson(raw.parameters))
 }
 
 /**
@@ -163,23 +168,13 @@ export function storedParameter(
 const OBJECT_PARAMETERS_UP_TO = 16
 
 /** Micro's `rawEvent` as a good event keeps it (`rawEventJson` once serialized). */
-export function keptRawEvent(raw: RawEvent): {
-  readonly api: ApiPath
-  readonly parameters: StoredParameters
-  readonly contentType: string | null
-  readonly source: PayloadSource
-  readonly context: ReturnType<typeof contextJson>
-} {
-  return {
-    api: raw.api,
-    parameters:
-      raw.parameters.size > OBJECT_PARAMETERS_UP_TO
-        ? KeptParameters.of(raw.parameters)
-        : parametersJson(raw.parameters),
-    contentType: raw.contentType,
-    source: raw.source,
-    context: contextJson(raw.context),
-  }
+export function keptRawEvent(raw: RawEvent) {
+  return rawEventWith<StoredParameters>(
+    raw,
+    raw.parameters.size > OBJECT_PARAMETERS_UP_TO
+      ? KeptParameters.of(raw.parameters)
+      : parametersJson(raw.parameters),
+  )
 }
 
 /** Micro's `collectorPayload` in a bad event: the query string as `name=value` strings. */

@@ -151,7 +151,6 @@ export function parseApiRequestConfig(
   }
 }
 
-/** The entities of an answer, one per output; every output that finds nothing is a failure. */
 /** A parsed answer, with its text kept when JSONPaths must walk it off the event loop. */
 export interface Answer {
   readonly json: unknown
