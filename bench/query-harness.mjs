@@ -12,8 +12,6 @@ import Fastify from 'fastify'
 import { createApp } from '../dist/app.js'
 import { loadConfig } from '../dist/config/config.js'
 import { MemoryEventStore } from '../dist/inspection/store/memory-event-store.js'
-import { AnswerMemory } from '../dist/inspection/api/json-array.js'
-import { sendJsonPages } from '../dist/inspection/api/json-array-reply.js'
 
 const option = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`)
@@ -164,16 +162,23 @@ const floorBytes = Buffer.from(floorBody, 'utf8')
 baseline.post('/floor', async (_request, reply) =>
   reply.type('application/json; charset=utf-8').send(floorBytes),
 )
-// The floor of any server that puts its answer together per request: the same events' JSON texts,
-// one buffer each as the store keeps them, joined at each request by Floe's own sendJsonPages (its
-// pooled memory included) and sent by a bare route.
+// The floor of a server that copies its answer together per request: the same events' JSON texts,
+// one buffer each, joined into one new buffer at each request and sent by a bare route (Floe sends
+// them without joining them, from where its store keeps them).
 const eventTexts = JSON.parse(floorBody).map((item) => Buffer.from(JSON.stringify(item), 'utf8'))
-async function* onePage() {
-  yield eventTexts
-}
-const answerMemory = new AnswerMemory()
+const OPEN = Buffer.from('[')
+const COMMA = Buffer.from(',')
+const CLOSE = Buffer.from(']')
 baseline.post('/floor-copy', async (_request, reply) =>
-  sendJsonPages(reply.type('application/json; charset=utf-8'), onePage(), answerMemory),
+  reply
+    .type('application/json; charset=utf-8')
+    .send(
+      Buffer.concat([
+        OPEN,
+        ...eventTexts.flatMap((text, i) => (i === 0 ? [text] : [COMMA, text])),
+        CLOSE,
+      ]),
+    ),
 )
 const subjectUrl = await app.http.listen({ host: '127.0.0.1', port: 0 })
 const baselineUrl = await baseline.listen({ host: '127.0.0.1', port: 0 })

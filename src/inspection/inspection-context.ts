@@ -6,7 +6,6 @@ import type { NoTables } from '../db/index.js'
 import { BODY_LIMITS } from '../http/index.js'
 import type { SchemaKey } from '../iglu/index.js'
 import { microDisabledRoutes, microRoutes } from './api/micro.routes.js'
-import { AnswerMemory } from './api/json-array.js'
 import { COLLECTOR_LOG_LEVEL, collectorRoutes } from './collector/collector.routes.js'
 import { loadEnrichments } from './enrichment-configs.js'
 import { ScriptPool } from './scripts/script-pool.js'
@@ -169,9 +168,8 @@ export const inspectionRoutes: FastifyPluginAsync<{
     cookie: config.cookie,
     logLevel: COLLECTOR_LOG_LEVEL,
   })
-  const answerMemory = new AnswerMemory()
   for (const prefix of ['/local', '/micro']) {
     if (config.maxEvents === 0) await app.register(microDisabledRoutes, { prefix })
-    else await app.register(microRoutes, { prefix, inspection: inspection.service, answerMemory })
+    else await app.register(microRoutes, { prefix, inspection: inspection.service })
   }
 }

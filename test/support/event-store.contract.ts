@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { EventBatch, EventScope, EventStore } from '../../src/inspection/store/event-store.js'
 import type { BadEvent } from '../../src/inspection/pipeline/bad-rows.js'
 import type { GoodEvent } from '../../src/inspection/pipeline/enrich-event.js'
-import { pagesText } from './json-answer.js'
+import { jsonTextOf, pagesText } from './json-answer.js'
 
 /** A good event with what the store, the filters and the events query read. */
 export function aGoodEvent(
@@ -394,7 +394,7 @@ export function describeEventStoreContract(
         expect(page.value.length).toBeLessThanOrEqual(3)
         texts.push(...page.value)
       }
-      expect(texts.map((text) => JSON.parse(text.toString()) as GoodEvent)).toEqual(
+      expect(texts.map((text) => JSON.parse(jsonTextOf(text)) as GoodEvent)).toEqual(
         [...goods].reverse(),
       )
     })

@@ -4,14 +4,17 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { answerText } from '../../../test/support/json-answer.js'
 import {
-  AnswerMemory,
+  CommaLedJson,
   joinJsonTexts,
   jsonArrayAnswer,
+  jsonArrayBytes,
   jsonTextsOf,
+  type JsonArrayBytes,
   type JsonPages,
+  type JsonText,
 } from './json-array.js'
 
-async function* pagesOf(pages: readonly (readonly (string | Buffer)[])[]): JsonPages {
+async function* pagesOf(pages: readonly (readonly JsonText[])[]): JsonPages {
   for (const page of pages) yield page
 }
 
@@ -27,7 +30,7 @@ describe('JSON arrays written an item at a time', () => {
             jsonTextsOf(page).map((text) => (asBytes ? Buffer.from(text) : text)),
           )
           const answer = await jsonArrayAnswer(pagesOf(texts))
-          expect(Buffer.isBuffer(answer)).toBe(pages.length <= 1)
+          expect(answer instanceof Readable).toBe(pages.length > 1)
           expect(await answerText(answer)).toBe(JSON.stringify(items))
           expect(joinJsonTexts(jsonTextsOf(items)).toString('utf8')).toBe(JSON.stringify(items))
         },
@@ -101,61 +104,64 @@ describe('JSON arrays written an item at a time', () => {
   })
 })
 
-describe('memory for one-buffer answers', () => {
-  const item = (fill: string, size: number) => JSON.stringify(fill.repeat(size))
+describe('an answer gathered from its items where they are', () => {
+  const kept = (size: number, fill = 'k') => CommaLedJson.of(JSON.stringify(fill.repeat(size)))
+  const textOf = ({ chunks, length }: JsonArrayBytes) => {
+    const bytes = Buffer.concat(chunks)
+    expect(bytes.length).toBe(length)
+    return bytes.toString('utf8')
+  }
 
-  it('pools only answers between 64 KiB and 4 MiB', () => {
-    const memory = new AnswerMemory()
-    expect(memory.take(64 * 1024 - 1)).toBeUndefined()
-    expect(memory.take(4 * 1024 * 1024 + 1)).toBeUndefined()
-    expect(memory.take(64 * 1024)).toHaveLength(64 * 1024)
-    expect(memory.take(4 * 1024 * 1024)).toHaveLength(4 * 1024 * 1024)
-  })
-
-  it('writes the same bytes in pooled memory as without it', () => {
+  it('writes what JSON.stringify writes, whatever the mix of item kinds and sizes', () => {
+    const item = fc.oneof(fc.jsonValue(), fc.string({ minLength: 900, maxLength: 3000 }))
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.constantFrom('a', 'é', '😀'), fc.nat(40_000)), { maxLength: 8 }),
-        (specs) => {
-          const memory = new AnswerMemory()
-          const texts = specs.map(([fill, size]) => item(fill, size))
-          const pooled = joinJsonTexts(texts, memory)
-          expect(pooled.equals(joinJsonTexts(texts))).toBe(true)
-          expect(JSON.parse(pooled.toString('utf8'))).toEqual(texts.map((t) => JSON.parse(t)))
+        fc.array(fc.tuple(item, fc.constantFrom('text', 'bytes', 'comma-led')), { maxLength: 12 }),
+        (entries) => {
+          const texts: JsonText[] = entries.map(([value, kind]) => {
+            const text = JSON.stringify(value) ?? 'null'
+            if (kind === 'text') return text
+            return kind === 'bytes' ? Buffer.from(text) : CommaLedJson.of(text)
+          })
+          const answer = jsonArrayBytes(texts)
+          expect(textOf(answer)).toBe(JSON.stringify(entries.map(([value]) => value ?? null)))
+          // Small pieces are copied together: of two buffers in a row, one is a large item.
+          answer.chunks.forEach((chunk, at) => {
+            const next = answer.chunks[at + 1]
+            if (next !== undefined)
+              expect(Math.max(chunk.length, next.length)).toBeGreaterThanOrEqual(1024)
+          })
+          expect(joinJsonTexts(texts).toString('utf8')).toBe(textOf(answer))
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 300 },
     )
   })
 
-  it('lends a block again only once its answer is given back, and once', () => {
-    const memory = new AnswerMemory()
-    const first = joinJsonTexts([item('a', 100_000)], memory)
-    const second = joinJsonTexts([item('b', 100_000)], memory)
-    // Both lent at once: separate memory, so writing the second left the first as it was.
-    expect(first.buffer).not.toBe(second.buffer)
-    expect(first.toString('utf8')).toBe(`[${item('a', 100_000)}]`)
-
-    memory.giveBack(first)
-    memory.giveBack(first) // a second give-back of the same answer changes nothing
-    memory.giveBack(Buffer.alloc(100_000)) // nor does a buffer the pool never lent
-    expect(memory.freeBlocks).toBe(1)
-    const third = joinJsonTexts([item('c', 90_000)], memory)
-    expect(third.buffer).toBe(first.buffer)
-    expect(memory.freeBlocks).toBe(0)
-    const fourth = joinJsonTexts([item('d', 90_000)], memory)
-    expect(fourth.buffer).not.toBe(third.buffer)
-    expect(third.toString('utf8')).toBe(`[${item('c', 90_000)}]`)
+  it('sends kept items of 1 KiB and more from where they are kept, with their commas', () => {
+    const items = [kept(5000, 'a'), kept(10, 'b'), kept(20, 'c'), kept(5000, 'd')]
+    const { chunks } = jsonArrayBytes(items)
+    // '[', the first item (its comma dropped), the small ones copied together, the last, ']'.
+    expect(chunks.map((chunk) => chunk.length)).toEqual([1, 5002, 13 + 23, 5003, 1])
+    expect(chunks[0]!.toString()).toBe('[')
+    const [first, , , last] = items as [CommaLedJson, CommaLedJson, CommaLedJson, CommaLedJson]
+    expect(chunks[1]!.buffer).toBe(first.bytes.buffer)
+    expect(chunks[1]!.byteOffset).toBe(first.bytes.byteOffset + 1)
+    expect(chunks[3]).toBe(last.bytes)
+    expect(chunks[2]!.toString()).toBe(`,"${'b'.repeat(10)}","${'c'.repeat(20)}"`)
+    expect(chunks[4]!.toString()).toBe(']')
+    expect(textOf(jsonArrayBytes([]))).toBe('[]')
   })
 
-  it('keeps at most four free blocks, and takes the smallest that fits', () => {
-    const memory = new AnswerMemory()
-    const answers = [300_000, 100_000, 200_000, 400_000, 500_000].map((size) =>
-      joinJsonTexts([item('x', size)], memory),
-    )
-    for (const answer of answers) memory.giveBack(answer)
-    expect(memory.freeBlocks).toBe(4)
-    const small = joinJsonTexts([item('y', 150_000)], memory)
-    expect(small.buffer.byteLength).toBe(Math.ceil(200_002 / 65_536) * 65_536)
+  it('streams pages of comma-led items with one comma between items', async () => {
+    const pages = [[kept(2000, 'x'), kept(3, 'y')], [kept(4, 'z')], [], [kept(1500, 'w')]]
+    const answer = await jsonArrayAnswer(pagesOf(pages))
+    expect(answer).toBeInstanceOf(Readable)
+    expect(JSON.parse(await answerText(answer))).toEqual([
+      'x'.repeat(2000),
+      'yyy',
+      'zzzz',
+      'w'.repeat(1500),
+    ])
   })
 })

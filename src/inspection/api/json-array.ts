@@ -10,108 +10,112 @@ import { Readable } from 'node:stream'
 /** Events per page of a store's JSON answer (~2.5 MB of good events): an answer of more pages is streamed. */
 export const ANSWER_PAGE = 500
 
+/**
+ * An item's JSON text as UTF-8 bytes after the comma that separates it from the item before it:
+ * the bytes an array holds for every item but its first. A store that keeps its events' texts this
+ * way has an answer's bytes sent from where they are kept, with no separator written between them.
+ */
+export class CommaLedJson {
+  constructor(
+    /** `,` followed by the item's JSON text. */
+    readonly bytes: Buffer,
+  ) {}
+
+  static of(text: string): CommaLedJson {
+    return new CommaLedJson(Buffer.from(`,${text}`, 'utf8'))
+  }
+}
+
+/** One item of an answer, already written as JSON: text, UTF-8 bytes, or bytes led by a comma. */
+export type JsonText = string | Buffer | CommaLedJson
+
 /** The JSON texts of an answer's items, in order, a page at a time (a store reads the next page only when asked). */
-export type JsonPages = AsyncIterable<readonly (string | Buffer)[]>
+export type JsonPages = AsyncIterable<readonly JsonText[]>
+
+/**
+ * An answer's bytes, in order, in as few buffers as copying allows: items of at least
+ * `SENT_IN_PLACE_FROM` bytes are their own buffers, sent from where they are (the operating system
+ * copies them once, as it would one joined buffer), and the smaller ones between them are copied
+ * together, so that a page of small items (bad events) does not become hundreds of writes.
+ */
+export interface JsonArrayBytes {
+  readonly chunks: readonly Buffer[]
+  readonly length: number
+}
+
+/**
+ * Why 1 KiB: each buffer handed to the socket costs ~0.15 µs of Node's bookkeeping, and copying
+ * 1 KiB costs about as much. A 481 kB answer of 100 events (`bench/query.mjs`) sent as ~100 buffers
+ * instead of one joined copy: p50 0.36 → 0.33 ms on an Intel Xeon, against 0.30 ms for the same
+ * bytes already in one buffer (see BENCHMARKS.md).
+ */
+const SENT_IN_PLACE_FROM = 1024
 
 const OPEN_BRACKET = Buffer.from('[')
 const COMMA = Buffer.from(',')
 const CLOSE_BRACKET = Buffer.from(']')
 
-/** Items already written as JSON (text or UTF-8 bytes), joined by commas, between `open` and `close`. */
-function joined(
-  texts: readonly (string | Buffer)[],
-  open: Buffer | null,
-  close: Buffer | null,
-  memory: AnswerMemory | null = null,
-): Buffer {
-  const parts: Buffer[] = open === null ? [] : [open]
-  let size = open === null ? 0 : open.length
-  texts.forEach((text, index) => {
-    if (index > 0) parts.push(COMMA)
-    const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text
-    parts.push(bytes)
-    size += bytes.length + (index > 0 ? COMMA.length : 0)
-  })
-  if (close !== null) {
-    parts.push(close)
-    size += close.length
+/** Gathers an answer's bytes: small pieces copied together, large ones kept where they are. */
+class Gathering {
+  readonly chunks: Buffer[] = []
+  length = 0
+  private run: Buffer[] = []
+  private runLength = 0
+
+  add(bytes: Buffer): void {
+    if (bytes.length >= SENT_IN_PLACE_FROM) {
+      this.endRun()
+      this.chunks.push(bytes)
+    } else {
+      this.run.push(bytes)
+      this.runLength += bytes.length
+    }
+    this.length += bytes.length
   }
-  const into = memory?.take(size)
-  return into === undefined ? Buffer.concat(parts, size) : copyInto(parts, into)
-}
 
-function copyInto(parts: readonly Buffer[], into: Buffer): Buffer {
-  let at = 0
-  for (const part of parts) at += part.copy(into, at)
-  return into
-}
-
-/** The array of items already written as JSON (text or UTF-8 bytes), in `memory` when given. */
-export function joinJsonTexts(
-  texts: readonly (string | Buffer)[],
-  memory: AnswerMemory | null = null,
-): Buffer {
-  return joined(texts, OPEN_BRACKET, CLOSE_BRACKET, memory)
-}
-
-/** Where pooling pays, and what an idle pool may hold. */
-export interface AnswerMemoryLimits {
-  /** Answers smaller than this are allocated as usual (from Node's own small-buffer pool). */
-  readonly pooledFromBytes: number
-  /** Answers larger than this are not pooled (a page of large events: rare, and kept no longer than sent). */
-  readonly pooledUpToBytes: number
-  /** Free blocks kept for the next answers. */
-  readonly freeBlocksKept: number
-}
-
-/** 64 KiB to 4 MiB, four free blocks: an idle pool holds at most 16 MiB. */
-export const ANSWER_MEMORY_LIMITS: AnswerMemoryLimits = {
-  pooledFromBytes: 64 * 1024,
-  pooledUpToBytes: 4 * 1024 * 1024,
-  freeBlocksKept: 4,
+  endRun(): void {
+    if (this.run.length === 1) this.chunks.push(this.run[0] as Buffer)
+    else if (this.run.length > 1) this.chunks.push(Buffer.concat(this.run, this.runLength))
+    this.run = []
+    this.runLength = 0
+  }
 }
 
 /**
- * Memory for one-buffer answers, reused once an answer has been sent. Tests poll the same queries
- * again and again, and each answer of a few hundred kilobytes was a fresh allocation outside V8's
- * heap: its pages mapped anew, then freed by the garbage collector (a 481 kB answer: 0.23 → 0.21 ms
- * at the p50 in `bench/query.mjs`). A block goes back to the pool only when its answer's response
- * has finished (see `sendJsonPages`).
+ * Items already written as JSON, joined by commas: a page of an array (`first`: its first page,
+ * opening it, its first item led by no comma; `last`: its last page, closing it).
  */
-export class AnswerMemory {
-  private readonly free: Buffer[] = []
-  private readonly lent = new WeakSet<ArrayBufferLike>()
+function gathered(
+  texts: readonly JsonText[],
+  { first, last }: { first: boolean; last: boolean },
+): JsonArrayBytes {
+  const gathering = new Gathering()
+  if (first) gathering.add(OPEN_BRACKET)
+  texts.forEach((text, index) => {
+    const afterAnother = !first || index > 0
+    if (text instanceof CommaLedJson)
+      gathering.add(afterAnother ? text.bytes : text.bytes.subarray(1))
+    else if (typeof text === 'string')
+      gathering.add(Buffer.from(afterAnother ? `,${text}` : text, 'utf8'))
+    else {
+      if (afterAnother) gathering.add(COMMA)
+      gathering.add(text)
+    }
+  })
+  if (last) gathering.add(CLOSE_BRACKET)
+  gathering.endRun()
+  return gathering
+}
 
-  constructor(private readonly limits: AnswerMemoryLimits = ANSWER_MEMORY_LIMITS) {}
+/** The array of items already written as JSON, as the buffers to send. */
+export function jsonArrayBytes(texts: readonly JsonText[]): JsonArrayBytes {
+  return gathered(texts, { first: true, last: true })
+}
 
-  /** A buffer of exactly `size` bytes, lent from a block of this pool; undefined when not pooled. */
-  take(size: number): Buffer | undefined {
-    const { pooledFromBytes, pooledUpToBytes } = this.limits
-    if (size < pooledFromBytes || size > pooledUpToBytes) return undefined
-    let best = -1
-    this.free.forEach((block, at) => {
-      if (block.length >= size && (best < 0 || block.length < (this.free[best]?.length ?? 0)))
-        best = at
-    })
-    const block =
-      best >= 0
-        ? this.free.splice(best, 1)[0]!
-        : Buffer.allocUnsafeSlow(Math.ceil(size / pooledFromBytes) * pooledFromBytes)
-    this.lent.add(block.buffer)
-    return block.subarray(0, size)
-  }
-
-  /** Gives back the block under `answer` once it has been sent (an answer not from this pool is ignored). */
-  giveBack(answer: Buffer): void {
-    if (!this.lent.delete(answer.buffer)) return
-    if (this.free.length < this.limits.freeBlocksKept)
-      this.free.push(Buffer.from(answer.buffer, 0, answer.buffer.byteLength))
-  }
-
-  /** Blocks waiting for an answer (for tests). */
-  get freeBlocks(): number {
-    return this.free.length
-  }
+/** The array of items already written as JSON, in one buffer. */
+export function joinJsonTexts(texts: readonly JsonText[]): Buffer {
+  const { chunks, length } = jsonArrayBytes(texts)
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length)
 }
 
 /** The items of one page, each written with `JSON.stringify` (an item it cannot write is `null`, as in an array). */
@@ -120,22 +124,19 @@ export function jsonTextsOf(items: readonly unknown[]): string[] {
 }
 
 /**
- * The JSON array of every page's items: one buffer when there is a single page (the usual answer,
+ * The JSON array of every page's items: its buffers when there is a single page (the usual answer,
  * sent with its length), else a stream that reads the next page only once the client has taken the
  * last (an error after the first page ends the stream, and with it the response).
  */
-export async function jsonArrayAnswer(
-  pages: JsonPages,
-  memory: AnswerMemory | null = null,
-): Promise<Buffer | Readable> {
+export async function jsonArrayAnswer(pages: JsonPages): Promise<JsonArrayBytes | Readable> {
   const iterator = pages[Symbol.asyncIterator]()
   const first = await iterator.next()
-  if (first.done === true) return joinJsonTexts([])
+  if (first.done === true) return jsonArrayBytes([])
   const second = await iterator.next().catch(async (error: unknown) => {
     await iterator.return?.()
     throw error
   })
-  if (second.done === true) return joinJsonTexts(first.value, memory)
+  if (second.done === true) return jsonArrayBytes(first.value)
   const read = [first.value, second.value]
   const nextPage = async () => {
     const page = await iterator.next()
@@ -147,7 +148,10 @@ export async function jsonArrayAnswer(
       let written = false
       for (let page = read.shift(); page !== undefined; page = read.shift() ?? (await nextPage())) {
         if (page.length === 0) continue
-        yield joined(page, written ? COMMA : null, null)
+        const { chunks, length } = gathered(page, { first: false, last: false })
+        // The first page's first item is the array's: no comma before it.
+        const bytes = Buffer.concat(chunks, length)
+        yield written ? bytes : bytes.subarray(1)
         written = true
       }
       yield CLOSE_BRACKET

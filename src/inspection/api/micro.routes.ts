@@ -29,7 +29,7 @@ import {
   validateTimeline,
 } from './micro.schemas.js'
 import { inspectorUiRoutes } from '../ui/inspector-ui.routes.js'
-import type { AnswerMemory, JsonPages } from './json-array.js'
+import type { JsonPages } from './json-array.js'
 import { sendJsonPages } from './json-array-reply.js'
 import { storedEventJson } from '../pipeline/java-doubles.js'
 import { fail, readBody } from './request-bodies.js'
@@ -48,8 +48,7 @@ const STREAM_BUFFER_BYTES = 4 * 1024 * 1024
  */
 export const microRoutes: FastifyPluginAsync<{
   inspection: InspectionService
-  answerMemory: AnswerMemory
-}> = async (app, { inspection, answerMemory }) => {
+}> = async (app, { inspection }) => {
   const { store } = inspection
   app.removeAllContentTypeParsers()
   app.addContentTypeParser(
@@ -57,11 +56,13 @@ export const microRoutes: FastifyPluginAsync<{
     { parseAs: 'string', bodyLimit: BODY_LIMITS.inspection },
     (_request, body, done) => done(null, body),
   )
-  app.addHook('onSend', async (request, reply) => {
+  // Set as a request arrives, so that every answer carries them, however it is sent.
+  app.addHook('onRequest', (request, reply, done) => {
     collectorCors(request, reply)
     void reply
       .header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS')
       .header('Access-Control-Allow-Headers', 'Content-Type')
+    done()
   })
 
   // Every answer here sees the events of every collector request answered before it.
@@ -87,7 +88,7 @@ export const microRoutes: FastifyPluginAsync<{
   // is never held whole, in one string or in memory.
   const json = 'application/json; charset=utf-8'
   const sendJsonArray = async (reply: FastifyReply, pages: JsonPages) =>
-    sendJsonPages(reply.type(json), pages, answerMemory)
+    sendJsonPages(reply.type(json), pages)
   const sendGood = async (reply: FastifyReply, filter?: GoodEventFilter) =>
     sendJsonArray(
       reply,
@@ -134,7 +135,6 @@ export const microRoutes: FastifyPluginAsync<{
       })
       const bad: BadEventFilter = { vendor: one('vendor') ?? null, version: one('version') ?? null }
       const kinds = new Set((one('kind') ?? 'good,bad').split(','))
-      collectorCors(request, reply)
       reply.hijack()
       reply.raw.writeHead(200, {
         ...(reply.getHeaders() as Record<string, string>),

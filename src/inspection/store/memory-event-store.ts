@@ -17,14 +17,14 @@ import {
   type EventScope,
   type EventStore,
 } from './event-store.js'
-import { ANSWER_PAGE, jsonTextsOf, type JsonPages } from '../api/json-array.js'
+import { ANSWER_PAGE, CommaLedJson, jsonTextsOf, type JsonPages } from '../api/json-array.js'
 import { storedEventJson } from '../pipeline/java-doubles.js'
 
 /**
- * Good events whose JSON text is kept once written, in UTF-8: tests poll the newest events again
- * and again, and writing an event (~5 kB) costs far more than finding it; an answer is then the
- * kept bytes copied into one buffer, sent as they are. Bounded (~10 MB at most, outside the heap);
- * stored events never change, so a kept text stays true.
+ * Good events whose JSON text is kept once written, in UTF-8 after a comma: tests poll the newest
+ * events again and again, and writing an event (~5 kB) costs far more than finding it; an answer is
+ * then the kept bytes, sent from where they are. Bounded (~10 MB at most, outside the heap); stored
+ * events never change, so a kept text stays true.
  */
 const JSON_TEXTS_KEPT = 2000
 
@@ -98,8 +98,8 @@ export class MemoryEventStore implements EventStore {
   private index = new Map<string, Postings>()
   /** Incomplete events live in the good list (they share its order and its bound) but are not good. */
   private incompleteCount = 0
-  private readonly jsonTexts = new BoundedMemo<GoodEvent, Buffer>(JSON_TEXTS_KEPT, (event) =>
-    Buffer.from(storedEventJson(event), 'utf8'),
+  private readonly jsonTexts = new BoundedMemo<GoodEvent, CommaLedJson>(JSON_TEXTS_KEPT, (event) =>
+    CommaLedJson.of(storedEventJson(event)),
   )
 
   private readonly answerPage: number

@@ -3,10 +3,10 @@ import { requestJson } from './support/api-client.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
-// Answers of more than 64 KiB are written into pooled memory that goes back to the pool once the
-// response has been written: many answers in flight at once, over real sockets, must each arrive
-// whole and as asked, none overwritten by another's reuse of a block.
-describe('one-buffer answers from pooled memory, many at once', () => {
+// Answers are sent as the store's kept event texts, from where they are kept (one gathered write
+// of many buffers): many answers in flight at once, over real sockets, must each arrive whole, with
+// the right length, and as asked.
+describe('answers gathered from kept event texts, many at once', () => {
   let server: TestApp
   const EVENTS = 40
   const label = (n: number) => `${String(n).padStart(3, '0')}:${'x'.repeat(4_000)}`
@@ -46,7 +46,7 @@ describe('one-buffer answers from pooled memory, many at once', () => {
     }
   })
 
-  it('answers alike before and after many reads have cycled the pool', async () => {
+  it('answers alike before and after many concurrent reads', async () => {
     const first = await fetch(`${server.baseUrl}/micro/good`).then((r) => r.text())
     await Promise.all(
       Array.from({ length: 30 }, () => fetch(`${server.baseUrl}/local/good`).then((r) => r.text())),
@@ -54,5 +54,20 @@ describe('one-buffer answers from pooled memory, many at once', () => {
     const again = await fetch(`${server.baseUrl}/micro/good`).then((r) => r.text())
     expect(again).toBe(first)
     expect(JSON.parse(first)).toHaveLength(EVENTS)
+  })
+
+  it('carries the CORS headers, and answers HEAD with the length and no body', async () => {
+    const got = await fetch(`${server.baseUrl}/local/good`, {
+      headers: { origin: 'http://shop.test' },
+    })
+    const text = await got.text()
+    expect(got.headers.get('access-control-allow-origin')).toBe('http://shop.test')
+    expect(got.headers.get('access-control-allow-credentials')).toBe('true')
+    expect(got.headers.get('access-control-allow-methods')).toBe('GET, POST, OPTIONS')
+    expect(Number(got.headers.get('content-length'))).toBe(Buffer.byteLength(text, 'utf8'))
+    const head = await fetch(`${server.baseUrl}/local/good`, { method: 'HEAD' })
+    expect(head.status).toBe(200)
+    expect(head.headers.get('content-length')).toBe(got.headers.get('content-length'))
+    expect(await head.text()).toBe('')
   })
 })
