@@ -1,5 +1,4 @@
 import { getHeapStatistics } from 'node:v8'
-import { BoundedMemo } from '../../shared/index.js'
 import { BoundedLog } from './bounded-log.js'
 import { badEventWeight, goodEventWeight } from './event-weight.js'
 import type { BadEvent } from '../pipeline/bad-rows.js'
@@ -17,16 +16,12 @@ import {
   type EventScope,
   type EventStore,
 } from './event-store.js'
-import { ANSWER_PAGE, CommaLedJson, jsonTextsOf, type JsonPages } from '../api/json-array.js'
+import { ANSWER_PAGE, jsonTextsOf, type JsonPages } from '../api/json-array.js'
+import { KeptJsonTexts } from './kept-json-texts.js'
 import { storedEventJson } from '../pipeline/java-doubles.js'
 
-/**
- * Good events whose JSON text is kept once written, in UTF-8 after a comma: tests poll the newest
- * events again and again, and writing an event (~5 kB) costs far more than finding it; an answer is
- * then the kept bytes, sent from where they are. Bounded (~10 MB at most, outside the heap); stored
- * events never change, so a kept text stays true.
- */
-const JSON_TEXTS_KEPT = 2000
+/** Good events whose JSON text is kept once written (see KeptJsonTexts): ~10 MB of page views, outside the heap. */
+const JSON_TEXTS_KEPT = { texts: 2000, bytes: 16 * 1024 * 1024 }
 
 /** Events per page of a scan: a reader yields to other requests between pages. */
 const SCAN_PAGE = 1024
@@ -98,9 +93,7 @@ export class MemoryEventStore implements EventStore {
   private index = new Map<string, Postings>()
   /** Incomplete events live in the good list (they share its order and its bound) but are not good. */
   private incompleteCount = 0
-  private readonly jsonTexts = new BoundedMemo<GoodEvent, CommaLedJson>(JSON_TEXTS_KEPT, (event) =>
-    CommaLedJson.of(storedEventJson(event)),
-  )
+  private readonly jsonTexts = new KeptJsonTexts<GoodEvent>(storedEventJson, JSON_TEXTS_KEPT)
 
   private readonly answerPage: number
 
@@ -193,7 +186,7 @@ export class MemoryEventStore implements EventStore {
    */
   async *goodJsonPages(filter: GoodEventFilter = {}): JsonPages {
     const events = await this.findGood(filter)
-    const keep = events.length <= JSON_TEXTS_KEPT
+    const keep = events.length <= JSON_TEXTS_KEPT.texts
     for (let from = 0; from < events.length; from += this.answerPage) {
       const page = events.slice(from, from + this.answerPage)
       yield keep ? page.map((event) => this.jsonTexts.get(event)) : page.map(storedEventJson)
