@@ -13,8 +13,9 @@ import { jsonArrayAnswer, type JsonPages } from './json-array.js'
 function sendGathered(reply: FastifyReply, chunks: readonly Buffer[], length: number): void {
   reply.hijack()
   const response = reply.raw
-  void reply.header('content-length', length)
-  response.writeHead(reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders)
+  const headers = reply.getHeaders() as OutgoingHttpHeaders
+  headers['content-length'] = length
+  response.writeHead(reply.statusCode, headers)
   response.cork()
   for (const chunk of chunks) response.write(chunk)
   response.end()

@@ -87,9 +87,9 @@ export const microRoutes: FastifyPluginAsync<{
   // parse it), streamed a page at a time when there is more than one page: a large store's answer
   // is never held whole, in one string or in memory.
   const json = 'application/json; charset=utf-8'
-  const sendJsonArray = async (reply: FastifyReply, pages: JsonPages) =>
+  const sendJsonArray = (reply: FastifyReply, pages: JsonPages) =>
     sendJsonPages(reply.type(json), pages)
-  const sendGood = async (reply: FastifyReply, filter?: GoodEventFilter) =>
+  const sendGood = (reply: FastifyReply, filter?: GoodEventFilter) =>
     sendJsonArray(
       reply,
       store.goodJsonPages(filter === undefined ? filter : withEnrichedEventType(filter)),
@@ -99,7 +99,7 @@ export const microRoutes: FastifyPluginAsync<{
     const reading = readBody<GoodEventFilter>(request.body, validateGoodFilter)
     return reading.ok ? sendGood(reply, reading.filter) : fail(reply, reading)
   })
-  const sendBad = async (reply: FastifyReply, filter?: BadEventFilter) =>
+  const sendBad = (reply: FastifyReply, filter?: BadEventFilter) =>
     sendJsonArray(reply, store.badJsonPages(filter))
   app.get('/bad', async (_request, reply) => sendBad(reply))
   app.post('/bad', async (request: FastifyRequest, reply) => {
