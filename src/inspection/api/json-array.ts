@@ -142,12 +142,6 @@ export function jsonArrayBytes(texts: readonly JsonText[]): JsonArrayBytes {
   return gathered(texts, { first: true, last: true })
 }
 
-/** The array of items already written as JSON, in one buffer. */
-export function joinJsonTexts(texts: readonly JsonText[]): Buffer {
-  const { chunks, length } = jsonArrayBytes(texts)
-  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length)
-}
-
 /** The items of one page, each written with `JSON.stringify` (an item it cannot write is `null`, as in an array). */
 export function jsonTextsOf(items: readonly unknown[]): string[] {
   return items.map((item) => JSON.stringify(item) ?? 'null')

@@ -43,7 +43,7 @@ export class KeptJsonTexts<Item extends object> {
     const size = Buffer.byteLength(text, 'utf8') + 1
     if (this.texts.size >= this.limits.texts || this.heldBytes + size > this.limits.bytes)
       this.clear()
-    const written = new CommaLedJson(this.place(text, size))
+    const written = this.place(text, size)
     this.texts.set(item, written)
     this.heldBytes += size
     return written
@@ -58,8 +58,8 @@ export class KeptJsonTexts<Item extends object> {
   }
 
   /** `,` and the text, after the texts placed before it when it fits. */
-  private place(text: string, size: number): Buffer {
-    if (size > BLOCK_BYTES / 4) return Buffer.from(`,${text}`, 'utf8')
+  private place(text: string, size: number): CommaLedJson {
+    if (size > BLOCK_BYTES / 4) return CommaLedJson.of(text)
     if (this.used + size > this.block.length) {
       this.block = Buffer.allocUnsafeSlow(BLOCK_BYTES)
       this.used = 0
@@ -68,6 +68,6 @@ export class KeptJsonTexts<Item extends object> {
     this.block[start] = 0x2c // ','
     this.block.write(text, start + 1, 'utf8')
     this.used = start + size
-    return this.block.subarray(start, this.used)
+    return new CommaLedJson(this.block.subarray(start, this.used))
   }
 }
