@@ -193,7 +193,9 @@ describe('the event inspector page', () => {
         })
         expect(sent.status).toBe(200)
       }
+      // The counts come from the API and the rows from the stream, so each is waited for.
       await until(() => page.textContent('#count-total'), '1200')
+      await until(async () => (await visibleRows(page))[0]?.[5], 'http://shop.test/flood/1199')
       await until(() => page.locator('tbody tr').count(), 1000)
       const flooded = await visibleRows(page)
       expect([flooded[0]?.[5], flooded[999]?.[5]]).toEqual([
