@@ -6,6 +6,7 @@ import {
   withCollectorFile,
   type ConfigFlags,
 } from '../config/index.js'
+import { flushLogs } from '../http/index.js'
 
 /** `floe start`: one listener for every service, until SIGINT or SIGTERM. */
 export async function runStart(flags: ConfigFlags & { collectorConfig?: string }): Promise<void> {
@@ -24,6 +25,8 @@ export async function runStart(flags: ConfigFlags & { collectorConfig?: string }
     app.secure === null ? null : publicBaseUrl(await app.secure.listen(), config.http.host)
   // stdout is the event stream when events are printed; the banner then goes to stderr.
   const banner = config.inspection.output === null ? process.stdout : process.stderr
+  // The log lines of the start-up come first.
+  flushLogs()
   await new Promise<void>((resolve, reject) =>
     banner.write(
       describeStartup(app.startup, publicUrl, {
