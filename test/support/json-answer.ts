@@ -20,8 +20,13 @@ export async function pagesText(pages: JsonPages): Promise<string> {
   return answerText(await jsonArrayAnswer(pages))
 }
 
-/** An item's JSON text, as a store's page holds it. */
+/** An item's JSON text, as a store's page holds it (a comma-led run: its items', joined by commas). */
 export function jsonTextOf(text: JsonText): string {
   if (text instanceof CommaLedJson) return text.bytes.toString('utf8', 1)
   return typeof text === 'string' ? text : text.toString('utf8')
+}
+
+/** The items of a store's page. */
+export function pageItems(page: readonly JsonText[]): unknown[] {
+  return JSON.parse(`[${page.map(jsonTextOf).join(',')}]`) as unknown[]
 }

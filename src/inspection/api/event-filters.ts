@@ -22,13 +22,17 @@ export function specificationVerdictOf(event: GoodEvent): StoredVerdict | null {
 }
 
 /** Whether the event's specification verdict meets the filter's criteria on it. */
-function keepBySpecification(event: GoodEvent, filter: GoodEventFilter): boolean {
-  if (
-    filter.event_specification == null &&
-    filter.specification_verdict == null &&
-    filter.violation == null
+/** Whether the filter asks about the event's specification (which no index of a store holds). */
+export function filtersBySpecification(filter: GoodEventFilter): boolean {
+  return (
+    filter.event_specification != null ||
+    filter.specification_verdict != null ||
+    filter.violation != null
   )
-    return true
+}
+
+function keepBySpecification(event: GoodEvent, filter: GoodEventFilter): boolean {
+  if (!filtersBySpecification(filter)) return true
   const verdict = specificationVerdictOf(event)
   // `none` with an id or a rule asks for what no event is, as every criterion must hold.
   if (filter.specification_verdict === 'none')

@@ -17,7 +17,7 @@ export const ANSWER_PAGE = 500
  */
 export class CommaLedJson {
   constructor(
-    /** `,` followed by the item's JSON text. */
+    /** `,` followed by the item's JSON text, or by a run of items' texts joined by commas. */
     readonly bytes: Buffer,
   ) {}
 
@@ -29,7 +29,10 @@ export class CommaLedJson {
 /** One item of an answer, already written as JSON: text, UTF-8 bytes, or bytes led by a comma. */
 export type JsonText = string | Buffer | CommaLedJson
 
-/** The JSON texts of an answer's items, in order, a page at a time (a store reads the next page only when asked). */
+/**
+ * The JSON texts of an answer's items, in order, a page at a time (a store reads the next page only
+ * when asked); a comma-led text may hold a run of consecutive items.
+ */
 export type JsonPages = AsyncIterable<readonly JsonText[]>
 
 /**

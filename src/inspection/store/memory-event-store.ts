@@ -4,6 +4,7 @@ import { badEventWeight, goodEventWeight } from './event-weight.js'
 import type { BadEvent } from '../pipeline/bad-rows.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 import {
+  filtersBySpecification,
   keepBadEvent,
   keepGoodEvent,
   type BadEventFilter,
@@ -16,7 +17,7 @@ import {
   type EventScope,
   type EventStore,
 } from './event-store.js'
-import { ANSWER_PAGE, jsonTextsOf, type JsonPages } from '../api/json-array.js'
+import { ANSWER_PAGE, CommaLedJson, jsonTextsOf, type JsonPages } from '../api/json-array.js'
 import { KeptJsonTexts } from './kept-json-texts.js'
 import { storedEventJson } from '../pipeline/java-doubles.js'
 
@@ -69,7 +70,9 @@ class Postings {
 }
 
 const indexKeys = (event: GoodEvent): string[] => {
-  const keys = [`type:${event.eventType ?? ''}`]
+  // No filter matches a missing type or schema: neither is indexed.
+  const keys: string[] = []
+  if (event.eventType != null) keys.push(`type:${event.eventType}`)
   if (event.schema !== null) keys.push(`schema:${event.schema}`)
   for (const context of new Set(event.contexts)) keys.push(`context:${context}`)
   return keys
@@ -93,7 +96,7 @@ export class MemoryEventStore implements EventStore {
   private index = new Map<string, Postings>()
   /** Incomplete events live in the good list (they share its order and its bound) but are not good. */
   private incompleteCount = 0
-  private readonly jsonTexts = new KeptJsonTexts<GoodEvent>(storedEventJson, JSON_TEXTS_KEPT)
+  private readonly jsonTexts = new KeptJsonTexts(JSON_TEXTS_KEPT)
 
   private readonly answerPage: number
 
@@ -145,38 +148,7 @@ export class MemoryEventStore implements EventStore {
 
   /** Matching good events, newest first, at most `limit` (absent: all; 0 or less: none). */
   async findGood(filter: GoodEventFilter = {}): Promise<GoodEvent[]> {
-    const limit = filter.limit ?? Infinity
-    if (limit <= 0) return []
-    const keys = filterKeys(filter)
-    const out: GoodEvent[] = []
-    if (keys.length === 0) {
-      for (
-        let seq = this.good.nextSeq - 1;
-        seq >= this.good.firstSeq && out.length < limit;
-        seq--
-      ) {
-        const event = this.good.at(seq)
-        if (event !== undefined && !event.incomplete && keepGoodEvent(event, filter))
-          out.push(event)
-      }
-      return out
-    }
-    let shortest: Postings | undefined
-    for (const key of keys) {
-      const postings = this.index.get(key)
-      if (postings === undefined || postings.trim(this.good.firstSeq)) return []
-      if (
-        shortest === undefined ||
-        postings.seqs.length - postings.start < shortest.seqs.length - shortest.start
-      )
-        shortest = postings
-    }
-    if (shortest === undefined) return []
-    for (let i = shortest.seqs.length - 1; i >= shortest.start && out.length < limit; i--) {
-      const event = this.good.at(shortest.seqs[i] ?? -1)
-      if (event !== undefined && keepGoodEvent(event, filter)) out.push(event)
-    }
-    return out
+    return this.matchingSeqs(filter).map((seq) => this.good.at(seq) as GoodEvent)
   }
 
   /**
@@ -185,12 +157,18 @@ export class MemoryEventStore implements EventStore {
    * ones matching when asked: later arrivals and evictions do not change a streamed answer.
    */
   async *goodJsonPages(filter: GoodEventFilter = {}): JsonPages {
-    const events = await this.findGood(filter)
-    const keep = events.length <= JSON_TEXTS_KEPT.texts
-    for (let from = 0; from < events.length; from += this.answerPage) {
-      const page = events.slice(from, from + this.answerPage)
-      yield keep ? page.map((event) => this.jsonTexts.get(event)) : page.map(storedEventJson)
+    const seqs = this.matchingSeqs(filter)
+    if (seqs.length <= JSON_TEXTS_KEPT.texts) {
+      // Kept texts are placed while asked, before any page is sent: the answer is what matched.
+      const pages: CommaLedJson[][] = []
+      for (let from = 0; from < seqs.length; from += this.answerPage)
+        pages.push(this.jsonTexts.runs(seqs.slice(from, from + this.answerPage), this.writeGood))
+      yield* pages
+      return
     }
+    const events = seqs.map((seq) => this.good.at(seq) as GoodEvent)
+    for (let from = 0; from < events.length; from += this.answerPage)
+      yield events.slice(from, from + this.answerPage).map(storedEventJson)
   }
 
   async *badJsonPages(filter: BadEventFilter = {}): JsonPages {
@@ -224,6 +202,51 @@ export class MemoryEventStore implements EventStore {
     }
     if (page.length > 0) yield page
   }
+
+  /** The sequence numbers of the matching good events, newest first, at most `filter.limit`. */
+  private matchingSeqs(filter: GoodEventFilter): number[] {
+    const limit = filter.limit ?? Infinity
+    if (limit <= 0) return []
+    const keys = filterKeys(filter)
+    const out: number[] = []
+    if (keys.length === 0) {
+      for (
+        let seq = this.good.nextSeq - 1;
+        seq >= this.good.firstSeq && out.length < limit;
+        seq--
+      ) {
+        const event = this.good.at(seq)
+        if (event !== undefined && !event.incomplete && keepGoodEvent(event, filter)) out.push(seq)
+      }
+      return out
+    }
+    let shortest: Postings | undefined
+    for (const key of keys) {
+      const postings = this.index.get(key)
+      if (postings === undefined || postings.trim(this.good.firstSeq)) return []
+      if (
+        shortest === undefined ||
+        postings.seqs.length - postings.start < shortest.seqs.length - shortest.start
+      )
+        shortest = postings
+    }
+    if (shortest === undefined) return []
+    // A posting list holds exactly the live events having its key's value (trimmed above): when
+    // that key is the whole filter, its events match without being read.
+    const exact = keys.length === 1 && !filtersBySpecification(filter)
+    for (let i = shortest.seqs.length - 1; i >= shortest.start && out.length < limit; i--) {
+      const seq = shortest.seqs[i] ?? -1
+      if (exact) out.push(seq)
+      else {
+        const event = this.good.at(seq)
+        if (event !== undefined && keepGoodEvent(event, filter)) out.push(seq)
+      }
+    }
+    return out
+  }
+
+  private readonly writeGood = (seq: number): string =>
+    storedEventJson(this.good.at(seq) as GoodEvent)
 
   /** A good event, or an incomplete one (`event.incomplete`), which only scans show. */
   private addGood(event: GoodEvent): void {
