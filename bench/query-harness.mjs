@@ -23,7 +23,8 @@ const LIMIT = option('limit', 100)
  * The store keeps an event's JSON text in the order texts are first asked for (see KeptJsonTexts):
  * the first query lays out its answer's texts one after another, and the same query asked again
  * sends them as one run of memory. With --scattered, a read of the 2 000 newest events comes first,
- * so that the filtered answer's texts lie among the others' and go out as a buffer each.
+ * so that the filtered answer's texts lie among the others': its first ask goes out as a buffer per
+ * event, and its second lays them out again (KeptJsonTexts), so that the rounds measure that.
  */
 const SCATTERED = process.argv.includes('--scattered')
 const BATCH = 100

@@ -25,7 +25,8 @@ describe('JSON texts kept in the order they were first asked for', () => {
         fc.integer({ min: 1, max: 200 }),
         (answers, textsKept) => {
           const texts = kept({ texts: textsKept, bytes: 300_000 })
-          for (const asked of answers) {
+          // Each asked twice in a row, as a test polls (the second may lay its texts out again).
+          for (const asked of answers.flatMap((answer) => [answer, answer])) {
             const { chunks, length } = answerOf(texts, asked)
             const bytes = Buffer.concat(chunks)
             expect(bytes.length).toBe(length)
@@ -53,6 +54,36 @@ describe('JSON texts kept in the order they were first asked for', () => {
     expect(texts.runs(shuffled, write)).toHaveLength(2)
     expect(answerOf(texts, shuffled).chunks).toHaveLength(4)
     expect(texts.runs([asked[5] as number, asked[7] as number], write)).toHaveLength(2)
+  })
+
+  it('lays out again, once, an answer of texts that lie apart when it is asked twice in a row', () => {
+    const texts = kept()
+    texts.runs(
+      Array.from({ length: 100 }, (_, n) => n),
+      write,
+    )
+    // The even items, newest first: each text lies apart from the next.
+    const polled = Array.from({ length: 50 }, (_, i) => 98 - 2 * i)
+    const expected = JSON.stringify(polled.map((n) => items[n]))
+    written = 0
+    const first = texts.runs(polled, write)
+    expect(first).toHaveLength(50)
+    const second = texts.runs(polled, write)
+    expect(second.length).toBeLessThanOrEqual(2)
+    expect(texts.runs(polled, write)).toEqual(second)
+    for (const runs of [first, second])
+      expect(Buffer.concat(jsonArrayBytes(runs).chunks).toString()).toBe(expected)
+    expect(written).toBe(0)
+
+    // Two such answers asked in turn are left as they are.
+    const odd = polled.map((n) => n + 1)
+    const other = kept()
+    other.runs(
+      Array.from({ length: 100 }, (_, n) => n),
+      write,
+    )
+    for (let round = 0; round < 3; round++)
+      for (const asked of [polled, odd]) expect(other.runs(asked, write)).toHaveLength(50)
   })
 
   it('forgets every text past its bounds, and gives a long text memory of its own', () => {

@@ -2,6 +2,8 @@ import { CommaLedJson } from '../api/json-array.js'
 
 /** Where kept texts are written, one after another: a text longer than a quarter of it gets its own. */
 const BLOCK_BYTES = 1024 * 1024
+/** An answer asked twice in a row that comes out in more runs than this is laid out again. */
+const RUNS_LAID_OUT_AGAIN = 8
 
 export interface KeptJsonTextsLimits {
   /** Texts kept at most. */
@@ -19,7 +21,10 @@ export interface KeptJsonTextsLimits {
  * The texts are written one after another into blocks of memory, in the order they are first asked
  * for, which is the order of the answer that asked: when the same events are asked for again (a test
  * polling), the texts of consecutive items lie next to each other, and the answer is sent as a few
- * runs of memory instead of a buffer per event (see `runs`).
+ * runs of memory instead of a buffer per event (see `runs`). An answer whose texts lie apart (they
+ * were first asked for by another answer) and that is asked for twice in a row (polled) has its
+ * texts copied one after another, once, so that it too goes out as a few runs from then on; answers
+ * asked in turn are left as they are, so that they do not copy each other's texts back and forth.
  *
  * Bounded: past `limits`, every kept text is forgotten at once and keeping starts again in a new
  * block (an answer being sent keeps the blocks it reads until it is written).
@@ -34,6 +39,8 @@ export class KeptJsonTexts {
   private heldBytes = 0
   private block = Buffer.alloc(0)
   private used = 0
+  /** What the last answer of many runs asked for (its keys' count, ends and sum), or ''. */
+  private lastScattered = ''
 
   constructor(private readonly limits: KeptJsonTextsLimits) {
     this.starts = new Int32Array(Math.max(1, limits.texts))
@@ -47,6 +54,20 @@ export class KeptJsonTexts {
    * `write` gives the text of an item not kept yet, which is kept from then on.
    */
   runs(keys: readonly number[], write: (key: number) => string): CommaLedJson[] {
+    const runs = this.gather(keys, write)
+    if (runs.length <= RUNS_LAID_OUT_AGAIN) return runs
+    let sum = 0
+    for (const key of keys) sum += key
+    const asked = `${keys.length}:${keys[0]}:${keys[keys.length - 1]}:${sum}`
+    if (asked !== this.lastScattered) {
+      this.lastScattered = asked
+      return runs
+    }
+    this.lastScattered = ''
+    return this.layOutAgain(keys) ? this.gather(keys, write) : runs
+  }
+
+  private gather(keys: readonly number[], write: (key: number) => string): CommaLedJson[] {
     const runs: CommaLedJson[] = []
     // The run being gathered: its memory and where in it (a forgetting in between starts a new block).
     let memory: Buffer | undefined
@@ -69,8 +90,39 @@ export class KeptJsonTexts {
     return runs
   }
 
+  /**
+   * Copies the kept texts of `keys` one after another (a text with memory of its own stays there),
+   * when all are kept and the copies fit the bounds; false when it did not.
+   */
+  private layOutAgain(keys: readonly number[]): boolean {
+    let bytes = 0
+    for (const key of keys) {
+      const slot = this.slots.get(key)
+      if (slot === undefined) return false
+      bytes += (this.ends[slot] ?? 0) - (this.starts[slot] ?? 0)
+    }
+    if (this.heldBytes + bytes > this.limits.bytes) return false
+    for (const key of keys) {
+      const slot = this.slots.get(key) as number
+      const memory = this.memories[slot] as Buffer
+      const start = this.starts[slot] ?? 0
+      const size = (this.ends[slot] ?? 0) - start
+      if (size > BLOCK_BYTES / 4) continue
+      if (this.used + size > this.block.length) {
+        this.block = Buffer.allocUnsafeSlow(BLOCK_BYTES)
+        this.used = 0
+      }
+      memory.copy(this.block, this.used, start, start + size)
+      this.place(slot, this.block, this.used, this.used + size)
+      this.used += size
+      this.heldBytes += size
+    }
+    return true
+  }
+
   /** Forgets every kept text. */
   clear(): void {
+    this.lastScattered = ''
     this.slots.clear()
     this.memories.length = 0
     this.heldBytes = 0
