@@ -15,6 +15,7 @@ function fileWriter(name: string) {
   const file = path.join(dir, name)
   const fd = openSync(file, 'w')
   return {
+    fd,
     writer: batchedLogWriter(fd),
     written: () => readFileSync(file, 'utf8'),
     close: () => closeSync(fd),
@@ -68,7 +69,8 @@ describe('the batched log writer', () => {
   })
 
   it('is one writer per descriptor, so that two servers of a process keep their lines in order', () => {
-    const { writer, close } = fileWriter('shared.log')
+    const { fd: shared, writer, close } = fileWriter('shared.log')
+    expect(batchedLogWriter(shared)).toBe(writer)
     const fd = openSync(path.join(dir, 'other.log'), 'w')
     expect(batchedLogWriter(fd)).not.toBe(writer)
     closeSync(fd)

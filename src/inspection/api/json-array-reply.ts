@@ -16,10 +16,10 @@ function sendGathered(reply: FastifyReply, chunks: readonly Buffer[], length: nu
   const headers = reply.getHeaders() as OutgoingHttpHeaders
   headers['content-length'] = length
   response.writeHead(reply.statusCode, headers)
+  // Corked, the writes are held and handed over together when `end()` uncorks the socket.
   response.cork()
   for (const chunk of chunks) response.write(chunk)
   response.end()
-  process.nextTick(() => response.uncork())
 }
 
 /**

@@ -59,58 +59,34 @@ const COMMA = Buffer.from(',')
 const CLOSE_BRACKET = Buffer.from(']')
 
 /**
- * Gathers an answer's bytes: small pieces copied together, large ones kept where they are, and
- * pieces that lie one after the other in memory (texts kept in the order they were first asked
- * for, see the memory store) sent as one buffer, without copying.
+ * Gathers an answer's bytes: small pieces copied together, large ones kept where they are (a store
+ * that keeps texts next to each other hands them over already joined, see KeptJsonTexts).
  */
 class Gathering {
   readonly chunks: Buffer[] = []
   length = 0
   private run: Buffer[] = []
   private runLength = 0
-  /** Bytes sent where they are, not yet a chunk: a stretch of `memory` (its view made once it ends). */
-  private memory: ArrayBufferLike | null = null
-  private from = 0
-  private to = 0
-  /** The stretch's first piece: the chunk itself when nothing joined it. */
-  private opening: Buffer | null = null
 
   add(bytes: Buffer): void {
     this.length += bytes.length
-    if (this.memory === bytes.buffer && this.to === bytes.byteOffset) {
-      this.to += bytes.length
-    } else if (bytes.length >= SENT_IN_PLACE_FROM) {
+    if (bytes.length >= SENT_IN_PLACE_FROM) {
       this.end()
-      this.memory = bytes.buffer
-      this.from = bytes.byteOffset
-      this.to = this.from + bytes.length
-      this.opening = bytes
+      this.chunks.push(bytes)
     } else {
-      this.endInPlace()
       this.run.push(bytes)
       this.runLength += bytes.length
     }
   }
 
-  /** Makes chunks of what is gathered so far. */
+  /** Makes a chunk of the small pieces gathered so far. */
   end(): void {
-    this.endInPlace()
     if (this.run.length === 0) return
     this.chunks.push(
       this.run.length === 1 ? (this.run[0] as Buffer) : Buffer.concat(this.run, this.runLength),
     )
     this.run = []
     this.runLength = 0
-  }
-
-  private endInPlace(): void {
-    if (this.memory === null) return
-    const length = this.to - this.from
-    this.chunks.push(
-      this.opening?.length === length ? this.opening : Buffer.from(this.memory, this.from, length),
-    )
-    this.memory = null
-    this.opening = null
   }
 }
 
