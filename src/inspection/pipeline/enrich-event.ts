@@ -157,7 +157,8 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
   const event = emptyEvent()
   setUp(event, raw, deps)
   const atomicErrors = parseAtomicFields(event, raw.parameters)
-  const entityMessages = await validateEntities(event, raw.parameters, deps.iglu)
+  const checked = validateEntities(event, raw.parameters, deps.iglu)
+  const entityMessages = checked instanceof Promise ? await checked : checked
   const inputValid = atomicErrors.length === 0 && entityMessages.length === 0
   const chain = runEnrichments(event, raw, deps.enrichments ?? {}, inputValid)
   const chained = chain instanceof Promise ? await chain : chain

@@ -27,6 +27,11 @@ export type ValidationVerdict =
 /** Validation of self-describing data against schemas from the resolver: all the pipeline needs of Iglu. */
 export interface IgluValidation {
   validate(schemaUri: string, data: unknown): Promise<ValidationVerdict>
+  /**
+   * The same verdict without waiting, when the schema is known at once (kept by the resolver, or an
+   * unparseable URI); undefined when a repository has to be asked (then `validate`).
+   */
+  validateNow(schemaUri: string, data: unknown): ValidationVerdict | undefined
   /** Data against a schema given as it is (an event specification's restrictions). */
   validateWith(schema: Record<string, unknown>, data: unknown): ValidationVerdict
 }

@@ -110,11 +110,16 @@ export function createSchemaValidation(
     }
   }
 
+  /** A URI that names no schema: no repository was asked. */
+  const unparseable = (): ValidationVerdict => ({
+    kind: 'invalid',
+    error: { error: 'ResolutionError', lookupHistory: [] },
+  })
+
   return {
     async validate(schemaUri: string, data: unknown): Promise<ValidationVerdict> {
       const key = schemaKeyOf(schemaUri)
-      if (key === null)
-        return { kind: 'invalid', error: { error: 'ResolutionError', lookupHistory: [] } }
+      if (key === null) return unparseable()
       const resolution = resolver.resolveKnown(key) ?? (await resolver.resolve(key))
       if (resolution.kind === 'missing') {
         return {
@@ -129,6 +134,12 @@ export function createSchemaValidation(
         }
       }
       return validateWith(resolution.schema, data)
+    },
+    validateNow(schemaUri: string, data: unknown): ValidationVerdict | undefined {
+      const key = schemaKeyOf(schemaUri)
+      if (key === null) return unparseable()
+      const resolution = resolver.resolveKnown(key)
+      return resolution?.kind === 'found' ? validateWith(resolution.schema, data) : undefined
     },
     validateWith,
   }

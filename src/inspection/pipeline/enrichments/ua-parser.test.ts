@@ -187,7 +187,11 @@ describe('ua parser', () => {
       schemaKey,
     })
     const outcome = await enrichEvent(raw, {
-      iglu: { validate: async () => ({ kind: 'valid' }), validateWith: () => ({ kind: 'valid' }) },
+      iglu: {
+        validate: async () => ({ kind: 'valid' }),
+        validateNow: () => ({ kind: 'valid' }),
+        validateWith: () => ({ kind: 'valid' }),
+      },
       processor: { artifact: 'floe', version: 'test' },
       now: () => 1_700_000_000_000,
       newEventId: () => '00000000-0000-4000-8000-000000000001',

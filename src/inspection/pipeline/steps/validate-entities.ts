@@ -24,15 +24,38 @@ function notIglu(json: unknown): { json: unknown; error: string } | null {
   return null
 }
 
+/** A value now, or later when a schema had to be looked up first. */
+type Eventually<T> = T | Promise<T>
+
+/**
+ * `next` of the value: at once when it is there, else once it is. The entities of an event whose
+ * schemas are all known are checked without waiting, so without a turn of the microtask queue each.
+ */
+const andThen = <T, U>(value: Eventually<T>, next: (value: T) => Eventually<U>): Eventually<U> =>
+  value instanceof Promise ? value.then(next) : next(value)
+
+/** `step` for each item in order, each after the one before it is done. */
+function inTurn<T>(items: readonly T[], step: (item: T) => Eventually<void>, from = 0) {
+  for (let i = from; i < items.length; i++) {
+    const pending = step(items[i] as T)
+    if (pending instanceof Promise)
+      return pending.then((): Eventually<void> => inTurn(items, step, i + 1))
+  }
+}
+
+/** The verdict at once when the schema is known, else once a repository was asked. */
+const verdictOf = (iglu: IgluValidation, schemaUri: string, data: unknown) =>
+  iglu.validateNow(schemaUri, data) ?? iglu.validate(schemaUri, data)
+
 /** Parses and checks one wrapper (contexts or unstruct_event); messages for what fails. */
-async function wrapper(
+function wrapper(
   text: string,
   field: 'contexts' | 'unstruct',
   criterion: RegExp,
   criterionText: string,
   iglu: IgluValidation,
   messages: unknown[],
-): Promise<SelfDescribing | null> {
+): Eventually<SelfDescribing | null> {
   const parsed = parseJson(text, true)
   if (!parsed.ok) {
     messages.push({ field, value: text.slice(0, 1000), error: parsed.error })
@@ -48,83 +71,97 @@ async function wrapper(
     messages.push({ schemaKey: envelope.schema, schemaCriterion: criterionText })
     return null
   }
-  const verdict = await iglu.validate(envelope.schema, envelope.data)
-  if (verdict.kind === 'invalid') {
+  return andThen(verdictOf(iglu, envelope.schema, envelope.data), (verdict) => {
+    if (verdict.kind === 'valid') return envelope
     messages.push({ schemaKey: envelope.schema, error: verdict.error })
     return null
-  }
-  return envelope
+  })
 }
 
 /** One entity or event: self-describing, and valid against its schema from the resolver. */
-async function entity(
+function entity(
   value: unknown,
   iglu: IgluValidation,
   messages: unknown[],
-): Promise<SelfDescribing | null> {
+): Eventually<SelfDescribing | null> {
   const problem = notIglu(value)
   if (problem !== null || !isSelfDescribing(value)) {
     messages.push(problem)
     return null
   }
-  const verdict = await iglu.validate(value.schema, value.data)
-  if (verdict.kind === 'invalid') {
-    messages.push({ schemaKey: value.schema, error: verdict.error })
-    return null
-  }
-  // The parsed entity itself is kept when it has no other keys (the usual case): one object less per
-  // entity. Its schema URI recurs in other events: the kept copy replaces the parsed one.
-  const schema = recurringValue(value.schema)
-  if (Object.keys(value).length !== 2) return { schema, data: value.data }
-  ;(value as { schema: string }).schema = schema
-  return value
+  return andThen(verdictOf(iglu, value.schema, value.data), (verdict) => {
+    if (verdict.kind === 'invalid') {
+      messages.push({ schemaKey: value.schema, error: verdict.error })
+      return null
+    }
+    // The parsed entity itself is kept when it has no other keys (the usual case): one object less
+    // per entity. Its schema URI recurs in other events: the kept copy replaces the parsed one.
+    const schema = recurringValue(value.schema)
+    if (Object.keys(value).length !== 2) return { schema, data: value.data }
+    ;(value as { schema: string }).schema = schema
+    return value
+  })
 }
 
 /**
  * Contexts (`co`, or base64 `cx`) and the self-describing event (`ue_pr`, or base64 `ue_px`), each
  * validated against its schema. Each context is checked on its own: valid ones are kept. When both
- * forms are sent, the plain one (`co`, `ue_pr`) is used.
+ * forms are sent, the plain one (`co`, `ue_pr`) is used. The messages come at once when every
+ * schema was known, else once the missing ones were looked up.
  */
-export async function validateEntities(
+export function validateEntities(
   event: EnrichedEvent,
   parameters: ReadonlyMap<string, string | null>,
   iglu: IgluValidation,
-): Promise<unknown[]> {
+): Eventually<unknown[]> {
   const messages: unknown[] = []
   const co = parameters.get('co') ?? null
   const cx = parameters.get('cx') ?? null
   const contextsText = co ?? (cx === null ? null : fromBase64(cx))
-  if (contextsText !== null) {
-    const envelope = await wrapper(
-      contextsText,
-      'contexts',
-      CONTEXTS,
-      'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-*-*',
-      iglu,
-      messages,
+  const contexts =
+    contextsText === null
+      ? undefined
+      : andThen(
+          wrapper(
+            contextsText,
+            'contexts',
+            CONTEXTS,
+            'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-*-*',
+            iglu,
+            messages,
+          ),
+          (envelope) => {
+            if (envelope === null || !Array.isArray(envelope.data)) return
+            return inTurn(envelope.data, (item) =>
+              andThen(entity(item, iglu, messages), (valid) => {
+                if (valid !== null) event.contexts.push(valid)
+              }),
+            )
+          },
+        )
+  const unstruct = andThen(contexts, () => {
+    const uePr = parameters.get('ue_pr') ?? null
+    const uePx = parameters.get('ue_px') ?? null
+    const unstructText = uePr ?? (uePx === null ? null : fromBase64(uePx))
+    if (unstructText === null) return
+    return andThen(
+      wrapper(
+        unstructText,
+        'unstruct',
+        UNSTRUCT,
+        'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-*-*',
+        iglu,
+        messages,
+      ),
+      (envelope) => {
+        if (envelope === null) return
+        return andThen(entity(envelope.data, iglu, messages), (valid) => {
+          event.unstructEvent = valid
+        })
+      },
     )
-    if (envelope !== null && Array.isArray(envelope.data)) {
-      for (const item of envelope.data) {
-        const valid = await entity(item, iglu, messages)
-        if (valid !== null) event.contexts.push(valid)
-      }
-    }
-  }
-  const uePr = parameters.get('ue_pr') ?? null
-  const uePx = parameters.get('ue_px') ?? null
-  const unstructText = uePr ?? (uePx === null ? null : fromBase64(uePx))
-  if (unstructText !== null) {
-    const envelope = await wrapper(
-      unstructText,
-      'unstruct',
-      UNSTRUCT,
-      'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-*-*',
-      iglu,
-      messages,
-    )
-    if (envelope !== null) event.unstructEvent = await entity(envelope.data, iglu, messages)
-  }
-  return messages
+  })
+  return andThen(unstruct, () => messages)
 }
 
 /**

@@ -1,0 +1,139 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { configureFuzzSeed, FUZZ_SEED, fuzzRuns } from '../../../../test/support/fuzz-settings.js'
+import { emptyEvent } from '../canonical-event.js'
+import type { IgluValidation, ValidationVerdict } from '../iglu-validation.js'
+import { validateEntities } from './validate-entities.js'
+
+configureFuzzSeed()
+
+const CONTEXTS = 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0'
+const UNSTRUCT = 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0'
+
+/** How the fake resolver knows a schema: at once, only after a lookup, or not at all. */
+type Knowledge = 'known' | 'looked-up' | 'missing'
+
+/**
+ * Validation against a table of schemas by name: data `{ok: false}` is invalid, anything else valid. `validateNow` answers
+ * only the schemas known at once; `lookups` records the order in which verdicts were asked for.
+ */
+function fakeIglu(knowledge: ReadonlyMap<string, Knowledge>, syncAnswers: boolean) {
+  const lookups: string[] = []
+  const verdict = (uri: string, data: unknown): ValidationVerdict => {
+    if (knowledge.get(uri) === 'missing')
+      return { kind: 'invalid', error: { error: 'ResolutionError', lookupHistory: [] } }
+    return (data as { ok?: unknown } | null)?.ok === false
+      ? { kind: 'invalid', error: { error: 'ValidationError', dataReports: [] } }
+      : { kind: 'valid' }
+  }
+  const iglu: IgluValidation = {
+    async validate(uri, data) {
+      lookups.push(uri)
+      // A lookup takes a few turns of the event loop, as a repository's answer would.
+      await new Promise((resolve) => setImmediate(resolve))
+      return verdict(uri, data)
+    },
+    validateNow(uri, data) {
+      if (!syncAnswers || knowledge.get(uri) !== 'known') return undefined
+      lookups.push(uri)
+      return verdict(uri, data)
+    },
+    validateWith: () => ({ kind: 'valid' }),
+  }
+  return { iglu, lookups }
+}
+
+const schemaName = fc.constantFrom('a', 'b', 'c', 'd')
+const uriOf = (name: string) => `iglu:com.acme/${name}/jsonschema/1-0-0`
+const entity = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc.record({ schema: schemaName.map(uriOf), data: fc.record({ ok: fc.boolean() }) }),
+  },
+  { weight: 1, arbitrary: fc.constant({ schema: 'not a uri', data: {} }) },
+  { weight: 1, arbitrary: fc.constant(42) },
+)
+const knowledge = fc.record({
+  a: fc.constantFrom<Knowledge>('known', 'looked-up', 'missing'),
+  b: fc.constantFrom<Knowledge>('known', 'looked-up', 'missing'),
+  c: fc.constantFrom<Knowledge>('known', 'looked-up', 'missing'),
+  d: fc.constantFrom<Knowledge>('known', 'looked-up', 'missing'),
+  contexts: fc.constantFrom<Knowledge>('known', 'looked-up'),
+  unstruct: fc.constantFrom<Knowledge>('known', 'looked-up'),
+})
+
+async function check(
+  parameters: Map<string, string>,
+  table: Map<string, Knowledge>,
+  syncAnswers: boolean,
+) {
+  const event = emptyEvent()
+  const { iglu, lookups } = fakeIglu(table, syncAnswers)
+  const result = validateEntities(event, parameters, iglu)
+  const messages = await result
+  return {
+    waited: result instanceof Promise,
+    outcome: { messages, contexts: event.contexts, unstruct: event.unstructEvent, lookups },
+  }
+}
+
+describe(`validateEntities (seed ${FUZZ_SEED})`, () => {
+  it('gives the same messages, entities and order whether schemas are known at once or looked up', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(entity, { maxLength: 5 }),
+        fc.option(entity, { nil: undefined }),
+        knowledge,
+        async (contexts, unstruct, known) => {
+          const table = new Map<string, Knowledge>([
+            ...(['a', 'b', 'c', 'd'] as const).map((n): [string, Knowledge] => [
+              uriOf(n),
+              known[n],
+            ]),
+            [CONTEXTS, known.contexts],
+            [UNSTRUCT, known.unstruct],
+          ])
+          const parameters = new Map<string, string>()
+          parameters.set('co', JSON.stringify({ schema: CONTEXTS, data: contexts }))
+          if (unstruct !== undefined)
+            parameters.set('ue_pr', JSON.stringify({ schema: UNSTRUCT, data: unstruct }))
+          const now = await check(parameters, table, true)
+          const later = await check(parameters, table, false)
+          expect(now.outcome).toEqual(later.outcome)
+          expect(later.waited).toBe(true)
+          // Waiting only when some schema asked for had to be looked up.
+          const lookedUp = now.outcome.lookups.some((uri) => table.get(uri) !== 'known')
+          expect(now.waited).toBe(lookedUp)
+        },
+      ),
+      { numRuns: fuzzRuns(300, 3000) },
+    )
+  })
+
+  it('answers at once when every schema is known', () => {
+    const table = new Map<string, Knowledge>([
+      [CONTEXTS, 'known'],
+      [uriOf('a'), 'known'],
+    ])
+    const { iglu } = fakeIglu(table, true)
+    const event = emptyEvent()
+    const parameters = new Map([
+      [
+        'co',
+        JSON.stringify({
+          schema: CONTEXTS,
+          data: [
+            { schema: uriOf('a'), data: { ok: true } },
+            { schema: uriOf('a'), data: { ok: false } },
+          ],
+        }),
+      ],
+    ])
+    const messages = validateEntities(event, parameters, iglu)
+    expect(messages).not.toBeInstanceOf(Promise)
+    expect(messages).toEqual([
+      { schemaKey: uriOf('a'), error: { error: 'ValidationError', dataReports: [] } },
+    ])
+    expect(event.contexts).toEqual([{ schema: uriOf('a'), data: { ok: true } }])
+  })
+})
