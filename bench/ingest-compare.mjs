@@ -1,9 +1,11 @@
 // Two builds' servers under the same ingest load, for before/after figures that the machine's other
-// work disturbs as little as possible: each build's `floe start` gets --amount requests at a time,
+// work disturbs as little as possible: each build's `floe start` gets --seconds of load at a time,
 // alternately, and the figure is the server's CPU time per event (user + system, read from /proc),
-// the fewest of the rounds after the first, beside the throughput of that round. The two servers
-// run side by side from start to end, so each round of one sees the same machine as the other's.
-// Usage: node bench/ingest-compare.mjs --other ../floe-before [--mode get|post] [--rounds 6] [--amount 20000] [--connections 10]
+// the fewest of the rounds after the first, beside the throughput of that round. Rounds last a time,
+// not a number of requests: autocannon given an amount paced itself at ~10 000 requests/s, below
+// what the servers take. The two servers run side by side from start to end, so each round of one
+// sees the same machine as the other's.
+// Usage: node bench/ingest-compare.mjs --other ../floe-before [--mode get|post] [--rounds 6] [--seconds 3] [--connections 10]
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { load, option } from './support/load.mjs'
@@ -14,7 +16,7 @@ const at = process.argv.indexOf('--other')
 if (at < 0 || process.argv[at + 1] === undefined) throw new Error('--other <checkout> is required')
 const mode = process.argv.includes('post') ? 'post' : 'get'
 const ROUNDS = option('rounds', 6)
-const AMOUNT = option('amount', 20_000)
+const SECONDS = option('seconds', 3)
 const CONNECTIONS = option('connections', 10)
 const perRequest = mode === 'get' ? 1 : BENCH_BATCH
 const request = (url) => benchIngestRequest(mode, url)
@@ -43,7 +45,7 @@ try {
       const started = performance.now()
       const result = await load({
         ...request(server.url),
-        amount: Math.ceil(AMOUNT / perRequest),
+        duration: SECONDS,
         connections: CONNECTIONS,
       })
       const seconds = (performance.now() - started) / 1000
@@ -69,7 +71,7 @@ try {
       mode,
       otherBuild: builds.other,
       rounds: ROUNDS,
-      amount: AMOUNT,
+      seconds: SECONDS,
       this: best.this,
       other: best.other,
       cpuRatio: Number((best.this.cpuMicrosPerEvent / best.other.cpuMicrosPerEvent).toFixed(3)),
