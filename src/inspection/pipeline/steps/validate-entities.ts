@@ -35,11 +35,14 @@ const andThen = <T, U>(value: Eventually<T>, next: (value: T) => Eventually<U>):
   value instanceof Promise ? value.then(next) : next(value)
 
 /** `step` for each item in order, each after the one before it is done. */
-function inTurn<T>(items: readonly T[], step: (item: T) => Eventually<void>, from = 0) {
+function inTurn<T>(
+  items: readonly T[],
+  step: (item: T) => Eventually<void>,
+  from = 0,
+): Eventually<void> {
   for (let i = from; i < items.length; i++) {
     const pending = step(items[i] as T)
-    if (pending instanceof Promise)
-      return pending.then((): Eventually<void> => inTurn(items, step, i + 1))
+    if (pending instanceof Promise) return pending.then(() => inTurn(items, step, i + 1))
   }
 }
 
