@@ -3,7 +3,7 @@ import sonicBoom from 'sonic-boom'
 // A CommonJS module whose export is the class, with itself as its `SonicBoom` property.
 const { SonicBoom } = sonicBoom
 
-/** Log lines are written once this many bytes of them wait… */
+/** Log lines are written once this many characters of them wait (bytes, for ASCII)… */
 export const LOG_BATCH_BYTES = 4096
 /** …or this long after the first of them was made, whichever comes first. */
 export const LOG_BATCH_MS = 20
@@ -28,27 +28,31 @@ export interface LogWriter {
 export function batchedLogWriter(fd: number): LogWriter {
   const existing = writers.get(fd)
   if (existing !== undefined) return existing
-  const destination = new SonicBoom({ fd, sync: true, minLength: LOG_BATCH_BYTES })
+  // Each batch is one write of sonic-boom's (which retries a full pipe and finishes a partial
+  // write): the lines are joined here, since its own buffering costs ~0.7 µs a line more.
+  const destination = new SonicBoom({ fd, sync: true })
   // The reader went away (a closed pipe): the log stops, as pino's own writer does.
   let broken = false
   destination.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') broken = true
   })
   let timer: NodeJS.Timeout | null = null
-  let waiting = false
+  /** The lines made and not yet written, joined. */
+  let waiting = ''
   const writeWaiting = () => {
     if (timer !== null) clearTimeout(timer)
     timer = null
-    if (!waiting || broken) return
-    waiting = false
-    destination.flush()
+    if (waiting === '' || broken) return
+    const batch = waiting
+    waiting = ''
+    destination.write(batch)
   }
   const writer: LogWriter = {
     write(line) {
       if (broken) return true
-      destination.write(line)
-      waiting = true
-      if (timer === null) {
+      waiting += line
+      if (waiting.length >= LOG_BATCH_BYTES) writeWaiting()
+      else if (timer === null) {
         timer = setTimeout(writeWaiting, LOG_BATCH_MS)
         timer.unref()
       }
