@@ -1,11 +1,25 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
+import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
+import { configureFuzzSeed, FUZZ_SEED } from '../../test/support/fuzz-settings.js'
 import { createDb, pgliteClusterDir } from './create-db.js'
 import { migrations } from './migrations/index.js'
-import { PGLITE_TEMPLATE_DIR, seedFromTemplate } from './pglite-template.js'
+import { copyWithoutZeroTail, PGLITE_TEMPLATE_DIR, seedFromTemplate } from './pglite-template.js'
+
+configureFuzzSeed()
 
 // The template is built by `npm run build`, which `npm test` runs first when the build is stale.
 describe('a new data directory starts from the migrated template', () => {
@@ -58,5 +72,39 @@ describe('a new data directory starts from the migrated template', () => {
     const another = pgliteClusterDir(fresh())
     expect(seedFromTemplate(another, otherTemplate)).toBe(false)
     expect(existsSync(another)).toBe(false)
+  })
+
+  it('copies the write-ahead log as it is, its zero tail left a hole', () => {
+    const cluster = pgliteClusterDir(fresh())
+    expect(seedFromTemplate(cluster)).toBe(true)
+    const segments = readdirSync(path.join(PGLITE_TEMPLATE_DIR, 'pg_wal')).filter((name) =>
+      /^[0-9A-F]{24}$/.test(name),
+    )
+    expect(segments.length).toBeGreaterThan(0)
+    for (const name of segments) {
+      const template = readFileSync(path.join(PGLITE_TEMPLATE_DIR, 'pg_wal', name))
+      const copy = path.join(cluster, 'pg_wal', name)
+      expect(readFileSync(copy).equals(template)).toBe(true)
+      // The template's segment is written for a few hundred bytes of its 16 MiB.
+      expect(statSync(copy).blocks * 512).toBeLessThan(template.length / 2)
+    }
+  })
+
+  it(`copies any file's bytes exactly, whatever zeros it ends with (seed ${FUZZ_SEED})`, () => {
+    const dir = fresh()
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.nat({ max: 200_000 }),
+        fc.uint8Array({ maxLength: 50 }),
+        (head, zeros, tail) => {
+          const bytes = Buffer.concat([head, Buffer.alloc(zeros), tail, Buffer.alloc(zeros % 7)])
+          writeFileSync(path.join(dir, 'source'), bytes)
+          copyWithoutZeroTail(path.join(dir, 'source'), path.join(dir, 'copy'))
+          expect(readFileSync(path.join(dir, 'copy')).equals(bytes)).toBe(true)
+        },
+      ),
+      { numRuns: 200 },
+    )
   })
 })
