@@ -246,12 +246,12 @@ it('the ingest comparison runs at a tiny size, this build against itself, report
     'get',
     '--rounds',
     '2',
-    '--amount',
-    '400',
+    '--seconds',
+    '1',
     '--connections',
     '2',
   ])
-  expect(report).toMatchObject({ scenario: 'ingest-compare', mode: 'get', rounds: 2, amount: 400 })
+  expect(report).toMatchObject({ scenario: 'ingest-compare', mode: 'get', rounds: 2, seconds: 1 })
   for (const build of [report.this, report.other]) {
     expect(build.cpuMicrosPerEvent).toBeGreaterThan(0)
     expect(build.eventsPerSecond).toBeGreaterThan(0)
