@@ -3,7 +3,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { batchedLogWriter, LOG_BATCH_BYTES } from '../src/http/batched-log-writer.js'
+import { batchedLogWriter, LOG_BATCH_CHARS } from '../src/http/batched-log-writer.js'
 import { pollUntil } from './support/poll-until.js'
 
 const WRITER_MODULE = new URL('../dist/http/batched-log-writer.js', import.meta.url).href
@@ -57,7 +57,7 @@ describe('the batched log writer', () => {
   it('writes at once when a batch is full, and on flush', () => {
     const { writer, written, close } = fileWriter('full.log')
     const line = `${JSON.stringify({ msg: 'x'.repeat(1000) })}\n`
-    const lines = Math.ceil(LOG_BATCH_BYTES / line.length)
+    const lines = Math.ceil(LOG_BATCH_CHARS / line.length)
     for (let i = 0; i < lines; i++) writer.write(line)
     expect(written()).toBe(line.repeat(lines))
     writer.write('{"msg":"last"}\n')

@@ -4,7 +4,7 @@ import sonicBoom from 'sonic-boom'
 const { SonicBoom } = sonicBoom
 
 /** Log lines are written once this many characters of them wait (bytes, for ASCII)… */
-export const LOG_BATCH_BYTES = 4096
+export const LOG_BATCH_CHARS = 4096
 /** …or this long after the first of them was made, whichever comes first. */
 export const LOG_BATCH_MS = 20
 
@@ -20,7 +20,7 @@ export interface LogWriter {
  * request, and a write to a pipe that its reader drains slowly (a container's log driver, a parent
  * process) stalled the request being answered; written one call per line, the log cost a request
  * at 1 connection ~10–20 µs of its ~0.2 ms. Lines wait at most `LOG_BATCH_MS` (on a timer that does
- * not keep the process alive) or until `LOG_BATCH_BYTES` of them wait, and are written at exit,
+ * not keep the process alive) or until `LOG_BATCH_CHARS` of them wait, and are written at exit,
  * however the process ends but for a kill: at most the last 20 ms of lines can be lost then.
  * Bounded: the writer holds at most one batch. One writer per descriptor, shared by every server
  * of the process, so that their lines stay in order.
@@ -51,7 +51,7 @@ export function batchedLogWriter(fd: number): LogWriter {
     write(line) {
       if (broken) return true
       waiting += line
-      if (waiting.length >= LOG_BATCH_BYTES) writeWaiting()
+      if (waiting.length >= LOG_BATCH_CHARS) writeWaiting()
       else if (timer === null) {
         timer = setTimeout(writeWaiting, LOG_BATCH_MS)
         timer.unref()
