@@ -84,17 +84,46 @@ function clientIp(headers: IncomingHttpHeaders, remoteAddress: string | null): s
   return remoteAddress === null ? null : remoteAddress.replace(/^::ffff:/, '')
 }
 
-/** Header line prefixes as displayed (`user-agent` → `User-Agent: `), for the names seen first; the rest are computed each time. */
-const linePrefixes = new Map<string, string>()
-const MAX_LINE_PREFIXES = 500
+/**
+ * A header's lines as displayed (`user-agent` → `User-Agent: …`), each kept once: the same lines
+ * come with every request of a tracker. Found by the header's value among those already seen for
+ * its name, a line is not written out and looked up whole for each request. Bounded: values up to
+ * LONGEST_REMEMBERED characters, for at most MAX_HEADER_NAMES names and MAX_LINES_PER_NAME lines
+ * each (then that name's lines are forgotten and sharing starts again): a few MB at worst. Other
+ * lines go through `recurringValue` as they are.
+ */
+class HeaderLines {
+  private readonly lines = new Map<string, string>()
+  readonly prefix: string
 
-function linePrefix(name: string): string {
-  let prefix = linePrefixes.get(name)
-  if (prefix === undefined) {
-    prefix = `${name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())}: `
-    if (linePrefixes.size < MAX_LINE_PREFIXES) linePrefixes.set(name, prefix)
+  constructor(name: string) {
+    this.prefix = `${name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())}: `
   }
-  return prefix
+
+  line(value: string): string {
+    if (value.length > LONGEST_REMEMBERED) return recurringValue(this.prefix + value)
+    let line = this.lines.get(value)
+    if (line === undefined) {
+      line = recurringValue(this.prefix + value)
+      if (this.lines.size >= MAX_LINES_PER_NAME) this.lines.clear()
+      this.lines.set(value, line)
+    }
+    return line
+  }
+}
+const headerLinesByName = new Map<string, HeaderLines>()
+const MAX_HEADER_NAMES = 64
+const MAX_LINES_PER_NAME = 64
+const LONGEST_REMEMBERED = 256
+
+function headerLine(name: string, value: string): string {
+  let lines = headerLinesByName.get(name)
+  if (lines === undefined) {
+    lines = new HeaderLines(name)
+    if (headerLinesByName.size >= MAX_HEADER_NAMES) return recurringValue(lines.prefix + value)
+    headerLinesByName.set(name, lines)
+  }
+  return lines.line(value)
 }
 
 /** `"Name: value"` strings as the collector records them: one entry per cookie, the content type last. */
@@ -115,10 +144,8 @@ function headerLines(
         lines.push(recurringValue(`Cookie: ${cookie}=${cookieValue}`))
       continue
     }
-    const prefix = linePrefix(name)
-    // The same lines come with every request of a tracker: each is kept once.
-    if (typeof value === 'string') lines.push(recurringValue(prefix + value))
-    else for (const item of value) lines.push(recurringValue(prefix + item))
+    if (typeof value === 'string') lines.push(headerLine(name, value))
+    else for (const item of value) lines.push(headerLine(name, item))
   }
   if (contentType !== null) lines.push(recurringValue(contentType))
   return lines

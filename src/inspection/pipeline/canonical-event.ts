@@ -223,7 +223,22 @@ export function tsvTimestamp(epochMillis: number): string {
  * every stored event) with timestamps written out and the entities wrapped.
  */
 export function toCanonicalJson(event: EnrichedEvent): Record<CanonicalField, unknown> {
-  const out: Record<CanonicalField, unknown> = { ...event.fields }
+  return renderFields({ ...event.fields }, event)
+}
+
+/**
+ * `toCanonicalJson` without the copy: the event's own fields object becomes its JSON, so the event
+ * must not be read as an `EnrichedEvent` afterwards. The collector renders each event once, as the
+ * last thing it does with it; a copy of 131 slots (~1 kB) per event is saved.
+ */
+export function intoCanonicalJson(event: EnrichedEvent): Record<CanonicalField, unknown> {
+  return renderFields(event.fields, event)
+}
+
+function renderFields(
+  out: Record<CanonicalField, unknown>,
+  event: EnrichedEvent,
+): Record<CanonicalField, unknown> {
   for (const field of TIMESTAMP_LIST) {
     const value = out[field]
     if (typeof value === 'number') out[field] = instantString(value)

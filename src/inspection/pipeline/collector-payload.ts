@@ -48,7 +48,10 @@ export interface RawEvent {
   readonly context: RequestContext
 }
 
-/** The events of one payload share its request context: its JSON is built once and shared (never changed). */
+/**
+ * The events of one payload share its request context: its JSON is built once and shared (never
+ * changed). It holds the context's own list of header lines, which nothing changes either.
+ */
 const contextJsons = new WeakMap<RequestContext, ReturnType<typeof buildContextJson>>()
 
 const buildContextJson = (context: RequestContext) => ({
@@ -56,7 +59,7 @@ const buildContextJson = (context: RequestContext) => ({
   ipAddress: context.ipAddress,
   useragent: context.useragent,
   refererUri: context.refererUri,
-  headers: [...context.headers],
+  headers: context.headers,
   userId: context.userId,
 })
 

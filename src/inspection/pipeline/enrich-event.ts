@@ -2,7 +2,7 @@ import { BoundedMemo } from '../../shared/index.js'
 import { badEvent, badRow, type BadEvent, type Processor } from './bad-rows.js'
 import {
   emptyEvent,
-  toCanonicalJson,
+  intoCanonicalJson,
   toPartiallyEnriched,
   type EnrichedEvent,
 } from './canonical-event.js'
@@ -68,7 +68,7 @@ export interface GoodEvent {
   readonly eventType: string | null
   readonly schema: string | null
   readonly contexts: readonly string[]
-  readonly event: ReturnType<typeof toCanonicalJson>
+  readonly event: ReturnType<typeof intoCanonicalJson>
   /** True for a failed event kept best-effort (hidden from /local/good and the counts). */
   readonly incomplete: boolean
 }
@@ -102,21 +102,48 @@ const sharedContextLists = new BoundedMemo<string, readonly string[]>(1024, (joi
 )
 const NO_CONTEXTS: readonly string[] = Object.freeze([])
 
+/** The event schemas most recently named, newest first: a tracker's events name a few, again and again. */
+const recentSchemas: {
+  vendor: string
+  name: string
+  format: string
+  version: string
+  uri: string
+}[] = []
+const RECENT_SCHEMAS = 8
+
+/**
+ * The event's schema URI from its four schema fields. Found among the recent ones by comparing the
+ * fields (short, and usually the very strings set before), it is not written out and looked up in
+ * the shared values for every event (~0.5 µs a page view, measured).
+ */
+function eventSchemaUri(fields: EnrichedEvent['fields']): string | null {
+  const { event_vendor: vendor, event_name: name, event_format: format } = fields
+  const version = fields.event_version
+  if (
+    typeof vendor !== 'string' ||
+    typeof name !== 'string' ||
+    typeof format !== 'string' ||
+    typeof version !== 'string'
+  )
+    return null
+  for (const recent of recentSchemas)
+    if (
+      recent.name === name &&
+      recent.vendor === vendor &&
+      recent.version === version &&
+      recent.format === format
+    )
+      return recent.uri
+  const uri = recurringValue(`iglu:${vendor}/${name}/${format}/${version}`)
+  recentSchemas.unshift({ vendor, name, format, version, uri })
+  if (recentSchemas.length > RECENT_SCHEMAS) recentSchemas.pop()
+  return uri
+}
+
+/** The stored form of an event: the last use of `event`, whose fields become its canonical JSON. */
 function goodEvent(event: EnrichedEvent, raw: RawEvent, incomplete = false): GoodEvent {
-  const {
-    event_vendor: vendor,
-    event_name: name,
-    event_format: format,
-    event_version: version,
-  } = event.fields
-  const uri =
-    typeof vendor === 'string' &&
-    typeof name === 'string' &&
-    typeof format === 'string' &&
-    typeof version === 'string'
-      ? `iglu:${vendor}/${name}/${format}/${version}`
-      : null
-  const schema = uri === null ? null : recurringValue(uri)
+  const schema = eventSchemaUri(event.fields)
   // Schema URIs hold no newline (validated entities only): the joined list is a faithful key.
   const contexts =
     event.contexts.length === 0
@@ -128,7 +155,7 @@ function goodEvent(event: EnrichedEvent, raw: RawEvent, incomplete = false): Goo
     eventType: typeof type === 'string' ? type : null,
     schema,
     contexts,
-    event: toCanonicalJson(event),
+    event: intoCanonicalJson(event),
     incomplete,
   }
 }

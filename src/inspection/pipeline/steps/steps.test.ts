@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import {
   emptyEvent,
   instantString,
+  intoCanonicalJson,
   toCanonicalJson,
   toPartiallyEnriched,
   tsvTimestamp,
@@ -272,5 +273,19 @@ describe('canonical event', () => {
       collector_tstamp: '1970-01-01 00:00:00.000',
       contexts: null,
     })
+  })
+
+  it('renders the same JSON in place as by copy, into the fields object itself', () => {
+    const event = emptyEvent()
+    Object.assign(event.fields, { app_id: 'shop', collector_tstamp: 1_600_000_000_123 })
+    event.contexts.push({ schema: 'iglu:com.acme/a/jsonschema/1-0-0', data: { a: 1 } })
+    event.unstructEvent = { schema: 'iglu:com.acme/b/jsonschema/1-0-0', data: {} }
+    const copied = toCanonicalJson(event)
+    const fields = event.fields
+    const rendered = intoCanonicalJson(event)
+    expect(rendered).toBe(fields)
+    expect(rendered).toEqual(copied)
+    expect(Object.keys(rendered)).toEqual(Object.keys(copied))
+    expect(rendered.collector_tstamp).toBe('2020-09-13T12:26:40.123Z')
   })
 })

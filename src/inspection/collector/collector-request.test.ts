@@ -1,0 +1,79 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { readCollectorRequest, type CollectorRequest } from './collector-request.js'
+
+const request = (headers: CollectorRequest['headers']): CollectorRequest => ({
+  api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp1' },
+  method: 'GET',
+  rawQuery: 'e=pv&p=web',
+  headers,
+  remoteAddress: '127.0.0.1',
+  body: null,
+  timestamp: 1_700_000_000_000,
+  collectorName: 'floe-test',
+  nuidCookie: 'sp',
+})
+
+function headerLinesOf(headers: CollectorRequest['headers']): readonly string[] {
+  const reading = readCollectorRequest(request(headers))
+  if (reading.kind !== 'payload') throw new Error('expected a payload')
+  return reading.payload.context.headers
+}
+
+describe('the header lines a collector request records', () => {
+  it('writes each header as `Name: value`, a list header once per value, cookies one by one', () => {
+    expect(
+      headerLinesOf({
+        host: 'shop.test',
+        'user-agent': 'curl/8',
+        'x-request-id': ['a', 'b'],
+        cookie: 'sp=00000000-0000-4000-8000-000000000001; _ga=GA1',
+        'content-type': 'Text/Plain',
+      }),
+    ).toEqual([
+      'Host: shop.test',
+      'User-Agent: curl/8',
+      'X-Request-Id: a',
+      'X-Request-Id: b',
+      'Cookie: sp=00000000-0000-4000-8000-000000000001',
+      'Cookie: _ga=GA1',
+      'text/plain',
+    ])
+  })
+
+  it('gives the right line for any name and value, past every bound of the lines kept', () => {
+    // Many names, many values per name and long values: each line is still its own header's.
+    const seed = 20261127
+    console.log(`fuzz seed ${seed}`)
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.constantFrom('x-a', 'x-b', 'accept', 'x-trace-id').chain((name) =>
+              fc.oneof(
+                fc.constant(name),
+                fc.nat(200).map((n) => `x-name-${n}`),
+              ),
+            ),
+            fc.oneof(
+              fc.nat(300).map((n) => `v${n}`),
+              fc.string({ maxLength: 8 }),
+              fc.string({ minLength: 250, maxLength: 300 }),
+            ),
+          ),
+          { minLength: 1, maxLength: 40 },
+        ),
+        (pairs) => {
+          for (const [name, value] of pairs) {
+            const prefix = name.replace(
+              /(^|-)([a-z])/g,
+              (_, d: string, l: string) => d + l.toUpperCase(),
+            )
+            expect(headerLinesOf({ [name]: value })).toEqual([`${prefix}: ${value}`])
+          }
+        },
+      ),
+      { seed, numRuns: 200 },
+    )
+  })
+})
