@@ -1,15 +1,18 @@
-// Where one event's microseconds go on the collector path: the `collect` stage of
-// bench/pipeline-stages.mjs (read + process + store, in process, without HTTP) under V8's sampling
-// profiler, its samples' self time grouped by the part of Floe (or of Node) they were in, in µs per
-// event. The same events as the ingest scenarios: a page view with two contexts.
-// Usage: node bench/pipeline-profile.mjs [--mode get|post] [--events 50000] [--top 15]
+// Where one event's microseconds go on the collector path: the `collectInTurns` stage of
+// bench/pipeline-stages.mjs (read + process + store, in process, without HTTP, --per-turn requests
+// read in each turn of the event loop) under V8's sampling profiler, its samples' self time grouped
+// by the part of Floe (or of Node) they were in, in µs per event. The same events as the ingest
+// scenarios: a page view with two contexts. The profile also sees the harness making each request's
+// fresh strings (Buffer's latin1 decoding, ~1 µs a GET request), which the stage's own figure leaves out.
+// Usage: node bench/pipeline-profile.mjs [--mode get|post] [--events 50000] [--top 15] [--per-turn 10]
 import { Session } from 'node:inspector/promises'
 import { option } from './support/load.mjs'
-import { microsPerEvent, pipelineHarness } from './support/pipeline-harness.mjs'
+import { microsPerEventInTurns, pipelineHarness } from './support/pipeline-harness.mjs'
 
 const mode = process.argv.includes('post') ? 'post' : 'get'
 const EVENTS = option('events', 50_000)
 const TOP = option('top', 15)
+const PER_TURN = option('per-turn', 10)
 
 const pipeline = await pipelineHarness({
   distRoot: new URL('../dist', import.meta.url).pathname,
@@ -18,14 +21,14 @@ const pipeline = await pipelineHarness({
 })
 const requests = Math.ceil(EVENTS / pipeline.eventsPerRequest)
 // Warm-up: the optimising compiler has seen the path before the profile starts.
-await microsPerEvent(pipeline.collect, Math.ceil(requests / 5), pipeline.eventsPerRequest)
+await microsPerEventInTurns(pipeline, Math.ceil(requests / 5), PER_TURN)
 
 const session = new Session()
 session.connect()
 await session.post('Profiler.enable')
 await session.post('Profiler.setSamplingInterval', { interval: 50 })
 await session.post('Profiler.start')
-const total = await microsPerEvent(pipeline.collect, requests, pipeline.eventsPerRequest)
+const total = await microsPerEventInTurns(pipeline, requests, PER_TURN)
 const { profile } = await session.post('Profiler.stop')
 session.disconnect()
 
