@@ -2,12 +2,15 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { readCollectorRequest, type CollectorRequest } from './collector-request.js'
 
-const request = (headers: CollectorRequest['headers']): CollectorRequest => ({
+const request = (
+  headers: CollectorRequest['headers'],
+  remoteAddress: string | null = '127.0.0.1',
+): CollectorRequest => ({
   api: { vendor: 'com.snowplowanalytics.snowplow', version: 'tp1' },
   method: 'GET',
   rawQuery: 'e=pv&p=web',
   headers,
-  remoteAddress: '127.0.0.1',
+  remoteAddress,
   body: null,
   timestamp: 1_700_000_000_000,
   collectorName: 'floe-test',
@@ -75,5 +78,18 @@ describe('the header lines a collector request records', () => {
       ),
       { seed, numRuns: 200 },
     )
+  })
+
+  it('records the socket address, an IPv4-mapped IPv6 address as its IPv4 address', () => {
+    const addressOf = (remoteAddress: string | null) => {
+      const reading = readCollectorRequest(request({}, remoteAddress))
+      if (reading.kind !== 'payload') throw new Error('expected a payload')
+      return reading.payload.context.ipAddress
+    }
+    expect(addressOf('::ffff:192.0.2.7')).toBe('192.0.2.7')
+    expect(addressOf('192.0.2.8')).toBe('192.0.2.8')
+    expect(addressOf('::1')).toBe('::1')
+    expect(addressOf('2001:db8::ffff:1')).toBe('2001:db8::ffff:1')
+    expect(addressOf(null)).toBeNull()
   })
 })

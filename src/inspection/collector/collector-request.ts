@@ -81,7 +81,9 @@ function clientIp(headers: IncomingHttpHeaders, remoteAddress: string | null): s
   const forwarded = /for=([^;,]+)/i.exec(header(headers, 'forwarded') ?? '')
   const forwardedFor7239 = forwarded?.[1] === undefined ? null : leadingAddress(forwarded[1])
   if (forwardedFor7239 !== null) return forwardedFor7239
-  return remoteAddress === null ? null : remoteAddress.replace(/^::ffff:/, '')
+  if (remoteAddress === null) return null
+  // The socket's own string when it has no IPv4-mapped prefix (`replace` would copy it for each event).
+  return remoteAddress.startsWith('::ffff:') ? remoteAddress.slice(7) : remoteAddress
 }
 
 /**

@@ -204,11 +204,26 @@ const MILLIS_SUFFIXES = Array.from({ length: 1000 }, (_, millis) =>
   millis === 0 ? 'Z' : `.${String(millis).padStart(3, '0')}Z`,
 )
 
+/**
+ * The strings of recently written instants, by millisecond (a table of RECENT_INSTANTS places, each
+ * holding the last instant that fell there): an event's collector time, its request's, and the
+ * processing times of events handled in the same millisecond share one string instead of a copy each.
+ */
+const RECENT_INSTANTS = 256
+const recentInstantMillis = new Float64Array(RECENT_INSTANTS).fill(NaN)
+const recentInstantTexts: string[] = new Array<string>(RECENT_INSTANTS).fill('')
+
 /** Java's `Instant.toString`: ISO 8601 UTC, a zero millisecond part left out. */
 export function instantString(epochMillis: number): string {
+  const place = Math.abs(epochMillis % RECENT_INSTANTS) | 0
+  if (recentInstantMillis[place] === epochMillis) return recentInstantTexts[place] as string
   const second = Math.floor(epochMillis / 1000)
   // `| 0`: a fractional millisecond is cut off, as `Date` does.
-  return secondPrefixes.get(second) + (MILLIS_SUFFIXES[(epochMillis - second * 1000) | 0] ?? 'Z')
+  const text =
+    secondPrefixes.get(second) + (MILLIS_SUFFIXES[(epochMillis - second * 1000) | 0] ?? 'Z')
+  recentInstantMillis[place] = epochMillis
+  recentInstantTexts[place] = text
+  return text
 }
 
 /** The TSV and bad-row form: `yyyy-MM-dd HH:mm:ss.SSS`, UTC. */

@@ -80,11 +80,23 @@ export type EventOutcome =
   /** A JavaScript enrichment called `event.drop()`: neither good nor bad, nothing is kept. */
   | { readonly kind: 'dropped' }
 
+/** `v_etl` of each processor, written once (not once per event, each event keeping its own copy). */
+const etlVersions = new WeakMap<Processor, string>()
+
+function etlVersion(processor: Processor): string {
+  let version = etlVersions.get(processor)
+  if (version === undefined) {
+    version = `${processor.artifact}-${processor.version}`
+    etlVersions.set(processor, version)
+  }
+  return version
+}
+
 /** Fields the collector sets before the parameters are read. */
 function setUp(event: EnrichedEvent, raw: RawEvent, deps: PipelineDeps): void {
   event.fields.event_id = deps.newEventId()
   event.fields.v_collector = raw.source.name
-  event.fields.v_etl = `${deps.processor.artifact}-${deps.processor.version}`
+  event.fields.v_etl = etlVersion(deps.processor)
   event.fields.etl_tstamp = deps.now()
   event.fields.collector_tstamp = raw.context.timestamp
   event.fields.network_userid = raw.context.userId

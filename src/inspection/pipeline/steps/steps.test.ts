@@ -235,11 +235,14 @@ describe('enrichment steps', () => {
 
 describe('canonical event', () => {
   it('writes any millisecond instant as Date does, with a zero millisecond part left out', () => {
-    // Includes instants before 1970 and many within one second (the prefixes are kept per second).
+    // Includes instants before 1970, many within one second (the prefixes are kept per second) and
+    // repeated or fractional ones (recent instants are kept by millisecond).
     const instants = fc.oneof(
       fc.integer({ min: -62_135_596_800_000, max: 253_402_300_799_999 }),
       fc.integer({ min: 1_700_000_000_000, max: 1_700_000_003_000 }),
       fc.integer({ min: -3000, max: 3000 }),
+      fc.constantFrom(1_700_000_000_000, 1_700_000_000_256, 1_700_000_000_512),
+      fc.double({ min: 1_700_000_000_000, max: 1_700_000_001_000, noNaN: true }),
     )
     fc.assert(
       fc.property(fc.array(instants, { maxLength: 600 }), (values) => {
