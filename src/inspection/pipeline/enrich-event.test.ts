@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { rawEvent } from '../../../test/support/raw-events.js'
-import { enrichEvent, type PipelineDeps } from './enrich-event.js'
+import { pipelineDeps, rawEvent } from '../../../test/support/raw-events.js'
+import { enrichEvent } from './enrich-event.js'
 
-const deps: PipelineDeps = {
-  iglu: {
-    validate: async () => ({ kind: 'valid' }),
-    validateNow: () => ({ kind: 'valid' }),
-    validateWith: () => ({ kind: 'valid' }),
-  },
-  processor: { artifact: 'floe', version: 'test' },
-  now: () => 1_700_000_000_000,
-  newEventId: () => '00000000-0000-4000-8000-000000000001',
-}
+const deps = pipelineDeps()
 
 /** A self-describing event of `iglu:com.acme/<name>/jsonschema/<version>`. */
 const selfDescribing = (name: string, version = '1-0-0') =>

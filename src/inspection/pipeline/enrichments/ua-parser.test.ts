@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { emptyEvent } from '../canonical-event.js'
-import { rawEvent } from '../../../../test/support/raw-events.js'
+import { pipelineDeps, rawEvent } from '../../../../test/support/raw-events.js'
 import { enrichEvent } from '../enrich-event.js'
 import type { EnrichmentFailure } from './enrichments.js'
 import { compileUaParserRules, parseUserAgent } from './ua-parser-rules.js'
@@ -186,17 +186,7 @@ describe('ua parser', () => {
       rules: { ...rules, os: [{ regex: broken, fields: [] }] },
       schemaKey,
     })
-    const outcome = await enrichEvent(raw, {
-      iglu: {
-        validate: async () => ({ kind: 'valid' }),
-        validateNow: () => ({ kind: 'valid' }),
-        validateWith: () => ({ kind: 'valid' }),
-      },
-      processor: { artifact: 'floe', version: 'test' },
-      now: () => 1_700_000_000_000,
-      newEventId: () => '00000000-0000-4000-8000-000000000001',
-      enrichments: { uaParser },
-    })
+    const outcome = await enrichEvent(raw, pipelineDeps({ uaParser }))
     if (outcome.kind !== 'bad') throw new Error('expected a bad event')
     const row = JSON.parse(outcome.bad.errors[1] ?? '{}') as {
       schema: string
