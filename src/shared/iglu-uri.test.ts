@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { igluUriParts, looseIgluUriParts } from './iglu-uri.js'
+import { igluUriParts, isIgluUri, looseIgluUriParts } from './iglu-uri.js'
 
 describe('Iglu URIs', () => {
   it('splits a URI into vendor, name, format and version', () => {
@@ -29,5 +30,25 @@ describe('Iglu URIs', () => {
       expect(igluUriParts(uri), uri).toBeNull()
       expect(looseIgluUriParts(uri), uri).toBeNull()
     }
+  })
+
+  it('says a string is an Iglu URI exactly when it splits into parts', () => {
+    const seed = 20261127
+    console.log(`fuzz seed ${seed}`)
+    const part = fc.stringMatching(/^[a-z0-9._ /-]{0,6}$/)
+    const uri = fc.oneof(
+      fc
+        .tuple(part, part, part, fc.stringMatching(/^[0-9x]{1,2}-[0-9]{1,2}-[0-9]{0,2}$/))
+        .map(([vendor, name, format, version]) => `iglu:${vendor}/${name}/${format}/${version}`),
+      fc.string(),
+    )
+    fc.assert(
+      fc.property(uri, (text) => {
+        expect(isIgluUri(text)).toBe(igluUriParts(text) !== null)
+      }),
+      { seed, numRuns: 2000 },
+    )
+    expect(isIgluUri('iglu:com.acme/click/jsonschema/1-0-0')).toBe(true)
+    expect(isIgluUri('iglu:com.acme/click here/jsonschema/1-0-0')).toBe(false)
   })
 })

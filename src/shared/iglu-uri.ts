@@ -30,6 +30,11 @@ export function igluUriParts(uri: string): IgluUriParts | null {
   return parts(IGLU_URI.exec(uri))
 }
 
+/** Whether `uri` is an Iglu URI whose vendor, name and format use Iglu's characters (no parts built). */
+export function isIgluUri(uri: string): boolean {
+  return IGLU_URI.test(uri)
+}
+
 /** The parts of any `iglu:a/b/c/M-R-A` whose parts hold no slash; null otherwise. */
 export function looseIgluUriParts(uri: string): IgluUriParts | null {
   return parts(LOOSE_IGLU_URI.exec(uri))

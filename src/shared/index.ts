@@ -5,6 +5,7 @@ export { DomainError, type DomainErrorKind } from './domain-error.js'
 export { ExpiringCache } from './expiring-cache.js'
 export {
   igluUriParts,
+  isIgluUri,
   looseIgluUriParts,
   NAME_PATTERN,
   VENDOR_PATTERN,

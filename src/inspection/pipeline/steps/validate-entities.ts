@@ -1,4 +1,4 @@
-import { igluUriParts } from '../../../shared/index.js'
+import { isIgluUri } from '../../../shared/index.js'
 import { parseJson } from '../adapt-payload.js'
 import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
 import type { IgluValidation } from '../iglu-validation.js'
@@ -20,7 +20,7 @@ const fromBase64 = (text: string) => Buffer.from(text, 'base64').toString('utf8'
 /** Why a value is not a self-describing JSON, as the reference's NotIglu codes say. */
 function notIglu(json: unknown): { json: unknown; error: string } | null {
   if (!isSelfDescribing(json)) return { json, error: 'INVALID_DATA_PAYLOAD' }
-  if (igluUriParts(json.schema) === null) return { json, error: 'INVALID_IGLUURI' }
+  if (!isIgluUri(json.schema)) return { json, error: 'INVALID_IGLUURI' }
   return null
 }
 
