@@ -92,4 +92,25 @@ describe('the header lines a collector request records', () => {
     expect(addressOf('2001:db8::ffff:1')).toBe('2001:db8::ffff:1')
     expect(addressOf(null)).toBeNull()
   })
+
+  it('names the source by the host without its port, and shares it and the path between requests', () => {
+    const read = (headers: CollectorRequest['headers']) => {
+      const reading = readCollectorRequest(request(headers))
+      if (reading.kind !== 'payload') throw new Error('expected a payload')
+      return reading.payload
+    }
+    const first = read({ host: 'collector.test:9090' })
+    const second = read({ host: 'collector.test:9090' })
+    expect(first.source).toEqual({
+      name: 'floe-test',
+      encoding: 'UTF-8',
+      hostname: 'collector.test',
+    })
+    expect(second.source).toBe(first.source)
+    expect(second.api).toBe(first.api)
+    expect(first.api).toEqual({ vendor: 'com.snowplowanalytics.snowplow', version: 'tp1' })
+    expect(read({}).source.hostname).toBeNull()
+    expect(read({ host: 'other.test' }).source.hostname).toBe('other.test')
+    expect(read({ host: 'bad\nhost:1' }).source.hostname).toBe('bad\nhost')
+  })
 })

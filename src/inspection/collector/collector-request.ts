@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
 import { isIPv4, isIPv6 } from 'node:net'
-import type { ApiPath, CollectorPayload, QueryPair } from '../pipeline/collector-payload.js'
+import type {
+  ApiPath,
+  CollectorPayload,
+  PayloadSource,
+  QueryPair,
+} from '../pipeline/collector-payload.js'
+import { BoundedMemo } from '../../shared/index.js'
 import { decodeQueryString } from '../pipeline/query-string.js'
 import { recurringValue } from '../pipeline/recurring-values.js'
 
@@ -154,6 +160,40 @@ function headerLines(
 }
 
 /**
+ * The API paths and payload sources of requests, each kept once: every event stored keeps its
+ * request's, and a tracker's requests all have the same (the host header without its port names
+ * the source). Keyed by their parts joined with a newline, which no header value or path part holds.
+ */
+const apiPaths = new BoundedMemo<string, ApiPath>(64, (key) => {
+  const [vendor = '', version = ''] = key.split('\n')
+  return Object.freeze({ vendor, version })
+})
+const payloadSources = new BoundedMemo<string, PayloadSource>(64, (key) => {
+  const [name = '', host] = key.split('\n')
+  return Object.freeze({
+    name,
+    encoding: 'UTF-8',
+    hostname: host === undefined ? null : host.replace(/:\d+$/, ''),
+  })
+})
+
+function payloadSource(collectorName: string, host: string | null): PayloadSource {
+  // A value holding a newline would read as another key: such a (malformed) one is not kept.
+  if (collectorName.includes('\n') || (host !== null && host.includes('\n')))
+    return {
+      name: collectorName,
+      encoding: 'UTF-8',
+      hostname: host === null ? null : host.replace(/:\d+$/, ''),
+    }
+  return payloadSources.get(host === null ? collectorName : `${collectorName}\n${host}`)
+}
+
+function apiPath(api: ApiPath): ApiPath {
+  if (api.vendor.includes('\n') || api.version.includes('\n')) return api
+  return apiPaths.get(`${api.vendor}\n${api.version}`)
+}
+
+/**
  * Reads a collector request as the loader would: the query string strictly, the network user id
  * from `nuid`, else the network user id cookie (`sp` by default), else a new UUID (all-zero for `SP-Anonymous`). A request the
  * loader cannot read is `unreadable` and becomes a collector_payload_format_violation.
@@ -191,15 +231,11 @@ export function readCollectorRequest(request: CollectorRequest): CollectorReadin
     anonymous,
     hadNuidCookie: fromCookie !== null,
     payload: {
-      api: request.api,
+      api: apiPath(request.api),
       querystring,
       contentType,
       body: request.body,
-      source: {
-        name: request.collectorName,
-        encoding: 'UTF-8',
-        hostname: host === null ? null : host.replace(/:\d+$/, ''),
-      },
+      source: payloadSource(request.collectorName, host),
       context: {
         timestamp: request.timestamp,
         ipAddress: anonymous ? 'unknown' : clientIp(request.headers, request.remoteAddress),
