@@ -58,4 +58,39 @@ describe("Micro's rawEvent", () => {
       { numRuns: 300 },
     )
   })
+
+  it('is kept right however events share, reorder or vary their lists of names', () => {
+    // A few lists of more than 16 names, in several orders, interleaved with new ones: the names
+    // are shared between events, the values never.
+    const base = Array.from({ length: 20 }, (_, i) => `p${i}`)
+    const variants = [
+      base,
+      [...base].reverse(),
+      ['first', ...base.slice(1)],
+      [...base.slice(0, -1), 'last'],
+      [...base.slice(1), 'extra'],
+      base.slice(0, 18),
+    ]
+    const names = fc.oneof(
+      fc.constantFrom(...variants),
+      fc.uniqueArray(fc.string({ maxLength: 4 }), { minLength: 17, maxLength: 22 }),
+    )
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(names, fc.string({ maxLength: 5 })), { minLength: 1, maxLength: 30 }),
+        (events) => {
+          const kept = events.map(([list, tag]) => {
+            const raw = rawEvent(new Map(list.map((name, i) => [name, `${tag}${i}`])))
+            return { raw, kept: keptRawEvent(raw) }
+          })
+          for (const { raw, kept: each } of kept) {
+            expect(JSON.stringify(each)).toBe(JSON.stringify(rawEventJson(raw)))
+            for (const [name, value] of raw.parameters)
+              expect(storedParameter(each.parameters, name)).toBe(value)
+          }
+        },
+      ),
+      { numRuns: 200 },
+    )
+  })
 })
