@@ -7,7 +7,6 @@ import type {
   PayloadSource,
   QueryPair,
 } from '../pipeline/collector-payload.js'
-import { BoundedMemo } from '../../shared/index.js'
 import { decodeQueryString } from '../pipeline/query-string.js'
 import { recurringValue } from '../pipeline/recurring-values.js'
 
@@ -160,37 +159,36 @@ function headerLines(
 }
 
 /**
- * The API paths and payload sources of requests, each kept once: every event stored keeps its
- * request's, and a tracker's requests all have the same (the host header without its port names
- * the source). Keyed by their parts joined with a newline, which no header value or path part holds.
+ * The API paths and payload sources of recent requests: every event stored keeps its request's,
+ * and a tracker's requests all have the same (the host header without its port names the source),
+ * so each is kept once instead of once per event. Found by comparing their parts (short strings,
+ * usually the very ones of the request before); at most RECENT_REQUEST_PARTS of each.
  */
-const apiPaths = new BoundedMemo<string, ApiPath>(64, (key) => {
-  const [vendor = '', version = ''] = key.split('\n')
-  return Object.freeze({ vendor, version })
-})
-const payloadSources = new BoundedMemo<string, PayloadSource>(64, (key) => {
-  const [name = '', host] = key.split('\n')
-  return Object.freeze({
-    name,
-    encoding: 'UTF-8',
-    hostname: host === undefined ? null : host.replace(/:\d+$/, ''),
-  })
-})
+const recentApiPaths: ApiPath[] = []
+const recentSources: { readonly host: string | null; readonly source: PayloadSource }[] = []
+const RECENT_REQUEST_PARTS = 8
 
-function payloadSource(collectorName: string, host: string | null): PayloadSource {
-  // A value holding a newline would read as another key: such a (malformed) one is not kept.
-  if (collectorName.includes('\n') || (host !== null && host.includes('\n')))
-    return {
-      name: collectorName,
-      encoding: 'UTF-8',
-      hostname: host === null ? null : host.replace(/:\d+$/, ''),
-    }
-  return payloadSources.get(host === null ? collectorName : `${collectorName}\n${host}`)
+function remember<T>(recent: T[], item: T): T {
+  recent.unshift(item)
+  if (recent.length > RECENT_REQUEST_PARTS) recent.pop()
+  return item
 }
 
 function apiPath(api: ApiPath): ApiPath {
-  if (api.vendor.includes('\n') || api.version.includes('\n')) return api
-  return apiPaths.get(`${api.vendor}\n${api.version}`)
+  for (const path of recentApiPaths)
+    if (path.version === api.version && path.vendor === api.vendor) return path
+  return remember(recentApiPaths, Object.freeze({ vendor: api.vendor, version: api.version }))
+}
+
+function payloadSource(collectorName: string, host: string | null): PayloadSource {
+  for (const recent of recentSources)
+    if (recent.host === host && recent.source.name === collectorName) return recent.source
+  const source = Object.freeze({
+    name: collectorName,
+    encoding: 'UTF-8',
+    hostname: host === null ? null : host.replace(/:\d+$/, ''),
+  })
+  return remember(recentSources, { host, source }).source
 }
 
 /**
