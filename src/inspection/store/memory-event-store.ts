@@ -1,4 +1,5 @@
 import { getHeapStatistics } from 'node:v8'
+import { BoundedMemo } from '../../shared/index.js'
 import { BoundedLog } from './bounded-log.js'
 import { badEventWeight, goodEventWeight } from './event-weight.js'
 import type { BadEvent } from '../pipeline/bad-rows.js'
@@ -69,12 +70,31 @@ class Postings {
   }
 }
 
+/**
+ * The index keys of recent types, schemas and context lists: an event's values are mostly the
+ * very strings and lists of the events before it (the pipeline shares them), so their keys are
+ * not written out (and hashed again, when looked up) for every event.
+ */
+const typeKeys = new BoundedMemo<string, string>(256, (type) => `type:${type}`)
+const schemaKeys = new BoundedMemo<string, string>(1024, (schema) => `schema:${schema}`)
+const contextKeys = new WeakMap<readonly string[], readonly string[]>()
+
+function contextKeysOf(contexts: readonly string[]): readonly string[] {
+  let keys = contextKeys.get(contexts)
+  if (keys === undefined) {
+    keys = [...new Set(contexts)].map((context) => `context:${context}`)
+    // Only a frozen list (shared between events) is sure to stay as it is.
+    if (Object.isFrozen(contexts)) contextKeys.set(contexts, keys)
+  }
+  return keys
+}
+
 const indexKeys = (event: GoodEvent): string[] => {
   // No filter matches a missing type or schema: neither is indexed.
   const keys: string[] = []
-  if (event.eventType != null) keys.push(`type:${event.eventType}`)
-  if (event.schema !== null) keys.push(`schema:${event.schema}`)
-  for (const context of new Set(event.contexts)) keys.push(`context:${context}`)
+  if (event.eventType != null) keys.push(typeKeys.get(event.eventType))
+  if (event.schema !== null) keys.push(schemaKeys.get(event.schema))
+  if (event.contexts.length > 0) keys.push(...contextKeysOf(event.contexts))
   return keys
 }
 
