@@ -93,4 +93,17 @@ describe("Micro's rawEvent", () => {
       { numRuns: 200 },
     )
   })
+
+  it("shares a payload's request context JSON between its events, and never gives another's", () => {
+    const first = rawEvent(undefined, { userId: 'a', timestamp: 1_700_000_000_000 })
+    const second = rawEvent(undefined, { userId: 'b', timestamp: 1_700_000_000_001 })
+    const sameRequest = { ...first, parameters: new Map([['e', 'pp']]) }
+    const a = keptRawEvent(first).context
+    expect(keptRawEvent(sameRequest).context).toBe(a)
+    const b = keptRawEvent(second).context
+    expect(b).toMatchObject({ userId: 'b', timestamp: '2023-11-14T22:13:20.001Z' })
+    expect(keptRawEvent(first).context).toEqual(a)
+    expect(keptRawEvent(first).context.userId).toBe('a')
+    expect(rawEventJson(second).context).toEqual(b)
+  })
 })

@@ -50,9 +50,17 @@ export interface RawEvent {
 
 /**
  * The events of one payload share its request context: its JSON is built once and shared (never
- * changed). It holds the context's own list of header lines, which nothing changes either.
+ * changed). It holds the context's own list of header lines, which nothing changes either. A
+ * payload's events are processed one after the other, so the last context's JSON is the one kept
+ * (a payload of one event, a GET request, needs no table at all; events of payloads processed in
+ * between still get equal JSON, each its own).
  */
-const contextJsons = new WeakMap<RequestContext, ReturnType<typeof buildContextJson>>()
+const lastContext: { context: RequestContext | null; json: ContextJson | null } = {
+  context: null,
+  json: null,
+}
+
+type ContextJson = ReturnType<typeof buildContextJson>
 
 const buildContextJson = (context: RequestContext) => ({
   timestamp: instantString(context.timestamp),
@@ -63,12 +71,11 @@ const buildContextJson = (context: RequestContext) => ({
   userId: context.userId,
 })
 
-function contextJson(context: RequestContext): ReturnType<typeof buildContextJson> {
-  let json = contextJsons.get(context)
-  if (json === undefined) {
-    json = buildContextJson(context)
-    contextJsons.set(context, json)
-  }
+function contextJson(context: RequestContext): ContextJson {
+  if (lastContext.context === context && lastContext.json !== null) return lastContext.json
+  const json = buildContextJson(context)
+  lastContext.context = context
+  lastContext.json = json
   return json
 }
 
