@@ -113,4 +113,18 @@ describe('the header lines a collector request records', () => {
     expect(read({ host: 'other.test' }).source.hostname).toBe('other.test')
     expect(read({ host: 'bad\nhost:1' }).source.hostname).toBe('bad\nhost')
   })
+
+  it('shares the list of header lines between requests that send the same lines', () => {
+    const headers = {
+      host: 'shop.test',
+      'user-agent': 'curl/8',
+      cookie: 'sp=00000000-0000-4000-8000-00000000000a',
+    }
+    const first = headerLinesOf({ ...headers })
+    expect(headerLinesOf({ ...headers })).toBe(first)
+    const other = headerLinesOf({ ...headers, 'user-agent': 'curl/9' })
+    expect(other).not.toBe(first)
+    expect(other).toContain('User-Agent: curl/9')
+    expect(first).toContain('User-Agent: curl/8')
+  })
 })

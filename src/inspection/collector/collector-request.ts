@@ -9,6 +9,7 @@ import type {
 } from '../pipeline/collector-payload.js'
 import { decodeQueryString } from '../pipeline/query-string.js'
 import { recurringValue } from '../pipeline/recurring-values.js'
+import { RecentLists } from '../../shared/index.js'
 
 /** The network user id of an anonymous tracker (`SP-Anonymous` header). */
 export const ANONYMOUS_NUID = '00000000-0000-0000-0000-000000000000'
@@ -133,16 +134,25 @@ function headerLine(name: string, value: string): string {
   return lines.line(value)
 }
 
+/** Headers an anonymous tracker's request is recorded without (they would identify it). */
+const DROPPED_WHEN_ANONYMOUS: ReadonlySet<string> = new Set([
+  'x-forwarded-for',
+  'x-real-ip',
+  'cookie',
+])
+const NOTHING_DROPPED: ReadonlySet<string> = new Set()
+
+/** The header line lists of recent requests: a tracker's requests send the same lines. */
+const headerLineLists = new RecentLists<string>(8)
+
 /** `"Name: value"` strings as the collector records them: one entry per cookie, the content type last. */
 function headerLines(
   headers: IncomingHttpHeaders,
   cookies: ReadonlyMap<string, string>,
   anonymous: boolean,
   contentType: string | null,
-): string[] {
-  const dropped = anonymous
-    ? new Set(['x-forwarded-for', 'x-real-ip', 'cookie'])
-    : new Set<string>()
+): readonly string[] {
+  const dropped = anonymous ? DROPPED_WHEN_ANONYMOUS : NOTHING_DROPPED
   const lines: string[] = []
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || dropped.has(name) || name === 'content-type') continue
@@ -155,7 +165,7 @@ function headerLines(
     else for (const item of value) lines.push(headerLine(name, item))
   }
   if (contentType !== null) lines.push(recurringValue(contentType))
-  return lines
+  return headerLineLists.shared(lines)
 }
 
 /**

@@ -1,3 +1,4 @@
+import { RecentLists } from '../../shared/index.js'
 import { instantString } from './canonical-event.js'
 
 /** What the collector recorded about one HTTP request. */
@@ -118,25 +119,8 @@ export function rawEventJson(raw: RawEvent) {
   return rawEventWith(raw, parametersJson(raw.parameters))
 }
 
-/** The lists of parameter names most recently kept, newest first: a tracker sends a few, again and again. */
-const recentNameLists: (readonly string[])[] = []
-const RECENT_NAME_LISTS = 8
-
-/** Whether two lists hold equal names in the same order. */
-function sameNames(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false
-  for (let at = 0; at < a.length; at++) if (a[at] !== b[at]) return false
-  return true
-}
-
-/** The kept list of these names (the same names in the same order), kept now if none is. */
-function sharedNames(names: string[]): readonly string[] {
-  for (const list of recentNameLists) if (sameNames(list, names)) return list
-  const kept = Object.freeze(names)
-  recentNameLists.unshift(kept)
-  if (recentNameLists.length > RECENT_NAME_LISTS) recentNameLists.pop()
-  return kept
-}
+/** The lists of parameter names most recently kept: a tracker sends a few, again and again. */
+const parameterNames = new RecentLists<string>(8)
 
 /**
  * Micro's `rawEvent.parameters` as a stored event keeps them when there are many: the values in an
@@ -160,7 +144,7 @@ export class KeptParameters {
       names[at] = name
       values[at++] = value
     }
-    return new KeptParameters(sharedNames(names), values)
+    return new KeptParameters(parameterNames.shared(names), values)
   }
 
   /** The value of parameter `name` (undefined when absent). */
