@@ -57,4 +57,40 @@ describe('the stored event', () => {
     if (outcome.kind !== 'bad') throw new Error('expected a bad event')
     expect(outcome.incomplete?.schema).toBeNull()
   })
+
+  it("keeps the tracker's event id, and makes one only for an event without a valid one", async () => {
+    let made = 0
+    const counting = {
+      ...deps,
+      newEventId: () => `00000000-0000-4000-8000-00000000000${++made}`,
+    }
+    const own = await enrichEvent(
+      rawEvent(
+        new Map([
+          ['e', 'pv'],
+          ['p', 'web'],
+          ['eid', 'A1B2C3D4-0000-4000-8000-000000000000'],
+        ]),
+      ),
+      counting,
+    )
+    if (own.kind !== 'good') throw new Error('expected a good event')
+    expect(own.good.event.event_id).toBe('a1b2c3d4-0000-4000-8000-000000000000')
+    expect(made).toBe(0)
+    const none = await enrichEvent(rawEvent(), counting)
+    if (none.kind !== 'good') throw new Error('expected a good event')
+    expect(none.good.event.event_id).toBe('00000000-0000-4000-8000-000000000001')
+    const invalid = await enrichEvent(
+      rawEvent(
+        new Map([
+          ['e', 'pv'],
+          ['p', 'web'],
+          ['eid', 'not-a-uuid'],
+        ]),
+      ),
+      counting,
+    )
+    if (invalid.kind !== 'bad') throw new Error('expected a bad event')
+    expect(invalid.incomplete?.event.event_id).toBe('00000000-0000-4000-8000-000000000002')
+  })
 })

@@ -92,9 +92,8 @@ function etlVersion(processor: Processor): string {
   return version
 }
 
-/** Fields the collector sets before the parameters are read. */
+/** Fields the collector sets before the parameters are read (the event id after: see enrichEvent). */
 function setUp(event: EnrichedEvent, raw: RawEvent, deps: PipelineDeps): void {
-  event.fields.event_id = deps.newEventId()
   event.fields.v_collector = raw.source.name
   event.fields.v_etl = etlVersion(deps.processor)
   event.fields.etl_tstamp = deps.now()
@@ -196,6 +195,8 @@ export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<Ev
   const event = emptyEvent()
   setUp(event, raw, deps)
   const atomicErrors = parseAtomicFields(event, raw.parameters)
+  // A new id only for an event without a valid one of its own (`eid`): trackers send one.
+  if (event.fields.event_id === null) event.fields.event_id = deps.newEventId()
   const checked = validateEntities(event, raw.parameters, deps.iglu)
   const entityMessages = checked instanceof Promise ? await checked : checked
   const inputValid = atomicErrors.length === 0 && entityMessages.length === 0

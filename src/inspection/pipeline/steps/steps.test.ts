@@ -76,6 +76,28 @@ describe('parse-atomic-fields', () => {
     ])
   })
 
+  it('reads a dimension as `(\\d+)x(\\d+)` does, within Java integers', () => {
+    const text = fc.stringMatching(/^[0-9x ]{0,14}$/)
+    fc.assert(
+      fc.property(
+        fc.oneof(text, fc.constantFrom('2147483647x1', '2147483648x1', '007x08')),
+        (res) => {
+          const match = /^(\d+)x(\d+)$/.exec(res)
+          const { fields, errors } = parse({ res })
+          const fits =
+            match !== null && Number(match[1]) <= 2147483647 && Number(match[2]) <= 2147483647
+          if (fits)
+            expect([fields.dvce_screenwidth, fields.dvce_screenheight]).toEqual([
+              Number(match[1]),
+              Number(match[2]),
+            ])
+          else expect(errors.map((e) => e.field)).toEqual(['res'])
+        },
+      ),
+      { numRuns: 500 },
+    )
+  })
+
   it('lets tnuid beat nuid, and empties strings to null', () => {
     expect(parse({ nuid: 'a', tnuid: 'b', aid: '' }).fields).toMatchObject({
       network_userid: 'b',
