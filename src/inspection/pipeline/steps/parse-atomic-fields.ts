@@ -7,12 +7,28 @@ export interface AtomicParseError {
   readonly message: string
 }
 
-type Converted =
-  { ok: true; value: string | number | boolean | null } | { ok: false; message: string }
+/** Why a parameter did not convert; each kind is one shared instance (no object per parameter). */
+class Failure {
+  constructor(readonly message: string) {}
+}
+const fail = (message: string) => new Failure(message)
+
+type Converted = string | number | boolean | null | Failure
 type Conversion = (raw: string) => Converted
 
-const ok = (value: string | number | boolean | null): Converted => ({ ok: true, value })
-const fail = (message: string): Converted => ({ ok: false, message })
+const NOT_INTEGER = fail('Cannot be converted to java.lang.Integer')
+const NOT_DECIMAL = fail(
+  `Cannot be converted to java.math.BigDecimal. Error : Character array is missing "exponent" mark 'e' or 'E'.`,
+)
+const DECIMAL_TOO_LARGE = fail('Cannot be converted to java.math.BigDecimal. Error : Too large')
+const NOT_BOOLEAN = fail('Cannot be converted to Boolean-like java.lang.Byte')
+const NOT_MILLIS = fail('Not in the expected format: ms since epoch')
+const NOT_REDSHIFT_TIMESTAMP = fail(
+  'Formatting as yyyy-MM-dd HH:mm:ss.SSS is not Redshift-compatible',
+)
+const NOT_UUID = fail('Not a valid UUID')
+const NOT_EVENT_TYPE = fail('Not a valid event type')
+const NOT_PLATFORM = fail('Not a valid platform')
 
 // eslint-disable-next-line no-control-regex
 const TSV_UNSAFE = /[\u0000-\u001f\u007f]/
@@ -26,49 +42,39 @@ export function tsvSafe(raw: string): string | null {
   return cleaned === '' ? null : cleaned
 }
 
-const str: Conversion = (raw) => ok(tsvSafe(raw))
+const str: Conversion = (raw) => tsvSafe(raw)
 
 const int: Conversion = (raw) => {
-  if (raw.toLowerCase() === 'null') return ok(null)
-  if (!/^[+-]?\d+$/.test(raw)) return fail('Cannot be converted to java.lang.Integer')
+  if (raw.toLowerCase() === 'null') return null
+  if (!/^[+-]?\d+$/.test(raw)) return NOT_INTEGER
   const value = Number(raw)
-  return value >= -2147483648 && value <= 2147483647
-    ? ok(value)
-    : fail('Cannot be converted to java.lang.Integer')
+  return value >= -2147483648 && value <= 2147483647 ? value : NOT_INTEGER
 }
 
 const dec: Conversion = (raw) => {
-  if (raw.toLowerCase() === 'null') return ok(null)
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw))
-    return fail(
-      `Cannot be converted to java.math.BigDecimal. Error : Character array is missing "exponent" mark 'e' or 'E'.`,
-    )
+  if (raw.toLowerCase() === 'null') return null
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw)) return NOT_DECIMAL
   const value = Number(raw)
-  return Number.isFinite(value)
-    ? ok(value)
-    : fail('Cannot be converted to java.math.BigDecimal. Error : Too large')
+  return Number.isFinite(value) ? value : DECIMAL_TOO_LARGE
 }
 
-const bool: Conversion = (raw) =>
-  raw === '1'
-    ? ok(true)
-    : raw === '0'
-      ? ok(false)
-      : fail('Cannot be converted to Boolean-like java.lang.Byte')
+const bool: Conversion = (raw) => (raw === '1' ? true : raw === '0' ? false : NOT_BOOLEAN)
 
 const MAX_TIMESTAMP = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
 const MIN_TIMESTAMP = Date.parse('0000-01-01T00:00:00.000Z')
 const ts: Conversion = (raw) => {
-  if (!/^[+-]?\d+$/.test(raw)) return fail('Not in the expected format: ms since epoch')
+  if (!/^[+-]?\d+$/.test(raw)) return NOT_MILLIS
   const value = Number(raw)
   if (!Number.isSafeInteger(value) || value > MAX_TIMESTAMP || value < MIN_TIMESTAMP)
-    return fail('Formatting as yyyy-MM-dd HH:mm:ss.SSS is not Redshift-compatible')
-  return ok(value)
+    return NOT_REDSHIFT_TIMESTAMP
+  return value
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-const uuid: Conversion = (raw) =>
-  UUID.test(raw.toLowerCase()) ? ok(raw.toLowerCase()) : fail('Not a valid UUID')
+const uuid: Conversion = (raw) => {
+  const lower = raw.toLowerCase()
+  return UUID.test(lower) ? lower : NOT_UUID
+}
 
 /** The `e` parameter's codes and the event types they enrich to. */
 export const EVENT_TYPES: Readonly<Record<string, string>> = {
@@ -82,13 +88,12 @@ export const EVENT_TYPES: Readonly<Record<string, string>> = {
   ad: 'ad_impression',
 }
 const eventType: Conversion = (raw) =>
-  Object.hasOwn(EVENT_TYPES, raw) ? ok(EVENT_TYPES[raw] ?? null) : fail('Not a valid event type')
+  Object.hasOwn(EVENT_TYPES, raw) ? (EVENT_TYPES[raw] ?? null) : NOT_EVENT_TYPE
 
 const PLATFORMS = ['web', 'iot', 'app', 'mob', 'pc', 'cnsl', 'tv', 'srv', 'headset']
-const platform: Conversion = (raw) =>
-  PLATFORMS.includes(raw) ? ok(raw) : fail('Not a valid platform')
+const platform: Conversion = (raw) => (PLATFORMS.includes(raw) ? raw : NOT_PLATFORM)
 
-const firstIp: Conversion = (raw) => ok(tsvSafe(raw.split(/[,| ]/)[0] ?? ''))
+const firstIp: Conversion = (raw) => tsvSafe(raw.split(/[,| ]/)[0] ?? '')
 
 /**
  * A lookup table by parameter name without a prototype: a tracker may send any name, and
@@ -205,8 +210,9 @@ export function parseAtomicFields(
     if (simple !== undefined) {
       const [field, convert] = simple
       const converted = convert(raw)
-      if (converted.ok) event.fields[field] = converted.value
-      else errors.push({ field: name, value: raw, message: converted.message })
+      if (converted instanceof Failure)
+        errors.push({ field: name, value: raw, message: converted.message })
+      else event.fields[field] = converted
       continue
     }
     const pair = DIMENSIONS[name]
