@@ -88,7 +88,7 @@ function parametersJson(
   parameters: ReadonlyMap<string, string | null>,
 ): Record<string, string | null> {
   const json: Record<string, string | null> = {}
-  for (const [name, value] of parameters) setParameter(json, name, value)
+  parameters.forEach((value, name) => setParameter(json, name, value))
   return json
 }
 
@@ -140,10 +140,11 @@ export class KeptParameters {
     const names = new Array<string>(parameters.size)
     const values = new Array<string | null>(parameters.size)
     let at = 0
-    for (const [name, value] of parameters) {
+    // `forEach`, not `for…of`: a Map's for…of makes a `[name, value]` array for every parameter.
+    parameters.forEach((value, name) => {
       names[at] = name
       values[at++] = value
-    }
+    })
     return new KeptParameters(parameterNames.shared(names), values)
   }
 

@@ -204,16 +204,16 @@ export function parseAtomicFields(
   parameters: ReadonlyMap<string, string | null>,
 ): AtomicParseError[] {
   const errors: AtomicParseError[] = []
-  for (const [name, raw] of parameters) {
-    if (raw === null) continue
+  // `forEach`, not `for…of`: a Map's for…of makes a `[name, value]` array for every parameter.
+  parameters.forEach((raw, name) => {
+    if (raw === null) return
     const simple = SIMPLE[name]
     if (simple !== undefined) {
-      const [field, convert] = simple
-      const converted = convert(raw)
+      const converted = simple[1](raw)
       if (converted instanceof Failure)
         errors.push({ field: name, value: raw, message: converted.message })
-      else event.fields[field] = converted
-      continue
+      else event.fields[simple[0]] = converted
+      return
     }
     const pair = DIMENSIONS[name]
     if (pair !== undefined) {
@@ -221,7 +221,7 @@ export function parseAtomicFields(
       if (converted.ok) [event.fields[pair[0]], event.fields[pair[1]]] = converted.value
       else errors.push({ field: name, value: raw, message: converted.message })
     }
-  }
+  })
   const tnuid = parameters.get('tnuid')
   if (tnuid !== undefined && tnuid !== null) event.fields.network_userid = tsvSafe(tnuid)
   return errors
