@@ -154,11 +154,15 @@ function headerLines(
 ): readonly string[] {
   const dropped = anonymous ? DROPPED_WHEN_ANONYMOUS : NOTHING_DROPPED
   const lines: string[] = []
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || dropped.has(name) || name === 'content-type') continue
+  // `for…in`, not Object.entries: no `[name, value]` array per header of every request.
+  for (const name in headers) {
+    const value = headers[name]
+    if (value === undefined || !Object.hasOwn(headers, name)) continue
+    if (dropped.has(name) || name === 'content-type') continue
     if (name === 'cookie') {
-      for (const [cookie, cookieValue] of cookies)
-        lines.push(recurringValue(`Cookie: ${cookie}=${cookieValue}`))
+      cookies.forEach((cookieValue, cookie) =>
+        lines.push(recurringValue(`Cookie: ${cookie}=${cookieValue}`)),
+      )
       continue
     }
     if (typeof value === 'string') lines.push(headerLine(name, value))
