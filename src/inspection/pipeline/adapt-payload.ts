@@ -1,6 +1,6 @@
 import { jsonDepthExceeds, jsonTextNestsAtMost, parseJsonExactly } from '../../iglu/index.js'
 import type { CollectorPayload, RawEvent } from './collector-payload.js'
-import type { IgluValidation } from './iglu-validation.js'
+import type { IgluValidation, ValidationVerdict } from './iglu-validation.js'
 import { parameterValue } from './recurring-values.js'
 import { isJsonObject } from '../../shared/index.js'
 
@@ -85,12 +85,18 @@ function adaptTp1(payload: CollectorPayload): AdapterOutcome {
 }
 
 /** tp2: GET carries one event in the query string; POST a payload_data envelope, the query string winning over each event. */
-async function adaptTp2(payload: CollectorPayload, iglu: IgluValidation): Promise<AdapterOutcome> {
-  const fail = (messages: unknown[]): AdapterOutcome => ({
-    kind: 'failure',
-    badRowKind: 'tracker_protocol_violations',
-    messages,
-  })
+const tp2Failure = (messages: unknown[]): AdapterOutcome => ({
+  kind: 'failure',
+  badRowKind: 'tracker_protocol_violations',
+  messages,
+})
+
+/** A tp2 POST: its body's events, once the body is validated against its payload_data schema (at once when the schema is known). */
+function adaptTp2(
+  payload: CollectorPayload,
+  iglu: IgluValidation,
+): AdapterOutcome | Promise<AdapterOutcome> {
+  const fail = tp2Failure
   const query = queryMap(payload)
   if (payload.body === null || payload.body === '') {
     if (query.size > 0) return { kind: 'events', events: [rawEvent(payload, query)] }
@@ -131,7 +137,23 @@ async function adaptTp2(payload: CollectorPayload, iglu: IgluValidation): Promis
       },
     ])
   }
-  const verdict = await iglu.validate(envelope.schema, envelope.data)
+  const { schema, data } = envelope
+  const verdict = iglu.validateNow(schema, data)
+  return verdict === undefined
+    ? iglu.validate(schema, data).then((later) => tp2Events(payload, query, schema, data, later))
+    : tp2Events(payload, query, schema, data, verdict)
+}
+
+/** The events of a tp2 body whose payload_data was judged `verdict`. */
+function tp2Events(
+  payload: CollectorPayload,
+  query: ReadonlyMap<string, string | null>,
+  schema: string,
+  data: unknown,
+  verdict: ValidationVerdict,
+): AdapterOutcome {
+  const fail = tp2Failure
+  const envelope = { schema, data }
   if (verdict.kind === 'invalid')
     return fail([{ schemaKey: envelope.schema, error: verdict.error }])
   if (!Array.isArray(envelope.data))
@@ -320,10 +342,10 @@ function adaptRedirect(payload: CollectorPayload): AdapterOutcome {
 }
 
 /** Chooses the adapter by (vendor, version), as the reference does. */
-export async function adaptPayload(
+export function adaptPayload(
   payload: CollectorPayload,
   iglu: IgluValidation,
-): Promise<AdapterOutcome> {
+): AdapterOutcome | Promise<AdapterOutcome> {
   const { vendor, version } = payload.api
   if (vendor === SNOWPLOW_VENDOR && version === 'tp1') return adaptTp1(payload)
   if (vendor === SNOWPLOW_VENDOR && version === 'tp2') return adaptTp2(payload, iglu)

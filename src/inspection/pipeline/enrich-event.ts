@@ -12,8 +12,8 @@ import type { Enrichments } from './enrichments/enrichments.js'
 import { failureEntities } from './failure-entities.js'
 import { recurringValue } from './recurring-values.js'
 import { checkFieldLengths } from './steps/check-field-lengths.js'
-import { runEnrichments } from './enrichment-chain.js'
-import { parseAtomicFields, tsvSafe } from './steps/parse-atomic-fields.js'
+import { runEnrichments, type ChainOutcome } from './enrichment-chain.js'
+import { parseAtomicFields, tsvSafe, type AtomicParseError } from './steps/parse-atomic-fields.js'
 import {
   validateDerivedContexts,
   validateEntities,
@@ -190,27 +190,77 @@ function specificationFailure(check: SpecificationCheck): unknown[] {
  * (phase 2, run even when phase 1 failed, as upstream), then the derived entities and the length
  * limits (phase 3). Phase 1 errors win: schema_violations; else phase 2: enrichment_failures; else
  * phase 3: schema_violations.
+ *
+ * The outcome comes at once unless a step has to wait (a schema not yet known, a script's sandbox,
+ * an entity to validate again): then a promise of it. Each step that may wait is followed by the
+ * rest of the work directly when it did not, so a usual event costs no turn of the microtask queue.
  */
-export async function enrichEvent(raw: RawEvent, deps: PipelineDeps): Promise<EventOutcome> {
+export function enrichEvent(
+  raw: RawEvent,
+  deps: PipelineDeps,
+): EventOutcome | Promise<EventOutcome> {
   const event = emptyEvent()
   setUp(event, raw, deps)
   const atomicErrors = parseAtomicFields(event, raw.parameters)
   // A new id only for an event without a valid one of its own (`eid`): trackers send one.
   if (event.fields.event_id === null) event.fields.event_id = deps.newEventId()
   const checked = validateEntities(event, raw.parameters, deps.iglu)
-  const entityMessages = checked instanceof Promise ? await checked : checked
-  const inputValid = atomicErrors.length === 0 && entityMessages.length === 0
-  const chain = runEnrichments(event, raw, deps.enrichments ?? {}, inputValid)
-  const chained = chain instanceof Promise ? await chain : chain
+  const run = { event, raw, deps, atomicErrors }
+  return checked instanceof Promise
+    ? checked.then((entityMessages) => afterEntities(run, entityMessages))
+    : afterEntities(run, checked)
+}
+
+/** What the phases of one event share. */
+interface EventRun {
+  readonly event: EnrichedEvent
+  readonly raw: RawEvent
+  readonly deps: PipelineDeps
+  readonly atomicErrors: readonly AtomicParseError[]
+}
+
+/** Phase 2: the enrichment chain. */
+function afterEntities(
+  run: EventRun,
+  entityMessages: readonly unknown[],
+): EventOutcome | Promise<EventOutcome> {
+  const inputValid = run.atomicErrors.length === 0 && entityMessages.length === 0
+  const chain = runEnrichments(run.event, run.raw, run.deps.enrichments ?? {}, inputValid)
+  return chain instanceof Promise
+    ? chain.then((chained) => afterChain(run, entityMessages, chained))
+    : afterChain(run, entityMessages, chain)
+}
+
+/** Phase 3's entities, validated (again) when a script replaced them or a step derived some. */
+function afterChain(
+  run: EventRun,
+  entityMessages: readonly unknown[],
+  chained: ChainOutcome,
+): EventOutcome | Promise<EventOutcome> {
   // A drop wins over every failure, as in Enrich.
   if (chained === 'dropped') return { kind: 'dropped' }
-  const { failures: enrichmentFailures, specification } = chained
-  const replacedMessages =
-    chained.replaced.contexts || chained.replaced.unstructEvent
+  const { event, deps } = run
+  const replaced = chained.replaced.contexts || chained.replaced.unstructEvent
+  if (!replaced && event.derivedContexts.length === 0)
+    return concluded(run, entityMessages, chained, [], [])
+  return (async () => {
+    const replacedMessages = replaced
       ? await validateReplacedEntities(event, chained.replaced, deps.iglu)
       : []
-  const derivedMessages =
-    event.derivedContexts.length === 0 ? [] : await validateDerivedContexts(event, deps.iglu)
+    const derivedMessages =
+      event.derivedContexts.length === 0 ? [] : await validateDerivedContexts(event, deps.iglu)
+    return concluded(run, entityMessages, chained, replacedMessages, derivedMessages)
+  })()
+}
+
+/** The verdict: the first phase with errors makes the event bad (with its incomplete twin), else it is good. */
+function concluded(
+  { event, raw, deps, atomicErrors }: EventRun,
+  entityMessages: readonly unknown[],
+  { failures: enrichmentFailures, specification }: Exclude<ChainOutcome, 'dropped'>,
+  replacedMessages: readonly unknown[],
+  derivedMessages: readonly unknown[],
+): EventOutcome {
   const lengthViolations = checkFieldLengths(event)
 
   const phase1: unknown[] = []

@@ -1,4 +1,4 @@
-import { adaptPayload, MAX_EVENTS_PER_PAYLOAD } from './adapt-payload.js'
+import { adaptPayload, MAX_EVENTS_PER_PAYLOAD, type AdapterOutcome } from './adapt-payload.js'
 import { badEvent, badRow, payloadFailure, type BadEvent } from './bad-rows.js'
 import {
   badRowRawEvent,
@@ -9,6 +9,7 @@ import {
 import {
   DEFAULT_MAX_PAYLOAD_BYTES,
   enrichEvent,
+  type EventOutcome,
   type GoodEvent,
   type PipelineDeps,
 } from './enrich-event.js'
@@ -25,31 +26,51 @@ export interface PayloadOutcome {
  * One event through the pipeline; an unexpected throw (a bug, never a property of the input) becomes
  * an enrichment failure of that event instead of failing the request and its other events.
  */
-async function enrichSafely(raw: RawEvent, deps: PipelineDeps) {
+function enrichSafely(raw: RawEvent, deps: PipelineDeps): EventOutcome | Promise<EventOutcome> {
   try {
-    return await enrichEvent(raw, deps)
+    const outcome = enrichEvent(raw, deps)
+    return outcome instanceof Promise
+      ? outcome.catch((error: unknown) => unexpectedFailure(error, raw, deps))
+      : outcome
   } catch (error) {
-    const message = {
-      error: `unexpected error in the pipeline: ${error instanceof Error ? error.message : String(error)}`,
-    }
-    const failure = {
-      timestamp: new Date(deps.now()).toISOString(),
-      messages: [{ enrichment: null, message }],
-    }
-    const row = badRow('enrichment_failures', deps.processor, failure, {
-      enriched: null,
-      raw: badRowRawEvent(raw),
-    })
-    return { kind: 'bad' as const, bad: badEvent('enrichment', row, null, raw), incomplete: null }
+    return unexpectedFailure(error, raw, deps)
   }
 }
 
-/** A collector payload through the adapter, then each of its events through the pipeline. */
-export async function processPayload(
+function unexpectedFailure(error: unknown, raw: RawEvent, deps: PipelineDeps): EventOutcome {
+  const message = {
+    error: `unexpected error in the pipeline: ${error instanceof Error ? error.message : String(error)}`,
+  }
+  const failure = {
+    timestamp: new Date(deps.now()).toISOString(),
+    messages: [{ enrichment: null, message }],
+  }
+  const row = badRow('enrichment_failures', deps.processor, failure, {
+    enriched: null,
+    raw: badRowRawEvent(raw),
+  })
+  return { kind: 'bad', bad: badEvent('enrichment', row, null, raw), incomplete: null }
+}
+
+/**
+ * A collector payload through the adapter, then each of its events through the pipeline, in order.
+ * The outcome comes at once unless a step has to wait (see enrichEvent): then a promise of it.
+ */
+export function processPayload(
   payload: CollectorPayload,
   deps: PipelineDeps,
-): Promise<PayloadOutcome> {
-  const adapted = await adaptPayload(payload, deps.iglu)
+): PayloadOutcome | Promise<PayloadOutcome> {
+  const adapted = adaptPayload(payload, deps.iglu)
+  return adapted instanceof Promise
+    ? adapted.then((outcome) => afterAdapter(payload, deps, outcome))
+    : afterAdapter(payload, deps, adapted)
+}
+
+function afterAdapter(
+  payload: CollectorPayload,
+  deps: PipelineDeps,
+  adapted: AdapterOutcome,
+): PayloadOutcome | Promise<PayloadOutcome> {
   if (adapted.kind === 'too-many-events') {
     const expectation = `a collector payload may carry at most ${MAX_EVENTS_PER_PAYLOAD} events; this one carries ${adapted.count}`
     return sizeViolation(
@@ -69,17 +90,35 @@ export async function processPayload(
     )
     return { good: [], bad: [badEvent('adapter', row, payload, null)], incomplete: [] }
   }
-  const outcome: PayloadOutcome = { good: [], bad: [], incomplete: [] }
-  for (const raw of adapted.events) {
-    const result = await enrichSafely(raw, deps)
-    if (result.kind === 'good') outcome.good.push(result.good)
-    else if (result.kind === 'dropped') continue
-    else {
-      outcome.bad.push({ ...result.bad, collectorPayload: collectorPayloadJson(payload) })
-      if (result.incomplete !== null) outcome.incomplete.push(result.incomplete)
-    }
+  return eventsFrom(payload, deps, adapted.events, 0, { good: [], bad: [], incomplete: [] })
+}
+
+/** The events from `from` on into `outcome`, one after the other; waits only once one has to. */
+function eventsFrom(
+  payload: CollectorPayload,
+  deps: PipelineDeps,
+  events: readonly RawEvent[],
+  from: number,
+  outcome: PayloadOutcome,
+): PayloadOutcome | Promise<PayloadOutcome> {
+  for (let at = from; at < events.length; at++) {
+    const result = enrichSafely(events[at] as RawEvent, deps)
+    if (result instanceof Promise)
+      return result.then((settled) => {
+        keepResult(payload, outcome, settled)
+        return eventsFrom(payload, deps, events, at + 1, outcome)
+      })
+    keepResult(payload, outcome, result)
   }
   return outcome
+}
+
+function keepResult(payload: CollectorPayload, outcome: PayloadOutcome, result: EventOutcome) {
+  if (result.kind === 'good') outcome.good.push(result.good)
+  else if (result.kind === 'bad') {
+    outcome.bad.push({ ...result.bad, collectorPayload: collectorPayloadJson(payload) })
+    if (result.incomplete !== null) outcome.incomplete.push(result.incomplete)
+  }
 }
 
 /**
