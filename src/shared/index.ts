@@ -12,7 +12,7 @@ export {
   type IgluUriParts,
 } from './iglu-uri.js'
 export { isJsonObject } from './json-object.js'
-export { RecentLists } from './recent-lists.js'
+export { RecentItems, RecentLists } from './recent-items.js'
 export { escapePointerToken } from './json-pointer.js'
 export { lineOfPointer, pointerLines } from './json-pointer-line.js'
 export { isUuid } from './uuid.js'

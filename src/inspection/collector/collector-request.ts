@@ -9,7 +9,7 @@ import type {
 } from '../pipeline/collector-payload.js'
 import { decodeQueryString } from '../pipeline/query-string.js'
 import { recurringValue } from '../pipeline/recurring-values.js'
-import { RecentLists } from '../../shared/index.js'
+import { BoundedMemo, RecentItems, RecentLists } from '../../shared/index.js'
 
 /** The network user id of an anonymous tracker (`SP-Anonymous` header). */
 export const ANONYMOUS_NUID = '00000000-0000-0000-0000-000000000000'
@@ -97,41 +97,35 @@ function clientIp(headers: IncomingHttpHeaders, remoteAddress: string | null): s
  * come with every request of a tracker. Found by the header's value among those already seen for
  * its name, a line is not written out and looked up whole for each request. Bounded: values up to
  * LONGEST_REMEMBERED characters, for at most MAX_HEADER_NAMES names and MAX_LINES_PER_NAME lines
- * each (then that name's lines are forgotten and sharing starts again): a few MB at worst. Other
- * lines go through `recurringValue` as they are.
+ * each (a `BoundedMemo`): a few MB at worst. Other lines go through `recurringValue` as they are.
  */
-class HeaderLines {
-  private readonly lines = new Map<string, string>()
+interface HeaderLines {
   readonly prefix: string
-
-  constructor(name: string) {
-    this.prefix = `${name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())}: `
-  }
-
-  line(value: string): string {
-    if (value.length > LONGEST_REMEMBERED) return recurringValue(this.prefix + value)
-    let line = this.lines.get(value)
-    if (line === undefined) {
-      line = recurringValue(this.prefix + value)
-      if (this.lines.size >= MAX_LINES_PER_NAME) this.lines.clear()
-      this.lines.set(value, line)
-    }
-    return line
-  }
+  readonly lines: BoundedMemo<string, string>
 }
 const headerLinesByName = new Map<string, HeaderLines>()
 const MAX_HEADER_NAMES = 64
 const MAX_LINES_PER_NAME = 64
 const LONGEST_REMEMBERED = 256
 
+function headerLinesOf(name: string): HeaderLines {
+  const prefix = `${name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())}: `
+  return {
+    prefix,
+    lines: new BoundedMemo(MAX_LINES_PER_NAME, (value) => recurringValue(prefix + value)),
+  }
+}
+
 function headerLine(name: string, value: string): string {
   let lines = headerLinesByName.get(name)
   if (lines === undefined) {
-    lines = new HeaderLines(name)
+    lines = headerLinesOf(name)
     if (headerLinesByName.size >= MAX_HEADER_NAMES) return recurringValue(lines.prefix + value)
     headerLinesByName.set(name, lines)
   }
-  return lines.line(value)
+  return value.length > LONGEST_REMEMBERED
+    ? recurringValue(lines.prefix + value)
+    : lines.lines.get(value)
 }
 
 /** Headers an anonymous tracker's request is recorded without (they would identify it). */
@@ -176,33 +170,37 @@ function headerLines(
  * The API paths and payload sources of recent requests: every event stored keeps its request's,
  * and a tracker's requests all have the same (the host header without its port names the source),
  * so each is kept once instead of once per event. Found by comparing their parts (short strings,
- * usually the very ones of the request before); at most RECENT_REQUEST_PARTS of each.
+ * usually the very ones of the request before).
  */
-const recentApiPaths: ApiPath[] = []
-const recentSources: { readonly host: string | null; readonly source: PayloadSource }[] = []
-const RECENT_REQUEST_PARTS = 8
-
-function remember<T>(recent: T[], item: T): T {
-  recent.unshift(item)
-  if (recent.length > RECENT_REQUEST_PARTS) recent.pop()
-  return item
-}
+const recentApiPaths = new RecentItems<ApiPath, ApiPath>(
+  8,
+  (path, api) => path.version === api.version && path.vendor === api.vendor,
+)
+const recentSources = new RecentItems<
+  { readonly host: string | null; readonly source: PayloadSource },
+  { readonly name: string; readonly host: string | null }
+>(8, (kept, wanted) => kept.host === wanted.host && kept.source.name === wanted.name)
 
 function apiPath(api: ApiPath): ApiPath {
-  for (const path of recentApiPaths)
-    if (path.version === api.version && path.vendor === api.vendor) return path
-  return remember(recentApiPaths, Object.freeze({ vendor: api.vendor, version: api.version }))
+  return (
+    recentApiPaths.find(api) ??
+    recentApiPaths.keep(Object.freeze({ vendor: api.vendor, version: api.version }))
+  )
 }
 
-function payloadSource(collectorName: string, host: string | null): PayloadSource {
-  for (const recent of recentSources)
-    if (recent.host === host && recent.source.name === collectorName) return recent.source
-  const source = Object.freeze({
-    name: collectorName,
-    encoding: 'UTF-8',
-    hostname: host === null ? null : host.replace(/:\d+$/, ''),
-  })
-  return remember(recentSources, { host, source }).source
+function payloadSource(name: string, host: string | null): PayloadSource {
+  const wanted = { name, host }
+  const kept =
+    recentSources.find(wanted) ??
+    recentSources.keep({
+      host,
+      source: Object.freeze({
+        name,
+        encoding: 'UTF-8',
+        hostname: host === null ? null : host.replace(/:\d+$/, ''),
+      }),
+    })
+  return kept.source
 }
 
 /**

@@ -84,14 +84,17 @@ function adaptTp1(payload: CollectorPayload): AdapterOutcome {
   return { kind: 'events', events: [rawEvent(payload, queryMap(payload))] }
 }
 
-/** tp2: GET carries one event in the query string; POST a payload_data envelope, the query string winning over each event. */
 const tp2Failure = (messages: unknown[]): AdapterOutcome => ({
   kind: 'failure',
   badRowKind: 'tracker_protocol_violations',
   messages,
 })
 
-/** A tp2 POST: its body's events, once the body is validated against its payload_data schema (at once when the schema is known). */
+/**
+ * tp2: GET carries one event in the query string; POST a payload_data envelope, the query string
+ * winning over each event, once the body is validated against its payload_data schema (at once
+ * when the schema is known).
+ */
 function adaptTp2(
   payload: CollectorPayload,
   iglu: IgluValidation,
@@ -153,24 +156,21 @@ function tp2Events(
   verdict: ValidationVerdict,
 ): AdapterOutcome {
   const fail = tp2Failure
-  const envelope = { schema, data }
-  if (verdict.kind === 'invalid')
-    return fail([{ schemaKey: envelope.schema, error: verdict.error }])
-  if (!Array.isArray(envelope.data))
+  if (verdict.kind === 'invalid') return fail([{ schemaKey: schema, error: verdict.error }])
+  if (!Array.isArray(data))
     return fail([
       {
         field: 'data',
-        value: JSON.stringify(envelope.data).slice(0, 1000),
+        value: JSON.stringify(data).slice(0, 1000),
         expectation: 'json is not an array',
       },
     ])
-  if (envelope.data.length === 0)
+  if (data.length === 0)
     return fail([{ field: 'data', value: '[]', expectation: 'empty list of events' }])
-  if (envelope.data.length > MAX_EVENTS_PER_PAYLOAD)
-    return { kind: 'too-many-events', count: envelope.data.length }
+  if (data.length > MAX_EVENTS_PER_PAYLOAD) return { kind: 'too-many-events', count: data.length }
   const events: RawEvent[] = []
   const messages: unknown[] = []
-  for (const item of envelope.data) {
+  for (const item of data) {
     if (!isJsonObject(item)) {
       messages.push({
         field: 'data',

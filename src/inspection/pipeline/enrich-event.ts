@@ -1,4 +1,4 @@
-import { BoundedMemo } from '../../shared/index.js'
+import { BoundedMemo, RecentItems } from '../../shared/index.js'
 import { badEvent, badRow, type BadEvent, type Processor } from './bad-rows.js'
 import {
   emptyEvent,
@@ -113,15 +113,24 @@ const sharedContextLists = new BoundedMemo<string, readonly string[]>(1024, (joi
 )
 const NO_CONTEXTS: readonly string[] = Object.freeze([])
 
-/** The event schemas most recently named, newest first: a tracker's events name a few, again and again. */
-const recentSchemas: {
-  vendor: string
-  name: string
-  format: string
-  version: string
-  uri: string
-}[] = []
-const RECENT_SCHEMAS = 8
+/** An event schema named recently, with its URI. */
+interface NamedSchema {
+  readonly vendor: string
+  readonly name: string
+  readonly format: string
+  readonly version: string
+  readonly uri: string
+}
+
+/** The event schemas most recently named, by an event's four schema fields: a tracker's events name a few. */
+const recentSchemas = new RecentItems<NamedSchema, EnrichedEvent['fields']>(
+  8,
+  (schema, fields) =>
+    schema.name === fields.event_name &&
+    schema.vendor === fields.event_vendor &&
+    schema.version === fields.event_version &&
+    schema.format === fields.event_format,
+)
 
 /**
  * The event's schema URI from its four schema fields. Found among the recent ones by comparing the
@@ -138,18 +147,16 @@ function eventSchemaUri(fields: EnrichedEvent['fields']): string | null {
     typeof version !== 'string'
   )
     return null
-  for (const recent of recentSchemas)
-    if (
-      recent.name === name &&
-      recent.vendor === vendor &&
-      recent.version === version &&
-      recent.format === format
-    )
-      return recent.uri
-  const uri = recurringValue(`iglu:${vendor}/${name}/${format}/${version}`)
-  recentSchemas.unshift({ vendor, name, format, version, uri })
-  if (recentSchemas.length > RECENT_SCHEMAS) recentSchemas.pop()
-  return uri
+  return (
+    recentSchemas.find(fields)?.uri ??
+    recentSchemas.keep({
+      vendor,
+      name,
+      format,
+      version,
+      uri: recurringValue(`iglu:${vendor}/${name}/${format}/${version}`),
+    }).uri
+  )
 }
 
 /** The stored form of an event: the last use of `event`, whose fields become its canonical JSON. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { RecentLists } from './recent-lists.js'
+import { RecentItems, RecentLists } from './recent-items.js'
 
 describe('recent lists', () => {
   it('gives a list equal to the one asked for, the kept one when it is recent', () => {
@@ -34,5 +34,22 @@ describe('recent lists', () => {
     const again = recent.shared([1])
     expect(again).toEqual([1])
     expect(again).not.toBe(first)
+  })
+
+  it('finds the newest item a key matches, and forgets the oldest past its capacity', () => {
+    const recent = new RecentItems<{ key: string; n: number }, string>(
+      2,
+      (item, key) => item.key === key,
+    )
+    expect(recent.find('a')).toBeUndefined()
+    const a = recent.keep({ key: 'a', n: 1 })
+    const newerA = recent.keep({ key: 'a', n: 2 })
+    expect(recent.find('a')).toBe(newerA)
+    recent.keep({ key: 'b', n: 3 })
+    expect(recent.find('a')).toBe(newerA)
+    recent.keep({ key: 'c', n: 4 })
+    expect(recent.find('a')).toBeUndefined()
+    expect(recent.find('b')?.n).toBe(3)
+    expect(a.n).toBe(1)
   })
 })
