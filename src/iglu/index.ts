@@ -21,6 +21,7 @@ export {
   type SchemaKey,
   schemaKeyProblems,
   schemaKeyToUri,
+  schemaKeyUri,
 } from './schema-key.js'
 export { schemaSizeProblem } from './schema-size-limits.js'
 export {

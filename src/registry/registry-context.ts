@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Clock } from '../auth/index.js'
 import type { CompatibilityChecker } from '../compatibility/index.js'
-import { parseJsonExactly, schemaKeyToUri, type SchemaKey } from '../iglu/index.js'
+import { parseJsonExactly, schemaKeyUri, type SchemaKey } from '../iglu/index.js'
 import type { BackgroundTasks } from '../shared/index.js'
 import { createDataStructureCatalog, type DataStructureCatalog } from './data-structure-catalog.js'
 import { createDeployedSchemaCache } from './deployed-schema-cache.js'
@@ -54,7 +54,8 @@ export function createRegistry(deps: {
   const repository = createIgluRepository(deps.db)
   const { organizationId, env } = deps.inspected
   const published = createDeployedSchemaCache<SchemaKey>({
-    keyOf: schemaKeyToUri,
+    // The collector asks with the same key objects again and again: their URIs are written once.
+    keyOf: schemaKeyUri,
     keepMisses: true,
     find: async (key) =>
       organizationId === null ? null : exactSchema(await repository.find(organizationId, env, key)),

@@ -224,8 +224,10 @@ export function readCollectorRequest(request: CollectorRequest): CollectorReadin
   const fromParameter = querystring.find((p) => p.name === 'nuid')?.value ?? null
   const cookies = requestCookies(request.headers)
   const fromCookie = cookies.get(request.nuidCookie) ?? null
-  const nuid = anonymous ? ANONYMOUS_NUID : (fromParameter ?? fromCookie ?? randomUUID())
-  if (!UUID.test(nuid))
+  const sent = anonymous ? ANONYMOUS_NUID : (fromParameter ?? fromCookie)
+  // A new id is a UUID: only one the request sent is checked.
+  const nuid = sent ?? randomUUID()
+  if (sent !== null && !UUID.test(nuid))
     return {
       kind: 'unreadable',
       message: { payloadField: 'networkUserId', value: nuid.slice(0, 200), expectation: 'a UUID' },

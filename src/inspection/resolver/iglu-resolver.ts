@@ -1,4 +1,4 @@
-import { schemaKeyToUri, type SchemaKey } from '../../iglu/index.js'
+import { schemaKeyUri, type SchemaKey } from '../../iglu/index.js'
 import type { LookupAttempt } from '../pipeline/iglu-validation.js'
 import { RepositoryFailure, type SchemaRepository } from './schema-repositories.js'
 
@@ -43,15 +43,7 @@ export function createIgluResolver(options: {
     return cache
   }
   /** The URI of a key object, written once per object (the validation layer passes the same objects again). */
-  const uris = new WeakMap<SchemaKey, string>()
-  const uriOf = (key: SchemaKey) => {
-    let uri = uris.get(key)
-    if (uri === undefined) {
-      uri = schemaKeyToUri(key)
-      uris.set(key, uri)
-    }
-    return uri
-  }
+  const uriOf = schemaKeyUri
   const kindRank = { registry: 0, embedded: 1, http: 2, core: 3, default: 4 } as const
 
   /** The order depends only on which vendor prefixes match: kept per vendor, for the vendors seen first. */
