@@ -52,13 +52,21 @@ export class DeferredCompilers {
   factory(): CompilersFactory {
     const validators = fastifyValidators()
     const serializers = fastifySerializers()
+    // Each compiler too is made at its first use: Fastify's Ajv instance compiles the draft-07
+    // meta-schema to check the shared schemas it is given (~20 ms of a start).
     const buildValidator: Factory<Validate> = (externalSchemas, options) => {
-      const compile = validators(externalSchemas, options)
-      return (route) => this.#validator(() => naming(route, () => compile(route)))
+      let compile: ((route: RouteSchema) => Validate) | null = null
+      return (route) =>
+        this.#validator(() =>
+          naming(route, () => (compile ??= validators(externalSchemas, options))(route)),
+        )
     }
     const buildSerializer: Factory<Serialize> = (externalSchemas, options) => {
-      const compile = serializers(externalSchemas, options)
-      return (route) => this.#serializer(() => naming(route, () => compile(route)))
+      let compile: ((route: RouteSchema) => Serialize) | null = null
+      return (route) =>
+        this.#serializer(() =>
+          naming(route, () => (compile ??= serializers(externalSchemas, options))(route)),
+        )
     }
     // Fastify types its compilers per validator library; these pass Fastify's own through.
     return { buildValidator, buildSerializer } as unknown as CompilersFactory

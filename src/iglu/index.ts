@@ -4,6 +4,8 @@ export {
   compileSchema,
   createAjv,
   validationIssueText,
+  validatorsOnFirstUse,
+  type ValidatorOnFirstUse,
 } from './ajv-factory.js'
 export { contentHash, contentHashOfText } from './content-hash.js'
 export { canonicalJsonText, memberRawText, objectMembers, objectText } from './json-text.js'

@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/index.js'
-import { createAjv, validationIssueText } from '../iglu/index.js'
+import { validationIssueText, validatorsOnFirstUse } from '../iglu/index.js'
 import { isJsonObject } from '../shared/index.js'
 import { scenarioWithoutNulls } from './null-fields.js'
 import { sourceResolver, type SourceCatalog, type SourceResolver } from './scenario-checks.js'
@@ -24,7 +24,10 @@ const READ_BACK = new Set([
   'type',
 ])
 
-const validateScenario = createAjv({ allErrors: false }).compile(ScenarioInput)
+const { validateScenario } = validatorsOnFirstUse(
+  { validateScenario: ScenarioInput },
+  { allErrors: false },
+)
 
 /** A body of the wrong shape: 400 with the field named, as any other request body. */
 const invalidBody = (message: string) => Object.assign(new Error(message), { statusCode: 400 })

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { createAjv } from '../../iglu/index.js'
+import { validatorsOnFirstUse } from '../../iglu/index.js'
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Union([schema, Type.Null()])
@@ -108,11 +108,19 @@ export const AssertBody = Type.Object(
   { additionalProperties: false },
 )
 
-const ajv = createAjv()
-/** Validators of the query bodies, from the shared Ajv factory. */
-export const validateGoodFilter = ajv.compile(GoodFilterBody)
-export const validateBadFilter = ajv.compile(BadFilterBody)
-export const validateEventsQuery = ajv.compile(EventsQueryBody)
-export const validateColumnStats = ajv.compile(ColumnStatsBody)
-export const validateTimeline = ajv.compile(TimelineBody)
-export const validateAssert = ajv.compile(AssertBody)
+/** Validators of the query bodies, from the shared Ajv factory (compiled at their first use). */
+export const {
+  validateGoodFilter,
+  validateBadFilter,
+  validateEventsQuery,
+  validateColumnStats,
+  validateTimeline,
+  validateAssert,
+} = validatorsOnFirstUse({
+  validateGoodFilter: GoodFilterBody,
+  validateBadFilter: BadFilterBody,
+  validateEventsQuery: EventsQueryBody,
+  validateColumnStats: ColumnStatsBody,
+  validateTimeline: TimelineBody,
+  validateAssert: AssertBody,
+})

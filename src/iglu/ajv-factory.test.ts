@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { validatorsOnFirstUse } from './ajv-factory.js'
+
+describe('validators compiled at their first use', () => {
+  const schemas = {
+    count: { type: 'integer', minimum: 0 },
+    name: { type: 'string', maxLength: 3 },
+  }
+
+  it('accept and refuse as their schemas say, with the last call’s errors', () => {
+    const { count, name } = validatorsOnFirstUse(schemas)
+    expect(count.errors).toBeNull()
+    expect(count(2)).toBe(true)
+    expect(count.errors).toBeNull()
+    expect(count(-1)).toBe(false)
+    expect(count.errors?.[0]).toMatchObject({ keyword: 'minimum' })
+    expect(name('abcd')).toBe(false)
+    expect(name.errors?.[0]).toMatchObject({ keyword: 'maxLength' })
+    expect(name('abc')).toBe(true)
+    expect(name.errors).toBeNull()
+  })
+
+  it('compile nothing until called: a schema that cannot compile throws only then', () => {
+    const { broken } = validatorsOnFirstUse({ broken: { type: 'string', pattern: '(' } })
+    expect(() => broken('x')).toThrow()
+  })
+
+  it('collect every error only when asked to', () => {
+    const strict = { type: 'object', required: ['a', 'b'] }
+    const { all } = validatorsOnFirstUse({ all: strict }, { allErrors: true })
+    const { first } = validatorsOnFirstUse({ first: strict }, { allErrors: false })
+    expect(all({})).toBe(false)
+    expect(all.errors).toHaveLength(2)
+    expect(first({})).toBe(false)
+    expect(first.errors).toHaveLength(1)
+  })
+})
