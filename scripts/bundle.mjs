@@ -1,9 +1,11 @@
-// Bundles the built server (dist/main.js, tsc's output) into one module, dist/floe.mjs, which
+// Bundles the built server (dist/main.js, tsc's output) into one module, dist/floe.mjs (and, under
+// dist/chunks/, what only a dynamic import reaches), which
 // `npm start` and the `floe` command run: Node then loads one file instead of ~1 000 modules
 // (Floe's own, and the many small ones of TypeBox, Kysely and jose), which took ~0.4 s of a start.
 // Left outside: packages that find files of their own beside their code (PGlite's WebAssembly,
 // piscina's worker, the Swagger UI's assets) and those loaded only when a configuration asks for
 // them (the PostgreSQL client, pino-pretty, the YAML, HOCON and MaxMind readers).
+import { rmSync } from 'node:fs'
 import { build } from 'esbuild'
 
 const external = [
@@ -46,9 +48,17 @@ const yamlOnFirstUse = {
   },
 }
 
+// Code loaded only by a dynamic import (the compatibility engine of the `floe schemas` commands)
+// goes to files of its own under dist/chunks/, so that a start does not parse it.
+const chunks = new URL('../dist/chunks', import.meta.url).pathname
+rmSync(chunks, { recursive: true, force: true })
+
 await build({
-  entryPoints: [new URL('../dist/main.js', import.meta.url).pathname],
-  outfile: new URL('../dist/floe.mjs', import.meta.url).pathname,
+  entryPoints: { floe: new URL('../dist/main.js', import.meta.url).pathname },
+  outdir: new URL('../dist', import.meta.url).pathname,
+  outExtension: { '.js': '.mjs' },
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',

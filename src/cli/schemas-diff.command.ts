@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { checkCompatibility } from '../compatibility/index.js'
+import { checkCompatibilityOnDemand } from './compatibility-on-demand.js'
 import { createAjv } from '../iglu/index.js'
 import { schemaVersionChange } from '../registry/index.js'
 import type { CommandOutcome } from './schemas-lint.command.js'
@@ -47,7 +47,7 @@ export async function diffSchemasCommand(
   const ajv = createAjv()
   const checker = {
     check: async (candidate: unknown, reference: unknown) =>
-      checkCompatibility(candidate, reference, { ajv }),
+      checkCompatibilityOnDemand(candidate, reference, { ajv }),
   }
   const verdict = await checker.check(schemas[0], schemas[1])
   const change = await schemaVersionChange(schemas[0], schemas[1], checker)

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
-import { checkCompatibility } from '../compatibility/index.js'
+import { checkCompatibilityOnDemand } from './compatibility-on-demand.js'
 import { createAjv } from '../iglu/index.js'
 import { lintSchemaDirectory, type LintFinding } from '../registry/index.js'
 import { schemaFiles } from './schema-files.js'
@@ -41,7 +41,8 @@ export async function lintSchemasCommand(
   const findings = await lintSchemaDirectory(files, {
     ajv,
     checker: {
-      check: async (candidate, reference) => checkCompatibility(candidate, reference, { ajv }),
+      check: async (candidate, reference) =>
+        checkCompatibilityOnDemand(candidate, reference, { ajv }),
     },
   })
   const summary = {

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import { checkCompatibility } from '../compatibility/index.js'
+import { checkCompatibilityOnDemand } from './compatibility-on-demand.js'
 import { loadConsoleClientConfig, type ConsoleClientFlags } from '../config/index.js'
 import {
   checkSelfDescribing,
@@ -153,7 +153,7 @@ export async function pushSchemasCommand(
   const ajv = createAjv()
   const findings = await lintSchemaDirectory(files, {
     ajv,
-    checker: { check: async (c, r) => checkCompatibility(c, r, { ajv }) },
+    checker: { check: async (c, r) => checkCompatibilityOnDemand(c, r, { ajv }) },
   })
   const errors = findings.filter((f) => f.severity === 'error')
   if (errors.length > 0)
