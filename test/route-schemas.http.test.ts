@@ -14,3 +14,26 @@ it('compiles every route schema of the app', async () => {
   const compiled = await server.app.compileRouteSchemas()
   expect(compiled).toBeGreaterThan(100)
 })
+
+// The interactive API page is made at its first request (see api-docs.ts): what it serves must be
+// the page, its files and this server's API document; other paths under it are this server's 404.
+it('serves the API page at /docs, made at its first request, with its files and the document', async () => {
+  const page = await fetch(`${server.baseUrl}/docs`)
+  expect(page.status).toBe(200)
+  expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+  expect(await page.text()).toContain('swagger-initializer.js')
+  const css = await fetch(`${server.baseUrl}/docs/static/swagger-ui.css`)
+  expect(css.status).toBe(200)
+  expect(css.headers.get('content-type')).toMatch(/^text\/css/)
+  expect((await css.text()).length).toBeGreaterThan(10_000)
+  const document = (await (await fetch(`${server.baseUrl}/docs/json`)).json()) as {
+    openapi: string
+    paths: Record<string, unknown>
+  }
+  const served = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as unknown
+  expect(document).toEqual(served)
+  expect(Object.keys(document.paths).length).toBeGreaterThan(20)
+  const missing = await fetch(`${server.baseUrl}/docs/no-such-file`)
+  expect(missing.status).toBe(404)
+  expect(await missing.json()).toMatchObject({ code: 'NOT_FOUND' })
+})

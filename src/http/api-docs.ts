@@ -1,6 +1,5 @@
 import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
-import type { FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 
 /**
  * OpenAPI generated from the route schemas: the document at `/openapi.json`, an interactive page at `/docs`.
@@ -33,6 +32,64 @@ export async function registerApiDocs(app: FastifyInstance, version: string): Pr
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
   })
-  await app.register(swaggerUi, { routePrefix: '/docs' })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  const docsPage = docsPageOnFirstUse(app)
+  for (const url of ['/docs', '/docs/*'])
+    app.get(url, { schema: { hide: true } }, (request, reply) => docsPage(request, reply))
+}
+
+/** Response headers of the page's own server that the answer does not carry over. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date'])
+
+/**
+ * The interactive page at `/docs`: @fastify/swagger-ui, in a Fastify instance of its own made at
+ * the first request for it, each request passed to it in process. Registered at start-up, the
+ * plugin and its static-file server (~60 modules outside the bundle) took ~65 ms of every start,
+ * for a page few starts ever serve. The page reads the API document of `app`.
+ */
+function docsPageOnFirstUse(
+  app: FastifyInstance,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
+  let page: Promise<FastifyInstance> | null = null
+  const made = async () => {
+    const { default: swaggerUi } = await import('@fastify/swagger-ui')
+    const server = Fastify({ logger: false })
+    // The UI plugin asks for @fastify/swagger on its instance: this one gives `app`'s document.
+    const documentOfApp = Object.assign(
+      async (instance: FastifyInstance) => {
+        instance.decorate('swagger', ((options?: { yaml?: boolean }) =>
+          app.swagger(options as { yaml: true })) as FastifyInstance['swagger'])
+      },
+      {
+        [Symbol.for('skip-override')]: true,
+        [Symbol.for('plugin-meta')]: { name: '@fastify/swagger' },
+      },
+    )
+    await server.register(documentOfApp)
+    await server.register(swaggerUi, { routePrefix: '/docs' })
+    await server.ready()
+    return server
+  }
+  return async (request, reply) => {
+    // A page that could not be made is tried again at the next request.
+    page ??= made().catch((error: unknown) => {
+      page = null
+      throw error
+    })
+    const answer = await (
+      await page
+    ).inject({
+      method: 'GET',
+      url: request.url,
+      headers: { host: request.headers.host ?? 'localhost' },
+    })
+    // Not a file of the page: the server's own 404, as for any other unknown path.
+    if (answer.statusCode === 404) {
+      reply.callNotFound()
+      return reply
+    }
+    for (const [name, value] of Object.entries(answer.headers))
+      if (value !== undefined && !HOP_BY_HOP.has(name)) void reply.header(name, value)
+    return reply.code(answer.statusCode).send(answer.rawPayload)
+  }
 }
