@@ -34,6 +34,12 @@ function naming<T>(route: RouteSchema, compile: () => T): T {
   }
 }
 
+/** What `make` gives, made at the first call and the same after. */
+function madeAtFirstCall<T>(make: () => T): () => T {
+  let made: { readonly value: T } | null = null
+  return () => (made ??= { value: make() }).value
+}
+
 /** How long one slice of background compilation may hold the event loop, in ms. */
 const SLICE_MS = 10
 
@@ -55,18 +61,12 @@ export class DeferredCompilers {
     // Each compiler too is made at its first use: Fastify's Ajv instance compiles the draft-07
     // meta-schema to check the shared schemas it is given (~20 ms of a start).
     const buildValidator: Factory<Validate> = (externalSchemas, options) => {
-      let compile: ((route: RouteSchema) => Validate) | null = null
-      return (route) =>
-        this.#validator(() =>
-          naming(route, () => (compile ??= validators(externalSchemas, options))(route)),
-        )
+      const compile = madeAtFirstCall(() => validators(externalSchemas, options))
+      return (route) => this.#validator(() => naming(route, () => compile()(route)))
     }
     const buildSerializer: Factory<Serialize> = (externalSchemas, options) => {
-      let compile: ((route: RouteSchema) => Serialize) | null = null
-      return (route) =>
-        this.#serializer(() =>
-          naming(route, () => (compile ??= serializers(externalSchemas, options))(route)),
-        )
+      const compile = madeAtFirstCall(() => serializers(externalSchemas, options))
+      return (route) => this.#serializer(() => naming(route, () => compile()(route)))
     }
     // Fastify types its compilers per validator library; these pass Fastify's own through.
     return { buildValidator, buildSerializer } as unknown as CompilersFactory

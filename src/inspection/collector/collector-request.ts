@@ -9,11 +9,10 @@ import type {
 } from '../pipeline/collector-payload.js'
 import { decodeQueryString } from '../pipeline/query-string.js'
 import { recurringValue } from '../pipeline/recurring-values.js'
-import { BoundedMemo, RecentItems, RecentLists } from '../../shared/index.js'
+import { BoundedMemo, isUuid, RecentItems, RecentLists } from '../../shared/index.js'
 
 /** The network user id of an anonymous tracker (`SP-Anonymous` header). */
 export const ANONYMOUS_NUID = '00000000-0000-0000-0000-000000000000'
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** Characters a strict URI parse rejects in a raw query string. */
 const ILLEGAL_QUERY = /[\s"{}|\\^`<>]|%(?![0-9a-fA-F]{2})/
 
@@ -227,7 +226,7 @@ export function readCollectorRequest(request: CollectorRequest): CollectorReadin
   const sent = anonymous ? ANONYMOUS_NUID : (fromParameter ?? fromCookie)
   // A new id is a UUID: only one the request sent is checked.
   const nuid = sent ?? randomUUID()
-  if (sent !== null && !UUID.test(nuid))
+  if (sent !== null && !isUuid(sent))
     return {
       kind: 'unreadable',
       message: { payloadField: 'networkUserId', value: nuid.slice(0, 200), expectation: 'a UUID' },

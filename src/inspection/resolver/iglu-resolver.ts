@@ -42,8 +42,6 @@ export function createIgluResolver(options: {
     }
     return cache
   }
-  /** The URI of a key object, written once per object (the validation layer passes the same objects again). */
-  const uriOf = schemaKeyUri
   const kindRank = { registry: 0, embedded: 1, http: 2, core: 3, default: 4 } as const
 
   /** The order depends only on which vendor prefixes match: kept per vendor, for the vendors seen first. */
@@ -119,7 +117,7 @@ export function createIgluResolver(options: {
      * for misses (their history is built by {@link resolve}). Gives what `resolve` would give now.
      */
     resolveKnown(key: SchemaKey): Resolution | undefined {
-      const uri = uriOf(key)
+      const uri = schemaKeyUri(key)
       const now = options.now()
       for (const repository of ordered(key.vendor)) {
         const schema = repository.cacheable
@@ -132,7 +130,7 @@ export function createIgluResolver(options: {
     },
 
     async resolve(key: SchemaKey): Promise<Resolution> {
-      const uri = uriOf(key)
+      const uri = schemaKeyUri(key)
       // The misses before a hit are only written out when every repository misses.
       const misses: [string, CachedAnswer][] = []
       for (const repository of ordered(key.vendor)) {
