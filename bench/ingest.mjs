@@ -4,6 +4,7 @@
 //   --mode post: POST tp2 with --batch events per request; baseline: a bare route answering "ok".
 // Figures: events/s and latency p50/p99, the baseline's requests/s, and their ratio.
 // Usage: node bench/ingest.mjs --mode get|post [--duration 10] [--rounds 5] [--connections 10] [--batch 10]
+import { readFileSync } from 'node:fs'
 import { accessToken, deployToDev, startBaseline, startFloe } from './support/processes.mjs'
 import { alternate, option } from './support/load.mjs'
 import {
@@ -19,6 +20,10 @@ const ROUNDS = option('rounds', 5)
 const CONNECTIONS = option('connections', 10)
 const BATCH = option('batch', BENCH_BATCH)
 const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info'
+
+/** A process's resident memory in MB (Linux: `/proc`). */
+const residentMb = (pid) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
 
 const floe = await startFloe({ logLevel })
 const baselineServer = await startBaseline({ logLevel })
@@ -38,6 +43,10 @@ try {
   if (checked === undefined || counts.bad !== 0)
     throw new Error(`the bench events are not good: ${JSON.stringify(counts)}`)
 
+  // Floe's resident memory all along: its event store fills to its default bound during the first
+  // round and then drops its oldest events, so the peak shows how far the heap grows under a flood.
+  let peakRssMb = residentMb(floe.pid)
+  const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, residentMb(floe.pid))), 250)
   const { subject, baseline, ratios } = await alternate({
     subject: request(floe.url),
     baseline: request(baselineServer.url),
@@ -45,6 +54,7 @@ try {
     duration: DURATION,
     connections: CONNECTIONS,
   })
+  clearInterval(sampler)
   const after = await (await fetch(`${floe.url}/local/all`)).json()
   const perRequest = mode === 'get' ? 1 : BATCH
   const eventsPerSecond = subject.requestsPerSecond * perRequest
@@ -74,6 +84,8 @@ try {
       target,
       met: ratio >= target,
       allGood: after.bad === 0 && subject.non2xx === 0 && subject.errors === 0,
+      storedAtEnd: after.good,
+      peakRssMb: Math.round(peakRssMb),
     }),
   )
 } finally {

@@ -64,6 +64,9 @@ it.each(['get', 'post'])(
       1,
     )
     expect(report.met).toBe(report.ratio >= report.target)
+    // The events of the load are still stored, and the server's memory was sampled under it.
+    expect(report.storedAtEnd).toBeGreaterThan(0)
+    expect(report.peakRssMb).toBeGreaterThan(30)
   },
   120_000,
 )
