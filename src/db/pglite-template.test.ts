@@ -7,6 +7,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -37,11 +38,11 @@ describe('a new data directory starts from the migrated template', () => {
     expect(existsSync(path.join(PGLITE_TEMPLATE_DIR, 'PG_VERSION'))).toBe(true)
     const dataDir = fresh()
     const cluster = pgliteClusterDir(dataDir)
-    expect(seedFromTemplate(cluster)).toBe(true)
+    expect(await seedFromTemplate(cluster)).toBe(true)
     expect(existsSync(path.join(cluster, 'PG_VERSION'))).toBe(true)
     expect(existsSync(path.join(cluster, 'floe-template.json'))).toBe(false)
     // A cluster is there: never copied over.
-    expect(seedFromTemplate(cluster)).toBe(false)
+    expect(await seedFromTemplate(cluster)).toBe(false)
     const store = await createDb({ kind: 'pglite', dataDir })
     try {
       const applied = await sql<{
@@ -53,13 +54,46 @@ describe('a new data directory starts from the migrated template', () => {
     }
   })
 
-  it('replaces what an interrupted first start left, and never uses a template of other migrations', () => {
+  it('a store opened on a new data directory copies the template while PGlite starts, and keeps what it writes', async () => {
+    const dataDir = fresh()
+    const first = await createDb({ kind: 'pglite', dataDir })
+    try {
+      const applied = await sql<{
+        name: string
+      }>`select name from kysely_migration order by name`.execute(first.db)
+      expect(applied.rows.map((row) => row.name)).toEqual(Object.keys(migrations).sort())
+      await sql`create table seeded_here (value text)`.execute(first.db)
+      await sql`insert into seeded_here values ('kept')`.execute(first.db)
+    } finally {
+      await first.close()
+    }
+    expect(existsSync(`${pgliteClusterDir(dataDir)}.partial`)).toBe(false)
+    const again = await createDb({ kind: 'pglite', dataDir })
+    try {
+      const kept = await sql<{ value: string }>`select value from seeded_here`.execute(again.db)
+      expect(kept.rows).toEqual([{ value: 'kept' }])
+    } finally {
+      await again.close()
+    }
+  })
+
+  it('a copy that fails is reported, and leaves no cluster', async () => {
+    const template = path.join(fresh(), 'template')
+    cpSync(PGLITE_TEMPLATE_DIR, template, { recursive: true })
+    // A file of the template that cannot be read: the copy fails partway.
+    symlinkSync(path.join(template, 'no-such-file'), path.join(template, 'base', 'dangling'))
+    const cluster = pgliteClusterDir(fresh())
+    await expect(seedFromTemplate(cluster, template)).rejects.toThrow(/ENOENT/)
+    expect(existsSync(path.join(cluster, 'PG_VERSION'))).toBe(false)
+  })
+
+  it('replaces what an interrupted first start left, and never uses a template of other migrations', async () => {
     const cluster = pgliteClusterDir(fresh())
     // A copy killed midway, and an initdb killed before it wrote PG_VERSION.
     mkdirSync(`${cluster}.partial`, { recursive: true })
     writeFileSync(path.join(`${cluster}.partial`, 'half-written'), 'x')
     mkdirSync(path.join(cluster, 'base'), { recursive: true })
-    expect(seedFromTemplate(cluster)).toBe(true)
+    expect(await seedFromTemplate(cluster)).toBe(true)
     expect(existsSync(`${cluster}.partial`)).toBe(false)
     expect(existsSync(path.join(cluster, 'PG_VERSION'))).toBe(true)
 
@@ -70,13 +104,13 @@ describe('a new data directory starts from the migrated template', () => {
       JSON.stringify({ pglite: '0.0.0', migrations: [] }),
     )
     const another = pgliteClusterDir(fresh())
-    expect(seedFromTemplate(another, otherTemplate)).toBe(false)
+    expect(await seedFromTemplate(another, otherTemplate)).toBe(false)
     expect(existsSync(another)).toBe(false)
   })
 
-  it('copies the write-ahead log as it is, its zero tail left a hole', () => {
+  it('copies the write-ahead log as it is, its zero tail left a hole', async () => {
     const cluster = pgliteClusterDir(fresh())
-    expect(seedFromTemplate(cluster)).toBe(true)
+    expect(await seedFromTemplate(cluster)).toBe(true)
     const segments = readdirSync(path.join(PGLITE_TEMPLATE_DIR, 'pg_wal')).filter((name) =>
       /^[0-9A-F]{24}$/.test(name),
     )
@@ -90,17 +124,17 @@ describe('a new data directory starts from the migrated template', () => {
     }
   })
 
-  it(`copies any file's bytes exactly, whatever zeros it ends with (seed ${FUZZ_SEED})`, () => {
+  it(`copies any file's bytes exactly, whatever zeros it ends with (seed ${FUZZ_SEED})`, async () => {
     const dir = fresh()
-    fc.assert(
-      fc.property(
+    await fc.assert(
+      fc.asyncProperty(
         fc.uint8Array({ maxLength: 300 }),
         fc.nat({ max: 200_000 }),
         fc.uint8Array({ maxLength: 50 }),
-        (head, zeros, tail) => {
+        async (head, zeros, tail) => {
           const bytes = Buffer.concat([head, Buffer.alloc(zeros), tail, Buffer.alloc(zeros % 7)])
           writeFileSync(path.join(dir, 'source'), bytes)
-          copyWithoutZeroTail(path.join(dir, 'source'), path.join(dir, 'copy'))
+          await copyWithoutZeroTail(path.join(dir, 'source'), path.join(dir, 'copy'))
           expect(readFileSync(path.join(dir, 'copy')).equals(bytes)).toBe(true)
         },
       ),

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import fsp from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { BUILD_DIR } from '../package-root.js'
@@ -43,22 +44,30 @@ function usableTemplate(template: string): boolean {
 }
 
 /** Writes a file's or folder's content to disk (a folder: its entries, created or renamed). */
-function syncToDisk(entry: string): void {
-  const fd = fs.openSync(entry, 'r')
+async function syncToDisk(entry: string): Promise<void> {
+  const handle = await fsp.open(entry, 'r')
   try {
-    fs.fsyncSync(fd)
+    await handle.sync()
   } finally {
-    fs.closeSync(fd)
+    await handle.close()
   }
 }
 
-function syncTree(dir: string): void {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const where = path.join(dir, entry.name)
-    if (entry.isDirectory()) syncTree(where)
-    else syncToDisk(where)
+/** The folders (parents first) and files under `dir`, as paths relative to it. */
+async function treeOf(dir: string): Promise<{ folders: string[]; files: string[] }> {
+  const tree = { folders: [] as string[], files: [] as string[] }
+  const visit = async (relative: string): Promise<void> => {
+    const entries = await fsp.readdir(path.join(dir, relative), { withFileTypes: true })
+    for (const entry of entries) {
+      const child = path.join(relative, entry.name)
+      if (entry.isDirectory()) {
+        tree.folders.push(child)
+        await visit(child)
+      } else tree.files.push(child)
+    }
   }
-  syncToDisk(dir)
+  await visit('')
+  return tree
 }
 
 /** A write-ahead log segment: 24 hexadecimal digits, in `pg_wal`. */
@@ -84,44 +93,55 @@ function writtenLength(bytes: Buffer): number {
  * uses a few hundred bytes) as its written part and a hole of the same size, which reads as zeros:
  * the same content, without writing and syncing the zeros.
  */
-export function copyWithoutZeroTail(source: string, target: string): void {
-  const bytes = fs.readFileSync(source)
-  const fd = fs.openSync(target, 'w')
+export async function copyWithoutZeroTail(source: string, target: string): Promise<void> {
+  const bytes = await fsp.readFile(source)
+  const handle = await fsp.open(target, 'w')
   try {
     const end = writtenLength(bytes)
-    for (let at = 0; at < end;) at += fs.writeSync(fd, bytes, at, end - at, at)
-    fs.ftruncateSync(fd, bytes.length)
+    for (let at = 0; at < end;) at += (await handle.write(bytes, at, end - at, at)).bytesWritten
+    await handle.truncate(bytes.length)
   } finally {
-    fs.closeSync(fd)
+    await handle.close()
   }
 }
 
 /**
  * Puts the template cluster at `clusterDir` when no cluster is there yet (no `PG_VERSION`): copied
  * beside it, synced to disk, then renamed into place, so that a start killed midway leaves either
- * no cluster or a whole one. Returns whether it did; false also when there is no usable template
+ * no cluster or a whole one. Resolves whether it did; false also when there is no usable template
  * (a build from another PGlite or other migrations), and PGlite's initdb then makes the cluster.
+ *
+ * Whether to copy is decided before this returns; the copying itself is asynchronous, so that a
+ * first start compiles PGlite's WebAssembly meanwhile (see create-db.ts): a file costs ~1 ms to
+ * create on some machines, and the template holds ~450.
  */
-export function seedFromTemplate(clusterDir: string, template = PGLITE_TEMPLATE_DIR): boolean {
-  if (fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) return false
-  if (!usableTemplate(template)) return false
+export function seedFromTemplate(
+  clusterDir: string,
+  template = PGLITE_TEMPLATE_DIR,
+): Promise<boolean> {
+  if (fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) return Promise.resolve(false)
+  if (!usableTemplate(template)) return Promise.resolve(false)
+  return copyTemplate(clusterDir, template).then(() => true)
+}
+
+async function copyTemplate(clusterDir: string, template: string): Promise<void> {
   const partial = `${clusterDir}.partial`
-  fs.rmSync(partial, { recursive: true, force: true })
-  const segments: string[] = []
-  fs.cpSync(template, partial, {
-    recursive: true,
-    filter: (source) => {
-      if (!isWalSegment(source)) return path.basename(source) !== STAMP_FILE
-      segments.push(source)
-      return false
-    },
-  })
-  for (const segment of segments)
-    copyWithoutZeroTail(segment, path.join(partial, path.relative(template, segment)))
-  syncTree(partial)
+  await fsp.rm(partial, { recursive: true, force: true })
+  const { folders, files } = await treeOf(template)
+  await fsp.mkdir(partial)
+  for (const folder of folders) await fsp.mkdir(path.join(partial, folder))
+  const copied = files.filter((file) => path.basename(file) !== STAMP_FILE)
+  await Promise.all(
+    copied.map((file) =>
+      isWalSegment(file)
+        ? copyWithoutZeroTail(path.join(template, file), path.join(partial, file))
+        : fsp.copyFile(path.join(template, file), path.join(partial, file)),
+    ),
+  )
+  await Promise.all([...copied, ...folders].map((entry) => syncToDisk(path.join(partial, entry))))
+  await syncToDisk(partial)
   // Without PG_VERSION, PGlite would run initdb here: whatever is there is not a cluster.
-  fs.rmSync(clusterDir, { recursive: true, force: true })
-  fs.renameSync(partial, clusterDir)
-  syncToDisk(path.dirname(clusterDir))
-  return true
+  await fsp.rm(clusterDir, { recursive: true, force: true })
+  await fsp.rename(partial, clusterDir)
+  await syncToDisk(path.dirname(clusterDir))
 }
