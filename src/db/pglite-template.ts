@@ -124,6 +124,25 @@ export function seedFromTemplate(
   return copyTemplate(clusterDir, template).then(() => true)
 }
 
+/**
+ * Files copied or synced at once: enough to keep libuv's threads busy, few enough that a system
+ * allowing 256 open files (macOS's default) never runs out of them.
+ */
+const FILES_AT_ONCE = 16
+
+/** `work` for each item, with at most `limit` of them under way at a time. */
+async function eachAtMost<T>(
+  limit: number,
+  items: readonly T[],
+  work: (item: T) => Promise<unknown>,
+): Promise<void> {
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await work(items[next++] as T)
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+}
+
 async function copyTemplate(clusterDir: string, template: string): Promise<void> {
   const partial = `${clusterDir}.partial`
   await fsp.rm(partial, { recursive: true, force: true })
@@ -131,14 +150,14 @@ async function copyTemplate(clusterDir: string, template: string): Promise<void>
   await fsp.mkdir(partial)
   for (const folder of folders) await fsp.mkdir(path.join(partial, folder))
   const copied = files.filter((file) => path.basename(file) !== STAMP_FILE)
-  await Promise.all(
-    copied.map((file) =>
-      isWalSegment(file)
-        ? copyWithoutZeroTail(path.join(template, file), path.join(partial, file))
-        : fsp.copyFile(path.join(template, file), path.join(partial, file)),
-    ),
+  await eachAtMost(FILES_AT_ONCE, copied, (file) =>
+    isWalSegment(file)
+      ? copyWithoutZeroTail(path.join(template, file), path.join(partial, file))
+      : fsp.copyFile(path.join(template, file), path.join(partial, file)),
   )
-  await Promise.all([...copied, ...folders].map((entry) => syncToDisk(path.join(partial, entry))))
+  await eachAtMost(FILES_AT_ONCE, [...copied, ...folders], (entry) =>
+    syncToDisk(path.join(partial, entry)),
+  )
   await syncToDisk(partial)
   // Without PG_VERSION, PGlite would run initdb here: whatever is there is not a cluster.
   await fsp.rm(clusterDir, { recursive: true, force: true })
