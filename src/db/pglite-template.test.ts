@@ -16,11 +16,19 @@ import { sql } from 'kysely'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import { configureFuzzSeed, FUZZ_SEED } from '../../test/support/fuzz-settings.js'
-import { createDb, pgliteClusterDir } from './create-db.js'
+import { createDb, pgliteClusterDir, type Store } from './create-db.js'
 import { migrations } from './migrations/index.js'
 import { copyWithoutZeroTail, PGLITE_TEMPLATE_DIR, seedFromTemplate } from './pglite-template.js'
 
 configureFuzzSeed()
+
+/** The names of the migrations a store has applied, in order. */
+async function appliedMigrations(db: Store['db']): Promise<string[]> {
+  const applied = await sql<{
+    name: string
+  }>`select name from kysely_migration order by name`.execute(db)
+  return applied.rows.map((row) => row.name)
+}
 
 // The template is built by `npm run build`, which `npm test` runs first when the build is stale.
 describe('a new data directory starts from the migrated template', () => {
@@ -45,10 +53,7 @@ describe('a new data directory starts from the migrated template', () => {
     expect(await seedFromTemplate(cluster)).toBe(false)
     const store = await createDb({ kind: 'pglite', dataDir })
     try {
-      const applied = await sql<{
-        name: string
-      }>`select name from kysely_migration order by name`.execute(store.db)
-      expect(applied.rows.map((row) => row.name)).toEqual(Object.keys(migrations).sort())
+      expect(await appliedMigrations(store.db)).toEqual(Object.keys(migrations).sort())
     } finally {
       await store.close()
     }
@@ -58,10 +63,7 @@ describe('a new data directory starts from the migrated template', () => {
     const dataDir = fresh()
     const first = await createDb({ kind: 'pglite', dataDir })
     try {
-      const applied = await sql<{
-        name: string
-      }>`select name from kysely_migration order by name`.execute(first.db)
-      expect(applied.rows.map((row) => row.name)).toEqual(Object.keys(migrations).sort())
+      expect(await appliedMigrations(first.db)).toEqual(Object.keys(migrations).sort())
       await sql`create table seeded_here (value text)`.execute(first.db)
       await sql`insert into seeded_here values ('kept')`.execute(first.db)
     } finally {
