@@ -4,8 +4,13 @@
 //   --mode post: POST tp2 with --batch events per request; baseline: a bare route answering "ok".
 // Figures: events/s and latency p50/p99, the baseline's requests/s, and their ratio.
 // Usage: node bench/ingest.mjs --mode get|post [--duration 10] [--rounds 5] [--connections 10] [--batch 10]
-import { readFileSync } from 'node:fs'
-import { accessToken, deployToDev, startBaseline, startFloe } from './support/processes.mjs'
+import {
+  accessToken,
+  deployToDev,
+  residentMb,
+  startBaseline,
+  startFloe,
+} from './support/processes.mjs'
 import { alternate, option } from './support/load.mjs'
 import {
   benchContexts as contexts,
@@ -20,10 +25,6 @@ const ROUNDS = option('rounds', 5)
 const CONNECTIONS = option('connections', 10)
 const BATCH = option('batch', BENCH_BATCH)
 const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info'
-
-/** A process's resident memory in MB (Linux: `/proc`). */
-const residentMb = (pid) =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
 
 const floe = await startFloe({ logLevel })
 const baselineServer = await startBaseline({ logLevel })

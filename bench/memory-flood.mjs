@@ -3,10 +3,11 @@
 // eviction are checked: exactly the newest M events are kept, newest first.
 // Usage: node bench/memory-flood.mjs [--events 1000000] [--max-events 10000] [--batch 100]
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { residentMb } from './support/processes.mjs'
 
 const option = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`)
@@ -49,10 +50,7 @@ const baseUrl = await new Promise((resolve, reject) => {
 })
 const target = new URL(baseUrl)
 
-const rssMb = () => {
-  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024
-}
+const rssMb = () => residentMb(child.pid)
 const eventId = (n) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
 const post = (body) =>

@@ -11,14 +11,14 @@
 //                               [--duration 5] [--queries 15] [--scan-queries 5]
 //                               [--results-dir bench/results/scaling]
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { scalingChartSvg } from './support/scaling-chart.mjs'
 import { load, option } from './support/load.mjs'
 import { BENCH_PRODUCT, benchIngestRequest } from './support/page-view.mjs'
-import { accessToken, deployToDev, startFloe } from './support/processes.mjs'
+import { accessToken, deployToDev, residentMb, startFloe } from './support/processes.mjs'
 
 const listed = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`)
@@ -32,11 +32,6 @@ const QUERIES = option('queries', 15)
 const SCAN_QUERIES = option('scan-queries', 5)
 const FILL_BATCH = 100
 const FILL_CONNECTIONS = 4
-
-const residentMb = (pid) =>
-  Math.round(
-    Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
-  )
 
 async function fill(url, events) {
   const request = benchIngestRequest('post', url, FILL_BATCH)
@@ -127,7 +122,7 @@ async function measure(store, size) {
         },
         SCAN_QUERIES,
       ),
-      rssMb: residentMb(floe.pid),
+      rssMb: Math.round(residentMb(floe.pid)),
     }
   } finally {
     await floe.stop()

@@ -5,19 +5,15 @@
 // Each figure is the median of --rounds rounds (default 5), with the spread (min–max).
 // Usage: node bench/startup.mjs [--rounds 5]
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { option } from './support/load.mjs'
-import { cpuMillis, freePort, serverNodeFlags } from './support/processes.mjs'
+import { cpuMillis, freePort, residentMb, serverNodeFlags } from './support/processes.mjs'
 
 const ROUNDS = option('rounds', 5)
 const MAIN = new URL('../dist/floe.mjs', import.meta.url).pathname
 const BASELINE = new URL('./baseline-server.mjs', import.meta.url).pathname
-
-/** Resident memory of a process, in MB (Linux: /proc). */
-const residentMb = (pid) =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024
 
 /** Polls /health every 2 ms from the spawn; the ms until the first 200. */
 async function timeToHealth(url, child, started) {

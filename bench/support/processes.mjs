@@ -62,6 +62,12 @@ export function cpuMillis(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond
 }
 
+/** A process's resident memory so far, in MB; Linux only (`/proc`). */
+export function residentMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024
+}
+
 function handle(child, url, cleanup = () => undefined) {
   return {
     url,
