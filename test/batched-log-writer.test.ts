@@ -1,9 +1,13 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { batchedLogWriter, LOG_BATCH_CHARS } from '../src/http/batched-log-writer.js'
+import {
+  batchedLogWriter,
+  LOG_BATCH_BYTES,
+  LOG_WAITING_BYTES,
+} from '../src/http/batched-log-writer.js'
 import { pollUntil } from './support/poll-until.js'
 
 const WRITER_MODULE = new URL('../dist/http/batched-log-writer.js', import.meta.url).href
@@ -57,7 +61,7 @@ describe('the batched log writer', () => {
   it('writes at once when a batch is full, and on flush', () => {
     const { writer, written, close } = fileWriter('full.log')
     const line = `${JSON.stringify({ msg: 'x'.repeat(1000) })}\n`
-    const lines = Math.ceil(LOG_BATCH_CHARS / line.length)
+    const lines = Math.ceil(LOG_BATCH_BYTES / line.length)
     for (let i = 0; i < lines; i++) writer.write(line)
     expect(written()).toBe(line.repeat(lines))
     writer.write('{"msg":"last"}\n')
@@ -87,6 +91,63 @@ describe('the batched log writer', () => {
     // And when the event loop empties: the timer does not keep the process alive.
     const ended = child(['{"msg":"at the end"}\n'], '')
     expect([ended.status, ended.stdout]).toEqual([0, '{"msg":"at the end"}\n'])
+  })
+
+  it('never waits for a reader that takes nothing: lines wait, then the overflow is dropped and counted', async () => {
+    // The child fills its stdout pipe, which this process does not read until the child says it
+    // has written everything: a writer that waited for the reader would never get there.
+    const lines = Math.ceil((4 * LOG_WAITING_BYTES) / 200)
+    const script = `
+process.stdout // as in a server: the pipe is made non-blocking
+const { batchedLogWriter } = await import(process.argv[1])
+const writer = batchedLogWriter(1)
+for (let i = 0; i < ${lines}; i++) writer.write(JSON.stringify({ msg: 'line ' + i, pad: 'p'.repeat(170) }) + '\\n')
+process.stderr.write('wrote\\n')
+process.stdin.once('data', () => setTimeout(() => process.exit(0), 200))`
+    const writer = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', script, '--', WRITER_MODULE],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    )
+    writer.stdout.pause()
+    let stderr = ''
+    writer.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    await pollUntil(
+      async () => stderr,
+      (text) => text.includes('wrote'),
+      'the child to finish writing while its pipe is not read',
+      20_000,
+    )
+    let stdout = ''
+    writer.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    writer.stdout.resume()
+    const exited = new Promise<number | null>((resolve) => writer.once('exit', resolve))
+    writer.stdin.write('go')
+    expect(await exited).toBe(0)
+    const written = stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { msg: string })
+    const kept = written.filter((line) => line.msg.startsWith('line '))
+    const notices = written.filter((line) => line.msg.includes('log lines were dropped'))
+    const droppedCount = notices.reduce((sum, line) => sum + Number.parseInt(line.msg, 10), 0)
+    // Some lines waited for the reader and some were dropped; every line is accounted for, in order.
+    expect(kept.length).toBeGreaterThan(0)
+    expect(droppedCount).toBeGreaterThan(0)
+    expect(kept.length + droppedCount).toBe(lines)
+    const numbers = kept.map((line) => Number(line.msg.slice('line '.length)))
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b))
+  })
+
+  it('writes a line larger than its whole room on its own', () => {
+    const { writer, written, close } = fileWriter('huge.log')
+    writer.write('{"msg":"before"}\n')
+    const huge = `${JSON.stringify({ msg: 'h'.repeat(LOG_WAITING_BYTES + 10) })}\n`
+    writer.write(huge)
+    writer.write('{"msg":"after"}\n')
+    writer.flush()
+    expect(written()).toBe(`{"msg":"before"}\n${huge}{"msg":"after"}\n`)
+    close()
   })
 
   it('stops writing, without an error, when its reader has gone', () => {
