@@ -1,7 +1,7 @@
 // Server processes for the load scenarios: `floe start` from dist and the bare baseline server,
 // each in its own process on loopback, with the same Fastify settings and the same log level.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -84,11 +84,17 @@ function handle(child, url, cleanup = () => undefined) {
 }
 
 /**
- * `floe start` on a fresh embedded database, with the bench's bootstrap credentials. Logs are
- * discarded, as a server's would be shipped. `main`: another build's `dist/floe.mjs`.
+ * `floe start` on a fresh embedded database, with the bench's bootstrap credentials. Its output
+ * (the banner, then the log) goes to a file, as a server's log would be shipped, and as the
+ * baselines' goes to /dev/null: read through a pipe by this process, it took the load generator's
+ * thread for every batch of log lines (BENCHMARKS.md, sixteenth pass). `main`: another build's
+ * `dist/floe.mjs`.
  */
 export async function startFloe({ logLevel = 'info', args = [], main = MAIN } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-'))
+  const logDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-log-'))
+  const logFile = path.join(logDir, 'stdout.log')
+  const stdout = openSync(logFile, 'w')
   // Port 0: the server picks a free port and says which in its banner. A port chosen here and
   // handed over could be taken by another process first, and the bench would load that one.
   const child = spawn(
@@ -114,28 +120,37 @@ export async function startFloe({ logLevel = 'info', args = [], main = MAIN } = 
         FLOE_BOOTSTRAP_API_KEY_ID: BOOTSTRAP.apiKeyId,
         FLOE_BOOTSTRAP_API_KEY: BOOTSTRAP.apiKey,
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', stdout, 'inherit'],
     },
   )
-  const url = await listeningUrl(child)
-  return handle(child, url, () => rmSync(dataDir, { recursive: true, force: true }))
+  closeSync(stdout)
+  const cleanup = () => {
+    rmSync(dataDir, { recursive: true, force: true })
+    rmSync(logDir, { recursive: true, force: true })
+  }
+  try {
+    return handle(child, await listeningUrl(child, logFile), cleanup)
+  } catch (error) {
+    cleanup()
+    throw error
+  }
 }
 
-/** The address `floe start` prints once it listens; the rest of its output is read and dropped. */
-function listeningUrl(child) {
-  return new Promise((resolve, reject) => {
-    let printed = ''
-    const onData = (chunk) => {
-      printed += chunk.toString()
-      const found = /Floe is listening on (\S+)/.exec(printed)
-      if (found === null) return
-      child.stdout.off('data', onData)
-      child.stdout.resume()
-      resolve(found[1])
-    }
-    child.stdout.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening`)))
-  })
+/** The address `floe start` prints once it listens, read from the start of its output file. */
+async function listeningUrl(child, logFile) {
+  let exited = null
+  child.once('exit', (code) => (exited = code))
+  const head = Buffer.alloc(64 * 1024)
+  for (let attempt = 0; attempt < 6000; attempt++) {
+    const fd = openSync(logFile, 'r')
+    const length = readSync(fd, head, 0, head.length, 0)
+    closeSync(fd)
+    const found = /Floe is listening on (\S+)/.exec(head.toString('utf8', 0, length))
+    if (found !== null) return found[1]
+    if (exited !== null) throw new Error(`server exited with ${exited} before listening`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  throw new Error('the server did not say where it listens within 60 s')
 }
 
 /** The bare Fastify server of `bench/baseline-server.mjs`; `json` is what its JSON route answers. */
