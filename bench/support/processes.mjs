@@ -131,6 +131,7 @@ export async function startFloe({ logLevel = 'info', args = [], main = MAIN } = 
   try {
     return handle(child, await listeningUrl(child, logFile), cleanup)
   } catch (error) {
+    child.kill('SIGKILL')
     cleanup()
     throw error
   }

@@ -110,26 +110,34 @@ export function batchedLogWriter(fd: number): LogWriter {
     if (used > 0) schedule()
   }
 
+  /**
+   * A line that may not fit in the room left, even once what waits was written: counted exactly,
+   * then kept, written on its own when it is larger than the whole room (a huge error, within the
+   * budget), or dropped.
+   */
+  function keepLong(line: string): void {
+    const bytes = Buffer.from(line, 'utf8')
+    if (used + bytes.length <= waiting.length) used += bytes.copy(waiting, used)
+    else if (used > 0 || bytes.length <= waiting.length) dropped++
+    else {
+      const written = writeWithin(bytes, bytes.length)
+      if (written === 0) dropped++
+      // Cut short: the next line still starts a line of its own.
+      else if (written < bytes.length) used += waiting.write('\n', used, 'utf8')
+    }
+    if (used > 0) schedule()
+  }
+
+  /** Whether `line` surely fits in the room left: three bytes a UTF-16 unit at most. */
+  const surelyFits = (line: string) => used + line.length * 3 <= waiting.length
+
   const writer: LogWriter = {
     write(line) {
       if (broken) return true
-      // Three bytes a UTF-16 unit at most: the exact length is not counted for every line.
-      if (used + line.length * 3 > waiting.length) {
-        writeWaiting()
-        if (used + line.length * 3 > waiting.length) {
-          const bytes = Buffer.from(line, 'utf8')
-          if (used === 0 && bytes.length > waiting.length) {
-            // A line larger than the whole room (a huge error): written on its own, within the budget.
-            const written = writeWithin(bytes, bytes.length)
-            if (written === 0) dropped++
-            // Cut short: the next line still starts a line of its own.
-            else if (written < bytes.length) used += waiting.write('\n', used, 'utf8')
-          } else if (used + bytes.length <= waiting.length) {
-            used += bytes.copy(waiting, used)
-          } else dropped++
-          if (used > 0) schedule()
-          return true
-        }
+      if (!surelyFits(line)) writeWaiting()
+      if (!surelyFits(line)) {
+        keepLong(line)
+        return true
       }
       used += waiting.write(line, used, 'utf8')
       if (used >= LOG_BATCH_BYTES) writeWaiting()
