@@ -1,7 +1,8 @@
 // Two builds' servers under the same ingest load, for before/after figures that the machine's other
 // work disturbs as little as possible: each build's `floe start` gets --seconds of load at a time,
 // alternately, and the figure is the server's CPU time per event (user + system, read from /proc),
-// the fewest of the rounds after the first, beside the throughput of that round. Rounds last a time,
+// the fewest of the rounds after the first, beside the throughput of that round; and the median of
+// the rounds' ratios, each of two measurements taken one after the other. Rounds last a time,
 // not a number of requests: autocannon given an amount paced itself at ~10 000 requests/s, below
 // what the servers take. The two servers run side by side from start to end, so each round of one
 // sees the same machine as the other's.
@@ -35,7 +36,10 @@ try {
     await deployToDev(servers[name].url, await accessToken(servers[name].url), PRODUCT)
   }
   const best = {}
+  /** Each round after the first: this build's CPU per event over the other's, measured minutes apart. */
+  const roundRatios = []
   for (let round = 0; round < ROUNDS; round++) {
+    const cpu = {}
     // Which build goes first changes each round: the same build against itself measured ~6% apart
     // when one always went first.
     const order = round % 2 === 0 ? ['this', 'other'] : ['other', 'this']
@@ -53,6 +57,7 @@ try {
         ((cpuMillis(server.pid) - before) * 1000) / (result.requests * perRequest)
       if (result.non2xx > 0 || result.errors > 0)
         throw new Error(`${name}: ${result.non2xx} answers not 2xx, ${result.errors} errors`)
+      cpu[name] = cpuMicrosPerEvent
       // The first round warms both servers up.
       if (round > 0 && cpuMicrosPerEvent < (best[name]?.cpuMicrosPerEvent ?? Infinity))
         best[name] = {
@@ -60,7 +65,14 @@ try {
           eventsPerSecond: Math.round((result.requests * perRequest) / seconds),
         }
     }
+    if (round > 0) roundRatios.push(cpu.this / cpu.other)
   }
+  roundRatios.sort((a, b) => a - b)
+  const middle = roundRatios.length / 2
+  const medianRoundRatio =
+    roundRatios.length % 2 === 1
+      ? roundRatios[Math.floor(middle)]
+      : (roundRatios[middle - 1] + roundRatios[middle]) / 2
   for (const [name, server] of Object.entries(servers)) {
     const counts = await (await fetch(`${server.url}/local/all`)).json()
     if (counts.bad !== 0) throw new Error(`${name}: ${counts.bad} bad events`)
@@ -75,6 +87,9 @@ try {
       this: best.this,
       other: best.other,
       cpuRatio: Number((best.this.cpuMicrosPerEvent / best.other.cpuMicrosPerEvent).toFixed(3)),
+      // Less moved by a machine whose speed drifts over minutes than the ratio of the fewest.
+      medianRoundRatio: Number(medianRoundRatio.toFixed(3)),
+      roundRatios: roundRatios.map((ratio) => Number(ratio.toFixed(3))),
     }),
   )
 } finally {

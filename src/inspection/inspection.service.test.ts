@@ -2,36 +2,32 @@ import { describe, expect, it } from 'vitest'
 import { createInspectionService } from './inspection.service.js'
 import type { EventOutput } from './event-output.js'
 import { MemoryEventStore } from './store/memory-event-store.js'
+import type { EventBatch } from './store/event-store.js'
 import { buildResolver } from './resolver/build-resolver.js'
 import { createSchemaValidation } from './resolver/schema-validation.js'
 
 /** The memory store, declared as a store whose writes can fail (as a database's can). */
 class StoreWhoseWritesCanFail extends MemoryEventStore {
   override readonly writesCanFail = true
+  /** Writes are refused once set (a database gone). */
+  refusing = false
+
+  override keep(batch: EventBatch): Promise<void> {
+    return this.refusing ? Promise.reject(new Error('refused')) : Promise.resolve(super.keep(batch))
+  }
 }
 
-/** A registry that answers only once `answered` resolves (a slow schema lookup). */
-function inspectionOf(
-  store: MemoryEventStore,
-  options: {
-    answered?: Promise<void>
-    maxPendingPayloads?: number
-    onSubscriberError?: (error: unknown) => void
-    output?: EventOutput
-  } = {},
-) {
+/** A resolver whose one repository knows no schema, answering when `lookup` resolves. */
+function resolverOf(lookup: () => Promise<null>) {
   const registry = {
     name: 'slow',
     priority: 0,
     vendorPrefixes: [],
     kind: 'registry' as const,
     cacheable: false,
-    lookup: async () => {
-      await options.answered
-      return null
-    },
+    lookup,
   }
-  const resolver = buildResolver(
+  return buildResolver(
     {
       igluDirs: [],
       igluCentralUrl: null,
@@ -43,13 +39,39 @@ function inspectionOf(
     registry,
     Date.now,
   )
-  return createInspectionService({
+}
+
+/** What every service of these tests shares: the store, and a resolver that knows no schema. */
+function serviceDeps(
+  store: MemoryEventStore,
+  resolver: ReturnType<typeof resolverOf> = resolverOf(async () => null),
+) {
+  return {
     store,
     iglu: createSchemaValidation(resolver),
     resolver,
     processor: { artifact: 'floe', version: 'test' },
     now: Date.now,
     maxPayloadBytes: 1_000_000,
+  }
+}
+
+/** A service whose repository answers only once `answered` resolves (a slow schema lookup). */
+function inspectionOf(
+  store: MemoryEventStore,
+  options: {
+    answered?: Promise<void>
+    maxPendingPayloads?: number
+    onSubscriberError?: (error: unknown) => void
+    output?: EventOutput
+  } = {},
+) {
+  const resolver = resolverOf(async () => {
+    await options.answered
+    return null
+  })
+  return createInspectionService({
+    ...serviceDeps(store, resolver),
     maxPendingPayloads: options.maxPendingPayloads,
     output: options.output ?? null,
     ...(options.onSubscriberError === undefined
@@ -76,7 +98,8 @@ describe('inspection service: when a collector request is answered', () => {
   it('answers first and stores right after with a store whose writes cannot fail; settled() is the read barrier', async () => {
     const store = new MemoryEventStore(100)
     const inspection = inspectionOf(store)
-    await Promise.all(['a', 'b', 'c'].map((aid) => inspection.collect(pageView(aid))))
+    for (const aid of ['a', 'b', 'c'])
+      expect(inspection.collect(pageView(aid))).not.toBeInstanceOf(Promise)
     await inspection.collect({ ...pageView('x'), rawQuery: '' })
     expect(await store.counts()).toEqual({ total: 0, good: 0, bad: 0 })
     expect(inspection.settled()).not.toBeNull()
@@ -92,9 +115,7 @@ describe('inspection service: when a collector request is answered', () => {
     await inspection.collect(pageView('a'))
     expect(inspection.settled()).toBeNull()
     expect(await appIds(store)).toEqual(['a'])
-    store.keep = async () => {
-      throw new Error('refused')
-    }
+    store.refusing = true
     await expect(inspection.collect(pageView('b'))).rejects.toThrow('refused')
   })
 
@@ -109,7 +130,9 @@ describe('inspection service: when a collector request is answered', () => {
     })
     await inspection.collect(unknownEvent('first'))
     let secondAnswered = false
-    const second = inspection.collect(unknownEvent('second')).then(() => (secondAnswered = true))
+    const secondAnswer = inspection.collect(unknownEvent('second'))
+    expect(secondAnswer).toBeInstanceOf(Promise)
+    const second = Promise.resolve(secondAnswer).then(() => (secondAnswered = true))
     for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve))
     expect(secondAnswered).toBe(false)
     open()
@@ -141,5 +164,59 @@ describe('inspection service: when a collector request is answered', () => {
     expect(printed).toHaveLength(1)
     expect(errors).toEqual([new Error('subscriber broke'), new Error('subscriber broke')])
     expect(await store.counts()).toEqual({ total: 2, good: 1, bad: 1 })
+  })
+
+  it('answers at once, without a promise, when the events need not be stored first', async () => {
+    const store = new MemoryEventStore(100)
+    const inspection = inspectionOf(store)
+    const answer = inspection.collect(pageView('a'))
+    expect(answer).not.toBeInstanceOf(Promise)
+    expect(answer).toEqual({ nuid: expect.any(String), anonymous: false, hadNuidCookie: false })
+    await inspection.settled()
+    expect(await appIds(store)).toEqual(['a'])
+  })
+
+  it('keeps a request ready at once after an earlier one still waiting for its schema', async () => {
+    let open: () => void = () => undefined
+    const answered = new Promise<void>((resolve) => (open = resolve))
+    const store = new MemoryEventStore(100)
+    const inspection = inspectionOf(store, { answered })
+    const told: string[] = []
+    inspection.subscribe((arrival) =>
+      told.push(`${arrival.kind} ${arrival.kind === 'good' ? arrival.event.event.app_id : ''}`),
+    )
+    const unknownEvent = {
+      ...pageView('first'),
+      rawQuery: `e=se&p=web&tv=t&aid=first&cx=${Buffer.from(JSON.stringify({ schema: 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0', data: [{ schema: 'iglu:com.acme/slow/jsonschema/1-0-0', data: {} }] })).toString('base64url')}`,
+    }
+    await inspection.collect(unknownEvent)
+    await inspection.collect(pageView('second'))
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve))
+    // The second is ready, but waits for the first to be kept.
+    expect(told).toEqual([])
+    open()
+    await inspection.settled()
+    expect(told).toEqual(['bad ', 'good second'])
+  })
+
+  it('gives the next request its turn when keeping an earlier one fails (a bug), and reports it', async () => {
+    const store = new MemoryEventStore(100)
+    const failures: unknown[] = []
+    let writes = 0
+    const inspection = createInspectionService({
+      ...serviceDeps(store),
+      onDeferredError: (error) => failures.push(error),
+      output: {
+        write: () => {
+          if (writes++ === 0) throw new Error('output broke')
+        },
+        bytesOnTheWay: 0,
+      },
+    })
+    for (const aid of ['a', 'b', 'c']) await inspection.collect(pageView(aid))
+    await inspection.settled()
+    expect(failures).toEqual([new Error('output broke')])
+    expect(await appIds(store)).toEqual(['c', 'b', 'a'])
+    expect(writes).toBe(3)
   })
 })

@@ -37,6 +37,9 @@ export interface Collected {
   readonly hadNuidCookie: boolean
 }
 
+/** The answer to a request whose events could not be read: no network user to remember. */
+const NO_USER: Collected = Object.freeze({ nuid: null, anonymous: false, hadNuidCookie: false })
+
 /**
  * Payloads answered and not yet stored, at most, before the collector stores before answering (a
  * turn of the event loop normally reads tens of them; more pile up only behind slow I/O).
@@ -114,10 +117,8 @@ export function createInspectionService(deps: {
     }
   }
 
-  async function keep(outcome: PayloadOutcome): Promise<void> {
-    // Stored first: subscribers and outputs only see stored events, and (when stored before the
-    // answer) a failed write fails the request, so the tracker sends the events again.
-    await store.keep(outcome)
+  /** Subscribers and outputs are told of a payload's events once they are stored. */
+  function told(outcome: PayloadOutcome): void {
     for (const listener of listeners) {
       for (const event of outcome.good) tell(() => listener({ kind: 'good', event }))
       for (const event of outcome.bad) tell(() => listener({ kind: 'bad', event }))
@@ -126,53 +127,113 @@ export function createInspectionService(deps: {
     deps.output?.write([...outcome.good, ...outcome.incomplete])
   }
 
-  /** Resolved once every outcome of the requests that arrived so far has been kept. */
-  let keptSoFar: Promise<void> = Promise.resolve()
+  /** Stores a payload's events; a promise only when the store's write has to wait. */
+  function keep(outcome: PayloadOutcome): void | Promise<void> {
+    // Stored first: subscribers and outputs only see stored events, and (when stored before the
+    // answer) a failed write fails the request, so the tracker sends the events again.
+    const writing = store.keep(outcome)
+    if (writing instanceof Promise) return writing.then(() => told(outcome))
+    told(outcome)
+  }
 
-  /**
-   * The work of one request, whose outcome is kept after those of every earlier request, however
-   * long each waited for its schemas: events are stored in the order they arrived. The place in
-   * that order is taken now, as the request arrives; the processing itself runs concurrently.
-   */
+  // Each request's outcome is kept after those of every earlier request, however long each waited
+  // for its schemas: events are stored in the order they arrived. Requests are numbered as they
+  // arrive; a request whose outcome is ready waits only when an earlier one is not kept yet, so the
+  // usual request (every schema known, the memory store) is kept without a promise.
+  /** The number of the last request that arrived. */
+  let arrived = 0
+  /** Every request up to this number has been kept (or has failed). */
+  let keptThrough = 0
+  /** The wait of a request for its turn, by its number: resolved when the one before it is kept. */
+  const turns = new Map<number, () => void>()
+
+  function keptUpTo(number: number): void {
+    keptThrough = number
+    const next = turns.get(number + 1)
+    if (next !== undefined) {
+      turns.delete(number + 1)
+      next()
+    }
+  }
+
+  const turnOf = (number: number) => new Promise<void>((resolve) => turns.set(number, resolve))
+
+  function keepInTurn(number: number, outcome: PayloadOutcome): void | Promise<void> {
+    if (keptThrough !== number - 1) return turnOf(number).then(() => keepInTurn(number, outcome))
+    let writing: void | Promise<void>
+    try {
+      writing = keep(outcome)
+    } catch (error) {
+      keptUpTo(number)
+      throw error
+    }
+    if (!(writing instanceof Promise)) return keptUpTo(number)
+    // A failed write fails its own request, never the later ones, which are kept after it.
+    return writing.finally(() => keptUpTo(number))
+  }
+
+  /** A request whose processing failed (a bug) gives its turn on, never before the earlier ones. */
+  function failInTurn(number: number, error: unknown): Promise<never> {
+    if (keptThrough !== number - 1) return turnOf(number).then(() => failInTurn(number, error))
+    keptUpTo(number)
+    throw error
+  }
+
+  /** The work of one request, its place in the order of arrival taken now, as it arrives. */
   function inArrivalOrder(produce: () => Promise<PayloadOutcome> | PayloadOutcome) {
-    const earlier = keptSoFar
-    let done: () => void = () => undefined
-    keptSoFar = new Promise<void>((resolve) => (done = resolve))
-    return async (): Promise<void> => {
+    const number = ++arrived
+    return (): void | Promise<void> => {
+      let outcome: Promise<PayloadOutcome> | PayloadOutcome
       try {
-        const outcome = await produce()
-        await earlier
-        await keep(outcome)
-      } finally {
-        // Never before the earlier ones: a failure here must not let a later request overtake them.
-        void earlier.then(done)
+        outcome = produce()
+      } catch (error) {
+        return failInTurn(number, error)
       }
+      return outcome instanceof Promise
+        ? outcome.then(
+            (ready) => keepInTurn(number, ready),
+            (error: unknown) => failInTurn(number, error),
+          )
+        : keepInTurn(number, outcome)
     }
   }
 
   /**
    * Runs `work` before the answer, or queues it to run right after; with too much work still
    * pending (waiting for slow schema lookups), the answer waits for it all, including this one.
+   * Null when the answer need not wait.
    */
-  function storeEvents(work: () => Promise<void>): Promise<void> | null {
-    if (queue === null) return work()
+  function storeEvents(work: () => void | Promise<void>): Promise<void> | null {
+    if (queue === null) {
+      const writing = work()
+      return writing instanceof Promise ? writing : null
+    }
     queue.add(work)
     return queue.backlogged ? queue.settled() : null
   }
 
+  /** The answer's figures once the request's events are stored, or at once when it need not wait. */
+  const after = (waiting: Promise<void> | null, collected: Collected) =>
+    waiting === null ? collected : waiting.then(() => collected)
+
   return {
     store,
 
-    /** Reads a collector request and has its events stored, now or (see above) right after the answer. */
-    async collect(request: CollectorRequest): Promise<Collected> {
+    /**
+     * Reads a collector request and has its events stored, now or (see above) right after the
+     * answer: the answer's figures at once, or a promise of them when the answer has to wait.
+     */
+    collect(request: CollectorRequest): Collected | Promise<Collected> {
       if (request.body !== null && Buffer.byteLength(request.body, 'utf8') > deps.maxPayloadBytes) {
         const body = request.body
-        await storeEvents(inArrivalOrder(() => sizeViolation(pipeline, body, deps.maxPayloadBytes)))
-        return { nuid: null, anonymous: false, hadNuidCookie: false }
+        const waiting = storeEvents(
+          inArrivalOrder(() => sizeViolation(pipeline, body, deps.maxPayloadBytes)),
+        )
+        return after(waiting, NO_USER)
       }
       const reading = readCollectorRequest(request)
       if (reading.kind === 'unreadable') {
-        await storeEvents(
+        const waiting = storeEvents(
           inArrivalOrder(() =>
             formatViolation(
               pipeline,
@@ -181,14 +242,14 @@ export function createInspectionService(deps: {
             ),
           ),
         )
-        return { nuid: null, anonymous: false, hadNuidCookie: false }
+        return after(waiting, NO_USER)
       }
-      await storeEvents(inArrivalOrder(() => processPayload(reading.payload, pipeline)))
-      return {
+      const waiting = storeEvents(inArrivalOrder(() => processPayload(reading.payload, pipeline)))
+      return after(waiting, {
         nuid: reading.nuid,
         anonymous: reading.anonymous,
         hadNuidCookie: reading.hadNuidCookie,
-      }
+      })
     },
 
     /**

@@ -109,7 +109,11 @@ export const collectorRoutes: FastifyPluginAsync<{
   })
 
   /** Records the request's payload; the network user id to set as a cookie. */
-  function record(request: FastifyRequest, vendor: string, version: string): Promise<Collected> {
+  function record(
+    request: FastifyRequest,
+    vendor: string,
+    version: string,
+  ): Collected | Promise<Collected> {
     const unreadable = unreadableContentTypes.get(request)
     return inspection.collect({
       api: { vendor, version },
@@ -128,13 +132,7 @@ export const collectorRoutes: FastifyPluginAsync<{
     })
   }
 
-  async function collect(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    vendor: string,
-    version: string,
-  ) {
-    const collected = await record(request, vendor, version)
+  function answer(request: FastifyRequest, reply: FastifyReply, collected: Collected) {
     collectorCors(request, reply)
     setNuidCookie(reply, collected, request.headers.origin)
     if (request.method === 'POST') return reply.type('text/plain; charset=utf-8').send('ok')
@@ -142,6 +140,23 @@ export const collectorRoutes: FastifyPluginAsync<{
       .header('Cache-Control', 'no-cache, no-store, must-revalidate')
       .type('image/gif')
       .send(PIXEL)
+  }
+
+  /**
+   * Records the request and answers it: at once when its events need not be stored first (the
+   * usual case), so that the request costs no promise; else once they are.
+   */
+  function collect(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    vendor: string,
+    version: string,
+  ): Promise<FastifyReply> | undefined {
+    const collected = record(request, vendor, version)
+    if (collected instanceof Promise)
+      return collected.then((stored) => answer(request, reply, stored))
+    answer(request, reply, collected)
+    return undefined
   }
 
   for (const url of PIXEL_PATHS) {

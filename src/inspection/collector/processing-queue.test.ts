@@ -111,4 +111,27 @@ describe('ProcessingQueue', () => {
     expect(done).toEqual([1, 3])
     expect(errors.map((e) => (e as Error).message)).toEqual(['boom'])
   })
+
+  it('runs work that is done at once within one turn, and reports one that throws at once', async () => {
+    const errors: unknown[] = []
+    const queue = new ProcessingQueue((error) => errors.push(error), 1000)
+    const done: number[] = []
+    const microtasksSeen: number[] = []
+    queue.add(() => void done.push(1))
+    queue.add(() => {
+      throw new Error('at once')
+    })
+    queue.add(() => {
+      done.push(3)
+      // Nothing is awaited between pieces done at once: the next one runs before this microtask.
+      void Promise.resolve().then(() => microtasksSeen.push(done.length))
+    })
+    queue.add(() => void done.push(4))
+    await queue.settled()
+    expect(done).toEqual([1, 3, 4])
+    expect(microtasksSeen).toEqual([done.indexOf(4) + 1])
+    expect(errors.map((e) => (e as Error).message)).toEqual(['at once'])
+    expect(queue.backlogged).toBe(false)
+    expect(queue.settled()).toBeNull()
+  })
 })

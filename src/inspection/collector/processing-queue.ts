@@ -5,6 +5,9 @@ function settlement(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve }
 }
 
+/** A piece of collector work: done when it returns, unless it returns a promise (it waits for I/O). */
+export type QueuedWork = () => void | Promise<void>
+
 /**
  * Collector work acknowledged but not yet done: the payloads read during one turn of the event loop
  * are processed together once that turn's requests have been answered.
@@ -18,7 +21,7 @@ function settlement(): { promise: Promise<void>; resolve: () => void } {
  * done, and does not wait for work added later (a reader under a steady flood is not starved).
  */
 export class ProcessingQueue {
-  private waiting: (() => Promise<void>)[] = []
+  private waiting: QueuedWork[] = []
   /** Resolved when the waiting work has run; null when nothing waits. */
   private next: ReturnType<typeof settlement> | null = null
   private readonly running = new Set<Promise<void>>()
@@ -40,7 +43,7 @@ export class ProcessingQueue {
   }
 
   /** Queues `work` to start after the current turn of the event loop, after the work queued before it. */
-  add(work: () => Promise<void>): void {
+  add(work: QueuedWork): void {
     this.pending++
     this.waiting.push(work)
     if (this.next === null) {
@@ -70,29 +73,48 @@ export class ProcessingQueue {
     // for it, as concurrent requests did not wait for each other when processed before the answer.
     const attempts: Promise<void>[] = []
     let started = 0
-    const startNext = (): Promise<void> => {
-      const attempt = this.attempt(batch[started++] as () => Promise<void>)
-      attempts.push(attempt)
+    // Work that finishes at once costs no promise: only work that waits for I/O is awaited.
+    const startNext = (): Promise<void> | null => {
+      const attempt = this.attempt(batch[started++] as QueuedWork)
+      if (attempt !== null) attempts.push(attempt)
       return attempt
     }
     // Fires only if the loop below is still waiting when this turn of the event loop ends.
     const startTheRest = setImmediate(() => {
       while (started < batch.length) void startNext()
     })
-    while (started < batch.length) await startNext()
+    while (started < batch.length) {
+      const attempt = startNext()
+      if (attempt !== null) await attempt
+    }
     clearImmediate(startTheRest)
-    await Promise.all(attempts)
+    if (attempts.length > 0) await Promise.all(attempts)
     this.running.delete(done.promise)
     done.resolve()
   }
 
-  private async attempt(work: () => Promise<void>): Promise<void> {
+  /** Runs `work`; null when it is done already, else a promise of its end (never rejected). */
+  private attempt(work: QueuedWork): Promise<void> | null {
+    let result: void | Promise<void>
     try {
-      await work()
+      result = work()
     } catch (error) {
-      this.onError(error)
-    } finally {
-      this.pending--
+      this.failed(error)
+      return null
     }
+    if (!(result instanceof Promise)) {
+      this.pending--
+      return null
+    }
+    return result.then(
+      () => void this.pending--,
+      (error: unknown) => this.failed(error),
+    )
+  }
+
+  /** A piece of work that failed (a bug: processing reports bad events, it does not throw). */
+  private failed(error: unknown): void {
+    this.pending--
+    this.onError(error)
   }
 }

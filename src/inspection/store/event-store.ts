@@ -56,8 +56,11 @@ export interface EventStore {
    * are stored. A store whose writes cannot fail lets it answer first and process right after.
    */
   readonly writesCanFail: boolean
-  /** Stores a payload's events all at once: a reader sees all of them or none. */
-  keep(batch: EventBatch): Promise<void>
+  /**
+   * Stores a payload's events all at once: a reader sees all of them or none. A store that writes
+   * in this turn of the event loop returns nothing; one that has to wait, a promise.
+   */
+  keep(batch: EventBatch): void | Promise<void>
   counts(): Promise<EventCounts>
   /** Matching good events, newest first, at most `limit` (absent or null: all; 0 or less: none). */
   findGood(filter?: GoodEventFilter): Promise<GoodEvent[]>

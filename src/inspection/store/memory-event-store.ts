@@ -132,7 +132,8 @@ export class MemoryEventStore implements EventStore {
     this.bad = new BoundedLog(capacity, maxBytes.bad)
   }
 
-  async keep(batch: EventBatch): Promise<void> {
+  /** At once: the events are in the lists when it returns (the interface allows a store to wait). */
+  keep(batch: EventBatch): void | Promise<void> {
     for (const event of batch.good) this.addGood(event)
     for (const event of batch.incomplete) this.addGood(event)
     for (const event of batch.bad) this.bad.add(event, badEventWeight(event))
