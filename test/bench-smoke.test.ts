@@ -271,6 +271,33 @@ it('the ingest comparison runs at a tiny size, this build against itself, report
     report.this.cpuMicrosPerEvent / report.other.cpuMicrosPerEvent,
     2,
   )
+  // One paired ratio a round after the first, and their median.
+  expect(report.roundRatios).toHaveLength(1)
+  expect(report.medianRoundRatio).toBe(report.roundRatios[0])
+  expect(report.medianRoundRatio).toBeGreaterThan(0)
+}, 120_000)
+
+it('the garbage-collection cost benchmark runs at a tiny size and reads the collections of its load from the trace', () => {
+  const report = runBench([
+    'bench/gc-cost.mjs',
+    '--mode',
+    'post',
+    '--fill',
+    '1',
+    '--seconds',
+    '2',
+    '--connections',
+    '2',
+    '--max-events',
+    '500',
+  ])
+  expect(report).toMatchObject({ scenario: 'gc-cost', mode: 'post', maxEvents: 500, seconds: 2 })
+  expect(report.events).toBeGreaterThan(0)
+  expect(report.cpuMicrosPerEvent).toBeGreaterThan(0)
+  // Two seconds of tp2 load allocate far more than a young generation holds: it was collected.
+  expect(report.scavenges.count).toBeGreaterThan(0)
+  expect(report.scavenges.pauseMicrosPerEvent).toBeGreaterThan(0)
+  expect(report.scavenges.promotedBytesPerEvent).toBeGreaterThanOrEqual(0)
 }, 120_000)
 
 it('the scenario list benchmark runs at a tiny size: every scenario listed, checked and without warnings, warm and after a restart', () => {

@@ -88,9 +88,14 @@ function handle(child, url, cleanup = () => undefined) {
  * (the banner, then the log) goes to a file, as a server's log would be shipped, and as the
  * baselines' goes to /dev/null: read through a pipe by this process, it took the load generator's
  * thread for every batch of log lines (BENCHMARKS.md, sixteenth pass). `main`: another build's
- * `dist/floe.mjs`.
+ * `dist/floe.mjs`; `nodeFlags`: more flags for `node`. The handle also names the output file.
  */
-export async function startFloe({ logLevel = 'info', args = [], main = MAIN } = {}) {
+export async function startFloe({
+  logLevel = 'info',
+  args = [],
+  main = MAIN,
+  nodeFlags = [],
+} = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-'))
   const logDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-log-'))
   const logFile = path.join(logDir, 'stdout.log')
@@ -101,6 +106,7 @@ export async function startFloe({ logLevel = 'info', args = [], main = MAIN } = 
     process.execPath,
     [
       ...serverNodeFlags(),
+      ...nodeFlags,
       main,
       'start',
       '--host',
@@ -129,7 +135,7 @@ export async function startFloe({ logLevel = 'info', args = [], main = MAIN } = 
     rmSync(logDir, { recursive: true, force: true })
   }
   try {
-    return handle(child, await listeningUrl(child, logFile), cleanup)
+    return { ...handle(child, await listeningUrl(child, logFile), cleanup), logFile }
   } catch (error) {
     child.kill('SIGKILL')
     cleanup()
