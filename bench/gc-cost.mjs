@@ -15,8 +15,7 @@ const mode = process.argv.includes('post') ? 'post' : 'get'
 const FILL_SECONDS = option('fill', 12)
 const SECONDS = option('seconds', 10)
 const CONNECTIONS = option('connections', 10)
-const maxEventsAt = process.argv.indexOf('--max-events')
-const maxEvents = maxEventsAt < 0 ? null : Number(process.argv[maxEventsAt + 1])
+const maxEvents = option('max-events', null)
 const perRequest = mode === 'get' ? 1 : BENCH_BATCH
 
 const server = await startFloe({

@@ -9,7 +9,7 @@
 // Usage: node bench/ingest-compare.mjs --other ../floe-before [--mode get|post] [--rounds 6] [--seconds 3] [--connections 10]
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { load, option } from './support/load.mjs'
+import { load, median, option } from './support/load.mjs'
 import { accessToken, cpuMillis, deployToDev, startFloe } from './support/processes.mjs'
 import { benchIngestRequest, BENCH_BATCH, BENCH_PRODUCT as PRODUCT } from './support/page-view.mjs'
 
@@ -68,11 +68,7 @@ try {
     if (round > 0) roundRatios.push(cpu.this / cpu.other)
   }
   roundRatios.sort((a, b) => a - b)
-  const middle = roundRatios.length / 2
-  const medianRoundRatio =
-    roundRatios.length % 2 === 1
-      ? roundRatios[Math.floor(middle)]
-      : (roundRatios[middle - 1] + roundRatios[middle]) / 2
+  const medianRoundRatio = median(roundRatios)
   for (const [name, server] of Object.entries(servers)) {
     const counts = await (await fetch(`${server.url}/local/all`)).json()
     if (counts.bad !== 0) throw new Error(`${name}: ${counts.bad} bad events`)

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { option } from './support/load.mjs'
+import { median, option } from './support/load.mjs'
 import { cpuMillis, freePort, residentMb, serverNodeFlags } from './support/processes.mjs'
 
 const ROUNDS = option('rounds', 5)
@@ -77,11 +77,6 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-}
 const summary = (values) => ({
   median: Math.round(median(values)),
   min: Math.round(Math.min(...values)),

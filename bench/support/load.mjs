@@ -50,7 +50,15 @@ export async function load({
   }
 }
 
-const median = (values) => {
+/** The median of numbers (with an even count, the mean of the two middle ones). */
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+/** The middle round's figure (with an even count, the upper of the two): a figure one round measured. */
+const middleRound = (values) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)]
 }
@@ -104,10 +112,10 @@ export async function interleave({
       return [
         name,
         {
-          requestsPerSecond: median(list.map((r) => r.requestsPerSecond)),
-          p50Ms: median(list.map((r) => r.p50Ms)),
-          p99Ms: median(list.map((r) => r.p99Ms)),
-          meanMs: median(list.map((r) => r.meanMs)),
+          requestsPerSecond: middleRound(list.map((r) => r.requestsPerSecond)),
+          p50Ms: middleRound(list.map((r) => r.p50Ms)),
+          p99Ms: middleRound(list.map((r) => r.p99Ms)),
+          meanMs: middleRound(list.map((r) => r.meanMs)),
           non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
           errors: list.reduce((sum, r) => sum + r.errors, 0),
           runs: list,
