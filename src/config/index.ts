@@ -15,6 +15,7 @@ export {
   type Config,
   ConfigError,
   type ConfigFlags,
+  type ClusterLease,
   type DatabaseConfig,
   DEFAULT_PGLITE_SHARED_BUFFERS_MB,
   type FlagEnrichment,

@@ -3,8 +3,12 @@ import path from 'node:path'
 import v8 from 'node:v8'
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
 import { NodeFS } from '@electric-sql/pglite/nodefs'
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely'
-import { DEFAULT_PGLITE_SHARED_BUFFERS_MB, type DatabaseConfig } from '../config/index.js'
+import { Kysely, PGliteDialect, PostgresDialect, type PGlite as KyselyPGlite } from 'kysely'
+import {
+  type ClusterLease,
+  DEFAULT_PGLITE_SHARED_BUFFERS_MB,
+  type DatabaseConfig,
+} from '../config/index.js'
 import { lockDataDir } from './data-dir-lock.js'
 import type { NoTables } from './no-tables.js'
 import { seedFromTemplate } from './pglite-template.js'
@@ -108,7 +112,7 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
     case 'pglite': {
       // One process per data directory: the lock is taken before the cluster is opened.
       const lock = config.dataDir === null ? null : await lockDataDir(config.dataDir)
-      let pglite: PGlite
+      let pglite: KyselyPGlite
       try {
         // V8 reads this when it compiles PGlite's WebAssembly, which only PGlite uses in Floe.
         if (config.optimizeWasm !== true) v8.setFlagsFromString('--liftoff-only')
@@ -124,11 +128,9 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
                   config.sharedBuffersMb,
                 ),
               )
-            : new PGlite(
-                config.image === undefined
-                  ? { startParams }
-                  : { startParams, loadDataDir: config.image },
-              )
+            : config.lease !== undefined
+              ? lentCluster(await config.lease())
+              : new PGlite({ startParams })
       } catch (error) {
         await lock?.release()
         throw error
@@ -161,6 +163,33 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
       const unknown: never = config
       throw new Error(`unknown database kind ${JSON.stringify(unknown)}`)
     }
+  }
+}
+
+/**
+ * A lent cluster as the store's own, except that closing the store hands it back instead of
+ * closing it; a statement sent after that is refused, so that a closed store never reaches the
+ * cluster's next borrower.
+ */
+function lentCluster(lease: ClusterLease): KyselyPGlite {
+  const { pglite } = lease
+  let returned = false
+  const refused = () => Promise.reject(new Error('the store is closed'))
+  return {
+    get closed() {
+      return returned || pglite.closed
+    },
+    get ready() {
+      return pglite.ready
+    },
+    waitReady: pglite.waitReady,
+    query: (sql, params, options) => (returned ? refused() : pglite.query(sql, params, options)),
+    transaction: (callback) => (returned ? refused() : pglite.transaction(callback)),
+    close: async () => {
+      if (returned) return
+      returned = true
+      await lease.release()
+    },
   }
 }
 

@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node'
 import { migrateToLatest } from '../../src/db/migrate.js'
 import { FUZZ_SEED } from './fuzz-settings.js'
 import type { NoTables as Database } from '../../src/db/index.js'
+import { type ClusterLease, DEFAULT_PGLITE_SHARED_BUFFERS_MB } from '../../src/config/index.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -39,4 +40,105 @@ let image: Blob | null = null
 export function templateImage(file: string): Blob {
   image ??= new Blob([readFileSync(file)])
   return image
+}
+
+/**
+ * In-memory clusters started from the template and handed back by closed stores, ready for the
+ * next store of this worker (files share a worker's modules): a cluster takes ~0.5 s to start, and
+ * the fast tier opens ~90 stores. A cluster comes back emptied (every table but the migrations'
+ * truncated, its sequences restarted), and only if its schema is still the template's: one a test
+ * changed (a table created, a column altered) or closed is closed, never lent again.
+ */
+const idleClusters: PGlite[] = []
+const IDLE_CLUSTERS = 2
+let templateSchema: Promise<string> | null = null
+let started = 0
+
+/** How many clusters this worker has started for leases (the pool's own test reads it). */
+export const clustersStarted = () => started
+
+/**
+ * What a test could leave in a cluster besides rows, as one text: its schemas, relations, columns,
+ * indexes, constraints, functions, triggers, types, rules, policies and extensions, the migrations
+ * recorded, settings made for the session and advisory locks held.
+ */
+async function schemaOf(pglite: PGlite): Promise<string> {
+  const user = `not in ('pg_catalog', 'information_schema', 'pg_toast')`
+  const { rows } = await pglite.query<{ item: string }>(
+    `select format('schema %s', nspname) as item from pg_namespace
+     union all
+     select format('class %s.%s %s %s', n.nspname, c.relname, c.relkind, c.reloptions)
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname ${user}
+     union all
+     select format('column %s.%s %s %s %s %s', table_schema, table_name, column_name, data_type,
+                   is_nullable, column_default)
+       from information_schema.columns where table_schema ${user}
+     union all
+     select format('index %s', indexdef) from pg_indexes where schemaname ${user}
+     union all
+     select format('constraint %s %s', conname, pg_get_constraintdef(oid)) from pg_constraint
+       where connamespace::regnamespace::text ${user}
+     union all
+     select format('function %s.%s(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid))
+       from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname ${user}
+     union all
+     select format('trigger %s %s', tgrelid::regclass, tgname) from pg_trigger where not tgisinternal
+     union all
+     select format('type %s.%s', n.nspname, t.typname)
+       from pg_type t join pg_namespace n on n.oid = t.typnamespace where n.nspname ${user}
+     union all
+     select format('rule %s %s', tablename, rulename) from pg_rules where schemaname ${user}
+     union all
+     select format('policy %s %s', tablename, policyname) from pg_policies
+     union all
+     select format('extension %s', extname) from pg_extension
+     union all
+     select format('migration %s', name) from kysely_migration
+     union all
+     select format('setting %s=%s', name, setting) from pg_settings where source = 'session'
+     union all
+     select format('lock %s', objid) from pg_locks where locktype = 'advisory'
+     order by 1`,
+  )
+  return rows.map((row) => row.item).join('\n')
+}
+
+async function startCluster(image: Blob): Promise<PGlite> {
+  const pglite = new PGlite({
+    startParams: [
+      ...PGlite.defaultStartParams,
+      '-c',
+      `shared_buffers=${DEFAULT_PGLITE_SHARED_BUFFERS_MB}MB`,
+    ],
+    loadDataDir: image,
+  })
+  await pglite.waitReady
+  started++
+  templateSchema ??= schemaOf(pglite)
+  return pglite
+}
+
+/** Empties a cluster a store handed back and keeps it for the next, unless it cannot be reused. */
+async function takeBack(pglite: PGlite): Promise<void> {
+  if (pglite.closed) return
+  try {
+    const tables = await pglite.query<{ name: string }>(
+      `select format('%I.%I', schemaname, tablename) as name from pg_tables
+        where schemaname = 'public' and tablename not like 'kysely_migration%'`,
+    )
+    if ((await schemaOf(pglite)) !== (await templateSchema) || idleClusters.length >= IDLE_CLUSTERS)
+      return void (await pglite.close())
+    await pglite.exec(
+      `truncate ${tables.rows.map((row) => row.name).join(', ')} restart identity cascade`,
+    )
+    idleClusters.push(pglite)
+  } catch {
+    if (!pglite.closed) await pglite.close()
+  }
+}
+
+/** A migrated, empty in-memory cluster for one store: an idle one, else a new one. */
+export async function leaseCluster(image: Blob): Promise<ClusterLease> {
+  const pglite = idleClusters.pop() ?? (await startCluster(image))
+  return { pglite, release: () => takeBack(pglite) }
 }

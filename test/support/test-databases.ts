@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { inject } from 'vitest'
-import { templateImage } from './pglite-template.js'
+import { leaseCluster, templateImage } from './pglite-template.js'
 import type { DatabaseConfig } from '../../src/config/config.js'
 
 /** A fresh, empty database of one backend, and how to throw it away. */
@@ -32,7 +32,7 @@ export function inMemoryPglite(): DatabaseConfig {
   return {
     kind: 'pglite',
     dataDir: null,
-    ...(template === undefined ? {} : { image: templateImage(template) }),
+    ...(template === undefined ? {} : { lease: () => leaseCluster(templateImage(template)) }),
   }
 }
 
