@@ -46,8 +46,9 @@ export function templateImage(file: string): Blob {
  * In-memory clusters started from the template and handed back by closed stores, ready for the
  * next store of this worker (files share a worker's modules): a cluster takes ~0.5 s to start, and
  * the fast tier opens ~90 stores. A cluster comes back emptied (every table but the migrations'
- * truncated, its sequences restarted), and only if its schema is still the template's: one a test
- * changed (a table created, a column altered) or closed is closed, never lent again.
+ * truncated, its sequences restarted), and only if nothing else in it differs from the template
+ * (see `schemaOf`): one a test changed (a table or function created, a column altered, a session
+ * setting made) or closed is closed, never lent again.
  */
 const idleClusters: PGlite[] = []
 const IDLE_CLUSTERS = 2
