@@ -18,7 +18,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { configureFuzzSeed, FUZZ_SEED } from '../../test/support/fuzz-settings.js'
 import { createDb, pgliteClusterDir, type Store } from './create-db.js'
 import { migrations } from './migrations/index.js'
-import { copyWithoutZeroTail, PGLITE_TEMPLATE_DIR, seedFromTemplate } from './pglite-template.js'
+import { PGLITE_TEMPLATE_DIR, seedFromTemplate } from './pglite-template.js'
+import { copyWithoutZeroTail } from './template-copy.js'
 
 configureFuzzSeed()
 
