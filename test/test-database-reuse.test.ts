@@ -54,9 +54,20 @@ describe('test stores on reused in-memory clusters', () => {
     })
   })
 
-  it('refuses a statement sent through a store once it is closed', async () => {
-    const store = await createDb(inMemoryPglite())
-    await store.close()
-    await expect(sql`select 1`.execute(store.db)).rejects.toThrow()
+  it('never lets a closed store reach the next store on its cluster', async () => {
+    const closed = await createDb(inMemoryPglite())
+    await closed.close()
+    const before = clustersStarted()
+    await withStore(async (next) => {
+      // The next store borrows the closed one's cluster (no cluster started for it).
+      expect(clustersStarted()).toBe(before)
+      await expect(
+        allTables(closed.db)
+          .insertInto('organizations')
+          .values({ id: crypto.randomUUID(), name: 'from a closed store' })
+          .execute(),
+      ).rejects.toThrow()
+      expect(await organizations(next)).toEqual([])
+    })
   })
 })

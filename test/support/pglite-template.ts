@@ -52,7 +52,8 @@ export function templateImage(file: string): Blob {
  */
 const idleClusters: PGlite[] = []
 const IDLE_CLUSTERS = 2
-let templateSchema: Promise<string> | null = null
+/** The template's `schemaOf`, and the statement that empties a cluster of that schema. */
+let template: Promise<{ schema: string; emptying: string }> | null = null
 let started = 0
 
 /** How many clusters this worker has started for leases (the pool's own test reads it). */
@@ -115,23 +116,29 @@ async function startCluster(image: Blob): Promise<PGlite> {
   })
   await pglite.waitReady
   started++
-  templateSchema ??= schemaOf(pglite)
+  template ??= templateOf(pglite)
   return pglite
+}
+
+/** Read off a fresh cluster: its schema, and its tables (every one but the migrations') to empty. */
+async function templateOf(pglite: PGlite): Promise<{ schema: string; emptying: string }> {
+  const schema = schemaOf(pglite)
+  const tables = await pglite.query<{ name: string }>(
+    `select format('%I.%I', schemaname, tablename) as name from pg_tables
+      where schemaname = 'public' and tablename not like 'kysely_migration%'`,
+  )
+  const names = tables.rows.map((row) => row.name).join(', ')
+  return { schema: await schema, emptying: `truncate ${names} restart identity cascade` }
 }
 
 /** Empties a cluster a store handed back and keeps it for the next, unless it cannot be reused. */
 async function takeBack(pglite: PGlite): Promise<void> {
   if (pglite.closed) return
   try {
-    const tables = await pglite.query<{ name: string }>(
-      `select format('%I.%I', schemaname, tablename) as name from pg_tables
-        where schemaname = 'public' and tablename not like 'kysely_migration%'`,
-    )
-    if ((await schemaOf(pglite)) !== (await templateSchema) || idleClusters.length >= IDLE_CLUSTERS)
+    const { schema, emptying } = await (template as NonNullable<typeof template>)
+    if ((await schemaOf(pglite)) !== schema || idleClusters.length >= IDLE_CLUSTERS)
       return void (await pglite.close())
-    await pglite.exec(
-      `truncate ${tables.rows.map((row) => row.name).join(', ')} restart identity cascade`,
-    )
+    await pglite.exec(emptying)
     idleClusters.push(pglite)
   } catch {
     if (!pglite.closed) await pglite.close()
