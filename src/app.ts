@@ -54,6 +54,7 @@ import {
 import {
   CostlyWorkPool,
   pooledJsonPaths,
+  pooledValidation,
   createPooledCompatibilityChecker,
   createVerdictStore,
   engineFingerprint,
@@ -245,6 +246,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       stdout: deps.stdout ?? process.stdout,
       processor: { artifact: 'floe', version: packageVersion() },
       offloadJsonPaths: pooledJsonPaths(costlyWork),
+      offloadValidation: pooledValidation(costlyWork),
       specifications: {
         list: async () =>
           inspectedOrganizationId === null ? [] : plans.specificationRules(inspectedOrganizationId),

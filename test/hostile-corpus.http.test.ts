@@ -16,6 +16,8 @@ interface Measured {
   readonly millis: number
   readonly stallMs: number
   readonly healthMs: number
+  /** The answer's body, parsed. */
+  readonly body: unknown
 }
 
 describe('a hostile corpus against a live server (issue 25)', () => {
@@ -86,6 +88,7 @@ describe('a hostile corpus against a live server (issue 25)', () => {
       millis,
       stallMs: delay.max / 1e6,
       healthMs,
+      body,
     }
     measured.push(result)
     return result
@@ -173,11 +176,13 @@ describe('a hostile corpus against a live server (issue 25)', () => {
         }),
       })
       await response.arrayBuffer()
-      // Wait for the events to be stored: the measure covers their processing.
-      const bad = await requestJson(`${server.baseUrl}/local/bad`)
-      return { status: response.status, body: bad.body }
+      // Wait for the events to be stored: the measure covers their processing. The counts only:
+      // parsing the bad rows (each holds its 100 kB event) would be this process's own stall.
+      const counts = await requestJson(`${server.baseUrl}/micro/all`)
+      return { status: response.status, body: counts.body }
     })
     expect(result.status).toBe(200)
+    expect(result.body).toMatchObject({ bad: 3 })
     const bad = (await requestJson(`${server.baseUrl}/local/bad`)).body as unknown[]
     expect(bad).toHaveLength(3)
     expect(JSON.stringify(bad[0])).toContain('too costly to validate')
@@ -227,5 +232,67 @@ describe('a hostile corpus against a live server (issue 25)', () => {
       good.map((e) => e.event.app_id),
       bad.slice(-3000),
     ).toEqual(expect.arrayContaining(Object.keys(events)))
+  })
+
+  it('validates events of a schema at the size limits in a worker thread, without stalling the collector', async () => {
+    // 1 000 properties (the limit): compiling it would hold the event loop for 230–420 ms here.
+    const widest = objectSchema(
+      'com.hostile',
+      'widest',
+      '1-0-0',
+      Object.fromEntries(
+        Array.from({ length: 1_000 }, (_, i) => [`p${i}`, { type: 'string', maxLength: 10 }]),
+      ),
+    )
+    await deployToDev(admin, widest)
+    const event = (appId: string, data: Record<string, unknown>) => ({
+      e: 'ue',
+      p: 'web',
+      tv: 'js-3.0.0',
+      aid: appId,
+      ue_pr: JSON.stringify({
+        schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0',
+        data: { schema: 'iglu:com.hostile/widest/jsonschema/1-0-0', data },
+      }),
+    })
+    for (const round of [1, 2]) {
+      const result = await measure(
+        `tp2: two events of a 1 000-property schema (${round})`,
+        async () => {
+          const response = await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+              data: [
+                event(`widest-good-${round}`, { p0: 'short', p999: 'short' }),
+                event(`widest-bad-${round}`, { p1: 'much too long', p1000: 'x' }),
+              ],
+            }),
+          })
+          await response.arrayBuffer()
+          // Wait for the events to be stored: the measure covers their processing.
+          const counts = await requestJson(`${server.baseUrl}/micro/all`)
+          return { status: response.status, body: counts.body }
+        },
+      )
+      expect(result.status).toBe(200)
+      expect(result.stallMs).toBeLessThan(MAX_STALL_MS)
+    }
+    const good = (await requestJson(`${server.baseUrl}/micro/good`)).body as {
+      event: { app_id: string }
+    }[]
+    expect(good.map((e) => e.event.app_id)).toEqual(
+      expect.arrayContaining(['widest-good-1', 'widest-good-2']),
+    )
+    const bad = (await requestJson(`${server.baseUrl}/local/bad`)).body as unknown[]
+    const widestBad = bad
+      .map((row) => JSON.stringify(row))
+      .filter((row) => row.includes('widest-bad'))
+    expect(widestBad).toHaveLength(2)
+    for (const row of widestBad) {
+      expect(row).toContain('$.p1: may only be 10 characters long')
+      expect(row).toContain('$.p1000: is not defined in the schema')
+    }
   })
 })

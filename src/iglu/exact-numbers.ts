@@ -124,3 +124,41 @@ export function parseJsonExactly(text: string): unknown {
     return Number(written)
   })
 }
+
+/** Where a number kept as written sits in a document: the keys down to its container, then its key. */
+export type WrittenNumber = readonly [path: readonly string[], text: string]
+
+/** The numbers of `value` kept as written, with where they are. Walks every container once. */
+export function writtenNumbersIn(value: unknown): WrittenNumber[] {
+  const found: WrittenNumber[] = []
+  const stack: [unknown, string[]][] = [[value, []]]
+  while (stack.length > 0) {
+    const [node, path] = stack.pop()!
+    if (node === null || typeof node !== 'object') continue
+    const texts = writtenNumbers.get(node)
+    if (Array.isArray(texts))
+      texts.forEach((text, index) => found.push([[...path, String(index)], text]))
+    else texts?.forEach((text, key) => found.push([[...path, key], text]))
+    for (const [key, child] of Object.entries(node))
+      if (child !== null && typeof child === 'object') stack.push([child, [...path, key]])
+  }
+  return found
+}
+
+/**
+ * `JSON.stringify(value)`, with each number kept as written in that form: what
+ * {@link parseJsonExactly} reads back into the same value, in a worker thread say.
+ */
+export function exactJsonText(value: unknown): string {
+  if (writtenNumbersIn(value).length === 0) return JSON.stringify(value)
+  // Each such number becomes a string no document holds, then its quotes and marker are cut.
+  const nonce = randomUUID()
+  const text = JSON.stringify(value, function (this: unknown, key: string, item: unknown) {
+    const written = typeof item === 'number' ? writtenNumberAt(this, key) : undefined
+    return written === undefined ? item : `\u0000${nonce}:${written}`
+  })
+  return text
+    .split(`"\\u0000${nonce}:`)
+    .map((part, i) => (i === 0 ? part : part.replace('"', '')))
+    .join('')
+}

@@ -25,7 +25,7 @@ export {
   schemaKeyToUri,
   schemaKeyUri,
 } from './schema-key.js'
-export { schemaSizeProblem } from './schema-size-limits.js'
+export { schemaSizeProblem, schemaWeight } from './schema-size-limits.js'
 export {
   compareSchemaVer,
   formatSchemaVer,
@@ -36,4 +36,9 @@ export {
 } from './schema-ver.js'
 export { checkSelfDescribing, SELF_DESC_METASCHEMA_URI } from './self-describing.js'
 export { isExactMultiple } from './exact-decimal.js'
-export { parseJsonExactly } from './exact-numbers.js'
+export {
+  exactJsonText,
+  parseJsonExactly,
+  type WrittenNumber,
+  writtenNumbersIn,
+} from './exact-numbers.js'

@@ -14,7 +14,7 @@ import { eventLogLine } from './event-log.js'
 import { createEventOutput } from './event-output.js'
 import { createInspectionService, type InspectionService } from './inspection.service.js'
 import { buildResolver } from './resolver/build-resolver.js'
-import { createSchemaValidation } from './resolver/schema-validation.js'
+import { createSchemaValidation, type OffloadedValidation } from './resolver/schema-validation.js'
 import { cachedSpecificationIndex, type SpecificationSource } from './specification-index.js'
 import { openEventStore } from './store/open-event-store.js'
 
@@ -56,6 +56,8 @@ export async function openInspection(
     readonly specifications?: SpecificationSource
     /** Runs the lookup enrichments' JSONPaths over large documents off the event loop. */
     readonly offloadJsonPaths?: OffloadedSelect
+    /** Validates data against schemas too heavy to compile on the event loop. */
+    readonly offloadValidation?: OffloadedValidation
   },
 ): Promise<Inspection> {
   const { log, now } = deps
@@ -72,7 +74,10 @@ export async function openInspection(
     },
     now,
   )
-  const iglu = createSchemaValidation(resolver)
+  const iglu = createSchemaValidation(
+    resolver,
+    deps.offloadValidation === undefined ? {} : { offload: deps.offloadValidation },
+  )
   // Threads start at the first script run, and only if a JavaScript enrichment is configured.
   const scripts = new ScriptPool({
     timeoutMs: config.scripts.timeoutMs,

@@ -1,4 +1,5 @@
 import type { BudgetLimits, CompatibilityResult } from '../compatibility/index.js'
+import type { ValidationVerdict } from '../inspection/index.js'
 import type { SchemaDocumentCheck } from '../registry/index.js'
 
 /** One piece of costly work on user-supplied schemas, as it crosses to a worker thread. */
@@ -13,6 +14,13 @@ export type CostlyTask =
   | { readonly kind: 'design-schema'; readonly schema: unknown; readonly field: string }
   /** JSONPaths over a large JSON document (an enrichment's input or an API's answer), given as text. */
   | { readonly kind: 'json-path'; readonly paths: readonly string[]; readonly text: string }
+  /** An event's data against a schema too heavy to compile on the event loop. */
+  | {
+      readonly kind: 'validate-data'
+      /** Both as JSON text, numbers as written (`exactJsonText`). */
+      readonly schemaText: string
+      readonly dataText: string
+    }
   /** Nothing to do: loads a thread's code before the first request needs it. */
   | { readonly kind: 'ping' }
 
@@ -23,6 +31,7 @@ export type CostlyAnswer =
   | { readonly kind: 'design-schema'; readonly problem: string | null }
   /** Per path, the JSON text of what it selected (an array), or why it could not. */
   | { readonly kind: 'json-path'; readonly found: readonly JsonPathFound[] }
+  | { readonly kind: 'validate-data'; readonly verdict: ValidationVerdict }
   | { readonly kind: 'pong' }
 
 export type JsonPathFound =

@@ -6,6 +6,7 @@ import { SchemaTooDeepError } from '../registry/registry.errors.js'
 import { checkSchemaDocument } from '../registry/schema-validation.js'
 import type { CostlyAnswer, CostlyTask, JsonPathFound } from './costly-work.js'
 import { selectAll } from '../inspection/pipeline/enrichments/json-path-selection.js'
+import { validateInThread } from '../inspection/resolver/thread-validation.js'
 
 /** The most a JSONPath's selection may weigh as JSON text: it is read again on the event loop. */
 const MAX_SELECTION_CHARS = 1_048_576
@@ -98,6 +99,11 @@ function answer(task: CostlyTask): CostlyAnswer {
       }
     case 'json-path':
       return { kind: 'json-path', found: selections(task.paths, task.text) }
+    case 'validate-data':
+      return {
+        kind: 'validate-data',
+        verdict: validateInThread(task.schemaText, task.dataText),
+      }
     case 'ping':
       return { kind: 'pong' }
     default: {

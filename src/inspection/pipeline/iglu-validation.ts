@@ -32,6 +32,12 @@ export interface IgluValidation {
    * unparseable URI); undefined when a repository has to be asked (then `validate`).
    */
   validateNow(schemaUri: string, data: unknown): ValidationVerdict | undefined
-  /** Data against a schema given as it is (an event specification's restrictions). */
-  validateWith(schema: Record<string, unknown>, data: unknown): ValidationVerdict
+  /**
+   * Data against a schema given as it is (an event specification's restrictions): at once when the
+   * schema was met before, else once it is compiled.
+   */
+  validateWith(
+    schema: Record<string, unknown>,
+    data: unknown,
+  ): ValidationVerdict | Promise<ValidationVerdict>
 }

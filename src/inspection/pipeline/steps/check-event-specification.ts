@@ -1,6 +1,6 @@
 import { isJsonObject, looseIgluUriParts } from '../../../shared/index.js'
 import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
-import type { DataReport, IgluValidation } from '../iglu-validation.js'
+import type { DataReport, IgluValidation, ValidationVerdict } from '../iglu-validation.js'
 
 /**
  * Events checked against their event specification (tracking scenario), on top of their data
@@ -116,17 +116,38 @@ function restrictionViolations(
   }))
 }
 
+/** The violations found so far, in order; a restriction whose schema is first met comes later. */
+type Findings = (SpecificationViolation | Promise<SpecificationViolation[]>)[]
+
+/** `findings` in order: at once when every restriction was checked at once. */
+function settledFindings(
+  findings: Findings,
+): SpecificationViolation[] | Promise<SpecificationViolation[]> {
+  if (!findings.some((found) => found instanceof Promise))
+    return findings as SpecificationViolation[]
+  return Promise.all(findings.map(async (found) => found)).then((all) => all.flat())
+}
+
 /** Every rule of the specification that the event breaks. */
 function violationsOf(
   event: EnrichedEvent,
   spec: EventSpecification,
   named: Record<string, unknown> | null,
   iglu: Pick<IgluValidation, 'validateWith'>,
-): SpecificationViolation[] {
+): SpecificationViolation[] | Promise<SpecificationViolation[]> {
   const version = spec.version
-  const found: SpecificationViolation[] = []
+  const found: Findings = []
   const add = (rule: string, message: string, schema: string | null, path: string | null) =>
     found.push({ message, schema, path, rule, specificationVersion: version })
+  const restrict = (schema: Record<string, unknown>, data: unknown, schemaUri: string | null) => {
+    const verdict = iglu.validateWith(schema, data)
+    const violations = (settled: ValidationVerdict) =>
+      settled.kind === 'invalid' && settled.error.error === 'ValidationError'
+        ? restrictionViolations(settled.error.dataReports, schemaUri, version)
+        : []
+    if (verdict instanceof Promise) found.push(verdict.then(violations))
+    else found.push(...violations(verdict))
+  }
   if (spec.status !== 'published')
     add('published', `the event specification is ${spec.status}, not published`, null, null)
   if (named !== null && typeof named.version === 'number' && named.version !== version)
@@ -144,11 +165,8 @@ function violationsOf(
       eventSchema,
       null,
     )
-  else if (spec.eventSchema !== null && event.unstructEvent !== null) {
-    const verdict = iglu.validateWith(spec.eventSchema, event.unstructEvent.data)
-    if (verdict.kind === 'invalid' && verdict.error.error === 'ValidationError')
-      found.push(...restrictionViolations(verdict.error.dataReports, eventSchema, version))
-  }
+  else if (spec.eventSchema !== null && event.unstructEvent !== null)
+    restrict(spec.eventSchema, event.unstructEvent.data, eventSchema)
   for (const rule of spec.entities) {
     const matching = event.contexts.filter((entity) => sameSchemaFamily(entity.schema, rule.source))
     if (matching.length < rule.minCardinality)
@@ -166,11 +184,7 @@ function violationsOf(
         '$.contexts',
       )
     if (rule.schema === null) continue
-    for (const entity of matching) {
-      const verdict = iglu.validateWith(rule.schema, entity.data)
-      if (verdict.kind === 'invalid' && verdict.error.error === 'ValidationError')
-        found.push(...restrictionViolations(verdict.error.dataReports, entity.schema, version))
-    }
+    for (const entity of matching) restrict(rule.schema, entity.data, entity.schema)
   }
   const appId = event.fields.app_id
   if (spec.appIds !== null && !spec.appIds.includes(typeof appId === 'string' ? appId : ''))
@@ -180,7 +194,7 @@ function violationsOf(
       null,
       '$.app_id',
     )
-  return found
+  return settledFindings(found)
 }
 
 function validationEntity(
@@ -205,7 +219,7 @@ export function checkEventSpecification(
   event: EnrichedEvent,
   index: SpecificationIndex,
   iglu: Pick<IgluValidation, 'validateWith'>,
-): SpecificationCheck | null {
+): SpecificationCheck | null | Promise<SpecificationCheck> {
   const named = namedSpecification(event)
   let spec: EventSpecification | undefined
   if (named !== null) {
@@ -236,7 +250,18 @@ export function checkEventSpecification(
   }
   if (spec === undefined) return null
   const matchedBy = named === null ? 'inferred' : 'entity'
-  const violations = violationsOf(event, spec, named, iglu)
+  const found = violationsOf(event, spec, named, iglu)
+  const checked = spec
+  return found instanceof Promise
+    ? found.then((violations) => specificationCheck(checked, matchedBy, violations))
+    : specificationCheck(checked, matchedBy, found)
+}
+
+function specificationCheck(
+  spec: EventSpecification,
+  matchedBy: 'inferred' | 'entity',
+  violations: SpecificationViolation[],
+): SpecificationCheck {
   return {
     specificationId: spec.id,
     matchedBy,

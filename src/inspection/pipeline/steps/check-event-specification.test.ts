@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import type { EnrichedEvent } from '../canonical-event.js'
+import type { IgluValidation, ValidationVerdict } from '../iglu-validation.js'
+import {
+  checkEventSpecification,
+  indexSpecifications,
+  type EventSpecification,
+} from './check-event-specification.js'
+
+const EVENT = 'iglu:com.acme/checkout/jsonschema/1-0-0'
+const ENTITY = 'iglu:com.acme/product/jsonschema/1-0-0'
+
+const restriction = (name: string) => ({ type: 'object', description: name })
+
+const spec: EventSpecification = {
+  id: 'spec-1',
+  version: 2,
+  status: 'published',
+  name: 'Checkout',
+  dataProductId: null,
+  dataProductName: null,
+  eventSource: EVENT,
+  eventSchema: restriction('event'),
+  entities: [
+    { source: ENTITY, minCardinality: 0, maxCardinality: 1, schema: restriction('entity') },
+  ],
+  appIds: ['shop'],
+}
+
+const event = {
+  unstructEvent: { schema: EVENT, data: { total: -1 } },
+  contexts: [
+    { schema: ENTITY, data: { sku: 1 } },
+    { schema: ENTITY, data: { sku: 2 } },
+  ],
+  fields: { app_id: 'elsewhere' },
+} as unknown as EnrichedEvent
+
+/** Each restriction breaks one rule named after its schema; `later` names those answered later. */
+function validation(later: readonly string[]): Pick<IgluValidation, 'validateWith'> {
+  return {
+    validateWith: (schema, data) => {
+      const name = String(schema.description)
+      const verdict: ValidationVerdict = {
+        kind: 'invalid',
+        error: {
+          error: 'ValidationError',
+          dataReports: [
+            { message: `${name}: ${JSON.stringify(data)}`, path: '$', keyword: name, targets: [] },
+          ],
+        },
+      }
+      return later.includes(name) ? Promise.resolve(verdict) : verdict
+    },
+  }
+}
+
+describe('an event against its specification', () => {
+  it('gives the same violations, in the same order, whether its restrictions answer at once or later', async () => {
+    const index = indexSpecifications([spec])
+    const atOnce = checkEventSpecification(event, index, validation([]))
+    expect(atOnce).not.toBeInstanceOf(Promise)
+    expect((atOnce as { violations: { rule: string }[] }).violations.map((v) => v.rule)).toEqual([
+      'event',
+      'maxCardinality',
+      'entity',
+      'entity',
+      'appId',
+    ])
+    for (const later of [['event'], ['entity'], ['event', 'entity']]) {
+      const checked = checkEventSpecification(event, index, validation(later))
+      expect(checked).toBeInstanceOf(Promise)
+      expect(await checked, later.join()).toEqual(atOnce)
+    }
+  })
+})
