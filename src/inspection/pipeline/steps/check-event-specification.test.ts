@@ -5,6 +5,7 @@ import {
   checkEventSpecification,
   indexSpecifications,
   type EventSpecification,
+  type SpecificationCheck,
 } from './check-event-specification.js'
 
 const EVENT = 'iglu:com.acme/checkout/jsonschema/1-0-0'
@@ -60,7 +61,7 @@ describe('an event against its specification', () => {
     const index = indexSpecifications([spec])
     const atOnce = checkEventSpecification(event, index, validation([]))
     expect(atOnce).not.toBeInstanceOf(Promise)
-    expect((atOnce as { violations: { rule: string }[] }).violations.map((v) => v.rule)).toEqual([
+    expect((atOnce as SpecificationCheck).violations.map((v) => v.rule)).toEqual([
       'event',
       'maxCardinality',
       'entity',
