@@ -3,7 +3,7 @@
 //   --mode get:  GET /i, one event per request; baseline: a bare Fastify route returning the same GIF.
 //   --mode post: POST tp2 with --batch events per request; baseline: a bare route answering "ok".
 // Figures: events/s and latency p50/p99, the baseline's requests/s, and their ratio.
-// Usage: node bench/ingest.mjs --mode get|post [--duration 10] [--rounds 5] [--connections 10] [--batch 10]
+// Usage: node bench/ingest.mjs --mode get|post [--duration 10] [--rounds 5] [--connections 10] [--batch 10] [--warmup 2]
 import {
   accessToken,
   deployToDev,

@@ -3,7 +3,7 @@
 // (filter the whole list by schema, take 100) served by a bare Fastify route; the same comparison
 // in-process (the store's lookup against the scan); and the heap the stored events take, per event.
 // The floor (the same answer pre-serialized by a bare route) bounds the ratio any server could reach.
-// Usage: node bench/query.mjs [--events 100000] [--duration 10] [--rounds 5] [--connections 1] [--scattered]
+// Usage: node bench/query.mjs [--events 100000] [--duration 10] [--rounds 5] [--connections 1] [--scattered] [--warmup 1]
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { interleave, option } from './support/load.mjs'

@@ -1,7 +1,7 @@
 // Registry: GET .../data-structures/v1/{hash}/versions/{v} with a bearer token (guard: JWT and API
 // key checked) against a bare route answering the same JSON without auth, in another process with
 // the same Fastify settings. Also the p50 of a validation request for a 50-property schema.
-// Usage: node bench/registry.mjs [--duration 10] [--rounds 5] [--connections 10]
+// Usage: node bench/registry.mjs [--duration 10] [--rounds 5] [--connections 10] [--warmup 2]
 import { createHash } from 'node:crypto'
 import {
   BOOTSTRAP,

@@ -42,6 +42,8 @@ it.each(['get', 'post'])(
   (mode) => {
     const report = runBench([
       'bench/ingest.mjs',
+      '--warmup',
+      '0.25',
       '--mode',
       mode,
       '--duration',
@@ -139,6 +141,8 @@ it('the scaling benchmark runs at two tiny sizes on both stores, each against th
 it('the query benchmark runs at a tiny size: the indexed answer is the linear scan’s, and memory per event is reported', () => {
   const report = runBench([
     'bench/query.mjs',
+    '--warmup',
+    '0.25',
     '--events',
     '600',
     '--duration',
@@ -167,6 +171,8 @@ it('the query benchmark runs at a tiny size: the indexed answer is the linear sc
 it('the registry benchmark runs at a tiny size: authorized reads and validations all succeed', () => {
   const report = runBench([
     'bench/registry.mjs',
+    '--warmup',
+    '0.25',
     '--duration',
     '1',
     '--rounds',

@@ -101,7 +101,9 @@ export async function interleave({
   warmup = 2,
 }) {
   const names = Object.keys(targets)
-  for (const name of names) await load({ ...targets[name], duration: warmup, connections })
+  // `--warmup <seconds>` on any bench's command line overrides its warm-up (the smoke tests' 0.25).
+  const warmupSeconds = option('warmup', warmup)
+  for (const name of names) await load({ ...targets[name], duration: warmupSeconds, connections })
   const runs = Object.fromEntries(names.map((name) => [name, []]))
   for (let round = 0; round < rounds; round++)
     for (const name of names)
