@@ -195,4 +195,76 @@ describe('the web console: tracking plan', () => {
     })
     expect(await opened.close()).toEqual([])
   })
+
+  it('edits an event specification’s entity rules in fields of their own', async () => {
+    const PRODUCT = 'iglu:com.acme/product/jsonschema/1-0-0'
+    const product = objectSchema('com.acme', 'product', '1-0-0', {
+      sku: { type: 'string', maxLength: 20 },
+    })
+    await deployToDev(admin, product, { meta: { schemaType: 'entity' } })
+    const created = await admin.call('POST', '/tracking-scenarios/v1', {
+      scenario: { name: 'Checkout started', dataProductId: productId, event: { source: CART } },
+      message: 'no entities yet',
+    })
+    const id = created.body.data[0].id as string
+    // Narrower than the data structure's (at most 20 characters, nothing else).
+    const NARROWER = {
+      type: 'object',
+      properties: { sku: { type: 'string', maxLength: 8 } },
+      additionalProperties: false,
+    }
+    const stored = async () =>
+      (await admin.call('GET', `/tracking-scenarios/v1/${id}`)).body.data[0] as {
+        version: number
+        entities?: { tracked?: unknown[] }
+      }
+    const opened = await signedIn()
+    const { page } = opened
+    await page.goto(`${floe.baseUrl}/#/event-specs/${id}`)
+    await page.getByRole('button', { name: 'Add an entity' }).click()
+    const entity = page.getByRole('group', { name: 'Entity 1' })
+    await entity.getByLabel('Data structure (Iglu URI)').fill(PRODUCT)
+    await entity.getByLabel('At least').fill('2')
+    await entity.getByLabel('At most').fill('1')
+    // Refused in the page, naming the entity and the field; nothing is sent.
+    const verdict = page.getByRole('status', { name: 'Compatibility' })
+    await expect
+      .poll(() => verdict.textContent())
+      .toContain('Entity 1: the maximum (1) is below the minimum (2)')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toContain('Entity 1: the maximum (1) is below the minimum (2)')
+    expect((await stored()).version).toBe(0)
+
+    await entity.getByLabel('At least').fill('1')
+    await entity.getByLabel('At most').fill('3')
+    await entity.getByLabel(/Schema/).fill(JSON.stringify(NARROWER))
+    await entity.getByLabel('Comment').fill('the products in the cart')
+    await expect.poll(() => verdict.textContent()).toContain('Compatible')
+    await page.getByLabel('Message for the history').fill('one to three products')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await expect.poll(() => page.locator('h1 .status').textContent()).toBe('draft, version 1')
+    expect((await stored()).entities?.tracked).toEqual([
+      {
+        source: PRODUCT,
+        minCardinality: 1,
+        maxCardinality: 3,
+        schema: NARROWER,
+        comment: 'the products in the cart',
+      },
+    ])
+    await screenshot(page, 'event-specification-entities')
+
+    // Shown again as saved once the page is read afresh; removed, the rule is gone.
+    await page.reload()
+    const shown = page.getByRole('group', { name: 'Entity 1' })
+    await expect.poll(() => shown.getByLabel('At most').inputValue()).toBe('3')
+    expect(await shown.getByLabel('Data structure (Iglu URI)').inputValue()).toBe(PRODUCT)
+    await shown.getByRole('button', { name: 'Remove entity 1' }).click()
+    await page.getByRole('button', { name: 'Save' }).click()
+    await expect.poll(() => page.locator('h1 .status').textContent()).toBe('draft, version 2')
+    expect((await stored()).entities?.tracked ?? []).toEqual([])
+    expect(await opened.close()).toEqual([])
+  })
 })

@@ -2,7 +2,6 @@ import { useEffect, useState } from 'preact/hooks'
 import {
   problemsOf,
   type DataProduct,
-  type EntityReference,
   type Problem,
   type Scenario,
   type SourceApplication,
@@ -13,6 +12,8 @@ import {
 import { ErrorNote } from '../../components/status.js'
 import { LiveVerdict, Problems } from './compatibility-note.js'
 import { SourceApplicationsField } from './source-applications-field.js'
+import { EntityRulesField } from './entity-rules-field.js'
+import { entityReferences, entityRows } from './entity-rules.js'
 
 /** How long the editor waits after the last keystroke before asking for a verdict. */
 const CHECK_AFTER_MS = 400
@@ -45,7 +46,7 @@ export function ScenarioEditor(props: {
   const [dataProductId, setDataProductId] = useState(scenario.dataProductId ?? '')
   const [eventSource, setEventSource] = useState(scenario.event?.source ?? '')
   const [eventSchema, setEventSchema] = useState(jsonText(scenario.event?.schema))
-  const [entities, setEntities] = useState(jsonText(scenario.entities?.tracked ?? []))
+  const [entities, setEntities] = useState(() => entityRows(scenario.entities?.tracked ?? []))
   const [apps, setApps] = useState(new Set(scenario.sourceApplications ?? []))
   const [message, setMessage] = useState('')
   const [verdict, setVerdict] = useState<SpecCompatibility | null>(null)
@@ -57,11 +58,7 @@ export function ScenarioEditor(props: {
   /** The scenario the form describes, with `status` when one is asked for (publish, deprecate). */
   function written(status?: SpecificationStatus): Scenario {
     const schema = parsedField('The event schema', eventSchema) as object | undefined
-    const tracked = parsedField('The entities', entities)
-    if (tracked !== undefined && !Array.isArray(tracked))
-      throw new Error(
-        'The entities must be a JSON array of {source, minCardinality, maxCardinality, schema}',
-      )
+    const tracked = entityReferences(entities)
     const { id: _id, version: _version, status: current, ...kept } = scenario
     return {
       ...kept,
@@ -77,7 +74,7 @@ export function ScenarioEditor(props: {
               ...(eventSource === '' ? {} : { source: eventSource }),
               ...(schema === undefined ? {} : { schema }),
             },
-      entities: { ...scenario.entities, tracked: (tracked ?? []) as EntityReference[] },
+      entities: { ...scenario.entities, tracked },
       ...(apps.size === 0 && scenario.sourceApplications === undefined
         ? {}
         : { sourceApplications: [...apps] }),
@@ -194,16 +191,7 @@ export function ScenarioEditor(props: {
           onInput={(e) => setEventSchema(e.currentTarget.value)}
         />
       </label>
-      <label>
-        Entities: [{'{'}source, minCardinality, maxCardinality, schema{'}'}] (JSON)
-        <textarea
-          class="code-editor short"
-          rows={6}
-          spellcheck={false}
-          value={entities}
-          onInput={(e) => setEntities(e.currentTarget.value)}
-        />
-      </label>
+      <EntityRulesField rows={entities} sourcesList="deployed-sources" onChange={setEntities} />
       <LiveVerdict verdict={verdict} error={verdictError} />
       <SourceApplicationsField applications={props.applications} chosen={apps} onChange={setApps} />
       <label>
