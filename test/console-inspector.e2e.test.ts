@@ -197,4 +197,35 @@ describe('the web console: events', () => {
     expect(await (await fetch(`${floe.baseUrl}/micro/all`)).json()).toMatchObject({ total: 0 })
     expect(await opened.close()).toEqual([])
   })
+
+  // The test above left the store empty.
+  it('pages the bad rows, a hundred at a time, newest first', async () => {
+    for (let i = 0; i < 105; i++) {
+      const answer = await fetch(`${floe.baseUrl}/i?e=pp&p=web&tv=t&aid=bad-${i}&eid=not-a-uuid`)
+      expect(answer.status).toBe(200)
+    }
+    const opened = await ConsolePage.signIn(browser, floe.baseUrl, key)
+    const { page } = opened
+    await page.goto(`${floe.baseUrl}/#/bad-rows`)
+    await expect.poll(() => showing(page)).toBe('Showing 1–100 of 105, newest first')
+    const pages = page.getByRole('group', { name: 'Pages' })
+    const summaries = () => page.locator('details.bad-row summary').allTextContents()
+    expect(await pages.getByRole('button', { name: 'Newer' }).isDisabled()).toBe(true)
+    expect((await summaries())[0]).toContain('bad-104')
+    await pages.getByRole('button', { name: 'Older' }).click()
+    await expect.poll(() => showing(page)).toBe('Showing 101–105 of 105, newest first')
+    const older = await summaries()
+    expect(older.map((summary) => /bad-\d+/.exec(summary)?.[0])).toEqual([
+      'bad-4',
+      'bad-3',
+      'bad-2',
+      'bad-1',
+      'bad-0',
+    ])
+    expect(await pages.getByRole('button', { name: 'Older' }).isDisabled()).toBe(true)
+    await pages.getByRole('button', { name: 'Newer' }).click()
+    await expect.poll(() => showing(page)).toBe('Showing 1–100 of 105, newest first')
+    await screenshot(page, 'bad-rows')
+    expect(await opened.close()).toEqual([])
+  })
 })

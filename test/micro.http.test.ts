@@ -588,6 +588,23 @@ describeWithSharedData.each(storageModes)(
     })
 
     describe('filters, lookups and the registry', () => {
+      it("pages bad rows newest first with Floe's offset, within the vendor and version filter", async () => {
+        for (const aid of ['a', 'b', 'c', 'd', 'e'])
+          expect((await get(`/i?e=pp&p=web&tv=t&aid=${aid}&eid=not-a-uuid`)).status).toBe(200)
+        const appIds = (rows: { collectorPayload: { querystring: string[] } }[]) =>
+          rows.map((row) => row.collectorPayload.querystring.find((q) => q.startsWith('aid=')))
+        expect(appIds(await bad())).toEqual(['aid=e', 'aid=d', 'aid=c', 'aid=b', 'aid=a'])
+        expect(appIds(await bad({ offset: 1, limit: 2 }))).toEqual(['aid=d', 'aid=c'])
+        expect(appIds(await bad({ offset: 4 }))).toEqual(['aid=a'])
+        expect(appIds(await bad({ offset: 0, limit: 1, vendor: SP }))).toEqual(['aid=e'])
+        expect(await bad({ offset: 5 })).toEqual([])
+        expect(await bad({ offset: 1, vendor: 'com.other' })).toEqual([])
+        expect(await local('/bad', { offset: -1 })).toMatchObject({
+          status: 422,
+          body: { message: expect.stringContaining('offset') },
+        })
+      })
+
       it('answers malformed filters with 400 and wrong types with 422', async () => {
         expect(await local('/good', '{"limit":')).toMatchObject({
           status: 400,

@@ -221,6 +221,23 @@ export function describeEventStoreContract(
       expect(await store.findBad({ vendor: 'vendor1', limit: 1 })).toEqual([payloadless])
     })
 
+    it("skips Floe's offset of the newest matching bad events, in lists and in pages of JSON", async () => {
+      const store = await fresh({ answerPage: 2 })
+      const bads = Array.from({ length: 7 }, (_, i) => aBadEvent(`vendor${i % 2}`, `v${i}`))
+      await store.keep(batch({ bad: bads }))
+      const newestFirst = [...bads].reverse()
+      expect(await store.findBad({ offset: 2, limit: 3 })).toEqual(newestFirst.slice(2, 5))
+      expect(await store.findBad({ offset: 5 })).toEqual(newestFirst.slice(5))
+      expect(await store.findBad({ offset: 7 })).toEqual([])
+      expect(await store.findBad({ offset: 0, limit: 1 })).toEqual(newestFirst.slice(0, 1))
+      // The offset counts matching events only: vendor1's are the 2nd, 4th and 6th.
+      expect(await store.findBad({ vendor: 'vendor1', offset: 1 })).toEqual([bads[3], bads[1]])
+      // Pages of 2 after the offset: the offset is skipped once, not at each page.
+      expect(await pagesText(store.badJsonPages({ offset: 1, limit: 5 }))).toBe(
+        JSON.stringify(newestFirst.slice(1, 6)),
+      )
+    })
+
     it('keeps incomplete events out of good reads and counts, and scans them after the good events of their batch', async () => {
       const store = await fresh()
       const failed = aGoodEvent({ eventType: 'type1', appId: 'failed', incomplete: true })

@@ -76,6 +76,8 @@ export interface BadEventFilter {
   readonly vendor?: string | null
   readonly version?: string | null
   readonly limit?: number | null
+  /** Floe's: how many of the newest matching bad events to skip before the `limit` returned. */
+  readonly offset?: number | null
 }
 
 /**

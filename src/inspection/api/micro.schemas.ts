@@ -26,7 +26,13 @@ export const GoodFilterBody = Type.Object(
 
 /** POST .../bad. */
 export const BadFilterBody = Type.Object(
-  { vendor: OrNull(Type.String()), version: OrNull(Type.String()), limit: OrNull(Type.Integer()) },
+  {
+    vendor: OrNull(Type.String()),
+    version: OrNull(Type.String()),
+    limit: OrNull(Type.Integer()),
+    // Floe's: skip this many of the newest matching bad rows (a console page's start).
+    offset: OrNull(Type.Integer({ minimum: 0 })),
+  },
   { additionalProperties: true },
 )
 

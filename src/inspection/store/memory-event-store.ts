@@ -202,10 +202,13 @@ export class MemoryEventStore implements EventStore {
   async findBad(filter: BadEventFilter = {}): Promise<BadEvent[]> {
     const limit = filter.limit ?? Infinity
     if (limit <= 0) return []
+    let skip = filter.offset ?? 0
     const out: BadEvent[] = []
     for (let seq = this.bad.nextSeq - 1; seq >= this.bad.firstSeq && out.length < limit; seq--) {
       const event = this.bad.at(seq)
-      if (event !== undefined && keepBadEvent(event, filter)) out.push(event)
+      if (event === undefined || !keepBadEvent(event, filter)) continue
+      if (skip > 0) skip--
+      else out.push(event)
     }
     return out
   }

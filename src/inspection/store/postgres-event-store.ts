@@ -218,6 +218,9 @@ export class PostgresEventStore implements EventStore {
     before: string | null,
   ): Promise<StoredRow[]> {
     return this.rows('bad', count, before, (query) => {
+      // The offset skips the newest matches once: later pages start below the last row read.
+      if (before === null && filter.offset != null && filter.offset > 0)
+        query = query.offset(filter.offset)
       if (filter.vendor != null)
         query = query.where((eb) =>
           eb.or([

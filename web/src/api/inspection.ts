@@ -54,7 +54,8 @@ export const inspection = {
   timeline: (buckets: readonly { start: string; end: string }[]) =>
     json<{ points: TimelinePoint[] }>('/micro/timeline', { buckets }),
   /** The newest bad rows (Micro's bad events: the collector payload, the raw event, the bad row). */
-  badRows: (limit: number) => json<BadRow[]>('/micro/bad', { limit }),
+  /** The newest bad rows after skipping `offset` of them (Floe's `offset` filter field). */
+  badRows: (limit: number, offset = 0) => json<BadRow[]>('/micro/bad', { limit, offset }),
   counts: () => json<{ total: number; good: number; bad: number }>('/micro/all'),
   reset: () => json<unknown>('/micro/reset', {}),
 }

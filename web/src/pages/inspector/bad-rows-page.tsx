@@ -1,11 +1,14 @@
+import { useState } from 'preact/hooks'
 import { inspection, type BadRow } from '../../api/inspection.js'
 import { JsonLines } from '../../components/json-lines.js'
 import { Status } from '../../components/status.js'
 import { useLoad } from '../../components/use-load.js'
 import { href } from '../../router.js'
 
-/** How many of the newest bad rows the page reads (`/micro/bad` has no paging). */
-const NEWEST = 500
+/** Bad rows a page shows, newest first. */
+const PAGE = 100
+/** How many of the newest bad rows are searched for one event's (`?eid=`). */
+const SEARCHED_FOR_EVENT = 500
 
 interface ParsedRow {
   readonly row: BadRow
@@ -59,10 +62,14 @@ function parsed(row: BadRow): ParsedRow {
  */
 export function BadRowsPage(props: { query: URLSearchParams }) {
   const eventId = props.query.get('eid')
+  const [offset, setOffset] = useState(0)
   const [loaded] = useLoad(async () => {
-    const [rows, counts] = await Promise.all([inspection.badRows(NEWEST), inspection.counts()])
-    return { rows: rows.map(parsed), total: counts.bad }
-  }, [])
+    const [rows, counts] = await Promise.all([
+      eventId === null ? inspection.badRows(PAGE, offset) : inspection.badRows(SEARCHED_FOR_EVENT),
+      inspection.counts(),
+    ])
+    return { rows: rows.map(parsed), total: counts.bad, from: offset }
+  }, [offset, eventId])
   return (
     <main>
       <p>
@@ -74,15 +81,33 @@ export function BadRowsPage(props: { query: URLSearchParams }) {
         failed validation also appear, as failed events, in the events table.
       </p>
       <Status loaded={loaded} what="the bad rows">
-        {({ rows, total }) => {
+        {({ rows, total, from }) => {
           const shown = eventId === null ? rows : rows.filter((r) => r.eventId === eventId)
           return (
             <>
               <p role="status" aria-label="Showing">
                 {eventId === null
-                  ? `Showing the newest ${shown.length} of ${total}`
+                  ? `Showing ${shown.length === 0 ? 0 : from + 1}–${from + shown.length} of ${total}, newest first`
                   : `${shown.length} bad row${shown.length === 1 ? '' : 's'} of event ${eventId}`}
               </p>
+              {eventId === null && (
+                <div class="toolbar" role="group" aria-label="Pages">
+                  <button
+                    type="button"
+                    disabled={from === 0}
+                    onClick={() => setOffset(Math.max(0, from - PAGE))}
+                  >
+                    Newer
+                  </button>
+                  <button
+                    type="button"
+                    disabled={from + shown.length >= total}
+                    onClick={() => setOffset(from + PAGE)}
+                  >
+                    Older
+                  </button>
+                </div>
+              )}
               {shown.map((r, index) => (
                 <details key={index} class="bad-row" open={eventId !== null}>
                   <summary>
