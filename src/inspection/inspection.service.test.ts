@@ -5,6 +5,7 @@ import { MemoryEventStore } from './store/memory-event-store.js'
 import type { EventBatch } from './store/event-store.js'
 import { buildResolver } from './resolver/build-resolver.js'
 import { createSchemaValidation } from './resolver/schema-validation.js'
+import { OFFLINE_RESOLVER } from '../../test/support/test-config.js'
 
 /** The memory store, declared as a store whose writes can fail (as a database's can). */
 class StoreWhoseWritesCanFail extends MemoryEventStore {
@@ -27,18 +28,7 @@ function resolverOf(lookup: () => Promise<null>) {
     cacheable: false,
     lookup,
   }
-  return buildResolver(
-    {
-      igluDirs: [],
-      igluCentralUrl: null,
-      igluCentralMirrorUrl: null,
-      customRegistry: null,
-      resolverConfigFile: null,
-      cacheTtlSeconds: 600,
-    },
-    registry,
-    Date.now,
-  )
+  return buildResolver(OFFLINE_RESOLVER, registry, Date.now)
 }
 
 /** What every service of these tests shares: the store, and a resolver that knows no schema. */

@@ -1,6 +1,16 @@
 import type { Config, DatabaseConfig } from '../../src/config/config.js'
 import { inMemoryPglite } from './test-databases.js'
 
+/** The resolver's settings of an offline test: Floe's registry and the core schemas only. */
+export const OFFLINE_RESOLVER = {
+  igluDirs: [],
+  igluCentralUrl: null,
+  igluCentralMirrorUrl: null,
+  customRegistry: null,
+  resolverConfigFile: null,
+  cacheTtlSeconds: 600,
+} satisfies Partial<Config['inspection']>
+
 export interface TestConfigOverrides {
   readonly db?: DatabaseConfig
   /** The signing secret, as FLOE_JWT_SECRET gives it (text); null: generated and kept in the store. */
@@ -58,12 +68,7 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
       memoryBytes: null,
       organizationId: null,
       env: 'DEV',
-      igluDirs: [],
-      igluCentralUrl: null,
-      igluCentralMirrorUrl: null,
-      customRegistry: null,
-      resolverConfigFile: null,
-      cacheTtlSeconds: 600,
+      ...OFFLINE_RESOLVER,
       output: null,
       destination: null,
       enrichmentsDir: null,

@@ -14,6 +14,7 @@ import {
   type OffloadedValidation,
 } from './schema-validation.js'
 import { validateInThread } from './thread-validation.js'
+import { OFFLINE_RESOLVER } from '../../../test/support/test-config.js'
 
 const selfDescribing = (name: string, body: Record<string, unknown>) => ({
   $schema:
@@ -46,14 +47,7 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
 function resolver() {
   const find = (key: SchemaKey) => SCHEMAS[schemaKeyToUri(key)] ?? null
   return buildResolver(
-    {
-      igluDirs: [],
-      igluCentralUrl: null,
-      igluCentralMirrorUrl: null,
-      customRegistry: null,
-      resolverConfigFile: null,
-      cacheTtlSeconds: 600,
-    },
+    OFFLINE_RESOLVER,
     {
       name: 'registry',
       priority: 0,

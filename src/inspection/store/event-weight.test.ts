@@ -6,6 +6,7 @@ import { createInspectionService } from '../inspection.service.js'
 import { MemoryEventStore } from './memory-event-store.js'
 import { buildResolver } from '../resolver/build-resolver.js'
 import { createSchemaValidation } from '../resolver/schema-validation.js'
+import { OFFLINE_RESOLVER } from '../../../test/support/test-config.js'
 
 setFlagsFromString('--expose-gc')
 const collectGarbage = runInNewContext('gc') as () => void
@@ -30,18 +31,7 @@ function inspection(store: MemoryEventStore) {
     lookup: async (key: { vendor: string }) => answer(key),
     peek: answer,
   }
-  const resolver = buildResolver(
-    {
-      igluDirs: [],
-      igluCentralUrl: null,
-      igluCentralMirrorUrl: null,
-      customRegistry: null,
-      resolverConfigFile: null,
-      cacheTtlSeconds: 600,
-    },
-    registry,
-    Date.now,
-  )
+  const resolver = buildResolver(OFFLINE_RESOLVER, registry, Date.now)
   return createInspectionService({
     store,
     iglu: createSchemaValidation(resolver),

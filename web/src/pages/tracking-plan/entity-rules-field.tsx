@@ -1,5 +1,27 @@
 import { newEntityRow, type EntityRow } from './entity-rules.js'
 
+/** How many of an entity the event may carry, at least or at most: a whole number, or empty. */
+function CountField(props: {
+  label: string
+  value: string
+  placeholder: string
+  onInput: (value: string) => void
+}) {
+  return (
+    <label class="inline">
+      {props.label}
+      <input
+        type="number"
+        min={0}
+        step={1}
+        value={props.value}
+        placeholder={props.placeholder}
+        onInput={(e) => props.onInput(e.currentTarget.value)}
+      />
+    </label>
+  )
+}
+
 /**
  * The event specification's entity rules, one group of fields each: the entity's data structure,
  * how many of it the event carries (at least, at most), the specification's own schema for it,
@@ -29,28 +51,18 @@ export function EntityRulesField(props: {
               onInput={(e) => change(row.key, { source: e.currentTarget.value })}
             />
           </label>
-          <label class="inline">
-            At least
-            <input
-              type="number"
-              min={0}
-              step={1}
-              value={row.minCardinality}
-              placeholder="0"
-              onInput={(e) => change(row.key, { minCardinality: e.currentTarget.value })}
-            />
-          </label>
-          <label class="inline">
-            At most
-            <input
-              type="number"
-              min={0}
-              step={1}
-              value={row.maxCardinality}
-              placeholder="any number"
-              onInput={(e) => change(row.key, { maxCardinality: e.currentTarget.value })}
-            />
-          </label>
+          <CountField
+            label="At least"
+            value={row.minCardinality}
+            placeholder="0"
+            onInput={(minCardinality) => change(row.key, { minCardinality })}
+          />
+          <CountField
+            label="At most"
+            value={row.maxCardinality}
+            placeholder="any number"
+            onInput={(maxCardinality) => change(row.key, { maxCardinality })}
+          />
           <label>
             Schema: the specification's own rules for the entity (JSON Schema, optional)
             <textarea
