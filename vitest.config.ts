@@ -68,10 +68,6 @@ export default defineConfig({
         test: {
           name: 'full',
           include: FULL_TIER_ONLY,
-          // As the fast tier: a worker's files share its loaded modules (no file here mocks a
-          // module, stubs a global or changes the environment). 224 s instead of 251 s on the
-          // Intel 2-core machine, the difference being imports.
-          isolate: false,
           // A browser page updates on its own clock (the console reloads live events at most once
           // a second): `expect.poll` waits up to 15 s for what the page must come to show.
           expect: { poll: { timeout: 15_000, interval: 50 } },
