@@ -52,6 +52,20 @@ describe('a hostile corpus against a live server (issue 25)', () => {
     await server?.close()
   })
 
+  /** A tp2 POST of `events`, its answer read. */
+  async function postTp2(events: readonly Record<string, string>[]): Promise<Response> {
+    const response = await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+        data: events,
+      }),
+    })
+    await response.arrayBuffer()
+    return response
+  }
+
   /** Sends one request while the event loop's delay and a /health probe are watched. */
   async function measure(
     name: string,
@@ -167,15 +181,7 @@ describe('a hostile corpus against a live server (issue 25)', () => {
       ue_px: unstruct,
     }))
     const result = await measure('tp2: three 100 kB events against a costly pattern', async () => {
-      const response = await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
-          data: events,
-        }),
-      })
-      await response.arrayBuffer()
+      const response = await postTp2(events)
       // Wait for the events to be stored: the measure covers their processing. The counts only:
       // parsing the bad rows (each holds its 100 kB event) would be this process's own stall.
       const counts = await requestJson(`${server.baseUrl}/micro/all`)
@@ -208,15 +214,9 @@ describe('a hostile corpus against a live server (issue 25)', () => {
     for (const [appId, data] of Object.entries(events)) {
       const uePr = `{"schema":"iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0","data":{"schema":"iglu:com.hostile/long_values/jsonschema/1-0-0","data":${data}}}`
       const result = await measure(`tp2: ${appId}`, async () => {
-        const response = await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
-            data: [{ e: 'ue', p: 'web', tv: 'js-3.0.0', aid: appId, ue_pr: uePr }],
-          }),
-        })
-        await response.arrayBuffer()
+        const response = await postTp2([
+          { e: 'ue', p: 'web', tv: 'js-3.0.0', aid: appId, ue_pr: uePr },
+        ])
         // Wait for the event to be stored: the measure covers its processing.
         await requestJson(`${server.baseUrl}/micro/all`)
         return { status: response.status, body: null }
@@ -259,18 +259,10 @@ describe('a hostile corpus against a live server (issue 25)', () => {
       const result = await measure(
         `tp2: two events of a 1 000-property schema (${round})`,
         async () => {
-          const response = await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({
-              schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
-              data: [
-                event(`widest-good-${round}`, { p0: 'short', p999: 'short' }),
-                event(`widest-bad-${round}`, { p1: 'much too long', p1000: 'x' }),
-              ],
-            }),
-          })
-          await response.arrayBuffer()
+          const response = await postTp2([
+            event(`widest-good-${round}`, { p0: 'short', p999: 'short' }),
+            event(`widest-bad-${round}`, { p1: 'much too long', p1000: 'x' }),
+          ])
           // Wait for the events to be stored: the measure covers their processing.
           const counts = await requestJson(`${server.baseUrl}/micro/all`)
           return { status: response.status, body: counts.body }

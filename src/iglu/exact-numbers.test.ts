@@ -48,4 +48,15 @@ describe('exact JSON text', () => {
       [['b', 'c'], '12345678901234567890'],
     ])
   })
+
+  it('finds a long number at the bottom of a deep document, with its whole path', () => {
+    const depth = 2_000
+    const value = parseJsonExactly(
+      `${'{"a":'.repeat(depth)}[9223372036854775807]${'}'.repeat(depth)}`,
+    )
+    const [found, ...more] = writtenNumbersIn(value)
+    expect(more).toEqual([])
+    expect(found?.[1]).toBe('9223372036854775807')
+    expect(found?.[0]).toEqual([...Array<string>(depth).fill('a'), '0'])
+  })
 })

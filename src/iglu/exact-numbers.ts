@@ -128,19 +128,41 @@ export function parseJsonExactly(text: string): unknown {
 /** Where a number kept as written sits in a document: the keys down to its container, then its key. */
 export type WrittenNumber = readonly [path: readonly string[], text: string]
 
-/** The numbers of `value` kept as written, with where they are. Walks every container once. */
+/** A container met by {@link writtenNumbersIn}: its key in its parent, which is met before it. */
+interface Visited {
+  readonly node: object
+  readonly parent: Visited | null
+  readonly key: string
+}
+
+/** The keys from the document's root down to `visited`. */
+function pathTo(visited: Visited): string[] {
+  const keys: string[] = []
+  for (let at: Visited | null = visited; at?.parent != null; at = at.parent) keys.push(at.key)
+  return keys.reverse()
+}
+
+/**
+ * The numbers of `value` kept as written, with where they are. Walks every container once; a path
+ * is written out only for a container that holds such a number, so a deep document costs no more
+ * than a wide one.
+ */
 export function writtenNumbersIn(value: unknown): WrittenNumber[] {
   const found: WrittenNumber[] = []
-  const stack: [unknown, string[]][] = [[value, []]]
+  if (value === null || typeof value !== 'object') return found
+  const stack: Visited[] = [{ node: value, parent: null, key: '' }]
   while (stack.length > 0) {
-    const [node, path] = stack.pop()!
-    if (node === null || typeof node !== 'object') continue
-    const texts = writtenNumbers.get(node)
-    if (Array.isArray(texts))
-      texts.forEach((text, index) => found.push([[...path, String(index)], text]))
-    else texts?.forEach((text, key) => found.push([[...path, key], text]))
-    for (const [key, child] of Object.entries(node))
-      if (child !== null && typeof child === 'object') stack.push([child, [...path, key]])
+    const visited = stack.pop()!
+    const texts = writtenNumbers.get(visited.node)
+    if (texts !== undefined) {
+      const path = pathTo(visited)
+      if (Array.isArray(texts))
+        texts.forEach((text, index) => found.push([[...path, String(index)], text]))
+      else texts.forEach((text, key) => found.push([[...path, key], text]))
+    }
+    for (const [key, child] of Object.entries(visited.node))
+      if (child !== null && typeof child === 'object')
+        stack.push({ node: child as object, parent: visited, key })
   }
   return found
 }

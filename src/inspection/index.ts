@@ -4,3 +4,4 @@ export type { OffloadedSelect } from './pipeline/enrichments/json-path-selection
 export { readsRawQuery } from './collector/collector.routes.js'
 export type { ValidationVerdict } from './pipeline/iglu-validation.js'
 export type { OffloadedValidation } from './resolver/schema-validation.js'
+export { invalidDocument } from './resolver/validation-verdict.js'

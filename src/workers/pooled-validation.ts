@@ -1,5 +1,5 @@
 import { exactJsonText } from '../iglu/index.js'
-import type { OffloadedValidation } from '../inspection/index.js'
+import { invalidDocument, type OffloadedValidation } from '../inspection/index.js'
 import type { CostlyWorkPool } from './costly-work-pool.js'
 
 /**
@@ -25,19 +25,9 @@ export function pooledValidation(pool: CostlyWorkPool): OffloadedValidation {
       return outcome.answer.verdict
     const why =
       outcome.kind === 'stopped' ? outcome.detail : `unexpected answer ${outcome.answer.kind}`
-    return {
-      kind: 'invalid',
-      error: {
-        error: 'ValidationError',
-        dataReports: [
-          {
-            message: `$: the data could not be validated against this large schema: ${why}`,
-            path: '$',
-            keyword: 'schema',
-            targets: [],
-          },
-        ],
-      },
-    }
+    return invalidDocument(
+      `$: the data could not be validated against this large schema: ${why}`,
+      'schema',
+    )
   }
 }

@@ -43,14 +43,22 @@ export type OffloadedValidation = (
   data: unknown,
 ) => Promise<ValidationVerdict>
 
+/** Identities already taken, by schema object: a schema first met is looked up, then learnt. */
+const identities = new WeakMap<object, string>()
+
 /**
  * A schema's identity by content, its numbers kept as written included: two bounds past a
- * double's precision are one double, yet not one bound.
+ * double's precision are one double, yet not one bound. Taken once per schema object.
  */
 function identityOf(schema: Record<string, unknown>): string {
-  const hash = contentHash(schema)
-  const written = writtenNumbersIn(schema)
-  return written.length === 0 ? hash : `${hash} ${JSON.stringify(written)}`
+  let identity = identities.get(schema)
+  if (identity === undefined) {
+    const hash = contentHash(schema)
+    const written = writtenNumbersIn(schema)
+    identity = written.length === 0 ? hash : `${hash} ${JSON.stringify(written)}`
+    identities.set(schema, identity)
+  }
+  return identity
 }
 
 /** What validation knows of a schema it met before. */

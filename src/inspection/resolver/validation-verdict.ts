@@ -20,35 +20,23 @@ export const PATTERN_WORK_PER_DOCUMENT = 20_000_000
 /** The problems reported per document, as Enrich caps them. */
 const MAX_DATA_REPORTS = 50
 
-/** The verdict on data whose schema does not compile (a schema from a repository Floe does not check). */
-export function uncompilableSchema(error: unknown): ValidationVerdict {
-  const message = `the schema cannot be compiled: ${error instanceof Error ? error.message : String(error)}`
+/** Invalid data, for one reason about the document as a whole (`$`), under `keyword`. */
+export function invalidDocument(message: string, keyword: string): ValidationVerdict {
   return {
     kind: 'invalid',
     error: {
       error: 'ValidationError',
-      dataReports: [{ message, path: '$', keyword: 'schema', targets: [] }],
+      dataReports: [{ message, path: '$', keyword, targets: [] }],
     },
   }
 }
 
-/** Invalid data, for a reason found before or beside the validator (such as a spent budget). */
-export function tooCostlyToValidate(reason: string): ValidationVerdict {
-  return {
-    kind: 'invalid',
-    error: {
-      error: 'ValidationError',
-      dataReports: [
-        {
-          message: `$: the data is too costly to validate: ${reason}`,
-          path: '$',
-          keyword: 'pattern',
-          targets: [],
-        },
-      ],
-    },
-  }
-}
+/** The verdict on data whose schema does not compile (a schema from a repository Floe does not check). */
+export const uncompilableSchema = (error: unknown): ValidationVerdict =>
+  invalidDocument(
+    `the schema cannot be compiled: ${error instanceof Error ? error.message : String(error)}`,
+    'schema',
+  )
 
 /**
  * `schema` compiled by `ajv`; an `id` that `ajv` holds already (two schemas declaring the same one)
@@ -79,7 +67,7 @@ export function verdictOf(
     if (validate(data)) return { kind: 'valid' }
   } catch (error) {
     if (!(error instanceof PatternCostExceeded)) throw error
-    return tooCostlyToValidate(error.message)
+    return invalidDocument(`$: the data is too costly to validate: ${error.message}`, 'pattern')
   }
   const issues = (validate.errors ?? []) as unknown as AjvIssue[]
   return {
