@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+import { tierInvariantTestFiles } from './test/support/tier-varying-files.js'
 
 /**
  * The full tier's own tests (`npm run test:full`): end-to-end runs of `floe start`, real trackers
@@ -29,6 +31,17 @@ const OWN_PROCESS = [
   'test/lookup-enrichment-stall.http.test.ts',
 ]
 
+/**
+ * Set by `.ci/run` once `npm test` has passed: the full tier then skips the fast tier's files that
+ * would run exactly as they just did (they neither read the tier nor import what does), and runs
+ * again only those whose fuzz volume or storage backends change with it. A full run on its own
+ * (`npm run test:full` without it) runs every file.
+ */
+const FAST_TIER_PASSED = process.env.FLOE_FAST_TIER_PASSED === '1'
+const RUN_ALIKE_IN_BOTH_TIERS = FAST_TIER_PASSED
+  ? tierInvariantTestFiles(fileURLToPath(new URL('.', import.meta.url)), ['src', 'test', 'web/src'])
+  : []
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -49,7 +62,7 @@ export default defineConfig({
           // instance), so a file cannot see another's.
           isolate: false,
           include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
-          exclude: [...FULL_TIER_ONLY, ...OWN_PROCESS],
+          exclude: [...FULL_TIER_ONLY, ...OWN_PROCESS, ...RUN_ALIKE_IN_BOTH_TIERS],
         },
       },
       {
@@ -57,6 +70,7 @@ export default defineConfig({
         test: {
           name: 'fast-alone',
           include: OWN_PROCESS,
+          exclude: RUN_ALIKE_IN_BOTH_TIERS,
           // After every other file, one at a time: a stall measured while another test keeps both
           // cores busy (worker threads compiling schemas or walking JSON) measures that test.
           sequence: { groupOrder: 1 },

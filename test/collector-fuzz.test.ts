@@ -7,7 +7,8 @@ import { requestJson } from './support/api-client.js'
 import { storageModes } from './support/storage-modes.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
-import { FUZZ_SEED, fuzzRuns } from './support/fuzz-settings.js'
+import { FUZZ_SEED } from './support/fuzz-seed.js'
+import { fuzzRuns } from './support/fuzz-settings.js'
 
 // Test infrastructure reads these to replay or lengthen a run; the app never does.
 const SEED = FUZZ_SEED

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest'
 import { checkCompatibility } from '../src/compatibility/check-compatibility.js'
 import { compileSchema, createAjv } from '../src/iglu/ajv-factory.js'
 import { CORE_SCHEMAS } from '../src/inspection/resolver/core-schemas.js'
-import { FUZZ_SEED, fuzzRuns } from './support/fuzz-settings.js'
+import { FUZZ_SEED } from './support/fuzz-seed.js'
+import { fuzzRuns } from './support/fuzz-settings.js'
 import { IGLU_CENTRAL, sharedDataPresent } from './support/shared-data.js'
 
 // Floe's bundled core schemas are its own files, and must accept and refuse exactly what Iglu

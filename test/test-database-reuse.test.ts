@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { createDb, type Store } from '../src/db/index.js'
 import { allTables } from './support/all-tables.js'
 import { clustersStarted } from './support/pglite-template.js'
-import { inMemoryPglite } from './support/test-databases.js'
+import { inMemoryPglite } from './support/memory-database.js'
 
 /** One store on a lent cluster, used by `use`, then closed. */
 async function withStore<T>(use: (store: Store) => Promise<T>): Promise<T> {

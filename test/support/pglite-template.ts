@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { Kysely, PGliteDialect } from 'kysely'
 import type { TestProject } from 'vitest/node'
 import { migrateToLatest } from '../../src/db/migrate.js'
-import { FUZZ_SEED } from './fuzz-settings.js'
+import { FUZZ_SEED } from './fuzz-seed.js'
 import type { NoTables as Database } from '../../src/db/index.js'
 import { type ClusterLease, DEFAULT_PGLITE_SHARED_BUFFERS_MB } from '../../src/config/index.js'
 
@@ -21,7 +21,7 @@ declare module 'vitest' {
  * that every in-memory test store loads (initdb and migrations took ~1–3 s per store).
  */
 export default async function setup(project: TestProject): Promise<() => void> {
-  // Once per run: the seed every property and fuzz test uses (see fuzz-settings.ts).
+  // Once per run: the seed every property and fuzz test uses (see fuzz-seed.ts).
   console.info(`fuzz seed ${FUZZ_SEED} (FLOE_FUZZ_SEED picks another)`)
   const pglite = new PGlite()
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })

@@ -1,5 +1,5 @@
 import type { Config, DatabaseConfig } from '../../src/config/config.js'
-import { inMemoryPglite } from './test-databases.js'
+import { inMemoryPglite } from './memory-database.js'
 
 /** The resolver's settings of an offline test: Floe's registry and the core schemas only. */
 export const OFFLINE_RESOLVER = {

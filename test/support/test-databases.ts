@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { inject } from 'vitest'
-import { leaseCluster, templateImage } from './pglite-template.js'
+import { inMemoryPglite } from './memory-database.js'
 import type { DatabaseConfig } from '../../src/config/config.js'
 
 /** A fresh, empty database of one backend, and how to throw it away. */
@@ -25,16 +24,6 @@ export interface Backend {
 /** Set by `.ci/run`: an admin connection to a PostgreSQL server, where each test gets its own database. */
 // The one place outside src/config.ts that reads the environment: test infrastructure, not the app.
 const adminUrl = process.env.TEST_DATABASE_URL
-
-/** An in-memory PGlite store, from the run's migrated template (see pglite-template.ts) when vitest provides it. */
-export function inMemoryPglite(): DatabaseConfig {
-  const template = inject('pgliteTemplate')
-  return {
-    kind: 'pglite',
-    dataDir: null,
-    ...(template === undefined ? {} : { lease: () => leaseCluster(templateImage(template)) }),
-  }
-}
 
 const pgliteBackend: Backend = {
   name: 'pglite',

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { configureFuzzSeed, fuzzRuns } from '../../../../test/support/fuzz-settings.js'
+import { configureFuzzSeed } from '../../../../test/support/fuzz-seed.js'
+import { fuzzRuns } from '../../../../test/support/fuzz-settings.js'
 import { readRates } from '../../lookups/open-exchange-rates.js'
 import { emptyEvent } from '../canonical-event.js'
 import {

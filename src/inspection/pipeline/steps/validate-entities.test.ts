@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { configureFuzzSeed, FUZZ_SEED, fuzzRuns } from '../../../../test/support/fuzz-settings.js'
+import { configureFuzzSeed, FUZZ_SEED } from '../../../../test/support/fuzz-seed.js'
+import { fuzzRuns } from '../../../../test/support/fuzz-settings.js'
 import { emptyEvent } from '../canonical-event.js'
 import type { IgluValidation, ValidationVerdict } from '../iglu-validation.js'
 import { validateEntities } from './validate-entities.js'
