@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bootstrapAdmin, requestJson, type ApiClient } from './support/api-client.js'
 import { objectSchema } from './support/registry-builders.js'
+import { storageModes } from './support/storage-modes.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
@@ -75,3 +76,62 @@ describe('large integers in events are checked exactly, as Enrich does with BigD
     expect(messages).toContain(`$.total: must have a minimum value of ${LONG_MIN}`)
   })
 })
+
+describe.each(storageModes)(
+  'numbers a double rounds are printed as the tracker wrote them, on $name storage',
+  (mode) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'floe-exact-print-'))
+    let floe: TestApp
+    let dropStorage: () => Promise<void> = async () => undefined
+    const LONG_PAST_DOUBLE = '9007199254740993'
+    beforeAll(async () => {
+      const at = path.join(dir, 'schemas', 'com.embedded', 'counter', 'jsonschema')
+      mkdirSync(at, { recursive: true })
+      writeFileSync(path.join(at, '1-0-0'), counterSchemaText('com.embedded'))
+      const storage = await mode.create()
+      dropStorage = storage.drop
+      floe = await startTestApp(
+        testConfig({
+          db: storage.overrides.db,
+          inspection: { igluDirs: [dir], storage: storage.overrides.storage },
+        }),
+      )
+      const counter = (total: string) =>
+        `{"schema":"iglu:com.embedded/counter/jsonschema/1-0-0","data":{"total":${total}}}`
+      const query = new URLSearchParams({
+        e: 'ue',
+        p: 'web',
+        tv: 't',
+        aid: 'exact',
+        ue_pr: `{"schema":"iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0","data":${counter(LONG_MAX)}}`,
+        co: `{"schema":"iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0","data":[${counter(LONG_PAST_DOUBLE)},${counter('7')}]}`,
+      })
+      expect((await fetch(`${floe.baseUrl}/i?${query}`)).status).toBe(200)
+    })
+    afterAll(async () => {
+      await floe?.close()
+      await dropStorage()
+      rmSync(dir, { recursive: true, force: true })
+    })
+
+    it('answers /micro/good and /local/good with the written digits, not their doubles', async () => {
+      for (const route of ['/micro/good', '/local/good']) {
+        const text = await (
+          await fetch(`${floe.baseUrl}${route}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{}',
+          })
+        ).text()
+        expect(text).toContain(
+          `"unstruct_event":{"schema":"iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0","data":{"schema":"iglu:com.embedded/counter/jsonschema/1-0-0","data":{"total":${LONG_MAX}}}}`,
+        )
+        expect(text).toContain(`{"total":${LONG_PAST_DOUBLE}}`)
+        expect(text).toContain(`{"total":7}`)
+        // JSON.stringify would have printed the doubles: 9223372036854775807 → 9223372036854776000.
+        expect(text).not.toContain('9223372036854776000')
+        expect(text).not.toContain('9007199254740992')
+      }
+    })
+  },
+)

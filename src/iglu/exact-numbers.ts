@@ -21,6 +21,26 @@ import { parsesExactly } from './exact-decimal.js'
  */
 const writtenNumbers = new WeakMap<object, Map<string, string> | string[]>()
 
+/** Documents parsed by {@link parseJsonExactly} in which it kept at least one number as written. */
+const documentsWithWrittenNumbers = new WeakSet<object>()
+
+/**
+ * Whether `document`, as {@link parseJsonExactly} returned it, holds a number kept as written: one
+ * look-up, where {@link writtenNumbersIn} walks the whole document.
+ */
+export function keepsWrittenNumbers(document: unknown): boolean {
+  return (
+    typeof document === 'object' && document !== null && documentsWithWrittenNumbers.has(document)
+  )
+}
+
+/** `to`, a copy of the object or array `from` with the same keys, keeps `from`'s numbers as written. */
+export function copyWrittenNumbers(from: object, to: object): void {
+  const texts = writtenNumbers.get(from)
+  if (texts !== undefined)
+    writtenNumbers.set(to, Array.isArray(texts) ? [...texts] : new Map(texts))
+}
+
 /**
  * The most numbers of one document that are kept as written. Past it, every number is a double,
  * as with `JSON.parse`: a reviver over 40 000 marked numbers costs what the limit keeps away.
@@ -117,12 +137,14 @@ export function parseJsonExactly(text: string): unknown {
     at = end
   }
   parts.push(text.slice(at))
-  return JSON.parse(parts.join(''), function (this: object, key: string, item: unknown) {
+  const document = JSON.parse(parts.join(''), function (this: object, key: string, item: unknown) {
     if (typeof item !== 'string' || !item.startsWith(marker)) return item
     const written = item.slice(marker.length)
     remember(this, key, written)
     return Number(written)
-  })
+  }) as object
+  documentsWithWrittenNumbers.add(document)
+  return document
 }
 
 /** Where a number kept as written sits in a document: the keys down to its container, then its key. */

@@ -37,7 +37,9 @@ export {
 export { checkSelfDescribing, SELF_DESC_METASCHEMA_URI } from './self-describing.js'
 export { isExactMultiple } from './exact-decimal.js'
 export {
+  copyWrittenNumbers,
   exactJsonText,
+  keepsWrittenNumbers,
   parseJsonExactly,
   type WrittenNumber,
   writtenNumbersIn,

@@ -176,6 +176,11 @@ export interface EnrichedEvent {
   contexts: SelfDescribing[]
   derivedContexts: SelfDescribing[]
   unstructEvent: SelfDescribing | null
+  /**
+   * Whether the tracker's entities hold a number a double rounds, kept as written
+   * (`iglu/exact-numbers.ts`): the stored event is then written with its texts (`java-doubles.ts`).
+   */
+  entitiesKeepWrittenNumbers: boolean
 }
 
 /** Every canonical field, null: each event's fields start as a copy, so that all share this fast-property layout. */
@@ -188,7 +193,13 @@ const TIMESTAMP_LIST = [...TIMESTAMP_FIELDS]
 const NO_ENTITIES = Object.freeze({})
 
 export function emptyEvent(): EnrichedEvent {
-  return { fields: { ...NULL_EVENT }, contexts: [], derivedContexts: [], unstructEvent: null }
+  return {
+    fields: { ...NULL_EVENT },
+    contexts: [],
+    derivedContexts: [],
+    unstructEvent: null,
+    entitiesKeepWrittenNumbers: false,
+  }
 }
 
 export const CONTEXTS_SCHEMA = 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0'

@@ -10,6 +10,7 @@ import { badRowRawEvent, keptRawEvent, type RawEvent } from './collector-payload
 import type { IgluValidation } from './iglu-validation.js'
 import type { Enrichments } from './enrichments/enrichments.js'
 import { failureEntities } from './failure-entities.js'
+import { writeNumbersAsWritten } from './java-doubles.js'
 import { recurringValue } from './recurring-values.js'
 import { checkFieldLengths } from './steps/check-field-lengths.js'
 import { runEnrichments, type ChainOutcome } from './enrichment-chain.js'
@@ -168,12 +169,14 @@ function goodEvent(event: EnrichedEvent, raw: RawEvent, incomplete = false): Goo
       ? NO_CONTEXTS
       : sharedContextLists.get(event.contexts.map((c) => c.schema).join('\n'))
   const type = event.fields.event
+  const canonical = intoCanonicalJson(event)
+  if (event.entitiesKeepWrittenNumbers) writeNumbersAsWritten(canonical)
   return {
     rawEvent: keptRawEvent(raw),
     eventType: typeof type === 'string' ? type : null,
     schema,
     contexts,
-    event: intoCanonicalJson(event),
+    event: canonical,
     incomplete,
   }
 }

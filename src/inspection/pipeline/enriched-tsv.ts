@@ -4,18 +4,21 @@ import {
   TIMESTAMP_FIELDS,
   type CanonicalField,
 } from './canonical-event.js'
+import { exactJsonText } from '../../iglu/index.js'
 import { isJsonObject } from '../../shared/index.js'
-import { DOUBLE_FIELDS, javaDouble } from './java-doubles.js'
+import { DOUBLE_FIELDS, holdsNumbersAsWritten, javaDouble } from './java-doubles.js'
 
 const CONTEXTS_1_0_0 = 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0'
 
-function cell(field: CanonicalField, value: unknown): string {
+/** `asWritten`: the entities' numbers a double rounds are written as the tracker wrote them. */
+function cell(field: CanonicalField, value: unknown, asWritten: boolean): string {
   if (value === null || value === undefined) return ''
+  const json = asWritten ? exactJsonText : JSON.stringify
   if (field === 'contexts' || field === 'derived_contexts')
     return isJsonObject(value) && Array.isArray(value.data) && value.data.length > 0
-      ? JSON.stringify({ schema: CONTEXTS_1_0_0, data: value.data })
+      ? json({ schema: CONTEXTS_1_0_0, data: value.data })
       : ''
-  if (field === 'unstruct_event') return JSON.stringify(value)
+  if (field === 'unstruct_event') return json(value)
   // The SDK re-encodes instants without the `T` and the `Z`.
   if (TIMESTAMP_FIELDS.has(field) && typeof value === 'string')
     return value.replace('T', ' ').replace(/Z$/, '')
@@ -28,5 +31,6 @@ function cell(field: CanonicalField, value: unknown): string {
 
 /** The 131-column enriched TSV line of an event (its canonical JSON), as Micro's `--output-tsv` prints it. */
 export function toEnrichedTsv(event: Readonly<Record<string, unknown>>): string {
-  return CANONICAL_FIELDS.map((field) => cell(field, event[field])).join('\t')
+  const asWritten = holdsNumbersAsWritten(event)
+  return CANONICAL_FIELDS.map((field) => cell(field, event[field], asWritten)).join('\t')
 }

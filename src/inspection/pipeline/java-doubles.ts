@@ -1,3 +1,4 @@
+import { exactJsonText } from '../../iglu/index.js'
 import type { CanonicalField } from './canonical-event.js'
 
 /** Fields the analytics SDK reads as doubles, which Micro prints as Java prints a double. */
@@ -47,12 +48,33 @@ export function javaDouble(value: number): string {
 }
 
 /**
+ * Canonical events whose entities hold numbers a double rounds, kept as written by the parse
+ * (`iglu/exact-numbers.ts`): they are written with those texts, as Micro prints them
+ * (`9223372036854775807`, not `9223372036854776000`). Marked once, as the event is stored.
+ */
+const withNumbersAsWritten = new WeakSet<object>()
+
+/** Marks a canonical event whose entities hold numbers kept as written. */
+export function writeNumbersAsWritten(event: object): void {
+  withNumbersAsWritten.add(event)
+}
+
+/** Whether a canonical event is written with its entities' numbers as written. */
+export function holdsNumbersAsWritten(event: object): boolean {
+  return withNumbersAsWritten.has(event)
+}
+
+/**
  * The JSON of a flat event object (the canonical event, or its lossy form) with its double fields
  * written as Java writes them, the rest as `JSON.stringify` does; keys in the object's order.
+ * `asWritten`: its objects (the entities) are written with their numbers as written.
  */
-export function eventJson(event: Readonly<Record<string, unknown>>): string {
+export function eventJson(
+  event: Readonly<Record<string, unknown>>,
+  asWritten = holdsNumbersAsWritten(event),
+): string {
   // Most events hold no double, or only ones JavaScript writes as Java does: the native writer.
-  if (!needsJavaDoubles(event)) return JSON.stringify(event)
+  if (!asWritten && !needsJavaDoubles(event)) return JSON.stringify(event)
   const parts: string[] = []
   for (const [key, value] of Object.entries(event)) {
     if (value === undefined) continue
@@ -61,7 +83,9 @@ export function eventJson(event: Readonly<Record<string, unknown>>): string {
         ? Number.isFinite(value)
           ? javaDouble(value)
           : 'null'
-        : JSON.stringify(value)
+        : asWritten && typeof value === 'object' && value !== null
+          ? exactJsonText(value)
+          : JSON.stringify(value)
     parts.push(`${JSON.stringify(key)}:${written}`)
   }
   return `{${parts.join(',')}}`
@@ -80,12 +104,15 @@ function needsJavaDoubles(event: Readonly<Record<string, unknown>>): boolean {
 export function storedEventJson(stored: {
   readonly event: Readonly<Record<string, unknown>>
 }): string {
-  if (!needsJavaDoubles(stored.event)) return JSON.stringify(stored)
+  const asWritten = holdsNumbersAsWritten(stored.event)
+  if (!asWritten && !needsJavaDoubles(stored.event)) return JSON.stringify(stored)
   const parts: string[] = []
   for (const [key, value] of Object.entries(stored)) {
     if (value === undefined) continue
     const written =
-      key === 'event' ? eventJson(value as Record<string, unknown>) : JSON.stringify(value)
+      key === 'event'
+        ? eventJson(value as Record<string, unknown>, asWritten)
+        : JSON.stringify(value)
     parts.push(`${JSON.stringify(key)}:${written}`)
   }
   return `{${parts.join(',')}}`

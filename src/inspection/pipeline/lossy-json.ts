@@ -1,3 +1,4 @@
+import { copyWrittenNumbers } from '../../iglu/index.js'
 import { CANONICAL_FIELDS } from './canonical-event.js'
 import { isJsonObject, looseIgluUriParts } from '../../shared/index.js'
 
@@ -32,6 +33,15 @@ function entities(value: unknown): { schema: string; data: unknown }[] {
  * of data objects tagged with `_schema_version`), the self-describing event as
  * `unstruct_event_<vendor>_<name>_<model>`, and `geo_location` when both coordinates are known.
  */
+/** `copy` (of `data`, with a key added), keeping `data`'s numbers as written. */
+function withWrittenNumbersOf(
+  data: object,
+  copy: Record<string, unknown>,
+): Record<string, unknown> {
+  copyWrittenNumbers(data, copy)
+  return copy
+}
+
 export function toLossyJson(event: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const field of CANONICAL_FIELDS) {
@@ -42,7 +52,7 @@ export function toLossyJson(event: Readonly<Record<string, unknown>>): Record<st
     const column = entityColumn('contexts', entity.schema)
     if (column === null) continue
     const item = isJsonObject(entity.data)
-      ? { ...entity.data, _schema_version: entity.schema }
+      ? withWrittenNumbersOf(entity.data, { ...entity.data, _schema_version: entity.schema })
       : entity.data
     out[column] = [...((out[column] as unknown[] | undefined) ?? []), item]
   }

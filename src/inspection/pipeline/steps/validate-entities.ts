@@ -1,3 +1,4 @@
+import { keepsWrittenNumbers } from '../../../iglu/index.js'
 import { isIgluUri } from '../../../shared/index.js'
 import { parseJson } from '../adapt-payload.js'
 import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
@@ -135,6 +136,7 @@ export function validateEntities(
           ),
           (envelope) => {
             if (envelope === null || !Array.isArray(envelope.data)) return
+            if (keepsWrittenNumbers(envelope)) event.entitiesKeepWrittenNumbers = true
             return inTurn(envelope.data, (item) =>
               andThen(entity(item, iglu, messages), (valid) => {
                 if (valid !== null) event.contexts.push(valid)
@@ -158,6 +160,7 @@ export function validateEntities(
       ),
       (envelope) => {
         if (envelope === null) return
+        if (keepsWrittenNumbers(envelope)) event.entitiesKeepWrittenNumbers = true
         return andThen(entity(envelope.data, iglu, messages), (valid) => {
           event.unstructEvent = valid
         })
