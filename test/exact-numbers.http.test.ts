@@ -133,5 +133,21 @@ describe.each(storageModes)(
         expect(text).not.toContain('9007199254740992')
       }
     })
+
+    it('answers the events API (the flattened JSON) with the written digits', async () => {
+      const listed = await fetch(`${floe.baseUrl}/local/events`)
+      const queried = await fetch(`${floe.baseUrl}/local/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ filters: [], page: 1, pageSize: 50 }),
+      })
+      for (const answer of [listed, queried]) {
+        const text = await answer.text()
+        expect(answer.status, text).toBe(200)
+        expect(text).toContain(`"total":${LONG_MAX}`)
+        expect(text).toContain(`"total":${LONG_PAST_DOUBLE}`)
+        expect(text).not.toContain('9223372036854776000')
+      }
+    })
   },
 )

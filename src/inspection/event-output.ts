@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream'
 import type { GoodEvent } from './pipeline/enrich-event.js'
 import { toEnrichedTsv } from './pipeline/enriched-tsv.js'
 import { toLossyJson } from './pipeline/lossy-json.js'
-import { eventJson, holdsNumbersAsWritten } from './pipeline/java-doubles.js'
+import { eventJson } from './pipeline/java-doubles.js'
 
 export type OutputFormat = 'tsv' | 'json'
 
@@ -38,9 +38,7 @@ export function createEventOutput(options: {
   forwardingBytes?: number
 }): EventOutput {
   const render = (event: GoodEvent) =>
-    options.format === 'tsv'
-      ? toEnrichedTsv(event.event)
-      : eventJson(toLossyJson(event.event), holdsNumbersAsWritten(event.event))
+    options.format === 'tsv' ? toEnrichedTsv(event.event) : eventJson(toLossyJson(event.event))
   const bound = options.forwardingBytes ?? FORWARDING_BYTES
   let onTheWay = 0
   let dropped = 0

@@ -150,6 +150,15 @@ export async function queryEvents(source: EventPages, query: EventsQuery) {
   }
 }
 
+/**
+ * A page of the events query as JSON, each event written as the events list writes it (doubles as
+ * Java writes them, entities' numbers as written): `{events, totalPages, totalItems}`.
+ */
+export function eventsPageJson(page: Awaited<ReturnType<typeof queryEvents>>): string {
+  const events = page.events.map((event) => eventJson(event)).join(',')
+  return `{"events":[${events}],"totalPages":${page.totalPages},"totalItems":${page.totalItems}}`
+}
+
 /** Every top-level key, plus `column.field` for the fields of entity objects. */
 export async function eventColumns(source: EventPages): Promise<string[]> {
   const columns = new Set<string>()

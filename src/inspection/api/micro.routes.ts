@@ -14,6 +14,7 @@ import {
   allEventsJson,
   columnStats,
   eventColumns,
+  eventsPageJson,
   eventsQueryScope,
   queryEvents,
   unknownColumns,
@@ -189,7 +190,8 @@ export const microRoutes: FastifyPluginAsync<{
         status: 400,
         message: `Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (GET /micro/columns lists the columns; a property inside an entity is <column>.<property>)`,
       })
-    return queryEvents(store.scan(eventsQueryScope(reading.filter)), reading.filter)
+    const page = await queryEvents(store.scan(eventsQueryScope(reading.filter)), reading.filter)
+    return reply.type('application/json; charset=utf-8').send(eventsPageJson(page))
   })
   app.get('/columns', async () => eventColumns(store.scan()))
   app.post('/columnStats', async (request: FastifyRequest, reply) => {

@@ -1,5 +1,6 @@
 import { copyWrittenNumbers } from '../../iglu/index.js'
 import { CANONICAL_FIELDS } from './canonical-event.js'
+import { holdsNumbersAsWritten, writeNumbersAsWritten } from './java-doubles.js'
 import { isJsonObject, looseIgluUriParts } from '../../shared/index.js'
 
 /** `com.acme-x` → `com_acme_x`. */
@@ -67,5 +68,7 @@ export function toLossyJson(event: Readonly<Record<string, unknown>>): Record<st
   }
   if (typeof event.geo_latitude === 'number' && typeof event.geo_longitude === 'number')
     out.geo_location = `${event.geo_latitude},${event.geo_longitude}`
+  // Its entities are the event's (or copies keeping their written numbers): written as they are.
+  if (holdsNumbersAsWritten(event)) writeNumbersAsWritten(out)
   return out
 }

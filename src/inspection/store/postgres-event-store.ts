@@ -11,7 +11,8 @@ import type { InspectedEventsTable, InspectionTables } from './inspected-events.
 import type { BadEvent } from '../pipeline/bad-rows.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 import { ANSWER_PAGE, type JsonPages } from '../api/json-array.js'
-import { storedEventJson } from '../pipeline/java-doubles.js'
+import { keepsWrittenNumbers, parseJsonExactly } from '../../iglu/index.js'
+import { storedEventJson, writeNumbersAsWritten } from '../pipeline/java-doubles.js'
 import { EVENT_SPECIFICATION_VALIDATION } from '../pipeline/steps/check-event-specification.js'
 import { storedTextPattern, type StoredTextGroups } from '../api/stored-text-prefilter.js'
 
@@ -54,7 +55,15 @@ interface StoredRow {
 type StoredRowsQuery = SelectQueryBuilder<InspectionTables, 'inspected_events', StoredRow>
 
 /** The events a store wrote itself: their JSON text is trusted. */
-const parseGood = (row: { body: string }) => JSON.parse(row.body) as GoodEvent
+/**
+ * A stored good event read back, its entities' numbers that a double rounds kept as written (the
+ * body holds them so: see storedEventJson), so that it is written again with them.
+ */
+function parseGood(row: { body: string }): GoodEvent {
+  const event = parseJsonExactly(row.body) as GoodEvent
+  if (keepsWrittenNumbers(event)) writeNumbersAsWritten(event.event)
+  return event
+}
 const parseBad = (row: { body: string }) => JSON.parse(row.body) as BadEvent
 
 /** The event's derived entities, as jsonb (an empty list when it has none). */
