@@ -153,7 +153,7 @@ describe('SQL query enrichment against PostgreSQL', () => {
       fullName: 'Ada Lovelace',
       lifetimeValue: 1234.5,
       visits: 7,
-      // A bigint beyond 2^53 is read as the nearest double (documented).
+      // A bigint beyond 2^53 keeps its digits in the answer's text (below); parsed, it is a double.
       big: 9007199254740992,
       score: Math.fround(1.1),
       vip: true,
@@ -163,6 +163,8 @@ describe('SQL query enrichment against PostgreSQL', () => {
       regionCode: 'GB',
       'slept?': false,
     })
+    const text = await (await fetch(`${floe.baseUrl}/micro/good`)).text()
+    expect(text).toContain('"big":9007199254740993')
   })
 
   it('runs nothing without every placeholder, and serves a repeated lookup from its cache', async () => {

@@ -34,6 +34,39 @@ export function keepsWrittenNumbers(document: unknown): boolean {
   )
 }
 
+/** Marks `document` (an entity built outside a parse) as holding numbers kept as written. */
+export function markWrittenNumbers(document: object): void {
+  documentsWithWrittenNumbers.add(document)
+}
+
+/** A number read from text outside a JSON document (a database column) that its double rounds. */
+export class RoundedNumberText {
+  constructor(readonly text: string) {}
+}
+
+/** The number a text writes, or its text (a RoundedNumberText) when its double rounds it. */
+export function numberFromText(text: string): number | RoundedNumberText {
+  return parsesToItsDouble(text) ? Number(text) : new RoundedNumberText(text)
+}
+
+/**
+ * Sets `container[key]` to `value`; a RoundedNumberText becomes its double there, its text kept as
+ * written, as a parse keeps it. Whether it was one.
+ */
+export function placeValue(
+  container: Record<string, unknown>,
+  key: string,
+  value: unknown,
+): boolean {
+  if (!(value instanceof RoundedNumberText)) {
+    container[key] = value
+    return false
+  }
+  container[key] = Number(value.text)
+  remember(container, key, value.text)
+  return true
+}
+
 /** `to`, a copy of the object or array `from` with the same keys, keeps `from`'s numbers as written. */
 export function copyWrittenNumbers(from: object, to: object): void {
   const texts = writtenNumbers.get(from)

@@ -40,7 +40,11 @@ export {
   copyWrittenNumbers,
   exactJsonText,
   keepsWrittenNumbers,
+  markWrittenNumbers,
+  numberFromText,
   parseJsonExactly,
+  placeValue,
+  RoundedNumberText,
   type WrittenNumber,
   writtenNumbersIn,
 } from './exact-numbers.js'

@@ -1,10 +1,12 @@
 import type { QueryArrayConfig } from 'pg'
+import { numberFromText } from '../../iglu/index.js'
 import type { BoundValue, QueryRows } from '../pipeline/enrichments/sql-query.js'
 
 /**
  * The database of a SQL query enrichment: a small PostgreSQL pool per configuration, whose
  * columns come back as Enrich's JDBC reading gives them (integers and floating numbers as
- * numbers, `numeric` and unknown types as JSON when their text is JSON, dates as ISO instants at
+ * numbers (a `bigint` or `numeric` that a double rounds as its digits: RoundedNumberText), unknown
+ * types as JSON when their text is JSON, dates as ISO instants at
  * midnight UTC, timestamps as Java prints them), with a time budget for each query.
  */
 
@@ -51,6 +53,11 @@ function parserFor(oid: number): (text: string) => unknown {
     case 16:
       return (text) => text === 't'
     case 20:
+      // A bigint past a double's precision keeps its digits, as JDBC's getLong does.
+      return numberFromText
+    case 1700:
+      // numeric: its digits (BigDecimal over JDBC); `NaN` and `Infinity` stay text.
+      return (text) => (/^-?\d/.test(text) ? numberFromText(text) : asJsonOrText(text))
     case 21:
     case 23:
     case 26:

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { exactJsonText, keepsWrittenNumbers, numberFromText } from '../../../iglu/index.js'
 import { type SelfDescribing } from '../canonical-event.js'
 import {
   boundJsonValue,
@@ -180,6 +181,23 @@ describe('the entities of the rows', () => {
     expect(rowEntities(configWith(expectedRows, describes), answer(count))).toEqual(
       typeof expected === 'string' ? { ok: false, error: expected } : { ok: true, value: expected },
     )
+  })
+
+  it("keeps the digits of a bigint that a double rounds, and marks only such rows' entities", () => {
+    const rows = (big: string): QueryRows => ({
+      columns: ['user_id', 'big'],
+      rows: [['u1', numberFromText(big)]],
+    })
+    const rounded = rowEntities(configWith('EXACTLY_ONE', 'EVERY_ROW'), rows('9007199254740993'))
+    if (!rounded.ok) throw new Error(rounded.error)
+    const [entity] = rounded.value
+    expect(entity?.data).toEqual({ userId: 'u1', big: 9007199254740992 })
+    expect(keepsWrittenNumbers(entity)).toBe(true)
+    expect(exactJsonText(entity)).toContain('"big":9007199254740993')
+    const exact = rowEntities(configWith('EXACTLY_ONE', 'EVERY_ROW'), rows('9007199254740991'))
+    if (!exact.ok) throw new Error(exact.error)
+    expect(exact.value[0]?.data).toEqual({ userId: 'u1', big: 9007199254740991 })
+    expect(keepsWrittenNumbers(exact.value[0])).toBe(false)
   })
 })
 

@@ -1,3 +1,4 @@
+import { keepsWrittenNumbers, markWrittenNumbers, placeValue } from '../../../iglu/index.js'
 import { isJsonObject } from '../../../shared/index.js'
 import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
 import type { EnrichmentFailure } from './enrichment-failure.js'
@@ -180,10 +181,21 @@ export function rowEntities(
       error: 'SQL Query Enrichment: at least one row was expected. 0 given instead',
     }
   const names = answer.columns.map((c) => propertyName(c, config.propertyNames))
-  const objects = answer.rows.map((row) =>
-    Object.fromEntries(names.map((name, at) => [name, row[at] ?? null])),
-  )
-  const entity = (data: unknown) => ({ schema: config.outputSchema, data })
+  // A bigint or numeric that a double rounds keeps its digits (RoundedNumberText from the database):
+  // its entity is then marked, so that the event is written with them.
+  let keptAsWritten = false
+  const objects = answer.rows.map((row) => {
+    const object: Record<string, unknown> = {}
+    names.forEach((name, at) => {
+      if (placeValue(object, name, row[at] ?? null)) keptAsWritten = true
+    })
+    return object
+  })
+  const entity = (data: unknown) => {
+    const made = { schema: config.outputSchema, data }
+    if (keptAsWritten) markWrittenNumbers(made)
+    return made
+  }
   if (config.describes === 'EVERY_ROW') return { ok: true, value: objects.map(entity) }
   if (expected === 'AT_LEAST_ONE' || expected === 'AT_LEAST_ZERO')
     return { ok: true, value: [entity(objects)] }
@@ -322,8 +334,10 @@ export function createSqlQueryStep(
     const result = await cache.get(JSON.stringify(values), async () =>
       rowEntities(config, await query(config.sql, values)),
     )
-    if (result.ok) event.derivedContexts.unshift(...result.value)
-    else if (!config.ignoreOnError)
+    if (result.ok) {
+      event.derivedContexts.unshift(...result.value)
+      if (result.value.some(keepsWrittenNumbers)) event.entitiesKeepWrittenNumbers = true
+    } else if (!config.ignoreOnError)
       failures.push(
         { enrichment, message: { error: 'Error while executing the sql lookup' } },
         { enrichment, message: { error: result.error } },
