@@ -183,7 +183,7 @@ describe('the entities of the rows', () => {
     )
   })
 
-  it("keeps the digits of a bigint that a double rounds, and marks only such rows' entities", () => {
+  it('keeps the digits of a bigint that a double rounds, and marks the entities of such an answer only', () => {
     const rows = (big: string): QueryRows => ({
       columns: ['user_id', 'big'],
       rows: [['u1', numberFromText(big)]],
