@@ -29,6 +29,7 @@ const OWN_PROCESS = [
   'src/inspection/store/event-weight.test.ts',
   'test/javascript-enrichment-stall.http.test.ts',
   'test/lookup-enrichment-stall.http.test.ts',
+  'test/pii-enrichment-stall.http.test.ts',
 ]
 
 /**

@@ -88,6 +88,13 @@ const LEAVES: readonly unknown[] = [
   'user_id',
   'user id',
   'iglu:com.acme/click/jsonschema/1-*-*',
+  // PII pseudonymization's configuration: its hash functions and fields.
+  'SHA-256',
+  'MD2',
+  'SHA256',
+  'domain_sessionid',
+  'page_url',
+  'email',
   'iglu:com.acme/click/jsonschema/*-0-*',
   'iglu:com.acme/click/jsonschema/0-*-*',
   64,

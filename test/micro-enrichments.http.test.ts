@@ -206,19 +206,31 @@ describeWithSharedData(
           path.join(bad, 'anon_ip.json'),
           config(`iglu:${SP}/anon_ip/jsonschema/1-0-1`, 'anon_ip', { anonOctets: 9 }),
         )
+        // Without emitEvent: invalid against the schema Floe bundles.
         writeFileSync(
           path.join(bad, 'pii.json'),
           config(`iglu:${SP}.enrichments/pii_enrichment_config/jsonschema/2-0-0`, 'pii', {}),
         )
+        writeFileSync(
+          path.join(bad, 'iab.json'),
+          config(
+            `iglu:${SP}.enrichments/iab_spiders_and_robots_enrichment/jsonschema/1-0-0`,
+            'iab_spiders_and_robots_enrichment',
+            {},
+          ),
+        )
         writeFileSync(path.join(bad, 'broken.json'), '{')
         const failure = await startupError({ igluDirs: [IGLU_CENTRAL], enrichmentsDir: bad })
         expect(failure).toBeInstanceOf(ConfigError)
-        expect((failure as ConfigError).problems).toHaveLength(3)
+        expect((failure as ConfigError).problems).toHaveLength(4)
         expect((failure as ConfigError).problems.join('\n')).toMatch(
           /anon_ip\.json: invalid against/,
         )
         expect((failure as ConfigError).problems.join('\n')).toMatch(
-          /pii_enrichment_config enrichment is not supported/,
+          /pii\.json: invalid against .*pii_enrichment_config/,
+        )
+        expect((failure as ConfigError).problems.join('\n')).toMatch(
+          /iab_spiders_and_robots_enrichment enrichment is not supported/,
         )
       } finally {
         rmSync(bad, { recursive: true, force: true })

@@ -38,6 +38,8 @@ import {
 } from './pipeline/enrichments/currency-conversion.js'
 import { openExchangeRates } from './lookups/open-exchange-rates.js'
 import type { OffloadedSelect } from './pipeline/enrichments/json-path-selection.js'
+import { parsePiiConfig } from './pipeline/enrichments/pii-config.js'
+import { createPiiPseudonymizationStep } from './pipeline/enrichments/pii-pseudonymization.js'
 
 export const SP = 'com.snowplowanalytics.snowplow'
 const IP_LOOKUP_DATABASES: readonly IpLookupDatabase[] = [
@@ -52,6 +54,8 @@ const IP_LOOKUP_DATABASES: readonly IpLookupDatabase[] = [
 export interface BuildContext {
   /** The configuration's schema URI. */
   readonly schema: string
+  /** The configuration's whole `data` (`enabled`, `parameters` and the settings beside them). */
+  readonly data: Record<string, unknown>
   /** Where relative asset locations start: the enrichments directory. */
   readonly directory: string
   /** Start-up notes to log, such as skipped rules. */
@@ -151,6 +155,13 @@ export const BUILDERS: Readonly<Record<string, Builder>> = {
       ),
     }
   },
+  pii_enrichment_config: (_p, { schema, data, deps }) => ({
+    piiPseudonymization: createPiiPseudonymizationStep(
+      checked((problems) => parsePiiConfig(schema, data, problems)),
+      schema,
+      deps.offloadJsonPaths,
+    ),
+  }),
   yauaa_enrichment_config: (p) => ({
     yauaa: createYauaaStep({
       cacheSize:

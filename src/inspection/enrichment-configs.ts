@@ -105,12 +105,14 @@ export async function loadEnrichments(
     where: string,
     name: string,
     schema: string,
-    parameters: Record<string, unknown>,
+    data: Record<string, unknown>,
     directory: string,
   ) => {
     try {
+      const parameters = isJsonObject(data.parameters) ? data.parameters : {}
       const built = await BUILDERS[name]?.(parameters, {
         schema,
+        data,
         directory,
         warnings,
         where,
@@ -140,13 +142,7 @@ export async function loadEnrichments(
         `${where}: invalid against ${schema}: ${JSON.stringify(verdict.error).slice(0, 500)}`,
       )
     else if (data.enabled !== false)
-      await build(
-        where,
-        name,
-        schema,
-        isJsonObject(data.parameters) ? data.parameters : {},
-        sources.directory ?? '.',
-      )
+      await build(where, name, schema, data, sources.directory ?? '.')
   }
   for (const name of new Set(sources.enable)) {
     // loadConfig refuses unknown names first; a configuration built in code is checked here.
@@ -156,7 +152,14 @@ export async function loadEnrichments(
     if (defaults === undefined) problems.push(unknownFlagEnrichment(name))
     else if (configured.has(name))
       warnings.push(`--enrich ${name}: the enrichments directory configures it, and wins`)
-    else await build(`--enrich ${name}`, name, defaults.schema, defaults.parameters, process.cwd())
+    else
+      await build(
+        `--enrich ${name}`,
+        name,
+        defaults.schema,
+        { enabled: true, parameters: defaults.parameters },
+        process.cwd(),
+      )
   }
   if (sources.geoDatabase !== null) {
     const geo = {
@@ -170,7 +173,7 @@ export async function loadEnrichments(
         `--geo-db ${sources.geoDatabase}`,
         'ip_lookups',
         `iglu:${SP}/ip_lookups/jsonschema/2-0-1`,
-        { geo },
+        { enabled: true, parameters: { geo } },
         process.cwd(),
       )
   }

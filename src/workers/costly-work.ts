@@ -13,7 +13,13 @@ export type CostlyTask =
   | { readonly kind: 'schema-document'; readonly data: unknown; readonly bodyText?: string }
   | { readonly kind: 'design-schema'; readonly schema: unknown; readonly field: string }
   /** JSONPaths over a large JSON document (an enrichment's input or an API's answer), given as text. */
-  | { readonly kind: 'json-path'; readonly paths: readonly string[]; readonly text: string }
+  | {
+      readonly kind: 'json-path'
+      readonly paths: readonly string[]
+      readonly text: string
+      /** What each path answers: its values (the default), or the JSON pointers of the places it selects. */
+      readonly select?: 'values' | 'pointers'
+    }
   /** An event's data against a schema too heavy to compile on the event loop. */
   | {
       readonly kind: 'validate-data'

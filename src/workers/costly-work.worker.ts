@@ -5,20 +5,38 @@ import { designSchemaProblem } from '../iglu/design-schema.js'
 import { SchemaTooDeepError } from '../registry/registry.errors.js'
 import { checkSchemaDocument } from '../registry/schema-validation.js'
 import type { CostlyAnswer, CostlyTask, JsonPathFound } from './costly-work.js'
-import { selectAll } from '../inspection/pipeline/enrichments/json-path-selection.js'
+import {
+  selectAll,
+  selectPointers,
+} from '../inspection/pipeline/enrichments/json-path-selection.js'
 import { validateInThread } from '../inspection/resolver/thread-validation.js'
 
 /** The most a JSONPath's selection may weigh as JSON text: it is read again on the event loop. */
 const MAX_SELECTION_CHARS = 1_048_576
+/**
+ * The same for a selection's pointers, which weigh more than the values they point at (a short
+ * text in a long array): 8 MiB holds the pointers of every value a collector payload can carry.
+ */
+const MAX_POINTER_CHARS = 8 * 1_048_576
 
-function selections(paths: readonly string[], text: string): JsonPathFound[] {
+function selections(
+  paths: readonly string[],
+  text: string,
+  select: 'values' | 'pointers',
+): JsonPathFound[] {
   const document: unknown = JSON.parse(text)
   return paths.map((path) => {
     try {
-      const json = JSON.stringify(selectAll(path, document))
-      return json.length <= MAX_SELECTION_CHARS
+      const json = JSON.stringify(
+        select === 'pointers' ? selectPointers(path, document) : selectAll(path, document),
+      )
+      const limit = select === 'pointers' ? MAX_POINTER_CHARS : MAX_SELECTION_CHARS
+      return json.length <= limit
         ? { ok: true, json }
-        : { ok: false, error: `the JSONPath ${path} selects more than 1 MiB of JSON` }
+        : {
+            ok: false,
+            error: `the JSONPath ${path} selects more than ${limit / 1_048_576} MiB of JSON`,
+          }
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error) }
     }
@@ -98,7 +116,10 @@ function answer(task: CostlyTask): CostlyAnswer {
         problem: forDesigns.use((ajv) => designSchemaProblem(ajv, task.schema, task.field)),
       }
     case 'json-path':
-      return { kind: 'json-path', found: selections(task.paths, task.text) }
+      return {
+        kind: 'json-path',
+        found: selections(task.paths, task.text, task.select ?? 'values'),
+      }
     case 'validate-data':
       return {
         kind: 'validate-data',

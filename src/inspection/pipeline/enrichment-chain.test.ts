@@ -27,6 +27,7 @@ describe('the enrichment chain', () => {
       'SQL query',
       'API request',
       'IP anonymisation',
+      'PII pseudonymization',
       'event specification',
     ])
   })
@@ -50,8 +51,13 @@ describe('the enrichment chain', () => {
         event.fields.user_ipaddress = '1.2.3.x'
         seen.push('anonymised')
       },
+      piiPseudonymization: (event, headers) => {
+        seen.push(`pii saw ${String(event.fields.user_ipaddress)} and ${headers.length} headers`)
+        event.fields.user_id = 'hashed'
+      },
       eventSpecification: (event) => {
         seen.push(`specification saw ${String(event.fields.user_ipaddress)}`)
+        seen.push(`specification saw ${String(event.fields.user_id)}`)
         return null
       },
     }
@@ -69,7 +75,9 @@ describe('the enrichment chain', () => {
       'sql',
       'api saw from-sql',
       'anonymised',
+      'pii saw 1.2.3.x and 0 headers',
       'specification saw 1.2.3.x',
+      'specification saw hashed',
     ])
   })
 

@@ -141,6 +141,12 @@ export const ENRICHMENT_STEPS: readonly Step[] = [
   // After everything that reads the address (IP lookups above all), which sees the real one.
   { name: 'IP anonymisation', run: ({ event }, e) => e.anonymizeIp?.(event) },
   {
+    // After every enrichment that reads or derives values (it hashes the derived entities too).
+    name: 'PII pseudonymization',
+    run: ({ event, raw, failures }, e) =>
+      e.piiPseudonymization?.(event, raw.context.headers, failures),
+  },
+  {
     // Last: it judges the event as the other steps left it. An event whose own fields or entities
     // are invalid is a bad row already, and is not judged.
     name: 'event specification',

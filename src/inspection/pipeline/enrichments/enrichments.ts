@@ -10,6 +10,7 @@ import type { createSqlQueryStep } from './sql-query.js'
 import type { createYauaaStep } from './yauaa.js'
 import type { createCurrencyConversionStep } from './currency-conversion.js'
 import type { createApiRequestStep } from './api-request.js'
+import type { createPiiPseudonymizationStep } from './pii-pseudonymization.js'
 import type { JavascriptScript, ScriptAnswer, ScriptCall } from './javascript-script.js'
 import type { EnrichedEvent } from '../canonical-event.js'
 import type { SpecificationCheck } from '../steps/check-event-specification.js'
@@ -38,6 +39,8 @@ export interface Enrichments {
   /** The SQL query enrichment (after JavaScript), then the API request enrichment. */
   readonly sqlQuery?: ReturnType<typeof createSqlQueryStep>
   readonly apiRequest?: ReturnType<typeof createApiRequestStep>
+  /** PII pseudonymization, after IP anonymisation: the last enrichment before the event specification. */
+  readonly piiPseudonymization?: ReturnType<typeof createPiiPseudonymizationStep>
   /** The event against its event specification (the tracking plans), last in the chain, as Enrich's event-spec step. */
   readonly eventSpecification?: (
     event: EnrichedEvent,

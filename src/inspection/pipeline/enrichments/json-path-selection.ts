@@ -15,10 +15,14 @@ export type OffloadedSelection =
   | { readonly ok: true; readonly found: readonly unknown[] }
   | { readonly ok: false; readonly error: string }
 
-/** Runs JSONPaths over a document, given as JSON text, off the event loop. */
+/**
+ * Runs JSONPaths over a document, given as JSON text, off the event loop: each path's values, or
+ * (`pointers`) the JSON pointers of the places it selects, for a step that changes them.
+ */
 export type OffloadedSelect = (
   paths: readonly string[],
   text: string,
+  select?: 'values' | 'pointers',
 ) => Promise<readonly OffloadedSelection[]>
 
 /** Whether a path only names its way down (`$.a.b[0]['c']`), so that its cost does not grow with the document. */
@@ -61,6 +65,21 @@ export function selectAll(path: string, json: unknown): unknown[] {
   if (json === null || typeof json !== 'object') return path === '$' ? [json] : []
   const found: unknown = JSONPath({ path, json, wrap: true, eval: 'safe' })
   return Array.isArray(found) ? found : []
+}
+
+/**
+ * The JSON pointers (RFC 6901) of the places a JSONPath selects, in document order; none when it
+ * fails on the document (a filter on a value), as Enrich's PII enrichment, which suppresses the
+ * path's exceptions, finds nothing there.
+ */
+export function selectPointers(path: string, json: unknown): string[] {
+  if (json === null || typeof json !== 'object') return path === '$' ? [''] : []
+  try {
+    const found: unknown = JSONPath({ path, json, wrap: true, eval: 'safe', resultType: 'pointer' })
+    return Array.isArray(found) ? (found as string[]) : []
+  } catch {
+    return []
+  }
 }
 
 /** Enrich's normal form of a JSONPath's result: no match `[]`, one match itself, several an array. */
