@@ -95,6 +95,13 @@ const LEAVES: readonly unknown[] = [
   'domain_sessionid',
   'page_url',
   'email',
+  // Bot detection and ASN lookups: indicators and platforms.
+  'yauaa',
+  'asnLookups',
+  'clientSideDetection',
+  'web',
+  'headset',
+  'file:///var/lib/asns',
   'iglu:com.acme/click/jsonschema/*-0-*',
   'iglu:com.acme/click/jsonschema/0-*-*',
   64,

@@ -39,6 +39,11 @@ import {
 import { openExchangeRates } from './lookups/open-exchange-rates.js'
 import type { OffloadedSelect } from './pipeline/enrichments/json-path-selection.js'
 import { parsePiiConfig } from './pipeline/enrichments/pii-config.js'
+import {
+  createAsnLookupsStep,
+  createBotDetectionStep,
+} from './pipeline/enrichments/bot-detection.js'
+import { readBotAsns } from './bot-asns-file.js'
 import { createPiiPseudonymizationStep } from './pipeline/enrichments/pii-pseudonymization.js'
 
 export const SP = 'com.snowplowanalytics.snowplow'
@@ -155,6 +160,31 @@ export const BUILDERS: Readonly<Record<string, Builder>> = {
       ),
     }
   },
+  asn_lookups: async (p, { directory }) => {
+    const botAsns = new Set<number>()
+    if (isJsonObject(p.botAsnsFile)) {
+      const file = localAssetPath(
+        String(p.botAsnsFile.uri),
+        String(p.botAsnsFile.database),
+        directory,
+      )
+      for (const asn of await readBotAsns(file)) botAsns.add(asn)
+    }
+    for (const entry of Array.isArray(p.botAsns) ? p.botAsns : [])
+      if (isJsonObject(entry) && typeof entry.asn === 'number') botAsns.add(entry.asn)
+    const bypassPlatforms = new Set(
+      Array.isArray(p.bypassPlatforms) ? p.bypassPlatforms.map(String) : [],
+    )
+    return { asnLookups: createAsnLookupsStep({ botAsns, bypassPlatforms }) }
+  },
+  bot_detection_enrichment_config: (p) => ({
+    botDetection: createBotDetectionStep({
+      useYauaa: p.useYauaa === true,
+      useIab: p.useIab === true,
+      useAsnLookups: p.useAsnLookups === true,
+      useClientSideDetection: p.useClientSideDetection === true,
+    }),
+  }),
   pii_enrichment_config: (_p, { schema, data, deps }) => ({
     piiPseudonymization: createPiiPseudonymizationStep(
       checked((problems) => parsePiiConfig(schema, data, problems)),

@@ -23,6 +23,8 @@ describe('the enrichment chain', () => {
       'YAUAA',
       'schema fields',
       'IP lookups',
+      'ASN lookups',
+      'bot detection',
       'JavaScript',
       'SQL query',
       'API request',

@@ -126,6 +126,8 @@ export const ENRICHMENT_STEPS: readonly Step[] = [
   { name: 'YAUAA', run: ({ event }, e) => e.yauaa?.(event) },
   { name: 'schema fields', run: ({ event, messages }) => setSchemaFields(event, messages) },
   { name: 'IP lookups', run: ({ event }, e) => e.ipLookups?.(event) },
+  { name: 'ASN lookups', run: ({ event }, e) => e.asnLookups?.(event) },
+  { name: 'bot detection', run: ({ event }, e) => e.botDetection?.(event) },
   {
     name: 'JavaScript',
     run: (work, e) => (e.javascript === undefined ? undefined : runScripts(work, e.javascript)),

@@ -11,6 +11,7 @@ import type { createYauaaStep } from './yauaa.js'
 import type { createCurrencyConversionStep } from './currency-conversion.js'
 import type { createApiRequestStep } from './api-request.js'
 import type { createPiiPseudonymizationStep } from './pii-pseudonymization.js'
+import type { createAsnLookupsStep, createBotDetectionStep } from './bot-detection.js'
 import type { JavascriptScript, ScriptAnswer, ScriptCall } from './javascript-script.js'
 import type { EnrichedEvent } from '../canonical-event.js'
 import type { SpecificationCheck } from '../steps/check-event-specification.js'
@@ -33,6 +34,10 @@ export interface Enrichments {
   readonly headerExtractor?: ReturnType<typeof createHeaderExtractorStep>
   readonly yauaa?: ReturnType<typeof createYauaaStep>
   readonly ipLookups?: ReturnType<typeof createIpLookupsStep>
+  /** After IP lookups: `likelyBot` on their `asn` entity. */
+  readonly asnLookups?: ReturnType<typeof createAsnLookupsStep>
+  /** After ASN lookups: the `bot_detection` entity from the signals before it. */
+  readonly botDetection?: ReturnType<typeof createBotDetectionStep>
   readonly anonymizeIp?: ReturnType<typeof createAnonymizeIpStep>
   /** JavaScript enrichments, run in this order (after IP lookups, before IP anonymisation). */
   readonly javascript?: readonly JavascriptEnrichment[]

@@ -147,11 +147,40 @@ const yauaaContext = coreSchema(
   ),
 )
 
+/** The bot_detection enrichment's verdict: 1-0-1 adds the client-side indicator. */
+const botDetection = (version: '1-0-0' | '1-0-1') =>
+  coreSchema(
+    SNOWPLOW,
+    'bot_detection',
+    version,
+    'Whether the event looks like a bot, and which signals said so',
+    closedObject(
+      {
+        bot: { type: 'boolean' },
+        indicators: {
+          type: 'array',
+          items: {
+            type: 'string',
+            enum: [
+              'yauaa',
+              'iab',
+              'asnLookups',
+              ...(version === '1-0-1' ? ['clientSideDetection'] : []),
+            ],
+          },
+        },
+      },
+      ['bot', 'indicators'],
+    ),
+  )
+
 export const DERIVED: readonly (readonly [string, CoreSchema])[] = [
   uaParserContext,
   yauaaContext,
   asn('1-0-0'),
   asn('1-0-1'),
+  botDetection('1-0-0'),
+  botDetection('1-0-1'),
   httpEntity('http_header', 'An HTTP header of the request', text()),
   httpEntity('http_cookie', 'A cookie of the request', textOrNull()),
   failure,

@@ -11,6 +11,9 @@ import { closedObject, coreSchema, SNOWPLOW, text, type CoreSchema } from './sel
  * `*.js` file becomes a `javascript_script_config` of its own.
  */
 
+const ENRICHMENTS = `${SNOWPLOW}.enrichments`
+const flag = { type: 'boolean' }
+
 /** An enrichment configuration: which one, whether it runs, and its parameters. */
 const enrichmentConfig = (parameters: CoreSchema): CoreSchema =>
   closedObject({ vendor: text(), name: text(), enabled: { type: 'boolean' }, parameters }, [
@@ -59,7 +62,7 @@ const piiField = {
 /** PII pseudonymization: 2-0-1 adds `anonymousOnly` (only requests sent with `SP-Anonymous`). */
 const piiEnrichmentConfig = (version: '2-0-0' | '2-0-1') =>
   coreSchema(
-    `${SNOWPLOW}.enrichments`,
+    ENRICHMENTS,
     'pii_enrichment_config',
     version,
     'PII pseudonymization: the atomic fields and entity values to hash, and the hash with its salt',
@@ -90,9 +93,64 @@ const piiEnrichmentConfig = (version: '2-0-0' | '2-0-1') =>
     ),
   )
 
+/** Bot detection: which signals it sums up (1-0-1 adds the tracker's client-side detection). */
+const botDetectionConfig = (version: '1-0-0' | '1-0-1') => {
+  const names = ['useYauaa', 'useIab', 'useAsnLookups']
+  if (version === '1-0-1') names.push('useClientSideDetection')
+  return coreSchema(
+    ENRICHMENTS,
+    'bot_detection_enrichment_config',
+    version,
+    'Bot detection: the signals summed up in one bot_detection entity',
+    enrichmentConfig(closedObject(Object.fromEntries(names.map((n) => [n, flag])), names)),
+  )
+}
+
+/** ASN lookups: the ASNs of bots (a CSV file, a list) and the platforms left alone. */
+const asnLookupsConfig = coreSchema(
+  ENRICHMENTS,
+  'asn_lookups',
+  '1-0-0',
+  'ASN lookups: which autonomous systems are likely bots',
+  closedObject(
+    {
+      vendor: text({ maxLength: 256 }),
+      name: text({ maxLength: 256 }),
+      enabled: flag,
+      parameters: closedObject(
+        {
+          botAsnsFile: closedObject({ uri: text({ format: 'uri' }), database: text() }, [
+            'uri',
+            'database',
+          ]),
+          botAsns: {
+            type: 'array',
+            items: closedObject(
+              { asn: { type: 'integer', minimum: 0, maximum: 2147483647 }, name: text() },
+              ['asn'],
+            ),
+          },
+          bypassPlatforms: {
+            type: 'array',
+            items: {
+              type: 'string',
+              enum: ['web', 'iot', 'app', 'mob', 'pc', 'cnsl', 'tv', 'srv', 'headset'],
+            },
+          },
+        },
+        [],
+      ),
+    },
+    ['name', 'vendor', 'enabled', 'parameters'],
+  ),
+)
+
 export const ENRICHMENT_CONFIGS = [
   javascriptScriptConfig('1-0-0'),
   javascriptScriptConfig('1-0-1'),
   piiEnrichmentConfig('2-0-0'),
   piiEnrichmentConfig('2-0-1'),
+  botDetectionConfig('1-0-0'),
+  botDetectionConfig('1-0-1'),
+  asnLookupsConfig,
 ] as const
