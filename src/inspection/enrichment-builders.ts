@@ -44,6 +44,8 @@ import {
   createBotDetectionStep,
 } from './pipeline/enrichments/bot-detection.js'
 import { readBotAsns } from './bot-asns-file.js'
+import { readIabLists } from './iab-lists.js'
+import { createIabStep } from './pipeline/enrichments/iab-spiders-and-robots.js'
 import { createPiiPseudonymizationStep } from './pipeline/enrichments/pii-pseudonymization.js'
 
 export const SP = 'com.snowplowanalytics.snowplow'
@@ -159,6 +161,22 @@ export const BUILDERS: Readonly<Record<string, Builder>> = {
         deps.now,
       ),
     }
+  },
+  iab_spiders_and_robots_enrichment: async (p, { schema, directory }) => {
+    const file = (name: 'ipFile' | 'excludeUseragentFile' | 'includeUseragentFile') => {
+      const entry = p[name]
+      if (!isJsonObject(entry)) throw new Error(`parameters.${name} is missing`)
+      return localAssetPath(String(entry.uri), String(entry.database), directory)
+    }
+    const patterns = (value: unknown) => (Array.isArray(value) ? value.map(String) : [])
+    const lists = await readIabLists({
+      ipFile: file('ipFile'),
+      excludeUseragentFile: file('excludeUseragentFile'),
+      includeUseragentFile: file('includeUseragentFile'),
+      includeUseragents: patterns(p.includeUseragents),
+      excludeUseragents: patterns(p.excludeUseragents),
+    })
+    return { iab: createIabStep(lists, schema) }
   },
   asn_lookups: async (p, { directory }) => {
     const botAsns = new Set<number>()

@@ -10,6 +10,7 @@ describe('the enrichment chain', () => {
       'collector version present',
       'page URL',
       'derived timestamp',
+      'IAB spiders and robots',
       'ua parser',
       'currency conversion',
       'referer URL',

@@ -89,6 +89,7 @@ export const ENRICHMENT_STEPS: readonly Step[] = [
     },
   },
   { name: 'derived timestamp', run: ({ event }) => deriveTimestamp(event) },
+  { name: 'IAB spiders and robots', run: ({ event, failures }, e) => e.iab?.(event, failures) },
   { name: 'ua parser', run: ({ event, failures }, e) => e.uaParser?.(event, failures) },
   {
     name: 'currency conversion',

@@ -12,6 +12,7 @@ import type { createCurrencyConversionStep } from './currency-conversion.js'
 import type { createApiRequestStep } from './api-request.js'
 import type { createPiiPseudonymizationStep } from './pii-pseudonymization.js'
 import type { createAsnLookupsStep, createBotDetectionStep } from './bot-detection.js'
+import type { createIabStep } from './iab-spiders-and-robots.js'
 import type { JavascriptScript, ScriptAnswer, ScriptCall } from './javascript-script.js'
 import type { EnrichedEvent } from '../canonical-event.js'
 import type { SpecificationCheck } from '../steps/check-event-specification.js'
@@ -25,6 +26,8 @@ export interface JavascriptEnrichment {
 
 /** The optional enrichments that are switched on, each a step built from its configuration. */
 export interface Enrichments {
+  /** The IAB spiders and robots list, after the derived timestamp (it reads the address before anonymisation). */
+  readonly iab?: ReturnType<typeof createIabStep>
   readonly uaParser?: ReturnType<typeof createUaParserStep>
   readonly currencyConversion?: ReturnType<typeof createCurrencyConversionStep>
   readonly refererParser?: ReturnType<typeof createRefererParserStep>

@@ -174,6 +174,29 @@ const botDetection = (version: '1-0-0' | '1-0-1') =>
     ),
   )
 
+/** The IAB enrichment's verdict on the event's user agent and address. */
+const spidersAndRobots = coreSchema(
+  'com.iab.snowplow',
+  'spiders_and_robots',
+  '1-0-0',
+  'Whether the IAB/ABC list says the user agent or address is a spider or robot, and why',
+  closedObject(
+    {
+      spiderOrRobot: { type: 'boolean' },
+      category: {
+        enum: ['SPIDER_OR_ROBOT', 'ACTIVE_SPIDER_OR_ROBOT', 'INACTIVE_SPIDER_OR_ROBOT', 'BROWSER'],
+      },
+      reason: {
+        enum: ['FAILED_IP_EXCLUDE', 'FAILED_UA_INCLUDE', 'FAILED_UA_EXCLUDE', 'PASSED_ALL'],
+      },
+      primaryImpact: {
+        enum: ['PAGE_IMPRESSIONS', 'AD_IMPRESSIONS', 'PAGE_AND_AD_IMPRESSIONS', 'UNKNOWN', 'NONE'],
+      },
+    },
+    ['spiderOrRobot', 'category', 'reason', 'primaryImpact'],
+  ),
+)
+
 export const DERIVED: readonly (readonly [string, CoreSchema])[] = [
   uaParserContext,
   yauaaContext,
@@ -181,6 +204,7 @@ export const DERIVED: readonly (readonly [string, CoreSchema])[] = [
   asn('1-0-1'),
   botDetection('1-0-0'),
   botDetection('1-0-1'),
+  spidersAndRobots,
   httpEntity('http_header', 'An HTTP header of the request', text()),
   httpEntity('http_cookie', 'A cookie of the request', textOrNull()),
   failure,

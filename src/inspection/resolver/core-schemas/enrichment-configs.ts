@@ -145,6 +145,38 @@ const asnLookupsConfig = coreSchema(
   ),
 )
 
+/** One of the IAB list's files: its one allowed name, and where it is (not a closed object). */
+const iabFile = (database: string): CoreSchema => ({
+  type: 'object',
+  properties: { database: { enum: [database] }, uri: text({ format: 'uri' }) },
+  required: ['database', 'uri'],
+})
+
+/** The IAB spiders and robots list: its three files, and (1-0-1) patterns of one's own. */
+const iabConfig = (version: '1-0-0' | '1-0-1') =>
+  coreSchema(
+    ENRICHMENTS,
+    'iab_spiders_and_robots_enrichment',
+    version,
+    'The IAB/ABC spiders and bots list: its IP, exclude and include files',
+    enrichmentConfig(
+      closedObject(
+        {
+          ipFile: iabFile('ip_exclude_current_cidr.txt'),
+          excludeUseragentFile: iabFile('exclude_current.txt'),
+          includeUseragentFile: iabFile('include_current.txt'),
+          ...(version === '1-0-1'
+            ? {
+                includeUseragents: { type: 'array', items: text() },
+                excludeUseragents: { type: 'array', items: text() },
+              }
+            : {}),
+        },
+        ['ipFile', 'excludeUseragentFile', 'includeUseragentFile'],
+      ),
+    ),
+  )
+
 export const ENRICHMENT_CONFIGS = [
   javascriptScriptConfig('1-0-0'),
   javascriptScriptConfig('1-0-1'),
@@ -153,4 +185,6 @@ export const ENRICHMENT_CONFIGS = [
   botDetectionConfig('1-0-0'),
   botDetectionConfig('1-0-1'),
   asnLookupsConfig,
+  iabConfig('1-0-0'),
+  iabConfig('1-0-1'),
 ] as const
