@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads'
 import { checkCompatibility } from '../compatibility/check-compatibility.js'
 import { createAjv, type Ajv } from '../iglu/ajv-factory.js'
+import { exactJsonText, parseJsonExactly } from '../iglu/exact-numbers.js'
 import { designSchemaProblem } from '../iglu/design-schema.js'
 import { SchemaTooDeepError } from '../registry/registry.errors.js'
 import { checkSchemaDocument } from '../registry/schema-validation.js'
@@ -24,12 +25,14 @@ function selections(
   text: string,
   select: 'values' | 'pointers',
 ): JsonPathFound[] {
-  const document: unknown = JSON.parse(text)
+  // Numbers a double rounds keep their digits both ways: the text comes written with them.
+  const document: unknown = parseJsonExactly(text)
   return paths.map((path) => {
     try {
-      const json = JSON.stringify(
-        select === 'pointers' ? selectPointers(path, document) : selectAll(path, document),
-      )
+      const json =
+        select === 'pointers'
+          ? JSON.stringify(selectPointers(path, document))
+          : exactJsonText(selectAll(path, document))
       const limit = select === 'pointers' ? MAX_POINTER_CHARS : MAX_SELECTION_CHARS
       return json.length <= limit
         ? { ok: true, json }

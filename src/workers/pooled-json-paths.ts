@@ -1,3 +1,4 @@
+import { parseJsonExactly } from '../iglu/index.js'
 import type { OffloadedSelect } from '../inspection/index.js'
 import type { CostlyWorkPool } from './costly-work-pool.js'
 
@@ -10,7 +11,7 @@ export function pooledJsonPaths(pool: CostlyWorkPool): OffloadedSelect {
     const outcome = await pool.run({ kind: 'json-path', paths, text, select })
     if (outcome.kind === 'finished' && outcome.answer.kind === 'json-path')
       return outcome.answer.found.map((found) =>
-        found.ok ? { ok: true, found: JSON.parse(found.json) as unknown[] } : found,
+        found.ok ? { ok: true, found: parseJsonExactly(found.json) as unknown[] } : found,
       )
     const why =
       outcome.kind === 'stopped' ? outcome.detail : `unexpected answer ${outcome.answer.kind}`

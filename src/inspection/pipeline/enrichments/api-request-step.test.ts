@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { exactJsonText } from '../../../iglu/index.js'
 import { type EnrichedEvent } from '../canonical-event.js'
 import { createApiRequestStep, type ApiRequest, type ApiRequestConfig } from './api-request.js'
 import type { EnrichmentFailure } from './enrichment-failure.js'
@@ -48,6 +49,21 @@ describe('the API request step', () => {
       { schema: OUTPUT, data: 5 },
       { schema: 'iglu:com.acme/earlier/jsonschema/1-0-0', data: {} },
     ])
+  })
+
+  it("keeps the digits of an answer's numbers that a double rounds, as Enrich does", async () => {
+    const server = fakeServer(
+      answering(200, '{"record":{"id":9007199254740993,"price":0.10000000000000000555}}'),
+    )
+    const e = anEvent()
+    expect(await run(withOutputs('$.record'), server, e)).toEqual([])
+    expect(exactJsonText(e.derivedContexts[0]!.data)).toBe(
+      '{"id":9007199254740993,"price":0.10000000000000000555}',
+    )
+    expect(e.entitiesKeepWrittenNumbers).toBe(true)
+    const plain = anEvent()
+    await run(withOutputs('$.record'), fakeServer(answering(200, '{"record":{"id":1}}')), plain)
+    expect(plain.entitiesKeepWrittenNumbers).toBe(false)
   })
 
   it('sends nothing when an input is missing', async () => {

@@ -1,3 +1,4 @@
+import { keepsWrittenNumbers, parseJsonExactly } from '../../../iglu/index.js'
 import { isJsonObject } from '../../../shared/index.js'
 import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
 import { javaDouble } from '../java-doubles.js'
@@ -293,7 +294,7 @@ export function createApiRequestStep(
           return { ok: false, error: `Request failed with status ${status}` }
         let json: unknown
         try {
-          json = JSON.parse(text)
+          json = parseJsonExactly(text)
         } catch (error) {
           return { ok: false, error: error instanceof Error ? error.message : String(error) }
         }
@@ -309,8 +310,10 @@ export function createApiRequestStep(
     } catch (error) {
       return fail(failures, [error instanceof Error ? error.message : String(error)])
     }
-    if (found.every((f): f is SelfDescribing => typeof f !== 'string'))
+    if (found.every((f): f is SelfDescribing => typeof f !== 'string')) {
       event.derivedContexts.unshift(...found)
-    else fail(failures, found as string[])
+      // Numbers a double rounds keep their digits inside the entities, as Enrich's do.
+      if (keepsWrittenNumbers(answer.value.json)) event.entitiesKeepWrittenNumbers = true
+    } else fail(failures, found as string[])
   }
 }

@@ -1,0 +1,34 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { exactJsonText } from '../iglu/index.js'
+import { CostlyWorkPool } from './costly-work-pool.js'
+import { pooledJsonPaths } from './pooled-json-paths.js'
+
+// The worker runs the build (dist/), which `npm test` makes first.
+
+describe('JSONPaths in the worker pool', () => {
+  const pool = new CostlyWorkPool({
+    threads: 1,
+    eager: false,
+    timeoutMs: 30_000,
+    memoryMb: 256,
+    maxQueue: 10,
+  })
+  afterAll(() => pool.close())
+  const select = pooledJsonPaths(pool)
+  const text = '{"a":{"record":{"id":9007199254740993,"tags":["x",2]}},"b":[{"record":{"id":1}}]}'
+
+  it("answers each path's values with the numbers a double rounds kept as written", async () => {
+    const [records, missing] = await select(['$..record', '$.nothing'], text)
+    expect(records?.ok).toBe(true)
+    const found = records?.ok ? records.found : []
+    expect(exactJsonText(found)).toBe('[{"id":9007199254740993,"tags":["x",2]},{"id":1}]')
+    expect(missing).toEqual({ ok: true, found: [] })
+  })
+
+  it('answers the JSON pointers of the places a path selects, for a step that changes them', async () => {
+    expect(await select(['$..tags[*]', "$.a['record'].id"], text, 'pointers')).toEqual([
+      { ok: true, found: ['/a/record/tags/0', '/a/record/tags/1'] },
+      { ok: true, found: ['/a/record/id'] },
+    ])
+  })
+})
