@@ -212,10 +212,10 @@ describeWithSharedData(
           config(`iglu:${SP}.enrichments/pii_enrichment_config/jsonschema/2-0-0`, 'pii', {}),
         )
         writeFileSync(
-          path.join(bad, 'iab.json'),
+          path.join(bad, 'weather.json'),
           config(
-            `iglu:${SP}.enrichments/iab_spiders_and_robots_enrichment/jsonschema/1-0-0`,
-            'iab_spiders_and_robots_enrichment',
+            `iglu:${SP}.enrichments/weather_enrichment_config/jsonschema/1-0-0`,
+            'weather_enrichment_config',
             {},
           ),
         )
@@ -230,7 +230,7 @@ describeWithSharedData(
           /pii\.json: invalid against .*pii_enrichment_config/,
         )
         expect((failure as ConfigError).problems.join('\n')).toMatch(
-          /iab_spiders_and_robots_enrichment enrichment is not supported/,
+          /weather_enrichment_config enrichment is not supported/,
         )
       } finally {
         rmSync(bad, { recursive: true, force: true })
