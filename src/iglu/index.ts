@@ -46,5 +46,6 @@ export {
   placeValue,
   RoundedNumberText,
   type WrittenNumber,
+  writtenNumberAt,
   writtenNumbersIn,
 } from './exact-numbers.js'

@@ -1,13 +1,13 @@
 import type { MessagePort } from 'node:worker_threads'
 import { checkCompatibility } from '../compatibility/check-compatibility.js'
 import { createAjv, type Ajv } from '../iglu/ajv-factory.js'
-import { exactJsonText, parseJsonExactly } from '../iglu/exact-numbers.js'
+import { exactJsonText, parseJsonExactly, placeValue } from '../iglu/exact-numbers.js'
 import { designSchemaProblem } from '../iglu/design-schema.js'
 import { SchemaTooDeepError } from '../registry/registry.errors.js'
 import { checkSchemaDocument } from '../registry/schema-validation.js'
 import type { CostlyAnswer, CostlyTask, JsonPathFound } from './costly-work.js'
 import {
-  selectAll,
+  selectKeepingTexts,
   selectPointers,
 } from '../inspection/pipeline/enrichments/json-path-selection.js'
 import { validateInThread } from '../inspection/resolver/thread-validation.js'
@@ -19,6 +19,15 @@ const MAX_SELECTION_CHARS = 1_048_576
  * text in a long array): 8 MiB holds the pointers of every value a collector payload can carry.
  */
 const MAX_POINTER_CHARS = 8 * 1_048_576
+
+/** A selection whose numbers given as texts become numbers again, their texts kept by the array. */
+function keptAsWritten(found: readonly unknown[]): unknown[] {
+  const kept: unknown[] = []
+  found.forEach((value, at) =>
+    placeValue(kept as unknown as Record<string, unknown>, String(at), value),
+  )
+  return kept
+}
 
 function selections(
   paths: readonly string[],
@@ -32,7 +41,7 @@ function selections(
       const json =
         select === 'pointers'
           ? JSON.stringify(selectPointers(path, document))
-          : exactJsonText(selectAll(path, document))
+          : exactJsonText(keptAsWritten(selectKeepingTexts(path, document)))
       const limit = select === 'pointers' ? MAX_POINTER_CHARS : MAX_SELECTION_CHARS
       return json.length <= limit
         ? { ok: true, json }

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { exactJsonText } from '../iglu/index.js'
+import { exactJsonText, RoundedNumberText } from '../iglu/index.js'
+import { selectionKeepingTexts } from '../inspection/pipeline/enrichments/json-path-selection.js'
 import { CostlyWorkPool } from './costly-work-pool.js'
 import { pooledJsonPaths } from './pooled-json-paths.js'
 
@@ -23,6 +24,11 @@ describe('JSONPaths in the worker pool', () => {
     const found = records?.ok ? records.found : []
     expect(exactJsonText(found)).toBe('[{"id":9007199254740993,"tags":["x",2]},{"id":1}]')
     expect(missing).toEqual({ ok: true, found: [] })
+    // Bare numbers too: the answer's array keeps their texts, which a lookup's input reads.
+    const [ids] = await select(['$..id'], text)
+    const bare = ids?.ok ? ids.found : []
+    expect(exactJsonText(bare)).toBe('[9007199254740993,1]')
+    expect(selectionKeepingTexts(bare)).toEqual([new RoundedNumberText('9007199254740993'), 1])
   })
 
   it('answers the JSON pointers of the places a path selects, for a step that changes them', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { exactJsonText } from '../../../iglu/index.js'
+import { exactJsonText, parseJsonExactly } from '../../../iglu/index.js'
 import { type EnrichedEvent } from '../canonical-event.js'
 import { createApiRequestStep, type ApiRequest, type ApiRequestConfig } from './api-request.js'
 import type { EnrichmentFailure } from './enrichment-failure.js'
@@ -64,6 +64,32 @@ describe('the API request step', () => {
     const plain = anEvent()
     await run(withOutputs('$.record'), fakeServer(answering(200, '{"record":{"id":1}}')), plain)
     expect(plain.entitiesKeepWrittenNumbers).toBe(false)
+  })
+
+  it('sends an input number that a double rounds as written, alone, in an array or in an object', async () => {
+    const server = fakeServer(answering(200, '{"record":{}}'))
+    const session = parseJsonExactly(
+      '{"client":9007199254740993,"ids":[1,9007199254740995],"owner":{"id":9007199254740997}}',
+    )
+    const config = parsed(
+      {
+        inputs: ['client', 'ids', 'owner'].map((key) => ({
+          key,
+          json: {
+            field: 'contexts',
+            schemaCriterion: 'iglu:com.acme/client_session/jsonschema/1-*-*',
+            jsonPath: `$.${key}`,
+          },
+        })),
+      },
+      { uri: 'http://x/{{client}}/{{ids}}?owner={{owner}}' },
+    )
+    const e = event({ session })
+    e.entitiesKeepWrittenNumbers = true
+    expect(await run(config, server, e)).toEqual([])
+    expect(server.requests[0]?.url).toBe(
+      'http://x/9007199254740993/1%2C9007199254740995?owner=%7B%22id%22%3A9007199254740997%7D',
+    )
   })
 
   it('sends nothing when an input is missing', async () => {

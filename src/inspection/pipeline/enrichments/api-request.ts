@@ -1,4 +1,10 @@
-import { keepsWrittenNumbers, parseJsonExactly } from '../../../iglu/index.js'
+import {
+  exactJsonText,
+  keepsWrittenNumbers,
+  parseJsonExactly,
+  RoundedNumberText,
+  writtenNumberAt,
+} from '../../../iglu/index.js'
 import { isJsonObject } from '../../../shared/index.js'
 import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
 import { javaDouble } from '../java-doubles.js'
@@ -56,9 +62,16 @@ const QUOTED_ANSWER_CHARS = 300
 /** A value found in an entity, as Enrich writes it into a URI: arrays joined with commas, objects as JSON. */
 export function inputText(value: unknown): string {
   if (typeof value === 'string') return value
-  if (Array.isArray(value)) return value.map(inputText).join(',')
+  // A number a double rounds, as written (Enrich reads it as a BigDecimal).
+  if (value instanceof RoundedNumberText) return value.text
+  if (Array.isArray(value))
+    return value
+      .map((item: unknown, at) =>
+        typeof item === 'number' ? (writtenNumberAt(value, at) ?? String(item)) : inputText(item),
+      )
+      .join(',')
   if (value === null || typeof value !== 'object') return String(value)
-  return JSON.stringify(value)
+  return exactJsonText(value)
 }
 
 function readText(

@@ -1,4 +1,5 @@
 import { JSONPath } from 'jsonpath-plus'
+import { RoundedNumberText, writtenNumberAt } from '../../../iglu/index.js'
 
 /**
  * JSONPath as the SQL and API enrichments use it (jsonpath-plus, its safe evaluator), and how its
@@ -65,6 +66,30 @@ export function selectAll(path: string, json: unknown): unknown[] {
   if (json === null || typeof json !== 'object') return path === '$' ? [json] : []
   const found: unknown = JSONPath({ path, json, wrap: true, eval: 'safe' })
   return Array.isArray(found) ? found : []
+}
+
+/**
+ * {@link selectAll}, each selected number that a double rounds given as its text written
+ * (a RoundedNumberText): what a lookup's input reads, so that an id past 2^53 is sent as written.
+ */
+export function selectKeepingTexts(path: string, json: unknown): unknown[] {
+  if (json === null || typeof json !== 'object') return path === '$' ? [json] : []
+  const found: unknown = JSONPath({ path, json, wrap: true, eval: 'safe', resultType: 'all' })
+  if (!Array.isArray(found)) return []
+  return (found as { value: unknown; parent: unknown; parentProperty: string | number }[]).map(
+    ({ value, parent, parentProperty }) => {
+      const text = typeof value === 'number' ? writtenNumberAt(parent, parentProperty) : undefined
+      return text === undefined ? value : new RoundedNumberText(text)
+    },
+  )
+}
+
+/** A selection as it crosses threads: its numbers' texts, when written, kept by the array. */
+export function selectionKeepingTexts(found: readonly unknown[]): unknown[] {
+  return found.map((value, at) => {
+    const text = typeof value === 'number' ? writtenNumberAt(found, at) : undefined
+    return text === undefined ? value : new RoundedNumberText(text)
+  })
 }
 
 /**

@@ -7,6 +7,8 @@ import {
   largerThan,
   normalisedSelection,
   selectAll,
+  selectionKeepingTexts,
+  selectKeepingTexts,
   INLINE_VALUES,
   type OffloadedSelect,
 } from './json-path-selection.js'
@@ -132,7 +134,10 @@ export function readInput(
   }
   const entity = entityOf(event, input)
   if (entity === undefined) return { kind: 'missing' }
-  const found = preselected?.get(input) ?? selectAll(input.path, entity.data)
+  // Numbers a double rounds are read as written when the event holds any (one flag to look at).
+  const found =
+    preselected?.get(input) ??
+    (event.entitiesKeepWrittenNumbers ? selectKeepingTexts : selectAll)(input.path, entity.data)
   return { kind: 'json', value: normalisedSelection(found) }
 }
 
@@ -161,7 +166,7 @@ export async function preselectInputs(
     if (entity === undefined || !largerThan(entity.data, INLINE_VALUES)) continue
     const [found] = await offload([input.path], JSON.stringify(entity.data))
     if (found === undefined || !found.ok) throw new Error(found?.error ?? 'no selection')
-    selected.set(input, found.found)
+    selected.set(input, selectionKeepingTexts(found.found))
   }
   return selected
 }

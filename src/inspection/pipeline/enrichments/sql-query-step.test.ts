@@ -1,3 +1,4 @@
+import { parseJsonExactly } from '../../../iglu/index.js'
 import { describe, expect, it } from 'vitest'
 import { emptyEvent, type EnrichedEvent } from '../canonical-event.js'
 import type { EnrichmentFailure } from './enrichment-failure.js'
@@ -135,6 +136,15 @@ describe('the SQL query step', () => {
       { schema: OUTPUT, data: { userName: 'ann' } },
       { schema: 'iglu:com.acme/earlier/jsonschema/1-0-0', data: {} },
     ])
+  })
+
+  it('binds an entity number that a double rounds as the long it was written as', async () => {
+    const db = fakeDatabase(ONE_ROW)
+    const e = event({ appId: 'shop' })
+    e.contexts = [{ schema: SESSION, data: parseJsonExactly('{"userId":9007199254740993}') }]
+    e.entitiesKeepWrittenNumbers = true
+    expect(await run(parsed(), db, e)).toEqual([])
+    expect(db.calls[0]?.values[0]).toEqual({ type: 'long', value: '9007199254740993' })
   })
 
   it('keeps the order of several entities, all before the earlier ones', async () => {

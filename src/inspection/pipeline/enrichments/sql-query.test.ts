@@ -1,3 +1,4 @@
+import { RoundedNumberText } from '../../../iglu/index.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { exactJsonText, keepsWrittenNumbers, numberFromText } from '../../../iglu/index.js'
@@ -83,6 +84,9 @@ describe('binding a value found in an entity', () => {
     [{ id: 1 }, null],
     [[], null],
     [[1], null],
+    [new RoundedNumberText('9007199254740993'), { type: 'long', value: '9007199254740993' }],
+    [new RoundedNumberText('9223372036854775808'), { type: 'double', value: 2 ** 63 }],
+    [new RoundedNumberText('0.10000000000000000555'), { type: 'double', value: 0.1 }],
   ])('%j → %j', (value, bound) => {
     expect(boundJsonValue(value)).toEqual(bound)
   })

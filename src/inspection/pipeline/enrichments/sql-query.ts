@@ -1,4 +1,9 @@
-import { keepsWrittenNumbers, markWrittenNumbers, placeValue } from '../../../iglu/index.js'
+import {
+  keepsWrittenNumbers,
+  markWrittenNumbers,
+  placeValue,
+  RoundedNumberText,
+} from '../../../iglu/index.js'
 import { isJsonObject } from '../../../shared/index.js'
 import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
 import type { EnrichmentFailure } from './enrichment-failure.js'
@@ -106,6 +111,13 @@ const DOUBLE_TEXT = /^\s*[+-]?(?:NaN|Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+
 /** A value found in an entity, as Enrich binds it: text that reads as a number or a boolean is bound as one. */
 export function boundJsonValue(value: unknown): BoundValue | null {
   if (typeof value === 'boolean') return { type: 'boolean', value }
+  // A number a double rounds, as written: a long when it is one, else its double.
+  if (value instanceof RoundedNumberText) {
+    const long = /^-?\d+$/.test(value.text) ? BigInt(value.text) : null
+    return long !== null && long >= -(2n ** 63n) && long < 2n ** 63n
+      ? { type: 'long', value: long.toString() }
+      : { type: 'double', value: Number(value.text) }
+  }
   if (typeof value === 'number') {
     // int32, else int64, else double (circe's toInt, toLong, toDouble in turn).
     if (!Number.isInteger(value) || value < -(2 ** 63) || value >= 2 ** 63)
