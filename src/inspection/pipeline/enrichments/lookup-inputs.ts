@@ -116,7 +116,8 @@ export function parseLookupInputs(
   return inputs
 }
 
-function entitiesOf(event: EnrichedEvent, field: EntityField): readonly SelfDescribing[] {
+/** The entities of one of the event's entity fields, in the order the event holds them. */
+export function entitiesOf(event: EnrichedEvent, field: EntityField): readonly SelfDescribing[] {
   if (field === 'contexts') return event.contexts
   if (field === 'derived_contexts') return event.derivedContexts
   return event.unstructEvent === null ? [] : [event.unstructEvent]

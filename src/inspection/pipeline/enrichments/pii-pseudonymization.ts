@@ -10,7 +10,7 @@ import {
   selectPointers,
   type OffloadedSelect,
 } from './json-path-selection.js'
-import { matchesCriterion, type EntityField } from './lookup-inputs.js'
+import { entitiesOf, matchesCriterion, type EntityField } from './lookup-inputs.js'
 import type { PiiConfig, PiiHashFunction, PiiJsonLocator } from './pii-config.js'
 
 /**
@@ -181,12 +181,6 @@ interface EntityWork {
   readonly at: number
   readonly entity: SelfDescribing
   readonly locators: readonly PiiJsonLocator[]
-}
-
-function entitiesOf(event: EnrichedEvent, field: EntityField): readonly SelfDescribing[] {
-  if (field === 'contexts') return event.contexts
-  if (field === 'derived_contexts') return event.derivedContexts
-  return event.unstructEvent === null ? [] : [event.unstructEvent]
 }
 
 function replaceEntity(event: EnrichedEvent, work: EntityWork, data: unknown): void {
