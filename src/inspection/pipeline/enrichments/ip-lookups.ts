@@ -87,9 +87,11 @@ export function createIpLookupsStep(databases: IpLookupDatabases) {
     const asn = lookUp(databases.asn, ip)
     const number = asn?.autonomous_system_number
     if (typeof number === 'number' && Number.isInteger(number)) {
+      // As Enrich writes it: no organization field when the database has none.
+      const organization = text(asn, 'autonomous_system_organization')
       event.derivedContexts.unshift({
         schema: ASN_CONTEXT,
-        data: { number, organization: text(asn, 'autonomous_system_organization') },
+        data: organization === null ? { number } : { number, organization },
       })
     }
   }
