@@ -223,17 +223,18 @@ export function writtenNumbersIn(value: unknown): WrittenNumber[] {
 }
 
 /**
- * `JSON.stringify(value)`, with each number kept as written in that form: what
+ * `JSON.stringify(value, null, space)`, with each number kept as written in that form: what
  * {@link parseJsonExactly} reads back into the same value, in a worker thread say.
  */
-export function exactJsonText(value: unknown): string {
-  if (writtenNumbersIn(value).length === 0) return JSON.stringify(value)
+export function exactJsonText(value: unknown, space?: number): string {
+  if (writtenNumbersIn(value).length === 0) return JSON.stringify(value, null, space)
   // Each such number becomes a string no document holds, then its quotes and marker are cut.
   const nonce = randomUUID()
-  const text = JSON.stringify(value, function (this: unknown, key: string, item: unknown) {
+  const replacer = function (this: unknown, key: string, item: unknown) {
     const written = typeof item === 'number' ? writtenNumberAt(this, key) : undefined
     return written === undefined ? item : `\u0000${nonce}:${written}`
-  })
+  }
+  const text = JSON.stringify(value, replacer, space)
   return text
     .split(`"\\u0000${nonce}:`)
     .map((part, i) => (i === 0 ? part : part.replace('"', '')))

@@ -1,3 +1,5 @@
+import { parseJsonExactly } from '../iglu/index.js'
+
 /**
  * Floe's HTTP APIs as the MCP tools reach them: in the server, through `inject()` with the
  * caller's own token; from `floe mcp`, over the network with a key. Paths are the server's
@@ -17,10 +19,10 @@ export const organizationPath = (organizationId: string, path: string) =>
     ? `/api/msc/v1/organizations/${organizationId}${path.slice('{org}'.length)}`
     : path
 
-/** An answer's body: its JSON, or its text when it is not JSON. */
+/** An answer's body: its JSON (numbers a double rounds kept as written), or its text when it is not JSON. */
 export function jsonOrText(text: string): unknown {
   try {
-    return JSON.parse(text)
+    return parseJsonExactly(text)
   } catch {
     return text
   }

@@ -1,9 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { exactJsonText } from '../iglu/index.js'
 import type { FloeApi } from './floe-api.js'
 
 /** A tool's answer from an API answer: its JSON as text, marked as an error when the API refused. */
 function toolAnswer(status: number, result: unknown) {
-  const text = typeof result === 'string' ? result : JSON.stringify(result, null, 2)
+  const text = typeof result === 'string' ? result : exactJsonText(result, 2)
   return {
     content: [{ type: 'text' as const, text: status >= 400 ? `HTTP ${status}: ${text}` : text }],
     ...(status >= 400 ? { isError: true } : {}),
