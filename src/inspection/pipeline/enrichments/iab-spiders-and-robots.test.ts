@@ -1,5 +1,7 @@
+import fc from 'fast-check'
 import ipaddr from 'ipaddr.js'
 import { describe, expect, it } from 'vitest'
+import { FUZZ_SEED } from '../../../../test/support/fuzz-seed.js'
 import { emptyEvent } from '../canonical-event.js'
 import type { EnrichmentFailure } from './enrichment-failure.js'
 import {
@@ -56,6 +58,27 @@ describe('the IAB lists', () => {
     expect(includeRecords('Mozilla|1|1|02/03/2026')).toEqual([
       { pattern: 'mozilla', active: true, startOfString: true, inactiveAt: Date.UTC(2026, 1, 3) },
     ])
+  })
+
+  it(`reads any text without throwing, and checks any user agent against what it read (seed ${FUZZ_SEED})`, () => {
+    const line = fc.array(fc.constantFrom('a', 'B', '|', '"', '#', ' ', '0', '1', '2', '/', ','), {
+      maxLength: 30,
+    })
+    const file = fc.array(
+      line.map((chars) => chars.join('')),
+      { maxLength: 8 },
+    )
+    fc.assert(
+      fc.property(file, fc.string({ maxLength: 40 }), (lines, ua) => {
+        const text = lines.join('\n')
+        const include = includeRecords(text)
+        const exclude = excludeRecords(text)
+        expect(include).toHaveLength(iabRecords(text).length)
+        const l = lists({ include, exclude: exclude.filter((r) => /^[012]$/.test(r.impactFlag)) })
+        expect(iabVerdict(l, ua, null, JUNE_1).reason).toMatch(/^(PASSED_ALL|FAILED_UA_\w+)$/)
+      }),
+      { seed: FUZZ_SEED, numRuns: 300 },
+    )
   })
 
   it('refuses an IP range it cannot read, naming its line', () => {
