@@ -199,7 +199,7 @@ describe('the web console: events', () => {
   })
 
   // The test above left the store empty.
-  it('pages the bad rows, a hundred at a time, newest first', async () => {
+  it("pages the bad rows, a hundred at a time, newest first, and opens one event's by its id", async () => {
     for (let i = 0; i < 105; i++) {
       const answer = await fetch(`${floe.baseUrl}/i?e=pp&p=web&tv=t&aid=bad-${i}&eid=not-a-uuid`)
       expect(answer.status).toBe(200)
@@ -226,6 +226,20 @@ describe('the web console: events', () => {
     await pages.getByRole('button', { name: 'Newer' }).click()
     await expect.poll(() => showing(page)).toBe('Showing 1–100 of 105, newest first')
     await screenshot(page, 'bad-rows')
+    // A failed event's link opens its bad row, found by its id whatever its age (the oldest here).
+    const [oldest] = (await (
+      await fetch(`${floe.baseUrl}/micro/bad`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ offset: 104, limit: 1 }),
+      })
+    ).json()) as { errors: string[] }[]
+    const eventId = (
+      JSON.parse(oldest!.errors[1]!) as { data: { payload: { enriched: { event_id: string } } } }
+    ).data.payload.enriched.event_id
+    await page.goto(`${floe.baseUrl}/#/bad-rows?eid=${eventId}`)
+    await expect.poll(() => showing(page)).toBe(`1 bad row of event ${eventId}`)
+    expect(await summaries()).toEqual([expect.stringContaining('bad-0')])
     expect(await opened.close()).toEqual([])
   })
 })

@@ -605,6 +605,21 @@ describeWithSharedData.each(storageModes)(
         })
       })
 
+      it("finds one event's bad row with Floe's eventId, and refuses an id that is not a UUID", async () => {
+        const eid = '0b1b8d3e-6a39-4a51-9e0b-5f4e9e0e6b11'
+        // An unknown event type makes a bad row: one with the tracker's eid, one without.
+        expect((await get(`/i?e=zz&p=web&tv=t&aid=one&eid=${eid}`)).status).toBe(200)
+        expect((await get(`/i?e=zz&p=web&tv=t&aid=other`)).status).toBe(200)
+        const found = (await bad({ eventId: eid.toUpperCase() })) as {
+          rawEvent: { parameters: { aid: string } }
+        }[]
+        expect(found.map((row) => row.rawEvent.parameters.aid)).toEqual(['one'])
+        expect(await local('/bad', { eventId: 'not-a-uuid' })).toMatchObject({
+          status: 422,
+          body: { message: expect.stringContaining('eventId') },
+        })
+      })
+
       it('answers malformed filters with 400 and wrong types with 422', async () => {
         expect(await local('/good', '{"limit":')).toMatchObject({
           status: 400,

@@ -238,6 +238,41 @@ export function describeEventStoreContract(
       )
     })
 
+    it("finds the bad row of Floe's eventId: the tracker's eid, else the id its row's partial event holds", async () => {
+      const store = await fresh({ answerPage: 2 })
+      const ID = '5cea9899-4a4d-4c84-9b4d-3b0c1c0e1a2f'
+      const OTHER = '0b1b8d3e-6a39-4a51-9e0b-5f4e9e0e6b11'
+      const withEid = (eid: string) => ({
+        ...aBadEvent('vendor1'),
+        rawEvent: {
+          parameters: { e: 'pv', eid },
+          context: { headers: [] },
+        } as unknown as BadEvent['rawEvent'],
+      })
+      const withRow = (eventId: string) => ({
+        ...aBadEvent('vendor1'),
+        errors: [
+          'Summary.',
+          JSON.stringify({ data: { payload: { enriched: { event_id: eventId } } } }),
+        ],
+      })
+      // A row that only mentions the id inside an entity's text is not its event's.
+      const mention = {
+        ...aBadEvent('vendor1'),
+        errors: ['x', JSON.stringify({ contexts: JSON.stringify({ event_id: ID }) })],
+      }
+      const byEid = withEid(ID.toUpperCase())
+      const byRow = withRow(OTHER)
+      await store.keep(batch({ bad: [byEid, withEid(OTHER), byRow, mention, withRow(ID)] }))
+      expect(await store.findBad({ eventId: ID })).toEqual([withRow(ID), byEid])
+      expect(await store.findBad({ eventId: OTHER.toUpperCase() })).toEqual([byRow, withEid(OTHER)])
+      expect(await store.findBad({ eventId: ID, limit: 1 })).toEqual([withRow(ID)])
+      expect(await store.findBad({ eventId: ID, vendor: 'vendor2' })).toEqual([])
+      expect(await pagesText(store.badJsonPages({ eventId: ID }))).toBe(
+        JSON.stringify([withRow(ID), byEid]),
+      )
+    })
+
     it('keeps incomplete events out of good reads and counts, and scans them after the good events of their batch', async () => {
       const store = await fresh()
       const failed = aGoodEvent({ eventType: 'type1', appId: 'failed', incomplete: true })

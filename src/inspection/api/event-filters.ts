@@ -78,6 +78,8 @@ export interface BadEventFilter {
   readonly limit?: number | null
   /** Floe's: how many of the newest matching bad events to skip before the `limit` returned. */
   readonly offset?: number | null
+  /** Floe's: only the bad event of this event id (a UUID), see {@link isBadEventOf}. */
+  readonly eventId?: string | null
 }
 
 /**
@@ -101,11 +103,31 @@ export function keepGoodEvent(event: GoodEvent, filter: GoodEventFilter): boolea
   return keepBySpecification(event, filter)
 }
 
-/** Exact matches on the payload's api; a bad event without a collector payload matches any vendor and version. */
+/**
+ * Exact matches on the payload's api (a bad event without a collector payload matches any vendor
+ * and version), and on the event id when one is asked for.
+ */
 export function keepBadEvent(event: BadEvent, filter: BadEventFilter): boolean {
+  if (filter.eventId != null && !isBadEventOf(event, filter.eventId)) return false
   const api = event.collectorPayload?.api
   if (api === undefined) return true
   if (filter.vendor != null && api.vendor !== filter.vendor) return false
   if (filter.version != null && api.version !== filter.version) return false
   return true
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/**
+ * Whether a bad event is the one of `eventId`: the tracker's `eid` when it is a UUID (the enriched
+ * event takes it, lowercased), else the `event_id` of the partially enriched event its bad row
+ * holds (one the pipeline made). Only events without a usable `eid` have their row's text read.
+ */
+export function isBadEventOf(event: BadEvent, eventId: string): boolean {
+  const id = eventId.toLowerCase()
+  const parameters = event.rawEvent?.parameters as Readonly<Record<string, unknown>> | undefined
+  const eid = parameters !== undefined && Object.hasOwn(parameters, 'eid') ? parameters.eid : null
+  if (typeof eid === 'string' && UUID.test(eid.toLowerCase())) return eid.toLowerCase() === id
+  const written = `"event_id":"${id}"`
+  return event.errors.some((error) => error.includes(written))
 }

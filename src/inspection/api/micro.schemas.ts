@@ -32,6 +32,12 @@ export const BadFilterBody = Type.Object(
     limit: OrNull(Type.Integer()),
     // Floe's: skip this many of the newest matching bad rows (a console page's start).
     offset: OrNull(Type.Integer({ minimum: 0 })),
+    // Floe's: only the bad row of this event (the console's link from a failed event).
+    eventId: OrNull(
+      Type.String({
+        pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+      }),
+    ),
   },
   { additionalProperties: true },
 )

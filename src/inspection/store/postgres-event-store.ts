@@ -66,6 +66,16 @@ function parseGood(row: { body: string }): GoodEvent {
 }
 const parseBad = (row: { body: string }) => JSON.parse(row.body) as BadEvent
 
+/**
+ * The bad rows of one event id (a UUID, as the API checks it), read in their stored text as
+ * `isBadEventOf` reads the event: the tracker's `eid` (any case), else the `event_id` of the row's
+ * partially enriched event, which sits in an error text, its quotes escaped (`\\` escapes in LIKE).
+ */
+function eventIdCondition(eventId: string) {
+  const id = eventId.toLowerCase()
+  return sql<boolean>`(body ilike ${`%"eid":"${id}"%`} or body like ${`%\\\\"event_id\\\\":\\\\"${id}\\\\"%`})`
+}
+
 /** The event's derived entities, as jsonb (an empty list when it has none). */
 const DERIVED_ENTITIES = sql`coalesce(body::jsonb -> 'event' -> 'derived_contexts' -> 'data', '[]'::jsonb)`
 
@@ -244,6 +254,7 @@ export class PostgresEventStore implements EventStore {
             eb('api_version', '=', indexedText(filter.version ?? '')),
           ]),
         )
+      if (filter.eventId != null) query = query.where(eventIdCondition(filter.eventId))
       return query
     })
   }

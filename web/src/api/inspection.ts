@@ -56,6 +56,8 @@ export const inspection = {
   /** The newest bad rows (Micro's bad events: the collector payload, the raw event, the bad row). */
   /** The newest bad rows after skipping `offset` of them (Floe's `offset` filter field). */
   badRows: (limit: number, offset = 0) => json<BadRow[]>('/micro/bad', { limit, offset }),
+  /** The bad rows of one event (Floe's `eventId` filter): a failed event's, whichever its age. */
+  badRowsOfEvent: (eventId: string) => json<BadRow[]>('/micro/bad', { eventId, limit: 10 }),
   counts: () => json<{ total: number; good: number; bad: number }>('/micro/all'),
   reset: () => json<unknown>('/micro/reset', {}),
 }

@@ -7,8 +7,6 @@ import { href } from '../../router.js'
 
 /** Bad rows a page shows, newest first. */
 const PAGE = 100
-/** How many of the newest bad rows are searched for one event's (`?eid=`). */
-const SEARCHED_FOR_EVENT = 500
 
 interface ParsedRow {
   readonly row: BadRow
@@ -65,7 +63,7 @@ export function BadRowsPage(props: { query: URLSearchParams }) {
   const [offset, setOffset] = useState(0)
   const [loaded] = useLoad(async () => {
     const [rows, counts] = await Promise.all([
-      eventId === null ? inspection.badRows(PAGE, offset) : inspection.badRows(SEARCHED_FOR_EVENT),
+      eventId === null ? inspection.badRows(PAGE, offset) : inspection.badRowsOfEvent(eventId),
       inspection.counts(),
     ])
     return { rows: rows.map(parsed), total: counts.bad, from: offset }
@@ -82,7 +80,7 @@ export function BadRowsPage(props: { query: URLSearchParams }) {
       </p>
       <Status loaded={loaded} what="the bad rows">
         {({ rows, total, from }) => {
-          const shown = eventId === null ? rows : rows.filter((r) => r.eventId === eventId)
+          const shown = rows
           return (
             <>
               <p role="status" aria-label="Showing">
