@@ -177,6 +177,15 @@ describe('the PII pseudonymization enrichment in anonymous mode (2-0-1 anonymous
       anonymousOnly: true,
       parameters: { pii: [{ pojo: { field: 'user_id' } }], strategy },
     })
+    // A configuration Floe cannot run, switched off (as Snowplow's example directories ship them):
+    // skipped with a warning, where an enabled one stops the start.
+    writeFileSync(
+      path.join(enrichments, 'weather_enrichment_config.json'),
+      JSON.stringify({
+        schema: `iglu:${ENRICHMENTS}/weather_enrichment_config/jsonschema/1-0-0`,
+        data: { vendor: ENRICHMENTS, name: 'weather_enrichment_config', enabled: false },
+      }),
+    )
     floe = await startTestApp(testConfig({ inspection: { enrichmentsDir: enrichments } }))
   })
   afterAll(async () => {

@@ -23,6 +23,7 @@ export interface EnrichmentSources {
 function readDirectory(
   directory: string,
   problems: string[],
+  warnings: string[],
 ): [string, string, string, Record<string, unknown>][] {
   let files: string[]
   try {
@@ -65,6 +66,13 @@ function readDirectory(
       return []
     }
     const name = match[2] ?? ''
+    if (!Object.hasOwn(BUILDERS, name) && config.data.enabled === false) {
+      // Switched off, as in Snowplow's example directories: nothing to run, so nothing to refuse.
+      warnings.push(
+        `${where}: the ${name} enrichment is not supported by Floe; it is disabled, and skipped`,
+      )
+      return []
+    }
     if (!Object.hasOwn(BUILDERS, name)) {
       problems.push(
         `${where}: the ${name} enrichment is not supported by Floe (supported: ${Object.keys(BUILDERS).join(', ')})`,
@@ -134,7 +142,7 @@ export async function loadEnrichments(
 
   for (const [where, name, schema, data] of sources.directory === null
     ? []
-    : readDirectory(sources.directory, problems)) {
+    : readDirectory(sources.directory, problems, warnings)) {
     configured.add(name)
     const verdict = await iglu.validate(schema, data)
     if (verdict.kind === 'invalid')
