@@ -194,10 +194,17 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
     'query_bad_events',
     {
       description:
-        'The newest bad rows (requests or events the pipeline refused), each with its messages and raw payload. Example: {"limit": 10}',
-      inputSchema: { limit: z.number().int().min(1).max(500).optional() },
+        'The newest bad rows (requests or events the pipeline refused), each with its messages and raw payload; or the bad row of one event, by its event_id (a failed event\'s, whatever its age). Example: {"limit": 10} or {"eventId": "…"}',
+      inputSchema: {
+        limit: z.number().int().min(1).max(500).optional(),
+        eventId: z.string().uuid().optional(),
+      },
     },
-    async ({ limit }) => answer(api, 'POST', '/micro/bad', { limit: limit ?? 20 }),
+    async ({ limit, eventId }) =>
+      answer(api, 'POST', '/micro/bad', {
+        limit: limit ?? 20,
+        ...(eventId === undefined ? {} : { eventId }),
+      }),
   )
 
   server.registerTool(

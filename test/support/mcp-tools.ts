@@ -140,6 +140,14 @@ export async function exerciseEveryTool(
   expect(failed.json.totalItems).toBe(1)
   const bad = await call(client, 'query_bad_events', { limit: 5 })
   expect(bad.json.length).toBe(1)
+  // The failed event's bad row, by the event_id the events query shows for it.
+  const failedId: string = failed.json.events[0].event_id
+  const ofEvent = await call(client, 'query_bad_events', { eventId: failedId })
+  expect(ofEvent.json).toEqual(bad.json)
+  const ofOther = await call(client, 'query_bad_events', {
+    eventId: '0b1b8d3e-6a39-4a51-9e0b-5f4e9e0e6b11',
+  })
+  expect(ofOther.json).toEqual([])
   const coverage = await call(client, 'get_coverage', { appId: 'mcp' })
   expect(
     coverage.json.eventSpecifications.find((s: { id: string }) => s.id === seeded.specId),
