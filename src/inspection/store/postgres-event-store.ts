@@ -54,9 +54,8 @@ interface StoredRow {
 
 type StoredRowsQuery = SelectQueryBuilder<InspectionTables, 'inspected_events', StoredRow>
 
-/** The events a store wrote itself: their JSON text is trusted. */
 /**
- * A stored good event read back, its entities' numbers that a double rounds kept as written (the
+ * A stored good event read back (the store wrote its text, which is trusted), its entities' numbers that a double rounds kept as written (the
  * body holds them so: see storedEventJson), so that it is written again with them.
  */
 function parseGood(row: { body: string }): GoodEvent {
