@@ -1,7 +1,11 @@
 import { sql } from 'kysely'
+import { exactJsonText, parseJsonExactly } from '../src/iglu/index.js'
+import { writeNumbersAsWritten } from '../src/inspection/pipeline/java-doubles.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createDb, type Store } from '../src/db/create-db.js'
+import { Migrator } from 'kysely/migration'
 import { migrateToLatest } from '../src/db/migrate.js'
+import { migrations } from '../src/db/migrations/index.js'
 import { startEventRetention } from '../src/inspection/store/event-retention.js'
 import { PostgresEventStore } from '../src/inspection/store/postgres-event-store.js'
 import {
@@ -57,6 +61,53 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     expect(await scanned([['key', 'web']])).toEqual(['\u212aey', 'WEB'])
     expect(await scanned([['key']])).toEqual(['\u212aey'])
     expect(await scanned([['web'], ['nothing']])).toEqual([])
+  })
+
+  it('marks the events that keep numbers as written, and reads those back exactly', async () => {
+    const events = await fresh()
+    const big = aGoodEvent({ appId: 'big' })
+    const canonical = big.event as unknown as Record<string, unknown>
+    canonical.contexts = parseJsonExactly(
+      '{"schema":"iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0","data":[{"schema":"iglu:com.acme/x/jsonschema/1-0-0","data":{"id":9007199254740993}}]}',
+    )
+    writeNumbersAsWritten(canonical)
+    await events.keep({ good: [big, aGoodEvent({ appId: 'plain' })], bad: [], incomplete: [] })
+    const marks = await allTables(store.db)
+      .selectFrom('inspected_events')
+      .select(['body', 'written_numbers'])
+      .orderBy('seq')
+      .execute()
+    expect(marks.map((row) => row.written_numbers)).toEqual([true, false])
+    const [plain, read] = await events.findGood()
+    expect(plain?.event.app_id).toBe('plain')
+    expect(exactJsonText(read?.event.contexts)).toContain('9007199254740993')
+  })
+
+  it('marks, when it runs, the events stored before the mark that may keep numbers as written', async () => {
+    await fresh()
+    const migrator = new Migrator({
+      db: store.db,
+      provider: { getMigrations: async () => migrations },
+    })
+    const down = await migrator.migrateDown()
+    expect(down.error).toBeUndefined()
+    expect(down.results?.[0]?.migrationName).toBe(
+      '2026-11-28-10-mark-events-keeping-written-numbers',
+    )
+    // Stored as the store wrote them before the mark: one entity number past 2^53, one small.
+    const body = (appId: string, id: string) =>
+      `{"event":{"app_id":"${appId}","contexts":{"data":[{"schema":"iglu:com.acme/x/jsonschema/1-0-0","data":{"id":${id}}}]}}}`
+    const storedAt = new Date(now)
+    await sql`insert into inspected_events (kind, stored_at, body) values
+      ('good', ${storedAt}, ${body('big', '9007199254740993')}),
+      ('good', ${storedAt}, ${body('plain', '7')})`.execute(store.db)
+    await migrateToLatest(store.db)
+    const marks = await allTables(store.db)
+      .selectFrom('inspected_events')
+      .select('written_numbers')
+      .orderBy('seq')
+      .execute()
+    expect(marks.map((mark) => mark.written_numbers)).toEqual([true, false])
   })
 
   it('writes a payload in one transaction: a failing row leaves none of its batch', async () => {

@@ -8,6 +8,7 @@ import * as rememberUnshownInitialSecret from './2026-11-22-06-remember-unshown-
 import * as keepDocumentsAsSent from './2026-11-23-07-keep-documents-as-sent.js'
 import * as keepCompatibilityVerdicts from './2026-11-25-08-keep-compatibility-verdicts.js'
 import * as igluKeyScopesAndPublicSchemas from './2026-11-26-09-iglu-key-scopes-and-public-schemas.js'
+import * as markEventsKeepingWrittenNumbers from './2026-11-28-10-mark-events-keeping-written-numbers.js'
 
 /**
  * Every migration by name. Names sort by date, and a migration is never edited once merged.
@@ -23,4 +24,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-23-07-keep-documents-as-sent': keepDocumentsAsSent,
   '2026-11-25-08-keep-compatibility-verdicts': keepCompatibilityVerdicts,
   '2026-11-26-09-iglu-key-scopes-and-public-schemas': igluKeyScopesAndPublicSchemas,
+  '2026-11-28-10-mark-events-keeping-written-numbers': markEventsKeepingWrittenNumbers,
 }

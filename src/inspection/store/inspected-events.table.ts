@@ -13,6 +13,8 @@ export interface InspectedEventsTable {
   api_version: string | null
   /** JSON text of the GoodEvent or BadEvent. */
   body: string
+  /** A good or incomplete event whose body holds numbers a double rounds, kept as written. */
+  written_numbers: Generated<boolean>
 }
 
 /** The one table of event inspection (PostgreSQL event storage). */

@@ -12,7 +12,11 @@ import type { BadEvent } from '../pipeline/bad-rows.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 import { ANSWER_PAGE, type JsonPages } from '../api/json-array.js'
 import { keepsWrittenNumbers, parseJsonExactly } from '../../iglu/index.js'
-import { storedEventJson, writeNumbersAsWritten } from '../pipeline/java-doubles.js'
+import {
+  holdsNumbersAsWritten,
+  storedEventJson,
+  writeNumbersAsWritten,
+} from '../pipeline/java-doubles.js'
 import { EVENT_SPECIFICATION_VALIDATION } from '../pipeline/steps/check-event-specification.js'
 import { storedTextPattern, type StoredTextGroups } from '../api/stored-text-prefilter.js'
 
@@ -50,15 +54,19 @@ function collectorInstant(event: GoodEvent): Date | null {
 interface StoredRow {
   readonly position: string
   readonly body: string
+  readonly written_numbers: boolean
 }
 
 type StoredRowsQuery = SelectQueryBuilder<InspectionTables, 'inspected_events', StoredRow>
 
 /**
- * A stored good event read back (the store wrote its text, which is trusted), its entities' numbers that a double rounds kept as written (the
- * body holds them so: see storedEventJson), so that it is written again with them.
+ * A stored good event read back (the store wrote its text, which is trusted). One marked as
+ * holding numbers a double rounds is parsed exactly, its texts kept as written (the body holds
+ * them so: see storedEventJson), so that it is written again with them; the others, most of
+ * them, by `JSON.parse` alone.
  */
-function parseGood(row: { body: string }): GoodEvent {
+function parseGood(row: { body: string; written_numbers: boolean }): GoodEvent {
+  if (!row.written_numbers) return JSON.parse(row.body) as GoodEvent
   const event = parseJsonExactly(row.body) as GoodEvent
   if (keepsWrittenNumbers(event)) writeNumbersAsWritten(event.event)
   return event
@@ -136,6 +144,7 @@ export class PostgresEventStore implements EventStore {
       schema: indexedOrNull(event.schema),
       contexts: event.contexts.map(indexedText),
       body: storedEventJson(event),
+      written_numbers: holdsNumbersAsWritten(event.event),
     })
     const badRow = (event: BadEvent): Insertable<InspectedEventsTable> => ({
       kind: 'bad',
@@ -269,7 +278,7 @@ export class PostgresEventStore implements EventStore {
     let query = narrow(
       this.deps.db
         .selectFrom('inspected_events')
-        .select([sql<string>`seq::text`.as('position'), 'body'])
+        .select([sql<string>`seq::text`.as('position'), 'body', 'written_numbers'])
         .where('kind', '=', kind),
     )
     if (before !== null) query = query.where(sql<boolean>`seq < cast(${before} as bigint)`)
@@ -298,7 +307,7 @@ export class PostgresEventStore implements EventStore {
     for (;;) {
       let query = this.deps.db
         .selectFrom('inspected_events')
-        .select([sql<string>`seq::text`.as('position'), 'body'])
+        .select([sql<string>`seq::text`.as('position'), 'body', 'written_numbers'])
         .where(sql<boolean>`${kinds}`)
       if (start !== null)
         query = query.where((eb) =>
