@@ -242,15 +242,16 @@ export function describeEventStoreContract(
       const store = await fresh({ answerPage: 2 })
       const ID = '5cea9899-4a4d-4c84-9b4d-3b0c1c0e1a2f'
       const OTHER = '0b1b8d3e-6a39-4a51-9e0b-5f4e9e0e6b11'
+      // Events read from their request: the tracker's parameters (an eid or none).
+      const read = (parameters: Record<string, string>) =>
+        ({ parameters, context: { headers: [] } }) as unknown as BadEvent['rawEvent']
       const withEid = (eid: string) => ({
         ...aBadEvent('vendor1'),
-        rawEvent: {
-          parameters: { e: 'pv', eid },
-          context: { headers: [] },
-        } as unknown as BadEvent['rawEvent'],
+        rawEvent: read({ e: 'pv', eid }),
       })
       const withRow = (eventId: string) => ({
         ...aBadEvent('vendor1'),
+        rawEvent: read({ e: 'pv' }),
         errors: [
           'Summary.',
           JSON.stringify({ data: { payload: { enriched: { event_id: eventId } } } }),
@@ -259,6 +260,7 @@ export function describeEventStoreContract(
       // A row that only mentions the id inside an entity's text is not its event's.
       const mention = {
         ...aBadEvent('vendor1'),
+        rawEvent: read({ e: 'pv' }),
         errors: ['x', JSON.stringify({ contexts: JSON.stringify({ event_id: ID }) })],
       }
       const byEid = withEid(ID.toUpperCase())

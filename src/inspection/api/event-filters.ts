@@ -121,13 +121,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 /**
  * Whether a bad event is the one of `eventId`: the tracker's `eid` when it is a UUID (the enriched
  * event takes it, lowercased), else the `event_id` of the partially enriched event its bad row
- * holds (one the pipeline made). Only events without a usable `eid` have their row's text read.
+ * holds (one the pipeline made). Only events read but without a usable `eid` have their row's text
+ * searched: requests refused before (a tracker protocol violation, an oversized payload) are
+ * skipped at once, and with them most of the largest rows.
  */
 export function isBadEventOf(event: BadEvent, eventId: string): boolean {
+  // A request refused before it became an event (its raw event unread) has no event id at all.
+  if (event.rawEvent === null) return false
   const id = eventId.toLowerCase()
-  const parameters = event.rawEvent?.parameters as Readonly<Record<string, unknown>> | undefined
-  const eid = parameters !== undefined && Object.hasOwn(parameters, 'eid') ? parameters.eid : null
+  const parameters = event.rawEvent.parameters as Readonly<Record<string, unknown>>
+  const eid = Object.hasOwn(parameters, 'eid') ? parameters.eid : null
   if (typeof eid === 'string' && UUID.test(eid.toLowerCase())) return eid.toLowerCase() === id
-  const written = `"event_id":"${id}"`
-  return event.errors.some((error) => error.includes(written))
+  // The bad row itself (the second error): its partially enriched event holds the id.
+  return event.errors[1]?.includes(`"event_id":"${id}"`) === true
 }

@@ -36,6 +36,8 @@ export const BadFilterBody = Type.Object(
     eventId: OrNull(
       Type.String({
         pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+        description:
+          "Floe's own: only the bad rows of this event (its tracker's eid, or the event_id of the partially enriched event in the row)",
       }),
     ),
   },

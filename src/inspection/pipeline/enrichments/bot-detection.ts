@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../../shared/index.js'
 import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
 import { ASN_CONTEXT } from './ip-lookups.js'
 import { YAUAA_CONTEXT } from './yauaa.js'
@@ -24,10 +25,9 @@ export interface AsnLookupsConfig {
   readonly bypassPlatforms: ReadonlySet<string>
 }
 
+/** A property of an entity's data, when the data is an object. */
 const field = (data: unknown, name: string): unknown =>
-  data !== null && typeof data === 'object' && !Array.isArray(data)
-    ? (data as Record<string, unknown>)[name]
-    : undefined
+  isJsonObject(data) ? data[name] : undefined
 
 /** asn_lookups: each `asn` 1-0-1 entity made again with `likelyBot` (and no null organization). */
 export function createAsnLookupsStep(config: AsnLookupsConfig) {

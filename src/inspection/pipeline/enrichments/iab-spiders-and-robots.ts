@@ -156,8 +156,10 @@ const robot = (reason: string, category = 'SPIDER_OR_ROBOT', primaryImpact = 'UN
 function listed(lists: IabLists, address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
   const written = address.kind() === 'ipv4' ? address.toString() : address.toNormalizedString()
   if (lists.addresses.has(written)) return true
-  return lists.ranges.some(
-    ([range, bits]) => range.kind() === address.kind() && address.match(range as never, bits),
+  return lists.ranges.some(([range, bits]) =>
+    range.kind() === 'ipv4'
+      ? address.kind() === 'ipv4' && (address as ipaddr.IPv4).match(range as ipaddr.IPv4, bits)
+      : address.kind() === 'ipv6' && (address as ipaddr.IPv6).match(range as ipaddr.IPv6, bits),
   )
 }
 
