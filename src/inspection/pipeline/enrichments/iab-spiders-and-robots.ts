@@ -1,6 +1,7 @@
 import ipaddr from 'ipaddr.js'
 import type { EnrichedEvent } from '../canonical-event.js'
 import type { EnrichmentFailure } from './enrichment-failure.js'
+import { ipRangeSet, type IpRangeSet } from './ip-range-set.js'
 
 /**
  * The IAB/ABC International Spiders and Bots List, as Enrich's IAB enrichment reads it (its Java
@@ -30,7 +31,7 @@ export interface ExcludeRecord extends IncludeRecord {
 export interface IabLists {
   /** Addresses as written (IPv4 dotted, IPv6 in full without compression), and CIDR ranges. */
   readonly addresses: ReadonlySet<string>
-  readonly ranges: readonly [ipaddr.IPv4 | ipaddr.IPv6, number][]
+  readonly ranges: IpRangeSet
   readonly include: readonly IncludeRecord[]
   readonly exclude: readonly ExcludeRecord[]
   /** `includeUseragents` (1-0-1): patterns that make a browser whatever the lists say. */
@@ -120,7 +121,7 @@ export function ipList(text: string): Pick<IabLists, 'addresses' | 'ranges'> {
       throw new Error(`line ${at + 1}: ${JSON.stringify(line)} is not an IP range (address/prefix)`)
     }
   })
-  return { addresses, ranges }
+  return { addresses, ranges: ipRangeSet(ranges) }
 }
 
 const matches = (ua: string, record: IncludeRecord) =>
@@ -155,12 +156,7 @@ const robot = (reason: string, category = 'SPIDER_OR_ROBOT', primaryImpact = 'UN
 /** Whether an address (already parsed) is on the IP list. */
 function listed(lists: IabLists, address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
   const written = address.kind() === 'ipv4' ? address.toString() : address.toNormalizedString()
-  if (lists.addresses.has(written)) return true
-  return lists.ranges.some(([range, bits]) =>
-    range.kind() === 'ipv4'
-      ? address.kind() === 'ipv4' && (address as ipaddr.IPv4).match(range as ipaddr.IPv4, bits)
-      : address.kind() === 'ipv6' && (address as ipaddr.IPv6).match(range as ipaddr.IPv6, bits),
-  )
+  return lists.addresses.has(written) || lists.ranges.has(address)
 }
 
 /**
