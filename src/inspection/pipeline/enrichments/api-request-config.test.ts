@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { exactJsonText, parseJsonExactly } from '../../../iglu/index.js'
 import { answerEntities, parseApiRequestConfig, requestFor } from './api-request.js'
 import {
   event,
@@ -176,6 +177,32 @@ describe('the entities of an answer', () => {
       { schema: OUTPUT, data: null },
       { schema: OUTPUT, data: ['a', 'b'] },
     ])
+  })
+
+  it('keeps the digits of numbers a double rounds, selected alone, as items or inside objects', () => {
+    const text =
+      '{"n":9007199254740993,"list":[1,12345678901234567890],"o":{"big":-98765432109876543210}}'
+    const config = withOutputs('$.n', '$.list[*]', '$.o', '$.list[1]')
+    const answer = parseJsonExactly(text)
+    const written = (entities: unknown) =>
+      (entities as object[]).map((entity) => exactJsonText(entity))
+    const expected = [
+      `{"schema":"${OUTPUT}","data":9007199254740993}`,
+      `{"schema":"${OUTPUT}","data":[1,12345678901234567890]}`,
+      `{"schema":"${OUTPUT}","data":{"big":-98765432109876543210}}`,
+      `{"schema":"${OUTPUT}","data":12345678901234567890}`,
+    ]
+    expect(written(answerEntities(config, answer))).toEqual(expected)
+    // As a worker thread's selections arrive: JSON text read back, the items' texts kept by index.
+    const crossed = [
+      '[9007199254740993]',
+      '[1,12345678901234567890]',
+      '[{"big":-98765432109876543210}]',
+      '[12345678901234567890]',
+    ].map((json) => parseJsonExactly(json) as unknown[])
+    expect(written(answerEntities(config, answer, crossed))).toEqual(expected)
+    // The values themselves are still the doubles.
+    expect(answerEntities(config, answer)[0]).toEqual({ schema: OUTPUT, data: 9007199254740992 })
   })
 
   it('fails each output that finds nothing or a single empty array', () => {

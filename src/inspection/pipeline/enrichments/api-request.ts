@@ -16,8 +16,10 @@ import {
   isDirectPath,
   jsonPathProblem,
   largerThan,
-  normalisedSelection,
+  placeSelection,
   selectAll,
+  selectionKeepingTexts,
+  selectKeepingTexts,
   type OffloadedSelect,
 } from './json-path-selection.js'
 import { parseLookupInputs, preselectInputs, readInput, type LookupInput } from './lookup-inputs.js'
@@ -187,15 +189,25 @@ export function answerEntities(
 ): SelfDescribing[] | string[] {
   const entities: SelfDescribing[] = []
   const errors: string[] = []
+  // Numbers a double rounds keep their digits, even as the selection itself or an item of it.
+  const keepTexts = keepsWrittenNumbers(answer)
   config.outputs.forEach(({ schema, path }, at) => {
-    const found = selected?.[at] ?? selectAll(path, answer)
-    const data = normalisedSelection(found)
+    const offloaded = selected?.[at]
+    const found =
+      offloaded === undefined
+        ? (keepTexts ? selectKeepingTexts : selectAll)(path, answer)
+        : keepTexts
+          ? selectionKeepingTexts(offloaded)
+          : offloaded
+    const entity: SelfDescribing = { schema, data: null }
+    placeSelection(entity as unknown as Record<string, unknown>, 'data', found)
+    const data = entity.data
     if (found.length === 0 || (Array.isArray(data) && data.length === 0)) {
       const quoted = quotedAnswer(answer)
       errors.push(
         `API Request enrichment:Value not found Error: no values were found by JSON Path [${path}] in [${quoted}]`,
       )
-    } else entities.push({ schema, data })
+    } else entities.push(entity)
   })
   return errors.length > 0 ? errors : entities
 }

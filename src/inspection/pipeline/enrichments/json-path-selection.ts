@@ -1,5 +1,5 @@
 import { JSONPath } from 'jsonpath-plus'
-import { RoundedNumberText, writtenNumberAt } from '../../../iglu/index.js'
+import { placeValue, RoundedNumberText, writtenNumberAt } from '../../../iglu/index.js'
 
 /**
  * JSONPath as the SQL and API enrichments use it (jsonpath-plus, its safe evaluator), and how its
@@ -110,4 +110,22 @@ export function selectPointers(path: string, json: unknown): string[] {
 /** Enrich's normal form of a JSONPath's result: no match `[]`, one match itself, several an array. */
 export function normalisedSelection(found: readonly unknown[]): unknown {
   return found.length === 1 ? found[0] : [...found]
+}
+
+/**
+ * The normal form placed at `container[key]`, for a selection whose numbers may be
+ * RoundedNumberTexts (`selectKeepingTexts`): each becomes its double there, its digits kept as
+ * written, whether it is the one match or an item of several.
+ */
+export function placeSelection(
+  container: Record<string, unknown>,
+  key: string,
+  found: readonly unknown[],
+): void {
+  if (found.length === 1) return void placeValue(container, key, found[0])
+  const items: unknown[] = []
+  found.forEach((item, at) =>
+    placeValue(items as unknown as Record<string, unknown>, String(at), item),
+  )
+  container[key] = items
 }
