@@ -306,10 +306,16 @@ describe.each(backends)('tracking scenarios on $name', (backend) => {
     const second = await admin.call('GET', `${scenarios}/${id}?version=1&status=draft`)
     expect(second.body.data[0].description).toBe('second')
     const missing = await admin.call('GET', `${scenarios}/${id}?version=7`)
-    expect([missing.status, missing.body.errors[0].title]).toEqual([
+    expect([missing.status, missing.body.errors[0].title, missing.body.errors[0].source]).toEqual([
       404,
       `Tracking scenario ${id} has no kept version 7`,
+      'query.version',
     ])
+    // Past the largest version a scenario may take (a 32-bit integer): none is kept, no 5xx.
+    for (const version of ['2147483648', '9999999999']) {
+      const beyond = await admin.call('GET', `${scenarios}/${id}?version=${version}`)
+      expect([beyond.status, beyond.body.errors[0].code]).toEqual([404, 'ScenarioNotFound'])
+    }
     const notPublished = await admin.call('GET', `${scenarios}/${id}?version=0&status=published`)
     expect(notPublished.body.errors[0].title).toBe(
       `Tracking scenario ${id} has no kept version 0 that is published`,

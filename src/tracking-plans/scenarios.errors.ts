@@ -25,7 +25,14 @@ export class ScenarioNotFoundError extends DomainError<'SCENARIO_NOT_FOUND'> {
         : status !== undefined
           ? `Tracking scenario ${id} has no ${status} version`
           : `Tracking scenario ${id} not found`
-    super(title, { problems: [problemError('ScenarioNotFound', 'path.trackingScenarioId', title)] })
+    // The parameter at fault: the asked version or status when the scenario itself exists.
+    const source =
+      version !== undefined
+        ? 'query.version'
+        : status !== undefined
+          ? 'query.status'
+          : 'path.trackingScenarioId'
+    super(title, { problems: [problemError('ScenarioNotFound', source, title)] })
   }
 }
 

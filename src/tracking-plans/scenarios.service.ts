@@ -25,6 +25,7 @@ import {
   createVersionProblems,
   editVersionProblems,
   nextVersion,
+  MAX_SCENARIO_VERSION,
   statusProblems,
   versionsDiscardedByPublishing,
   type KeptVersion,
@@ -159,6 +160,9 @@ export function createScenariosService(deps: ScenariosDeps) {
       const current = await store.find(organizationId, scenarioId)
       if (current === null) throw new ScenarioNotFoundError(id)
       const version = query.version === undefined ? undefined : Number(query.version)
+      // No version past the largest a scenario may take is kept: none to look for.
+      if (version !== undefined && version > MAX_SCENARIO_VERSION)
+        throw new ScenarioNotFoundError(id, query.status, version)
       const isCurrent =
         (query.status === undefined || query.status === current.status) &&
         (version === undefined || version === current.version)
