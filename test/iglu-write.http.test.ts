@@ -237,6 +237,25 @@ describe("Iglu Server's write API", () => {
     // A version gap is Iglu Server's 409 too.
     const gap = objectSchema('com.acme', 'order', '1-0-3', { id: { type: 'string', maxLength: 9 } })
     expect((await put('dev', 'com.acme/order/jsonschema/1-0-3', gap, keys.write)).status).toBe(409)
+    // A gap in PROD alone (DEV would take the version) is refused before DEV is written.
+    const dev102 = objectSchema('com.acme', 'order', '1-0-2', {
+      id: { type: 'string', maxLength: 9 },
+      note: { type: 'string', maxLength: 9 },
+    })
+    expect((await put('dev', 'com.acme/order/jsonschema/1-0-2', dev102, keys.write)).status).toBe(
+      201,
+    )
+    // 1-0-3 follows 1-0-2 in DEV, but PROD has no 1-0-2: nothing may be written.
+    const v103 = objectSchema('com.acme', 'order', '1-0-3', {
+      id: { type: 'string', maxLength: 9 },
+      note: { type: 'string', maxLength: 9 },
+      tag: { type: 'string', maxLength: 9 },
+    })
+    const prodGap = await put('prod', 'com.acme/order/jsonschema/1-0-3', v103, keys.write)
+    expect([prodGap.status, prodGap.body.code]).toEqual([409, 'VERSION_GAP'])
+    expect((await read('dev', '/schemas/com.acme/order/jsonschema/1-0-3', keys.read)).status).toBe(
+      404,
+    )
   })
 
   it('deletes a key by its value: its writes are refused from then on', async () => {

@@ -6,12 +6,17 @@ import {
   parseSchemaVer,
   schemaKeyToUri,
   SELF_DESC_METASCHEMA_URI,
+  sequencingProblem,
   type SchemaKey,
 } from '../iglu/index.js'
 import { isJsonObject } from '../shared/index.js'
 import { igluReport, type IgluReportItemValue } from './iglu-lint-report.js'
 import type { IgluRepository } from './iglu-repository.js'
-import { MisversionedChangeError, SchemaAlreadyExistsError } from './registry.errors.js'
+import {
+  MisversionedChangeError,
+  SchemaAlreadyExistsError,
+  VersionGapError,
+} from './registry.errors.js'
 import type { RegistryService } from './registry.service.js'
 import type { Env } from './registry.store.js'
 
@@ -79,7 +84,7 @@ function describedByPath(body: Record<string, unknown>, text: string | null, key
  * validation (refused only for errors), then a deployment VALIDATED → DEV, and for the PROD base
  * DEV → PROD too, each recorded as a deployment by the key. DEV versions are patched in place
  * (Iglu's `patchesAllowed`); a PROD version is never replaced. What can be refused is refused
- * before anything is written, but for a version gap in PROD alone, found once DEV holds the version.
+ * before anything is written.
  */
 export async function writeThroughIglu(
   deps: { readonly service: RegistryService; readonly repository: IgluRepository },
@@ -122,6 +127,16 @@ export async function writeThroughIglu(
     | undefined
   if (env === 'PROD' && change?.misversioned === true && !write.allowMisversioned)
     throw new MisversionedChangeError(uri, change)
+  // A version gap in PROD is refused before DEV is written; the PROD deployment checks it again.
+  if (env === 'PROD' && existing === null) {
+    const { vendor, name, format } = key
+    const prod = await deps.repository.list(organizationId, 'PROD', { vendor, name, format })
+    const gap = sequencingProblem(
+      key.version,
+      prod.map((schema) => schema.key.version),
+    )
+    if (gap !== null) throw new VersionGapError(gap, 'PROD')
+  }
 
   const request = {
     vendor: key.vendor,
