@@ -186,6 +186,9 @@ describeWithSharedData.each(storageModes)(
               'collector_tstamp',
               'contexts_com_snowplowanalytics_snowplow_web_page_1',
               'nothing',
+              '__proto__',
+              'constructor',
+              'toString',
             ],
           },
         })
@@ -198,6 +201,14 @@ describeWithSharedData.each(storageModes)(
         values: null,
       })
       expect(stats.nothing).toEqual({ sortable: true, filterable: true, values: [] })
+      // Names of JavaScript's own properties are columns like any other: unknown, no values.
+      expect(Object.keys(stats).slice(-3)).toEqual(['__proto__', 'constructor', 'toString'])
+      for (const name of ['__proto__', 'constructor', 'toString'])
+        expect(Object.getOwnPropertyDescriptor(stats, name)?.value).toEqual({
+          sortable: true,
+          filterable: true,
+          values: [],
+        })
       const buckets = [
         { start: '2026-01-01T00:00:00Z', end: '2026-01-01T00:01:00Z' },
         { start: '2026-01-01T00:01:00Z', end: '2026-01-01T00:03:00Z' },

@@ -187,7 +187,8 @@ type ColumnStat = { sortable: boolean; filterable: boolean; values: string[] | n
 
 /** Per column: can it be sorted, filtered, and its first distinct values (newest events first). */
 export async function columnStats(source: EventPages, columns: readonly string[]) {
-  const stats: Record<string, ColumnStat> = {}
+  // No prototype: a column may be called `__proto__` or `constructor`, and is only ever a key.
+  const stats: Record<string, ColumnStat> = Object.create(null) as Record<string, ColumnStat>
   const collecting = new Map<string, Set<string>>()
   for (const column of columns) {
     if (column.startsWith('contexts_') || column.startsWith('unstruct_event'))
@@ -205,7 +206,7 @@ export async function columnStats(source: EventPages, columns: readonly string[]
     for await (const page of source) {
       for (const event of page.map(lossyOf)) {
         for (const [column, values] of collecting) {
-          const value = event[column]
+          const value = Object.hasOwn(event, column) ? event[column] : undefined
           if (values.size < MAX_STAT_VALUES && value !== undefined && !isComplex(value))
             values.add(asText(value))
         }
