@@ -358,6 +358,34 @@ describeWithSharedData.each(storageModes)(
         expect(await bad({ vendor: 'foo', version: 'nope' })).toEqual([])
       })
 
+      it("checks a tp2 body against the schema it names, then that schema against payload_data's criterion, as Enrich does", async () => {
+        const postBody = (body: unknown) =>
+          fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          })
+        await postBody(sdj('iglu:com.acme/nowhere/jsonschema/1-0-0', [base]))
+        await postBody(
+          sdj(`iglu:${SP}/contexts/jsonschema/1-0-0`, [
+            sdj('iglu:com.acme/x/jsonschema/1-0-0', {}),
+          ]),
+        )
+        await postBody(sdj('not a schema', [base]))
+        const [notIglu, mismatch, unresolved] = (await bad()).map(
+          (e: { errors: string[] }) => JSON.parse(e.errors[1] ?? 'null').data.failure.messages[0],
+        )
+        expect(unresolved).toMatchObject({
+          schemaKey: 'iglu:com.acme/nowhere/jsonschema/1-0-0',
+          error: { error: 'ResolutionError' },
+        })
+        expect(mismatch).toEqual({
+          schemaKey: `iglu:${SP}/contexts/jsonschema/1-0-0`,
+          schemaCriterion: `iglu:${SP}/payload_data/jsonschema/1-0-*`,
+        })
+        expect(notIglu).toMatchObject({ error: 'INVALID_IGLUURI' })
+      })
+
       it('records a tp2 POST whose content type cannot be read as a tracker protocol violation, and reads its GET', async () => {
         for (const type of [';;;', 'json', ''])
           expect((await postTp2([base], type)).status).toBe(200)

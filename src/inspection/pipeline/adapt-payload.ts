@@ -2,7 +2,7 @@ import { jsonDepthExceeds, jsonTextNestsAtMost, parseJsonExactly } from '../../i
 import type { CollectorPayload, RawEvent } from './collector-payload.js'
 import type { IgluValidation, ValidationVerdict } from './iglu-validation.js'
 import { parameterValue } from './recurring-values.js'
-import { isJsonObject } from '../../shared/index.js'
+import { isIgluUri, isJsonObject } from '../../shared/index.js'
 
 export const SNOWPLOW_VENDOR = 'com.snowplowanalytics.snowplow'
 const IGLU_WEBHOOK_VENDOR = 'com.snowplowanalytics.iglu'
@@ -132,14 +132,9 @@ function adaptTp2(
   if (!isJsonObject(envelope) || typeof envelope.schema !== 'string' || !('data' in envelope)) {
     return fail([{ json: envelope, error: 'INVALID_DATA_PAYLOAD' }])
   }
-  if (!PAYLOAD_DATA.test(envelope.schema)) {
-    return fail([
-      {
-        schemaKey: envelope.schema,
-        schemaCriterion: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-*',
-      },
-    ])
-  }
+  if (!isIgluUri(envelope.schema)) return fail([{ json: envelope, error: 'INVALID_IGLUURI' }])
+  // As Enrich: the body is validated against the schema it names, whatever that is, and only
+  // then must the schema be payload_data's (an unknown schema is a resolution error).
   const { schema, data } = envelope
   const verdict = iglu.validateNow(schema, data)
   return verdict === undefined
@@ -157,6 +152,13 @@ function tp2Events(
 ): AdapterOutcome {
   const fail = tp2Failure
   if (verdict.kind === 'invalid') return fail([{ schemaKey: schema, error: verdict.error }])
+  if (!PAYLOAD_DATA.test(schema))
+    return fail([
+      {
+        schemaKey: schema,
+        schemaCriterion: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-*',
+      },
+    ])
   if (!Array.isArray(data))
     return fail([
       {
