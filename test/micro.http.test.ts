@@ -658,6 +658,14 @@ describeWithSharedData.each(storageModes)(
           body: { message: expect.stringContaining('limit') },
         })
         expect(await local('/bad', { vendor: 3 })).toMatchObject({ status: 422 })
+        // A limit is a JVM Int in Micro: past it, a wrong type rather than "everything".
+        for (const body of ['{"limit":99999999999999999999}', '{"limit":1e400}'])
+          for (const path of ['/good', '/bad'])
+            expect(await local(path, body)).toMatchObject({
+              status: 422,
+              body: { message: expect.stringContaining('limit') },
+            })
+        expect(await local('/good', { limit: 2_147_483_647 })).toMatchObject({ status: 200 })
         expect(await local('/good', { nonsense: true, schema: null })).toMatchObject({
           status: 200,
           body: [],

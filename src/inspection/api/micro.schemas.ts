@@ -5,6 +5,9 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Union([schema, Type.Null()])
 const Instant = Type.String({ format: 'date-time' })
 
+/** Micro reads a limit as a JVM Int: a number past it is a wrong type (422), not "everything". */
+const JavaInt = { minimum: -2_147_483_648, maximum: 2_147_483_647 } as const
+
 const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Optional(Type.Union([schema, Type.Null()]))
 
@@ -19,7 +22,7 @@ export const GoodFilterBody = Type.Object(
       Type.Union([Type.Literal('valid'), Type.Literal('invalid'), Type.Literal('none')]),
     ),
     violation: OrNull(Type.String({ maxLength: 100 })),
-    limit: OrNull(Type.Integer()),
+    limit: OrNull(Type.Integer(JavaInt)),
   },
   { additionalProperties: true },
 )
@@ -29,9 +32,9 @@ export const BadFilterBody = Type.Object(
   {
     vendor: OrNull(Type.String()),
     version: OrNull(Type.String()),
-    limit: OrNull(Type.Integer()),
+    limit: OrNull(Type.Integer(JavaInt)),
     // Floe's: skip this many of the newest matching bad rows (a console page's start).
-    offset: OrNull(Type.Integer({ minimum: 0 })),
+    offset: OrNull(Type.Integer({ minimum: 0, maximum: JavaInt.maximum })),
     // Floe's: only the bad row of this event (the console's link from a failed event).
     eventId: OrNull(
       Type.String({
@@ -100,7 +103,9 @@ export const CoverageQuery = Type.Object({
   appId: Type.Optional(Type.String({ maxLength: 255 })),
 })
 
-const AtMost = Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]))
+const AtMost = Type.Optional(
+  Type.Union([Type.Integer({ minimum: 0, maximum: JavaInt.maximum }), Type.Null()]),
+)
 
 /** POST .../assert: a CI run's expectations of the events it sent. */
 export const AssertBody = Type.Object(
