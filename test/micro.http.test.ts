@@ -125,6 +125,20 @@ describeWithSharedData.each(storageModes)(
         expect(Object.keys(event.rawEvent.parameters)).toEqual(expect.arrayContaining(names))
       })
 
+      it('keeps a parameter without a value as null in the raw event and the bad row, parsing it as absent', async () => {
+        expect((await get('/i?flag&e=pv&p=web&tv=t&aid')).status).toBe(200)
+        expect((await get('/i?flag&e=pv&p=web&tv=t&eid=bad')).status).toBe(200)
+        expect(await allText()).toBe('{"total":2,"good":1,"bad":1}')
+        const [event] = await good()
+        expect(event.rawEvent.parameters).toMatchObject({ flag: null, aid: null, e: 'pv' })
+        expect(event.event.app_id).toBeNull()
+        const [row] = await bad()
+        expect(JSON.parse(row.errors[1]).data.payload.raw.parameters).toContainEqual({
+          name: 'flag',
+          value: null,
+        })
+      })
+
       it('shows every event of the requests answered before a query, whatever arrived with them', async () => {
         const aids = Array.from({ length: 40 }, (_, i) => `burst-${i}`)
         const answers = await Promise.all(aids.map((aid) => get(`/i?${query({ ...base, aid })}`)))

@@ -26,8 +26,9 @@ export type AdapterOutcome =
 /** The named parameters, last value wins (one loop: this runs for every GET event). */
 function queryMap(payload: CollectorPayload): Map<string, string | null> {
   const parameters = new Map<string, string | null>()
+  // A name without `=` has no value: kept as null (Micro's rawEvent shows it), never parsed.
   for (const pair of payload.querystring)
-    if (pair.value !== null) parameters.set(pair.name, parameterValue(pair.name, pair.value))
+    parameters.set(pair.name, pair.value === null ? null : parameterValue(pair.name, pair.value))
   return parameters
 }
 const rawEvent = (payload: CollectorPayload, parameters: Map<string, string | null>): RawEvent => ({
@@ -294,9 +295,8 @@ function adaptRedirect(payload: CollectorPayload): AdapterOutcome {
   const query = queryMap(payload)
   const target = query.get('u')
   if (target === undefined || target === null) {
-    const text = payload.querystring
-      .map((pair) => (pair.value === null ? pair.name : `${pair.name}=${pair.value}`))
-      .join('&')
+    // As Enrich writes its parameter map: the last of a repeated name, `null` for no value.
+    const text = [...query].map(([name, value]) => `${name}=${value ?? 'null'}`).join('&')
     return fail(
       'querystring',
       text === '' ? null : text.slice(0, 1000),
