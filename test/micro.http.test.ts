@@ -209,9 +209,18 @@ describeWithSharedData.each(storageModes)(
       it('serves the same under /micro', async () => {
         await get('/i?e=pp&p=web&tv=lol')
         expect(await (await get('/micro/all')).text()).toBe('{"total":1,"good":1,"bad":0}')
-        expect(await (await get('/micro/nope')).text()).toBe(
-          'Path for micro has to be one of: /events /all /good /bad /reset /iglu /columns /columnStats /timeline /stream /ui /auth-config',
-        )
+        const unknown =
+          'Path for micro has to be one of: /events /all /good /bad /reset /iglu /columns /columnStats /timeline /stream /ui /auth-config'
+        // An unknown path, the bare prefix, and a schema lookup with another method than GET.
+        for (const [method, path] of [
+          ['GET', '/micro/nope'],
+          ['GET', '/micro'],
+          ['GET', '/local'],
+          ['POST', '/micro/iglu/com.acme/nope/jsonschema/1-0-0'],
+        ]) {
+          const answer = await fetch(`${server.baseUrl}${path}`, { method })
+          expect([path, answer.status, await answer.text()]).toEqual([path, 404, unknown])
+        }
         // Micro 4.x's UI asks whether to sign in; Floe's inspection API has no sign-in.
         const auth = await get('/micro/auth-config')
         expect([auth.status, await auth.text()]).toEqual([

@@ -223,14 +223,15 @@ export const microRoutes: FastifyPluginAsync<{
       return reply.code(404).send({ value: resolution.history })
     },
   )
-  app.all('/iglu/*', async (_request, reply) =>
+  // Any other lookup path; another method is an unknown path (below), as in Micro.
+  app.get('/iglu/*', async (_request, reply) =>
     reply.code(404).type('text/plain; charset=UTF-8').send(LOOKUP_FORMAT),
   )
   await app.register(coverageRoutes, { inspection })
   await app.register(inspectorUiRoutes)
   // Micro 4.x's answer when it runs without authentication, as the inspection API here always does.
   app.get('/auth-config', async () => ({ domain: '', audience: '', clientId: '', enabled: false }))
-  app.all('/*', async (request, reply) => {
+  const unknownPath = async (request: FastifyRequest, reply: FastifyReply) => {
     // A browser's preflight must succeed; any other unknown path is Micro's 404 text.
     if (request.method === 'OPTIONS') return reply.code(200).send('')
     return reply
@@ -239,7 +240,10 @@ export const microRoutes: FastifyPluginAsync<{
       .send(
         'Path for micro has to be one of: /events /all /good /bad /reset /iglu /columns /columnStats /timeline /stream /ui /auth-config',
       )
-  })
+  }
+  app.all('/*', unknownPath)
+  // The bare prefix (`/micro`, `/local`) too.
+  app.all('/', unknownPath)
 }
 
 /** `--max-events 0`: the inspection API is off, every path answers 404 with an empty body. */
