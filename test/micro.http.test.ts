@@ -689,6 +689,13 @@ describeWithSharedData.each(storageModes)(
               body: { message: expect.stringContaining('limit') },
             })
         expect(await local('/good', { limit: 2_147_483_647 })).toMatchObject({ status: 200 })
+        expect(await local('/good', { specification_verdict: 'maybe' })).toMatchObject({
+          status: 422,
+          body: {
+            message:
+              'The request body was invalid: /specification_verdict must be one of valid, invalid, none, null',
+          },
+        })
         expect(await local('/good', { nonsense: true, schema: null })).toMatchObject({
           status: 200,
           body: [],

@@ -239,7 +239,11 @@ describe.each(backends)('tracking scenarios on $name', (backend) => {
       })
       expect(
         (await admin.call('GET', `${scenarios}?status=archived`)).body.errors[0],
-      ).toMatchObject({ code: 'InvalidParameter', source: 'query.status' })
+      ).toMatchObject({
+        code: 'InvalidParameter',
+        source: 'query.status',
+        title: 'query.status must be one of draft, published, deprecated',
+      })
       expect(await admin.call('PATCH', `${scenarios}/${missing}/extra`)).toMatchObject({
         status: 404,
         body: { data: [], includes: [], errors: [{ code: 'NotFound' }] },

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
+import { allowedValuesIssue } from '../iglu/index.js'
 import { DomainError } from '../shared/index.js'
 import { STATUS_BY_DOMAIN_KIND } from './error-status.js'
 
@@ -45,7 +46,8 @@ function fieldPath(pointer: string, extra: unknown, root: string | undefined): s
 
 /** A request-shape problem as an item naming the field: InvalidBody for the body, InvalidParameter for path and query. */
 function validationItem(error: FastifyError, bodyRoot: string | undefined): EnvelopeErrorItem {
-  const issue: AjvIssue = (error.validation?.[0] as AjvIssue | undefined) ?? {}
+  const issue: AjvIssue =
+    allowedValuesIssue(error.validation) ?? (error.validation?.[0] as AjvIssue | undefined) ?? {}
   const extra = issue.params?.missingProperty ?? issue.params?.additionalProperty
   const context = error.validationContext ?? 'body'
   const inBody = context === 'body'

@@ -1,11 +1,13 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { DomainError } from '../shared/index.js'
-import { validationIssueText } from '../iglu/index.js'
+import { allowedValuesIssue, validationIssueText } from '../iglu/index.js'
 import type { ErrorBody } from './error-body.schema.js'
 import { codeForClientStatus, STATUS_BY_DOMAIN_KIND } from './error-status.js'
 
 /** Fastify's message, except that an unknown field is named (Ajv's own text only says there is one). */
 function validationMessage(error: FastifyError): string {
+  const allowed = allowedValuesIssue(error.validation)
+  if (allowed !== undefined) return validationIssueText(error.validationContext ?? 'body', allowed)
   const issue = error.validation?.[0]
   return issue?.keyword === 'additionalProperties'
     ? validationIssueText(error.validationContext ?? 'body', issue)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { validatorsOnFirstUse } from './ajv-factory.js'
+import { allowedValuesIssue, validationIssueText, validatorsOnFirstUse } from './ajv-factory.js'
 
 describe('validators compiled at their first use', () => {
   const schemas = {
@@ -33,5 +33,37 @@ describe('validators compiled at their first use', () => {
     expect(all.errors).toHaveLength(2)
     expect(first({})).toBe(false)
     expect(first.errors).toHaveLength(1)
+  })
+})
+
+describe('a value outside a union of constants', () => {
+  const { env, kind, other } = validatorsOnFirstUse(
+    {
+      env: {
+        type: 'object',
+        properties: { env: { anyOf: [{ const: 'DEV' }, { const: 'PROD' }] } },
+      },
+      kind: {
+        anyOf: [{ anyOf: [{ const: 'event' }, { enum: ['entity'] }] }, { type: 'null' }],
+      },
+      other: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+    },
+    { allErrors: true },
+  )
+
+  it('is one issue listing the allowed values, at the value', () => {
+    expect(env({ env: 'QA' })).toBe(false)
+    const issue = allowedValuesIssue(env.errors)
+    expect(validationIssueText('querystring', issue)).toBe(
+      'querystring/env must be one of DEV, PROD',
+    )
+    expect(kind('x')).toBe(false)
+    expect(allowedValuesIssue(kind.errors)?.message).toBe('must be one of event, entity, null')
+  })
+
+  it('leaves any other union to Ajv', () => {
+    expect(other(true)).toBe(false)
+    expect(allowedValuesIssue(other.errors)).toBeUndefined()
+    expect(allowedValuesIssue(null)).toBeUndefined()
   })
 })

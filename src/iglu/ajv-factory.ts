@@ -168,3 +168,33 @@ export function validationIssueText(root: string, issue: ValidationIssue | undef
     ? `${where}/${unknown} is not a known field`
     : `${where} ${issue?.message ?? 'is not valid'}`
 }
+
+/**
+ * A value outside a union of constants (`DEV` or `PROD`) as one issue listing the allowed values,
+ * where Ajv reports each constant missed and then the `anyOf`; undefined for any other problem.
+ */
+export function allowedValuesIssue(
+  issues: readonly ValidationIssue[] | null | undefined,
+): ValidationIssue | undefined {
+  const union = issues?.find((issue) => issue.keyword === 'anyOf')
+  if (issues == null || union === undefined) return undefined
+  const at = union.instancePath ?? ''
+  const values: unknown[] = []
+  for (const issue of issues) {
+    // A nested union (a union of constants, or null) reports its own anyOf at the same place.
+    if (issue.keyword === 'anyOf' || (issue.instancePath ?? '') !== at) continue
+    if (issue.keyword === 'const') values.push(issue.params?.allowedValue)
+    else if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues))
+      values.push(...(issue.params.allowedValues as unknown[]))
+    else if (issue.keyword === 'type' && issue.params?.type === 'null') values.push(null)
+    else return undefined
+  }
+  if (values.length === 0) return undefined
+  const written = values.map((value) => (typeof value === 'string' ? value : JSON.stringify(value)))
+  return {
+    keyword: 'enum',
+    instancePath: at,
+    message: `must be one of ${written.join(', ')}`,
+    params: { allowedValues: values },
+  }
+}

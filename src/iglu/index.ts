@@ -3,7 +3,9 @@ export {
   ASSERTED_FORMATS,
   compileSchema,
   createAjv,
+  allowedValuesIssue,
   validationIssueText,
+  type ValidationIssue,
   validatorsOnFirstUse,
   type ValidatorOnFirstUse,
 } from './ajv-factory.js'

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify'
+import { allowedValuesIssue, type ValidationIssue } from '../../iglu/index.js'
 
 export type BodyReading<T> =
   { ok: true; filter: T } | { ok: false; status: 400 | 422; message: string }
@@ -15,11 +16,8 @@ export function readBody<T>(
     return { ok: false, status: 400, message: 'The request body was malformed.' }
   }
   if (validate(parsed)) return { ok: true, filter: parsed as T }
-  const [first] = (validate.errors ?? []) as {
-    instancePath?: string
-    message?: string
-    params?: { additionalProperty?: unknown }
-  }[]
+  const issues = (validate.errors ?? []) as ValidationIssue[]
+  const first = allowedValuesIssue(issues) ?? issues[0]
   // A field the body may not have is named (Ajv's own words only say that there is one).
   const unknown = first?.params?.additionalProperty
   const problem =
