@@ -219,6 +219,9 @@ describe.each(backends)('data structures API on $name', (backend) => {
     // snowplow-cli asks for everything at once with size=1000000000 (capped, not refused), and far pages are empty.
     expect(await page('from=0&size=1000000000')).toEqual(all)
     expect(await page('from=123456789012345&size=1')).toEqual([])
+    // However many digits: a size is capped, a from is past the end.
+    expect(await page(`from=0&size=${'9'.repeat(40)}`)).toEqual(all)
+    expect(await page(`from=${'9'.repeat(40)}&size=1`)).toEqual([])
     expect((await page('env=PROD')).map((d) => d.env)).toEqual(['PROD'])
     expect((await page('version=1-0-1')).every((d) => d.version === '1-0-1')).toBe(true)
     expect((await user.call('GET', `/data-structures/v1/${hash}/deployments?size=-1`)).status).toBe(

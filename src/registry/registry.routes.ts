@@ -78,7 +78,7 @@ export const dataStructureRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = a
       vendor,
       name,
       format,
-      from: Number(from ?? 0),
+      from: Math.min(Number(from ?? 0), Number.MAX_SAFE_INTEGER),
       size: Math.min(Number(size ?? MAX_PAGE), MAX_PAGE),
     })
   })
@@ -115,7 +115,7 @@ export const dataStructureRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = a
   app.get('/:hash/deployments', { schema: deploymentsSchema }, async (request) => {
     const { from, size, env, version } = request.query
     return registry.deployments(caller(request.principal).organizationId, request.params.hash, {
-      from: Number(from ?? 0),
+      from: Math.min(Number(from ?? 0), Number.MAX_SAFE_INTEGER),
       size: Math.min(Number(size ?? MAX_PAGE), MAX_PAGE),
       env,
       version,

@@ -6,8 +6,12 @@ const tags = ['data structures']
 const guardErrors = { 400: ErrorBodyRef, 401: ErrorBodyRef, 403: ErrorBodyRef }
 const AnyObject = Type.Object({}, { additionalProperties: true })
 const Env = Type.Union([Type.Literal('DEV'), Type.Literal('PROD')])
-/** Up to 15 digits, so every value is an exact JavaScript integer (snowplow-cli asks for `size=1000000000`). */
-const Count = Type.String({ pattern: '^[0-9]{1,15}$', description: 'A non-negative integer' })
+/** A non-negative integer of any size: the routes cap it (snowplow-cli asks for `size=1000000000`). */
+const Count = Type.String({
+  pattern: '^[0-9]+$',
+  maxLength: 100,
+  description: 'A non-negative integer (a larger size is capped, a larger from is past the end)',
+})
 
 export const Meta = Type.Object(
   {
