@@ -332,6 +332,15 @@ describe.each(backends)(
       expect(
         (await admin.call('POST', '/source-apps/v1', { name: 'A', colour: 'red' })).status,
       ).toBe(400)
+      // An entity's cardinality has a tracking scenario's bounds (0 to 1000).
+      const tooMany = await admin.call('POST', '/source-apps/v1', {
+        name: 'A',
+        entities: { tracked: [{ source: USER_1, minCardinality: 99_999_999_999_999 }] },
+      })
+      expect([tooMany.status, tooMany.body.message]).toEqual([
+        400,
+        'body/entities/tracked/0/minCardinality must be <= 1000',
+      ])
       expect(
         (
           await admin.call('PUT', '/data-products/v2/77777777-7777-4777-8777-777777777777', {

@@ -268,6 +268,14 @@ describe.each(backends)('tracking scenarios on $name', (backend) => {
       expect(response.body.includes[0]).toMatchObject({ version: 5, status: 'published' })
     })
 
+    it('refuses a blank name, naming it', async () => {
+      const blank = await create({ name: ' \t ', event: { source: SEARCH_1 } })
+      expect([blank.status, blank.body.errors]).toEqual([
+        422,
+        [{ type: 'Error', code: 'InvalidName', source: 'name', title: 'name must not be blank' }],
+      ])
+    })
+
     it('refuses a name already used in the same data structure context, on create and on rename', async () => {
       const duplicate = await create({
         name: 'Search',

@@ -4,14 +4,15 @@ import { allowedValuesIssue, validationIssueText } from '../iglu/index.js'
 import type { ErrorBody } from './error-body.schema.js'
 import { codeForClientStatus, STATUS_BY_DOMAIN_KIND } from './error-status.js'
 
-/** Fastify's message, except that an unknown field is named (Ajv's own text only says there is one). */
+/**
+ * The request's first problem, as Fastify words one (`querystring/size must match pattern …`), with
+ * an unknown field named and a union of constants listing its values. Fastify's own message joins
+ * every issue, and a value inside optional parts (a union with null) brings one line per part.
+ */
 function validationMessage(error: FastifyError): string {
-  const allowed = allowedValuesIssue(error.validation)
-  if (allowed !== undefined) return validationIssueText(error.validationContext ?? 'body', allowed)
-  const issue = error.validation?.[0]
-  return issue?.keyword === 'additionalProperties'
-    ? validationIssueText(error.validationContext ?? 'body', issue)
-    : error.message
+  const context = error.validationContext ?? 'body'
+  const issue = allowedValuesIssue(error.validation) ?? error.validation?.[0]
+  return issue === undefined ? error.message : validationIssueText(context, issue)
 }
 
 /**

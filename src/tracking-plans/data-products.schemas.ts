@@ -44,8 +44,9 @@ export type ReadBackField = keyof typeof ReadBackFields
 const EntityReferenceInput = Type.Object(
   {
     source: Type.String({ minLength: 1, maxLength: 1000 }),
-    minCardinality: OrNull(Type.Integer({ minimum: 0 })),
-    maxCardinality: OrNull(Type.Integer({ minimum: 0 })),
+    // The bounds a tracking scenario's entities have.
+    minCardinality: OrNull(Type.Integer({ minimum: 0, maximum: 1000 })),
+    maxCardinality: OrNull(Type.Integer({ minimum: 0, maximum: 1000 })),
     comment: OrNull(Text(2000)),
   },
   { additionalProperties: false },

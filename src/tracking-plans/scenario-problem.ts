@@ -1,6 +1,7 @@
 /** Codes of the items in a scenario response's `errors` array. */
 export type ProblemCode =
   | 'SourceNotFound'
+  | 'InvalidName'
   | 'NameNotUnique'
   | 'InvalidVersion'
   | 'InvalidStatus'
