@@ -327,6 +327,23 @@ describe('the PII pseudonymization step', () => {
     expect(order).toEqual(['another turn', 'hashed'])
   })
 
+  it('hashes each text of a large entity once under $..*, as in a small one', async () => {
+    const rows = Array.from({ length: 1200 }, (_, at) => [`r${at}`, [`n${at}`], { v: `v${at}` }])
+    const event = emptyEvent()
+    event.contexts.push({ schema: EMAIL, data: { rows } })
+    const offload: OffloadedSelect = (paths, text) =>
+      Promise.resolve(
+        paths.map((path) => ({ ok: true, found: selectPointers(path, JSON.parse(text)) })),
+      )
+    const pii = config([json('contexts', 'iglu:com.acme/email_sent/jsonschema/1-*-*', '$..*')])
+    const { waited, failures } = run(pii, event, [], offload)
+    expect(waited).toBeInstanceOf(Promise)
+    await waited
+    expect(failures).toEqual([])
+    const hashed = (event.contexts[0]!.data as { rows: typeof rows }).rows
+    expect(hashed[1199]).toEqual([sha256('r1199'), [sha256('n1199')], { v: sha256('v1199') }])
+  })
+
   it('selects nothing where a JSONPath fails on the document', () => {
     const event = emptyEvent()
     const entity = { schema: EMAIL, data: { a: [{ email: 'x' }] } }

@@ -99,6 +99,16 @@ function pseudonymized(value: unknown, hash: Pseudonymize, owned: Set<object>): 
   return copy
 }
 
+/**
+ * Whether a pointer's value is an item of an array selected before it. Enrich (Jayway's `map`)
+ * replaces a selected array by a new one, its texts hashed, so the pointers selected inside it
+ * afterwards (`$..*` lists an array before its items) act on the array it left: they change
+ * nothing, and each text is hashed once. An object or array inside it is carried over, so the
+ * pointers below that still count.
+ */
+const inSelectedArray = (pointer: string, selectedArrays: ReadonlySet<string>) =>
+  pointer !== '' && selectedArrays.has(pointer.slice(0, pointer.lastIndexOf('/')))
+
 /** The document with the values at `pointers` pseudonymized, copied where it changed; itself when nothing did. */
 export function pseudonymizeAt(
   document: unknown,
@@ -107,10 +117,13 @@ export function pseudonymizeAt(
   owned: Set<object> = new Set(),
 ): unknown {
   let result = document
+  const selectedArrays = new Set<string>()
   for (const pointer of pointers) {
+    if (inSelectedArray(pointer, selectedArrays)) continue
     const tokens = pointerTokens(pointer)
     let value: unknown = result
     for (const token of tokens) value = childOf(value, token)
+    if (Array.isArray(value)) selectedArrays.add(pointer)
     const replacement = pseudonymized(value, hash, owned)
     if (replacement === undefined) continue
     if (tokens.length === 0) {
@@ -150,13 +163,17 @@ async function offloadedPointers(
  * more than one hash).
  */
 function* textPointers(current: () => unknown, pointers: readonly string[]): Generator<string> {
+  const selectedArrays = new Set<string>()
   for (const pointer of pointers) {
+    if (inSelectedArray(pointer, selectedArrays)) continue
     let value: unknown = current()
     for (const token of pointerTokens(pointer)) value = childOf(value, token)
     if (typeof value === 'string') yield pointer
-    else if (Array.isArray(value))
+    else if (Array.isArray(value)) {
+      selectedArrays.add(pointer)
       for (let at = 0; at < value.length; at++)
         if (typeof value[at] === 'string') yield `${pointer}/${at}`
+    }
   }
 }
 
