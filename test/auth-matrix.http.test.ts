@@ -85,6 +85,11 @@ const ACCESS_TABLE: readonly (readonly [methods: string, url: string, access: Ac
   ['POST', `${MSC}/event-specs/v1/compatibility`, member],
   ['POST', `${MSC}/event-specs/v1/publish`, member],
   ['GET PUT DELETE', `${MSC}/event-specs/v1/:id`, member],
+  // The same routes under the name data products link them by.
+  ['GET POST', `${MSC}/tracking-scenarios/v2`, member],
+  ['GET POST', `${MSC}/tracking-scenarios/v2/`, member],
+  ['POST', `${MSC}/tracking-scenarios/v2/publish`, member],
+  ['GET PUT DELETE', `${MSC}/tracking-scenarios/v2/:id`, member],
   ['GET POST', `${MSC}/tracking-scenarios/v1`, member],
   ['GET POST', `${MSC}/tracking-scenarios/v1/`, member],
   ['GET PUT DELETE', `${MSC}/tracking-scenarios/v1/:trackingScenarioId`, member],
@@ -173,10 +178,11 @@ function bodyFor(route: RouteEntry, fixture: Fixture): unknown {
   if (url.endsWith('/api-keys')) return { description: 'auth matrix' }
   if (url.endsWith('/compatibility-checks'))
     return { candidate: { type: 'string' }, reference: { type: 'string' } }
-  if (url.endsWith('/event-specs/v1/compatibility'))
+  const specs = /\/(event-specs\/v1|tracking-scenarios\/v2)/
+  if (specs.test(url) && url.endsWith('/compatibility'))
     return { spec: { event: { source: `iglu:${vendor}/${name}/${format}/${version}` } } }
-  if (url.endsWith('/event-specs/v1/publish')) return { eventSpecIds: [fixture.scenarioId] }
-  if (url.includes('/event-specs/v1')) return { spec: { name: `Matrix spec ${randomUUID()}` } }
+  if (specs.test(url) && url.endsWith('/publish')) return { eventSpecIds: [fixture.scenarioId] }
+  if (specs.test(url)) return { spec: { name: `Matrix spec ${randomUUID()}` } }
   if (/\/validation-requests(\/sync)?$/.test(url)) return { data: fixture.schema }
   if (/\/deployment-requests(\/sync)?$/.test(url))
     return { source: 'DEV', target: 'PROD', vendor, name, format, version, message: 'auth matrix' }

@@ -100,11 +100,14 @@ describe.each(backends)(
           eventSpecs: [
             {
               id: specId,
-              url: `${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}/event-specs/v1/${specId}`,
+              url: `${server.baseUrl}/api/msc/v1/organizations/${admin.organizationId}/tracking-scenarios/v2/${specId}`,
             },
           ],
         }),
       ])
+      // The link answers: tracking scenarios v2 are the event specifications.
+      const linked = await admin.call('GET', `/tracking-scenarios/v2/${specId}`)
+      expect([linked.status, linked.body.data[0].id]).toEqual([200, specId])
       expect(read.body.includes.owners).toEqual([])
       expect(read.body.includes.eventSpecs).toEqual([
         expect.objectContaining({ id: specId, name: 'Search performed', dataProductId: productId }),

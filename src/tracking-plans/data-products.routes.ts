@@ -25,7 +25,7 @@ const caller = (request: FastifyRequest) => requirePrincipal(request.principal, 
 /** Absolute address of an event specification, as data products link them. */
 function eventSpecLink(request: FastifyRequest, organizationId: string) {
   return (specId: string) =>
-    `${request.protocol}://${request.host}/api/msc/v1/organizations/${organizationId}/event-specs/v1/${specId}`
+    `${request.protocol}://${request.host}/api/msc/v1/organizations/${organizationId}/tracking-scenarios/v2/${specId}`
 }
 
 /** Data products in their envelope: event specifications as links, what they link as `includes`. */

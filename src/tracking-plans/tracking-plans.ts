@@ -91,11 +91,13 @@ export const trackingPlansRoutes: FastifyPluginAsync<{
     prefix: '/tracking-scenarios/v1',
     scenarios: plans.scenarios,
   })
-  await app.register(eventSpecsRoutes, {
-    prefix: '/event-specs/v1',
-    eventSpecs: plans.eventSpecs,
-    writes: plans.eventSpecWrites,
-  })
+  // Event specifications are tracking scenarios v2 too: data products link them there.
+  for (const prefix of ['/event-specs/v1', '/tracking-scenarios/v2'])
+    await app.register(eventSpecsRoutes, {
+      prefix,
+      eventSpecs: plans.eventSpecs,
+      writes: plans.eventSpecWrites,
+    })
   await app.register(dataProductsRoutes, {
     prefix: '/data-products/v2',
     dataProducts: plans.dataProducts,
