@@ -250,6 +250,10 @@ describe('events are checked against their event specification', () => {
     const unknownField = await assert({ maxViolation: 0 })
     expect(unknownField.status).toBe(422)
     expect(JSON.stringify(unknownField.body)).toContain('maxViolation')
+    // Inside the time range too: a misspelt bound would otherwise mean no bound at all.
+    const misspeltBound = await assert({ timeRange: { begin: '2100-01-01T00:00:00Z' } })
+    expect(misspeltBound.status).toBe(422)
+    expect(JSON.stringify(misspeltBound.body)).toContain('timeRange/begin')
   })
 
   it('infers the specification from the event schema when no entity names it, and says so', async () => {

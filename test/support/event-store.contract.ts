@@ -168,12 +168,20 @@ export function describeEventStoreContract(
       const broken = aGoodEvent({ appId: 'broken', verdict: { id: 'spec-a', rules: ['maximum'] } })
       const other = aGoodEvent({ appId: 'other', verdict: { id: 'spec-b', rules: ['appId'] } })
       const unmatched = aGoodEvent({ appId: 'unmatched' })
-      await store.keep(batch({ good: [valid, broken, other, unmatched] }))
+      // An id the plan does not know is kept as the event wrote it; filters ignore its case.
+      const unknown = aGoodEvent({ appId: 'unknown', verdict: { id: 'Spec-C', rules: ['x'] } })
+      await store.keep(batch({ good: [valid, broken, other, unmatched, unknown] }))
       const apps = async (filter: Parameters<EventStore['findGood']>[0]) =>
         (await store.findGood(filter)).map((e) => e.event.app_id)
       expect(await apps({ event_specification: 'spec-a' })).toEqual(['broken', 'valid'])
       expect(await apps({ specification_verdict: 'valid' })).toEqual(['valid'])
-      expect(await apps({ specification_verdict: 'invalid' })).toEqual(['other', 'broken'])
+      expect(await apps({ specification_verdict: 'invalid' })).toEqual([
+        'unknown',
+        'other',
+        'broken',
+      ])
+      expect(await apps({ event_specification: 'spec-c' })).toEqual(['unknown'])
+      expect(await apps({ event_specification: 'SPEC-C' })).toEqual(['unknown'])
       expect(await apps({ specification_verdict: 'none' })).toEqual(['unmatched'])
       expect(await apps({ violation: 'appId' })).toEqual(['other'])
       expect(await apps({ event_specification: 'spec-a', violation: 'appId' })).toEqual([])

@@ -117,10 +117,14 @@ export const AssertBody = Type.Object(
     maxBad: AtMost,
     maxUnmatched: AtMost,
     timeRange: OrNull(
-      Type.Object({
-        start: Type.Optional(Nullable(Instant)),
-        end: Type.Optional(Nullable(Instant)),
-      }),
+      Type.Object(
+        {
+          start: Type.Optional(Nullable(Instant)),
+          end: Type.Optional(Nullable(Instant)),
+        },
+        // A misspelt bound must not become "no bound": an assert would pass on every event.
+        { additionalProperties: false },
+      ),
     ),
     appId: OrNull(Type.String({ maxLength: 255 })),
   },

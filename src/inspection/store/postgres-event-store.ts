@@ -90,6 +90,13 @@ const DERIVED_ENTITIES = sql`coalesce(body::jsonb -> 'event' -> 'derived_context
 const verdictHolding = (data: object) =>
   sql<boolean>`${DERIVED_ENTITIES} @> ${JSON.stringify([{ schema: EVENT_SPECIFICATION_VALIDATION, data }])}::jsonb`
 
+/**
+ * A verdict entity naming this specification, ignoring case as the memory store does: an id the
+ * plan does not know is kept as the event's entity wrote it.
+ */
+const verdictForSpecification = (id: string) =>
+  sql<boolean>`exists (select 1 from jsonb_array_elements(${DERIVED_ENTITIES}) as entity where entity ->> 'schema' = ${EVENT_SPECIFICATION_VALIDATION} and lower(entity -> 'data' -> 'eventSpecification' ->> 'id') = ${id.toLowerCase()})`
+
 /** The filter's criteria on the event specification verdict, read from the stored event. */
 function specificationConditions(filter: GoodEventFilter) {
   const conditions = []
@@ -98,9 +105,7 @@ function specificationConditions(filter: GoodEventFilter) {
   else if (filter.specification_verdict != null)
     conditions.push(verdictHolding({ isValid: filter.specification_verdict === 'valid' }))
   if (filter.event_specification != null)
-    conditions.push(
-      verdictHolding({ eventSpecification: { id: filter.event_specification.toLowerCase() } }),
-    )
+    conditions.push(verdictForSpecification(filter.event_specification))
   if (filter.violation != null)
     conditions.push(verdictHolding({ errors: [{ rule: filter.violation }] }))
   return conditions
