@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { contentHash } from './content-hash.js'
-import { dataStructureHash, parseIgluUri, schemaKeyToUri } from './schema-key.js'
+import { dataStructureHash, parseIgluUri, schemaKeyProblems, schemaKeyToUri } from './schema-key.js'
 import {
   compareSchemaVer,
   parseSchemaVer,
@@ -28,6 +28,14 @@ describe('iglu core', () => {
     expect(parseSchemaVer('10-2-13')).toEqual({ model: 10, revision: 2, addition: 13 })
     for (const bad of ['0-1-0', '01-0-0', '1-00-0', '1-0', '1-0-0-0', 'a-b-c', '1-0-01', ' 1-0-0'])
       expect(parseSchemaVer(bad)).toBeNull()
+  })
+
+  it('says what a refused SchemaVer must be, its size included', () => {
+    const key = { vendor: 'com.acme', name: 'x', format: 'jsonschema' }
+    expect(parseSchemaVer('1-999999999-0')).not.toBeNull()
+    expect(schemaKeyProblems({ ...key, version: '1-2147483648-0' })).toEqual([
+      'version "1-2147483648-0" must be MODEL-REVISION-ADDITION: whole numbers of at most 9 digits, MODEL ≥ 1, no leading zeros',
+    ])
   })
 
   it('orders versions numerically', () => {

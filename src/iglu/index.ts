@@ -32,6 +32,7 @@ export {
   compareSchemaVer,
   formatSchemaVer,
   parseSchemaVer,
+  SCHEMA_VER_RULE,
   type SchemaVer,
   sequencingProblem,
   bumpKind,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { igluUriParts, NAME_PATTERN, VENDOR_PATTERN } from '../shared/index.js'
-import { formatSchemaVer, parseSchemaVer, type SchemaVer } from './schema-ver.js'
+import { formatSchemaVer, parseSchemaVer, SCHEMA_VER_RULE, type SchemaVer } from './schema-ver.js'
 
 /** Identity of one schema version: `iglu:vendor/name/format/version`. */
 export interface SchemaKey {
@@ -62,9 +62,7 @@ export function schemaKeyProblems(parts: {
   check('format', parts.format, FORMAT_PATTERN, '[a-zA-Z0-9-_]+')
   if (typeof parts.version !== 'string') problems.push('version must be a string')
   else if (parseSchemaVer(parts.version) === null) {
-    problems.push(
-      `version "${parts.version.slice(0, 100)}" must be MODEL-REVISION-ADDITION with MODEL ≥ 1 and no leading zeros`,
-    )
+    problems.push(`version "${parts.version.slice(0, 100)}" must be ${SCHEMA_VER_RULE}`)
   }
   return problems
 }

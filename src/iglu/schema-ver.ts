@@ -7,6 +7,10 @@ export interface SchemaVer {
 
 const SCHEMA_VER = /^([1-9][0-9]{0,8})-(0|[1-9][0-9]{0,8})-(0|[1-9][0-9]{0,8})$/
 
+/** What a SchemaVer must be, for messages that refuse one. */
+export const SCHEMA_VER_RULE =
+  'MODEL-REVISION-ADDITION: whole numbers of at most 9 digits, MODEL ≥ 1, no leading zeros'
+
 export function parseSchemaVer(text: string): SchemaVer | null {
   const match = SCHEMA_VER.exec(text)
   if (match === null) return null

@@ -13,6 +13,7 @@ import type {
 import {
   formatSchemaVer,
   parseSchemaVer,
+  SCHEMA_VER_RULE,
   dataStructureHash,
   schemaKeyToUri,
 } from '../iglu/index.js'
@@ -69,7 +70,7 @@ export function createRegistryService(deps: RegistryServiceDeps) {
     await structureOrThrow(organizationId, hash)
     if (parseSchemaVer(version) === null)
       throw new InvalidSchemaKeyError([
-        `version "${version.slice(0, 100)}" must be MODEL-REVISION-ADDITION`,
+        `version "${version.slice(0, 100)}" must be ${SCHEMA_VER_RULE}`,
       ])
     const found = (await store.versions(hash, env)).filter((v) => v.version === version)
     const chosen = found.find((v) => v.env === 'PROD') ?? found[0]
