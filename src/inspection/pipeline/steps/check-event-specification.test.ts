@@ -75,3 +75,35 @@ describe('an event against its specification', () => {
     }
   })
 })
+
+describe('an event matched by its schema alone', () => {
+  const bare = (appId: string) =>
+    ({
+      unstructEvent: { schema: EVENT, data: {} },
+      contexts: [],
+      fields: { app_id: appId },
+    }) as unknown as EnrichedEvent
+  const none = { validateWith: () => ({ kind: 'valid' }) as ValidationVerdict }
+  const anyApp: EventSpecification = {
+    ...spec,
+    id: 'any-app',
+    eventSchema: null,
+    entities: [],
+    appIds: null,
+  }
+  const ios: EventSpecification = { ...anyApp, id: 'ios', appIds: ['ios'] }
+  const web: EventSpecification = { ...anyApp, id: 'web', appIds: ['web'] }
+  const matched = (specs: EventSpecification[], appId: string) => {
+    const check = checkEventSpecification(bare(appId), indexSpecifications(specs), none)
+    return (check as SpecificationCheck | null)?.specificationId ?? null
+  }
+
+  it('takes the one specification of its schema, or of several the one its app ID allows', () => {
+    expect(matched([ios], 'web')).toBe('ios')
+    expect(matched([anyApp, ios], 'web')).toBe('any-app')
+    expect(matched([ios, web], 'web')).toBe('web')
+    // Still ambiguous: no match rather than a guess.
+    expect(matched([anyApp, ios], 'ios')).toBeNull()
+    expect(matched([ios, web], 'android')).toBeNull()
+  })
+})

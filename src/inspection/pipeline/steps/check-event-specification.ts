@@ -93,6 +93,21 @@ const sameSchemaFamily = (uri: string, source: string) => {
   )
 }
 
+/**
+ * Of several specifications of an event's schema, the one its app ID allows, when only one does
+ * (one specification per platform, say): the others could only flag it as another app's.
+ */
+function theOneForItsApp(
+  candidates: readonly EventSpecification[],
+  event: EnrichedEvent,
+): EventSpecification | undefined {
+  const appId = event.fields.app_id
+  const allowed = candidates.filter(
+    (spec) => spec.appIds === null || spec.appIds.includes(typeof appId === 'string' ? appId : ''),
+  )
+  return allowed.length === 1 ? allowed[0] : undefined
+}
+
 /** The event_specification entity the trackers attach (snowtype's code), if the event has one. */
 function namedSpecification(event: EnrichedEvent): Record<string, unknown> | null {
   for (const entity of event.contexts) {
@@ -245,8 +260,8 @@ export function checkEventSpecification(
   } else {
     const eventSchema = event.unstructEvent?.schema
     const candidates = eventSchema === undefined ? [] : index.forEventSchema(eventSchema)
-    if (candidates.length !== 1) return null
-    spec = candidates[0]
+    spec = candidates.length === 1 ? candidates[0] : theOneForItsApp(candidates, event)
+    if (spec === undefined) return null
   }
   if (spec === undefined) return null
   const matchedBy = named === null ? 'inferred' : 'entity'
