@@ -18,6 +18,7 @@ import {
   type SchemasPushOptions,
   type SchemasPullOptions,
   runMcpCommand,
+  ConsoleApiError,
 } from './cli/index.js'
 import { packageVersion } from './package-version.js'
 
@@ -307,7 +308,8 @@ program.parseAsync(process.argv).catch((error: unknown) => {
   const expected =
     error instanceof ConfigError ||
     error instanceof DomainError ||
-    error instanceof DataDirLockedError
+    error instanceof DataDirLockedError ||
+    error instanceof ConsoleApiError
   process.stderr.write(
     `floe: ${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`,
   )

@@ -3,40 +3,58 @@ import type { ConsoleClientConfig } from '../config/index.js'
 /** An answer of the Console API that is not what the command needed. */
 export class ConsoleApiError extends Error {}
 
-/** The Console API of one organization, with a token exchanged for the configured key. */
+/** An access token for the configured key, from the server's token exchange. */
+async function exchangeToken(config: ConsoleClientConfig): Promise<string> {
+  const base = `${config.serverUrl}/api/msc/v1/organizations/${config.organizationId}`
+  const version = config.apiKeyId === null ? 'v2' : 'v3'
+  const headers: Record<string, string> = { 'X-API-Key': config.apiKey }
+  if (config.apiKeyId !== null) headers['X-API-Key-Id'] = config.apiKeyId
+  const response = await reach(config.serverUrl, () =>
+    fetch(`${base}/credentials/${version}/token`, { headers }),
+  )
+  const body = (await response.json().catch(() => null)) as {
+    accessToken?: string
+    message?: string
+  } | null
+  if (!response.ok || typeof body?.accessToken !== 'string')
+    throw new ConsoleApiError(
+      `the key was refused (${response.status}${body?.message === undefined ? '' : `: ${body.message}`})`,
+    )
+  return body.accessToken
+}
+
+/** A request's answer, or a ConsoleApiError naming the server when it cannot be reached. */
+async function reach(serverUrl: string, send: () => Promise<Response>): Promise<Response> {
+  try {
+    return await send()
+  } catch (error) {
+    throw new ConsoleApiError(`cannot reach ${serverUrl}: ${(error as Error).message}`, {
+      cause: error,
+    })
+  }
+}
+
+/**
+ * The Console API of one organization, with a token exchanged for the configured key. A token
+ * that expires while the process runs (an MCP server lives for hours) is exchanged again at the
+ * first request it fails, and that request is sent once more.
+ */
 export class ConsoleApiClient {
   private constructor(
-    private readonly serverUrl: string,
-    readonly organizationId: string,
-    private readonly token: string,
+    private readonly config: ConsoleClientConfig,
+    private token: string,
   ) {}
 
+  get organizationId(): string {
+    return this.config.organizationId
+  }
+
   private get base(): string {
-    return `${this.serverUrl}/api/msc/v1/organizations/${this.organizationId}`
+    return `${this.config.serverUrl}/api/msc/v1/organizations/${this.config.organizationId}`
   }
 
   static async connect(config: ConsoleClientConfig): Promise<ConsoleApiClient> {
-    const base = `${config.serverUrl}/api/msc/v1/organizations/${config.organizationId}`
-    const version = config.apiKeyId === null ? 'v2' : 'v3'
-    const headers: Record<string, string> = { 'X-API-Key': config.apiKey }
-    if (config.apiKeyId !== null) headers['X-API-Key-Id'] = config.apiKeyId
-    let response: Response
-    try {
-      response = await fetch(`${base}/credentials/${version}/token`, { headers })
-    } catch (error) {
-      throw new ConsoleApiError(`cannot reach ${config.serverUrl}: ${(error as Error).message}`, {
-        cause: error,
-      })
-    }
-    const body = (await response.json().catch(() => null)) as {
-      accessToken?: string
-      message?: string
-    } | null
-    if (!response.ok || typeof body?.accessToken !== 'string')
-      throw new ConsoleApiError(
-        `the key was refused (${response.status}${body?.message === undefined ? '' : `: ${body.message}`})`,
-      )
-    return new ConsoleApiClient(config.serverUrl, config.organizationId, body.accessToken)
+    return new ConsoleApiClient(config, await exchangeToken(config))
   }
 
   /** A request to the organization's Console API, with a JSON body given as text (sent as is: a schema keeps its bytes). */
@@ -50,7 +68,7 @@ export class ConsoleApiClient {
     path: string,
     bodyText?: string,
   ): Promise<{ status: number; text: string }> {
-    return this.request(method, `${this.serverUrl}${path}`, bodyText)
+    return this.request(method, `${this.config.serverUrl}${path}`, bodyText)
   }
 
   private async request(
@@ -58,15 +76,25 @@ export class ConsoleApiClient {
     url: string,
     bodyText?: string,
   ): Promise<{ status: number; text: string }> {
-    const response = await fetch(url, {
-      method,
-      headers: {
-        authorization: `Bearer ${this.token}`,
-        ...(bodyText === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(bodyText === undefined ? {} : { body: bodyText }),
-    })
+    let response = await this.send(method, url, bodyText)
+    if (response.status === 401) {
+      this.token = await exchangeToken(this.config)
+      response = await this.send(method, url, bodyText)
+    }
     return { status: response.status, text: await response.text() }
+  }
+
+  private send(method: string, url: string, bodyText?: string): Promise<Response> {
+    return reach(this.config.serverUrl, () =>
+      fetch(url, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          ...(bodyText === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(bodyText === undefined ? {} : { body: bodyText }),
+      }),
+    )
   }
 
   /** A GET whose 200 answer is JSON. */

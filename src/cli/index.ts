@@ -12,3 +12,5 @@ export { diffSchemasCommand } from './schemas-diff.command.js'
 export { pushSchemasCommand, type SchemasPushOptions } from './schemas-push.command.js'
 export { pullSchemasCommand, type SchemasPullOptions } from './schemas-pull.command.js'
 export { runMcpCommand } from './mcp.command.js'
+
+export { ConsoleApiClient, ConsoleApiError } from './console-api-client.js'

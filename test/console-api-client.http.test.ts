@@ -1,0 +1,64 @@
+import { createServer } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ConsoleApiClient, ConsoleApiError } from '../src/cli/index.js'
+import type { ConsoleClientConfig } from '../src/config/index.js'
+import { FakeClock, startTestApp, type TestApp } from './support/test-app.js'
+import { testConfig } from './support/test-config.js'
+
+// The client `floe schemas push|pull` and `floe mcp` talk to the server with: a process that lives
+// longer than its token (an assistant's MCP server) keeps working, and a server that cannot be
+// reached is named.
+
+const TTL = 60
+
+describe('the Console API client of the command line', () => {
+  const clock = new FakeClock()
+  let floe: TestApp
+  let config: ConsoleClientConfig
+
+  beforeAll(async () => {
+    floe = await startTestApp(testConfig({ tokenTtlSeconds: TTL }), { clock })
+    const startup = floe.app.startup
+    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
+    config = {
+      serverUrl: floe.baseUrl,
+      organizationId: startup.organizationId,
+      apiKeyId: startup.apiKeyId,
+      apiKey: startup.apiKey,
+    }
+  })
+  afterAll(async () => floe?.close())
+
+  it('exchanges its key again when the token has expired, and sends the request once more', async () => {
+    const client = await ConsoleApiClient.connect(config)
+    expect(await client.getJson('/data-structures/v1')).toEqual([])
+    clock.advanceSeconds(TTL + 1)
+    // The same token is refused now: the client must have asked for another.
+    expect(await client.getJson('/data-structures/v1')).toEqual([])
+    expect((await client.serverCall('GET', '/micro/all')).status).toBe(200)
+  })
+
+  it('names a refused key, and a server it cannot reach', async () => {
+    await expect(ConsoleApiClient.connect({ ...config, apiKey: 'wrong' })).rejects.toThrow(
+      ConsoleApiError,
+    )
+    const closed = await unusedPort()
+    const down = { ...config, serverUrl: `http://127.0.0.1:${closed}` }
+    await expect(ConsoleApiClient.connect(down)).rejects.toThrow(
+      new RegExp(`^cannot reach http://127\\.0\\.0\\.1:${closed}: `),
+    )
+  })
+})
+
+/** A port nothing listens on: one the system gave and took back. */
+function unusedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}
