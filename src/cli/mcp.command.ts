@@ -20,7 +20,7 @@ export async function runMcpCommand(flags: ConsoleClientFlags): Promise<void> {
         organizationPath(client.organizationId, path),
         body === undefined ? undefined : JSON.stringify(body),
       )
-      return { status: answer.status, body: jsonOrText(answer.text) }
+      return { status: answer.status, body: jsonOrText(answer.text), text: answer.text }
     },
   }
   const server = await createFloeMcpServer(api, packageVersion())

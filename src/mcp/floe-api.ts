@@ -10,7 +10,12 @@ export interface FloeApi {
     method: 'GET' | 'POST',
     path: string,
     body?: unknown,
-  ): Promise<{ readonly status: number; readonly body: unknown }>
+  ): Promise<{
+    readonly status: number
+    readonly body: unknown
+    /** The answer as the server wrote it (a schema's own bytes). */
+    readonly text: string
+  }>
 }
 
 /** `{org}/…` → the organization's Console API path. */

@@ -70,8 +70,12 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
         env: z.enum(['DEV', 'PROD']).optional(),
       },
     },
-    async ({ hash, version, env }) =>
-      answer(api, 'GET', `{org}/data-structures/v1/${hash}/versions/${version}${query({ env })}`),
+    async ({ hash, version, env }) => {
+      const path = `{org}/data-structures/v1/${hash}/versions/${version}${query({ env })}`
+      // The registry's answer is the schema as it was written: passed on byte for byte.
+      const { status, text } = await api.call('GET', path)
+      return toolAnswer(status, text)
+    },
   )
 
   server.registerTool(
@@ -227,15 +231,18 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
     {
       description:
         'Check expectations on the inspected events, as a CI step does: every specification of a data product seen, at most so many violations, bad or unmatched events. Passed, or each failure. Example: {"dataProduct": "…", "minEventsPerSpecification": 1, "maxViolations": 0, "maxBad": 0}',
-      inputSchema: {
-        dataProduct: z.string().optional(),
-        eventSpecifications: z.array(z.string()).optional(),
-        minEventsPerSpecification: z.number().int().min(0).optional(),
-        maxViolations: z.number().int().min(0).optional(),
-        maxBad: z.number().int().min(0).optional(),
-        maxUnmatched: z.number().int().min(0).optional(),
-        appId: z.string().optional(),
-      },
+      // Strict, as the HTTP route is: a misspelt expectation must fail, not be dropped and pass.
+      inputSchema: z
+        .object({
+          dataProduct: z.string().optional(),
+          eventSpecifications: z.array(z.string()).optional(),
+          minEventsPerSpecification: z.number().int().min(0).optional(),
+          maxViolations: z.number().int().min(0).optional(),
+          maxBad: z.number().int().min(0).optional(),
+          maxUnmatched: z.number().int().min(0).optional(),
+          appId: z.string().optional(),
+        })
+        .strict(),
     },
     async (expectations) => answer(api, 'POST', '/micro/assert', expectations),
   )

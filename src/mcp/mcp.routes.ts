@@ -39,7 +39,11 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, optio
           ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
         }
         const response = await options.inject(injected)
-        return { status: response.statusCode, body: jsonOrText(response.body) }
+        return {
+          status: response.statusCode,
+          body: jsonOrText(response.body),
+          text: response.body,
+        }
       },
     }
     const server = await createFloeMcpServer(api, options.version)

@@ -54,6 +54,8 @@ export async function seedForTools(admin: ApiClient, baseUrl: string) {
   return {
     productId,
     specId,
+    /** The schema as it was sent, which the registry keeps byte for byte. */
+    schemaText: JSON.stringify(cart),
     hash: (await admin.call('GET', '/data-structures/v1')).body.find(
       (s: { name: string }) => s.name === 'mcp_cart',
     ).hash as string,
@@ -95,7 +97,7 @@ export async function exerciseEveryTool(
   const search = await call(client, 'search_data_structures', { query: 'mcp_cart' })
   expect(search.json.map((s: { name: string }) => s.name)).toEqual(['mcp_cart'])
   const schema = await call(client, 'get_data_structure', { hash: seeded.hash, version: '1-0-0' })
-  expect(JSON.parse(schema.text).self.name).toBe('mcp_cart')
+  expect(schema.text).toBe(seeded.schemaText)
   const validation = await call(client, 'validate_schema', {
     schema: objectSchema('com.acme', 'mcp_cart', '1-0-1', {
       quantity: { type: 'integer', minimum: 1, maximum: 5 },
@@ -160,6 +162,10 @@ export async function exerciseEveryTool(
   const failing = await call(client, 'assert_coverage', { maxBad: 0 })
   expect(failing.isError).toBe(true)
   expect(failing.text).toMatch(/^HTTP 422: [\s\S]*"check": "bad"/)
+  // A misspelt expectation is refused, as by the HTTP route: it must not be dropped and pass.
+  const misspelt = await call(client, 'assert_coverage', { maxBadd: 0 })
+  expect(misspelt.isError).toBe(true)
+  expect(misspelt.text).toContain('maxBadd')
   // A refused call is an error answer, not a failure of the protocol.
   const missing = await call(client, 'get_data_product', {
     id: '00000000-0000-4000-8000-000000000000',
