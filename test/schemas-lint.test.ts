@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { lintSchemasCommand } from '../src/cli/index.js'
+import { BODY_LIMITS } from '../src/http/index.js'
+import { MAX_SCHEMA_FILE_BYTES } from '../src/registry/index.js'
 import { objectSchema } from './support/registry-builders.js'
 
 // Issue 31, item 1: `floe schemas lint DIR`, offline.
@@ -101,6 +103,35 @@ describe('floe schemas lint', () => {
       rule: 'stringLength',
       message: expect.stringContaining('/properties/note'),
     })
+  })
+
+  it('refuses what the registry would refuse on push: a key written twice, a file over its body limit', async () => {
+    const twice = cart('1-0-0', 10).replace(
+      '"quantity": {',
+      '"quantity": { "type": "string" },\n      "quantity": {',
+    )
+    const padded = cart('1-0-0', 10).replace(
+      '"type": "object"',
+      `"description": "${'x'.repeat(MAX_SCHEMA_FILE_BYTES)}",\n  "type": "object"`,
+    )
+    const dir = directory('refused-on-push', {
+      'com.acme/cart/jsonschema/1-0-0': twice,
+      'com.acme/big/jsonschema/1-0-0': padded.replaceAll('"cart"', '"big"'),
+    })
+    // The lint's bound follows the API's body limit, with room for the request around the schema.
+    expect(MAX_SCHEMA_FILE_BYTES).toBe(BODY_LIMITS.api - 1024)
+    const outcome = await lintSchemasCommand(dir, {})
+    expect(outcome.exitCode).toBe(1)
+    const lines = outcome.output.trimEnd().split('\n')
+    const line = twice.split('\n').findIndex((text) => text.includes('"quantity": {')) + 2
+    expect(lines, outcome.output).toContain(
+      `${dir}/com.acme/cart/jsonschema/1-0-0:${line}: error json the key "quantity" is written twice in one object`,
+    )
+    expect(
+      lines.find((text) =>
+        text.startsWith(`${dir}/com.acme/big/jsonschema/1-0-0:1: error limits the file is`),
+      ),
+    ).toBeDefined()
   })
 
   it('refuses a directory that is not there, and a format it does not know', async () => {

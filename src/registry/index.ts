@@ -8,6 +8,7 @@ export type { RegistryTables } from './registry.table.js'
 export type { SchemaDocumentCheck } from './schema-validation.js'
 export {
   lintSchemaDirectory,
+  MAX_SCHEMA_FILE_BYTES,
   type LintFinding,
   type SchemaFile,
   type Severity,

@@ -1,4 +1,4 @@
-import { parse as parseLoosely, printParseErrorCode, type ParseError } from 'jsonc-parser'
+import { parse as parseLoosely, printParseErrorCode, visit, type ParseError } from 'jsonc-parser'
 import type { CompatibilityChecker } from '../../compatibility/index.js'
 import {
   bumpKind,
@@ -66,6 +66,29 @@ function parseJson(text: string): { value: unknown } | { offset: number; message
   }
 }
 
+/**
+ * The largest schema file the registry can take: the API's 1 MiB body limit
+ * (`src/http/body-limits.ts`) less room for the validation request around the schema.
+ */
+export const MAX_SCHEMA_FILE_BYTES = 1024 * 1024 - 1024
+
+/** The first key written twice in one object: JSON.parse keeps the last, the registry refuses it. */
+function duplicateKey(text: string): { offset: number; key: string } | null {
+  const objects: Set<string>[] = []
+  let found: { offset: number; key: string } | null = null
+  visit(text, {
+    onObjectBegin: () => void objects.push(new Set()),
+    onObjectEnd: () => void objects.pop(),
+    onObjectProperty: (key, offset) => {
+      const keys = objects[objects.length - 1]
+      if (found !== null || keys === undefined) return
+      if (keys.has(key)) found = { offset, key }
+      else keys.add(key)
+    },
+  })
+  return found
+}
+
 interface Parsed {
   readonly file: SchemaFile
   readonly schema: Record<string, unknown>
@@ -100,9 +123,29 @@ export async function lintSchemaDirectory(
   for (const file of files) {
     const add = (line: number, severity: Severity, rule: string, message: string) =>
       findings.push({ file: file.path, line, severity, rule, message })
+    const bytes = Buffer.byteLength(file.text)
+    if (bytes > MAX_SCHEMA_FILE_BYTES) {
+      add(
+        1,
+        'error',
+        'limits',
+        `the file is ${bytes} bytes: the registry takes a schema of at most ${MAX_SCHEMA_FILE_BYTES} bytes (a 1 MiB request)`,
+      )
+      continue
+    }
     const json = parseJson(file.text)
     if (!('value' in json)) {
       add(lineAt(file.text, json.offset), 'error', 'json', json.message)
+      continue
+    }
+    const twice = duplicateKey(file.text)
+    if (twice !== null) {
+      add(
+        lineAt(file.text, twice.offset),
+        'error',
+        'json',
+        `the key ${JSON.stringify(twice.key)} is written twice in one object`,
+      )
       continue
     }
     const lines = pointerLines(file.text)
