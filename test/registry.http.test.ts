@@ -578,6 +578,14 @@ describe('schemas kept as they were sent', () => {
         `{"meta": {"hidden": false, "schemaType": "entity", "customData": {}}, "data": ${text}}`,
       )
       expect(validation.body.success).toBe(true)
+      // A key written twice in one object: refused, saying so (not a 4xx about cost or a 5xx).
+      const twice = await admin.call(
+        'POST',
+        '/data-structures/v1/validation-requests',
+        `{"data": ${text.replace('"type": "object",', '"type": "object", "type": "array",')}}`,
+      )
+      expect([twice.status, twice.body.success]).toEqual([201, false])
+      expect(twice.body.errors).toContainEqual(expect.stringMatching(/Duplicate key 'type'/))
       const rewritten = await admin.call('POST', '/data-structures/v1/validation-requests', {
         data: JSON.parse(text),
       })

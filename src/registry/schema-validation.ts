@@ -162,5 +162,17 @@ export function checkSchemaDocument(
   // Stored as received: the `data` member's own text, whitespace and all.
   const text =
     (bodyText === undefined ? undefined : memberRawText(bodyText, 'data')) ?? JSON.stringify(data)
-  return { kind: 'report', report, text, contentHash: contentHashOfText(text) }
+  try {
+    return { kind: 'report', report, text, contentHash: contentHashOfText(text) }
+  } catch (error) {
+    // The lossless parse refuses a key written twice in one object, which JSON.parse let through
+    // (keeping the last): the schema is refused, saying so, rather than the request failing.
+    const why = error instanceof Error ? error.message : String(error)
+    return {
+      kind: 'report',
+      report: { ...report, errors: [...report.errors, `/: ${why} [json]`] },
+      text,
+      contentHash: contentHashOfText(JSON.stringify(data)),
+    }
+  }
 }
