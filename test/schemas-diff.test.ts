@@ -69,5 +69,15 @@ describe('floe schemas diff', () => {
     })
     expect((await diffSchemasCommand(path.join(root, 'missing'), loose, {})).exitCode).toBe(2)
     expect((await diffSchemasCommand(loose, strict, { format: 'yaml' })).exitCode).toBe(2)
+    // An object that is no JSON Schema, on either side, is named: not an undecidable verdict (3).
+    const invalid = file('invalid.json', { type: 5 })
+    for (const [before, after] of [
+      [invalid, loose],
+      [loose, invalid],
+    ] as const)
+      expect(await diffSchemasCommand(before, after, {})).toMatchObject({
+        exitCode: 2,
+        output: expect.stringMatching(/^floe: .*invalid\.json is not a valid JSON Schema: /),
+      })
   })
 })

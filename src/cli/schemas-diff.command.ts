@@ -50,6 +50,15 @@ export async function diffSchemasCommand(
       checkCompatibilityOnDemand(candidate, reference, { ajv }),
   }
   const verdict = await checker.check(schemas[0], schemas[1])
+  // A schema Ajv cannot compile is a file the command cannot use, as an unreadable one is.
+  const invalid = verdict.reasons.find((reason) => reason.code === 'invalid-schema')
+  if (verdict.outcome === 'undecidable' && invalid !== undefined) {
+    const file = invalid.schema === 'candidate' ? before : after
+    return {
+      output: `floe: ${file} is not a valid JSON Schema: ${invalid.pointer || '/'}: ${invalid.detail}\n`,
+      exitCode: EXIT.usage,
+    }
+  }
   const change = await schemaVersionChange(schemas[0], schemas[1], checker)
   const exitCode = EXIT[verdict.outcome]
   if (format === 'json')
