@@ -116,6 +116,25 @@ describe('floe schemas push and pull', () => {
     expect((await pullSchemasCommand(pulled, flags)).output).toBe('0 written, 3 unchanged (DEV)\n')
   })
 
+  it('names what it cannot write, writes the rest, and refuses a file as the directory', async () => {
+    const blocked = path.join(root, 'blocked')
+    // A folder where one version's file goes.
+    mkdirSync(path.join(blocked, 'com.acme/product/jsonschema/1-0-0'), { recursive: true })
+    const outcome = await pullSchemasCommand(blocked, flags)
+    expect(outcome.exitCode).toBe(1)
+    const lines = outcome.output.trimEnd().split('\n')
+    expect(lines).toContain(
+      `cannot write ${path.join(blocked, 'com.acme/product/jsonschema/1-0-0')}: EISDIR`,
+    )
+    expect(lines.at(-1)).toBe('2 written, 0 unchanged, 1 not written (DEV)')
+    const aFile = path.join(root, 'a-file')
+    writeFileSync(aFile, 'not a folder')
+    expect(await pullSchemasCommand(aFile, flags)).toEqual({
+      exitCode: 2,
+      output: `floe: ${aFile} is not a directory\n`,
+    })
+  })
+
   it('promotes to PROD through DEV, once, and refuses a PROD push by a key that is not admin', async () => {
     const dir = path.join(root, 'tree')
     const prod = await push(dir, { env: 'prod' })
