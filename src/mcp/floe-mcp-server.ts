@@ -52,7 +52,9 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
       if (status !== 200 || !Array.isArray(body)) return refused(status, body)
       const words = (text ?? '').toLowerCase().split(/\s+/).filter(Boolean)
       const found = (body as Record<string, unknown>[]).filter((s) => {
-        const haystack = JSON.stringify([s.vendor, s.name, s.description, s.meta]).toLowerCase()
+        // The words a person means: not the metadata's own key names (`hidden`, `customData`).
+        const type = (s.meta as { schemaType?: unknown } | undefined)?.schemaType
+        const haystack = JSON.stringify([s.vendor, s.name, type, s.description]).toLowerCase()
         return words.every((w) => haystack.includes(w))
       })
       return { content: [{ type: 'text' as const, text: JSON.stringify(found, null, 2) }] }

@@ -96,6 +96,11 @@ export async function exerciseEveryTool(
 
   const search = await call(client, 'search_data_structures', { query: 'mcp_cart' })
   expect(search.json.map((s: { name: string }) => s.name)).toEqual(['mcp_cart'])
+  // By its type, and not by the names of the metadata's keys.
+  const byType = await call(client, 'search_data_structures', { query: 'event mcp' })
+  expect(byType.json.map((s: { name: string }) => s.name)).toEqual(['mcp_cart'])
+  const byKeyName = await call(client, 'search_data_structures', { query: 'customdata' })
+  expect(byKeyName.json).toEqual([])
   const schema = await call(client, 'get_data_structure', { hash: seeded.hash, version: '1-0-0' })
   expect(schema.text).toBe(seeded.schemaText)
   const validation = await call(client, 'validate_schema', {
