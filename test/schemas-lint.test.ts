@@ -114,24 +114,31 @@ describe('floe schemas lint', () => {
       '"type": "object"',
       `"description": "${'x'.repeat(MAX_SCHEMA_FILE_BYTES)}",\n  "type": "object"`,
     )
+    // The same value twice is let through, as the registry does (Iglu Central has such schemas).
+    const same = cart('1-0-0', 10)
+      .replaceAll('"cart"', '"same"')
+      .replace('"type": "object"', '"type": "object",\n  "type": "object"')
     const dir = directory('refused-on-push', {
+      'com.acme/same/jsonschema/1-0-0': same,
       'com.acme/cart/jsonschema/1-0-0': twice,
       'com.acme/big/jsonschema/1-0-0': padded.replaceAll('"cart"', '"big"'),
     })
     // The lint's bound follows the API's body limit, with room for the request around the schema.
     expect(MAX_SCHEMA_FILE_BYTES).toBe(BODY_LIMITS.api - 1024)
+    expect(same.match(/"type": "object"/g)).toHaveLength(2)
     const outcome = await lintSchemasCommand(dir, {})
     expect(outcome.exitCode).toBe(1)
     const lines = outcome.output.trimEnd().split('\n')
     const line = twice.split('\n').findIndex((text) => text.includes('"quantity": {')) + 2
     expect(lines, outcome.output).toContain(
-      `${dir}/com.acme/cart/jsonschema/1-0-0:${line}: error json the key "quantity" is written twice in one object`,
+      `${dir}/com.acme/cart/jsonschema/1-0-0:${line}: error json the key "quantity" is written twice in one object, with different values`,
     )
     expect(
       lines.find((text) =>
         text.startsWith(`${dir}/com.acme/big/jsonschema/1-0-0:1: error limits the file is`),
       ),
     ).toBeDefined()
+    expect(lines.filter((text) => text.includes('com.acme/same/'))).toEqual([])
   })
 
   it('refuses a directory that is not there, and a format it does not know', async () => {

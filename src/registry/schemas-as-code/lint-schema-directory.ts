@@ -1,4 +1,5 @@
-import { parse as parseLoosely, printParseErrorCode, visit, type ParseError } from 'jsonc-parser'
+import { parse as parseLoosely, printParseErrorCode, type ParseError } from 'jsonc-parser'
+import { parse as parseLosslessly } from 'lossless-json'
 import type { CompatibilityChecker } from '../../compatibility/index.js'
 import {
   bumpKind,
@@ -72,21 +73,21 @@ function parseJson(text: string): { value: unknown } | { offset: number; message
  */
 export const MAX_SCHEMA_FILE_BYTES = 1024 * 1024 - 1024
 
-/** The first key written twice in one object: JSON.parse keeps the last, the registry refuses it. */
-function duplicateKey(text: string): { offset: number; key: string } | null {
-  const objects: Set<string>[] = []
-  let found: { offset: number; key: string } | null = null
-  visit(text, {
-    onObjectBegin: () => void objects.push(new Set()),
-    onObjectEnd: () => void objects.pop(),
-    onObjectProperty: (key, offset) => {
-      const keys = objects[objects.length - 1]
-      if (found !== null || keys === undefined) return
-      if (keys.has(key)) found = { offset, key }
-      else keys.add(key)
-    },
-  })
-  return found
+/**
+ * A key written twice in one object with two different values: the registry refuses the schema
+ * (its lossless parse, which the content hash is made from, does), where JSON.parse keeps the last.
+ * The same value twice is let through, as the registry lets it (Iglu Central has such schemas).
+ */
+function conflictingKey(text: string): { offset: number; key: string } | null {
+  try {
+    parseLosslessly(text)
+    return null
+  } catch (error) {
+    const found = /^Duplicate key '(.*)' encountered at position (\d+)/.exec(
+      error instanceof Error ? error.message : '',
+    )
+    return found === null ? null : { key: found[1]!, offset: Number(found[2]) }
+  }
 }
 
 interface Parsed {
@@ -138,13 +139,13 @@ export async function lintSchemaDirectory(
       add(lineAt(file.text, json.offset), 'error', 'json', json.message)
       continue
     }
-    const twice = duplicateKey(file.text)
+    const twice = conflictingKey(file.text)
     if (twice !== null) {
       add(
         lineAt(file.text, twice.offset),
         'error',
         'json',
-        `the key ${JSON.stringify(twice.key)} is written twice in one object`,
+        `the key ${JSON.stringify(twice.key)} is written twice in one object, with different values`,
       )
       continue
     }
