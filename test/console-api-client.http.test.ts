@@ -2,7 +2,7 @@ import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConsoleApiClient, ConsoleApiError } from '../src/cli/index.js'
 import type { ConsoleClientConfig } from '../src/config/index.js'
-import { FakeClock, startTestApp, type TestApp } from './support/test-app.js'
+import { FakeClock, firstStartConnection, startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
 // The client `floe schemas push|pull` and `floe mcp` talk to the server with: a process that lives
@@ -18,14 +18,7 @@ describe('the Console API client of the command line', () => {
 
   beforeAll(async () => {
     floe = await startTestApp(testConfig({ tokenTtlSeconds: TTL }), { clock })
-    const startup = floe.app.startup
-    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
-    config = {
-      serverUrl: floe.baseUrl,
-      organizationId: startup.organizationId,
-      apiKeyId: startup.apiKeyId,
-      apiKey: startup.apiKey,
-    }
+    config = firstStartConnection(floe)
   })
   afterAll(async () => floe?.close())
 

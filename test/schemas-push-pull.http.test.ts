@@ -6,7 +6,7 @@ import { createCredentialsService, systemClock, type AuthTables } from '../src/a
 import { pullSchemasCommand, pushSchemasCommand } from '../src/cli/index.js'
 import { bootstrapAdmin, type ApiClient } from './support/api-client.js'
 import { objectSchema } from './support/registry-builders.js'
-import { startTestApp, type TestApp } from './support/test-app.js'
+import { firstStartConnection, startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
 // Issue 31, item 2: `floe schemas push` and `pull` against a real server over HTTP.
@@ -60,13 +60,12 @@ describe('floe schemas push and pull', () => {
   beforeAll(async () => {
     floe = await startTestApp(testConfig())
     admin = await bootstrapAdmin(floe)
-    const startup = floe.app.startup
-    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
+    const connection = firstStartConnection(floe)
     flags = {
-      server: floe.baseUrl,
-      org: startup.organizationId,
-      keyId: startup.apiKeyId,
-      key: startup.apiKey,
+      server: connection.serverUrl,
+      org: connection.organizationId,
+      keyId: connection.apiKeyId,
+      key: connection.apiKey,
     }
   })
   afterAll(async () => floe?.close())

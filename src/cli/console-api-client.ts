@@ -78,6 +78,8 @@ export class ConsoleApiClient {
   ): Promise<{ status: number; text: string }> {
     let response = await this.send(method, url, bodyText)
     if (response.status === 401) {
+      // The refused answer is let go before asking again, so its connection is free to reuse.
+      await response.body?.cancel()
       this.token = await exchangeToken(this.config)
       response = await this.send(method, url, bodyText)
     }

@@ -1,6 +1,7 @@
 import { createApp, type AppDeps, type FloeApp } from '../../src/app.js'
 import type { Config } from '../../src/config/config.js'
 import type { Clock } from '../../src/auth/clock.js'
+import type { ConsoleClientConfig } from '../../src/config/index.js'
 
 /** A running app on a loopback port: tests talk to it over real HTTP. */
 export interface TestApp {
@@ -25,5 +26,17 @@ export class FakeClock implements Clock {
   }
   advanceSeconds(seconds: number): void {
     this.current = new Date(this.current.getTime() + seconds * 1000)
+  }
+}
+
+/** How a command-line client reaches a fresh test app: with the key its first start made. */
+export function firstStartConnection(floe: TestApp): ConsoleClientConfig & { apiKeyId: string } {
+  const startup = floe.app.startup
+  if (startup.kind !== 'initial') throw new Error('expected initial credentials')
+  return {
+    serverUrl: floe.baseUrl,
+    organizationId: startup.organizationId,
+    apiKeyId: startup.apiKeyId,
+    apiKey: startup.apiKey,
   }
 }

@@ -93,6 +93,11 @@ const sameSchemaFamily = (uri: string, source: string) => {
   )
 }
 
+/** Whether the specification lets the event's app send it: no app IDs named means any app. */
+const allowsApp = (spec: EventSpecification, event: EnrichedEvent) =>
+  spec.appIds === null ||
+  spec.appIds.includes(typeof event.fields.app_id === 'string' ? event.fields.app_id : '')
+
 /**
  * Of several specifications of an event's schema, the one its app ID allows, when only one does
  * (one specification per platform, say): the others could only flag it as another app's.
@@ -101,10 +106,7 @@ function theOneForItsApp(
   candidates: readonly EventSpecification[],
   event: EnrichedEvent,
 ): EventSpecification | undefined {
-  const appId = event.fields.app_id
-  const allowed = candidates.filter(
-    (spec) => spec.appIds === null || spec.appIds.includes(typeof appId === 'string' ? appId : ''),
-  )
+  const allowed = candidates.filter((spec) => allowsApp(spec, event))
   return allowed.length === 1 ? allowed[0] : undefined
 }
 
@@ -201,11 +203,10 @@ function violationsOf(
     if (rule.schema === null) continue
     for (const entity of matching) restrict(rule.schema, entity.data, entity.schema)
   }
-  const appId = event.fields.app_id
-  if (spec.appIds !== null && !spec.appIds.includes(typeof appId === 'string' ? appId : ''))
+  if (!allowsApp(spec, event))
     add(
       'appId',
-      `$.app_id: ${JSON.stringify(appId)} is not an app ID of the specification's source applications (${spec.appIds.join(', ')})`,
+      `$.app_id: ${JSON.stringify(event.fields.app_id)} is not an app ID of the specification's source applications (${spec.appIds?.join(', ')})`,
       null,
       '$.app_id',
     )
