@@ -103,6 +103,8 @@ function dataProductDocument(input: Static<typeof DataProductInput>): {
   sourceApplications: readonly string[]
 } {
   const { eventSpecs: _specs, sourceApplications, ...document } = storedFields(input)
+  // snowplow-cli sends Go's unset string, `""`, for a product whose status it never set: a draft.
+  if (document.status === '') delete document.status
   return { document, sourceApplications: sourceApplications ?? [] }
 }
 

@@ -41,6 +41,9 @@ export function scenarioOfSpec(spec: unknown): ScenarioInput {
   const fields = scenarioWithoutNulls(
     Object.fromEntries(Object.entries(spec).filter(([name]) => !READ_BACK.has(name))),
   )
+  // Go's unset string: snowplow-cli never sets a new spec's status, and sends `""`. Left out, as
+  // a scenario's status may be: a draft on creation, kept as it is on an update.
+  if (fields.status === '') delete fields.status
   if (!validateScenario(fields))
     throw invalidBody(validationIssueText('spec', validateScenario.errors?.[0]))
   return fields as ScenarioInput
