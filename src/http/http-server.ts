@@ -80,7 +80,9 @@ export async function createHttpServer(
     return503OnClosing: true,
     // Path parameters up to the header limit: a long one gets the route's own answer (404 for an
     // unknown id or name, 400 for a malformed one), not the router's 414.
-    routerOptions: { maxParamLength: MAX_HEADER_BYTES },
+    // A client configured with a trailing slash on its host (`http://localhost:9090/`) asks for
+    // `//api/...`: snowplow-cli does, and its token request would otherwise be 404.
+    routerOptions: { maxParamLength: MAX_HEADER_BYTES, ignoreDuplicateSlashes: true },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     ...(options.readsRawQuery === undefined
       ? {}
