@@ -37,6 +37,21 @@ function forbiddenKeyPath(value: unknown, path = '', depth = 0): string | null {
   return null
 }
 
+/** A body that is not JSON, where JSON was expected (said whatever the body's content type). */
+class InvalidJsonBodyError extends Error {
+  readonly statusCode = 400
+}
+
+/** Why `text` is not JSON, as the parser says it (where it stopped), or null when it is. */
+function jsonSyntaxProblem(text: string): string | null {
+  try {
+    JSON.parse(text)
+    return null
+  } catch (error) {
+    return error instanceof Error ? error.message.slice(0, 300) : String(error)
+  }
+}
+
 /** A body with a media type the Console API does not read. */
 class UnsupportedMediaTypeError extends Error {
   readonly statusCode = 415
@@ -61,14 +76,20 @@ function jsonBodyParser(app: FastifyInstance): BodyParser {
         request.jsonText = text
         return done(null, parsed)
       }
-      let plain: unknown
-      try {
-        plain = JSON.parse(text)
-      } catch {
-        return done(error, undefined)
+      const syntax = jsonSyntaxProblem(text)
+      if (syntax !== null) {
+        const why = text.length === 0 ? 'the body is empty' : syntax
+        return done(new InvalidJsonBodyError(`Body is not valid JSON: ${why}`), undefined)
       }
-      const path = forbiddenKeyPath(plain)
-      if (path === null) return done(error, undefined)
+      // Valid JSON that Fastify's parser refused: for a prototype key, named where it is found.
+      const path = forbiddenKeyPath(JSON.parse(text))
+      if (path === null)
+        return done(
+          new ForbiddenJsonKeyError(
+            `body: a key named "__proto__", or "constructor" holding "prototype", is not accepted (it could change an object's prototype), and it is nested more than ${MAX_SEARCH_DEPTH} levels deep`,
+          ),
+          undefined,
+        )
       done(
         new ForbiddenJsonKeyError(
           `body${path}: a key named ${path.endsWith('/prototype') ? '"constructor" holding "prototype"' : '"__proto__"'} is not accepted (it could change an object's prototype); rename it`,
