@@ -89,9 +89,9 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
       db: store.db,
       provider: { getMigrations: async () => migrations },
     })
-    const down = await migrator.migrateDown()
+    const down = await migrator.migrateTo('2026-11-26-09-iglu-key-scopes-and-public-schemas')
     expect(down.error).toBeUndefined()
-    expect(down.results?.[0]?.migrationName).toBe(
+    expect(down.results?.map((result) => result.migrationName)).toContain(
       '2026-11-28-10-mark-events-keeping-written-numbers',
     )
     // Stored as the store wrote them before the mark: one entity number past 2^53, one small.

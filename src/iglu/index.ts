@@ -9,8 +9,8 @@ export {
   validatorsOnFirstUse,
   type ValidatorOnFirstUse,
 } from './ajv-factory.js'
-export { contentHash, contentHashOfText } from './content-hash.js'
-export { canonicalJsonText, memberRawText, objectMembers, objectText } from './json-text.js'
+export { contentHash, contentHashOfText, hashedJsonText } from './content-hash.js'
+export { memberRawText, objectMembers, objectText } from './json-text.js'
 export type { DesignSchemaChecker } from './design-schema.js'
 export { jsonDepthExceeds, jsonTextNestsAtMost } from './json-depth.js'
 export {

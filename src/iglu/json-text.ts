@@ -1,32 +1,7 @@
-import { parse, stringify } from 'lossless-json'
-
 /**
- * JSON documents as text, their numbers kept exactly as written (`9223372036854775807`, `0.00`,
- * `1.0`), which `JSON.parse` would round or shorten. Parsed with lossless-json, whose numbers stay
- * text; used for what the registry stores, serves and hashes.
+ * JSON documents as text, their members kept exactly as written (`9223372036854775807`, `0.00`,
+ * `1.0`), which `JSON.parse` would round or shorten: used for what the registry stores and serves.
  */
-
-type Json = unknown
-
-const parsed = (text: string): Json => parse(text)
-const written = (value: Json): string => stringify(value) ?? 'null'
-
-/** Object keys sorted at every level (plain objects: JSON's, or lossless-json's). */
-export function sortKeys(value: Json): Json {
-  if (Array.isArray(value)) return value.map(sortKeys)
-  if (value !== null && typeof value === 'object' && value.constructor === Object) {
-    const sorted: Record<string, Json> = {}
-    for (const key of Object.keys(value).sort())
-      sorted[key] = sortKeys((value as Record<string, Json>)[key])
-    return sorted
-  }
-  return value
-}
-
-/** Keys sorted at every level, compact, numbers as written: the form a content hash is taken of. */
-export function canonicalJsonText(text: string): string {
-  return written(sortKeys(parsed(text)))
-}
 
 /**
  * The top-level members of an object's text, each value exactly as written there (whitespace and

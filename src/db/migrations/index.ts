@@ -9,6 +9,7 @@ import * as keepDocumentsAsSent from './2026-11-23-07-keep-documents-as-sent.js'
 import * as keepCompatibilityVerdicts from './2026-11-25-08-keep-compatibility-verdicts.js'
 import * as igluKeyScopesAndPublicSchemas from './2026-11-26-09-iglu-key-scopes-and-public-schemas.js'
 import * as markEventsKeepingWrittenNumbers from './2026-11-28-10-mark-events-keeping-written-numbers.js'
+import * as hashContentAsSnowplowCli from './2026-11-28-11-hash-content-as-snowplow-cli.js'
 
 /**
  * Every migration by name. Names sort by date, and a migration is never edited once merged.
@@ -25,4 +26,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-25-08-keep-compatibility-verdicts': keepCompatibilityVerdicts,
   '2026-11-26-09-iglu-key-scopes-and-public-schemas': igluKeyScopesAndPublicSchemas,
   '2026-11-28-10-mark-events-keeping-written-numbers': markEventsKeepingWrittenNumbers,
+  '2026-11-28-11-hash-content-as-snowplow-cli': hashContentAsSnowplowCli,
 }

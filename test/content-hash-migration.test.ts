@@ -1,0 +1,67 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
+import { Migrator } from 'kysely/migration'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createDb } from '../src/db/create-db.js'
+import { migrateToLatest } from '../src/db/migrate.js'
+import { migrations } from '../src/db/migrations/index.js'
+import { backends } from './support/test-databases.js'
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
+
+describe.each(backends)('content hashes stored before snowplow-cli’s form, on $name', (backend) => {
+  const cleanups: (() => Promise<void>)[] = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+
+  it('are rewritten in the new form wherever their content is stored; others are kept', async () => {
+    const database = await backend.create({ unmigrated: true })
+    cleanups.push(() => database.drop())
+    const store = await createDb(database.config)
+    cleanups.push(() => store.close())
+    const migrator = new Migrator({
+      db: store.db,
+      provider: { getMigrations: async () => migrations },
+    })
+    const before = await migrator.migrateTo('2026-11-28-10-mark-events-keeping-written-numbers')
+    expect(before.error).toBeUndefined()
+
+    // As the registry stored them: the text as sent, hashed with its numbers as written.
+    const text = '{"type": "number", "maximum": 1.0, "description": "10 < 9"}'
+    const oldHash = sha256('{"description":"10 < 9","maximum":1.0,"type":"number"}')
+    const newHash = sha256('{"description":"10 < 9","maximum":1,"type":"number"}')
+    const goneHash = sha256('content of an earlier patch, no longer stored')
+    const org = randomUUID()
+    const structure = 'a'.repeat(64)
+    const at = new Date('2026-11-01T00:00:00Z')
+    await sql`insert into organizations (id, name) values (${org}, 'acme')`.execute(store.db)
+    await sql`insert into data_structures (hash, organization_id, vendor, name, format, meta)
+      values (${structure}, ${org}, 'com.acme', 'n', 'jsonschema', '{}')`.execute(store.db)
+    await sql`insert into validated_schemas (organization_id, vendor, name, format, version, schema, meta, content_hash)
+      values (${org}, 'com.acme', 'n', 'jsonschema', '1-0-0', ${text}, '{}', ${oldHash})`.execute(
+      store.db,
+    )
+    await sql`insert into schema_versions (data_structure_hash, env, version, schema, content_hash, patch_level, deployed_at)
+      values (${structure}, 'DEV', '1-0-0', ${text}, ${oldHash}, 1, ${at})`.execute(store.db)
+    for (const hash of [goneHash, oldHash])
+      await sql`insert into deployments (data_structure_hash, version, env, patch_level, content_hash, initiator, ts)
+        values (${structure}, '1-0-0', 'DEV', 0, ${hash}, 'key', ${at})`.execute(store.db)
+
+    await migrateToLatest(store.db)
+    const hashes = async (table: string) =>
+      (
+        await sql<{ content_hash: string }>`select content_hash from ${sql.table(table)}`.execute(
+          store.db,
+        )
+      ).rows.map((row) => row.content_hash)
+    expect(await hashes('validated_schemas')).toEqual([newHash])
+    expect(await hashes('schema_versions')).toEqual([newHash])
+    expect((await hashes('deployments')).sort()).toEqual([goneHash, newHash].sort())
+    // The stored text itself is untouched.
+    const kept = await sql<{
+      schema: string
+    }>`select schema::text as schema from schema_versions`.execute(store.db)
+    expect(kept.rows[0]?.schema).toBe(text)
+  })
+})
