@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { objectSchema } from './support/registry-builders.js'
-import { cliRequest, type WireAnswer } from './support/snowplow-cli-wire.js'
+import { cliRequest, RawBody, type WireAnswer } from './support/snowplow-cli-wire.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
@@ -59,6 +59,19 @@ describe('snowplow-cli on the wire', () => {
     expect(typeof token).toBe('string')
   })
   afterAll(async () => server?.close())
+
+  it('takes a host configured with a trailing slash, whose paths begin with //', async () => {
+    const startup = server.app.startup
+    if (startup.kind !== 'initial') throw new Error('expected first-start credentials')
+    const answer = await cliRequest(
+      `${server.baseUrl}/`,
+      'GET',
+      `/api/msc/v1/organizations/${org}/credentials/v3/token`,
+      { headers: { 'X-API-KEY-ID': startup.apiKeyId, 'X-API-KEY': startup.apiKey } },
+    )
+    expect(answer.status).toBe(200)
+    expect(typeof answer.body.accessToken).toBe('string')
+  })
 
   it('status: the organizations of the token include the configured one', async () => {
     const answer = await cliRequest(server.baseUrl, 'GET', '/api/msc/v1/organizations', { token })
@@ -399,6 +412,47 @@ describe('snowplow-cli on the wire', () => {
         'iglu:com.acme/checkout/jsonschema/1-0-0',
       )
     })
+
+    it('takes Go\'s unset status, "", as a draft on creation and as no change on an update', async () => {
+      const ids = { app: randomUUID(), product: randomUUID(), spec: randomUUID() }
+      await call('POST', '/source-apps/v1', { ...sourceApp('Unset status'), id: ids.app })
+      const unsetProduct = {
+        ...product('Unset status'),
+        id: ids.product,
+        sourceApplications: [ids.app],
+        status: '',
+      }
+      expect((await call('POST', '/data-products/v2', unsetProduct)).status).toBe(201)
+      const readProduct = await call('GET', `/data-products/v2/${ids.product}`)
+      expect(readProduct.body.data[0].status).toBe('draft')
+
+      const unsetSpec = {
+        ...spec('', 0, 'Unset'),
+        id: ids.spec,
+        sourceApplications: [ids.app],
+        dataProductId: ids.product,
+      }
+      const created = await call('POST', '/event-specs/v1', { spec: unsetSpec, message: '' })
+      expect(created.status).toBe(201)
+      expect((await call('GET', `/event-specs/v1/${ids.spec}`)).body.data[0].status).toBe('draft')
+      const publish = { spec: { ...unsetSpec, status: 'published', version: 1 }, message: '' }
+      expect((await call('PUT', `/event-specs/v1/${ids.spec}`, publish)).status).toBe(200)
+      const unsetAgain = { spec: { ...unsetSpec, version: 2, description: 'Again' }, message: '' }
+      expect((await call('PUT', `/event-specs/v1/${ids.spec}`, unsetAgain)).status).toBe(200)
+      const read = (await call('GET', `/event-specs/v1/${ids.spec}`)).body.data[0]
+      expect(read).toMatchObject({ status: 'published', version: 2, description: 'Again' })
+    })
+  })
+
+  it('refuses a body that is not JSON with 400, saying where, whatever its content type', async () => {
+    const answer = await call(
+      'POST',
+      '/data-structures/v1/validation-requests',
+      new RawBody('{"a":'),
+    )
+    expect(answer.status).toBe(400)
+    expect(answer.body.message).toMatch(/^Body is not valid JSON: /)
+    expect(answer.body.message).not.toMatch(/content-type/i)
   })
 
   it('refuses a body of another media type with 415, still naming the problem', async () => {

@@ -3,6 +3,11 @@ import { request } from 'node:http'
 /** The version snowplow-cli sends in `X-SNOWPLOW-CLI` (any value: the server only passes it by). */
 export const CLI_VERSION = '0.13.0'
 
+/** A body sent as this text, not as JSON written from a value. */
+export class RawBody {
+  constructor(readonly text: string) {}
+}
+
 export interface WireAnswer {
   readonly status: number
   readonly headers: Record<string, string | string[] | undefined>
@@ -10,7 +15,7 @@ export interface WireAnswer {
 }
 
 /**
- * One request as snowplow-cli's Go client makes it: the CLI header, the bearer token when given, a
+ * One request as snowplow-cli's Go client makes it, to `{baseUrl}{path}`: the CLI header, the bearer token when given, a
  * compact JSON body with **no Content-Type header**, over a real socket.
  */
 export function cliRequest(
@@ -19,8 +24,14 @@ export function cliRequest(
   path: string,
   options: { token?: string; headers?: Record<string, string>; body?: unknown } = {},
 ): Promise<WireAnswer> {
-  const url = new URL(path, baseUrl)
-  const payload = options.body === undefined ? null : Buffer.from(JSON.stringify(options.body))
+  // Joined as Go joins them: a host configured with a trailing slash gives `//api/...`.
+  const url = new URL(`${baseUrl}${path}`)
+  const payload =
+    options.body === undefined
+      ? null
+      : Buffer.from(
+          options.body instanceof RawBody ? options.body.text : JSON.stringify(options.body),
+        )
   const headers: Record<string, string> = {
     'X-SNOWPLOW-CLI': CLI_VERSION,
     'User-Agent': 'Go-http-client/1.1',
