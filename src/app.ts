@@ -171,7 +171,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     const designSchema = pooledDesignSchemaCheck(costlyWork)
     const plans = createTrackingPlans({
       db: store.db.withTables<TrackingPlanTables>(),
-      catalog: registry.catalog,
+      // Public schemas are found by event inspection's resolver, once inspection is open.
+      catalog: {
+        describe: registry.catalog.describe,
+        publicSchema: async (key) => (inspection === null ? null : inspection.publicSchema(key)),
+      },
       clock,
       compatibility,
       designSchema,
@@ -196,7 +200,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
           await guarded.register(registryNeighbourRoutes)
           await guarded.register(trackingPlansRoutes, {
             plans,
-            repository: registry.repository,
             checker: compatibility,
             designSchema,
           })

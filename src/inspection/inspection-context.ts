@@ -32,6 +32,8 @@ export interface RegistrySchemas {
 /** Event inspection, opened: the service behind the collector and the `/micro` API. */
 export interface Inspection {
   readonly service: InspectionService
+  /** A schema known outside Floe's registry, as the resolver finds it (cached as it caches). */
+  publicSchema(key: SchemaKey): Promise<Record<string, unknown> | null>
   /** Stores the events of answered collector requests, then closes the event store. */
   close(): Promise<void>
 }
@@ -150,6 +152,7 @@ export async function openInspection(
     service.subscribe((arrival) => log.info(eventLogLine(arrival)))
   return {
     service,
+    publicSchema: (key) => resolver.resolveOutsideRegistry(key),
     close: async () => {
       await service.settled()
       await scripts.close()

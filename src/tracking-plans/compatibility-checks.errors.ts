@@ -6,9 +6,12 @@ export class SourceNotFoundError extends DomainError<'SOURCE_NOT_FOUND'> {
   readonly code = 'SOURCE_NOT_FOUND'
   readonly kind = 'rejected'
   constructor(field: string, source: string) {
-    super(`${field}: ${source.slice(0, 300)} is not a schema deployed in this organization`, {
-      field,
-    })
+    super(
+      `${field}: ${source.slice(0, 300)} is not a schema deployed in this organization, nor one known outside it (Iglu Central, the configured Iglu repositories)`,
+      {
+        field,
+      },
+    )
   }
 }
 

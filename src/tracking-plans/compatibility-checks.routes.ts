@@ -4,8 +4,8 @@ import { requirePrincipal } from '../auth/index.js'
 import type { CompatibilityChecker } from '../compatibility/index.js'
 import type { DesignSchemaChecker } from '../iglu/index.js'
 import { ErrorBodyRef } from '../http/index.js'
-import type { IgluRepository } from '../registry/index.js'
 import { checkEventSpec } from './event-spec-compatibility.js'
+import { sourceResolver, type SourceCatalog } from './scenario-checks.js'
 
 const tags = ['compatibility']
 const security = [{ bearer: [] }]
@@ -24,10 +24,11 @@ const Source = Type.Object(
 
 /** The compatibility engine over HTTP: raw schema pairs, and snowplow-cli's event-spec check. */
 export const compatibilityChecksRoutes: FastifyPluginAsyncTypebox<{
-  repository: IgluRepository
+  /** The sources specifications may name: the registry's data structures, and public schemas. */
+  sources: SourceCatalog
   checker: CompatibilityChecker
   designSchema: DesignSchemaChecker
-}> = async (app, { repository, checker, designSchema }) => {
+}> = async (app, { sources, checker, designSchema }) => {
   app.post(
     '/compatibility-checks',
     {
@@ -102,13 +103,10 @@ export const compatibilityChecksRoutes: FastifyPluginAsyncTypebox<{
         },
       },
     },
-    async (request) =>
-      checkEventSpec(
-        repository,
-        checker,
-        designSchema,
-        requirePrincipal(request.principal, 'check compatibility').organizationId,
-        request.body.spec,
-      ),
+    async (request) => {
+      const { organizationId } = requirePrincipal(request.principal, 'check compatibility')
+      const resolve = sourceResolver(sources, organizationId)
+      return checkEventSpec(resolve, checker, designSchema, request.body.spec)
+    },
   )
 }

@@ -1,7 +1,7 @@
 import type { CompatibilityChecker, CompatibilityOutcome } from '../compatibility/index.js'
-import { type DesignSchemaChecker, parseIgluUri } from '../iglu/index.js'
-import type { IgluRepository } from '../registry/index.js'
+import type { DesignSchemaChecker } from '../iglu/index.js'
 import { InvalidSpecSchemaError, SourceNotFoundError } from './compatibility-checks.errors.js'
+import type { SourceResolver } from './scenario-checks.js'
 import { isJsonObject } from '../shared/index.js'
 
 export interface SpecSource {
@@ -50,13 +50,13 @@ async function propertyVerdicts(
 
 /**
  * snowplow-cli's `event-specs/v1/compatibility`: the event and each tracked entity, where both a
- * source and a schema are given, checked against the deployed source version (PROD, else DEV).
+ * source and a schema are given, checked against the source version as a scenario write checks
+ * it (the registry's, DEV content before PROD's; else a public schema).
  */
 export async function checkEventSpec(
-  repository: IgluRepository,
+  resolve: SourceResolver,
   checker: CompatibilityChecker,
   designSchema: DesignSchemaChecker,
-  organizationId: string,
   spec: { event?: SpecSource; entities?: { tracked?: readonly SpecSource[] } },
 ) {
   // A source without a schema (absent or null) has nothing to compare; a schema that is not a
@@ -74,17 +74,14 @@ export async function checkEventSpec(
   const sources: SourceVerdict[] = []
   for (const { field: at, target } of targets) {
     const field = `${at}.source`
-    const key = parseIgluUri(target.source)
-    if (key === null) throw new SourceNotFoundError(field, target.source)
-    const deployed =
-      (await repository.find(organizationId, 'PROD', key)) ??
-      (await repository.find(organizationId, 'DEV', key))
-    if (deployed === null) throw new SourceNotFoundError(field, target.source)
-    const result = await checker.check(target.schema, deployed.schema)
+    const resolution = await resolve(target.source)
+    if (resolution.kind !== 'found') throw new SourceNotFoundError(field, target.source)
+    const reference = resolution.source.current.schema
+    const result = await checker.check(target.schema, reference)
     sources.push({
       source: target.source,
       status: result.outcome,
-      properties: await propertyVerdicts(checker, target.schema, deployed.schema),
+      properties: await propertyVerdicts(checker, target.schema, reference),
     })
   }
   const status = worst(sources.map((s) => s.status))

@@ -1,4 +1,5 @@
 import {
+  dataStructureHash,
   type DesignSchemaChecker,
   formatSchemaVer,
   parseIgluUri,
@@ -6,6 +7,7 @@ import {
   type SchemaKey,
 } from '../iglu/index.js'
 import { isUuid } from '../shared/index.js'
+import { builtInEventSchema } from './built-in-events.js'
 import { problemError, type Problem } from './scenario-problem.js'
 import type { ScenarioInput } from './scenarios.schemas.js'
 
@@ -30,6 +32,11 @@ export interface SourceCatalog {
     name: string,
     format: string,
   ): Promise<SourceEntry | null>
+  /**
+   * A schema known outside the organization's registry (Iglu Central, the bundled core schemas,
+   * the configured repositories), for a data structure the registry does not have; null if none.
+   */
+  publicSchema?(key: SchemaKey): Promise<Record<string, unknown> | null>
 }
 
 /** The data products context, as far as scenarios need it. */
@@ -51,7 +58,29 @@ export type SourceResolution =
   | { readonly kind: 'not-a-uri' }
   | { readonly kind: 'not-deployed' }
 
-/** Registry lookups for one request, each data structure fetched once. */
+/**
+ * A data structure the organization's registry does not have, known elsewhere: one version, in
+ * production (public schemas are deployed everywhere), never hidden.
+ */
+async function publicSource(
+  catalog: SourceCatalog,
+  organizationId: string,
+  key: SchemaKey,
+): Promise<SourceResolution> {
+  const schema = builtInEventSchema(key) ?? (await catalog.publicSchema?.(key)) ?? null
+  if (schema === null) return { kind: 'not-deployed' }
+  const version: SourceVersion = { version: formatSchemaVer(key.version), schema, inProd: true }
+  const hash = dataStructureHash(organizationId, key.vendor, key.name, key.format)
+  const entry: SourceEntry = { hash, hidden: false, versions: [version] }
+  return { kind: 'found', source: { key, entry, current: version, latest: version } }
+}
+
+/**
+ * Source lookups for one request, each data structure fetched once: the organization's registry,
+ * and for a data structure it does not have, the schemas known outside it. A structure the
+ * registry has is the registry's alone (the user's own repository takes precedence), so a version
+ * it lacks is not looked up elsewhere.
+ */
 export function sourceResolver(catalog: SourceCatalog, organizationId: string) {
   const entries = new Map<string, Promise<SourceEntry | null>>()
   return async (uri: string): Promise<SourceResolution> => {
@@ -64,11 +93,11 @@ export function sourceResolver(catalog: SourceCatalog, organizationId: string) {
       entries.set(id, entry)
     }
     const found = await entry
+    if (found === null) return publicSource(catalog, organizationId, key)
     const version = formatSchemaVer(key.version)
-    const current = found?.versions.find((v) => v.version === version)
-    const latest = found?.versions.at(-1)
-    if (found === null || found === undefined || current === undefined || latest === undefined)
-      return { kind: 'not-deployed' }
+    const current = found.versions.find((v) => v.version === version)
+    const latest = found.versions.at(-1)
+    if (current === undefined || latest === undefined) return { kind: 'not-deployed' }
     return { kind: 'found', source: { key, entry: found, current, latest } }
   }
 }
@@ -80,7 +109,7 @@ export function unresolvedTitle(field: string, uri: string, resolution: SourceRe
   const shown = JSON.stringify(uri.slice(0, 300))
   return resolution.kind === 'not-a-uri'
     ? `${field} ${shown} is not an Iglu URI (iglu:vendor/name/format/model-revision-addition)`
-    : `${field} ${shown} is not a schema deployed in this organization`
+    : `${field} ${shown} is not a schema deployed in this organization, nor one known outside it (Iglu Central, the configured Iglu repositories)`
 }
 
 /** A JSON Schema that the shared validator can compile, and not absurdly deep. */

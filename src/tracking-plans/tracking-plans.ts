@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely'
 import type { Clock } from '../auth/index.js'
 import type { CompatibilityChecker } from '../compatibility/index.js'
 import type { DesignSchemaChecker } from '../iglu/index.js'
-import type { IgluRepository } from '../registry/index.js'
 import { compatibilityChecksRoutes } from './compatibility-checks.routes.js'
 import { dataProductsRoutes, sourceApplicationsRoutes } from './data-products.routes.js'
 import { createDataProductsService, type DataProductsService } from './data-products.service.js'
@@ -30,11 +29,16 @@ export interface TrackingPlans {
   readonly revision: () => number
   /** Called by the routes after each successful write. */
   readonly noteWrite: () => void
+  /** The sources specifications may name: the registry's data structures, and public schemas. */
+  readonly sources: SourceCatalog
 }
 
 export function createTrackingPlans(deps: {
   readonly db: Kysely<TrackingPlanTables>
-  /** The registry's data structures, which scenarios reference. */
+  /**
+   * The registry's data structures, which scenarios reference, and the public schemas they may
+   * reference too (Iglu Central's, the bundled and configured repositories').
+   */
   readonly catalog: SourceCatalog
   readonly clock: Clock
   /** The compatibility engine (in the worker pool, verdicts kept by content). */
@@ -70,23 +74,22 @@ export function createTrackingPlans(deps: {
     },
     eventSpecs: createEventSpecs({ store: scenariosStore, catalog, scenarios }),
     eventSpecWrites: createEventSpecWrites({ store: scenariosStore, catalog, scenarios }),
+    sources: catalog,
   }
 }
 
 /** Every tracking plans route, under an organization's (guarded) prefix. */
 export const trackingPlansRoutes: FastifyPluginAsync<{
   readonly plans: TrackingPlans
-  /** Published schemas, for the compatibility checks of event specifications. */
-  readonly repository: IgluRepository
   readonly checker: CompatibilityChecker
   readonly designSchema: DesignSchemaChecker
-}> = async (app, { plans, repository, checker, designSchema }) => {
+}> = async (app, { plans, checker, designSchema }) => {
   // A successful write may change what events are checked against: noted before the answer goes.
   app.addHook('onSend', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400)
       plans.noteWrite()
   })
-  await app.register(compatibilityChecksRoutes, { repository, checker, designSchema })
+  await app.register(compatibilityChecksRoutes, { sources: plans.sources, checker, designSchema })
   await app.register(scenariosRoutes, {
     prefix: '/tracking-scenarios/v1',
     scenarios: plans.scenarios,

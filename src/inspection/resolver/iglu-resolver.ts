@@ -153,6 +153,21 @@ export function createIgluResolver(options: {
       return { kind: 'missing', history: sorted }
     },
 
+    /**
+     * The schema from the repositories other than Floe's registry (the core schemas, the
+     * configured ones, Iglu Central), in the resolver's order; null when none has it, or none
+     * could answer. The registry is asked elsewhere, per organization.
+     */
+    async resolveOutsideRegistry(key: SchemaKey): Promise<Record<string, unknown> | null> {
+      const uri = schemaKeyUri(key)
+      for (const repository of ordered(key.vendor)) {
+        if (repository.kind === 'registry') continue
+        const answer = await ask(repository, key, uri)
+        if (answer.schema !== null) return answer.schema
+      }
+      return null
+    },
+
     /** Forgets every cached answer. */
     clear(): void {
       caches.clear()
