@@ -261,9 +261,20 @@ describe('the web console: tracking plan', () => {
     const shown = page.getByRole('group', { name: 'Entity 1' })
     await expect.poll(() => shown.getByLabel('At most').inputValue()).toBe('3')
     expect(await shown.getByLabel('Data structure (Iglu URI)').inputValue()).toBe(PRODUCT)
-    await shown.getByRole('button', { name: 'Remove entity 1' }).click()
+    // A status button checks the form as Save does: an unfinished number (read as empty) is
+    // not saved as "no bound". Deprecate does nothing here, so the Save after it makes version 2.
+    await shown.getByLabel('At most').fill('')
+    await shown.getByLabel('At most').pressSequentially('5e')
+    await page.getByRole('button', { name: 'Deprecate' }).click()
+    await shown.getByLabel('At most').fill('4')
     await page.getByRole('button', { name: 'Save' }).click()
     await expect.poll(() => page.locator('h1 .status').textContent()).toBe('draft, version 2')
+    expect((await stored()).entities?.tracked).toEqual([
+      expect.objectContaining({ minCardinality: 1, maxCardinality: 4 }),
+    ])
+    await shown.getByRole('button', { name: 'Remove entity 1' }).click()
+    await page.getByRole('button', { name: 'Save' }).click()
+    await expect.poll(() => page.locator('h1 .status').textContent()).toBe('draft, version 3')
     expect((await stored()).entities?.tracked ?? []).toEqual([])
     expect(await opened.close()).toEqual([])
   })

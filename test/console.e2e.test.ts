@@ -97,6 +97,27 @@ describe('the web console', () => {
     await page.close()
   })
 
+  it('keeps to its own pages: the skip link, a back link given in the URL, a broken time range', async () => {
+    const opened = await ConsolePage.signIn(browser, floe.baseUrl, credentials)
+    const { page } = opened
+    const before = page.url()
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('content')
+    expect(page.url()).toBe(before)
+    // A shared link cannot make "← Events" lead to another site.
+    const event = '00000000-0000-4000-8000-000000000000'
+    await page.goto(`${floe.baseUrl}/#/events/${event}?back=https://example.org/phish`)
+    await page.reload()
+    const back = page.getByRole('link', { name: '← Events' })
+    await expect.poll(() => back.getAttribute('href')).toBe('#/events')
+    // A time range the URL gives wrong shows every event, instead of a blank page.
+    await page.goto(`${floe.baseUrl}/#/events?start=garbage&end=2026-13-45`)
+    await page.reload()
+    await page.getByRole('heading', { name: 'Events' }).waitFor()
+    expect(await opened.close()).toEqual([])
+  })
+
   it('lists and searches data structures, with type and the version in each environment', async () => {
     const page = await signedIn(credentials)
     const rows = () =>

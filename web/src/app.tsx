@@ -13,7 +13,7 @@ import { TrackingPlanOverview } from './pages/tracking-plan/tracking-plan-overvi
 import { BadRowsPage } from './pages/inspector/bad-rows-page.js'
 import { EventDetail } from './pages/inspector/event-detail.js'
 import { InspectorPage } from './pages/inspector/inspector-page.js'
-import { href, useRoute, type Route } from './router.js'
+import { consoleLink, href, useRoute, type Route } from './router.js'
 
 /** The console: sign-in until there is a session, then the page the URL's fragment names. */
 export function App() {
@@ -35,7 +35,8 @@ export function App() {
     )
   return (
     <>
-      <a class="skip-link" href="#content">
+      {/* The fragment holds the page, so the link moves the focus instead of following itself. */}
+      <a class="skip-link" href="#content" onClick={skipToContent}>
         Skip to content
       </a>
       <header class="top-bar">
@@ -74,11 +75,16 @@ export function App() {
           Sign out
         </button>
       </header>
-      <div id="content">
+      <div id="content" tabIndex={-1}>
         <Page route={route} api={api} />
       </div>
     </>
   )
+}
+
+function skipToContent(event: MouseEvent): void {
+  event.preventDefault()
+  document.getElementById('content')?.focus()
 }
 
 function Page(props: { route: Route; api: ApiClient }) {
@@ -89,7 +95,9 @@ function Page(props: { route: Route; api: ApiClient }) {
   if (first === 'bad-rows') return <BadRowsPage query={route.query} />
   if (first === 'events' && second === undefined) return <InspectorPage query={route.query} />
   if (first === 'events' && second !== undefined)
-    return <EventDetail eventId={second} back={route.query.get('back') ?? href('events')} />
+    return (
+      <EventDetail eventId={second} back={consoleLink(route.query.get('back'), href('events'))} />
+    )
   if (first === 'tracking-plan') return <TrackingPlanOverview plans={plans} />
   if (first === 'data-products' && second !== undefined)
     return <DataProductPage plans={plans} id={second} />

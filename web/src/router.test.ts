@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { href, parseRoute } from './router.js'
+import { consoleLink, href, parseRoute } from './router.js'
 
 describe('the console router', () => {
   it('reads the fragment as decoded segments and a query', () => {
@@ -19,5 +19,12 @@ describe('the console router', () => {
       ['data-structures', 'a/b'],
       '1-0-0',
     ])
+  })
+
+  it("offers only the console's own pages as links given in the URL", () => {
+    expect(consoleLink('#/events?kind=failed', '#/events')).toBe('#/events?kind=failed')
+    for (const elsewhere of ['https://example.org/phish', '//example.org', 'javascript:alert(1)'])
+      expect(consoleLink(elsewhere, '#/events')).toBe('#/events')
+    expect(consoleLink(null, '#/events')).toBe('#/events')
   })
 })

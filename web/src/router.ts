@@ -59,3 +59,12 @@ export function useRoute(): Route {
   }, [])
   return route
 }
+
+/**
+ * A link given in the URL (`?back=`) that a page may offer, if it is one of the console's own
+ * pages (`#/...`); anything else (another site, a script) gives `fallback`, so that a shared link
+ * cannot send the reader elsewhere.
+ */
+export function consoleLink(given: string | null, fallback: string): string {
+  return given !== null && given.startsWith('#/') ? given : fallback
+}

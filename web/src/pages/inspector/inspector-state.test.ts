@@ -37,4 +37,12 @@ describe('the inspector view in the URL', () => {
     const view = viewOf(new URLSearchParams('size=7&page=-2&kind=other'))
     expect([view.pageSize, view.page, view.kind]).toEqual([100, 1, 'all'])
   })
+
+  it('shows every time for a time range the URL gives wrong, instead of failing', () => {
+    for (const wrong of ['start=garbage', 'end=2026-13-45', 'start='])
+      expect(viewOf(new URLSearchParams(wrong))).toMatchObject({ start: null, end: null })
+    expect(viewOf(new URLSearchParams('start=2026-11-26T10:00:00Z')).start).toBe(
+      '2026-11-26T10:00:00.000Z',
+    )
+  })
 })

@@ -29,6 +29,10 @@ const positive = (text: string | null, fallback: number) => {
   return Number.isInteger(n) && n > 0 ? n : fallback
 }
 
+/** A time given in the URL, if it is one (a mistyped or cut link shows every time instead). */
+const instant = (text: string | null) =>
+  text !== null && !Number.isNaN(Date.parse(text)) ? new Date(text).toISOString() : null
+
 export function viewOf(query: URLSearchParams): InspectorView {
   const kind = query.get('kind')
   const columns = (query.get('cols') ?? '').split(',').filter((c) => c !== '')
@@ -36,8 +40,8 @@ export function viewOf(query: URLSearchParams): InspectorView {
   return {
     kind: kind === 'good' || kind === 'failed' ? kind : 'all',
     search: query.get('q') ?? '',
-    start: query.get('start'),
-    end: query.get('end'),
+    start: instant(query.get('start')),
+    end: instant(query.get('end')),
     sort: query.get('sort'),
     desc: query.get('desc') !== 'false',
     page: positive(query.get('page'), 1),

@@ -136,6 +136,16 @@ export function ScenarioEditor(props: {
     }
   }
 
+  /**
+   * A status button saves the form as Save does: only once the browser's checks pass (a number
+   * field holding `5e` reads as empty, and would drop its bound).
+   */
+  const saveAs = (status: SpecificationStatus) => (event: MouseEvent) => {
+    const form = (event.currentTarget as HTMLButtonElement).form
+    if (form !== null && !form.reportValidity()) return
+    void save(status)
+  }
+
   const isNew = scenario.id === undefined
   return (
     <form
@@ -205,17 +215,17 @@ export function ScenarioEditor(props: {
           {isNew ? 'Create event specification' : 'Save'}
         </button>
         {!isNew && scenario.status !== 'published' && (
-          <button type="button" disabled={busy} onClick={() => void save('published')}>
+          <button type="button" disabled={busy} onClick={saveAs('published')}>
             Publish
           </button>
         )}
         {!isNew && scenario.status !== 'deprecated' && (
-          <button type="button" disabled={busy} onClick={() => void save('deprecated')}>
+          <button type="button" disabled={busy} onClick={saveAs('deprecated')}>
             Deprecate
           </button>
         )}
         {!isNew && scenario.status !== 'draft' && (
-          <button type="button" disabled={busy} onClick={() => void save('draft')}>
+          <button type="button" disabled={busy} onClick={saveAs('draft')}>
             Back to draft
           </button>
         )}
