@@ -278,4 +278,40 @@ describe('the web console: tracking plan', () => {
     expect((await stored()).entities?.tracked ?? []).toEqual([])
     expect(await opened.close()).toEqual([])
   })
+
+  it('asks to sign in again when the session ends, keeping what was typed on the page', async () => {
+    const created = await admin.call('POST', '/credentials/v2/api-keys', {
+      description: 'revoked while the page is open',
+    })
+    const revoked: ConsoleKey = {
+      organizationId: key.organizationId,
+      apiKeyId: created.body.id,
+      apiKey: created.body.key,
+    }
+    const opened = await ConsolePage.signIn(browser, floe.baseUrl, revoked)
+    const { page } = opened
+    await page.goto(`${floe.baseUrl}/#/event-specs/${specId}`)
+    const description = page.getByLabel('Description')
+    await expect.poll(() => description.isEditable()).toBe(true)
+    const typed = 'typed before the key was revoked'
+    await description.fill(typed)
+    const revocation = await admin.call('DELETE', `/credentials/v2/api-keys/${revoked.apiKeyId}`)
+    expect(revocation.status).toBeLessThan(300)
+    await page.getByRole('button', { name: 'Save' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Session ended' })
+    await dialog.getByRole('heading', { name: 'Sign in again' }).waitFor()
+    expect(await description.inputValue()).toBe(typed)
+    await screenshot(page, 'session-ended')
+    // Another key of the organization goes on in the same page.
+    await dialog.getByLabel(/API key ID/).fill(key.apiKeyId)
+    await dialog.getByLabel('API key secret').fill(key.apiKey)
+    await dialog.getByRole('button', { name: 'Sign in' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    expect(await description.inputValue()).toBe(typed)
+    await page.getByRole('button', { name: 'Save' }).click()
+    await expect
+      .poll(async () => (await admin.call('GET', `/tracking-scenarios/v1/${specId}`)).body.data[0])
+      .toMatchObject({ description: typed })
+    expect(await opened.close()).toEqual([])
+  })
 })

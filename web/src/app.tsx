@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'preact/hooks'
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiClient } from './api/client.js'
 import { RegistryApi } from './api/registry.js'
 import { forgetSession, keepSession, storedSession, type Session } from './api/session.js'
@@ -18,12 +18,34 @@ import { consoleLink, href, useRoute, type Route } from './router.js'
 /** The console: sign-in until there is a session, then the page the URL's fragment names. */
 export function App() {
   const [session, setSession] = useState<Session | null>(storedSession)
+  /** The token was refused (it expired, or its key was revoked): signing in again keeps the page. */
+  const [lapsed, setLapsed] = useState(false)
   const route = useRoute()
   const signOut = () => {
     forgetSession()
+    setLapsed(false)
     setSession(null)
   }
-  const api = useMemo(() => (session === null ? null : new ApiClient(session, signOut)), [session])
+  const lapse = () => {
+    forgetSession()
+    setLapsed(true)
+  }
+  // One client per organization: a token signed in for again (with the same key or another of the
+  // organization) goes on in the same one, so the pages and what was typed in them stay.
+  const api = useMemo(
+    () => (session === null ? null : new ApiClient(session, lapse)),
+    [session?.organizationId],
+  )
+  const content = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (content.current !== null) content.current.inert = lapsed
+  }, [lapsed])
+  const signedInAgain = (next: Session) => {
+    keepSession(next)
+    if (api !== null && next.organizationId === api.organizationId) api.renew(next)
+    setLapsed(false)
+    setSession(next)
+  }
   if (session === null || api === null)
     return (
       <SignIn
@@ -75,9 +97,17 @@ export function App() {
           Sign out
         </button>
       </header>
-      <div id="content" tabIndex={-1}>
+      <div id="content" tabIndex={-1} ref={content}>
         <Page route={route} api={api} />
       </div>
+      {lapsed && (
+        <div class="session-lapsed" role="dialog" aria-modal="true" aria-label="Session ended">
+          <SignIn
+            notice="Your session has ended: its token expired, or its API key was revoked. Sign in again to go on; this page and what you typed in it are kept, and an action that was refused can be tried again."
+            onSignedIn={signedInAgain}
+          />
+        </div>
+      )}
     </>
   )
 }

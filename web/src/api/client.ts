@@ -51,9 +51,14 @@ async function answerOf<T>(response: Response): Promise<JsonAnswer<T>> {
 /** Calls this server's APIs; `organizationPath` is relative to the session's organization. */
 export class ApiClient {
   constructor(
-    private readonly session: Session,
+    private session: Session,
     private readonly onUnauthorized: () => void,
   ) {}
+
+  /** Goes on with a new token of the same key, when the session's has lapsed. */
+  renew(session: Session): void {
+    this.session = session
+  }
 
   get organizationId(): string {
     return this.session.organizationId

@@ -8,7 +8,11 @@ import { ErrorNote } from '../components/status.js'
  * for an access token by the Console API's own endpoint. The secret never leaves this form: only
  * the token is kept, in session storage.
  */
-export function SignIn(props: { onSignedIn: (session: Session) => void }) {
+export function SignIn(props: {
+  onSignedIn: (session: Session) => void
+  /** Why signing in is asked for again (a lapsed session); absent for a first sign-in. */
+  notice?: string
+}) {
   const [organizationId, setOrganizationId] = useState(lastOrganizationId)
   const [apiKeyId, setApiKeyId] = useState('')
   const [secret, setSecret] = useState('')
@@ -34,7 +38,12 @@ export function SignIn(props: { onSignedIn: (session: Session) => void }) {
 
   return (
     <main class="sign-in">
-      <h1>Sign in to Floe</h1>
+      <h1>{props.notice === undefined ? 'Sign in to Floe' : 'Sign in again'}</h1>
+      {props.notice !== undefined && (
+        <p class="notice" role="status">
+          {props.notice}
+        </p>
+      )}
       <p class="muted">
         Use an API key of your organization. <code>floe keys create</code> makes one; the first
         start prints the organization and its admin key.
