@@ -103,7 +103,7 @@ describe('the web console', () => {
     const before = page.url()
     await page.keyboard.press('Tab')
     await page.keyboard.press('Enter')
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('content')
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('content')
     expect(page.url()).toBe(before)
     // A shared link cannot make "← Events" lead to another site.
     const event = '00000000-0000-4000-8000-000000000000'
