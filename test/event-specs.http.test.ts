@@ -416,6 +416,22 @@ describe.each(backends)(
       expect(
         (await admin.call('GET', `/data-products/v2/${product.id}`)).body.data[0],
       ).toMatchObject({ name: 'P2', sourceApplications: [app.id] })
+      // A name of spaces alone could not be told apart, or clicked, in a list: 422 naming it.
+      for (const [method, path] of [
+        ['POST', '/data-products/v2'],
+        ['PUT', `/data-products/v2/${product.id}`],
+        ['POST', '/source-apps/v1'],
+        ['PUT', `/source-apps/v1/${app.id}`],
+      ] as const) {
+        const blank = await admin.call(method, path, { name: '   ' })
+        expect(blank, `${method} ${path}`).toMatchObject({
+          status: 422,
+          body: { code: 'INVALID_NAME', message: expect.stringMatching(/^name: /) },
+        })
+      }
+      expect((await admin.call('GET', `/data-products/v2/${product.id}`)).body.data[0].name).toBe(
+        'P2',
+      )
     })
 
     it('writes event specifications as snowplow-cli does: create with its id, edit, publish once every schema is in production, delete', async () => {

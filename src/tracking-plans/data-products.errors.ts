@@ -8,6 +8,7 @@ export type DataProductErrorCode =
   | 'ID_MISMATCH'
   | 'RECORD_EXISTS'
   | 'INVALID_ENTITY'
+  | 'INVALID_NAME'
 
 export class DataProductNotFoundError extends DomainError<'DATA_PRODUCT_NOT_FOUND'> {
   readonly code = 'DATA_PRODUCT_NOT_FOUND'
@@ -74,5 +75,14 @@ export class InvalidEntityError extends DomainError<'INVALID_ENTITY'> {
   readonly kind = 'rejected'
   constructor(field: string, problem: string) {
     super(`${field}: ${problem}`, { field })
+  }
+}
+
+/** A name of nothing but spaces: the record could not be told apart, or even clicked, in a list. */
+export class BlankNameError extends DomainError<'INVALID_NAME'> {
+  readonly code = 'INVALID_NAME'
+  readonly kind = 'rejected'
+  constructor(kind: string) {
+    super(`name: a ${kind} needs a name that is not blank`, { field: 'name' })
   }
 }

@@ -9,6 +9,7 @@ import {
   IdMismatchError,
   InvalidEntityError,
   RecordExistsError,
+  BlankNameError,
   RepeatedSourceApplicationError,
   SourceApplicationNotFoundError,
   UnknownSourceApplicationsError,
@@ -208,6 +209,7 @@ export function createDataProductsService(deps: {
   ): Promise<DataProductListing> {
     if (mode === 'update' && input.id != null && input.id.toLowerCase() !== id)
       throw new IdMismatchError('data product', id, input.id)
+    if (input.name.trim() === '') throw new BlankNameError('data product')
     const { document, sourceApplications } = dataProductDocument(input)
     const links = sourceApplications.map((s) => s.toLowerCase())
     const repeated = links.findIndex((link, index) => links.indexOf(link) !== index)
@@ -266,6 +268,7 @@ export function createDataProductsService(deps: {
       organizationId: string,
       input: Static<typeof SourceApplicationInput>,
     ): Promise<SourceApplicationView> {
+      if (input.name.trim() === '') throw new BlankNameError('source application')
       const now = clock.now()
       const app: StoredSourceApplication = {
         id: input.id?.toLowerCase() ?? randomUUID(),
@@ -290,6 +293,7 @@ export function createDataProductsService(deps: {
     ): Promise<SourceApplicationView> {
       if (input.id != null && input.id.toLowerCase() !== id.toLowerCase())
         throw new IdMismatchError('source application', id, input.id)
+      if (input.name.trim() === '') throw new BlankNameError('source application')
       const document = sourceApplicationDocument(input)
       checkEntities(document)
       if (
