@@ -1,23 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { DataStructure, RegistryApi } from '../../api/registry.js'
 import { ErrorNote } from '../../components/status.js'
-
-const customDataText = (data: unknown) =>
-  Object.entries((data ?? {}) as Record<string, string>)
-    .map(([key, value]) => `${key}=${value}`)
-    .join('\n')
-
-/** `key=value` lines as custom data; a line without `=` is named in the error. */
-function parseCustomData(text: string): Record<string, string> {
-  const data: Record<string, string> = {}
-  text.split('\n').forEach((line, index) => {
-    if (line.trim() === '') return
-    const at = line.indexOf('=')
-    if (at <= 0) throw new Error(`Custom data, line ${index + 1}: write it as key=value`)
-    data[line.slice(0, at).trim()] = line.slice(at + 1).trim()
-  })
-  return data
-}
+import { customDataText, parseCustomData } from './custom-data.js'
 
 /** The structure's metadata: hidden, its type, and custom data, saved with PATCH (merged). */
 export function MetadataEditor(props: {
@@ -68,7 +52,7 @@ export function MetadataEditor(props: {
         </select>
       </label>
       <label>
-        Custom data (one key=value a line)
+        Custom data (one key=value a line, or a JSON object)
         <textarea
           rows={3}
           value={customData}
