@@ -28,7 +28,9 @@ export function parseCustomData(text: string): Record<string, string> {
     try {
       parsed = JSON.parse(text)
     } catch (error) {
-      throw new Error(`Custom data is not a JSON object: ${(error as Error).message}`)
+      throw new Error(`Custom data is not a JSON object: ${(error as Error).message}`, {
+        cause: error,
+      })
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
       throw new Error('Custom data: write a JSON object of strings')
