@@ -213,6 +213,45 @@ describe('the web console', () => {
     await page.done()
   })
 
+  it('offers to patch a version already in DEV, and to deploy anyway one refused as misversioned', async () => {
+    const banner = (version: string, maxLength: number) =>
+      objectSchema('com.acme', 'banner', version, { slot: { type: 'string', maxLength } })
+    await deployToDev(admin, banner('1-0-0', 64), { meta: { schemaType: 'entity' } })
+    await promoteToProd(admin, banner('1-0-0', 64))
+    // 1-0-1 narrows the slot from 64 to 8 characters: a breaking change under an addition.
+    await deployToDev(admin, banner('1-0-1', 8))
+    const page = await signedIn(credentials)
+    await page.getByRole('link', { name: 'banner' }).click()
+    await page.getByRole('link', { name: 'New version' }).click()
+    const editor = page.getByLabel('Schema (JSON)')
+    await expect.poll(() => editor.inputValue()).toContain('"name": "banner"')
+    await editor.fill(JSON.stringify(banner('1-0-1', 9), null, 2))
+    await page.getByRole('button', { name: 'Validate' }).click()
+    await page.getByRole('heading', { name: 'Valid' }).waitFor()
+    await page.getByRole('button', { name: 'Deploy to DEV' }).click()
+    await page.getByRole('button', { name: 'Patch this version in DEV' }).click()
+    await expect.poll(() => page.locator('.success').count()).toBe(1)
+    const dev = await admin.call('GET', '/data-structures/v1/schemas/versions?latest=true&env=DEV')
+    const patched = dev.body.find((s: { self: { name: string } }) => s.self.name === 'banner')
+    expect([patched.self.version, patched.properties.slot.maxLength]).toEqual(['1-0-1', 9])
+
+    await page.getByRole('link', { name: 'Open the data structure' }).click()
+    await page.getByRole('button', { name: 'Promote 1-0-1 to PROD' }).click()
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('understates')
+    await page.getByRole('button', { name: 'Deploy anyway, with this version number' }).click()
+    await expect
+      .poll(async () => {
+        const prod = await admin.call(
+          'GET',
+          '/data-structures/v1/schemas/versions?latest=true&env=PROD',
+        )
+        return prod.body.find((s: { self: { name: string } }) => s.self.name === 'banner')?.self
+          .version
+      })
+      .toBe('1-0-1')
+    await page.done()
+  })
+
   it('edits the metadata, and shows PROD actions disabled with the reason to a key that is not admin', async () => {
     const page = await signedIn(credentials)
     await page.getByRole('link', { name: 'add_to_cart' }).click()

@@ -89,19 +89,24 @@ export class RegistryApi {
     return answer.body
   }
 
-  async deploy(request: {
-    vendor: string
-    name: string
-    format: string
-    version: string
-    source: 'VALIDATED' | 'DEV'
-    target: 'DEV' | 'PROD'
-    message: string
-    contentHash?: string
-  }): Promise<RequestResult> {
+  async deploy(
+    request: {
+      vendor: string
+      name: string
+      format: string
+      version: string
+      source: 'VALIDATED' | 'DEV'
+      target: 'DEV' | 'PROD'
+      message: string
+      contentHash?: string
+      /** Deploys a version whose number understates its change (refused without it in PROD). */
+      allowMisversioned?: boolean
+    },
+    options: { patch?: boolean } = {},
+  ): Promise<RequestResult> {
     const answer = await this.api.call<RequestResult>(
       'POST',
-      this.path('/deployment-requests'),
+      this.path(`/deployment-requests${options.patch === true ? '?patch=true' : ''}`),
       request,
     )
     return answer.body

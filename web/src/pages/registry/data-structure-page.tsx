@@ -1,3 +1,4 @@
+import { OverrideRefusal, type DeploymentOverride } from './deployment-override.js'
 import { useState } from 'preact/hooks'
 import type { ApiClient } from '../../api/client.js'
 import {
@@ -200,7 +201,7 @@ function DeploymentTable(props: {
       current.PROD.version !== current.DEV.version ||
       current.PROD.contentHash !== current.DEV.contentHash)
 
-  async function promote() {
+  async function promote(override: DeploymentOverride = {}) {
     if (current.DEV === null) return
     setBusy(true)
     setError(null)
@@ -213,6 +214,7 @@ function DeploymentTable(props: {
         source: 'DEV',
         target: 'PROD',
         message: `Promoted ${current.DEV.version} from the console`,
+        ...(override.allowMisversioned === true ? { allowMisversioned: true } : {}),
       })
       props.reload()
     } catch (failure) {
@@ -238,6 +240,7 @@ function DeploymentTable(props: {
         </p>
       )}
       <ErrorNote error={error} />
+      <OverrideRefusal error={error} busy={busy} onOverride={(o) => void promote(o)} />
       <table class="data-table">
         <TableHead columns={['Version', 'Environment', 'When', 'Who', 'Message']} />
         <tbody>

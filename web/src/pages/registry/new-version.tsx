@@ -1,3 +1,4 @@
+import { OverrideRefusal, type DeploymentOverride } from './deployment-override.js'
 import { useState } from 'preact/hooks'
 import type { ApiClient } from '../../api/client.js'
 import type { RegistryApi, RequestResult } from '../../api/registry.js'
@@ -128,18 +129,25 @@ function Editor(props: { api: ApiClient; registry: RegistryApi; initial: string 
       setDeployed([])
     })
 
-  const deploy = (target: 'DEV' | 'PROD') =>
+  /** The last deployment tried, to send again as the person overrules its refusal. */
+  const [tried, setTried] = useState<'DEV' | 'PROD' | null>(null)
+  const deploy = (target: 'DEV' | 'PROD', override: DeploymentOverride = {}) =>
     run(async () => {
       if (validated?.key == null) return
-      const result = await props.registry.deploy({
-        ...validated.key,
-        source: target === 'DEV' ? 'VALIDATED' : 'DEV',
-        target,
-        message: message.trim() === '' ? `Deployed to ${target} from the console` : message,
-        ...(target === 'DEV' && validated.result.contentHash !== undefined
-          ? { contentHash: validated.result.contentHash }
-          : {}),
-      })
+      setTried(target)
+      const result = await props.registry.deploy(
+        {
+          ...validated.key,
+          source: target === 'DEV' ? 'VALIDATED' : 'DEV',
+          target,
+          message: message.trim() === '' ? `Deployed to ${target} from the console` : message,
+          ...(target === 'DEV' && validated.result.contentHash !== undefined
+            ? { contentHash: validated.result.contentHash }
+            : {}),
+          ...(override.allowMisversioned === true ? { allowMisversioned: true } : {}),
+        },
+        { patch: override.patch === true },
+      )
       setDeployed((previous) => [...previous, { env: target, result }])
     })
 
@@ -172,6 +180,9 @@ function Editor(props: { api: ApiClient; registry: RegistryApi; initial: string 
         </button>
       </div>
       <ErrorNote error={error} />
+      {tried !== null && (
+        <OverrideRefusal error={error} busy={busy} onOverride={(o) => void deploy(tried, o)} />
+      )}
       {validated !== null && notes !== null && (
         <section aria-labelledby="validation-heading">
           <h2 id="validation-heading">
