@@ -345,4 +345,57 @@ describe('the live stream', () => {
       await server.close()
     }
   }, 60_000)
+
+  it('ends an overflowing stream once, while the rest of the same payload is still offered to it', async () => {
+    const server = await startTestApp(testConfig())
+    const { port } = new URL(server.baseUrl)
+    const socket = net.connect(Number(port), '127.0.0.1')
+    try {
+      let text = ''
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')))
+      await new Promise<void>((resolve) => socket.once('connect', resolve))
+      socket.write('GET /local/stream?kind=bad HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n')
+      await vi.waitFor(() => expect(text).toContain(': connected'))
+      socket.pause()
+      // One payload of 1000 events (under 1 MB), each a bad row (an entity of no known schema)
+      // that carries the whole payload: the bound is passed in the middle of the payload.
+      const COUNT = 1000
+      const contexts = JSON.stringify({
+        schema: 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0',
+        data: [{ schema: 'iglu:com.nope/missing/jsonschema/1-0-0', data: {} }],
+      })
+      const events = Array.from({ length: COUNT }, (_, i) => ({
+        e: 'pv',
+        p: 'web',
+        tv: 'js-3.0.0',
+        eid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        url: `https://shop.test/${'a'.repeat(400)}`,
+        co: contexts,
+      }))
+      const response = await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+          data: events,
+        }),
+      })
+      expect(response.status).toBe(200)
+      // Stored past the bound (the oldest of such heavy rows are let go: not all 1000 stay).
+      await vi.waitFor(async () => {
+        const counts = JSON.parse(await (await fetch(`${server.baseUrl}/local/all`)).text())
+        expect(counts.bad).toBeGreaterThan(100)
+      })
+      socket.resume()
+      await vi.waitFor(() => expect(text.endsWith('\r\n0\r\n\r\n')).toBe(true), { timeout: 20_000 })
+      const sent = text.match(/^event: \w+$/gm) ?? []
+      expect(sent.filter((e) => e === 'event: overflow')).toHaveLength(1)
+      expect(sent.at(-1)).toBe('event: overflow')
+      // The server is still there.
+      expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200)
+    } finally {
+      socket.destroy()
+      await server.close()
+    }
+  }, 60_000)
 })

@@ -144,8 +144,10 @@ export const microRoutes: FastifyPluginAsync<{
         connection: 'keep-alive',
       })
       reply.raw.write(': connected\n\n')
+      // Ended once: the rest of a payload's events may still be offered after its end.
+      let open = true
       const unsubscribe = inspection.subscribe((arrival) => {
-        if (!kinds.has(arrival.kind)) return
+        if (!open || !kinds.has(arrival.kind)) return
         if (
           arrival.kind === 'good'
             ? !keepGoodEvent(arrival.event, good)
@@ -167,8 +169,12 @@ export const microRoutes: FastifyPluginAsync<{
         )
       })
       // A reset empties what the client has shown: it is told, so that it can empty it too.
-      const stopResets = inspection.onReset(() => reply.raw.write('event: reset\ndata: {}\n\n'))
+      const stopResets = inspection.onReset(() => {
+        if (open) reply.raw.write('event: reset\ndata: {}\n\n')
+      })
       const end = () => {
+        if (!open) return
+        open = false
         unsubscribe()
         stopResets()
         streams.delete(end)
@@ -176,6 +182,8 @@ export const microRoutes: FastifyPluginAsync<{
       }
       streams.add(end)
       request.raw.on('close', end)
+      // A socket that fails (reset by the client) ends the stream; it must not reach the process.
+      reply.raw.on('error', end)
     },
   )
 
