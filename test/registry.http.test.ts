@@ -342,6 +342,16 @@ describe.each(backends)('data structures API on $name', (backend) => {
       expect(response.status).toBe(400)
       expect(response.body.message).toMatch(/hidden|schemaType|customData/)
     }
+    // Concurrent PATCHes each keep their own field: none is lost to another's read-modify-write.
+    const fields = Array.from({ length: 30 }, (_, i) => `k${i}`)
+    const patched = await Promise.all(
+      fields.map((field, i) =>
+        user.call('PATCH', `/data-structures/v1/${hash}/meta`, { [field]: i }),
+      ),
+    )
+    expect(patched.map((answer) => answer.status)).toEqual(fields.map(() => 200))
+    const meta = (await user.call('GET', `/data-structures/v1/${hash}`)).body.meta
+    expect(fields.filter((field) => !(field in meta))).toEqual([])
   })
 
   it('lists with vendor and name filters, and the latest schemas', async () => {

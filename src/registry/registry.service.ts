@@ -383,10 +383,17 @@ export function createRegistryService(deps: RegistryServiceDeps) {
       input: MetaInput,
       mode: 'replace' | 'merge',
     ) {
-      const structure = await structureOrThrow(organizationId, hash)
-      const meta: StructureMeta =
-        mode === 'replace' ? { ...DEFAULT_META, ...input } : { ...structure.meta, ...input }
-      await store.updateMeta(hash, meta)
+      // Read and written under the structure's lock: concurrent PATCHes each keep their fields.
+      const { structure, meta } = await deps.db.transaction().execute(async (trx) => {
+        const tx = createRegistryStore(trx)
+        await tx.lockStructure(hash)
+        const found = await tx.findStructure(organizationId, hash)
+        if (found === null) throw new DataStructureNotFoundError(hash)
+        const merged: StructureMeta =
+          mode === 'replace' ? { ...DEFAULT_META, ...input } : { ...found.meta, ...input }
+        await tx.updateMeta(hash, merged)
+        return { structure: found, meta: merged }
+      })
       const current = await store.currentDeployments([hash])
       return dataStructureView({ ...structure, meta }, current.get(hash) ?? [])
     },
