@@ -147,3 +147,31 @@ describe('MemoryEventStore size bounds', () => {
     expect((await store.findBad()).map((event) => event.errors[0])).toEqual(['huge'])
   })
 })
+
+describe('MemoryEventStore scans and answers on a shared event loop', () => {
+  it('lets waiting work run between the pages of a scan, not only after the last', async () => {
+    const store = new MemoryEventStore(100_000)
+    const many = Array.from({ length: 2000 }, (_, i) => aGoodEvent({ appId: `app${i}` }))
+    await store.keep(goods(...many))
+    const badOnes = Array.from({ length: 600 }, (_, i) => aBadEvent(`vendor${i}`))
+    await store.keep({ good: [], incomplete: [], bad: badOnes })
+    for (const scan of [() => store.scan(), () => store.scanBad()]) {
+      let waited = false
+      setImmediate(() => (waited = true))
+      const pagesBefore: boolean[] = []
+      for await (const _page of scan()) pagesBefore.push(waited)
+      expect(pagesBefore.length).toBeGreaterThan(1)
+      // Only the first page is read before the waiting work.
+      expect(pagesBefore.filter((ran) => !ran)).toHaveLength(1)
+    }
+  })
+
+  it('answers heavy bad events in pages of about a megabyte of text', async () => {
+    const store = new MemoryEventStore(100_000)
+    const heavy = { ...aBadEvent('heavy'), errors: ['Error', 'x'.repeat(400_000)] } as BadEvent
+    await store.keep({ good: [], incomplete: [], bad: [heavy, heavy, heavy, heavy, heavy] })
+    const sizes: number[] = []
+    for await (const page of store.badJsonPages()) sizes.push(page.length)
+    expect(sizes).toEqual([3, 2])
+  })
+})

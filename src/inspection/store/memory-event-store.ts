@@ -25,8 +25,17 @@ import { storedEventJson } from '../pipeline/java-doubles.js'
 /** Good events whose JSON text is kept once written (see KeptJsonTexts): ~10 MB of page views, outside the heap. */
 const JSON_TEXTS_KEPT = { texts: 2000, bytes: 16 * 1024 * 1024 }
 
-/** Events per page of a scan: a reader yields to other requests between pages. */
-const SCAN_PAGE = 1024
+/**
+ * Events per page of a scan. Between pages the scan lets the event loop run (a macrotask, not just
+ * a microtask), so that a reader flattening or searching every event holds it for one page only.
+ */
+const SCAN_PAGE = 256
+
+/** Characters of JSON text in one page of a bad-events answer: a bad row can weigh a megabyte. */
+const BAD_PAGE_CHARS = 1024 * 1024
+
+/** Lets every waiting request and timer run before a scan goes on. */
+const otherWork = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /** The most each list holds by estimated size when nothing else is configured (`--events-max-bytes`). */
 export const DEFAULT_MEMORY_LIST_BYTES = 512 * 2 ** 20
@@ -154,6 +163,7 @@ export class MemoryEventStore implements EventStore {
       if (page.length === SCAN_PAGE) {
         yield page
         page = []
+        await otherWork()
       }
     }
     if (page.length > 0) yield page
@@ -192,10 +202,22 @@ export class MemoryEventStore implements EventStore {
       yield events.slice(from, from + this.answerPage).map(storedEventJson)
   }
 
+  /** Pages of at most `answerPage` bad events and about BAD_PAGE_CHARS of text, written as sent. */
   async *badJsonPages(filter: BadEventFilter = {}): JsonPages {
     const events = await this.findBad(filter)
-    for (let from = 0; from < events.length; from += this.answerPage)
-      yield jsonTextsOf(events.slice(from, from + this.answerPage))
+    let page: string[] = []
+    let chars = 0
+    for (const event of events) {
+      const [text = 'null'] = jsonTextsOf([event])
+      page.push(text)
+      chars += text.length
+      if (page.length === this.answerPage || chars >= BAD_PAGE_CHARS) {
+        yield page
+        page = []
+        chars = 0
+      }
+    }
+    if (page.length > 0) yield page
   }
 
   /** Matching bad events, newest first (bad events are few: a scan). */
@@ -222,6 +244,7 @@ export class MemoryEventStore implements EventStore {
       if (page.length === SCAN_PAGE) {
         yield page
         page = []
+        await otherWork()
       }
     }
     if (page.length > 0) yield page
