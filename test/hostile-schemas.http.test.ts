@@ -122,6 +122,30 @@ describe('schemas from users are hostile', () => {
     expect(huge.body).toMatchObject({ message: expect.any(String) })
   })
 
+  it('refuses refs that multiply at one place (a few kB checking one value 2^26 times)', async () => {
+    const definitions: Record<string, unknown> = { d0: { type: 'string', maxLength: 8 } }
+    for (let i = 1; i <= 26; i++)
+      definitions[`d${i}`] = {
+        allOf: [{ $ref: `#/definitions/d${i - 1}` }, { $ref: `#/definitions/d${i - 1}` }],
+      }
+    const doubling = selfDescribing('doubling', {
+      type: 'object',
+      definitions,
+      properties: { v: { $ref: '#/definitions/d26' } },
+      additionalProperties: false,
+    })
+    const validation = await admin.call('POST', '/data-structures/v1/validation-requests', {
+      data: doubling,
+    })
+    expect(validation.body).toMatchObject({ success: false })
+    expect(JSON.stringify(validation.body.errors)).toContain('subschemas at one place')
+    const spec = await admin.call('POST', '/tracking-scenarios/v1', {
+      scenario: { name: 'Doubling', event: { schema: { ...doubling, self: undefined } } },
+    })
+    expect(spec.status).toBe(422)
+    expect(JSON.stringify(spec.body.errors)).toContain('subschemas at one place')
+  })
+
   it('refuses $ref cycles that never reach a schema, and keeps recursive trees working', async () => {
     const refs = { a: { $ref: '#/definitions/b' }, b: { $ref: '#/definitions/a' } }
     const cycle = selfDescribing('cycle', {

@@ -1,7 +1,7 @@
 import ajvDraft04 from 'ajv-draft-04'
 import ajvFormats from 'ajv-formats'
 import { linearPatternEngine, type PatternCostMeter } from './linear-pattern.js'
-import { findRefCycle } from './ref-cycles.js'
+import { findRefCycle, samePlaceFanOut } from './ref-cycles.js'
 import { addExactBounds } from './bound-keywords.js'
 import { addSetKeywords } from './set-keywords.js'
 import { SELF_DESC_METASCHEMA_URI } from './self-describing.js'
@@ -103,14 +103,25 @@ function remoteRefBases(schema: unknown): Set<string> {
 }
 
 /**
+ * Subschemas one value may be checked against at one place (see `samePlaceFanOut`): Iglu Central's
+ * schemas stay far below; at about a microsecond each, the bound keeps a value's checks to
+ * milliseconds.
+ */
+export const MAX_SAME_PLACE_CHECKS = 10_000
+
+/**
  * Compiles a (self-describing) schema. Remote `$ref`s resolve to `{}`, which accepts anything,
  * as in Snowplow's validator. Throws when the schema cannot be compiled (bad regex, bad pointer,
- * a `$ref` cycle that never reaches a schema...).
+ * a `$ref` cycle that never reaches a schema, subschemas that multiply at one place...).
  */
 export function compileSchema(ajv: Ajv, schema: object): ReturnType<Ajv['compile']> {
   const cycle = findRefCycle(schema)
   if (cycle !== null)
     throw new Error(`$ref cycle that never reaches a schema: ${cycle.join(' → ')}`)
+  if (samePlaceFanOut(schema, MAX_SAME_PLACE_CHECKS) > MAX_SAME_PLACE_CHECKS)
+    throw new Error(
+      `validating one value would check it against more than ${MAX_SAME_PLACE_CHECKS} subschemas at one place ($ref targets and allOf/anyOf/oneOf/not/dependencies multiply, or refer back to themselves there)`,
+    )
   for (const base of remoteRefBases(schema)) {
     if (base !== '' && ajv.getSchema(base) === undefined) ajv.addSchema({}, base)
   }

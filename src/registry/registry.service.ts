@@ -61,12 +61,8 @@ export function createRegistryService(deps: RegistryServiceDeps) {
     now: () => performance.now(),
   })
 
-  async function readVersion({
-    organizationId,
-    hash,
-    version,
-    env,
-  }: VersionRead): Promise<VersionFound> {
+  async function readVersion(read: VersionRead): Promise<VersionFound> {
+    const { organizationId, hash, version, env } = read
     await structureOrThrow(organizationId, hash)
     if (parseSchemaVer(version) === null)
       throw new InvalidSchemaKeyError([
@@ -376,23 +372,24 @@ export function createRegistryService(deps: RegistryServiceDeps) {
       )
     },
 
-    /** PUT replaces the metadata (missing fields take their defaults); PATCH changes only the given fields. */
+    /**
+     * PUT replaces the metadata (missing fields take their defaults); PATCH changes only the given
+     * fields. Read and written under the structure's lock: concurrent PATCHes keep their fields.
+     */
     async updateMeta(
       organizationId: string,
       hash: string,
       input: MetaInput,
       mode: 'replace' | 'merge',
     ) {
-      // Read and written under the structure's lock: concurrent PATCHes each keep their fields.
       const { structure, meta } = await deps.db.transaction().execute(async (trx) => {
         const tx = createRegistryStore(trx)
         await tx.lockStructure(hash)
         const found = await tx.findStructure(organizationId, hash)
         if (found === null) throw new DataStructureNotFoundError(hash)
-        const merged: StructureMeta =
-          mode === 'replace' ? { ...DEFAULT_META, ...input } : { ...found.meta, ...input }
-        await tx.updateMeta(hash, merged)
-        return { structure: found, meta: merged }
+        const base = mode === 'replace' ? DEFAULT_META : found.meta
+        await tx.updateMeta(hash, { ...base, ...input })
+        return { structure: found, meta: { ...base, ...input } as StructureMeta }
       })
       const current = await store.currentDeployments([hash])
       return dataStructureView({ ...structure, meta }, current.get(hash) ?? [])
