@@ -1,6 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { exactJsonText, parseJsonExactly, writtenNumbersIn } from './exact-numbers.js'
+import {
+  exactJsonText,
+  MAX_WRITTEN_NUMBER_LENGTH,
+  parseJsonExactly,
+  writtenNumbersIn,
+} from './exact-numbers.js'
 
 /** Integers past a double's precision (2^53 and beyond), as written. */
 const longInteger = fc
@@ -58,5 +63,15 @@ describe('exact JSON text', () => {
     expect(more).toEqual([])
     expect(found?.[1]).toBe('9223372036854775807')
     expect(found?.[0]).toEqual([...Array<string>(depth).fill('a'), '0'])
+  })
+
+  it('keeps as its double a number written with more characters than it keeps exactly', () => {
+    const kept = `1${'0'.repeat(MAX_WRITTEN_NUMBER_LENGTH - 2)}1`
+    expect(writtenNumbersIn(parseJsonExactly(`{"n": ${kept}}`))).toEqual([[['n'], kept]])
+    // 900 000 digits: read at once as a double, not as exact digits (that took a second).
+    const huge = `50.${'1'.repeat(900_000)}`
+    const parsed = parseJsonExactly(`{"n": ${huge}}`) as { n: number }
+    expect(parsed.n).toBe(Number(huge))
+    expect(writtenNumbersIn(parsed)).toEqual([])
   })
 })

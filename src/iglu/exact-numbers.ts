@@ -80,6 +80,14 @@ export function copyWrittenNumbers(from: object, to: object): void {
  */
 export const MAX_WRITTEN_NUMBERS = 1000
 
+/**
+ * The longest number text kept as written. Exact arithmetic on a longer one (BigInt digits) costs
+ * time that grows faster than its length (a second for 900 000 digits), so such a number is its
+ * double, as with `JSON.parse`: no bound or value written with more characters is compared
+ * exactly.
+ */
+export const MAX_WRITTEN_NUMBER_LENGTH = 400
+
 /** A cheap first look: 16 or more digits (or points) in a row, or a 3-digit exponent. */
 const MAY_BE_INEXACT = /\d[\d.]{15}|\d[eE][+-]?\d{3}/
 
@@ -139,7 +147,12 @@ function inexactNumbers(text: string): { start: number; end: number }[] | null {
     else if (isNumberStart(c)) {
       let end = i + 1
       while (end < text.length && isNumberPart(text.charCodeAt(end))) end++
-      if (end - i > 15 && !parsesToItsDouble(text.slice(i, end))) {
+      const length = end - i
+      if (
+        length > 15 &&
+        length <= MAX_WRITTEN_NUMBER_LENGTH &&
+        !parsesToItsDouble(text.slice(i, end))
+      ) {
         if (found.length === MAX_WRITTEN_NUMBERS) return null
         found.push({ start: i, end })
       }
