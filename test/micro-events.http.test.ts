@@ -398,4 +398,53 @@ describe('the live stream', () => {
       await server.close()
     }
   }, 60_000)
+
+  it('carries a large body in the first bad event of its payload only', async () => {
+    const server = await startTestApp(testConfig())
+    try {
+      const contexts = JSON.stringify({
+        schema: 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0',
+        data: [{ schema: 'iglu:com.nope/missing/jsonschema/1-0-0', data: {} }],
+      })
+      const failing = (count: number, urlLength: number) =>
+        JSON.stringify({
+          schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+          data: Array.from({ length: count }, () => ({
+            e: 'pv',
+            p: 'web',
+            tv: 'js-3.0.0',
+            url: `https://shop.test/${'a'.repeat(urlLength)}`,
+            co: contexts,
+          })),
+        })
+      const post = (body: string) =>
+        fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        })
+      const bodies = async () =>
+        (
+          (await requestJson(`${server.baseUrl}/micro/bad`)).body as {
+            collectorPayload: { body: string | null }
+          }[]
+        ).map((bad) => bad.collectorPayload.body?.length ?? null)
+      // A tracker's batch (under 64 kB): every bad event carries it, as Micro's do.
+      const small = failing(3, 100)
+      expect((await post(small)).status).toBe(200)
+      await vi.waitFor(async () =>
+        expect(await bodies()).toEqual([small.length, small.length, small.length]),
+      )
+      await requestJson(`${server.baseUrl}/micro/reset`)
+      // 100 kB: the first carries it, the others have none.
+      const large = failing(100, 1000)
+      expect((await post(large)).status).toBe(200)
+      await vi.waitFor(async () => expect(await bodies()).toHaveLength(100))
+      const carried = await bodies()
+      expect(carried.filter((length) => length === large.length)).toHaveLength(1)
+      expect(carried.filter((length) => length === null)).toHaveLength(99)
+    } finally {
+      await server.close()
+    }
+  })
 })
