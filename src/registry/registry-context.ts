@@ -57,8 +57,14 @@ export function createRegistry(deps: {
     // The collector asks with the same key objects again and again: their URIs are written once.
     keyOf: schemaKeyUri,
     keepMisses: true,
-    find: async (key) =>
-      organizationId === null ? null : exactSchema(await repository.find(organizationId, env, key)),
+    find: async (key) => {
+      // Each miss is a query, which embedded PGlite runs on this thread: an event naming thousands
+      // of schemas no one deployed lets other requests run between its lookups.
+      await new Promise((resolve) => setImmediate(resolve))
+      return organizationId === null
+        ? null
+        : exactSchema(await repository.find(organizationId, env, key))
+    },
     ttlMs: DEPLOYED_SCHEMA_TTL_MS,
     now: deps.now,
   })

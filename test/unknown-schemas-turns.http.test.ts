@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { requestJson } from './support/api-client.js'
+import { startTestApp, type TestApp } from './support/test-app.js'
+import { testConfig } from './support/test-config.js'
+
+// The server runs in this process: turns of its event loop are counted here.
+describe('an event naming many schemas no one deployed, on embedded PGlite', () => {
+  let server: TestApp
+  beforeAll(async () => {
+    server = await startTestApp(testConfig())
+  })
+  afterAll(async () => server?.close())
+
+  it('lets other work run between the registry lookups of its entities', async () => {
+    const COUNT = 200
+    const contexts = JSON.stringify({
+      schema: 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0',
+      data: Array.from({ length: COUNT }, (_, i) => ({
+        schema: `iglu:com.nope${i}/x/jsonschema/1-0-0`,
+        data: {},
+      })),
+    })
+    let turns = 0
+    let counting = true
+    const tick = () => {
+      turns++
+      if (counting) setImmediate(tick)
+    }
+    setImmediate(tick)
+    const answer = await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+        data: [{ e: 'pv', p: 'web', tv: 'js-3.0.0', co: contexts }],
+      }),
+    })
+    expect(answer.status).toBe(200)
+    // Read after every answered request's events are stored.
+    expect((await requestJson(`${server.baseUrl}/micro/all`)).body).toMatchObject({ bad: 1 })
+    counting = false
+    expect(turns).toBeGreaterThanOrEqual(COUNT)
+  })
+})
