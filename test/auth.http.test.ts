@@ -141,6 +141,17 @@ describe.each(backends)('token exchange and bearer guard on $name', (backend) =>
     expect(((await expired.json()) as { message: string }).message).toMatch(/expired/)
   })
 
+  it('refuses a key created with a field it does not know, naming it', async () => {
+    const token = await tokenOf(await v2(org, secret))
+    const created = await fetch(orgUrl(org, '/credentials/v2/api-keys'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'ci' }),
+    })
+    expect(created.status).toBe(400)
+    expect(((await created.json()) as { message: string }).message).toContain('name')
+  })
+
   it("answers 403 to a token of organization A used on organization B's routes", async () => {
     const other = await credentials().createOrganization('B')
     const token = await tokenOf(await v2(org, secret))

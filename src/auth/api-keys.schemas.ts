@@ -30,14 +30,18 @@ export const createApiKeySchema = {
   tags: ['credentials'],
   security,
   params: OrganizationParams,
-  body: Type.Object({
-    description: Type.Optional(Type.String({ maxLength: 500 })),
-    admin: Type.Optional(
-      Type.Boolean({
-        description: 'Whether the key may do admin actions such as deploying to PROD',
-      }),
-    ),
-  }),
+  // A misspelt field (`name` for `description`, `isAdmin` for `admin`) is refused, named.
+  body: Type.Object(
+    {
+      description: Type.Optional(Type.String({ maxLength: 500 })),
+      admin: Type.Optional(
+        Type.Boolean({
+          description: 'Whether the key may do admin actions such as deploying to PROD',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
   response: {
     201: Type.Object({
       id: Type.String({ format: 'uuid' }),
