@@ -447,4 +447,15 @@ describe('the live stream', () => {
       await server.close()
     }
   })
+
+  it('refuses a live stream of a kind of event there is not, naming it', async () => {
+    const server = await startTestApp(testConfig())
+    try {
+      const answer = await fetch(`${server.baseUrl}/local/stream?kind=good,zzz`)
+      expect(answer.status).toBe(400)
+      expect(((await answer.json()) as { message: string }).message).toMatch(/^kind: "zzz"/)
+    } finally {
+      await server.close()
+    }
+  })
 })

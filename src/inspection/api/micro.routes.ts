@@ -136,6 +136,12 @@ export const microRoutes: FastifyPluginAsync<{
       })
       const bad: BadEventFilter = { vendor: one('vendor') ?? null, version: one('version') ?? null }
       const kinds = new Set((one('kind') ?? 'good,bad').split(','))
+      const unknownKinds = [...kinds].filter((kind) => kind !== 'good' && kind !== 'bad')
+      if (unknownKinds.length > 0)
+        return fail(reply, {
+          status: 400,
+          message: `kind: ${JSON.stringify(unknownKinds.join(',').slice(0, 100))} is not good, bad or both (kind=good,bad)`,
+        })
       reply.hijack()
       reply.raw.writeHead(200, {
         ...(reply.getHeaders() as Record<string, string>),
