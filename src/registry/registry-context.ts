@@ -38,6 +38,26 @@ export interface Registry {
   }
 }
 
+/** Registry look-ups of schemas (each a query) made in one turn of the event loop, at most. */
+export const LOOKUPS_PER_TURN = 16
+
+/**
+ * Each look-up of a schema the cache does not hold is a query, which embedded PGlite runs on this
+ * thread: an event naming thousands of schemas no one deployed held the loop for seconds. Past
+ * LOOKUPS_PER_TURN in one turn, a look-up waits for the next turn, so other requests run between.
+ */
+function turnsOfLookups() {
+  let made = 0
+  const take = async (): Promise<void> => {
+    if (made === 0) setImmediate(() => (made = 0))
+    made++
+    if (made <= LOOKUPS_PER_TURN) return
+    await new Promise((resolve) => setImmediate(resolve))
+    return take()
+  }
+  return { take }
+}
+
 export function createRegistry(deps: {
   readonly db: Kysely<RegistryTables>
   /** Validation and lint of a schema document (in the worker pool). */
@@ -53,14 +73,13 @@ export function createRegistry(deps: {
 }): Registry {
   const repository = createIgluRepository(deps.db)
   const { organizationId, env } = deps.inspected
+  const lookupTurns = turnsOfLookups()
   const published = createDeployedSchemaCache<SchemaKey>({
     // The collector asks with the same key objects again and again: their URIs are written once.
     keyOf: schemaKeyUri,
     keepMisses: true,
     find: async (key) => {
-      // Each miss is a query, which embedded PGlite runs on this thread: an event naming thousands
-      // of schemas no one deployed lets other requests run between its lookups.
-      await new Promise((resolve) => setImmediate(resolve))
+      await lookupTurns.take()
       return organizationId === null
         ? null
         : exactSchema(await repository.find(organizationId, env, key))
