@@ -110,7 +110,10 @@ describe('the web console: events', () => {
   it('sorts, pages, filters by kind and time, and opens a failed event with why it failed', async () => {
     const opened = await ConsolePage.signIn(browser, floe.baseUrl, key)
     const { page } = opened
-    await page.goto(`${floe.baseUrl}/#/events?cols=event_name,se_action`)
+    // A page past the last says so, and "Newer" leads back to the last one.
+    await page.goto(`${floe.baseUrl}/#/events?cols=event_name,se_action&page=999`)
+    await expect.poll(() => showing(page)).toBe('Page 999 is past the last (1) of 3')
+    await page.getByRole('button', { name: 'Newer' }).click()
     await expect.poll(() => showing(page)).toBe('Showing 1–3 of 3')
     await page.getByRole('button', { name: 'se_action' }).click()
     await expect

@@ -295,6 +295,9 @@ describe('the web console: tracking plan', () => {
     await expect.poll(() => description.isEditable()).toBe(true)
     const typed = 'typed before the key was revoked'
     await description.fill(typed)
+    // The page's own checks are done (the live verdict): the next request is the Save below.
+    const verdict = page.getByRole('status', { name: 'Compatibility' })
+    await expect.poll(() => verdict.textContent()).toContain('Compatible')
     const revocation = await admin.call('DELETE', `/credentials/v2/api-keys/${revoked.apiKeyId}`)
     expect(revocation.status).toBeLessThan(300)
     await page.getByRole('button', { name: 'Save' }).click()

@@ -115,6 +115,12 @@ describe('the web console', () => {
     await page.goto(`${floe.baseUrl}/#/events?start=garbage&end=2026-13-45`)
     await page.reload()
     await page.getByRole('heading', { name: 'Events' }).waitFor()
+    // At a phone's width the page does not scroll sideways: the top bar wraps, tables scroll.
+    await page.setViewportSize({ width: 375, height: 800 })
+    await page.goto(`${floe.baseUrl}/#/data-structures`)
+    await page.getByRole('heading', { name: 'Data structures' }).waitFor()
+    await screenshot(page, 'narrow')
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375)
     expect(await opened.close()).toEqual([])
   })
 

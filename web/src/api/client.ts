@@ -17,7 +17,7 @@ export interface JsonAnswer<T> {
   readonly body: T
 }
 
-async function answerOf<T>(response: Response): Promise<JsonAnswer<T>> {
+export async function answerOf<T>(response: Response): Promise<JsonAnswer<T>> {
   const text = await response.text()
   let body: unknown = text
   if (text !== '' && (response.headers.get('content-type') ?? '').includes('json')) {
@@ -31,13 +31,22 @@ async function answerOf<T>(response: Response): Promise<JsonAnswer<T>> {
     const fields = (typeof body === 'object' && body !== null ? body : {}) as {
       message?: unknown
       code?: unknown
+      errors?: unknown
     }
+    // The tracking plans' envelope says why in its errors' titles: `{errors: [{title}]}`.
+    const titles = Array.isArray(fields.errors)
+      ? fields.errors
+          .map((error: unknown) => (error as { title?: unknown } | null)?.title)
+          .filter((title): title is string => typeof title === 'string')
+      : []
     const message =
       typeof fields.message === 'string'
         ? fields.message
-        : typeof body === 'string' && body !== ''
-          ? body
-          : `${response.status} ${response.statusText}`
+        : titles.length > 0
+          ? titles.join('; ')
+          : typeof body === 'string' && body !== ''
+            ? body
+            : `${response.status} ${response.statusText}`
     throw new ApiError(
       response.status,
       message,

@@ -187,16 +187,23 @@ function Pager(props: {
   const first = totalItems === 0 ? 0 : (view.page - 1) * view.pageSize + 1
   const last = (view.page - 1) * view.pageSize + props.shown
   const lastPage = Math.max(1, Math.ceil(totalItems / view.pageSize))
+  // A page past the last (a shared link, events reset since): say so, and lead back to the last.
+  const pastTheEnd = props.shown === 0 && view.page > lastPage
   return (
     <div class="toolbar pager">
       <span role="status" aria-label="Showing">
-        Showing {first.toLocaleString('en')}–{last.toLocaleString('en')} of{' '}
-        {totalItems.toLocaleString('en')}
+        {pastTheEnd
+          ? `Page ${view.page.toLocaleString('en')} is past the last (${lastPage.toLocaleString('en')}) of ${totalItems.toLocaleString('en')}`
+          : `Showing ${first.toLocaleString('en')}–${last.toLocaleString('en')} of ${totalItems.toLocaleString('en')}`}
       </span>
       <button
         type="button"
         disabled={view.page <= 1}
-        onClick={() => navigate(linkTo({ ...view, page: view.page - 1 }), { replace: true })}
+        onClick={() =>
+          navigate(linkTo({ ...view, page: pastTheEnd ? lastPage : view.page - 1 }), {
+            replace: true,
+          })
+        }
       >
         Newer
       </button>
