@@ -6,6 +6,7 @@ import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'
 import { FakeClock, startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 import { storageModes } from './support/storage-modes.js'
+import { postTp2 } from './support/event-loop-watch.js'
 
 const SP = 'com.snowplowanalytics.snowplow'
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString()
@@ -22,6 +23,22 @@ const linkClick = JSON.stringify({
   schema: `iglu:${SP}/unstruct_event/jsonschema/1-0-0`,
   data: { schema: `iglu:${SP}/link_click/jsonschema/1-0-1`, data: { targetUrl: 'http://x.test' } },
 })
+
+/**
+ * A client of `GET /local/stream?kind=bad` over a raw socket that stops reading once connected;
+ * `received` is what reached it (read again once the socket is resumed).
+ */
+async function pausedBadStream(baseUrl: string) {
+  const { port } = new URL(baseUrl)
+  const socket = net.connect(Number(port), '127.0.0.1')
+  let text = ''
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')))
+  await new Promise<void>((resolve) => socket.once('connect', resolve))
+  socket.write('GET /local/stream?kind=bad HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n')
+  await vi.waitFor(() => expect(text).toContain(': connected'))
+  socket.pause()
+  return { socket, received: () => text }
+}
 
 describeWithSharedData.each(storageModes)(
   'incomplete events and the events query API on $name storage',
@@ -305,15 +322,8 @@ describe('the live stream', () => {
 
   it('ends the stream of a client that stops reading, with an overflow event, instead of holding every event for it', async () => {
     const server = await startTestApp(testConfig())
-    const { port } = new URL(server.baseUrl)
-    const socket = net.connect(Number(port), '127.0.0.1')
+    const { socket, received } = await pausedBadStream(server.baseUrl)
     try {
-      let text = ''
-      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')))
-      await new Promise<void>((resolve) => socket.once('connect', resolve))
-      socket.write('GET /local/stream?kind=bad HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n')
-      await vi.waitFor(() => expect(text).toContain(': connected'))
-      socket.pause() // the client stops reading
       // 40 bad events of ~1.8 MB each (an unreadable 900 kB body, escaped twice in the bad row): far
       // more than the bound and the kernel's socket buffers together.
       const SENT = 40
@@ -333,7 +343,10 @@ describe('the live stream', () => {
       })
       socket.resume()
       // The response ends (its last, empty chunk); the connection itself may stay open.
-      await vi.waitFor(() => expect(text.endsWith('\r\n0\r\n\r\n')).toBe(true), { timeout: 20_000 })
+      await vi.waitFor(() => expect(received().endsWith('\r\n0\r\n\r\n')).toBe(true), {
+        timeout: 20_000,
+      })
+      const text = received()
       // Chunked transfer encoding puts chunk sizes between the messages: each event line is read alone.
       const events = text.match(/^event: \w+$/gm) ?? []
       expect(events.at(-1)).toBe('event: overflow')
@@ -348,15 +361,8 @@ describe('the live stream', () => {
 
   it('ends an overflowing stream once, while the rest of the same payload is still offered to it', async () => {
     const server = await startTestApp(testConfig())
-    const { port } = new URL(server.baseUrl)
-    const socket = net.connect(Number(port), '127.0.0.1')
+    const { socket, received } = await pausedBadStream(server.baseUrl)
     try {
-      let text = ''
-      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')))
-      await new Promise<void>((resolve) => socket.once('connect', resolve))
-      socket.write('GET /local/stream?kind=bad HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n')
-      await vi.waitFor(() => expect(text).toContain(': connected'))
-      socket.pause()
       // One payload of 1000 events (under 1 MB), each a bad row (an entity of no known schema)
       // that carries the whole payload: the bound is passed in the middle of the payload.
       const COUNT = 1000
@@ -372,23 +378,17 @@ describe('the live stream', () => {
         url: `https://shop.test/${'a'.repeat(400)}`,
         co: contexts,
       }))
-      const response = await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
-          data: events,
-        }),
-      })
-      expect(response.status).toBe(200)
+      expect((await postTp2(server.baseUrl, events)).status).toBe(200)
       // Stored past the bound (the oldest of such heavy rows are let go: not all 1000 stay).
       await vi.waitFor(async () => {
         const counts = JSON.parse(await (await fetch(`${server.baseUrl}/local/all`)).text())
         expect(counts.bad).toBeGreaterThan(100)
       })
       socket.resume()
-      await vi.waitFor(() => expect(text.endsWith('\r\n0\r\n\r\n')).toBe(true), { timeout: 20_000 })
-      const sent = text.match(/^event: \w+$/gm) ?? []
+      await vi.waitFor(() => expect(received().endsWith('\r\n0\r\n\r\n')).toBe(true), {
+        timeout: 20_000,
+      })
+      const sent = received().match(/^event: \w+$/gm) ?? []
       expect(sent.filter((e) => e === 'event: overflow')).toHaveLength(1)
       expect(sent.at(-1)).toBe('event: overflow')
       // The server is still there.
@@ -407,21 +407,18 @@ describe('the live stream', () => {
         data: [{ schema: 'iglu:com.nope/missing/jsonschema/1-0-0', data: {} }],
       })
       const failing = (count: number, urlLength: number) =>
+        Array.from({ length: count }, () => ({
+          e: 'pv',
+          p: 'web',
+          tv: 'js-3.0.0',
+          url: `https://shop.test/${'a'.repeat(urlLength)}`,
+          co: contexts,
+        }))
+      // The body as postTp2 writes it, for its length.
+      const bodyOf = (events: object[]) =>
         JSON.stringify({
           schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
-          data: Array.from({ length: count }, () => ({
-            e: 'pv',
-            p: 'web',
-            tv: 'js-3.0.0',
-            url: `https://shop.test/${'a'.repeat(urlLength)}`,
-            co: contexts,
-          })),
-        })
-      const post = (body: string) =>
-        fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
+          data: events,
         })
       const bodies = async () =>
         (
@@ -431,17 +428,18 @@ describe('the live stream', () => {
         ).map((bad) => bad.collectorPayload.body?.length ?? null)
       // A tracker's batch (under 64 kB): every bad event carries it, as Micro's do.
       const small = failing(3, 100)
-      expect((await post(small)).status).toBe(200)
+      expect((await postTp2(server.baseUrl, small)).status).toBe(200)
+      const smallLength = bodyOf(small).length
       await vi.waitFor(async () =>
-        expect(await bodies()).toEqual([small.length, small.length, small.length]),
+        expect(await bodies()).toEqual([smallLength, smallLength, smallLength]),
       )
       await requestJson(`${server.baseUrl}/micro/reset`)
       // 100 kB: the first carries it, the others have none.
       const large = failing(100, 1000)
-      expect((await post(large)).status).toBe(200)
+      expect((await postTp2(server.baseUrl, large)).status).toBe(200)
       await vi.waitFor(async () => expect(await bodies()).toHaveLength(100))
       const carried = await bodies()
-      expect(carried.filter((length) => length === large.length)).toHaveLength(1)
+      expect(carried.filter((length) => length === bodyOf(large).length)).toHaveLength(1)
       expect(carried.filter((length) => length === null)).toHaveLength(99)
     } finally {
       await server.close()

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOOKUPS_PER_TURN } from '../src/registry/registry-context.js'
 import { requestJson } from './support/api-client.js'
+import { postTp2 } from './support/event-loop-watch.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
@@ -28,14 +29,9 @@ describe('an event naming many schemas no one deployed, on embedded PGlite', () 
       if (counting) setImmediate(tick)
     }
     setImmediate(tick)
-    const answer = await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
-        data: [{ e: 'pv', p: 'web', tv: 'js-3.0.0', co: contexts }],
-      }),
-    })
+    const answer = await postTp2(server.baseUrl, [
+      { e: 'pv', p: 'web', tv: 'js-3.0.0', co: contexts },
+    ])
     expect(answer.status).toBe(200)
     // Read after every answered request's events are stored.
     expect((await requestJson(`${server.baseUrl}/micro/all`)).body).toMatchObject({ bad: 1 })
