@@ -158,6 +158,22 @@ describe('snowplow-cli on the wire', () => {
       targetSchema: next.data,
     })
     expect(migration.status).toBe(200)
+    // Past the published size limits (1 000 properties in one object), as a validation refuses it.
+    const wide = Object.fromEntries(
+      Array.from({ length: 1001 }, (_, i) => [`p${i}`, { type: 'string', maxLength: 8 }]),
+    )
+    const tooLarge = await call('POST', '/data-structures/v1/schema-migrations', {
+      destinationType: 'snowflake',
+      sourceSchemaKey: {
+        vendor: 'com.acme',
+        name: 'checkout',
+        format: 'jsonschema',
+        version: '1-0-0',
+      },
+      targetSchema: localFile('1-0-1', wide).data,
+    })
+    expect(tooLarge.status).toBe(422)
+    expect(tooLarge.body.message).toMatch(/^targetSchema: properties has 1001 properties/)
     expect(migration.body).toEqual({
       changeType: 'minor',
       migrations: [

@@ -17,6 +17,7 @@ export type RegistryErrorCode =
   | 'VALIDATED_CONTENT_CHANGED'
   | 'SCHEMA_TOO_DEEP'
   | 'SCHEMA_TOO_COSTLY'
+  | 'SCHEMA_TOO_LARGE'
   | 'VALIDATION_BUSY'
   | 'SCHEMA_NOT_FOUND'
   | 'NO_SCHEMAS_AVAILABLE'
@@ -182,6 +183,15 @@ export class SchemaTooCostlyError extends RegistryError<'SCHEMA_TOO_COSTLY'> {
   readonly kind = 'rejected'
   constructor(detail: string) {
     super(`data is too costly to check: ${detail}`, { field: 'data' })
+  }
+}
+
+/** A schema past the published size limits, where one is compared rather than validated. */
+export class SchemaTooLargeError extends RegistryError<'SCHEMA_TOO_LARGE'> {
+  readonly code = 'SCHEMA_TOO_LARGE'
+  readonly kind = 'rejected'
+  constructor(field: string, problem: string) {
+    super(`${field}: ${problem}`, { field })
   }
 }
 

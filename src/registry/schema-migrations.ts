@@ -1,5 +1,7 @@
 import type { CompatibilityChecker, CompatibilityOutcome } from '../compatibility/index.js'
+import { schemaSizeProblem } from '../iglu/index.js'
 import { isJsonObject } from '../shared/index.js'
+import { SchemaTooLargeError } from './registry.errors.js'
 
 /** snowplow-cli's names for the SchemaVer part a change needs: ADDITION, REVISION, MODEL. */
 export type ChangeType = 'no-change' | 'minor' | 'revision' | 'major'
@@ -65,6 +67,9 @@ export async function schemaMigration(
   next: Record<string, unknown>,
   checker: CompatibilityChecker,
 ): Promise<SchemaMigration> {
+  // Past the limits a validation refuses, comparing it property by property is refused too.
+  const tooLarge = schemaSizeProblem(next)
+  if (tooLarge !== null) throw new SchemaTooLargeError('targetSchema', tooLarge.replace(/^\//, ''))
   if (constraints(deployed) === constraints(next))
     return { changeType: 'no-change', migrations: [] }
   const migrations: Migration[] = []
