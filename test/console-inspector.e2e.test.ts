@@ -217,6 +217,10 @@ describe('the web console: events', () => {
     expect((await summaries())[0]).toContain('bad-104')
     await pages.getByRole('button', { name: 'Older' }).click()
     await expect.poll(() => showing(page)).toBe('Showing 101–105 of 105, newest first')
+    // The page is in the URL: a reload keeps it.
+    expect(page.url()).toContain('#/bad-rows?from=100')
+    await page.reload()
+    await expect.poll(() => showing(page)).toBe('Showing 101–105 of 105, newest first')
     const older = await summaries()
     expect(older.map((summary) => /bad-\d+/.exec(summary)?.[0])).toEqual([
       'bad-4',

@@ -1,9 +1,8 @@
-import { useState } from 'preact/hooks'
 import { inspection, type BadRow } from '../../api/inspection.js'
 import { JsonLines } from '../../components/json-lines.js'
 import { Status } from '../../components/status.js'
 import { useLoad } from '../../components/use-load.js'
-import { href } from '../../router.js'
+import { href, navigate } from '../../router.js'
 
 /** Bad rows a page shows, newest first. */
 const PAGE = 100
@@ -60,7 +59,11 @@ function parsed(row: BadRow): ParsedRow {
  */
 export function BadRowsPage(props: { query: URLSearchParams }) {
   const eventId = props.query.get('eid')
-  const [offset, setOffset] = useState(0)
+  // The page is in the URL (`?from=`), so that a reload or Back keeps it.
+  const given = Number(props.query.get('from'))
+  const offset = Number.isInteger(given) && given > 0 ? given : 0
+  const setOffset = (from: number) =>
+    navigate(href('bad-rows', { from: from === 0 ? null : from }), { replace: false })
   const [loaded] = useLoad(async () => {
     const [rows, counts] = await Promise.all([
       eventId === null ? inspection.badRows(PAGE, offset) : inspection.badRowsOfEvent(eventId),
