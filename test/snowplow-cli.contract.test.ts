@@ -143,35 +143,24 @@ describe('snowplow-cli on the wire', () => {
   })
 
   it('ds validate of a new version: the migration check against the deployed one', async () => {
+    /** The tool's migration check of `targetSchema` against com.acme/{name} 1-0-0. */
+    const migrationTo = (targetSchema: object, name = 'checkout') =>
+      call('POST', '/data-structures/v1/schema-migrations', {
+        destinationType: 'snowflake',
+        sourceSchemaKey: { vendor: 'com.acme', name, format: 'jsonschema', version: '1-0-0' },
+        targetSchema,
+      })
     const next = localFile('1-0-1', {
       total: { type: 'number', maximum: 100000 },
       coupon: { type: 'string', maxLength: 20 },
     })
-    const migration = await call('POST', '/data-structures/v1/schema-migrations', {
-      destinationType: 'snowflake',
-      sourceSchemaKey: {
-        vendor: 'com.acme',
-        name: 'checkout',
-        format: 'jsonschema',
-        version: '1-0-0',
-      },
-      targetSchema: next.data,
-    })
+    const migration = await migrationTo(next.data)
     expect(migration.status).toBe(200)
     // Past the published size limits (1 000 properties in one object), as a validation refuses it.
     const wide = Object.fromEntries(
       Array.from({ length: 1001 }, (_, i) => [`p${i}`, { type: 'string', maxLength: 8 }]),
     )
-    const tooLarge = await call('POST', '/data-structures/v1/schema-migrations', {
-      destinationType: 'snowflake',
-      sourceSchemaKey: {
-        vendor: 'com.acme',
-        name: 'checkout',
-        format: 'jsonschema',
-        version: '1-0-0',
-      },
-      targetSchema: localFile('1-0-1', wide).data,
-    })
+    const tooLarge = await migrationTo(localFile('1-0-1', wide).data)
     expect(tooLarge.status).toBe(422)
     expect(tooLarge.body.message).toMatch(/^targetSchema: properties has 1001 properties/)
     expect(migration.body).toEqual({
@@ -185,42 +174,19 @@ describe('snowplow-cli on the wire', () => {
         },
       ],
     })
-    const retyped = await call('POST', '/data-structures/v1/schema-migrations', {
-      destinationType: 'snowflake',
-      sourceSchemaKey: {
-        vendor: 'com.acme',
-        name: 'checkout',
-        format: 'jsonschema',
-        version: '1-0-0',
-      },
-      targetSchema: localFile('2-0-0', { total: { type: 'string', maxLength: 10 } }).data,
-    })
+    const retyped = await migrationTo(
+      localFile('2-0-0', { total: { type: 'string', maxLength: 10 } }).data,
+    )
     expect(retyped.body.changeType).toBe('major')
     expect(retyped.body.migrations[0]).toMatchObject({
       migrationType: 'type-change',
       path: '/properties/total',
     })
-    const unchanged = await call('POST', '/data-structures/v1/schema-migrations', {
-      destinationType: 'snowflake',
-      sourceSchemaKey: {
-        vendor: 'com.acme',
-        name: 'checkout',
-        format: 'jsonschema',
-        version: '1-0-0',
-      },
-      targetSchema: localFile('1-0-0', { total: { type: 'number', maximum: 100000 } }).data,
-    })
+    const unchanged = await migrationTo(
+      localFile('1-0-0', { total: { type: 'number', maximum: 100000 } }).data,
+    )
     expect(unchanged.body).toEqual({ changeType: 'no-change', migrations: [] })
-    const unknown = await call('POST', '/data-structures/v1/schema-migrations', {
-      destinationType: 'snowflake',
-      sourceSchemaKey: {
-        vendor: 'com.acme',
-        name: 'nothing',
-        format: 'jsonschema',
-        version: '1-0-0',
-      },
-      targetSchema: next.data,
-    })
+    const unknown = await migrationTo(next.data, 'nothing')
     expect(unknown.status).toBe(404)
     expect(typeof unknown.body.message).toBe('string')
   })

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../auth/index.js'
 import type { CompatibilityChecker } from '../compatibility/index.js'
@@ -52,7 +53,7 @@ function turnsOfLookups() {
     if (made === 0) setImmediate(() => (made = 0))
     made++
     if (made <= LOOKUPS_PER_TURN) return
-    await new Promise((resolve) => setImmediate(resolve))
+    await nextTurn()
     return take()
   }
   return { take }

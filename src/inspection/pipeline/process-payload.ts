@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { adaptPayload, MAX_EVENTS_PER_PAYLOAD, type AdapterOutcome } from './adapt-payload.js'
 import { badEvent, badRow, payloadFailure, type BadEvent } from './bad-rows.js'
 import {
@@ -100,18 +101,6 @@ function afterAdapter(
  */
 export const EVENTS_PER_TURN = 100
 
-/** The rest of the events from `at`, once waiting requests and timers have run. */
-const afterOtherWork = (go: () => PayloadOutcome | Promise<PayloadOutcome>) =>
-  new Promise<PayloadOutcome>((resolve, reject) =>
-    setImmediate(() => {
-      try {
-        resolve(go())
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)))
-      }
-    }),
-  )
-
 /** The events from `from` on into `outcome`, one after the other; waits only once one has to. */
 function eventsFrom(
   payload: CollectorPayload,
@@ -121,8 +110,9 @@ function eventsFrom(
   outcome: PayloadOutcome,
 ): PayloadOutcome | Promise<PayloadOutcome> {
   for (let at = from; at < events.length; at++) {
+    // The rest once waiting requests and timers have run.
     if (at - from === EVENTS_PER_TURN)
-      return afterOtherWork(() => eventsFrom(payload, deps, events, at, outcome))
+      return nextTurn().then(() => eventsFrom(payload, deps, events, at, outcome))
     const result = enrichSafely(events[at] as RawEvent, deps)
     if (result instanceof Promise)
       return result.then((settled) => {

@@ -1,3 +1,4 @@
+import { setImmediate as otherWork } from 'node:timers/promises'
 import { getHeapStatistics } from 'node:v8'
 import { BoundedMemo } from '../../shared/index.js'
 import { BoundedLog } from './bounded-log.js'
@@ -33,9 +34,6 @@ const SCAN_PAGE = 256
 
 /** Characters of JSON text in one page of a bad-events answer: a bad row can weigh a megabyte. */
 const BAD_PAGE_CHARS = 1024 * 1024
-
-/** Lets every waiting request and timer run before a scan goes on. */
-const otherWork = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /** The most each list holds by estimated size when nothing else is configured (`--events-max-bytes`). */
 export const DEFAULT_MEMORY_LIST_BYTES = 512 * 2 ** 20
@@ -163,6 +161,7 @@ export class MemoryEventStore implements EventStore {
       if (page.length === SCAN_PAGE) {
         yield page
         page = []
+        // Lets every waiting request and timer run before the scan goes on.
         await otherWork()
       }
     }
@@ -244,6 +243,7 @@ export class MemoryEventStore implements EventStore {
       if (page.length === SCAN_PAGE) {
         yield page
         page = []
+        // Lets every waiting request and timer run before the scan goes on.
         await otherWork()
       }
     }

@@ -8,6 +8,22 @@ export interface DeploymentOverride {
   readonly patch?: boolean
 }
 
+/** For each refusal a person may overrule: the button that sends it again, and what it means. */
+const OVERRIDES: Readonly<
+  Record<string, { label: string; note: string; override: DeploymentOverride }>
+> = {
+  MISVERSIONED_CHANGE: {
+    label: 'Deploy anyway, with this version number',
+    note: 'Readers of this structure will not be told of the change by its version.',
+    override: { allowMisversioned: true },
+  },
+  PATCH_REQUIRED: {
+    label: 'Patch this version in DEV',
+    note: 'Its content in DEV is replaced; PROD is not touched.',
+    override: { patch: true },
+  },
+}
+
 /**
  * The way on from a deployment the registry refused for a reason the person may overrule: a
  * button that sends it again saying so, under the refusal's own message (shown above it).
@@ -17,34 +33,15 @@ export function OverrideRefusal(props: {
   busy: boolean
   onOverride: (override: DeploymentOverride) => void
 }) {
-  if (!(props.error instanceof ApiError)) return null
-  if (props.error.code === 'MISVERSIONED_CHANGE')
-    return (
-      <p class="toolbar">
-        <button
-          type="button"
-          disabled={props.busy}
-          onClick={() => props.onOverride({ allowMisversioned: true })}
-        >
-          Deploy anyway, with this version number
-        </button>
-        <span class="muted">
-          Readers of this structure will not be told of the change by its version.
-        </span>
-      </p>
-    )
-  if (props.error.code === 'PATCH_REQUIRED')
-    return (
-      <p class="toolbar">
-        <button
-          type="button"
-          disabled={props.busy}
-          onClick={() => props.onOverride({ patch: true })}
-        >
-          Patch this version in DEV
-        </button>
-        <span class="muted">Its content in DEV is replaced; PROD is not touched.</span>
-      </p>
-    )
-  return null
+  const code = props.error instanceof ApiError ? props.error.code : null
+  const way = code === null ? undefined : OVERRIDES[code]
+  if (way === undefined) return null
+  return (
+    <p class="toolbar">
+      <button type="button" disabled={props.busy} onClick={() => props.onOverride(way.override)}>
+        {way.label}
+      </button>
+      <span class="muted">{way.note}</span>
+    </p>
+  )
 }
