@@ -6,7 +6,9 @@
 // not a number of requests: autocannon given an amount paced itself at ~10 000 requests/s, below
 // what the servers take. The two servers run side by side from start to end, so each round of one
 // sees the same machine as the other's.
+// Node's flags can differ too (`--other .` for the same build): --this-flags "--a --b", --other-flags "…".
 // Usage: node bench/ingest-compare.mjs --other ../floe-before [--mode get|post] [--rounds 6] [--seconds 3] [--connections 10]
+//   [--this-flags "<node flags>"] [--other-flags "<node flags>"]
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { load, median, option } from './support/load.mjs'
@@ -21,6 +23,10 @@ const SECONDS = option('seconds', 3)
 const CONNECTIONS = option('connections', 10)
 const perRequest = mode === 'get' ? 1 : BENCH_BATCH
 const request = (url) => benchIngestRequest(mode, url)
+const flagsOf = (name) => {
+  const index = process.argv.indexOf(`--${name}-flags`)
+  return index < 0 ? [] : (process.argv[index + 1] ?? '').split(' ').filter((flag) => flag !== '')
+}
 
 const builds = {
   this: new URL('../dist/floe.mjs', import.meta.url).pathname,
@@ -32,7 +38,7 @@ const builds = {
 const servers = {}
 try {
   for (const [name, main] of Object.entries(builds)) {
-    servers[name] = await startFloe({ main })
+    servers[name] = await startFloe({ main, nodeFlags: flagsOf(name) })
     await deployToDev(servers[name].url, await accessToken(servers[name].url), PRODUCT)
   }
   const best = {}
@@ -78,6 +84,8 @@ try {
       scenario: 'ingest-compare',
       mode,
       otherBuild: builds.other,
+      thisFlags: flagsOf('this'),
+      otherFlags: flagsOf('other'),
       rounds: ROUNDS,
       seconds: SECONDS,
       this: best.this,
