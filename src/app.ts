@@ -49,6 +49,7 @@ import {
   createScenarioReferences,
   createTrackingPlans,
   trackingPlansRoutes,
+  trackingPlansUploadRoutes,
   type TrackingPlanTables,
 } from './tracking-plans/index.js'
 import {
@@ -190,6 +191,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
           tokens: auth.tokens,
           rateLimitPerMinute: config.auth.tokenRateLimitPerMinute,
         })
+        await organization.register(trackingPlansUploadRoutes, { plans })
         await organization.register(async (guarded) => {
           guarded.addHook('onRequest', auth.bearerGuard)
           await guarded.register(apiKeysRoutes, { credentials: auth.credentials })

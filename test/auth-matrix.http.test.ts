@@ -34,6 +34,8 @@ type Access =
   | { readonly kind: 'admin'; readonly action: string }
   /** Any valid token, of whichever organization: the route answers about the token itself. */
   | { readonly kind: 'any-token'; readonly reason: string }
+  /** No token: the one-time token in its path is the credential, and no bearer token replaces it. */
+  | { readonly kind: 'link'; readonly reason: string }
 
 const member: Access = { kind: 'member' }
 const tokenExchange: Access = {
@@ -44,6 +46,11 @@ const tokenExchange: Access = {
 const ownOrganizations: Access = {
   kind: 'any-token',
   reason: "it lists the token's own organization (snowplow-cli status)",
+}
+const uploadLink: Access = {
+  kind: 'link',
+  reason:
+    'snowplow-cli sends a trigger image to the link POST images/v1 gave, with no token (for Snowplow it is Cloudflare)',
 }
 const keyManagement: Access = { kind: 'admin', action: 'manage API keys (floe keys ... over HTTP)' }
 const prodDeployment: Access = {
@@ -99,9 +106,11 @@ const ACCESS_TABLE: readonly (readonly [methods: string, url: string, access: Ac
   ['POST', `${MSC}/data-structures/v1/schema-migrations`, member],
   ['GET', `${MSC}/data-structure-drafts/v1/schemas`, member],
   ['GET', `${MSC}/destinations/v3`, member],
-  ['GET', `${MSC}/images/v1`, member],
-  ['GET', `${MSC}/images/v1/`, member],
+  ['GET POST', `${MSC}/images/v1`, member],
+  ['GET POST', `${MSC}/images/v1/`, member],
   ['GET', `${MSC}/images/v1/:imageId/:variant`, member],
+  ['POST', `${MSC}/images/v1/:imageId/confirm-upload`, member],
+  ['POST', `${MSC}/images/v1/:imageId/upload/:token`, uploadLink],
   ['POST', `${LEGACY}/validation-requests`, member],
   ['POST', `${LEGACY}/validation-requests/sync`, member],
   ['GET', `${LEGACY}/validation-requests/:id`, member],
@@ -196,6 +205,9 @@ function bodyFor(route: RouteEntry, fixture: Fixture): unknown {
   if (url.includes('/tracking-scenarios/')) return { scenario: { name: `Matrix ${randomUUID()}` } }
   if (url.includes('/data-products/')) return { name: 'Matrix product' }
   if (url.includes('/source-apps/')) return { name: 'Matrix app' }
+  if (/\/images\/v1\/?$/.test(url)) return undefined
+  if (url.endsWith('/confirm-upload')) return { hash: 'a'.repeat(64) }
+  if (url.endsWith('/upload/:token')) return {}
   throw new Error(`no request body for ${route.method} ${url}: add one`)
 }
 
@@ -397,6 +409,19 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
           ['an expired token', expiredToken],
           ['a revoked key', revokedToken],
         ] as const
+        if (access.kind === 'link') {
+          // A link Floe did not give is refused, whatever bearer token comes with it.
+          for (const [who, token] of [
+            ['no token', null],
+            ['an admin token', admin.accessToken],
+            ["another organization's token", otherOrganization.accessToken],
+          ] as const) {
+            const answer = await send(route, query, token)
+            if (answer.status !== 403 || answer.body?.errors?.[0]?.code !== 403)
+              problems.push(`${label(who)}: expected 403, got ${answer.status}`)
+          }
+          continue
+        }
         if (access.kind === 'public') {
           for (const [who, token] of [
             ...refusals,

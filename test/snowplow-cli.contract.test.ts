@@ -343,6 +343,73 @@ describe('snowplow-cli on the wire', () => {
       ])
     })
 
+    it('dp publish with a trigger image: link, upload (no token), confirm, spec; dp download reads it back', async () => {
+      const image = Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+        'base64',
+      )
+      const hash = createHash('sha256').update(image).digest('hex')
+      // createImageUploadLink: POST with no body; only 200 is success.
+      const link = await call('POST', '/images/v1')
+      expect(link.status).toBe(200)
+      const { id: imageId, uploadURL } = link.body as { id: string; uploadURL: string }
+      // uploadImage: Go's multipart writer, the file as `{org}_{id}_{name}`, and no console headers.
+      const boundary = randomUUID().replace(/-/g, '').slice(0, 30)
+      const form = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${org}_${imageId}_checkout.png"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        ),
+        image,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ])
+      const uploaded = await fetch(uploadURL, {
+        method: 'POST',
+        headers: {
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'user-agent': 'Go-http-client/1.1',
+        },
+        body: form,
+      })
+      const cloudflareShape = (await uploaded.json()) as { success: boolean; errors: unknown[] }
+      expect(cloudflareShape).toMatchObject({ success: true, errors: [] })
+      // confirmImage: a JSON body with no Content-Type; the tool reads `variantUrls`.
+      const confirmed = await call('POST', `/images/v1/${imageId}/confirm-upload`, { hash })
+      expect(confirmed.status).toBe(200)
+      const variantUrls = confirmed.body.variantUrls as Record<string, string>
+      expect(variantUrls.original).toMatch(new RegExp(`/images/v1/${imageId}/original$`))
+
+      const imageSpecId = randomUUID()
+      const withImage = {
+        ...spec('draft', 0, 'With an image'),
+        id: imageSpecId,
+        name: 'Checkout with an image',
+        triggers: [{ id: randomUUID(), description: 'The button', appIds: ['web'], variantUrls }],
+      }
+      expect((await call('POST', '/event-specs/v1', { spec: withImage, message: '' })).status).toBe(
+        201,
+      )
+
+      // The next dp publish: the remote trigger's image id is the 36 characters before
+      // "/original", and its hash is the listing's; the same hash means no upload.
+      const read = await call('GET', `/event-specs/v1/${imageSpecId}`)
+      const remoteUrl = read.body.data[0].triggers[0].variantUrls.original as string
+      const remoteId = remoteUrl.replace(/\/original$/, '').slice(-36)
+      const listing = await call('GET', '/images/v1')
+      const hashById = new Map(
+        (listing.body.items as { id: string; hash: string }[]).map((item) => [item.id, item.hash]),
+      )
+      expect(hashById.get(remoteId)).toBe(hash)
+
+      // dp download: GetImage on the variant's URL with the console headers.
+      const downloaded = await fetch(remoteUrl, {
+        headers: { authorization: `Bearer ${token}`, 'X-SNOWPLOW-CLI': '0.13.0' },
+      })
+      expect(downloaded.status).toBe(200)
+      expect(downloaded.headers.get('content-type')).toBe('image/png')
+      expect(Buffer.from(await downloaded.arrayBuffer()).equals(image)).toBe(true)
+      expect((await call('DELETE', `/event-specs/v1/${imageSpecId}`)).status).toBe(204)
+    })
+
     it('dp validate: the compatibility of a changed spec, version given as a string', async () => {
       const answer = await call('POST', '/event-specs/v1/compatibility', {
         spec: {

@@ -1,6 +1,7 @@
 export { BODY_LIMITS } from './body-limits.js'
 export { registerEnvelopeErrorHandling } from './envelope-error-handler.js'
 export { ErrorBodyRef } from './error-body.schema.js'
+export { STATUS_BY_DOMAIN_KIND } from './error-status.js'
 export { createHttpServer, MAX_HEADER_BYTES, SHUTDOWN_GRACE_MS } from './http-server.js'
 export { createSecureListener, type SecureListener } from './secure-listener.js'
 export { jsonTextOf, readUntypedBodiesAsJson } from './json-body-parser.js'

@@ -4,6 +4,7 @@ import type {
   SourceApplicationsTable,
 } from './data-products.table.js'
 import type { TrackingScenarioHistoryTable, TrackingScenariosTable } from './scenarios.table.js'
+import type { TriggerImagePartsTable, TriggerImagesTable } from './trigger-images.table.js'
 
 /** The tables of tracking plans; their stores see no other. */
 export type TrackingPlanTables = {
@@ -12,4 +13,6 @@ export type TrackingPlanTables = {
   data_product_source_applications: DataProductSourceApplicationsTable
   tracking_scenarios: TrackingScenariosTable
   tracking_scenario_history: TrackingScenarioHistoryTable
+  trigger_images: TriggerImagesTable
+  trigger_image_parts: TriggerImagePartsTable
 }

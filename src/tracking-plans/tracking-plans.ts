@@ -14,7 +14,10 @@ import { eventSpecsRoutes, scenariosRoutes } from './scenarios.routes.js'
 import { createScenariosService, type ScenariosService } from './scenarios.service.js'
 import { createScenariosStore, forgetSourceApplication } from './scenarios.store.js'
 import type { TrackingPlanTables } from './tracking-plan.tables.js'
+import { triggerImageUploadRoutes } from './trigger-image-upload.routes.js'
 import { triggerImagesRoutes } from './trigger-images.routes.js'
+import { createTriggerImagesService, type TriggerImagesService } from './trigger-images.service.js'
+import { createTriggerImagesStore } from './trigger-images.store.js'
 import { createSpecificationRules, type SpecificationRules } from './specification-rules.js'
 
 /** The tracking plans context, assembled: scenarios (event specifications), data products, source applications. */
@@ -23,6 +26,8 @@ export interface TrackingPlans {
   readonly eventSpecs: EventSpecs
   readonly eventSpecWrites: EventSpecWrites
   readonly dataProducts: DataProductsService
+  /** The images of event specification triggers. */
+  readonly triggerImages: TriggerImagesService
   /** Every event specification of an organization with the rules events are checked against. */
   readonly specificationRules: (organizationId: string) => Promise<SpecificationRules[]>
   /** Changes whenever a write through the tracking plans API succeeds in this instance. */
@@ -67,6 +72,7 @@ export function createTrackingPlans(deps: {
   return {
     scenarios,
     dataProducts,
+    triggerImages: createTriggerImagesService({ store: createTriggerImagesStore(db), clock }),
     specificationRules: createSpecificationRules(db),
     revision: () => revision,
     noteWrite: () => {
@@ -105,9 +111,22 @@ export const trackingPlansRoutes: FastifyPluginAsync<{
     prefix: '/data-products/v2',
     dataProducts: plans.dataProducts,
   })
-  await app.register(triggerImagesRoutes, { prefix: '/images/v1' })
+  await app.register(triggerImagesRoutes, { prefix: '/images/v1', images: plans.triggerImages })
   await app.register(sourceApplicationsRoutes, {
     prefix: '/source-apps/v1',
     dataProducts: plans.dataProducts,
+  })
+}
+
+/**
+ * The one tracking plans route outside the bearer guard, under an organization's prefix: a trigger
+ * image's upload, whose link is its credential.
+ */
+export const trackingPlansUploadRoutes: FastifyPluginAsync<{
+  readonly plans: TrackingPlans
+}> = async (app, { plans }) => {
+  await app.register(triggerImageUploadRoutes, {
+    prefix: '/images/v1',
+    images: plans.triggerImages,
   })
 }

@@ -10,6 +10,7 @@ import * as keepCompatibilityVerdicts from './2026-11-25-08-keep-compatibility-v
 import * as igluKeyScopesAndPublicSchemas from './2026-11-26-09-iglu-key-scopes-and-public-schemas.js'
 import * as markEventsKeepingWrittenNumbers from './2026-11-28-10-mark-events-keeping-written-numbers.js'
 import * as hashContentAsSnowplowCli from './2026-11-28-11-hash-content-as-snowplow-cli.js'
+import * as keepTriggerImages from './2026-11-29-12-keep-trigger-images.js'
 
 /**
  * Every migration by name. Names sort by date, and a migration is never edited once merged.
@@ -27,4 +28,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-26-09-iglu-key-scopes-and-public-schemas': igluKeyScopesAndPublicSchemas,
   '2026-11-28-10-mark-events-keeping-written-numbers': markEventsKeepingWrittenNumbers,
   '2026-11-28-11-hash-content-as-snowplow-cli': hashContentAsSnowplowCli,
+  '2026-11-29-12-keep-trigger-images': keepTriggerImages,
 }
