@@ -85,6 +85,29 @@ describe('the web console: tracking plan', () => {
     expect(await opened.close()).toEqual([])
   })
 
+  it('links a specification to its data structure, and the structure to the specifications naming it', async () => {
+    const opened = await signedIn()
+    const { page } = opened
+    await page.goto(`${floe.baseUrl}/#/event-specs/${specId}`)
+    await page.getByRole('link', { name: CART.replace('iglu:', '') }).click()
+    await page.getByRole('heading', { name: 'com.acme/add_to_cart' }).waitFor()
+    expect(page.url()).toContain('version=1-0-0')
+    const uses = page.getByRole('table', { name: 'Event specifications' })
+    await expect
+      .poll(() =>
+        uses
+          .locator('tbody tr')
+          .evaluateAll((trs) =>
+            trs.map((tr) => [...tr.children].map((td) => td.textContent ?? '')),
+          ),
+      )
+      .toEqual([['Add to cart', expect.stringMatching(/^draft|^published/), 'its event', '1-0-0']])
+    await uses.getByRole('link', { name: 'Add to cart' }).click()
+    await page.getByRole('heading', { name: /^Add to cart/ }).waitFor()
+    expect(page.url()).toContain(`#/event-specs/${specId}`)
+    expect(await opened.close()).toEqual([])
+  })
+
   it('shows the compatibility verdict as the specification is edited, saves it, and diffs its history', async () => {
     const opened = await signedIn()
     const { page } = opened

@@ -138,7 +138,15 @@ function Page(props: { route: Route; api: ApiClient }) {
   if (first === 'data-structures' && second === 'new')
     return <NewVersion api={api} registry={registry} query={route.query} />
   if (first === 'data-structures' && second !== undefined)
-    return <DataStructurePage api={api} registry={registry} hash={second} query={route.query} />
+    return (
+      <DataStructurePage
+        api={api}
+        registry={registry}
+        plans={plans}
+        hash={second}
+        query={route.query}
+      />
+    )
   return (
     <main>
       <h1>Not found</h1>

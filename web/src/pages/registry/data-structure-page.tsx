@@ -15,6 +15,8 @@ import { href, navigate } from '../../router.js'
 import { MetadataEditor } from './metadata-editor.js'
 import { VersionDiff } from './version-diff.js'
 import { TableHead, UtcTime } from '../../components/table-parts.js'
+import type { TrackingPlanApi } from '../../api/tracking-plans.js'
+import { specificationsUsing } from '../../components/structure-links.js'
 
 /** Versions of the structure, from its deployments, highest first. */
 function versionsOf(deployments: readonly Deployment[]): string[] {
@@ -37,6 +39,7 @@ function versionsOf(deployments: readonly Deployment[]): string[] {
 export function DataStructurePage(props: {
   api: ApiClient
   registry: RegistryApi
+  plans: TrackingPlanApi
   hash: string
   query: URLSearchParams
 }) {
@@ -68,6 +71,7 @@ export function DataStructurePage(props: {
 function StructureDetail(props: {
   api: ApiClient
   registry: RegistryApi
+  plans: TrackingPlanApi
   structure: DataStructure
   deployments: readonly Deployment[]
   versions: readonly string[]
@@ -113,6 +117,11 @@ function StructureDetail(props: {
         />
       </section>
 
+      <section aria-labelledby="specifications-heading">
+        <h2 id="specifications-heading">Event specifications</h2>
+        <SpecificationsUsing plans={props.plans} structure={structure} />
+      </section>
+
       <section aria-labelledby="schema-heading">
         <h2 id="schema-heading">Schema</h2>
         <nav class="tabs" aria-label="Versions">
@@ -150,6 +159,40 @@ function StructureDetail(props: {
         <MetadataEditor registry={props.registry} structure={structure} onSaved={props.reload} />
       </section>
     </>
+  )
+}
+
+/** The event specifications that name this structure, as their event or as an entity. */
+function SpecificationsUsing(props: { plans: TrackingPlanApi; structure: DataStructure }) {
+  const [loaded] = useLoad(() => props.plans.listScenarios(), [props.plans])
+  return (
+    <Status loaded={loaded} what="the event specifications">
+      {(answer) => {
+        const uses = specificationsUsing(answer.data, props.structure)
+        if (uses.length === 0)
+          return <p class="muted">No event specification names this data structure.</p>
+        return (
+          <table class="data-table" aria-labelledby="specifications-heading">
+            <TableHead columns={['Event specification', 'Status', 'Names it as', 'Version']} />
+            <tbody>
+              {uses.map(({ scenario, role, version }) => (
+                <tr key={`${scenario.id ?? ''}-${role}`}>
+                  <td>
+                    <a href={href('event-specs', scenario.id ?? '')}>{scenario.name}</a>
+                  </td>
+                  <td>
+                    <span class={`status ${scenario.status ?? ''}`}>{scenario.status}</span>
+                    {scenario.version === undefined ? '' : `, version ${scenario.version}`}
+                  </td>
+                  <td>{role === 'event' ? 'its event' : 'an entity'}</td>
+                  <td>{version}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+      }}
+    </Status>
   )
 }
 

@@ -1,4 +1,4 @@
-import type { RegistryApi } from '../../api/registry.js'
+import type { DataStructure, RegistryApi } from '../../api/registry.js'
 import type {
   DataProduct,
   Scenario,
@@ -9,6 +9,7 @@ import type {
 import { Status } from '../../components/status.js'
 import { useLoad } from '../../components/use-load.js'
 import { href, navigate } from '../../router.js'
+import { structureHashOf } from '../../components/structure-links.js'
 import { ScenarioEditor } from './scenario-editor.js'
 import { ScenarioHistory } from './scenario-history.js'
 
@@ -17,17 +18,50 @@ interface Loaded {
   readonly products: DataProduct[]
   readonly applications: SourceApplication[]
   readonly sources: string[]
+  readonly structures: DataStructure[]
 }
 
 /** The Iglu URIs of every data structure's current versions, for the event and entity sources. */
-async function deployedSources(registry: RegistryApi): Promise<string[]> {
+function deployedSources(structures: readonly DataStructure[]): string[] {
   const uris = new Set<string>()
-  for (const structure of await registry.list())
+  for (const structure of structures)
     for (const deployment of structure.deployments)
       uris.add(
         `iglu:${structure.vendor}/${structure.name}/${structure.format}/${deployment.version}`,
       )
   return [...uris].sort()
+}
+
+/** Links to the registry's pages of the data structures the specification names. */
+function StructureLinks(props: { scenario: Scenario; structures: readonly DataStructure[] }) {
+  const { scenario, structures } = props
+  const named = [
+    ...(scenario.event?.source === undefined
+      ? []
+      : [{ role: 'event', source: scenario.event.source }]),
+    ...[...(scenario.entities?.tracked ?? []), ...(scenario.entities?.enriched ?? [])].map(
+      (entity) => ({ role: 'entity', source: entity.source }),
+    ),
+  ]
+  const linked = named.flatMap(({ role, source }) => {
+    const hash = structureHashOf(source, structures)
+    return hash === null ? [] : [{ role, source, hash }]
+  })
+  if (linked.length === 0) return null
+  return (
+    <p class="muted">
+      Data structures:{' '}
+      {linked.map(({ role, source, hash }, index) => (
+        <span key={`${role}-${source}`}>
+          {index > 0 ? ', ' : ''}
+          {role === 'event' ? 'event ' : 'entity '}
+          <a href={href('data-structures', hash, { version: source.split('/').pop() })}>
+            {source.replace(/^iglu:/, '')}
+          </a>
+        </span>
+      ))}
+    </p>
+  )
 }
 
 /** An event specification: edit it with a live compatibility verdict, publish or deprecate it, and read its history. */
@@ -39,13 +73,13 @@ export function ScenarioPage(props: {
 }) {
   const isNew = props.id === 'new'
   const [loaded, reload] = useLoad(async (): Promise<Loaded> => {
-    const [answer, products, applications, sources] = await Promise.all([
+    const [answer, products, applications, structures] = await Promise.all([
       isNew ? Promise.resolve(null) : props.plans.getScenario(props.id),
       props.plans.listDataProducts(),
       props.plans.listSourceApplications(),
-      deployedSources(props.registry),
+      props.registry.list(),
     ])
-    return { answer, products, applications, sources }
+    return { answer, products, applications, sources: deployedSources(structures), structures }
   }, [props.plans, props.id])
   const number = (name: string) => {
     const value = props.query.get(name)
@@ -57,7 +91,7 @@ export function ScenarioPage(props: {
         <a href={href('tracking-plan')}>← Tracking plan</a>
       </p>
       <Status loaded={loaded} what="the event specification">
-        {({ answer, products, applications, sources }) => {
+        {({ answer, products, applications, sources, structures }) => {
           const scenario: Scenario = answer?.data[0] ?? {
             name: '',
             ...(props.query.get('dataProductId') === null
@@ -74,6 +108,7 @@ export function ScenarioPage(props: {
                   </span>
                 )}
               </h1>
+              {!isNew && <StructureLinks scenario={scenario} structures={structures} />}
               <ScenarioEditor
                 key={`${scenario.id ?? 'new'}-${scenario.version ?? ''}`}
                 plans={props.plans}
