@@ -541,6 +541,58 @@ describe.each(backends)('data structures API on $name', (backend) => {
     await deployToDev(user, described('1-0-0', 'an older version patched'), { patch: true })
     expect(await record()).toBe('second')
   })
+
+  it('names who deployed: the key’s description as initiator, its id as initiatorId', async () => {
+    const credentials = createCredentialsService({
+      db: server.app.store.db.withTables<AuthTables>(),
+      clock: systemClock,
+    })
+    const named = await credentials.createApiKey({
+      organizationId: admin.organizationId,
+      isAdmin: false,
+      description: 'Data team CI',
+    })
+    const ci = await apiClient(server, admin.organizationId, named.key.id, named.secret)
+    await deployToDev(ci, objectSchema('com.acme', 'named', '1-0-0', { a: { type: 'string' } }))
+    // An asynchronous request keeps the name with its work.
+    const next = objectSchema('com.acme', 'named', '1-0-1', {
+      a: { type: 'string', maxLength: 10 },
+    })
+    expect(
+      (await ci.call('POST', '/data-structures/v1/validation-requests', { data: next })).body
+        .success,
+    ).toBe(true)
+    const accepted = await ci.call('POST', '/data-structures/v1/deployment-requests?async=true', {
+      source: 'VALIDATED',
+      target: 'DEV',
+      vendor: 'com.acme',
+      name: 'named',
+      format: 'jsonschema',
+      version: '1-0-1',
+      message: 'later',
+    })
+    expect(accepted.status).toBe(202)
+    await pollUntil(
+      async () =>
+        (await ci.call('GET', `/data-structures/v1/deployment-requests/${accepted.body.id}`)).body,
+      (request) => request.completed === true,
+      'the deployment request to complete',
+    )
+    const namedHash = dataStructureHash(admin.organizationId, 'com.acme', 'named', 'jsonschema')
+    const history = await ci.call('GET', `/data-structures/v1/${namedHash}/deployments`)
+    expect(
+      history.body.map((d: { initiator: string; initiatorId: string }) => [
+        d.initiator,
+        d.initiatorId,
+      ]),
+    ).toEqual([
+      ['Data team CI', named.key.id],
+      ['Data team CI', named.key.id],
+    ])
+    // A key without a description is named by its id.
+    const unnamed = (await user.call('GET', `/data-structures/v1/${hash}/deployments`)).body[0]
+    expect(unnamed.initiator).toBe(unnamed.initiatorId)
+  })
 })
 
 describe('the current deployments of a record', () => {

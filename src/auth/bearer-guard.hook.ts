@@ -42,7 +42,12 @@ export function createTokenReader(deps: {
     if (key === null || key.organizationId !== claims.organizationId) {
       throw new InvalidTokenError('The API key of this access token was revoked')
     }
-    return { organizationId: key.organizationId, apiKeyId: key.id, isAdmin: key.isAdmin }
+    return {
+      organizationId: key.organizationId,
+      apiKeyId: key.id,
+      isAdmin: key.isAdmin,
+      keyName: key.description,
+    }
   }
 }
 

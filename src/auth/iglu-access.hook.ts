@@ -24,6 +24,7 @@ export function createIgluAccessGuard(deps: {
           organizationId,
           apiKeyId: key.id,
           isAdmin: key.isAdmin,
+          keyName: key.description,
           igluScope: key.igluScope,
         }
       } catch (error) {

@@ -6,6 +6,8 @@ export interface Principal {
   readonly organizationId: string
   readonly apiKeyId: string
   readonly isAdmin: boolean
+  /** The key's description, which names who deploys with it (a deployment's `initiator`). */
+  readonly keyName?: string | null
   /** An Iglu Server key's scope (the `apikey` header of the Iglu API); absent for a Console key or token. */
   readonly igluScope?: IgluKeyScope | null
 }

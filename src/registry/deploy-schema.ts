@@ -228,6 +228,7 @@ async function record(
     ts: options.now,
     message,
     initiator: options.initiator.apiKeyId,
+    initiatorName: options.initiator.name ?? null,
   }
   await store.appendDeployment(hash, deployment)
   return { kind: 'deployed', hash, uri, deployment }

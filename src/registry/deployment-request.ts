@@ -13,7 +13,19 @@ export interface DeploymentRequest {
   readonly allowMisversioned?: boolean | undefined
 }
 
+/** Who deploys: the caller's key, its rights and its name. */
 export interface Initiator {
   readonly apiKeyId: string
   readonly isAdmin: boolean
+  /** Who that is, in words (the key's description); absent or null for a key without one. */
+  readonly name?: string | null | undefined
+}
+
+/** The initiator of a request by `caller` (a principal, which carries more than is kept). */
+export function initiatorOf(caller: {
+  readonly apiKeyId: string
+  readonly isAdmin: boolean
+  readonly keyName?: string | null | undefined
+}): Initiator {
+  return { apiKeyId: caller.apiKeyId, isAdmin: caller.isAdmin, name: caller.keyName ?? null }
 }

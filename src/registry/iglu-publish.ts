@@ -12,6 +12,7 @@ import {
 import { isJsonObject } from '../shared/index.js'
 import { igluReport, type IgluReportItemValue } from './iglu-lint-report.js'
 import type { IgluRepository } from './iglu-repository.js'
+import { initiatorOf } from './deployment-request.js'
 import {
   MisversionedChangeError,
   SchemaAlreadyExistsError,
@@ -145,7 +146,7 @@ export async function writeThroughIglu(
     version: formatSchemaVer(key.version),
   }
   // The key's right to write here was checked above (an Iglu write key may write PROD).
-  const initiator = { apiKeyId: principal.apiKeyId, isAdmin: true }
+  const initiator = { ...initiatorOf(principal), isAdmin: true }
   await deps.service.deploy(
     organizationId,
     {

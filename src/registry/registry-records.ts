@@ -12,7 +12,10 @@ export interface Deployment {
   readonly env: Env
   readonly ts: Date
   readonly message: string | null
+  /** The API key's id. */
   readonly initiator: string
+  /** Its description when the deployment was made, if it had one. */
+  readonly initiatorName: string | null
 }
 
 export interface DataStructure {

@@ -14,7 +14,9 @@ export function deploymentView(deployment: Deployment) {
     env: deployment.env,
     ts: toSecondsIso(deployment.ts),
     message: deployment.message,
-    initiator: deployment.initiator,
+    // Who, in words (the key's description), as the Console names a person; else the key's id.
+    initiator: deployment.initiatorName ?? deployment.initiator,
+    initiatorId: deployment.initiator,
   }
 }
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { requirePrincipal } from '../auth/index.js'
 import { jsonTextOf, queryFlag } from '../http/index.js'
 import type { RegistryService } from './registry.service.js'
+import { initiatorOf } from './deployment-request.js'
 import {
   deploymentSchema,
   destinationsSchema,
@@ -51,7 +52,10 @@ export const registryRequestRoutes: FastifyPluginAsyncTypebox<RegistryOptions> =
   for (const url of ['/deployment-requests', '/deployment-requests/sync']) {
     app.post(url, { schema: deploymentSchema }, async (request, reply) => {
       const principal = caller(request.principal)
-      const options = { patch: queryFlag(request.query.patch, false), initiator: principal }
+      const options = {
+        patch: queryFlag(request.query.patch, false),
+        initiator: initiatorOf(principal),
+      }
       if (url.endsWith('/sync') || !queryFlag(request.query.async, false)) {
         return reply
           .code(201)

@@ -32,6 +32,7 @@ const Deployment = Type.Object({
   ts: Type.String(),
   message: Type.Union([Type.String(), Type.Null()]),
   initiator: Type.String(),
+  initiatorId: Type.String(),
 })
 
 const DataStructureRecord = Type.Object({

@@ -265,7 +265,7 @@ export function createRegistryService(deps: RegistryServiceDeps) {
       options: { patch: boolean; initiator: Initiator },
     ) {
       checkDeploymentRequest(request, options.initiator)
-      const initiator = { apiKeyId: options.initiator.apiKeyId, isAdmin: options.initiator.isAdmin }
+      const { initiator } = options // kept with the work: its callers give only its own fields
       return later(organizationId, { kind: 'deployment', request, patch: options.patch, initiator })
     },
 

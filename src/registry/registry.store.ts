@@ -215,6 +215,7 @@ export function createRegistryStore(db: Kysely<RegistryTables>) {
           content_hash: deployment.contentHash,
           message: deployment.message,
           initiator: deployment.initiator,
+          initiator_name: deployment.initiatorName,
           ts: deployment.ts,
         })
         .execute()
@@ -368,5 +369,6 @@ function toDeployment(row: DeploymentRow): Deployment {
     ts: row.ts,
     message: row.message,
     initiator: row.initiator,
+    initiatorName: row.initiator_name,
   }
 }

@@ -55,6 +55,8 @@ export interface DeploymentsTable {
   content_hash: string
   message: string | null
   initiator: string
+  /** The key's description at the time (null for a key without one, and before migration 13). */
+  initiator_name: string | null
   ts: Date
 }
 

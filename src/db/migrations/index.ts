@@ -11,6 +11,7 @@ import * as igluKeyScopesAndPublicSchemas from './2026-11-26-09-iglu-key-scopes-
 import * as markEventsKeepingWrittenNumbers from './2026-11-28-10-mark-events-keeping-written-numbers.js'
 import * as hashContentAsSnowplowCli from './2026-11-28-11-hash-content-as-snowplow-cli.js'
 import * as keepTriggerImages from './2026-11-29-12-keep-trigger-images.js'
+import * as nameDeploymentInitiators from './2026-11-29-13-name-deployment-initiators.js'
 
 /**
  * Every migration by name. Names sort by date, and a migration is never edited once merged.
@@ -29,4 +30,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-28-10-mark-events-keeping-written-numbers': markEventsKeepingWrittenNumbers,
   '2026-11-28-11-hash-content-as-snowplow-cli': hashContentAsSnowplowCli,
   '2026-11-29-12-keep-trigger-images': keepTriggerImages,
+  '2026-11-29-13-name-deployment-initiators': nameDeploymentInitiators,
 }

@@ -8,7 +8,9 @@ export interface Deployment {
   readonly env: 'DEV' | 'PROD' | 'VALIDATED'
   readonly ts: string
   readonly message: string | null
+  /** Who, in words (the API key's description), else the key's id. */
   readonly initiator: string | null
+  readonly initiatorId?: string
 }
 
 export interface DataStructure {

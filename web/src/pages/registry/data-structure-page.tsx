@@ -297,7 +297,7 @@ function DeploymentTable(props: {
               <td>
                 <UtcTime iso={d.ts} />
               </td>
-              <td>{d.initiator ?? '—'}</td>
+              <td title={d.initiatorId}>{d.initiator ?? '—'}</td>
               <td>{d.message ?? ''}</td>
             </tr>
           ))}
