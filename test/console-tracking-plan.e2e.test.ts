@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bootstrapAdmin, type ApiClient } from './support/api-client.js'
@@ -105,6 +106,54 @@ describe('the web console: tracking plan', () => {
     await uses.getByRole('link', { name: 'Add to cart' }).click()
     await page.getByRole('heading', { name: /^Add to cart/ }).waitFor()
     expect(page.url()).toContain(`#/event-specs/${specId}`)
+    expect(await opened.close()).toEqual([])
+  })
+
+  it('shows a specification’s triggers, with the image snowplow-cli uploaded', async () => {
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    )
+    const link = (await admin.call('POST', '/images/v1')).body as { id: string; uploadURL: string }
+    const form = new FormData()
+    form.append('file', new Blob([png]), 'button.png')
+    expect((await fetch(link.uploadURL, { method: 'POST', body: form })).status).toBe(200)
+    const confirmed = await admin.call('POST', `/images/v1/${link.id}/confirm-upload`, {
+      hash: createHash('sha256').update(png).digest('hex'),
+    })
+    const created = await admin.call('POST', '/tracking-scenarios/v1', {
+      scenario: {
+        name: 'Pictured',
+        triggers: [
+          {
+            id: 'button',
+            description: 'The add button',
+            appIds: ['web'],
+            url: 'https://shop.test/cart',
+            variantUrls: confirmed.body.variantUrls,
+          },
+          {
+            description: 'An image kept elsewhere',
+            variantUrls: { original: 'https://elsewhere.test/x/original' },
+          },
+        ],
+      },
+      message: 'with triggers',
+    })
+    expect(created.status).toBe(201)
+    const opened = await signedIn()
+    const { page } = opened
+    await page.goto(`${floe.baseUrl}/#/event-specs/${created.body.data[0].id}`)
+    const image = page.getByRole('img', { name: 'The add button' })
+    await image.waitFor()
+    await expect.poll(() => image.evaluate((img: any) => img.complete && img.naturalWidth)).toBe(1)
+    const triggers = page.getByRole('region', { name: 'Triggers' })
+    expect(await triggers.textContent()).toContain('App IDs: web')
+    expect(await triggers.getByRole('link', { name: 'https://shop.test/cart' }).count()).toBe(1)
+    // The token is never sent to another address: that image is only named.
+    expect(await triggers.textContent()).toContain(
+      'An image kept elsewhere: https://elsewhere.test/x/original',
+    )
     expect(await opened.close()).toEqual([])
   })
 

@@ -22,9 +22,10 @@ const TYPES: Readonly<Record<string, string>> = {
 /**
  * The page may run only its own script and style and talk only to this server: event fields and
  * schema texts it shows come from anyone who can send an event or a schema, and must never run.
+ * Images may also be `blob:` URLs, which the page makes of trigger images it read with its token.
  */
 const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 interface ServedFile {
   readonly type: string

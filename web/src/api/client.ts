@@ -98,6 +98,16 @@ export class ApiClient {
     return this.call<T>('GET', url).then((answer) => answer.body)
   }
 
+  /** The bytes of an answer, with their content type (a trigger image). */
+  async blob(url: string): Promise<Blob> {
+    const response = await fetch(url, {
+      headers: { authorization: `Bearer ${this.session.token}` },
+    })
+    if (response.status === 401) this.onUnauthorized()
+    if (!response.ok) await answerOf(response)
+    return response.blob()
+  }
+
   /** The raw text of an answer (schemas are shown exactly as stored). */
   async text(url: string): Promise<string> {
     const response = await fetch(url, {

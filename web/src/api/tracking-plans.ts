@@ -11,6 +11,15 @@ export interface EntityReference {
 }
 
 /** A tracking scenario (an event specification) as the tracking-scenarios API reads and writes it. */
+/** What sets an event off, as snowplow-cli and the Console write it (an image in `variantUrls`). */
+export interface Trigger {
+  id?: string
+  description?: string
+  appIds?: string[]
+  url?: string
+  variantUrls?: Record<string, string>
+}
+
 export interface Scenario {
   id?: string
   version?: number
@@ -156,6 +165,26 @@ export class TrackingPlanApi {
     const written = answer.body.data[0]
     if (written === undefined) throw new Error('The server answered without the data product')
     return written
+  }
+
+  /**
+   * The path of a trigger image that this organization's images API serves, from a trigger's
+   * `variantUrls.original`; null for any other address (a token is never sent elsewhere).
+   */
+  imagePath(variantUrl: string): string | null {
+    let url: URL
+    try {
+      url = new URL(variantUrl, location.href)
+    } catch {
+      return null
+    }
+    const prefix = `${this.api.organizationPath('/images/v1/')}`
+    return url.origin === location.origin && url.pathname.startsWith(prefix) ? url.pathname : null
+  }
+
+  /** A trigger image's bytes, from a path that {@link imagePath} gave. */
+  triggerImage(path: string): Promise<Blob> {
+    return this.api.blob(path)
   }
 
   async listSourceApplications(): Promise<SourceApplication[]> {

@@ -12,6 +12,7 @@ import { href, navigate } from '../../router.js'
 import { structureHashOf } from '../../components/structure-links.js'
 import { ScenarioEditor } from './scenario-editor.js'
 import { ScenarioHistory } from './scenario-history.js'
+import { TriggerList } from './trigger-list.js'
 
 interface Loaded {
   readonly answer: ScenarioAnswer | null
@@ -121,6 +122,15 @@ export function ScenarioPage(props: {
                   isNew ? navigate(href('event-specs', saved.id ?? '')) : reload()
                 }
               />
+              {answer !== null && (
+                <section aria-labelledby="triggers-heading">
+                  <h2 id="triggers-heading">Triggers</h2>
+                  <TriggerList
+                    plans={props.plans}
+                    triggers={Array.isArray(scenario.triggers) ? scenario.triggers : []}
+                  />
+                </section>
+              )}
               {answer !== null && (
                 <section aria-labelledby="history-heading">
                   <h2 id="history-heading">History</h2>
