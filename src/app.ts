@@ -237,11 +237,15 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
         await iglu.register(igluServiceRoutes, {
           repository: registry.repository,
           checkDocument: (data) => checkDocument(data),
+          checkInstance: pooledValidation(costlyWork),
         })
       },
       { prefix: IGLU_PREFIX },
     )
-    await http.register(igluHealthRoutes, { prefix: IGLU_PREFIX })
+    await http.register(igluHealthRoutes, {
+      prefix: IGLU_PREFIX,
+      repository: registry.repository,
+    })
 
     const opened = await openInspection(config.inspection, {
       registrySchemas: registry.published,

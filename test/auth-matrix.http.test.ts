@@ -23,7 +23,10 @@ const LEGACY = '/api/schemas/v1/organizations/:organizationId'
 const GUARDED_PREFIXES = ['/api/msc/', '/api/schemas/']
 const IGLU_PREFIX = '/iglu/'
 /** Iglu routes open to anyone: the health check, which Iglu Server answers without credentials (schemas.md §2.4). */
-const IGLU_PUBLIC = new Set([`${IGLU_PREFIX}:organizationId/:env/api/meta/health`])
+const IGLU_PUBLIC = new Set([
+  `${IGLU_PREFIX}:organizationId/:env/api/meta/health`,
+  `${IGLU_PREFIX}:organizationId/:env/api/meta/health/db`,
+])
 const TTL = 600
 
 type Access =
@@ -489,7 +492,12 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
     )
 
   it('answers the Iglu health check without credentials, and nothing else of the Iglu routes', async () => {
-    expect(igluPublicRoutes.map((route) => route.method).sort()).toEqual(['GET', 'HEAD'])
+    expect(igluPublicRoutes.map((route) => route.method).sort()).toEqual([
+      'GET',
+      'GET',
+      'HEAD',
+      'HEAD',
+    ])
     for (const route of igluPublicRoutes)
       expect(
         (await requestJson(`${server.baseUrl}${igluPath(route.url)}`, { method: route.method }))
@@ -506,7 +514,12 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
       requests++
       // Deleting a key names one (here none that exists); creating keys names a vendor prefix.
       const query = isKeygen(route) && route.method === 'DELETE' ? `?key=${randomUUID()}` : ''
-      const body = isKeygen(route) ? { vendorPrefix: 'com.acme' } : fixture.schema
+      const { vendor, name, format, version } = fixture.schema.self
+      const body = isKeygen(route)
+        ? { vendorPrefix: 'com.acme' }
+        : route.url.endsWith('/validate/instance')
+          ? { schema: `iglu:${vendor}/${name}/${format}/${version}`, data: {} }
+          : fixture.schema
       return requestJson(`${server.baseUrl}${igluPath(route.url)}${query}`, {
         method: route.method,
         headers,
@@ -529,7 +542,8 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
           ? 401
           : route.url.endsWith('/schemas') || describesServer
             ? 200
-            : route.url.endsWith('/validate/schema/jsonschema')
+            : route.url.endsWith('/validate/schema/jsonschema') ||
+                route.url.includes('/schemas/validate/')
               ? 403
               : 404
       const refused: [string, Record<string, string>, number][] = [

@@ -113,10 +113,22 @@ export class IgluNotAuthorizedError extends DomainError<'IGLU_NOT_AUTHORIZED'> {
 export class InvalidVendorPrefixError extends DomainError<'INVALID_VENDOR_PREFIX'> {
   readonly code = 'INVALID_VENDOR_PREFIX'
   readonly kind = 'invalid'
-  constructor(value: string) {
+  /** `value` is the text given, or null when none was (no body, no `vendorPrefix`). */
+  constructor(value: string | null) {
     super(
-      `vendorPrefix must be "*" or a vendor such as com.acme (letters, digits, "-", "_" and "." between parts; got "${value.slice(0, 100)}")`,
+      value === null
+        ? 'vendorPrefix is missing: send {"vendorPrefix": "com.acme"} (or "*" for every vendor)'
+        : `vendorPrefix must be "*" or a vendor such as com.acme (letters, digits, "-", "_" and "." between parts; got "${value.slice(0, 100)}")`,
       { field: 'vendorPrefix' },
     )
+  }
+}
+
+/** Iglu Server's 400 for an `apikey` header that is no UUID (nor one of Floe's own key secrets). */
+export class MalformedIgluApiKeyError extends DomainError<'INVALID_API_KEY_FORMAT'> {
+  readonly code = 'INVALID_API_KEY_FORMAT'
+  readonly kind = 'invalid'
+  constructor() {
+    super('Invalid UUID for ApiKey', { field: 'apikey' })
   }
 }

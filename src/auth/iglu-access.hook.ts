@@ -1,5 +1,9 @@
 import type { onRequestAsyncHookHandler } from 'fastify'
-import { InvalidApiKeyError } from './auth.errors.js'
+import { isUuid } from '../shared/index.js'
+import { InvalidApiKeyError, MalformedIgluApiKeyError } from './auth.errors.js'
+
+/** The shortest secret a key may have (a bootstrap key's, chosen by the operator). */
+const SHORTEST_SECRET = 16
 import { organizationIdOf } from './bearer-guard.hook.js'
 import type { CredentialsService } from './credentials.service.js'
 
@@ -18,6 +22,10 @@ export function createIgluAccessGuard(deps: {
     const organizationId = organizationIdOf(request)
     const apikey = request.headers.apikey
     if (typeof apikey === 'string') {
+      // As Iglu Server: a header that cannot be a key at all (no UUID, no Floe secret, shorter than
+      // any secret) is refused, not read as anonymous.
+      if (!isUuid(apikey.trim()) && !apikey.startsWith('floe_') && apikey.length < SHORTEST_SECRET)
+        throw new MalformedIgluApiKeyError()
       try {
         const key = await deps.credentials.authenticateBySecret(organizationId, apikey)
         request.principal = {

@@ -8,7 +8,9 @@ const VENDOR_PREFIX = /^(\*|[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*)$/
 /** The prefix, checked (a key's scope is only ever one of these). */
 export function vendorPrefixOf(value: unknown): string {
   if (typeof value !== 'string' || value.length > 255 || !VENDOR_PREFIX.test(value))
-    throw new InvalidVendorPrefixError(typeof value === 'string' ? value : JSON.stringify(value))
+    throw new InvalidVendorPrefixError(
+      typeof value === 'string' ? value : value === undefined ? null : JSON.stringify(value),
+    )
   return value
 }
 

@@ -1,5 +1,6 @@
 import { requireIgluWrite, type Principal } from '../auth/index.js'
 import {
+  compareSchemaVer,
   formatSchemaVer,
   objectMembers,
   objectText,
@@ -14,6 +15,8 @@ import { igluReport, type IgluReportItemValue } from './iglu-lint-report.js'
 import type { IgluRepository } from './iglu-repository.js'
 import { initiatorOf } from './deployment-request.js'
 import {
+  InconsistentAvailabilityError,
+  InvalidSupersedesError,
   MisversionedChangeError,
   SchemaAlreadyExistsError,
   VersionGapError,
@@ -118,6 +121,16 @@ export async function writeThroughIglu(
   const uri = schemaKeyToUri(key)
   const existing = await deps.repository.find(organizationId, env, key)
   if (env === 'PROD' && existing !== null) throw new SchemaAlreadyExistsError(uri)
+  const group = await deps.repository.list(organizationId, env, {
+    vendor: key.vendor,
+    name: key.name,
+    format: key.format,
+  })
+  const others = group.filter((schema) => schema.uri !== uri)
+  if (others.length > 0 && others.some((schema) => schema.isPublic !== write.isPublic))
+    throw new InconsistentAvailabilityError(uri, env, !write.isPublic)
+  const supersedes = supersedesProblem(data, key, others)
+  if (supersedes !== null) throw new InvalidSupersedesError(uri, supersedes)
   const change = validation.versionChange as
     | {
         misversioned: boolean
@@ -166,4 +179,28 @@ export async function writeThroughIglu(
     )
   await deps.repository.setPublic(organizationId, env, key, write.isPublic)
   return { kind: 'written', created: existing === null, uri }
+}
+
+/**
+ * What is wrong with a schema's `$supersedes`, as Iglu Server checks it: each must be a version of
+ * the group that already exists and is lower than the schema's own. Null when nothing is.
+ */
+function supersedesProblem(
+  data: unknown,
+  key: SchemaKey,
+  others: readonly { readonly key: SchemaKey }[],
+): string | null {
+  const listed = isJsonObject(data) ? data.$supersedes : undefined
+  if (listed === undefined) return null
+  if (!Array.isArray(listed)) return 'it must be an array of versions'
+  const own = formatSchemaVer(key.version)
+  const existing = new Set(others.map((other) => formatSchemaVer(other.key.version)))
+  for (const item of listed) {
+    const version = typeof item === 'string' ? parseSchemaVer(item) : null
+    if (version === null) return `${JSON.stringify(item)?.slice(0, 100)} is not a SchemaVer`
+    const text = formatSchemaVer(version)
+    if (compareSchemaVer(version, key.version) >= 0) return `${text} is not lower than ${own}`
+    if (!existing.has(text)) return `${text} does not exist in this environment`
+  }
+  return null
 }

@@ -18,7 +18,10 @@ export interface PublishedSchema {
   readonly schema: Record<string, unknown>
   /** The schema's text as it was sent: numbers exactly as written. */
   readonly text: string
+  /** When this version was last written to the environment (a patch writes it again). */
   readonly deployedAt: Date
+  /** When it was first deployed to the environment: its first deployment there. */
+  readonly createdAt: Date
   /** Written through Iglu with isPublic=true: readable without a key. */
   readonly isPublic: boolean
 }
@@ -55,6 +58,12 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
         'deployed_at',
         'is_public',
         sql<string>`schema::text`.as('schema_text'),
+        // The first deployment of the version to the environment: a patch keeps its creation.
+        sql<Date | null>`(select min(d.ts) from deployments d
+          where d.data_structure_hash = schema_versions.data_structure_hash
+            and d.env = schema_versions.env and d.version = schema_versions.version)`.as(
+          'created_at',
+        ),
       ])
       .where('organization_id', '=', organizationId)
       .where('env', '=', env)
@@ -76,6 +85,7 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
         schema: row.schema,
         text: row.schema_text,
         deployedAt: row.deployed_at,
+        createdAt: row.created_at === null ? row.deployed_at : new Date(row.created_at),
         isPublic: row.is_public,
       })
     }
@@ -99,6 +109,11 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
   }
 
   return {
+    /** Asks the database for nothing: it fails when the database does not answer. */
+    async ping(): Promise<void> {
+      await sql`select 1`.execute(db)
+    },
+
     /** Every schema of the environment matching the filter, ordered by vendor, name, format, then SchemaVer. */
     list: published,
 

@@ -42,8 +42,11 @@ function represent(schema: PublishedSchema, repr: ReprName): string {
   }
   const schemaMember = take('$schema')
   const self = take('self')
-  const at = schema.deployedAt.toISOString()
-  const metadata = JSON.stringify({ createdAt: at, updatedAt: at, isPublic: schema.isPublic })
+  const metadata = JSON.stringify({
+    createdAt: schema.createdAt.toISOString(),
+    updatedAt: schema.deployedAt.toISOString(),
+    isPublic: schema.isPublic,
+  })
   return repr === 'canonical'
     ? objectText([...schemaMember, ...self, ...members])
     : objectText([...self, ['metadata', metadata], ...members])
@@ -53,8 +56,13 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 /** A JSON array of items already written as JSON. */
 const jsonArrayOf = (texts: readonly string[]) => `[${texts.join(',')}]`
 
-/** `.../api/meta/health`: `OK` as text, without credentials, as Iglu Server answers load balancers. */
-export const igluHealthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+/**
+ * `.../api/meta/health`: `OK` as text, without credentials, as Iglu Server answers load balancers;
+ * `.../api/meta/health/db` the same once the database answered a query.
+ */
+export const igluHealthRoutes: FastifyPluginAsyncTypebox<{
+  repository: Pick<IgluRepository, 'ping'>
+}> = async (app, { repository }) => {
   app.get(
     '/meta/health',
     {
@@ -65,6 +73,25 @@ export const igluHealthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (_request, reply) => reply.type('text/plain').send('OK'),
+  )
+  app.get(
+    '/meta/health/db',
+    {
+      schema: {
+        summary: 'Iglu Server health of the database (no credentials needed)',
+        tags: IGLU_TAGS,
+        params: Type.Object(RepoParams),
+      },
+    },
+    async (request, reply) => {
+      try {
+        await repository.ping()
+      } catch (error) {
+        request.log.warn({ err: error }, 'the database did not answer the Iglu health check')
+        return reply.code(503).type('text/plain').send('The database does not answer')
+      }
+      return reply.type('text/plain').send('OK')
+    },
   )
 }
 

@@ -7,7 +7,7 @@ import { IgluReportItem, NOT_CONFORMING } from './iglu-lint-report.js'
 import { writeThroughIglu, type IgluWrite, type IgluWriteOutcome } from './iglu-publish.js'
 import type { IgluRepository } from './iglu-repository.js'
 import type { RegistryService } from './registry.service.js'
-import { SchemaNotFoundError } from './registry.errors.js'
+import { InvalidSchemaKeyError } from './registry.errors.js'
 import {
   IGLU_BASE_PARAMS,
   IGLU_SCHEMA_PARAMS,
@@ -132,7 +132,14 @@ export const igluWriteRoutes: FastifyPluginAsyncTypebox<{
       const { vendor, name, format, version } = request.params
       const schemaVer = parseSchemaVer(version)
       const problems = schemaKeyProblems({ vendor, name, format, version })
-      if (schemaVer === null || problems.length > 0) throw new SchemaNotFoundError()
+      // A path that names no schema cannot be written: 400 naming what is wrong, as Iglu Server's
+      // path parser answers (a read of such a path is 404, "The schema is not found").
+      if (schemaVer === null || problems.length > 0)
+        throw new InvalidSchemaKeyError(
+          problems.length > 0
+            ? problems
+            : [`version: "${version.slice(0, 50)}" is not a SchemaVer (MODEL-REVISION-ADDITION)`],
+        )
       const [status, body] = await write(request, jsonTextOf(request), {
         vendor,
         name,

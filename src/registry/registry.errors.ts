@@ -22,6 +22,9 @@ export type RegistryErrorCode =
   | 'SCHEMA_NOT_FOUND'
   | 'NO_SCHEMAS_AVAILABLE'
   | 'SCHEMA_ALREADY_EXISTS'
+  | 'INCONSISTENT_AVAILABILITY'
+  | 'INVALID_SUPERSEDES'
+  | 'NOT_SELF_DESCRIBING'
 
 abstract class RegistryError<C extends RegistryErrorCode> extends DomainError<C> {}
 
@@ -237,5 +240,38 @@ export class SchemaAlreadyExistsError extends RegistryError<'SCHEMA_ALREADY_EXIS
   readonly kind = 'conflict'
   constructor(uri: string) {
     super('Schema already exists', { schema: uri })
+  }
+}
+
+/** Iglu Server's rule: every version of a vendor/name is public, or every one private. */
+export class InconsistentAvailabilityError extends RegistryError<'INCONSISTENT_AVAILABILITY'> {
+  readonly code = 'INCONSISTENT_AVAILABILITY'
+  readonly kind = 'conflict'
+  constructor(uri: string, env: string, othersPublic: boolean) {
+    super(
+      `Inconsistent schema availability: the other versions of ${uri.replace(/\/[^/]+$/, '')} in ${env} are ${othersPublic ? 'public' : 'private'}, so this one must be too (isPublic=${String(othersPublic)})`,
+      { schema: uri, field: 'isPublic' },
+    )
+  }
+}
+
+/** A `$supersedes` that names a version the group does not have, or one not lower than the schema's. */
+export class InvalidSupersedesError extends RegistryError<'INVALID_SUPERSEDES'> {
+  readonly code = 'INVALID_SUPERSEDES'
+  readonly kind = 'conflict'
+  constructor(uri: string, problem: string) {
+    super(`$supersedes of ${uri}: ${problem}`, { schema: uri, field: '$supersedes' })
+  }
+}
+
+/** Iglu Server's 400 for an instance to validate that is not `{"schema": "iglu:…", "data": …}`. */
+export class NotSelfDescribingInstanceError extends RegistryError<'NOT_SELF_DESCRIBING'> {
+  readonly code = 'NOT_SELF_DESCRIBING'
+  readonly kind = 'invalid'
+  constructor() {
+    super(
+      'The instance is not self-describing: send {"schema": "iglu:vendor/name/format/version", "data": …}',
+      { field: 'schema' },
+    )
   }
 }
