@@ -33,7 +33,7 @@ import { inspectorUiRoutes } from '../ui/inspector-ui.routes.js'
 import type { JsonPages } from './json-array.js'
 import { sendJsonPages } from './json-array-reply.js'
 import { storedEventJson } from '../pipeline/java-doubles.js'
-import { fail, readBody } from './request-bodies.js'
+import { fail, failAsMicro, readBody } from './request-bodies.js'
 import { coverageRoutes } from './coverage.routes.js'
 
 const SCHEMA_VERSION = /^[1-9]\d*-(0|[1-9]\d*)-(0|[1-9]\d*)$/
@@ -81,7 +81,9 @@ export const microRoutes: FastifyPluginAsync<{
     await inspection.reset()
     return store.counts()
   }
-  app.get('/reset', reset)
+  // GET and POST only: Fastify would answer HEAD with the GET handler, and a link checker's or a
+  // monitor's HEAD would empty the store (Micro answers HEAD here with its 404).
+  app.get('/reset', { exposeHeadRoute: false }, reset)
   app.post('/reset', reset)
 
   // Answers go out as the store's JSON texts (a store that keeps JSON, PostgreSQL, is not made to
@@ -98,14 +100,14 @@ export const microRoutes: FastifyPluginAsync<{
   app.get('/good', async (_request, reply) => sendGood(reply))
   app.post('/good', async (request: FastifyRequest, reply) => {
     const reading = readBody<GoodEventFilter>(request.body, validateGoodFilter)
-    return reading.ok ? sendGood(reply, reading.filter) : fail(reply, reading)
+    return reading.ok ? sendGood(reply, reading.filter) : failAsMicro(reply, reading)
   })
   const sendBad = (reply: FastifyReply, filter?: BadEventFilter) =>
     sendJsonArray(reply, store.badJsonPages(filter))
   app.get('/bad', async (_request, reply) => sendBad(reply))
   app.post('/bad', async (request: FastifyRequest, reply) => {
     const reading = readBody<BadEventFilter>(request.body, validateBadFilter)
-    return reading.ok ? sendBad(reply, reading.filter) : fail(reply, reading)
+    return reading.ok ? sendBad(reply, reading.filter) : failAsMicro(reply, reading)
   })
 
   // Open streams end when the server closes, or shutdown would wait for them forever.

@@ -1,6 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { readCollectorRequest, type CollectorRequest } from './collector-request.js'
+import {
+  readCollectorRequest,
+  renderedContentType,
+  type CollectorRequest,
+} from './collector-request.js'
 
 const request = (
   headers: CollectorRequest['headers'],
@@ -126,5 +130,32 @@ describe('the header lines a collector request records', () => {
     expect(other).not.toBe(first)
     expect(other).toContain('User-Agent: curl/9')
     expect(first).toContain('User-Agent: curl/8')
+  })
+})
+
+describe('the content type a collector request records', () => {
+  it('renders it as http4s does, then lowercases it: the tracker protocol accepts any spacing', () => {
+    expect(renderedContentType('application/json;charset=UTF-8')).toBe(
+      'application/json; charset=utf-8',
+    )
+    expect(renderedContentType('Application/JSON ;  charset = "utf-8"')).toBe(
+      'application/json; charset=utf-8',
+    )
+    expect(renderedContentType('application/json; charset=utf-8')).toBe(
+      'application/json; charset=utf-8',
+    )
+    expect(renderedContentType('text/plain')).toBe('text/plain')
+    // Not a media type: kept as sent, lowercased.
+    expect(renderedContentType('JSON please')).toBe('json please')
+  })
+
+  it('is stable: a rendered type renders to itself', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), (raw) => {
+        const once = renderedContentType(raw)
+        expect(renderedContentType(once)).toBe(once)
+      }),
+      { seed: 20261129 },
+    )
   })
 })

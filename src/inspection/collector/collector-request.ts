@@ -234,7 +234,7 @@ export function readCollectorRequest(request: CollectorRequest): CollectorReadin
   const rawContentType = header(request.headers, 'content-type')
   const useragent = header(request.headers, 'user-agent')
   const refererUri = header(request.headers, 'referer')
-  const contentType = rawContentType === null ? null : rawContentType.toLowerCase()
+  const contentType = rawContentType === null ? null : renderedContentType(rawContentType)
   const host = header(request.headers, 'host')
   return {
     kind: 'payload',
@@ -257,4 +257,32 @@ export function readCollectorRequest(request: CollectorRequest): CollectorReadin
       },
     },
   }
+}
+
+/** A content type already in the rendered form: the common case costs one test. */
+const RENDERED = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(?:; [a-z0-9!#$&^_.+-]+=[^;\s"]+)*$/
+
+/**
+ * The content type as the collector records it: parsed and rendered again (http4s writes
+ * `type/subtype; name=value`, whatever spaces or quotes were sent), then lowercased. So
+ * `application/json;charset=UTF-8` is `application/json; charset=utf-8`, which the tracker
+ * protocol accepts. A value that is no media type is kept as sent, lowercased.
+ */
+export function renderedContentType(raw: string): string {
+  const lowered = raw.toLowerCase()
+  if (RENDERED.test(lowered)) return lowered
+  const [mediaType = '', ...parameters] = lowered.split(';')
+  const type = mediaType.trim()
+  if (!/^[^\s/]+\/[^\s/]+$/.test(type)) return lowered
+  const rendered = parameters.flatMap((parameter) => {
+    const at = parameter.indexOf('=')
+    if (at < 0) return parameter.trim() === '' ? [] : [parameter.trim()]
+    const name = parameter.slice(0, at).trim()
+    const value = parameter
+      .slice(at + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+    return [`${name}=${value}`]
+  })
+  return [type, ...rendered].join('; ')
 }
