@@ -457,3 +457,36 @@ describe('the live stream', () => {
     }
   })
 })
+
+describe.each(storageModes)('one payload of good and failed events on $name storage', (mode) => {
+  it('lists them as they were sent, newest first, as Micro keeps them in one list', async () => {
+    const storage = await mode.create()
+    const server = await startTestApp(
+      testConfig({ db: storage.overrides.db, inspection: { storage: storage.overrides.storage } }),
+    )
+    try {
+      const event = (aid: string, eid?: string) => ({
+        e: 'pp',
+        p: 'web',
+        tv: 'js-3',
+        aid,
+        ...(eid === undefined ? {} : { eid }),
+      })
+      // A tracker's eid that is no UUID fails the event: a bad row, and an incomplete event.
+      const answer = await postTp2(server.baseUrl, [
+        event('b1', 'not-a-uuid'),
+        event('g1'),
+        event('b2', 'not-a-uuid-either'),
+        event('g2'),
+      ])
+      expect(answer.status).toBe(200)
+      const listed = (await requestJson(`${server.baseUrl}/local/events`)).body
+      expect(listed.map((e: { app_id: string }) => e.app_id)).toEqual(['g2', 'b2', 'g1', 'b1'])
+      const good = (await requestJson(`${server.baseUrl}/local/good`)).body
+      expect(good.map((e: { event: { app_id: string } }) => e.event.app_id)).toEqual(['g2', 'g1'])
+    } finally {
+      await server.close()
+      await storage.drop()
+    }
+  })
+})

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { SchemaKey } from '../iglu/index.js'
-import type { EventStore } from './store/event-store.js'
+import { goodInArrivalOrder, type EventStore } from './store/event-store.js'
 import type { EventOutput } from './event-output.js'
 import type { Enrichments } from './pipeline/enrichments/enrichments.js'
 import { type CollectorRequest, readCollectorRequest } from './collector/collector-request.js'
@@ -124,7 +124,7 @@ export function createInspectionService(deps: {
       for (const event of outcome.bad) tell(() => listener({ kind: 'bad', event }))
     }
     // Outputs see good and incomplete events, as Micro 3.x prints them.
-    deps.output?.write([...outcome.good, ...outcome.incomplete])
+    deps.output?.write(goodInArrivalOrder(outcome))
   }
 
   /** Stores a payload's events; a promise only when the store's write has to wait. */

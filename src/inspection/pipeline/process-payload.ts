@@ -21,6 +21,11 @@ export interface PayloadOutcome {
   readonly bad: BadEvent[]
   /** Failed events kept best-effort, with failure entities. */
   readonly incomplete: GoodEvent[]
+  /**
+   * For each incomplete event, how many good events came before it in the payload: where it goes
+   * among them (absent: after them all).
+   */
+  readonly incompleteBefore?: number[]
 }
 
 /**
@@ -91,7 +96,12 @@ function afterAdapter(
     )
     return { good: [], bad: [badEvent('adapter', row, payload, null)], incomplete: [] }
   }
-  return eventsFrom(payload, deps, adapted.events, 0, { good: [], bad: [], incomplete: [] })
+  return eventsFrom(payload, deps, adapted.events, 0, {
+    good: [],
+    bad: [],
+    incomplete: [],
+    incompleteBefore: [],
+  })
 }
 
 /**
@@ -142,7 +152,10 @@ function keepResult(payload: CollectorPayload, outcome: PayloadOutcome, result: 
   if (result.kind === 'good') outcome.good.push(result.good)
   else if (result.kind === 'bad') {
     outcome.bad.push({ ...result.bad, collectorPayload: payloadOfBadEvent(payload, outcome) })
-    if (result.incomplete !== null) outcome.incomplete.push(result.incomplete)
+    if (result.incomplete !== null) {
+      outcome.incomplete.push(result.incomplete)
+      outcome.incompleteBefore?.push(outcome.good.length)
+    }
   }
 }
 

@@ -10,6 +10,28 @@ export interface EventBatch {
   readonly bad: readonly BadEvent[]
   /** Failed events kept best-effort: in the good list's order, but hidden from good reads and counts. */
   readonly incomplete: readonly GoodEvent[]
+  /** For each incomplete event, how many good events came before it (absent: all of them). */
+  readonly incompleteBefore?: readonly number[]
+}
+
+/**
+ * The batch's good and incomplete events in the order they were sent, as Micro keeps them in one
+ * list: `[bad₁, good₁, bad₂, good₂]` lists (newest first) `good₂, bad₂, good₁, bad₁`.
+ */
+export function goodInArrivalOrder(batch: EventBatch): readonly GoodEvent[] {
+  if (batch.incomplete.length === 0) return batch.good
+  const before = batch.incompleteBefore
+  if (before === undefined || before.length !== batch.incomplete.length)
+    return [...batch.good, ...batch.incomplete]
+  const merged: GoodEvent[] = []
+  let next = 0
+  batch.incomplete.forEach((event, index) => {
+    const goodBefore = before[index] ?? batch.good.length
+    while (next < goodBefore && next < batch.good.length) merged.push(batch.good[next++]!)
+    merged.push(event)
+  })
+  while (next < batch.good.length) merged.push(batch.good[next++]!)
+  return merged
 }
 
 /** `/local/all`: `total = good + bad`; incomplete events are not counted. */

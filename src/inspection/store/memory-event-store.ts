@@ -13,6 +13,7 @@ import {
   type GoodEventFilter,
 } from '../api/event-filters.js'
 import {
+  goodInArrivalOrder,
   isInScope,
   type EventBatch,
   type EventCounts,
@@ -141,8 +142,7 @@ export class MemoryEventStore implements EventStore {
 
   /** At once: the events are in the lists when it returns (the interface allows a store to wait). */
   keep(batch: EventBatch): void | Promise<void> {
-    for (const event of batch.good) this.addGood(event)
-    for (const event of batch.incomplete) this.addGood(event)
+    for (const event of goodInArrivalOrder(batch)) this.addGood(event)
     for (const event of batch.bad) this.bad.add(event, badEventWeight(event))
   }
 

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Kysely, type SelectQueryBuilder } from 'kyse
 import type { BadEventFilter, GoodEventFilter } from '../api/event-filters.js'
 import {
   collectorTime,
+  goodInArrivalOrder,
   type EventBatch,
   type EventCounts,
   type EventScope,
@@ -158,12 +159,9 @@ export class PostgresEventStore implements EventStore {
       api_version: indexedOrNull(event.collectorPayload?.api.version),
       body: JSON.stringify(event),
     })
-    // Arrival numbers follow row order: good events, then incomplete ones (the order of the in-memory good list).
-    const rows = [
-      ...batch.good.map(goodRow),
-      ...batch.incomplete.map(goodRow),
-      ...batch.bad.map(badRow),
-    ]
+    // Arrival numbers follow row order: good and incomplete events as they were sent (the order of
+    // the in-memory good list), then bad rows.
+    const rows = [...goodInArrivalOrder(batch).map(goodRow), ...batch.bad.map(badRow)]
     if (rows.length === 0) return
     await this.deps.db.transaction().execute(async (trx) => {
       for (let from = 0; from < rows.length; from += INSERT_CHUNK) {
