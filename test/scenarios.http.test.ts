@@ -268,6 +268,61 @@ describe.each(backends)('tracking scenarios on $name', (backend) => {
       expect(response.body.includes[0]).toMatchObject({ version: 5, status: 'published' })
     })
 
+    it('keeps a valid schema Floe will not run, with a SchemaUndecidable Warning (the spec: 2xx, the caller must ensure compatibility)', async () => {
+      const lookahead = {
+        type: 'object',
+        properties: { term: { type: 'string', maxLength: 3, pattern: '^(?!x)' } },
+        required: ['term'],
+        additionalProperties: false,
+      }
+      const created = await create({
+        name: 'Undecidable lookahead',
+        event: { source: SEARCH_1, schema: lookahead },
+      })
+      expect(created.status).toBe(201)
+      expect(created.body.errors).toEqual([
+        expect.objectContaining({
+          type: 'Warning',
+          code: 'SchemaUndecidable',
+          source: 'event.schema',
+          title: expect.stringContaining('linear-time regex engine'),
+        }),
+      ])
+      const id = created.body.data[0].id
+      const edited = await admin.call('PUT', `${scenarios}/${id}`, {
+        scenario: {
+          name: 'Undecidable lookahead',
+          event: { source: SEARCH_1, schema: lookahead },
+          entities: {
+            tracked: [
+              {
+                source: 'iglu:com.acme/user/jsonschema/1-0-0',
+                schema: { type: 'object', anyOf: Array.from({ length: 201 }, () => ({})) },
+              },
+            ],
+          },
+        },
+      })
+      expect(edited.status).toBe(200)
+      expect(
+        edited.body.errors.map((e: { type: string; code: string; source: string }) => [
+          e.type,
+          e.code,
+          e.source,
+        ]),
+      ).toEqual([
+        ['Warning', 'SchemaUndecidable', 'event.schema'],
+        ['Warning', 'SchemaUndecidable', 'entities.tracked[0].schema'],
+      ])
+      expect(edited.body.data[0].version).toBe(1)
+      // Read back, the engine cannot decide it either: a Warning, 200.
+      const read = await admin.call('GET', `${scenarios}/${id}`)
+      expect(read.status).toBe(200)
+      expect(read.body.errors).toContainEqual(
+        expect.objectContaining({ type: 'Warning', code: 'SchemaUndecidable' }),
+      )
+    })
+
     it('refuses a blank name, naming it', async () => {
       const blank = await create({ name: ' \t ', event: { source: SEARCH_1 } })
       expect([blank.status, blank.body.errors]).toEqual([

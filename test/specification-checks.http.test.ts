@@ -288,6 +288,40 @@ describe('events are checked against their event specification', () => {
       ['published', 'the event specification is draft, not published'],
     ])
   })
+
+  it('does not judge an event by a restriction Floe will not run (SchemaUndecidable), and says so', async () => {
+    await requestJson(`${floe.baseUrl}/micro/reset`)
+    const undecidable = await admin.call('POST', '/tracking-scenarios/v1', {
+      scenario: {
+        name: 'Add to cart, lookahead',
+        event: {
+          source: ADD_TO_CART,
+          schema: {
+            type: 'object',
+            properties: { currency: { type: 'string', maxLength: 1, pattern: '^(?!X)' } },
+          },
+        },
+      },
+    })
+    expect(undecidable.status).toBe(201)
+    expect(undecidable.body.errors).toContainEqual(
+      expect.objectContaining({ type: 'Warning', code: 'SchemaUndecidable' }),
+    )
+    await addToCart(floe, {
+      appId: 'shop-web',
+      // Breaks the unrunnable restriction's maxLength: not reported, as nothing of it is checked.
+      data: { quantity: 1, currency: 'EUR' },
+      specId: undecidable.body.data[0].id,
+    })
+    const [verdict] = await verdicts(floe)
+    expect(verdict?.errors.map((v) => v.rule)).toEqual(['published'])
+    expect((verdict as unknown as { notChecked: unknown[] }).notChecked).toEqual([
+      {
+        schema: ADD_TO_CART,
+        message: expect.stringContaining('linear-time regex engine'),
+      },
+    ])
+  })
 })
 
 describe('with --spec-violations-bad', () => {

@@ -110,6 +110,12 @@ function remoteRefBases(schema: unknown): Set<string> {
 export const MAX_SAME_PLACE_CHECKS = 10_000
 
 /**
+ * A schema that is valid JSON Schema but that Floe will not run: checking one value would cost
+ * too much. Its compatibility and the data checked against it are undecidable, not invalid.
+ */
+export class SchemaTooCostlyError extends Error {}
+
+/**
  * Compiles a (self-describing) schema. Remote `$ref`s resolve to `{}`, which accepts anything,
  * as in Snowplow's validator. Throws when the schema cannot be compiled (bad regex, bad pointer,
  * a `$ref` cycle that never reaches a schema, subschemas that multiply at one place...).
@@ -119,7 +125,7 @@ export function compileSchema(ajv: Ajv, schema: object): ReturnType<Ajv['compile
   if (cycle !== null)
     throw new Error(`$ref cycle that never reaches a schema: ${cycle.join(' → ')}`)
   if (samePlaceFanOut(schema, MAX_SAME_PLACE_CHECKS) > MAX_SAME_PLACE_CHECKS)
-    throw new Error(
+    throw new SchemaTooCostlyError(
       `validating one value would check it against more than ${MAX_SAME_PLACE_CHECKS} subschemas at one place ($ref targets and allOf/anyOf/oneOf/not/dependencies multiply, or refer back to themselves there)`,
     )
   for (const base of remoteRefBases(schema)) {

@@ -11,7 +11,7 @@ export {
 } from './ajv-factory.js'
 export { contentHash, contentHashOfText, hashedJsonText } from './content-hash.js'
 export { memberRawText, objectMembers, objectText } from './json-text.js'
-export type { DesignSchemaChecker } from './design-schema.js'
+export type { DesignSchemaChecker, DesignSchemaProblem } from './design-schema.js'
 export { jsonDepthExceeds, jsonTextNestsAtMost } from './json-depth.js'
 export {
   compileLinearPattern,

@@ -14,6 +14,9 @@ export interface LinearPattern {
 /** A pattern that is not ECMA-262, or that RE2 cannot run (lookaround, backreferences). */
 export class UnsupportedPatternError extends Error {}
 
+/** A valid ECMA-262 pattern that Floe will not run: RE2 cannot, or its program is too large. */
+export class UnrunnablePatternError extends UnsupportedPatternError {}
+
 /**
  * Instructions a pattern may compile to (RE2's program size, roughly the cost of each character
  * matched). Iglu Central's largest is 65; `[\\s\\S]{1000}` repeated ten times is 10 003 and took
@@ -104,13 +107,13 @@ export function compileLinearPattern(pattern: string, meter?: PatternCostMeter):
   try {
     engine = RE2JS.compile(RE2JS.translateRegExp(pattern))
   } catch (error) {
-    throw new UnsupportedPatternError(
+    throw new UnrunnablePatternError(
       `the pattern ${JSON.stringify(pattern)} cannot run on Floe's linear-time regex engine (RE2: no lookaround, no backreferences): ${describe(error)}`,
     )
   }
   const size = engine.programSize()
   if (size > MAX_PATTERN_PROGRAM_SIZE) {
-    throw new UnsupportedPatternError(
+    throw new UnrunnablePatternError(
       `the pattern ${JSON.stringify(pattern.slice(0, 200))} compiles to ${size} instructions, more than the limit of ${MAX_PATTERN_PROGRAM_SIZE} (each character matched costs about one step per instruction): use smaller repetition counts, or maxLength`,
     )
   }

@@ -67,15 +67,23 @@ export async function checkEventSpec(
     if (entity.schema != null)
       targets.push({ field: `spec.entities.tracked[${i}]`, target: entity })
   }
+  /** Schemas that are valid but that Floe will not run: undecidable, not compared. */
+  const unrunnable = new Set<SpecSource>()
   for (const { field, target } of targets) {
     const problem = await designSchema(target.schema, `${field}.schema`)
-    if (problem !== null) throw new InvalidSpecSchemaError(`${field}.schema`, problem)
+    if (problem?.kind === 'invalid')
+      throw new InvalidSpecSchemaError(`${field}.schema`, problem.message)
+    if (problem?.kind === 'undecidable') unrunnable.add(target)
   }
   const sources: SourceVerdict[] = []
   for (const { field: at, target } of targets) {
     const field = `${at}.source`
     const resolution = await resolve(target.source)
     if (resolution.kind !== 'found') throw new SourceNotFoundError(field, target.source)
+    if (unrunnable.has(target)) {
+      sources.push({ source: target.source, status: 'undecidable', properties: {} })
+      continue
+    }
     const reference = resolution.source.current.schema
     const result = await checker.check(target.schema, reference)
     sources.push({

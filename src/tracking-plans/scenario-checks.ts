@@ -8,7 +8,7 @@ import {
 } from '../iglu/index.js'
 import { isUuid } from '../shared/index.js'
 import { builtInEventSchema } from './built-in-events.js'
-import { problemError, type Problem } from './scenario-problem.js'
+import { problemError, problemWarning, type Problem } from './scenario-problem.js'
 import type { ScenarioInput } from './scenarios.schemas.js'
 
 /** One deployed version of a data structure. */
@@ -112,14 +112,26 @@ export function unresolvedTitle(field: string, uri: string, resolution: SourceRe
     : `${field} ${shown} is not a schema deployed in this organization, nor one known outside it (Iglu Central, the configured Iglu repositories)`
 }
 
-/** A JSON Schema that the shared validator can compile, and not absurdly deep. */
+/**
+ * A JSON Schema that the shared validator can compile, and not absurdly deep: else an Error. One
+ * that is valid but that Floe will not run (a pattern RE2 cannot run, too large or too costly to
+ * check) is the spec's SchemaUndecidable, a Warning: it is kept, and the caller must ensure it.
+ */
 async function schemaProblems(
   check: DesignSchemaChecker,
   schema: object,
   field: string,
 ): Promise<Problem[]> {
   const problem = await check(schema, field)
-  return problem === null ? [] : [problemError('InvalidSchema', field, problem)]
+  if (problem === null) return []
+  if (problem.kind === 'invalid') return [problemError('InvalidSchema', field, problem.message)]
+  return [
+    problemWarning(
+      'SchemaUndecidable',
+      field,
+      `${problem.message}; its compatibility cannot be decided and events are not checked against it: the caller must ensure it`,
+    ),
+  ]
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { BudgetLimits, CompatibilityResult } from '../compatibility/index.js'
 import type { ValidationVerdict } from '../inspection/index.js'
 import type { SchemaDocumentCheck } from '../registry/index.js'
+import type { DesignSchemaProblem } from '../iglu/index.js'
 
 /** One piece of costly work on user-supplied schemas, as it crosses to a worker thread. */
 export type CostlyTask =
@@ -34,7 +35,7 @@ export type CostlyTask =
 export type CostlyAnswer =
   | { readonly kind: 'compatibility'; readonly result: CompatibilityResult }
   | { readonly kind: 'schema-document'; readonly check: SchemaDocumentCheck }
-  | { readonly kind: 'design-schema'; readonly problem: string | null }
+  | { readonly kind: 'design-schema'; readonly problem: DesignSchemaProblem | null }
   /** Per path, the JSON text of what it selected (an array), or why it could not. */
   | { readonly kind: 'json-path'; readonly found: readonly JsonPathFound[] }
   | { readonly kind: 'validate-data'; readonly verdict: ValidationVerdict }

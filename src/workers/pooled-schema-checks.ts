@@ -28,6 +28,9 @@ export function pooledDesignSchemaCheck(pool: CostlyWorkPool): DesignSchemaCheck
     const outcome = await pool.run({ kind: 'design-schema', schema, field })
     if (outcome.kind === 'finished' && outcome.answer.kind === 'design-schema')
       return outcome.answer.problem
-    return `${field} is too costly to check: ${outcome.kind === 'stopped' ? outcome.detail : `unexpected answer ${outcome.answer.kind}`}`
+    return {
+      kind: 'undecidable',
+      message: `${field} is too costly to check: ${outcome.kind === 'stopped' ? outcome.detail : `unexpected answer ${outcome.answer.kind}`}`,
+    }
   }
 }

@@ -71,6 +71,19 @@ export interface SpecificationViolation {
   readonly specificationVersion: number | null
 }
 
+/**
+ * A restriction of the specification that was not checked: its schema is one Floe will not run
+ * (a pattern RE2 cannot run, too costly), which the specification's write answered as
+ * SchemaUndecidable. Not a violation: the event is not judged by it.
+ */
+export interface UncheckedRestriction {
+  readonly schema: string | null
+  readonly message: string
+}
+
+/** A report that says the schema itself could not be used, not that the data broke it. */
+const isUnusableSchema = (report: DataReport) => report.keyword === 'schema' && report.path === '$'
+
 export interface SpecificationCheck {
   readonly specificationId: string
   /** `entity`: named by the event's event_specification entity; `inferred`: the one specification of its event schema. */
@@ -145,12 +158,13 @@ function settledFindings(
   return Promise.all(findings.map(async (found) => found)).then((all) => all.flat())
 }
 
-/** Every rule of the specification that the event breaks. */
+/** Every rule of the specification that the event breaks; `unchecked` gets those not checked. */
 function violationsOf(
   event: EnrichedEvent,
   spec: EventSpecification,
   named: Record<string, unknown> | null,
   iglu: Pick<IgluValidation, 'validateWith'>,
+  unchecked: UncheckedRestriction[],
 ): SpecificationViolation[] | Promise<SpecificationViolation[]> {
   const version = spec.version
   const found: Findings = []
@@ -158,10 +172,17 @@ function violationsOf(
     found.push({ message, schema, path, rule, specificationVersion: version })
   const restrict = (schema: Record<string, unknown>, data: unknown, schemaUri: string | null) => {
     const verdict = iglu.validateWith(schema, data)
-    const violations = (settled: ValidationVerdict) =>
-      settled.kind === 'invalid' && settled.error.error === 'ValidationError'
-        ? restrictionViolations(settled.error.dataReports, schemaUri, version)
-        : []
+    const violations = (settled: ValidationVerdict) => {
+      if (settled.kind !== 'invalid' || settled.error.error !== 'ValidationError') return []
+      const reports = settled.error.dataReports
+      for (const report of reports.filter(isUnusableSchema))
+        unchecked.push({ schema: schemaUri, message: report.message })
+      return restrictionViolations(
+        reports.filter((report) => !isUnusableSchema(report)),
+        schemaUri,
+        version,
+      )
+    }
     if (verdict instanceof Promise) found.push(verdict.then(violations))
     else found.push(...violations(verdict))
   }
@@ -216,6 +237,7 @@ function violationsOf(
 function validationEntity(
   violations: readonly SpecificationViolation[],
   specification: Record<string, unknown>,
+  unchecked: readonly UncheckedRestriction[] = [],
 ): SelfDescribing {
   return {
     schema: EVENT_SPECIFICATION_VALIDATION,
@@ -223,6 +245,7 @@ function validationEntity(
       isValid: violations.length === 0,
       errors: violations,
       eventSpecification: specification,
+      ...(unchecked.length === 0 ? {} : { notChecked: unchecked }),
     },
   }
 }
@@ -266,30 +289,36 @@ export function checkEventSpecification(
   }
   if (spec === undefined) return null
   const matchedBy = named === null ? 'inferred' : 'entity'
-  const found = violationsOf(event, spec, named, iglu)
+  const unchecked: UncheckedRestriction[] = []
+  const found = violationsOf(event, spec, named, iglu, unchecked)
   const checked = spec
   return found instanceof Promise
-    ? found.then((violations) => specificationCheck(checked, matchedBy, violations))
-    : specificationCheck(checked, matchedBy, found)
+    ? found.then((violations) => specificationCheck(checked, matchedBy, violations, unchecked))
+    : specificationCheck(checked, matchedBy, found, unchecked)
 }
 
 function specificationCheck(
   spec: EventSpecification,
   matchedBy: 'inferred' | 'entity',
   violations: SpecificationViolation[],
+  unchecked: readonly UncheckedRestriction[],
 ): SpecificationCheck {
   return {
     specificationId: spec.id,
     matchedBy,
     violations,
-    entity: validationEntity(violations, {
-      id: spec.id,
-      version: spec.version,
-      name: spec.name,
-      status: spec.status,
-      dataProductId: spec.dataProductId,
-      dataProductName: spec.dataProductName,
-      matchedBy,
-    }),
+    entity: validationEntity(
+      violations,
+      {
+        id: spec.id,
+        version: spec.version,
+        name: spec.name,
+        status: spec.status,
+        dataProductId: spec.dataProductId,
+        dataProductName: spec.dataProductName,
+        matchedBy,
+      },
+      unchecked,
+    ),
   }
 }
