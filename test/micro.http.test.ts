@@ -485,6 +485,27 @@ describeWithSharedData.each(storageModes)(
         expect(event.derived_contexts).toEqual({})
         expect(event.unstruct_event).toBeNull()
       })
+
+      it('keeps a page URL Java refuses as Enrich does, re-encoded, and a relative one as sent', async () => {
+        await get(
+          `/i?${query({ e: 'pv', p: 'web', aid: 'piped', url: 'https://shop.test/list?f=color:red|size:m&c={id}', refr: 'https://search.test/?q=a^b' })}`,
+        )
+        await get(`/i?${query({ e: 'pv', p: 'mob', aid: 'screen', url: 'Home Screen' })}`)
+        expect(await allText()).toBe('{"total":2,"good":2,"bad":0}')
+        const [screen, piped] = (await good()).map((e: any) => e.event)
+        expect(piped).toMatchObject({
+          page_url: 'https://shop.test/list?f=color:red%7Csize:m&c=%7Bid%7D',
+          page_urlquery: 'f=color:red%7Csize:m&c=%7Bid%7D',
+          refr_urlquery: 'q=a%5Eb',
+        })
+        expect(screen).toMatchObject({
+          page_url: 'Home%20Screen',
+          page_urlscheme: null,
+          page_urlhost: null,
+          page_urlport: 80,
+          page_urlpath: 'Home%20Screen',
+        })
+      })
     })
 
     describe('the collector surface', () => {

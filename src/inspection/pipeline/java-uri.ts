@@ -28,23 +28,40 @@ const remembered = new BoundedMemo<string, JavaUriParse>(512, (raw) => parseUnca
 const REMEMBERED_MAX_LENGTH = 2048
 
 /**
- * Parses a page or referer URL the way the reference pipeline does: spaces become `%20`, fast-uri
- * checks it is a well-formed absolute URI, and the parts are taken raw. A host Java would reject
- * (with `_`, say) is null, like Java's registry-based authority.
+ * Parses a page or referer URL the way the reference pipeline does: spaces become `%20`, then as
+ * `java.net.URI` (fast-uri checks it is well formed, absolute or relative as Java allows), the
+ * parts taken raw; else as its lenient second parser (scala-uri), which re-encodes the characters
+ * Java refuses (`|`, `{`, `"`, a `%` that starts no escape…). A host Java would reject (with `_`,
+ * say) is null, like Java's registry-based authority. A relative URI (`/checkout`, `Home Screen`,
+ * as mobile and server trackers send) has no scheme and no host.
  */
 export function parseJavaUri(raw: string): JavaUriParse {
   return raw.length > REMEMBERED_MAX_LENGTH ? parseUncached(raw) : remembered.get(raw)
 }
 
+/** What java.net.URI refuses and the lenient parser writes as an escape: these, and a stray `%`. */
+const REENCODED = /["<>\\^`{|}]|%(?![0-9a-fA-F]{2})/g
+const escaped = (char: string) =>
+  `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`
+
 function parseUncached(raw: string): JavaUriParse {
   const text = raw.replace(/ /g, '%20')
+  const strict = parseStrictly(text)
+  if (strict.ok) return strict
+  const lenient = text.replace(REENCODED, escaped)
+  if (lenient === text) return strict
+  const second = parseStrictly(lenient)
+  return second.ok ? second : strict
+}
+
+function parseStrictly(text: string): JavaUriParse {
   const checked = fastUri.parse(text)
   if (checked.error !== undefined) return { ok: false, error: checked.error }
   // eslint-disable-next-line no-control-regex -- control characters are what java.net.URI refuses
   if (/[\u0000-\u0020"<>\\^`{|}]/.test(text))
     return { ok: false, error: 'Illegal character in URI' }
   const match = GENERIC.exec(text)
-  if (match === null || match[1] === undefined) return { ok: false, error: 'URI is not absolute' }
+  if (match === null) return { ok: false, error: 'Illegal character in URI' }
   const authority = match[2]
   let host: string | null = null
   let port: number | null = null
@@ -58,15 +75,17 @@ function parseUncached(raw: string): JavaUriParse {
     port = portText === '' ? null : Number(portText)
     if (port !== null && !Number.isSafeInteger(port)) return { ok: false, error: 'Illegal port' }
   }
+  // An opaque URI (`javascript:void(0)`, `mailto:a@b.test`): Java has no path and no query there.
+  const opaque = match[1] !== undefined && authority === undefined && !match[3]?.startsWith('/')
   return {
     ok: true,
     uri: {
       serialized: text,
-      scheme: match[1],
+      scheme: match[1] ?? null,
       host,
       port,
-      path: emptyToNull(match[3]),
-      query: emptyToNull(match[4]),
+      path: opaque ? null : emptyToNull(match[3]),
+      query: opaque ? null : emptyToNull(match[4]),
       fragment: emptyToNull(match[5]),
     },
   }

@@ -158,8 +158,54 @@ describe('java-uri', () => {
       ok: true,
       uri: { serialized: 'http://a.com/a%20b' },
     })
-    expect(parseJavaUri('http://a.com/%zz').ok).toBe(false)
-    expect(parseJavaUri('no scheme').ok).toBe(false)
+    // Control characters are refused by both parsers.
+    expect(parseJavaUri('http://a.com/\u0001').ok).toBe(false)
+  })
+
+  it('takes what Java refuses as its lenient second parser does: the refused characters re-encoded', () => {
+    expect(parseJavaUri('https://shop.test/list?f=color:red|size:m')).toMatchObject({
+      ok: true,
+      uri: {
+        serialized: 'https://shop.test/list?f=color:red%7Csize:m',
+        query: 'f=color:red%7Csize:m',
+      },
+    })
+    expect(parseJavaUri('http://a.test/?utm_campaign={campaignid}&q="x"^`')).toMatchObject({
+      ok: true,
+      uri: { query: 'utm_campaign=%7Bcampaignid%7D&q=%22x%22%5E%60' },
+    })
+    expect(parseJavaUri('http://a.test/x?x=1%')).toMatchObject({
+      ok: true,
+      uri: { query: 'x=1%25' },
+    })
+    expect(parseJavaUri('http://a.test/%zz')).toMatchObject({ ok: true, uri: { path: '/%25zz' } })
+  })
+
+  it('takes relative URIs as Java does (mobile and server trackers send them), and opaque ones without a path', () => {
+    expect(parseJavaUri('Home Screen')).toEqual({
+      ok: true,
+      uri: {
+        serialized: 'Home%20Screen',
+        scheme: null,
+        host: null,
+        port: null,
+        path: 'Home%20Screen',
+        query: null,
+        fragment: null,
+      },
+    })
+    expect(parseJavaUri('/checkout?a=1')).toMatchObject({
+      ok: true,
+      uri: { scheme: null, host: null, path: '/checkout', query: 'a=1' },
+    })
+    expect(parseJavaUri('//a.test/x')).toMatchObject({
+      ok: true,
+      uri: { scheme: null, host: 'a.test', path: '/x' },
+    })
+    expect(parseJavaUri('javascript:void(0)')).toMatchObject({
+      ok: true,
+      uri: { scheme: 'javascript', path: null, query: null },
+    })
   })
 })
 
