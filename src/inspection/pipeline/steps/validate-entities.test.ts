@@ -137,4 +137,24 @@ describe(`validateEntities (seed ${FUZZ_SEED})`, () => {
     ])
     expect(event.contexts).toEqual([{ schema: uriOf('a'), data: { ok: true } }])
   })
+
+  it('takes the wrappers of model 1, revision 0 only, as Enrich does (1-0-*)', () => {
+    const { iglu } = fakeIglu(new Map(), true)
+    const event = emptyEvent()
+    const wrapper = 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-1-0'
+    const messages = validateEntities(
+      event,
+      new Map([
+        ['ue_pr', JSON.stringify({ schema: wrapper, data: { schema: uriOf('a'), data: {} } })],
+      ]),
+      iglu,
+    )
+    expect(messages).toEqual([
+      {
+        schemaKey: wrapper,
+        schemaCriterion: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-*',
+      },
+    ])
+    expect(event.unstructEvent).toBeNull()
+  })
 })

@@ -5,8 +5,8 @@ import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
 import type { IgluValidation } from '../iglu-validation.js'
 import { recurringValue } from '../recurring-values.js'
 
-const CONTEXTS = /^iglu:com\.snowplowanalytics\.snowplow\/contexts\/jsonschema\/1-\d+-\d+$/
-const UNSTRUCT = /^iglu:com\.snowplowanalytics\.snowplow\/unstruct_event\/jsonschema\/1-\d+-\d+$/
+const CONTEXTS = /^iglu:com\.snowplowanalytics\.snowplow\/contexts\/jsonschema\/1-0-\d+$/
+const UNSTRUCT = /^iglu:com\.snowplowanalytics\.snowplow\/unstruct_event\/jsonschema\/1-0-\d+$/
 
 const isSelfDescribing = (v: unknown): v is SelfDescribing =>
   v !== null &&
@@ -130,7 +130,7 @@ export function validateEntities(
             contextsText,
             'contexts',
             CONTEXTS,
-            'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-*-*',
+            'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-*',
             iglu,
             messages,
           ),
@@ -154,7 +154,7 @@ export function validateEntities(
         unstructText,
         'unstruct',
         UNSTRUCT,
-        'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-*-*',
+        'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-*',
         iglu,
         messages,
       ),
