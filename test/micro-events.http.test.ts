@@ -97,6 +97,8 @@ describeWithSharedData.each(storageModes)(
             }),
           ],
           componentName: 'floe',
+          // Enrich's data for atomic failures: each field's value as sent.
+          data: { eid: 'not-a-uuid' },
           _schema_version: `iglu:${SP}/failure/jsonschema/1-0-0`,
         }),
       ])

@@ -9,7 +9,7 @@ import {
 import { badRowRawEvent, keptRawEvent, type RawEvent } from './collector-payload.js'
 import type { IgluValidation } from './iglu-validation.js'
 import type { Enrichments } from './enrichments/enrichments.js'
-import { failureEntities } from './failure-entities.js'
+import { failureEntities, withOrigin } from './failure-entities.js'
 import { writeNumbersAsWritten } from './java-doubles.js'
 import { recurringValue } from './recurring-values.js'
 import { checkFieldLengths } from './steps/check-field-lengths.js'
@@ -275,7 +275,7 @@ function concluded(
 
   const phase1: unknown[] = []
   if (atomicErrors.length > 0) {
-    phase1.push({
+    const message = {
       schemaKey: ATOMIC_SCHEMA,
       error: {
         error: 'ValidationError',
@@ -286,7 +286,10 @@ function concluded(
           targets: [],
         })),
       },
-    })
+    }
+    // The failure entity's data: each field's value as sent.
+    const values = Object.fromEntries(atomicErrors.map((e) => [e.field, e.value]))
+    phase1.push(withOrigin(message, 'atomic_field', values))
   }
   phase1.push(...entityMessages)
   const fail = (
@@ -328,7 +331,14 @@ function concluded(
       keyword: 'atomic_field_length_exceeded',
       targets: [],
     }))
-    phase3.push({ schemaKey: ATOMIC_SCHEMA, error: { error: 'ValidationError', dataReports } })
+    const values = Object.fromEntries(lengthViolations.map((v) => [v.field, event.fields[v.field]]))
+    phase3.push(
+      withOrigin(
+        { schemaKey: ATOMIC_SCHEMA, error: { error: 'ValidationError', dataReports } },
+        'atomic_field',
+        values,
+      ),
+    )
   }
   if (phase3.length > 0) return fail('schema_violations', phase3)
   return { kind: 'good', good: goodEvent(event, raw) }

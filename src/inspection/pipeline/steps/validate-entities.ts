@@ -4,6 +4,7 @@ import { parseJson } from '../adapt-payload.js'
 import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
 import type { IgluValidation } from '../iglu-validation.js'
 import { recurringValue } from '../recurring-values.js'
+import { withOrigin } from '../failure-entities.js'
 
 const CONTEXTS = /^iglu:com\.snowplowanalytics\.snowplow\/contexts\/jsonschema\/1-0-\d+$/
 const UNSTRUCT = /^iglu:com\.snowplowanalytics\.snowplow\/unstruct_event\/jsonschema\/1-0-\d+$/
@@ -67,35 +68,46 @@ function wrapper(
   }
   const problem = notIglu(parsed.value)
   if (problem !== null || !isSelfDescribing(parsed.value)) {
-    messages.push(problem)
+    messages.push(withOrigin(problem, field, parsed.value))
     return null
   }
   const envelope = parsed.value
   if (!criterion.test(envelope.schema)) {
-    messages.push({ schemaKey: envelope.schema, schemaCriterion: criterionText })
+    messages.push(
+      withOrigin(
+        { schemaKey: envelope.schema, schemaCriterion: criterionText },
+        field,
+        envelope.data,
+      ),
+    )
     return null
   }
   return andThen(verdictOf(iglu, envelope.schema, envelope.data), (verdict) => {
     if (verdict.kind === 'valid') return envelope
-    messages.push({ schemaKey: envelope.schema, error: verdict.error })
+    messages.push(
+      withOrigin({ schemaKey: envelope.schema, error: verdict.error }, field, envelope.data),
+    )
     return null
   })
 }
 
-/** One entity or event: self-describing, and valid against its schema from the resolver. */
+/** One entity or event (in `field`): self-describing, and valid against its schema from the resolver. */
 function entity(
   value: unknown,
+  field: 'contexts' | 'unstruct',
   iglu: IgluValidation,
   messages: unknown[],
 ): Eventually<SelfDescribing | null> {
   const problem = notIglu(value)
   if (problem !== null || !isSelfDescribing(value)) {
-    messages.push(problem)
+    messages.push(withOrigin(problem, field, value))
     return null
   }
   return andThen(verdictOf(iglu, value.schema, value.data), (verdict) => {
     if (verdict.kind === 'invalid') {
-      messages.push({ schemaKey: value.schema, error: verdict.error })
+      messages.push(
+        withOrigin({ schemaKey: value.schema, error: verdict.error }, field, value.data),
+      )
       return null
     }
     // The parsed entity itself is kept when it has no other keys (the usual case): one object less
@@ -138,7 +150,7 @@ export function validateEntities(
             if (envelope === null || !Array.isArray(envelope.data)) return
             if (keepsWrittenNumbers(envelope)) event.entitiesKeepWrittenNumbers = true
             return inTurn(envelope.data, (item) =>
-              andThen(entity(item, iglu, messages), (valid) => {
+              andThen(entity(item, 'contexts', iglu, messages), (valid) => {
                 if (valid !== null) event.contexts.push(valid)
               }),
             )
@@ -161,7 +173,7 @@ export function validateEntities(
       (envelope) => {
         if (envelope === null) return
         if (keepsWrittenNumbers(envelope)) event.entitiesKeepWrittenNumbers = true
-        return andThen(entity(envelope.data, iglu, messages), (valid) => {
+        return andThen(entity(envelope.data, 'unstruct', iglu, messages), (valid) => {
           event.unstructEvent = valid
         })
       },
@@ -185,7 +197,14 @@ export async function validateDerivedContexts(
   for (const derived of event.derivedContexts) {
     const verdict = await iglu.validate(derived.schema, derived.data)
     if (verdict.kind === 'valid') valid.push(derived)
-    else messages.push({ schemaKey: derived.schema, error: verdict.error })
+    else
+      messages.push(
+        withOrigin(
+          { schemaKey: derived.schema, error: verdict.error },
+          'derived_contexts',
+          derived.data,
+        ),
+      )
   }
   event.derivedContexts = valid
   return messages
@@ -207,7 +226,10 @@ export async function validateReplacedEntities(
     for (const context of event.contexts) {
       const verdict = await iglu.validate(context.schema, context.data)
       if (verdict.kind === 'valid') valid.push(context)
-      else messages.push({ schemaKey: context.schema, error: verdict.error })
+      else
+        messages.push(
+          withOrigin({ schemaKey: context.schema, error: verdict.error }, 'contexts', context.data),
+        )
     }
     event.contexts = valid
   }
@@ -215,7 +237,9 @@ export async function validateReplacedEntities(
   if (replaced.unstructEvent && unstruct !== null) {
     const verdict = await iglu.validate(unstruct.schema, unstruct.data)
     if (verdict.kind !== 'valid') {
-      messages.push({ schemaKey: unstruct.schema, error: verdict.error })
+      messages.push(
+        withOrigin({ schemaKey: unstruct.schema, error: verdict.error }, 'unstruct', unstruct.data),
+      )
       event.unstructEvent = null
     }
   }
