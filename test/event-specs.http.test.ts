@@ -526,6 +526,51 @@ describe.each(backends)(
       expect((await admin.call('DELETE', `/event-specs/v1/${id}`)).status).toBe(404)
     })
 
+    it('words a refused event specification write as an event specification, not a tracking scenario', async () => {
+      const id = '0a1b2c3d-0000-4000-8000-0000000e5e77'
+      const refused = await admin.call('POST', '/event-specs/v1', {
+        spec: {
+          id,
+          name: 'CLI search, too wide',
+          status: 'draft',
+          version: 0,
+          // The structure's term is at most 100 characters: a spec allowing any string is wider.
+          event: {
+            source: SEARCH_1,
+            schema: { type: 'object', properties: { term: { type: 'string' } } },
+          },
+          entities: { tracked: [], enriched: [] },
+        },
+        message: '',
+      })
+      expect(refused.status).toBe(422)
+      expect(refused.body.message).toMatch(
+        new RegExp(`^Event specification with id: ${id}, event schema is INCOMPATIBLE`),
+      )
+      expect((await admin.call('GET', `/event-specs/v1/${id}`)).status).toBe(404)
+    })
+
+    it('lists event specifications with the Warnings of their compatibility checks, as a single read has them', async () => {
+      const created = await admin.call('POST', '/tracking-scenarios/v1', {
+        scenario: {
+          name: 'Remote reference',
+          event: { source: SEARCH_1, schema: { $ref: 'http://schemas.example.test/search#' } },
+        },
+      })
+      expect(created.status).toBe(201)
+      const id = created.body.data[0].id
+      const listed = await admin.call('GET', '/event-specs/v1?status=draft')
+      expect(listed.status).toBe(200)
+      expect(listed.body.errors).toContainEqual(
+        expect.objectContaining({
+          type: 'Warning',
+          code: 'SchemaUndecidable',
+          title: expect.stringMatching(new RegExp(`^Event specification with id: ${id}`)),
+        }),
+      )
+      expect((await admin.call('DELETE', `/tracking-scenarios/v1/${id}`)).status).toBe(200)
+    })
+
     it('publishes a batch of event specifications all together or not at all', async () => {
       const app = (
         await admin.call('POST', '/source-apps/v1', { name: 'Doomed', appIds: ['doomed'] })

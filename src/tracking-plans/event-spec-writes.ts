@@ -11,6 +11,9 @@ import {
 } from './scenarios.errors.js'
 import { ScenarioInput, type Scenario } from './scenarios.schemas.js'
 import type { ScenariosService } from './scenarios.service.js'
+
+/** The first words of the titles of an event specification's compatibility problems. */
+const EVENT_SPECIFICATION = 'Event specification'
 import type { ScenariosStore } from './scenarios.store.js'
 
 /** Fields of a spec as read back (history, timestamps): snowplow-cli sends them again; ignored. */
@@ -84,6 +87,7 @@ export function createEventSpecWrites(deps: {
     ): Promise<string> {
       const created = await scenarios.create(principal, scenarioOfSpec(spec), message, {
         clientIds: true,
+        subject: EVENT_SPECIFICATION,
       })
       return (created.scenarios[0] as Scenario).id
     },
@@ -95,7 +99,7 @@ export function createEventSpecWrites(deps: {
       message: string | undefined,
     ): Promise<void> {
       try {
-        await scenarios.edit(principal, id, scenarioOfSpec(spec), message)
+        await scenarios.edit(principal, id, scenarioOfSpec(spec), message, EVENT_SPECIFICATION)
       } catch (error) {
         throw error instanceof ScenarioNotFoundError ? new EventSpecNotFoundError(id) : error
       }
@@ -135,7 +139,12 @@ export function createEventSpecWrites(deps: {
         fields.push(`eventSpecIds[${index}]`)
       }
       if (problems.length > 0) throw new ScenarioRejectedError(problems)
-      await scenarios.publishAll(principal, found, (index) => fields[index] as string)
+      await scenarios.publishAll(
+        principal,
+        found,
+        (index) => fields[index] as string,
+        EVENT_SPECIFICATION,
+      )
     },
   }
 }

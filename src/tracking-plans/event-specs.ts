@@ -112,6 +112,9 @@ export interface EventSpecFound {
   readonly metadata: EventSpecMetadata
 }
 
+/** Compatibility checks of a list run this many at a time. */
+const CHECKS_AT_ONCE = 8
+
 /** Read-only event specification views of the scenarios, for code generators such as snowtype. */
 export function createEventSpecs(deps: {
   store: ScenariosStore
@@ -138,15 +141,28 @@ export function createEventSpecs(deps: {
       return { spec, problems, metadata: await metadataOf(scenario, resolve) }
     },
 
+    /** The specifications, with the Warnings of their compatibility checks, as a list of scenarios has them. */
     async list(
       organizationId: string,
       query: { dataProductId?: string | undefined; status?: ScenarioStatus | undefined },
-    ) {
+    ): Promise<{ specs: EventSpecView[]; problems: Problem[] }> {
       const found = await store.list(organizationId, {
         dataProductId: query.dataProductId?.toLowerCase(),
         status: query.status,
       })
-      return views(found)
+      const resolve = sourceResolver(catalog, organizationId)
+      const problems: Problem[] = []
+      // A few checks at a time: the pool works on them in parallel, and its queue stays short.
+      for (let start = 0; start < found.length; start += CHECKS_AT_ONCE)
+        for (const checked of await Promise.all(
+          found
+            .slice(start, start + CHECKS_AT_ONCE)
+            .map((scenario) =>
+              scenarios.compatibilityOf(scenario, resolve, false, 'Event specification'),
+            ),
+        ))
+          problems.push(...checked)
+      return { specs: await views(found), problems }
     },
   }
 }

@@ -244,12 +244,13 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: SpecEnvelope, ...specErrors },
       },
     },
-    async (request) => ({
-      data: await eventSpecs.list(caller(request).organizationId, request.query),
-      includes: [],
-      errors: [],
-      metadata: null,
-    }),
+    async (request) => {
+      const { specs, problems } = await eventSpecs.list(
+        caller(request).organizationId,
+        request.query,
+      )
+      return { data: specs, includes: [], errors: problems, metadata: null }
+    },
   )
   app.get(
     '/:id',

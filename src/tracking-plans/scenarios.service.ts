@@ -101,6 +101,7 @@ export function createScenariosService(deps: ScenariosDeps) {
     scenario: Scenario,
     input: ScenarioInput,
     exceptId?: string,
+    subject?: string,
   ) {
     const resolve = sourceResolver(catalog, organizationId)
     const { problems, source } = await definitionProblems(
@@ -115,7 +116,7 @@ export function createScenariosService(deps: ScenariosDeps) {
     else if (await store.nameTaken(organizationId, placement.contextKey, scenario.name, exceptId))
       problems.push(nameTakenProblem(scenario.name))
     if (!problems.some((p) => p.source.startsWith('event.')))
-      problems.push(...(await compatibilityOf(scenario, resolve, true)))
+      problems.push(...(await compatibilityOf(scenario, resolve, true, subject)))
     return { problems, placement }
   }
 
@@ -187,7 +188,7 @@ export function createScenariosService(deps: ScenariosDeps) {
       principal: Principal,
       input: ScenarioInput,
       message: string | undefined,
-      { clientIds = false } = {},
+      { clientIds = false, subject }: { clientIds?: boolean; subject?: string } = {},
     ): Promise<ScenarioOutcome> {
       const { organizationId } = principal
       const problems = [...statusProblems(input.status), ...createVersionProblems(input.version)]
@@ -210,7 +211,7 @@ export function createScenariosService(deps: ScenariosDeps) {
         input.version ?? 0,
         validStatus(input.status) ?? 'draft',
       )
-      const checked = await writeProblems(organizationId, stored, input)
+      const checked = await writeProblems(organizationId, stored, input, undefined, subject)
       problems.push(...checked.problems)
       if (hasErrors(problems)) throw new ScenarioRejectedError(problems)
       const outcome = await store.insert(organizationId, stored, checked.placement, {
@@ -227,6 +228,7 @@ export function createScenariosService(deps: ScenariosDeps) {
       id: string,
       input: ScenarioInput,
       message: string | undefined,
+      subject?: string,
     ): Promise<ScenarioOutcome> {
       const { organizationId } = principal
       const scenarioId = id.toLowerCase()
@@ -251,7 +253,7 @@ export function createScenariosService(deps: ScenariosDeps) {
         input.version ?? current.version,
         validStatus(input.status) ?? current.status,
       )
-      const checked = await writeProblems(organizationId, draft, input, scenarioId)
+      const checked = await writeProblems(organizationId, draft, input, scenarioId, subject)
       problems.push(...checked.problems)
       if (hasErrors(problems)) throw new ScenarioRejectedError(problems)
       let stored = draft
@@ -291,6 +293,7 @@ export function createScenariosService(deps: ScenariosDeps) {
       principal: Principal,
       given: readonly Scenario[],
       givenFieldOf: (index: number) => string,
+      subject?: string,
     ): Promise<void> {
       const { organizationId } = principal
       const pending = given
@@ -305,7 +308,7 @@ export function createScenariosService(deps: ScenariosDeps) {
         const { id: _id, version: _version, status: _status, ...definition } = scenario
         const input: ScenarioInput = { ...definition, status: 'published' }
         const draft = buildScenario(scenario.id, input, scenario.version, 'published')
-        const checked = await writeProblems(organizationId, draft, input, scenario.id)
+        const checked = await writeProblems(organizationId, draft, input, scenario.id, subject)
         problems.push(
           ...checked.problems.map((p) => ({ ...p, source: `${fieldOf(index)}.${p.source}` })),
         )
