@@ -133,3 +133,104 @@ describe('the redirect adapter (r/tp2)', () => {
     })
   })
 })
+
+describe("the Iglu webhook adapter (com.snowplowanalytics.iglu/v1), as Enrich's", () => {
+  const SCHEMA = 'iglu:com.acme/product/jsonschema/1-0-0'
+  const webhook = (
+    query: Record<string, string>,
+    body: string | null = null,
+    contentType: string | null = null,
+  ): CollectorPayload => ({
+    api: { vendor: 'com.snowplowanalytics.iglu', version: 'v1' },
+    querystring: Object.entries(query).map(([name, value]) => ({ name, value })),
+    contentType,
+    body,
+    source: { name: 'test', encoding: 'UTF-8', hostname: null },
+    context: {
+      timestamp: 0,
+      ipAddress: null,
+      useragent: null,
+      refererUri: null,
+      headers: [],
+      userId: null,
+    },
+  })
+  const unused = {} as IgluValidation
+  const adapted = (payload: CollectorPayload) => adaptPayload(payload, unused)
+  const eventData = (outcome: unknown) =>
+    (outcome as { events: { parameters: Map<string, string> }[] }).events.map((event) => ({
+      p: event.parameters.get('p'),
+      ue: JSON.parse(event.parameters.get('ue_pr') ?? 'null').data,
+    }))
+
+  it('takes a form body as the event, on the server platform', () => {
+    const outcome = adapted(
+      webhook(
+        { schema: SCHEMA, aid: 'shop' },
+        'sku=gh&name=Kettle+Pro',
+        'application/x-www-form-urlencoded',
+      ),
+    )
+    expect(eventData(outcome)).toEqual([
+      { p: 'srv', ue: { schema: SCHEMA, data: { sku: 'gh', name: 'Kettle Pro' } } },
+    ])
+  })
+
+  it('takes a JSON object or each element of an array, and refuses empty ones', () => {
+    expect(
+      eventData(
+        adapted(webhook({ schema: SCHEMA }, '[{"sku":"a"},{"sku":"b"}]', 'application/json')),
+      ),
+    ).toEqual([
+      { p: 'app', ue: { schema: SCHEMA, data: { sku: 'a' } } },
+      { p: 'app', ue: { schema: SCHEMA, data: { sku: 'b' } } },
+    ])
+    expect(adapted(webhook({ schema: SCHEMA }, '[]', 'application/json'))).toMatchObject({
+      kind: 'failure',
+      messages: [{ field: 'body', expectation: 'empty array of events' }],
+    })
+    expect(adapted(webhook({ schema: SCHEMA }, '{}', 'application/json'))).toMatchObject({
+      messages: [{ field: 'body', expectation: 'has no key-value pairs' }],
+    })
+    expect(adapted(webhook({ schema: SCHEMA }, '{nope', 'application/json'))).toMatchObject({
+      messages: [{ field: 'body', value: '{nope', error: expect.stringContaining('invalid json') }],
+    })
+  })
+
+  it('refuses what Enrich refuses, in its words', () => {
+    expect(adapted(webhook({ schema: 'bad-uri' }))).toEqual({
+      kind: 'failure',
+      badRowKind: 'adapter_failures',
+      messages: [{ field: 'schema', value: 'bad-uri', expectation: 'INVALID_IGLUURI' }],
+    })
+    expect(adapted(webhook({ schema: SCHEMA }, 'x', 'text/plain'))).toMatchObject({
+      messages: [
+        {
+          field: 'contentType',
+          value: 'text/plain',
+          expectation:
+            'expected one of application/json, application/json; charset=utf-8, application/x-www-form-urlencoded',
+        },
+      ],
+    })
+    expect(adapted(webhook({ schema: SCHEMA }, '{"a":1}'))).toMatchObject({
+      messages: [{ field: 'contentType', value: null }],
+    })
+    expect(adapted(webhook({}))).toMatchObject({
+      messages: [
+        { field: 'schema', expectation: 'empty `schema` field' },
+        { field: 'body', expectation: 'empty body' },
+      ],
+    })
+    expect(
+      adapted(webhook({}, '{"schema":"not-iglu","data":{}}', 'application/json')),
+    ).toMatchObject({ messages: [{ json: { schema: 'not-iglu' }, error: 'INVALID_IGLUURI' }] })
+    expect(
+      eventData(
+        adapted(
+          webhook({}, JSON.stringify({ schema: SCHEMA, data: { sku: 'c' } }), 'application/json'),
+        ),
+      ),
+    ).toEqual([{ p: 'app', ue: { schema: SCHEMA, data: { sku: 'c' } } }])
+  })
+})

@@ -1,72 +1,25 @@
-import { jsonDepthExceeds, jsonTextNestsAtMost, parseJsonExactly } from '../../iglu/index.js'
 import type { CollectorPayload, RawEvent } from './collector-payload.js'
 import type { IgluValidation, ValidationVerdict } from './iglu-validation.js'
+import { adaptIgluWebhook } from './iglu-webhook-adapter.js'
 import { parameterValue } from './recurring-values.js'
+import {
+  parseJson,
+  queryMap,
+  rawEvent,
+  unstructEvent,
+  type AdapterOutcome,
+} from './raw-event-parts.js'
 import { isIgluUri, isJsonObject } from '../../shared/index.js'
+
+export { MAX_JSON_DEPTH, parseJson, type AdapterOutcome } from './raw-event-parts.js'
 
 export const SNOWPLOW_VENDOR = 'com.snowplowanalytics.snowplow'
 const IGLU_WEBHOOK_VENDOR = 'com.snowplowanalytics.iglu'
 /** Content types a tp2 POST may have, after lowercasing. */
 const TP2_CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8']
 const PAYLOAD_DATA = /^iglu:com\.snowplowanalytics\.snowplow\/payload_data\/jsonschema\/1-0-\d+$/
-/** The reference pipeline's JSON depth limit. */
-export const MAX_JSON_DEPTH = 40
 /** Events one tp2 payload may carry (trackers send far fewer per batch); more is a size_violation. */
 export const MAX_EVENTS_PER_PAYLOAD = 1000
-
-export type AdapterOutcome =
-  | { readonly kind: 'events'; readonly events: readonly RawEvent[] }
-  | {
-      readonly kind: 'failure'
-      readonly badRowKind: 'adapter_failures' | 'tracker_protocol_violations'
-      readonly messages: readonly unknown[]
-    }
-  | { readonly kind: 'too-many-events'; readonly count: number }
-
-/** The named parameters, last value wins (one loop: this runs for every GET event). */
-function queryMap(payload: CollectorPayload): Map<string, string | null> {
-  const parameters = new Map<string, string | null>()
-  // A name without `=` has no value: kept as null (Micro's rawEvent shows it), never parsed.
-  for (const pair of payload.querystring)
-    parameters.set(pair.name, pair.value === null ? null : parameterValue(pair.name, pair.value))
-  return parameters
-}
-const rawEvent = (payload: CollectorPayload, parameters: Map<string, string | null>): RawEvent => ({
-  api: payload.api,
-  parameters,
-  contentType: payload.contentType,
-  source: payload.source,
-  context: payload.context,
-})
-
-/**
- * JSON text to a value, or why not (depth-limited like the reference). With `exactNumbers`, numbers
- * a double rounds keep their text for the validator's bounds (the self-describing data it checks).
- */
-export function parseJson(
-  text: string,
-  exactNumbers = false,
-): { ok: true; value: unknown } | { ok: false; error: string } {
-  if (text.length === 0) return { ok: false, error: 'invalid json: exhausted input' }
-  try {
-    const value: unknown = exactNumbers ? parseJsonExactly(text) : JSON.parse(text)
-    if (!jsonTextNestsAtMost(text, MAX_JSON_DEPTH) && jsonDepthExceeds(value, MAX_JSON_DEPTH))
-      return { ok: false, error: 'invalid json: maximum allowed JSON depth exceeded' }
-    return { ok: true, value }
-  } catch (error) {
-    return {
-      ok: false,
-      error: `invalid json: ${error instanceof Error ? error.message : String(error)}`,
-    }
-  }
-}
-
-/** The `ue_pr` text of a self-describing event. */
-const unstructEvent = (schema: string, data: unknown) =>
-  JSON.stringify({
-    schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0',
-    data: { schema, data },
-  })
 
 /** The tp1 pixel: the query string is the event. */
 function adaptTp1(payload: CollectorPayload): AdapterOutcome {
@@ -199,74 +152,6 @@ function tp2Events(
     events.push(rawEvent(payload, parameters))
   }
   return messages.length > 0 ? fail(messages) : { kind: 'events', events }
-}
-
-/** `com.snowplowanalytics.iglu/v1`: a self-describing event given by `schema` in the query string or by the body. */
-function adaptIgluWebhook(payload: CollectorPayload): AdapterOutcome {
-  const fail = (field: string, value: string | null, expectation: string): AdapterOutcome => ({
-    kind: 'failure',
-    badRowKind: 'adapter_failures',
-    messages: [{ field, value, expectation }],
-  })
-  const query = queryMap(payload)
-  const passthrough = ['nuid', 'aid', 'cv', 'eid', 'ttm', 'url']
-  const base = (platform: string) => {
-    const parameters = new Map<string, string | null>([
-      ['tv', 'com.snowplowanalytics.iglu-v1'],
-      ['e', 'ue'],
-      ['p', query.get('p') ?? platform],
-    ])
-    for (const name of passthrough)
-      if (query.has(name)) parameters.set(name, query.get(name) ?? null)
-    return parameters
-  }
-  const schema = query.get('schema') ?? null
-  if (schema !== null) {
-    if (payload.body === null || payload.body === '') {
-      const data: Record<string, string | null> = {}
-      for (const [name, value] of query)
-        if (!['schema', 'nuid', 'aid', 'cv', 'p'].includes(name))
-          data[name] = value === '' ? null : value
-      return {
-        kind: 'events',
-        events: [
-          rawEvent(payload, new Map([...base('app'), ['ue_pr', unstructEvent(schema, data)]])),
-        ],
-      }
-    }
-    const parsed = parseJson(payload.body)
-    if (!parsed.ok) return fail('body', payload.body.slice(0, 1000), parsed.error)
-    const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value]
-    return {
-      kind: 'events',
-      events: items.map((item) =>
-        rawEvent(payload, new Map([...base('app'), ['ue_pr', unstructEvent(schema, item)]])),
-      ),
-    }
-  }
-  if (payload.body === null || payload.body === '')
-    return fail(
-      'querystring',
-      null,
-      'no schema in the querystring and no body: not a valid Iglu webhook event',
-    )
-  const parsed = parseJson(payload.body)
-  if (!parsed.ok) return fail('body', payload.body.slice(0, 1000), parsed.error)
-  if (
-    !isJsonObject(parsed.value) ||
-    typeof parsed.value.schema !== 'string' ||
-    !('data' in parsed.value)
-  )
-    return fail('body', payload.body.slice(0, 1000), 'expected a self-describing JSON')
-  return {
-    kind: 'events',
-    events: [
-      rawEvent(
-        payload,
-        new Map([...base('app'), ['ue_pr', unstructEvent(parsed.value.schema, parsed.value.data)]]),
-      ),
-    ],
-  }
 }
 
 const URI_REDIRECT = 'iglu:com.snowplowanalytics.snowplow/uri_redirect/jsonschema/1-0-0'
