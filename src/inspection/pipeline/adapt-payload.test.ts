@@ -40,22 +40,31 @@ describe('JSON text of events', () => {
   })
 })
 
+/** A collector payload of these parts, the rest as a test collector would record it. */
+const payloadOf = (
+  api: CollectorPayload['api'],
+  querystring: CollectorPayload['querystring'],
+  body: string | null = null,
+  contentType: string | null = null,
+): CollectorPayload => ({
+  api,
+  querystring,
+  contentType,
+  body,
+  source: { name: 'test', encoding: 'UTF-8', hostname: null },
+  context: {
+    timestamp: 0,
+    ipAddress: null,
+    useragent: null,
+    refererUri: null,
+    headers: [],
+    userId: null,
+  },
+})
+
 describe('the redirect adapter (r/tp2)', () => {
-  const redirect = (querystring: CollectorPayload['querystring']): CollectorPayload => ({
-    api: { vendor: 'r', version: 'tp2' },
-    querystring,
-    contentType: null,
-    body: null,
-    source: { name: 'test', encoding: 'UTF-8', hostname: null },
-    context: {
-      timestamp: 0,
-      ipAddress: null,
-      useragent: null,
-      refererUri: null,
-      headers: [],
-      userId: null,
-    },
-  })
+  const redirect = (querystring: CollectorPayload['querystring']): CollectorPayload =>
+    payloadOf({ vendor: 'r', version: 'tp2' }, querystring)
   const unused = {} as IgluValidation
   const contexts = (data: unknown[]) =>
     JSON.stringify({
@@ -140,21 +149,13 @@ describe("the Iglu webhook adapter (com.snowplowanalytics.iglu/v1), as Enrich's"
     query: Record<string, string>,
     body: string | null = null,
     contentType: string | null = null,
-  ): CollectorPayload => ({
-    api: { vendor: 'com.snowplowanalytics.iglu', version: 'v1' },
-    querystring: Object.entries(query).map(([name, value]) => ({ name, value })),
-    contentType,
-    body,
-    source: { name: 'test', encoding: 'UTF-8', hostname: null },
-    context: {
-      timestamp: 0,
-      ipAddress: null,
-      useragent: null,
-      refererUri: null,
-      headers: [],
-      userId: null,
-    },
-  })
+  ): CollectorPayload =>
+    payloadOf(
+      { vendor: 'com.snowplowanalytics.iglu', version: 'v1' },
+      Object.entries(query).map(([name, value]) => ({ name, value })),
+      body,
+      contentType,
+    )
   const unused = {} as IgluValidation
   const adapted = (payload: CollectorPayload) => adaptPayload(payload, unused)
   const eventData = (outcome: unknown) =>
