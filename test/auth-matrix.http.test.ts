@@ -533,13 +533,13 @@ describe('the authorization matrix of the Console APIs and the Iglu reads (PGlit
       // As on Iglu Server, a reader without a key of the organization reads anonymously: every
       // schema is private, so the listing of everything is empty, the server's description counts
       // no schema, and the rest is 404; validation wants a key (403).
-      // Writes and key management want a key (401), validation too (403, as Iglu Server has it).
+      // Writes, key management and validation want a key: 403, as Iglu Server refuses the anonymous.
       const describesServer = route.url.endsWith('/meta/server')
       const writes =
         route.method === 'PUT' || (route.method === 'POST' && route.url.endsWith('/schemas'))
       const anonymous =
         writes || isKeygen(route)
-          ? 401
+          ? 403
           : route.url.endsWith('/schemas') || describesServer
             ? 200
             : route.url.endsWith('/validate/schema/jsonschema') ||

@@ -10,7 +10,6 @@ export type AuthErrorCode =
   | 'API_KEY_NOT_FOUND'
   | 'TOO_MANY_TOKEN_REQUESTS'
   | 'IGLU_KEY_ONLY'
-  | 'IGLU_NOT_AUTHENTICATED'
   | 'IGLU_NOT_AUTHORIZED'
   | 'INVALID_VENDOR_PREFIX'
 
@@ -92,12 +91,17 @@ export class IgluKeyOnlyError extends DomainError<'IGLU_KEY_ONLY'> {
   }
 }
 
-/** An Iglu write or key request without a key of the organization. */
-export class IgluNotAuthenticatedError extends DomainError<'IGLU_NOT_AUTHENTICATED'> {
-  readonly code = 'IGLU_NOT_AUTHENTICATED'
-  readonly kind = 'unauthenticated'
+/**
+ * An Iglu write or key request without a key of the organization: Iglu Server reads it as
+ * anonymous, whose permission is none, and refuses it as any request the key may not make (403).
+ */
+export class IgluAnonymousWriteError extends DomainError<'IGLU_NOT_AUTHORIZED'> {
+  readonly code = 'IGLU_NOT_AUTHORIZED'
+  readonly kind = 'forbidden'
   constructor() {
-    super('Not authenticated: send an API key of this organization in the apikey header')
+    super('Authentication error: not authorized', {
+      reason: 'no API key of this organization in the apikey header',
+    })
   }
 }
 

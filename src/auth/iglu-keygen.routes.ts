@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ErrorBodyRef } from '../http/index.js'
-import { IgluNotAuthenticatedError } from './auth.errors.js'
+import { IgluAnonymousWriteError } from './auth.errors.js'
 import type { CredentialsService } from './credentials.service.js'
 import { requireIgluKeyManagement, vendorPrefixOf } from './iglu-permissions.js'
 
@@ -41,7 +41,7 @@ export const igluKeygenRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const principal = request.principal
-      if (principal === null) throw new IgluNotAuthenticatedError()
+      if (principal === null) throw new IgluAnonymousWriteError()
       requireIgluKeyManagement(principal)
       const body = request.body
       const given =
@@ -76,7 +76,7 @@ export const igluKeygenRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const principal = request.principal
-      if (principal === null) throw new IgluNotAuthenticatedError()
+      if (principal === null) throw new IgluAnonymousWriteError()
       requireIgluKeyManagement(principal)
       await credentials.revokeBySecret(principal.organizationId, request.query.key)
       return { message: 'Keys have been deleted' }

@@ -9,7 +9,7 @@ export { type Principal, requirePrincipal } from './principal.js'
 export type { StartupCredentials } from './startup-credentials.js'
 export { tokenExchangeRoutes } from './token-exchange.routes.js'
 export type { IgluKeyScope } from './api-keys.store.js'
-export { IgluNotAuthenticatedError } from './auth.errors.js'
+export { IgluAnonymousWriteError } from './auth.errors.js'
 export {
   igluReadScope,
   prefixCovers,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { IgluNotAuthenticatedError } from '../auth/index.js'
+import { IgluAnonymousWriteError } from '../auth/index.js'
 import { BooleanQuery, ErrorBodyRef, jsonTextOf, queryFlag } from '../http/index.js'
 import { parseSchemaVer, schemaKeyProblems } from '../iglu/index.js'
 import { IgluReportItem, NOT_CONFORMING } from './iglu-lint-report.js'
@@ -96,7 +96,7 @@ export const igluWriteRoutes: FastifyPluginAsyncTypebox<{
     text: string | null,
     pathKey: IgluWrite['pathKey'],
   ) => {
-    if (request.principal === null) throw new IgluNotAuthenticatedError()
+    if (request.principal === null) throw new IgluAnonymousWriteError()
     return answer(
       await writeThroughIglu(
         { service, repository },
