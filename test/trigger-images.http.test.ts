@@ -20,11 +20,17 @@ function png(size = 0): Buffer {
 }
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
 
-/** The upload as snowplow-cli sends it: multipart, the file in `file`, no bearer token. */
-async function upload(uploadURL: string, bytes: Buffer, field = 'file') {
+/** The multipart form snowplow-cli sends: the file in `file`. */
+function formOf(bytes: Buffer, field = 'file'): FormData {
   const form = new FormData()
   form.append(field, new Blob([bytes]), 'org_id_checkout.png')
-  const response = await fetch(uploadURL, { method: 'POST', body: form })
+  return form
+}
+
+/** The upload as snowplow-cli sends it: multipart, no bearer token. */
+async function upload(uploadURL: string, bytes: Buffer | FormData, field = 'file') {
+  const body = bytes instanceof FormData ? bytes : formOf(bytes, field)
+  const response = await fetch(uploadURL, { method: 'POST', body })
   return { status: response.status, body: (await response.json()) as any }
 }
 
@@ -133,25 +139,31 @@ describe.each(backends)('trigger images on $name', (backend) => {
     })
     expect(early.status).toBe(409)
     expect(early.body.code).toBe('IMAGE_NOT_UPLOADED')
-    // Past 10 MiB, refused; the event loop keeps answering meanwhile (the test's own work on the
-    // images is done before it is watched).
-    const tooLargeImage = png(10 * 1024 * 1024 + 1)
+    // Past 10 MiB, refused; the event loop keeps answering meanwhile. The test's own work on the
+    // images (making them, their forms, hashing what comes back) is kept out of what is watched
+    // as far as it can be: this process is the server and its client at once.
+    const tooLargeForm = formOf(png(10 * 1024 * 1024 + 1))
     const largest = png(10 * 1024 * 1024)
+    const largestForm = formOf(largest)
     const largestHash = sha256(largest)
     const watch = watchEventLoop(server.baseUrl)
-    const tooLarge = await upload(uploadURL, tooLargeImage)
+    const tooLarge = await upload(uploadURL, tooLargeForm)
     expect(tooLarge.status).toBe(422)
     expect(tooLarge.body.errors[0].message).toContain('at most 10485760 bytes')
-    expect((await upload(uploadURL, largest)).status).toBe(200)
+    expect((await upload(uploadURL, largestForm)).status).toBe(200)
     const read = await admin.call('POST', `/images/v1/${id}/confirm-upload`, { hash: largestHash })
     expect(read.status).toBe(200)
     const back = await fetch(read.body.variantUrls.original, {
       headers: { authorization: `Bearer ${admin.accessToken}` },
     })
-    const backBytes = Buffer.from(await back.arrayBuffer())
+    expect(back.headers.get('content-length')).toBe(String(largest.length))
+    const backHash = createHash('sha256')
+    for await (const chunk of back.body as unknown as AsyncIterable<Uint8Array>)
+      backHash.update(chunk)
     const { stallMs, healthChecks } = await watch.stop()
-    expect(backBytes.equals(largest)).toBe(true)
+    expect(backHash.digest('hex')).toBe(largestHash)
     expect(healthChecks).toBeGreaterThan(0)
+    console.info(`trigger image upload and read: worst stall ${stallMs.toFixed(1)} ms`)
     expect(stallMs).toBeLessThan(200)
   })
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Readable } from 'node:stream'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { requirePrincipal } from '../auth/index.js'
@@ -122,10 +123,11 @@ export const triggerImagesRoutes: FastifyPluginAsyncTypebox<{
       const image = await images.read(principal.organizationId, imageId, variant)
       return reply
         .type(image.contentType)
+        .header('content-length', image.byteLength)
         .header('cache-control', 'private, max-age=86400')
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'; sandbox")
-        .send(image.bytes)
+        .send(Readable.from(image.parts))
     },
   )
 }

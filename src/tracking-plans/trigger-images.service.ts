@@ -32,7 +32,9 @@ const SHA256_HEX = /^[0-9a-fA-F]{64}$/
 /** An image as served. */
 export interface TriggerImageBytes {
   readonly contentType: string
-  readonly bytes: Buffer
+  readonly byteLength: number
+  /** The bytes part after part, read from the store as they are sent: never all at once. */
+  readonly parts: AsyncIterable<Buffer>
 }
 
 /**
@@ -160,9 +162,10 @@ export function createTriggerImagesService(deps: {
       const image = await store.find(organizationId, id)
       if (image === null || image.contentType === null) throw new TriggerImageNotFoundError(id)
       if (variant !== ORIGINAL_VARIANT) throw new UnknownImageVariantError(variant)
-      const parts: Buffer[] = []
-      for await (const part of store.parts(id)) parts.push(Buffer.from(part, 'base64'))
-      return { contentType: image.contentType, bytes: Buffer.concat(parts) }
+      async function* parts(): AsyncGenerator<Buffer> {
+        for await (const part of store.parts(id)) yield Buffer.from(part, 'base64')
+      }
+      return { contentType: image.contentType, byteLength: image.byteLength ?? 0, parts: parts() }
     },
   }
 }
