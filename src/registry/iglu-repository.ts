@@ -20,8 +20,6 @@ export interface PublishedSchema {
   readonly text: string
   /** When this version was last written to the environment (a patch writes it again). */
   readonly deployedAt: Date
-  /** When it was first deployed to the environment: its first deployment there. */
-  readonly createdAt: Date
   /** Written through Iglu with isPublic=true: readable without a key. */
   readonly isPublic: boolean
 }
@@ -58,12 +56,6 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
         'deployed_at',
         'is_public',
         sql<string>`schema::text`.as('schema_text'),
-        // The first deployment of the version to the environment: a patch keeps its creation.
-        sql<Date | null>`(select min(d.ts) from deployments d
-          where d.data_structure_hash = schema_versions.data_structure_hash
-            and d.env = schema_versions.env and d.version = schema_versions.version)`.as(
-          'created_at',
-        ),
       ])
       .where('organization_id', '=', organizationId)
       .where('env', '=', env)
@@ -85,7 +77,6 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
         schema: row.schema,
         text: row.schema_text,
         deployedAt: row.deployed_at,
-        createdAt: row.created_at === null ? row.deployed_at : new Date(row.created_at),
         isPublic: row.is_public,
       })
     }
@@ -109,6 +100,39 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
   }
 
   return {
+    /**
+     * When each schema was first deployed to the environment, by URI (a patch keeps its creation):
+     * one query, made only for Iglu Server's `meta` representation. A schema without a recorded
+     * deployment has its last write's time.
+     */
+    async creationTimes(
+      organizationId: string,
+      env: Env,
+      schemas: readonly PublishedSchema[],
+    ): Promise<Map<string, Date>> {
+      const byHashVersion = new Map<string, PublishedSchema>()
+      for (const schema of schemas) {
+        const { vendor, name, format, version } = schema.key
+        const hash = dataStructureHash(organizationId, vendor, name, format)
+        byHashVersion.set(`${hash} ${formatSchemaVer(version)}`, schema)
+      }
+      const times = new Map(schemas.map((schema) => [schema.uri, schema.deployedAt]))
+      if (schemas.length === 0) return times
+      const hashes = [...new Set([...byHashVersion.keys()].map((key) => key.split(' ')[0] ?? ''))]
+      const rows = await db
+        .selectFrom('deployments')
+        .select(['data_structure_hash', 'version', (eb) => eb.fn.min('ts').as('first')])
+        .where('env', '=', env)
+        .where('data_structure_hash', 'in', hashes)
+        .groupBy(['data_structure_hash', 'version'])
+        .execute()
+      for (const row of rows) {
+        const schema = byHashVersion.get(`${row.data_structure_hash} ${row.version}`)
+        if (schema !== undefined) times.set(schema.uri, new Date(row.first))
+      }
+      return times
+    },
+
     /** Asks the database for nothing: it fails when the database does not answer. */
     async ping(): Promise<void> {
       await sql`select 1`.execute(db)

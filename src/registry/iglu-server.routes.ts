@@ -31,7 +31,7 @@ type ReprName = 'uri' | 'canonical' | 'meta'
  * A schema as Iglu Server represents it, as JSON text: its members moved (`$schema` and `self`
  * first, or `self` and `metadata`), each value as it was written.
  */
-function represent(schema: PublishedSchema, repr: ReprName): string {
+function represent(schema: PublishedSchema, repr: ReprName, createdAt?: Date): string {
   if (repr === 'uri') return JSON.stringify(schema.uri)
   const members = objectMembers(schema.text)
   if (members === null) return schema.text
@@ -43,7 +43,7 @@ function represent(schema: PublishedSchema, repr: ReprName): string {
   const schemaMember = take('$schema')
   const self = take('self')
   const metadata = JSON.stringify({
-    createdAt: schema.createdAt.toISOString(),
+    createdAt: (createdAt ?? schema.deployedAt).toISOString(),
     updatedAt: schema.deployedAt.toISOString(),
     isPublic: schema.isPublic,
   })
@@ -126,6 +126,18 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
   ): ReprName =>
     query.repr ?? (query.metadata === '1' || query.metadata === 'true' ? 'meta' : fallback)
 
+  /** A list in `repr`: for `meta`, with each schema's creation time (one more query). */
+  const represented = async (
+    organizationId: string,
+    env: 'DEV' | 'PROD',
+    schemas: readonly PublishedSchema[],
+    repr: ReprName,
+  ) => {
+    const created =
+      repr === 'meta' ? await repository.creationTimes(organizationId, env, schemas) : null
+    return jsonArrayOf(schemas.map((s) => represent(s, repr, created?.get(s.uri))))
+  }
+
   app.get(
     '/schemas',
     {
@@ -142,7 +154,7 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
       const { organizationId, env, readable } = scope(request)
       const all = await repository.list(organizationId, env, { readable })
       const repr = reprOf(request.query, 'uri')
-      return reply.type(JSON_TYPE).send(jsonArrayOf(all.map((s) => represent(s, repr))))
+      return reply.type(JSON_TYPE).send(await represented(organizationId, env, all, repr))
     },
   )
 
@@ -165,7 +177,7 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
         readable,
       })
       const repr = reprOf(request.query, 'uri')
-      return reply.type(JSON_TYPE).send(jsonArrayOf(found.map((s) => represent(s, repr))))
+      return reply.type(JSON_TYPE).send(await represented(organizationId, env, found, repr))
     },
   )
 
@@ -186,7 +198,7 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
       const { vendor, name } = request.params
       const found = await repository.listOrFail(organizationId, env, { vendor, name, readable })
       const repr = reprOf(request.query, 'uri')
-      return reply.type(JSON_TYPE).send(jsonArrayOf(found.map((s) => represent(s, repr))))
+      return reply.type(JSON_TYPE).send(await represented(organizationId, env, found, repr))
     },
   )
 
@@ -215,7 +227,7 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
           readable,
         })
         const repr = reprOf(request.query, 'uri')
-        return reply.type(JSON_TYPE).send(jsonArrayOf(found.map((s) => represent(s, repr))))
+        return reply.type(JSON_TYPE).send(await represented(organizationId, env, found, repr))
       }
       const schemaVer = parseSchemaVer(version)
       if (schemaVer === null) throw new SchemaNotFoundError()
@@ -228,7 +240,12 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
       // Iglu Server answers JSON everywhere but health: the URI alone is a JSON string.
       if (request.query.repr === 'uri')
         return reply.type('application/json; charset=utf-8').send(JSON.stringify(found.uri))
-      return reply.type(JSON_TYPE).send(represent(found, reprOf(request.query, 'canonical')))
+      const repr = reprOf(request.query, 'canonical')
+      const created =
+        repr === 'meta'
+          ? (await repository.creationTimes(organizationId, env, [found])).get(found.uri)
+          : undefined
+      return reply.type(JSON_TYPE).send(represent(found, repr, created))
     },
   )
 }

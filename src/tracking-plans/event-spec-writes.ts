@@ -11,9 +11,7 @@ import {
 } from './scenarios.errors.js'
 import { ScenarioInput, type Scenario } from './scenarios.schemas.js'
 import type { ScenariosService } from './scenarios.service.js'
-
-/** The first words of the titles of an event specification's compatibility problems. */
-const EVENT_SPECIFICATION = 'Event specification'
+import { EVENT_SPECIFICATION_SUBJECT } from './scenario-compatibility.js'
 import type { ScenariosStore } from './scenarios.store.js'
 
 /** Fields of a spec as read back (history, timestamps): snowplow-cli sends them again; ignored. */
@@ -87,7 +85,7 @@ export function createEventSpecWrites(deps: {
     ): Promise<string> {
       const created = await scenarios.create(principal, scenarioOfSpec(spec), message, {
         clientIds: true,
-        subject: EVENT_SPECIFICATION,
+        subject: EVENT_SPECIFICATION_SUBJECT,
       })
       return (created.scenarios[0] as Scenario).id
     },
@@ -99,7 +97,13 @@ export function createEventSpecWrites(deps: {
       message: string | undefined,
     ): Promise<void> {
       try {
-        await scenarios.edit(principal, id, scenarioOfSpec(spec), message, EVENT_SPECIFICATION)
+        await scenarios.edit(
+          principal,
+          id,
+          scenarioOfSpec(spec),
+          message,
+          EVENT_SPECIFICATION_SUBJECT,
+        )
       } catch (error) {
         throw error instanceof ScenarioNotFoundError ? new EventSpecNotFoundError(id) : error
       }
@@ -143,7 +147,7 @@ export function createEventSpecWrites(deps: {
         principal,
         found,
         (index) => fields[index] as string,
-        EVENT_SPECIFICATION,
+        EVENT_SPECIFICATION_SUBJECT,
       )
     },
   }

@@ -9,6 +9,7 @@ import type {
 } from './scenarios.schemas.js'
 import type { ScenariosStore } from './scenarios.store.js'
 import type { ScenariosService } from './scenarios.service.js'
+import { EVENT_SPECIFICATION_SUBJECT } from './scenario-compatibility.js'
 import type { LinkedEventSpecs } from './data-products.service.js'
 
 /** snowtype's `metadata`: sources with a newer version in the registry, and sources hidden there. */
@@ -112,9 +113,6 @@ export interface EventSpecFound {
   readonly metadata: EventSpecMetadata
 }
 
-/** Compatibility checks of a list run this many at a time. */
-const CHECKS_AT_ONCE = 8
-
 /** Read-only event specification views of the scenarios, for code generators such as snowtype. */
 export function createEventSpecs(deps: {
   store: ScenariosStore
@@ -134,7 +132,7 @@ export function createEventSpecs(deps: {
         scenario,
         resolve,
         false,
-        'Event specification',
+        EVENT_SPECIFICATION_SUBJECT,
       )
       const [spec] = await views([scenario])
       if (spec === undefined) throw new EventSpecNotFoundError(id)
@@ -151,17 +149,11 @@ export function createEventSpecs(deps: {
         status: query.status,
       })
       const resolve = sourceResolver(catalog, organizationId)
-      const problems: Problem[] = []
-      // A few checks at a time: the pool works on them in parallel, and its queue stays short.
-      for (let start = 0; start < found.length; start += CHECKS_AT_ONCE)
-        for (const checked of await Promise.all(
-          found
-            .slice(start, start + CHECKS_AT_ONCE)
-            .map((scenario) =>
-              scenarios.compatibilityOf(scenario, resolve, false, 'Event specification'),
-            ),
-        ))
-          problems.push(...checked)
+      const problems = await scenarios.compatibilityOfAll(
+        found,
+        resolve,
+        EVENT_SPECIFICATION_SUBJECT,
+      )
       return { specs: await views(found), problems }
     },
   }

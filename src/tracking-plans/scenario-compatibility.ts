@@ -8,6 +8,9 @@ export interface ReferenceVersion {
   readonly schema: unknown
 }
 
+/** The first words of an event specification's problem titles (a scenario's are `Tracking scenario`). */
+export const EVENT_SPECIFICATION_SUBJECT = 'Event specification'
+
 export interface CompatibilityQuestion {
   /** `Tracking scenario` or `Event specification`: the first words of every title. */
   readonly subject: string

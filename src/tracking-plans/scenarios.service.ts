@@ -95,6 +95,23 @@ export function createScenariosService(deps: ScenariosDeps) {
     )
   }
 
+  /** The read checks of a list of scenarios, a few at a time: the pool works on them in parallel, and its queue stays short. */
+  async function compatibilityOfAll(
+    scenarios: readonly Scenario[],
+    resolve: SourceResolver,
+    subject?: string,
+  ): Promise<Problem[]> {
+    const problems: Problem[] = []
+    for (let start = 0; start < scenarios.length; start += LIST_CHECKS_AT_ONCE)
+      for (const found of await Promise.all(
+        scenarios
+          .slice(start, start + LIST_CHECKS_AT_ONCE)
+          .map((scenario) => compatibilityOf(scenario, resolve, false, subject)),
+      ))
+        problems.push(...found)
+    return problems
+  }
+
   /** Every check of a write except the version rules of an edit, which need the row lock. */
   async function writeProblems(
     organizationId: string,
@@ -122,6 +139,7 @@ export function createScenariosService(deps: ScenariosDeps) {
 
   return {
     compatibilityOf,
+    compatibilityOfAll,
 
     async list(organizationId: string, query: ListQuery): Promise<ScenarioOutcome> {
       if (query.dataStructureVersion !== undefined && query.dataStructureId === undefined) {
@@ -146,16 +164,7 @@ export function createScenariosService(deps: ScenariosDeps) {
           )
         : []
       const resolve = sourceResolver(catalog, organizationId)
-      const problems: Problem[] = []
-      // A few checks at a time: the pool works on them in parallel, and its queue stays short.
-      for (let start = 0; start < scenarios.length; start += LIST_CHECKS_AT_ONCE) {
-        const batch = scenarios.slice(start, start + LIST_CHECKS_AT_ONCE)
-        for (const found of await Promise.all(
-          batch.map((scenario) => compatibilityOf(scenario, resolve, false)),
-        ))
-          problems.push(...found)
-      }
-      return { scenarios, history, problems }
+      return { scenarios, history, problems: await compatibilityOfAll(scenarios, resolve) }
     },
 
     async get(organizationId: string, id: string, query: OneQuery): Promise<ScenarioOutcome> {

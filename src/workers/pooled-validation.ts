@@ -1,5 +1,9 @@
 import { exactJsonText } from '../iglu/index.js'
-import { invalidDocument, type OffloadedValidation } from '../inspection/index.js'
+import {
+  invalidDocument,
+  UNUSABLE_SCHEMA_KEYWORD,
+  type OffloadedValidation,
+} from '../inspection/index.js'
 import type { CostlyWorkPool } from './costly-work-pool.js'
 
 /**
@@ -27,7 +31,7 @@ export function pooledValidation(pool: CostlyWorkPool): OffloadedValidation {
       outcome.kind === 'stopped' ? outcome.detail : `unexpected answer ${outcome.answer.kind}`
     return invalidDocument(
       `$: the data could not be validated against this large schema: ${why}`,
-      'schema',
+      UNUSABLE_SCHEMA_KEYWORD,
     )
   }
 }

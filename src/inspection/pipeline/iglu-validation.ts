@@ -21,6 +21,16 @@ export type IgluClientError =
       readonly lookupHistory: readonly ({ readonly repository: string } & LookupAttempt)[]
     }
 
+/**
+ * The keyword of a report (at `$`) that says the schema itself could not be used (it does not
+ * compile, or validating against it ran out of its budget): not that the data broke it.
+ */
+export const UNUSABLE_SCHEMA_KEYWORD = 'schema'
+
+/** Whether a report says the schema could not be used rather than that the data broke it. */
+export const isUnusableSchemaReport = (report: DataReport) =>
+  report.keyword === UNUSABLE_SCHEMA_KEYWORD && report.path === '$'
+
 export type ValidationVerdict =
   { readonly kind: 'valid' } | { readonly kind: 'invalid'; readonly error: IgluClientError }
 

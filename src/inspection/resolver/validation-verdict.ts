@@ -5,7 +5,7 @@ import {
   PatternCostExceeded,
   PatternCostMeter,
 } from '../../iglu/index.js'
-import type { ValidationVerdict } from '../pipeline/iglu-validation.js'
+import { UNUSABLE_SCHEMA_KEYWORD, type ValidationVerdict } from '../pipeline/iglu-validation.js'
 import { dataReport, type AjvIssue } from './validation-messages.js'
 
 /** A compiled validator of the shared Ajv factory. */
@@ -35,7 +35,7 @@ export function invalidDocument(message: string, keyword: string): ValidationVer
 export const uncompilableSchema = (error: unknown): ValidationVerdict =>
   invalidDocument(
     `the schema cannot be compiled: ${error instanceof Error ? error.message : String(error)}`,
-    'schema',
+    UNUSABLE_SCHEMA_KEYWORD,
   )
 
 /**

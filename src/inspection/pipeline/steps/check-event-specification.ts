@@ -1,6 +1,11 @@
 import { isJsonObject, looseIgluUriParts } from '../../../shared/index.js'
 import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
-import type { DataReport, IgluValidation, ValidationVerdict } from '../iglu-validation.js'
+import {
+  isUnusableSchemaReport,
+  type DataReport,
+  type IgluValidation,
+  type ValidationVerdict,
+} from '../iglu-validation.js'
 
 /**
  * Events checked against their event specification (tracking scenario), on top of their data
@@ -80,9 +85,6 @@ export interface UncheckedRestriction {
   readonly schema: string | null
   readonly message: string
 }
-
-/** A report that says the schema itself could not be used, not that the data broke it. */
-const isUnusableSchema = (report: DataReport) => report.keyword === 'schema' && report.path === '$'
 
 export interface SpecificationCheck {
   readonly specificationId: string
@@ -175,10 +177,10 @@ function violationsOf(
     const violations = (settled: ValidationVerdict) => {
       if (settled.kind !== 'invalid' || settled.error.error !== 'ValidationError') return []
       const reports = settled.error.dataReports
-      for (const report of reports.filter(isUnusableSchema))
+      for (const report of reports.filter(isUnusableSchemaReport))
         unchecked.push({ schema: schemaUri, message: report.message })
       return restrictionViolations(
-        reports.filter((report) => !isUnusableSchema(report)),
+        reports.filter((report) => !isUnusableSchemaReport(report)),
         schemaUri,
         version,
       )
