@@ -683,6 +683,9 @@ describeWithSharedData.each(storageModes)(
         expect(appIds(await bad({ offset: 1, limit: 2 }))).toEqual(['aid=d', 'aid=c'])
         expect(appIds(await bad({ offset: 4 }))).toEqual(['aid=a'])
         expect(appIds(await bad({ offset: 0, limit: 1, vendor: SP }))).toEqual(['aid=e'])
+        // A limit written as a string is read as Micro reads it (circe's Int): the number.
+        expect(appIds(await bad({ limit: '2' }))).toEqual(['aid=e', 'aid=d'])
+        expect(appIds(await bad({ limit: '+1' }))).toEqual(['aid=e'])
         expect(await bad({ offset: 5 })).toEqual([])
         expect(await bad({ offset: 1, vendor: 'com.other' })).toEqual([])
         expect(await local('/bad', { offset: -1 })).toMatchObject({
@@ -725,6 +728,9 @@ describeWithSharedData.each(storageModes)(
               body: expect.stringContaining('limit'),
             })
         expect(await local('/good', { limit: 2_147_483_647 })).toMatchObject({ status: 200 })
+        // Micro's decoder reads a number written as a string as that number; nothing else.
+        for (const limit of ['1.5', ' 1', '2147483648', '0x10', ''])
+          expect(await local('/good', { limit })).toMatchObject({ status: 422 })
         expect(await local('/good', { specification_verdict: 'maybe' })).toMatchObject({
           status: 422,
           body: 'The request body was invalid: /specification_verdict must be one of valid, invalid, none, null',

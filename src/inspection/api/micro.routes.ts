@@ -33,7 +33,7 @@ import { inspectorUiRoutes } from '../ui/inspector-ui.routes.js'
 import type { JsonPages } from './json-array.js'
 import { sendJsonPages } from './json-array-reply.js'
 import { storedEventJson } from '../pipeline/java-doubles.js'
-import { fail, failAsMicro, readBody } from './request-bodies.js'
+import { fail, failAsMicro, readBody, withLimitTextAsNumber } from './request-bodies.js'
 import { coverageRoutes } from './coverage.routes.js'
 
 const SCHEMA_VERSION = /^[1-9]\d*-(0|[1-9]\d*)-(0|[1-9]\d*)$/
@@ -99,14 +99,18 @@ export const microRoutes: FastifyPluginAsync<{
     )
   app.get('/good', async (_request, reply) => sendGood(reply))
   app.post('/good', async (request: FastifyRequest, reply) => {
-    const reading = readBody<GoodEventFilter>(request.body, validateGoodFilter)
+    const reading = readBody<GoodEventFilter>(
+      request.body,
+      validateGoodFilter,
+      withLimitTextAsNumber,
+    )
     return reading.ok ? sendGood(reply, reading.filter) : failAsMicro(reply, reading)
   })
   const sendBad = (reply: FastifyReply, filter?: BadEventFilter) =>
     sendJsonArray(reply, store.badJsonPages(filter))
   app.get('/bad', async (_request, reply) => sendBad(reply))
   app.post('/bad', async (request: FastifyRequest, reply) => {
-    const reading = readBody<BadEventFilter>(request.body, validateBadFilter)
+    const reading = readBody<BadEventFilter>(request.body, validateBadFilter, withLimitTextAsNumber)
     return reading.ok ? sendBad(reply, reading.filter) : failAsMicro(reply, reading)
   })
 

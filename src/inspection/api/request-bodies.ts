@@ -8,10 +8,11 @@ export type BodyReading<T> =
 export function readBody<T>(
   body: unknown,
   validate: ((value: unknown) => boolean) & { errors?: unknown },
+  normalize: (parsed: unknown) => unknown = (parsed) => parsed,
 ): BodyReading<T> {
   let parsed: unknown
   try {
-    parsed = JSON.parse(typeof body === 'string' ? body : '')
+    parsed = normalize(JSON.parse(typeof body === 'string' ? body : ''))
   } catch {
     return { ok: false, status: 400, message: 'The request body was malformed.' }
   }
@@ -36,3 +37,19 @@ export const fail = (reply: FastifyReply, reading: { status: number; message: st
  */
 export const failAsMicro = (reply: FastifyReply, reading: { status: number; message: string }) =>
   reply.code(reading.status).type('text/plain; charset=utf-8').send(reading.message)
+
+/** A Java `int` as `Integer.parseInt` reads it from text: a sign, then decimal digits. */
+const JAVA_INT_TEXT = /^[+-]?[0-9]{1,10}$/
+
+/**
+ * A filter body whose `limit` is a number written as a string (`"limit":"10"`) read as that
+ * number, as Micro's decoder (circe's `Int`) reads one; any other value is left for the schema to
+ * judge, so `"x"` or `"1.5"` stay wrong types (422).
+ */
+export function withLimitTextAsNumber(parsed: unknown): unknown {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return parsed
+  const { limit } = parsed as { limit?: unknown }
+  if (typeof limit !== 'string' || !JAVA_INT_TEXT.test(limit)) return parsed
+  const value = Number(limit)
+  return value >= -2_147_483_648 && value <= 2_147_483_647 ? { ...parsed, limit: value } : parsed
+}
