@@ -451,6 +451,16 @@ describeWithSharedData.each(storageModes)(
           }),
         ])
         expect(await good({ schema: linkClick.schema })).toHaveLength(1)
+        // The spec's `schema` filter implies `ue`; Micro's matches a built-in event's own schema.
+        const structSchema = { schema: 'iglu:com.google.analytics/event/jsonschema/1-0-0' }
+        expect(await good(structSchema)).toEqual([])
+        expect(await good({ ...structSchema, event_type: 'se' })).toEqual([])
+        expect(await good({ schema: linkClick.schema, event_type: 'unstruct' })).toHaveLength(1)
+        const micro = await requestJson(`${server.baseUrl}/micro/good`, {
+          method: 'POST',
+          body: structSchema,
+        })
+        expect(micro.body).toEqual([expect.objectContaining({ eventType: 'struct' })])
         // The spec names the e code; Micro matches only the enriched name (its issue #24): both work here.
         expect(await good({ event_type: 'ue' })).toEqual([
           expect.objectContaining({ schema: linkClick.schema }),

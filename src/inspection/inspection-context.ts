@@ -178,6 +178,11 @@ export const inspectionRoutes: FastifyPluginAsync<{
   })
   for (const prefix of ['/local', '/micro']) {
     if (config.maxEvents === 0) await app.register(microDisabledRoutes, { prefix })
-    else await app.register(microRoutes, { prefix, inspection: inspection.service })
+    else
+      await app.register(microRoutes, {
+        prefix,
+        inspection: inspection.service,
+        schemaImpliesUnstruct: prefix === '/local',
+      })
   }
 }

@@ -88,6 +88,23 @@ export interface BadEventFilter {
  * code is also a name, so both read the same.
  */
 export function withEnrichedEventType(filter: GoodEventFilter): GoodEventFilter {
+  return enrichedEventType(filter)
+}
+
+/**
+ * The filter as the spec's `/local/good` reads it: a `schema` names the self-describing event of
+ * `ue_pr`/`ue_px`, so it implies the event type `ue` (Micro's `/micro/good` matches a built-in
+ * event's own schema too, `page_view`'s say, and keeps that). Null when no event can match.
+ */
+export function withSchemaImplyingUnstruct(filter: GoodEventFilter): GoodEventFilter | null {
+  if (filter.schema == null) return filter
+  const eventType = enrichedEventType(filter).event_type
+  if (eventType == null) return { ...filter, event_type: 'unstruct' }
+  // Another event type beside a schema: no event is both (null: nothing matches).
+  return eventType === 'unstruct' ? filter : null
+}
+
+function enrichedEventType(filter: GoodEventFilter): GoodEventFilter {
   const code = filter.event_type
   return code != null && Object.hasOwn(EVENT_TYPES, code)
     ? { ...filter, event_type: EVENT_TYPES[code] ?? code }

@@ -6,6 +6,7 @@ import {
   keepBadEvent,
   keepGoodEvent,
   withEnrichedEventType,
+  withSchemaImplyingUnstruct,
   type BadEventFilter,
   type GoodEventFilter,
 } from './event-filters.js'
@@ -49,7 +50,9 @@ const STREAM_BUFFER_BYTES = 4 * 1024 * 1024
  */
 export const microRoutes: FastifyPluginAsync<{
   inspection: InspectionService
-}> = async (app, { inspection }) => {
+  /** The spec's `/local` reading of a good filter: its `schema` implies the event type `ue`. */
+  schemaImpliesUnstruct: boolean
+}> = async (app, { inspection, schemaImpliesUnstruct }) => {
   const { store } = inspection
   app.removeAllContentTypeParsers()
   app.addContentTypeParser(
@@ -104,7 +107,11 @@ export const microRoutes: FastifyPluginAsync<{
       validateGoodFilter,
       withLimitTextAsNumber,
     )
-    return reading.ok ? sendGood(reply, reading.filter) : failAsMicro(reply, reading)
+    if (!reading.ok) return failAsMicro(reply, reading)
+    const filter = schemaImpliesUnstruct
+      ? withSchemaImplyingUnstruct(reading.filter)
+      : reading.filter
+    return filter === null ? reply.type(json).send('[]') : sendGood(reply, filter)
   })
   const sendBad = (reply: FastifyReply, filter?: BadEventFilter) =>
     sendJsonArray(reply, store.badJsonPages(filter))
