@@ -311,6 +311,32 @@ describe.each(backends)('data structures API on $name', (backend) => {
       'the deployment request to complete',
     )
     expect(done).toMatchObject({ success: true, deployment: { version: '1-1-0', env: 'DEV' } })
+    // A refusal found after the answer carries its code, as the synchronous answer does.
+    const unvalidated = await user.call(
+      'POST',
+      '/data-structures/v1/deployment-requests?async=true',
+      deploy('1-9-0'),
+    )
+    expect(unvalidated.status).toBe(202)
+    const refused = await pollUntil(
+      async () =>
+        (await user.call('GET', `/data-structures/v1/deployment-requests/${unvalidated.body.id}`))
+          .body,
+      (request) => request.completed === true,
+      'the refused deployment request to complete',
+    )
+    expect(refused).toMatchObject({ success: false, code: 'NOT_VALIDATED' })
+    // Another format than jsonschema names nothing the registry keeps: refused at once.
+    for (const path of ['deployment-requests', 'deployment-requests?async=true'])
+      expect(
+        await user.call('POST', `/data-structures/v1/${path}`, {
+          ...deploy('1-1-0'),
+          format: 'avro',
+        }),
+      ).toMatchObject({
+        status: 400,
+        body: { code: 'INVALID_SCHEMA_KEY', message: expect.stringContaining('jsonschema') },
+      })
     expect(
       (
         await user.call(

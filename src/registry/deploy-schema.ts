@@ -68,6 +68,11 @@ export function checkDeploymentRequest(
   if (path !== 'VALIDATED->DEV' && path !== 'DEV->PROD')
     throw new InvalidDeploymentPathError(request.source, request.target)
   const problems = schemaKeyProblems(request)
+  // The registry keeps JSON Schemas only (as validation says): another format names nothing it has.
+  if (problems.length === 0 && request.format !== 'jsonschema')
+    problems.push(
+      `format ${JSON.stringify(request.format.slice(0, 100))} must be "jsonschema": the registry keeps JSON Schemas only`,
+    )
   const version = parseSchemaVer(request.version)
   if (problems.length > 0 || version === null) throw new InvalidSchemaKeyError(problems)
   if (request.target === 'PROD' && !initiator.isAdmin)

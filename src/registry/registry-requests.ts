@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Clock } from '../auth/index.js'
 import type { CompatibilityChecker } from '../compatibility/index.js'
-import type { BackgroundTasks } from '../shared/index.js'
+import { DomainError, type BackgroundTasks } from '../shared/index.js'
 import type { SchemaDocumentCheck } from './schema-validation.js'
 import type { RegistryTables, StructureMeta } from './registry.table.js'
 
@@ -59,3 +59,26 @@ export interface MigrationInput {
 
 export type MetaInput = Partial<Pick<StructureMeta, 'hidden' | 'schemaType' | 'customData'>> &
   Record<string, unknown>
+
+/**
+ * The final result of an accepted request that failed: its message, and, for a refusal of the
+ * registry's, the `code` (and `details`) a synchronous request's answer carries, so that a client
+ * polling for it can tell `NOT_VALIDATED` from `VERSION_GAP` as one calling synchronously can.
+ */
+export function failedRequestResult(id: string, error: unknown): RequestResult {
+  const message = error instanceof Error ? error.message : String(error)
+  const refusal =
+    error instanceof DomainError
+      ? { code: error.code, ...(error.details === undefined ? {} : { details: error.details }) }
+      : {}
+  return {
+    id,
+    completed: true,
+    success: false,
+    errors: [message],
+    warnings: null,
+    info: null,
+    message,
+    ...refusal,
+  }
+}

@@ -10,6 +10,7 @@ import type {
   RequestResult,
   ValidationBody,
 } from './registry-requests.js'
+import { failedRequestResult } from './registry-requests.js'
 import {
   formatSchemaVer,
   parseSchemaVer,
@@ -229,13 +230,7 @@ export function createRegistryService(deps: RegistryServiceDeps) {
             { isAccepted: true },
           )
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error)
-        await store.finishRequest(id, {
-          ...pendingResult(id),
-          completed: true,
-          errors: [message],
-          message,
-        })
+        await store.finishRequest(id, failedRequestResult(id, error))
       }
     })
   }
