@@ -121,7 +121,7 @@ export async function writeThroughIglu(
   const uri = schemaKeyToUri(key)
   const existing = await deps.repository.find(organizationId, env, key)
   if (env === 'PROD' && existing !== null) throw new SchemaAlreadyExistsError(uri)
-  const group = await deps.repository.list(organizationId, env, {
+  const group = await deps.repository.listKeys(organizationId, env, {
     vendor: key.vendor,
     name: key.name,
     format: key.format,
@@ -144,7 +144,7 @@ export async function writeThroughIglu(
   // A version gap in PROD is refused before DEV is written; the PROD deployment checks it again.
   if (env === 'PROD' && existing === null) {
     const { vendor, name, format } = key
-    const prod = await deps.repository.list(organizationId, 'PROD', { vendor, name, format })
+    const prod = await deps.repository.listKeys(organizationId, 'PROD', { vendor, name, format })
     const gap = sequencingProblem(
       key.version,
       prod.map((schema) => schema.key.version),

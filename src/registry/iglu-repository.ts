@@ -10,18 +10,25 @@ import {
 } from '../iglu/index.js'
 import { NoSchemasAvailableError, SchemaNotFoundError } from './registry.errors.js'
 import type { Env } from './registry.store.js'
+import { readSchemaTexts, withSchemaParsedOnRead, type VersionSlot } from './schema-texts.js'
 
-/** A schema as an Iglu repository serves it. */
-export interface PublishedSchema {
+/** A schema of an Iglu repository, before its text is read: what a list of URIs needs. */
+export interface PublishedKey {
   readonly key: SchemaKey
   readonly uri: string
-  readonly schema: Record<string, unknown>
-  /** The schema's text as it was sent: numbers exactly as written. */
-  readonly text: string
   /** When this version was last written to the environment (a patch writes it again). */
   readonly deployedAt: Date
   /** Written through Iglu with isPublic=true: readable without a key. */
   readonly isPublic: boolean
+  /** Where its text is kept. */
+  readonly slot: VersionSlot
+}
+
+/** A schema as an Iglu repository serves it. */
+export interface PublishedSchema extends PublishedKey {
+  readonly schema: Record<string, unknown>
+  /** The schema's text as it was sent: numbers exactly as written. */
+  readonly text: string
 }
 
 export interface SchemaFilter {
@@ -39,23 +46,24 @@ export interface SchemaFilter {
  * `/iglu/{organizationId}/{dev|prod}/api/schemas` serves and what the inspection resolver reads in-process.
  */
 export function createIgluRepository(db: Kysely<RegistryTables>) {
-  async function published(
+  /** The schemas of the environment matching the filter, without their texts, in key order. */
+  async function publishedKeys(
     organizationId: string,
     env: Env,
     filter: SchemaFilter,
-  ): Promise<PublishedSchema[]> {
+  ): Promise<PublishedKey[]> {
     let query = db
       .selectFrom('schema_versions')
       .innerJoin('data_structures', 'data_structures.hash', 'schema_versions.data_structure_hash')
       .select([
+        'data_structure_hash',
         'vendor',
         'name',
         'format',
         'version',
-        'schema',
         'deployed_at',
         'is_public',
-        sql<string>`schema::text`.as('schema_text'),
+        'schema_bytes',
       ])
       .where('organization_id', '=', organizationId)
       .where('env', '=', env)
@@ -63,24 +71,47 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
     if (filter.name !== undefined) query = query.where('name', '=', filter.name)
     if (filter.format !== undefined) query = query.where('format', '=', filter.format)
     if (filter.version !== undefined) query = query.where('version', '=', filter.version)
-    const rows = await query.execute()
-    const schemas: PublishedSchema[] = []
-    for (const row of rows) {
+    const keys: PublishedKey[] = []
+    for (const row of await query.execute()) {
       const version = parseSchemaVer(row.version)
       if (version === null || (filter.model !== undefined && version.model !== filter.model))
         continue
       if (filter.readable !== undefined && !filter.readable(row.vendor, row.is_public)) continue
       const key: SchemaKey = { vendor: row.vendor, name: row.name, format: row.format, version }
-      schemas.push({
+      keys.push({
         key,
         uri: schemaKeyToUri(key),
-        schema: row.schema,
-        text: row.schema_text,
         deployedAt: row.deployed_at,
         isPublic: row.is_public,
+        slot: {
+          hash: row.data_structure_hash,
+          env,
+          version: row.version,
+          bytes: row.schema_bytes,
+        },
       })
     }
-    return schemas.sort(bySchemaKey)
+    return keys.sort(bySchemaKey)
+  }
+
+  /** The schemas of these keys with their texts, read a page at a time; one removed since is left out. */
+  async function withTexts(keys: readonly PublishedKey[]): Promise<PublishedSchema[]> {
+    const textOf = await readSchemaTexts(
+      db,
+      keys.map((key) => key.slot),
+    )
+    return keys.flatMap((key) => {
+      const text = textOf(key.slot)
+      return text === undefined ? [] : [withSchemaParsedOnRead({ ...key, text })]
+    })
+  }
+
+  async function published(
+    organizationId: string,
+    env: Env,
+    filter: SchemaFilter,
+  ): Promise<PublishedSchema[]> {
+    return withTexts(await publishedKeys(organizationId, env, filter))
   }
 
   async function findOne(
@@ -108,9 +139,9 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
     async creationTimes(
       organizationId: string,
       env: Env,
-      schemas: readonly PublishedSchema[],
+      schemas: readonly PublishedKey[],
     ): Promise<Map<string, Date>> {
-      const byHashVersion = new Map<string, PublishedSchema>()
+      const byHashVersion = new Map<string, PublishedKey>()
       for (const schema of schemas) {
         const { vendor, name, format, version } = schema.key
         const hash = dataStructureHash(organizationId, vendor, name, format)
@@ -141,16 +172,22 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
     /** Every schema of the environment matching the filter, ordered by vendor, name, format, then SchemaVer. */
     list: published,
 
-    /** Like `list`, but an empty answer is Iglu Server's 404 "No schemas available". */
-    async listOrFail(
+    /** Like `list`, without the schemas' texts (a list of URIs, a count): no schema is read. */
+    listKeys: publishedKeys,
+
+    /** Like `listKeys`, but an empty answer is Iglu Server's 404 "No schemas available". */
+    async listKeysOrFail(
       organizationId: string,
       env: Env,
       filter: SchemaFilter,
-    ): Promise<PublishedSchema[]> {
-      const schemas = await published(organizationId, env, filter)
-      if (schemas.length === 0) throw new NoSchemasAvailableError()
-      return schemas
+    ): Promise<PublishedKey[]> {
+      const keys = await publishedKeys(organizationId, env, filter)
+      if (keys.length === 0) throw new NoSchemasAvailableError()
+      return keys
     },
+
+    /** The schemas of keys listed by `listKeys`, with their texts. */
+    withTexts,
 
     find: (organizationId: string, env: Env, key: SchemaKey, readable?: SchemaFilter['readable']) =>
       findOne(organizationId, env, key, readable),
@@ -183,7 +220,7 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
 
 export type IgluRepository = ReturnType<typeof createIgluRepository>
 
-function bySchemaKey(a: PublishedSchema, b: PublishedSchema): number {
+function bySchemaKey(a: PublishedKey, b: PublishedKey): number {
   return (
     byText(a.key.vendor, b.key.vendor) ||
     byText(a.key.name, b.key.name) ||

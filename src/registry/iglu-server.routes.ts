@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { Principal } from '../auth/index.js'
-import { ErrorBodyRef } from '../http/index.js'
+import { ErrorBodyRef, jsonArrayBody } from '../http/index.js'
 import { objectMembers, objectText, parseSchemaVer } from '../iglu/index.js'
-import type { IgluRepository, PublishedSchema } from './iglu-repository.js'
+import type { IgluRepository, PublishedKey, PublishedSchema } from './iglu-repository.js'
 import { SchemaNotFoundError } from './registry.errors.js'
 import {
   IGLU_BASE_PARAMS,
@@ -53,8 +53,8 @@ function represent(schema: PublishedSchema, repr: ReprName, createdAt?: Date): s
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
-/** A JSON array of items already written as JSON. */
-const jsonArrayOf = (texts: readonly string[]) => `[${texts.join(',')}]`
+/** Characters of schema text represented between two turns of the event loop (~5 ms of work). */
+const REPRESENTED_BYTES = 1024 * 1024
 
 /**
  * `.../api/meta/health`: `OK` as text, without credentials, as Iglu Server answers load balancers;
@@ -126,16 +126,31 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
   ): ReprName =>
     query.repr ?? (query.metadata === '1' || query.metadata === 'true' ? 'meta' : fallback)
 
-  /** A list in `repr`: for `meta`, with each schema's creation time (one more query). */
+  /**
+   * A list in `repr`: URIs without reading a schema; the schemas' texts, read a page at a time, with
+   * a turn of the event loop after each REPRESENTED_BYTES moved; for `meta`, each schema's creation
+   * time too (one more query).
+   */
   const represented = async (
     organizationId: string,
     env: 'DEV' | 'PROD',
-    schemas: readonly PublishedSchema[],
+    keys: readonly PublishedKey[],
     repr: ReprName,
   ) => {
+    if (repr === 'uri') return jsonArrayBody(keys.map((key) => JSON.stringify(key.uri)))
     const created =
-      repr === 'meta' ? await repository.creationTimes(organizationId, env, schemas) : null
-    return jsonArrayOf(schemas.map((s) => represent(s, repr, created?.get(s.uri))))
+      repr === 'meta' ? await repository.creationTimes(organizationId, env, keys) : null
+    const texts: string[] = []
+    let sinceTurn = 0
+    for (const schema of await repository.withTexts(keys)) {
+      if (sinceTurn > REPRESENTED_BYTES) {
+        await new Promise<void>((resolve) => setImmediate(resolve))
+        sinceTurn = 0
+      }
+      texts.push(represent(schema, repr, created?.get(schema.uri)))
+      sinceTurn += schema.text.length
+    }
+    return jsonArrayBody(texts)
   }
 
   app.get(
@@ -152,7 +167,7 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
     },
     async (request, reply) => {
       const { organizationId, env, readable } = scope(request)
-      const all = await repository.list(organizationId, env, { readable })
+      const all = await repository.listKeys(organizationId, env, { readable })
       const repr = reprOf(request.query, 'uri')
       return reply.type(JSON_TYPE).send(await represented(organizationId, env, all, repr))
     },
@@ -172,7 +187,7 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
     },
     async (request, reply) => {
       const { organizationId, env, readable } = scope(request)
-      const found = await repository.listOrFail(organizationId, env, {
+      const found = await repository.listKeysOrFail(organizationId, env, {
         vendor: request.params.vendor,
         readable,
       })
@@ -196,7 +211,7 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
     async (request, reply) => {
       const { organizationId, env, readable } = scope(request)
       const { vendor, name } = request.params
-      const found = await repository.listOrFail(organizationId, env, { vendor, name, readable })
+      const found = await repository.listKeysOrFail(organizationId, env, { vendor, name, readable })
       const repr = reprOf(request.query, 'uri')
       return reply.type(JSON_TYPE).send(await represented(organizationId, env, found, repr))
     },
@@ -219,7 +234,7 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
       const { organizationId, env, readable } = scope(request)
       const { vendor, name, format, version } = request.params
       if (MODEL.test(version)) {
-        const found = await repository.listOrFail(organizationId, env, {
+        const found = await repository.listKeysOrFail(organizationId, env, {
           vendor,
           name,
           format,

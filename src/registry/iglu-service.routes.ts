@@ -199,7 +199,7 @@ export const igluServiceRoutes: FastifyPluginAsyncTypebox<{
         principal === null
           ? 0
           : (
-              await repository.list(principal.organizationId, env, {
+              await repository.listKeys(principal.organizationId, env, {
                 readable: schemasReadableBy(principal),
               })
             ).length

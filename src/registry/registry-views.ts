@@ -39,8 +39,10 @@ export type DataStructureView = ReturnType<typeof dataStructureView>
 export type DeploymentView = ReturnType<typeof deploymentView>
 
 /** One entry per version, lowest first: a version deployed to both environments once, as DEV has it. */
-export function versionsInOrder(versions: readonly SchemaVersion[]): SchemaVersion[] {
-  const once = new Map<string, SchemaVersion>()
+export function versionsInOrder<V extends Pick<SchemaVersion, 'env' | 'version'>>(
+  versions: readonly V[],
+): V[] {
+  const once = new Map<string, V>()
   for (const version of versions)
     if (!once.has(version.version) || version.env === 'DEV') once.set(version.version, version)
   return [...once.values()].sort((a, b) =>

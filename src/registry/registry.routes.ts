@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { requirePrincipal } from '../auth/index.js'
-import { jsonTextOf, queryFlag } from '../http/index.js'
+import { jsonArrayBody, jsonTextOf, queryFlag } from '../http/index.js'
 import type { RegistryService } from './registry.service.js'
 import { initiatorOf } from './deployment-request.js'
 import {
@@ -24,8 +24,6 @@ const MAX_PAGE = 100_000
 
 type RegistryOptions = { registry: RegistryService }
 const JSON_TYPE = 'application/json; charset=utf-8'
-/** A JSON array of documents already written as JSON. */
-const jsonArrayOf = (texts: readonly string[]) => `[${texts.join(',')}]`
 const caller = (principal: Parameters<typeof requirePrincipal>[0]) =>
   requirePrincipal(principal, 'use the registry')
 
@@ -106,7 +104,7 @@ export const dataStructureRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = a
     reply
       .type(JSON_TYPE)
       .send(
-        jsonArrayOf(
+        jsonArrayBody(
           await registry.structureVersions(
             caller(request.principal).organizationId,
             request.params.hash,
@@ -153,7 +151,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async 
     reply
       .type(JSON_TYPE)
       .send(
-        jsonArrayOf(
+        jsonArrayBody(
           await registry.schemaVersions(
             caller(request.principal).organizationId,
             request.query.env,

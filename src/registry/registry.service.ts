@@ -333,16 +333,16 @@ export function createRegistryService(deps: RegistryServiceDeps) {
      */
     async schemaVersions(organizationId: string, env: Env | undefined, latestOnly: boolean) {
       const structures = await store.listStructures(organizationId, {})
-      const versions = await store.versionsOf(
+      const slots = await store.versionSlotsOf(
         structures.map((structure) => structure.hash),
         env,
       )
-      const texts: string[] = []
-      for (const structure of structures) {
-        const ordered = versionsInOrder(versions.get(structure.hash) ?? [])
-        for (const version of latestOnly ? ordered.slice(-1) : ordered) texts.push(version.text)
-      }
-      return texts
+      // Only the schemas answered are read, a page at a time.
+      const chosen = structures.flatMap((structure) => {
+        const ordered = versionsInOrder(slots.get(structure.hash) ?? [])
+        return latestOnly ? ordered.slice(-1) : ordered
+      })
+      return (await store.withSchemas(chosen)).map((version) => version.text)
     },
 
     /** Raw schemas of every version of one data structure (in `env`, or in either), lowest first. */

@@ -14,7 +14,9 @@ import type {
   ValidatedCandidate,
 } from './registry-records.js'
 
-export type { DataStructure, Deployment, Env, SchemaVersion, ValidatedCandidate }
+import { createVersionReads, type StoredVersionSlot } from './version-reads.js'
+
+export type { DataStructure, Deployment, Env, SchemaVersion, StoredVersionSlot, ValidatedCandidate }
 
 type Identity = {
   organizationId: string
@@ -26,36 +28,12 @@ type Identity = {
 
 /** Rows of the registry tables, mapped to domain values. Bind it to a transaction to make several calls atomic. */
 export function createRegistryStore(db: Kysely<RegistryTables>) {
-  /** The versions of these data structures, by hash, in one query. */
-  async function versionsOf(
-    hashes: readonly string[],
-    env?: Env,
-  ): Promise<Map<string, SchemaVersion[]>> {
-    const byHash = new Map<string, SchemaVersion[]>()
-    if (hashes.length === 0) return byHash
-    let query = db
-      .selectFrom('schema_versions')
-      .selectAll()
-      .select(sql<string>`schema::text`.as('schema_text'))
-      .where('data_structure_hash', 'in', hashes)
-    if (env !== undefined) query = query.where('env', '=', env)
-    for (const r of await query.execute()) {
-      let versions = byHash.get(r.data_structure_hash)
-      if (versions === undefined) byHash.set(r.data_structure_hash, (versions = []))
-      versions.push({
-        env: r.env,
-        version: r.version,
-        schema: r.schema,
-        text: r.schema_text,
-        contentHash: r.content_hash,
-        patchLevel: r.patch_level,
-      })
-    }
-    return byHash
-  }
+  const { versionsOf, versionSlotsOf, withSchemas } = createVersionReads(db)
 
   return {
     versionsOf,
+    versionSlotsOf,
+    withSchemas,
 
     /** Serialises every change to one data structure until the transaction ends. */
     async lockStructure(hash: string): Promise<void> {

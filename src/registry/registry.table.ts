@@ -44,6 +44,8 @@ export interface SchemaVersionsTable {
   deployed_at: Date
   /** Written through Iglu with isPublic=true: readable without a key. */
   is_public: Generated<boolean>
+  /** The schema's text size in bytes, computed by the database. */
+  schema_bytes: Generated<number>
 }
 
 export interface DeploymentsTable {
