@@ -363,10 +363,16 @@ describe.each(backends)('data structures API on $name', (backend) => {
       (await user.call('PUT', `/data-structures/v1/${'0'.repeat(64)}/meta`, { hidden: true }))
         .status,
     ).toBe(404)
-    for (const body of [{ hidden: 'yes' }, { schemaType: 'page' }, { customData: { a: 1 } }]) {
+    for (const body of [
+      { hidden: 'yes' },
+      { schemaType: 'page' },
+      { customData: { a: 1 } },
+      { lockStatus: 5 },
+      { managedFrom: { url: 'x' } },
+    ]) {
       const response = await user.call('PUT', `/data-structures/v1/${hash}/meta`, body)
       expect(response.status).toBe(400)
-      expect(response.body.message).toMatch(/hidden|schemaType|customData/)
+      expect(response.body.message).toMatch(/hidden|schemaType|customData|lockStatus|managedFrom/)
     }
     // Concurrent PATCHes each keep their own field: none is lost to another's read-modify-write.
     const fields = Array.from({ length: 30 }, (_, i) => `k${i}`)

@@ -20,6 +20,10 @@ export const Meta = Type.Object(
       Type.Union([Type.Literal('event'), Type.Literal('entity'), Type.Null()]),
     ),
     customData: Type.Optional(Type.Record(Type.String(), Type.String())),
+    // Written by snowplow-cli (`locked`, and the URL a structure is managed from): strings, as its
+    // clients read them back.
+    lockStatus: Type.Optional(Type.String({ maxLength: 100 })),
+    managedFrom: Type.Optional(Type.String({ maxLength: 2000 })),
   },
   { additionalProperties: true },
 )
