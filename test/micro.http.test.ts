@@ -730,6 +730,11 @@ describeWithSharedData.each(storageModes)(
           body: expect.stringContaining('limit'),
         })
         expect(await local('/bad', { vendor: 3 })).toMatchObject({ status: 422 })
+        // The item at fault is named, not the null the list could have been.
+        expect(await local('/good', { contexts: [1] })).toMatchObject({
+          status: 422,
+          body: 'The request body was invalid: /contexts/0 must be string',
+        })
         // A limit is a JVM Int in Micro: past it, a wrong type rather than "everything".
         for (const body of ['{"limit":99999999999999999999}', '{"limit":1e400}'])
           for (const path of ['/good', '/bad'])

@@ -37,7 +37,7 @@ describe('validators compiled at their first use', () => {
 })
 
 describe('a value outside a union of constants', () => {
-  const { env, kind, other } = validatorsOnFirstUse(
+  const { env, kind, other, list } = validatorsOnFirstUse(
     {
       env: {
         type: 'object',
@@ -47,6 +47,7 @@ describe('a value outside a union of constants', () => {
         anyOf: [{ anyOf: [{ const: 'event' }, { enum: ['entity'] }] }, { type: 'null' }],
       },
       other: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+      list: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] },
     },
     { allErrors: true },
   )
@@ -59,6 +60,12 @@ describe('a value outside a union of constants', () => {
     )
     expect(kind('x')).toBe(false)
     expect(allowedValuesIssue(kind.errors)?.message).toBe('must be one of event, entity, null')
+  })
+
+  it('names a problem inside the value rather than the null it could have been', () => {
+    expect(list(['a', 1])).toBe(false)
+    expect(allowedValuesIssue(list.errors)).toBeUndefined()
+    expect(list.errors?.[0]).toMatchObject({ instancePath: '/1', message: 'must be string' })
   })
 
   it('leaves any other union to Ajv', () => {

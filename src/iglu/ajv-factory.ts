@@ -199,7 +199,12 @@ export function allowedValuesIssue(
   const values: unknown[] = []
   for (const issue of issues) {
     // A nested union (a union of constants, or null) reports its own anyOf at the same place.
-    if (issue.keyword === 'anyOf' || (issue.instancePath ?? '') !== at) continue
+    if (issue.keyword === 'anyOf') continue
+    const path = issue.instancePath ?? ''
+    // A branch that failed inside the value (`/contexts/0 must be string` beside `/contexts must
+    // be null`): that is the problem to name, not the list of constants.
+    if (path.startsWith(`${at}/`)) return undefined
+    if (path !== at) continue
     if (issue.keyword === 'const') values.push(issue.params?.allowedValue)
     else if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues))
       values.push(...(issue.params.allowedValues as unknown[]))
