@@ -91,6 +91,32 @@ describe('JSON arrays written an item at a time', () => {
     expect(produced).toBeLessThan(20)
   })
 
+  it('lets the event loop turn between two pages, even for a client that takes them at once', async () => {
+    // Turns of the loop, counted by a callback that schedules itself after each one.
+    let turns = 0
+    let counting = true
+    const tick = () => {
+      turns++
+      if (counting) setImmediate(tick)
+    }
+    setImmediate(tick)
+    const turnsAtEachPage: number[] = []
+    async function* counted(): JsonPages {
+      for (let page = 0; page < 6; page++) {
+        turnsAtEachPage.push(turns)
+        yield [String(page)]
+      }
+    }
+    try {
+      expect(await answerText(await jsonArrayAnswer(counted()))).toBe('[0,1,2,3,4,5]')
+    } finally {
+      counting = false
+    }
+    // The first two pages are read before the answer starts; each later one after a turn.
+    for (let page = 3; page < 6; page++)
+      expect(turnsAtEachPage[page]).toBeGreaterThan(turnsAtEachPage[page - 1]!)
+  })
+
   it('ends the stream with the error of a page that cannot be read', async () => {
     async function* failing(): JsonPages {
       yield ['1']
