@@ -1,3 +1,4 @@
+import { setImmediate as otherWork } from 'node:timers/promises'
 import type { Principal } from '../auth/index.js'
 import { validationIssueText, validatorsOnFirstUse } from '../iglu/index.js'
 import { isJsonObject } from '../shared/index.js'
@@ -128,6 +129,7 @@ export function createEventSpecWrites(deps: {
       for (const [index, id] of ids.entries()) {
         if (seen.has(id.toLowerCase())) continue
         seen.add(id.toLowerCase())
+        if (seen.size % 8 === 0) await otherWork()
         const scenario = await store.find(principal.organizationId, id.toLowerCase())
         if (scenario === null) throw new EventSpecNotFoundError(id)
         const devOnly = await sourcesOnlyInDev(resolve, scenario)

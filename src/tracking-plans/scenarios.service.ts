@@ -319,6 +319,7 @@ export function createScenariosService(deps: ScenariosDeps) {
       const problems: Problem[] = []
       const checkedAll: { draft: Scenario; placement: ScenarioPlacement }[] = []
       for (const [index, scenario] of scenarios.entries()) {
+        if (index > 0) await otherWork()
         const { id: _id, version: _version, status: _status, ...definition } = scenario
         const input: ScenarioInput = { ...definition, status: 'published' }
         const draft = buildScenario(scenario.id, input, scenario.version, 'published')

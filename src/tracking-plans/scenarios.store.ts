@@ -1,3 +1,4 @@
+import { setImmediate as otherWork } from 'node:timers/promises'
 import type { Kysely, Transaction } from 'kysely'
 import {
   constraintOutcome,
@@ -16,6 +17,9 @@ import type { TrackingPlanTables } from './tracking-plan.tables.js'
 import type { KeptVersion } from './scenario-versioning.js'
 import type { HistoryRecord, Scenario, ScenarioStatus } from './scenarios.schemas.js'
 import { columnsOf, toHistoryRecord, toScenario, type ScenarioPlacement } from './scenario-rows.js'
+
+/** Edits of one transaction written between two turns of the event loop. */
+const EDITS_BETWEEN_TURNS = 8
 
 export type {
   EditDecider,
@@ -259,6 +263,9 @@ export function createScenariosStore(
         await db.transaction().execute(async (tx) => {
           await hold(tx, organizationId, edits)
           for (; index < edits.length; index++) {
+            // PGlite answers each statement without a turn of the event loop: a thousand edits
+            // in one go held it for seconds. Other requests' queries wait for the transaction.
+            if (index > 0 && index % EDITS_BETWEEN_TURNS === 0) await otherWork()
             const outcome = await editIn(tx, organizationId, edits[index] as ScenarioEdit)
             if (outcome.kind !== 'written') throw new EditRefused(outcome)
           }
