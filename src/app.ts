@@ -260,6 +260,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
         list: async () =>
           inspectedOrganizationId === null ? [] : plans.specificationRules(inspectedOrganizationId),
         revision: plans.revision,
+        sharedWithOtherInstances: store.kind !== 'pglite',
       },
     })
     inspection = opened
