@@ -303,13 +303,13 @@ describe.each(backends)('data structures API on $name', (backend) => {
       deploy('1-1-0'),
     )
     expect(deployment.status).toBe(202)
-    const done = await pollUntil(
-      async () =>
-        (await user.call('GET', `/data-structures/v1/deployment-requests/${deployment.body.id}`))
-          .body,
-      (request) => request.completed === true,
-      'the deployment request to complete',
-    )
+    const completed = (id: string) =>
+      pollUntil(
+        async () => (await user.call('GET', `/data-structures/v1/deployment-requests/${id}`)).body,
+        (request) => request.completed === true,
+        `deployment request ${id} to complete`,
+      )
+    const done = await completed(deployment.body.id)
     expect(done).toMatchObject({ success: true, deployment: { version: '1-1-0', env: 'DEV' } })
     // A refusal found after the answer carries its code, as the synchronous answer does.
     const unvalidated = await user.call(
@@ -318,13 +318,7 @@ describe.each(backends)('data structures API on $name', (backend) => {
       deploy('1-9-0'),
     )
     expect(unvalidated.status).toBe(202)
-    const refused = await pollUntil(
-      async () =>
-        (await user.call('GET', `/data-structures/v1/deployment-requests/${unvalidated.body.id}`))
-          .body,
-      (request) => request.completed === true,
-      'the refused deployment request to complete',
-    )
+    const refused = await completed(unvalidated.body.id)
     expect(refused).toMatchObject({ success: false, code: 'NOT_VALIDATED' })
     // Another format than jsonschema names nothing the registry keeps: refused at once.
     for (const path of ['deployment-requests', 'deployment-requests?async=true'])

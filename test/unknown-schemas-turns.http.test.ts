@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOOKUPS_PER_TURN } from '../src/registry/registry-context.js'
 import { requestJson } from './support/api-client.js'
-import { postTp2 } from './support/event-loop-watch.js'
+import { countTurns, postTp2 } from './support/event-loop-watch.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
@@ -22,21 +22,15 @@ describe('an event naming many schemas no one deployed, on embedded PGlite', () 
         data: {},
       })),
     })
-    let turns = 0
-    let counting = true
-    const tick = () => {
-      turns++
-      if (counting) setImmediate(tick)
-    }
-    setImmediate(tick)
+    const loop = countTurns()
     const answer = await postTp2(server.baseUrl, [
       { e: 'pv', p: 'web', tv: 'js-3.0.0', co: contexts },
     ])
     expect(answer.status).toBe(200)
     // Read after every answered request's events are stored.
     expect((await requestJson(`${server.baseUrl}/micro/all`)).body).toMatchObject({ bad: 1 })
-    counting = false
+    loop.stop()
     // At most LOOKUPS_PER_TURN queries a turn: the loop turned at least COUNT / LOOKUPS_PER_TURN times.
-    expect(turns).toBeGreaterThanOrEqual(COUNT / LOOKUPS_PER_TURN)
+    expect(loop.turns()).toBeGreaterThanOrEqual(COUNT / LOOKUPS_PER_TURN)
   })
 })

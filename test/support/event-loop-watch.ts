@@ -39,3 +39,23 @@ export function postTp2(baseUrl: string, events: readonly Record<string, string>
     }),
   })
 }
+
+/**
+ * Counts turns of this process's event loop (a callback that schedules itself with setImmediate
+ * after each one) until `stop()`.
+ */
+export function countTurns(): { turns(): number; stop(): void } {
+  let turns = 0
+  let counting = true
+  const tick = () => {
+    turns++
+    if (counting) setImmediate(tick)
+  }
+  setImmediate(tick)
+  return {
+    turns: () => turns,
+    stop: () => {
+      counting = false
+    },
+  }
+}

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isFullTier } from '../../../test/support/fuzz-settings.js'
+import { countTurns } from '../../../test/support/event-loop-watch.js'
 import { answerText } from '../../../test/support/json-answer.js'
 import {
   CommaLedJson,
@@ -92,25 +93,18 @@ describe('JSON arrays written an item at a time', () => {
   })
 
   it('lets the event loop turn between two pages, even for a client that takes them at once', async () => {
-    // Turns of the loop, counted by a callback that schedules itself after each one.
-    let turns = 0
-    let counting = true
-    const tick = () => {
-      turns++
-      if (counting) setImmediate(tick)
-    }
-    setImmediate(tick)
+    const loop = countTurns()
     const turnsAtEachPage: number[] = []
     async function* counted(): JsonPages {
       for (let page = 0; page < 6; page++) {
-        turnsAtEachPage.push(turns)
+        turnsAtEachPage.push(loop.turns())
         yield [String(page)]
       }
     }
     try {
       expect(await answerText(await jsonArrayAnswer(counted()))).toBe('[0,1,2,3,4,5]')
     } finally {
-      counting = false
+      loop.stop()
     }
     // The first two pages are read before the answer starts; each later one after a turn.
     for (let page = 3; page < 6; page++)
