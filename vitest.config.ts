@@ -30,6 +30,8 @@ const OWN_PROCESS = [
   'test/javascript-enrichment-stall.http.test.ts',
   'test/lookup-enrichment-stall.http.test.ts',
   'test/pii-enrichment-stall.http.test.ts',
+  'test/trigger-images.http.test.ts',
+  'test/registry-read-turns.http.test.ts',
 ]
 
 /**
