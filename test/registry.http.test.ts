@@ -224,6 +224,10 @@ describe.each(backends)('data structures API on $name', (backend) => {
     expect(await page(`from=${'9'.repeat(40)}&size=1`)).toEqual([])
     expect((await page('env=PROD')).map((d) => d.env)).toEqual(['PROD'])
     expect((await page('version=1-0-1')).every((d) => d.version === '1-0-1')).toBe(true)
+    // A version that is no SchemaVer is refused, as /versions/{v} refuses it, not answered [].
+    expect(
+      await user.call('GET', `/data-structures/v1/${hash}/deployments?version=bad`),
+    ).toMatchObject({ status: 400, body: { code: 'INVALID_SCHEMA_KEY' } })
     expect((await user.call('GET', `/data-structures/v1/${hash}/deployments?size=-1`)).status).toBe(
       400,
     )

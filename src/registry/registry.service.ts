@@ -65,14 +65,18 @@ export function createRegistryService(deps: RegistryServiceDeps) {
   async function readVersion(read: VersionRead): Promise<VersionFound> {
     const { organizationId, hash, version, env } = read
     await structureOrThrow(organizationId, hash)
-    if (parseSchemaVer(version) === null)
-      throw new InvalidSchemaKeyError([
-        `version "${version.slice(0, 100)}" must be ${SCHEMA_VER_RULE}`,
-      ])
+    schemaVerOrThrow(version)
     const found = (await store.versions(hash, env)).filter((v) => v.version === version)
     const chosen = found.find((v) => v.env === 'PROD') ?? found[0]
     if (chosen === undefined) throw new VersionNotDeployedError(version, env)
     return { schema: chosen.schema, text: chosen.text }
+  }
+
+  function schemaVerOrThrow(version: string): void {
+    if (parseSchemaVer(version) === null)
+      throw new InvalidSchemaKeyError([
+        `version "${version.slice(0, 100)}" must be ${SCHEMA_VER_RULE}`,
+      ])
   }
 
   async function structureOrThrow(organizationId: string, hash: string): Promise<DataStructure> {
@@ -324,6 +328,7 @@ export function createRegistryService(deps: RegistryServiceDeps) {
       query: { from: number; size: number; env?: Env | undefined; version?: string | undefined },
     ) {
       await structureOrThrow(organizationId, hash)
+      if (query.version !== undefined) schemaVerOrThrow(query.version)
       return (await store.deployments(hash, query)).map(deploymentView)
     },
 
