@@ -141,15 +141,12 @@ export function createIgluRepository(db: Kysely<RegistryTables>) {
       env: Env,
       schemas: readonly PublishedKey[],
     ): Promise<Map<string, Date>> {
-      const byHashVersion = new Map<string, PublishedKey>()
-      for (const schema of schemas) {
-        const { vendor, name, format, version } = schema.key
-        const hash = dataStructureHash(organizationId, vendor, name, format)
-        byHashVersion.set(`${hash} ${formatSchemaVer(version)}`, schema)
-      }
+      const byHashVersion = new Map(
+        schemas.map((schema) => [`${schema.slot.hash} ${schema.slot.version}`, schema]),
+      )
       const times = new Map(schemas.map((schema) => [schema.uri, schema.deployedAt]))
       if (schemas.length === 0) return times
-      const hashes = [...new Set([...byHashVersion.keys()].map((key) => key.split(' ')[0] ?? ''))]
+      const hashes = [...new Set(schemas.map((schema) => schema.slot.hash))]
       const rows = await db
         .selectFrom('deployments')
         .select(['data_structure_hash', 'version', (eb) => eb.fn.min('ts').as('first')])

@@ -1,3 +1,4 @@
+import { setImmediate as otherWork } from 'node:timers/promises'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { Principal } from '../auth/index.js'
@@ -144,7 +145,7 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
     let sinceTurn = 0
     for (const schema of await repository.withTexts(keys)) {
       if (sinceTurn > REPRESENTED_BYTES) {
-        await new Promise<void>((resolve) => setImmediate(resolve))
+        await otherWork()
         sinceTurn = 0
       }
       texts.push(represent(schema, repr, created?.get(schema.uri)))

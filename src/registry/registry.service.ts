@@ -3,14 +3,14 @@ import { schemaMigration, type SchemaMigration } from './schema-migrations.js'
 import { deploymentChange, misversionedWarning, versionChange } from './version-change.js'
 import { isUuid } from '../shared/index.js'
 import type { PendingWork, StructureMeta } from './registry.table.js'
-import type {
-  MetaInput,
-  MigrationInput,
-  RegistryServiceDeps,
-  RequestResult,
-  ValidationBody,
+import {
+  failedRequestResult,
+  type MetaInput,
+  type MigrationInput,
+  type RegistryServiceDeps,
+  type RequestResult,
+  type ValidationBody,
 } from './registry-requests.js'
-import { failedRequestResult } from './registry-requests.js'
 import {
   formatSchemaVer,
   parseSchemaVer,

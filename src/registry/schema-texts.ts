@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { sql, type Kysely } from 'kysely'
 import type { RegistryTables } from './registry.table.js'
 import type { Env } from './registry-records.js'
@@ -21,8 +22,6 @@ export interface VersionSlot {
 }
 
 const slotKey = (hash: string, env: Env, version: string) => `${hash} ${env} ${version}`
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /**
  * The schema text of each slot, as it was sent, by slot (a slot whose version was removed since it

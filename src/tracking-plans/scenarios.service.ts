@@ -3,7 +3,7 @@ import { setImmediate as otherWork } from 'node:timers/promises'
 import type { Clock, Principal } from '../auth/index.js'
 import type { CompatibilityChecker } from '../compatibility/index.js'
 import { type DesignSchemaChecker } from '../iglu/index.js'
-import { isUuid } from '../shared/index.js'
+import { inBatchesBetweenTurns, isUuid } from '../shared/index.js'
 import { compatibilityProblems } from './scenario-compatibility.js'
 import {
   buildScenario,
@@ -102,19 +102,12 @@ export function createScenariosService(deps: ScenariosDeps) {
     resolve: SourceResolver,
     subject?: string,
   ): Promise<Problem[]> {
-    const problems: Problem[] = []
-    for (let start = 0; start < scenarios.length; start += LIST_CHECKS_AT_ONCE) {
-      // Checks answered from the verdict cache (or PGlite's store) settle without a turn of the
-      // event loop: a list of 2 500 held it for 0.3–0.5 s, 1.5–2.5 s with cold caches.
-      if (start > 0) await otherWork()
-      for (const found of await Promise.all(
-        scenarios
-          .slice(start, start + LIST_CHECKS_AT_ONCE)
-          .map((scenario) => compatibilityOf(scenario, resolve, false, subject)),
-      ))
-        problems.push(...found)
-    }
-    return problems
+    // Checks answered from the verdict cache (or PGlite's store) settle without a turn of the
+    // event loop: in one go, a list of 2 500 held it for 0.3–0.5 s, 1.5–2.5 s with cold caches.
+    const found = await inBatchesBetweenTurns(scenarios, LIST_CHECKS_AT_ONCE, (scenario) =>
+      compatibilityOf(scenario, resolve, false, subject),
+    )
+    return found.flat()
   }
 
   /** Every check of a write except the version rules of an edit, which need the row lock. */

@@ -88,7 +88,10 @@ export interface BadEventFilter {
  * code is also a name, so both read the same.
  */
 export function withEnrichedEventType(filter: GoodEventFilter): GoodEventFilter {
-  return enrichedEventType(filter)
+  const code = filter.event_type
+  return code != null && Object.hasOwn(EVENT_TYPES, code)
+    ? { ...filter, event_type: EVENT_TYPES[code] ?? code }
+    : filter
 }
 
 /**
@@ -98,17 +101,10 @@ export function withEnrichedEventType(filter: GoodEventFilter): GoodEventFilter 
  */
 export function withSchemaImplyingUnstruct(filter: GoodEventFilter): GoodEventFilter | null {
   if (filter.schema == null) return filter
-  const eventType = enrichedEventType(filter).event_type
+  const eventType = withEnrichedEventType(filter).event_type
   if (eventType == null) return { ...filter, event_type: 'unstruct' }
   // Another event type beside a schema: no event is both (null: nothing matches).
   return eventType === 'unstruct' ? filter : null
-}
-
-function enrichedEventType(filter: GoodEventFilter): GoodEventFilter {
-  const code = filter.event_type
-  return code != null && Object.hasOwn(EVENT_TYPES, code)
-    ? { ...filter, event_type: EVENT_TYPES[code] ?? code }
-    : filter
 }
 
 /** Exact matches on the enriched event type and the full schema URI; the event must carry every listed context. */
