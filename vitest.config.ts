@@ -32,6 +32,7 @@ const OWN_PROCESS = [
   'test/pii-enrichment-stall.http.test.ts',
   'test/trigger-images.http.test.ts',
   'test/registry-read-turns.http.test.ts',
+  'test/tracking-plan-list-turns.http.test.ts',
 ]
 
 /**

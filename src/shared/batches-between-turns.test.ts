@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { countTurns } from '../../test/support/event-loop-watch.js'
-import { inBatchesBetweenTurns } from './batches-between-turns.js'
+import { inBatchesBetweenTurns, mapBetweenTurns } from './batches-between-turns.js'
 
 describe('work in batches with a turn of the event loop between', () => {
   it('keeps the order, runs a batch together, and turns the loop between batches', async () => {
@@ -19,5 +19,36 @@ describe('work in batches with a turn of the event loop between', () => {
     expect(turnOf(4)).toBeGreaterThan(turnOf(3))
     expect(turnOf(7)).toBeGreaterThan(turnOf(6))
     expect(await inBatchesBetweenTurns([], 3, async (item: number) => item)).toEqual([])
+  })
+})
+
+describe('a synchronous map in slices of a few milliseconds', () => {
+  /** Holds the thread for `ms`, as a costly item would. */
+  const busy = (ms: number) => {
+    const end = performance.now() + ms
+    while (performance.now() < end);
+  }
+
+  it('keeps the order, and turns the loop between slices of costly items', async () => {
+    const loop = countTurns()
+    const turnsAt: number[] = []
+    const results = await mapBetweenTurns([1, 2, 3, 4, 5, 6], (item) => {
+      turnsAt.push(loop.turns())
+      busy(3)
+      return item * 10
+    })
+    loop.stop()
+    expect(results).toEqual([10, 20, 30, 40, 50, 60])
+    // 18 ms of work in slices of about 4 ms (two items at most): the loop turned meanwhile.
+    expect(turnsAt[5]! - turnsAt[0]!).toBeGreaterThanOrEqual(2)
+  })
+
+  it('maps cheap items in one turn', async () => {
+    const loop = countTurns()
+    const turnsAt: number[] = []
+    await mapBetweenTurns([1, 2, 3], () => turnsAt.push(loop.turns()))
+    loop.stop()
+    expect(new Set(turnsAt).size).toBe(1)
+    expect(await mapBetweenTurns([], (item: number) => item)).toEqual([])
   })
 })

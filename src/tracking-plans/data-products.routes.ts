@@ -6,8 +6,10 @@ import type {
   DataProductsService,
   SourceApplicationView,
 } from './data-products.service.js'
+import { jsonTextsBetweenTurns, sendJson, serializerOf } from '../http/index.js'
 import {
   createDataProductSchema,
+  DataProduct,
   createSourceAppSchema,
   deleteDataProductSchema,
   deleteSourceAppSchema,
@@ -15,6 +17,7 @@ import {
   getSourceAppSchema,
   listDataProductsSchema,
   listSourceAppsSchema,
+  SourceApplication,
   updateDataProductSchema,
   updateSourceAppSchema,
 } from './data-products.schemas.js'
@@ -62,9 +65,27 @@ export const dataProductsRoutes: FastifyPluginAsyncTypebox<Options> = async (
   app,
   { dataProducts },
 ) => {
-  app.get('/', { schema: listDataProductsSchema }, async (request) =>
-    productsEnvelope(await dataProducts.listProducts(caller(request).organizationId), request),
-  )
+  // Every product with every specification it links: serialized a few hundred items a turn.
+  app.get('/', { schema: listDataProductsSchema }, async (request, reply) => {
+    const listing = productsEnvelope(
+      await dataProducts.listProducts(caller(request).organizationId),
+      request,
+    )
+    const { owners, eventSpecs, sourceApplications } = listing.includes
+    return sendJson(reply, {
+      data: await jsonTextsBetweenTurns(listing.data, serializerOf(reply, DataProduct)),
+      includes: {
+        owners: JSON.stringify(owners),
+        eventSpecs: await jsonTextsBetweenTurns(eventSpecs, (spec) => JSON.stringify(spec)),
+        sourceApplications: await jsonTextsBetweenTurns(
+          sourceApplications,
+          serializerOf(reply, SourceApplication),
+        ),
+      },
+      errors: '[]',
+      metadata: 'null',
+    })
+  })
   app.get('/:id', { schema: getDataProductSchema }, async (request) =>
     productsEnvelope(
       await dataProducts.getProduct(caller(request).organizationId, request.params.id),

@@ -84,7 +84,7 @@ export const SourceApplicationInput = Type.Object(
   { additionalProperties: false },
 )
 
-const SourceApplication = Type.Object({
+export const SourceApplication = Type.Object({
   id: Type.String(),
   name: Type.String(),
   description: Type.Optional(Type.String()),
@@ -118,7 +118,7 @@ export const DataProductInput = Type.Object(
   { additionalProperties: false },
 )
 
-const DataProduct = Type.Object({
+export const DataProduct = Type.Object({
   id: Type.String(),
   organizationId: Type.String(),
   name: Type.String(),

@@ -1,3 +1,4 @@
+import { mapBetweenTurns } from '../shared/index.js'
 import { EventSpecNotFoundError } from './scenarios.errors.js'
 import type { Problem } from './scenario-problem.js'
 import { sourceResolver, type SourceCatalog, type SourceResolver } from './scenario-checks.js'
@@ -85,7 +86,7 @@ async function specViews(store: ScenariosStore, list: readonly Scenario[]) {
       )
     ).map((r) => [r.scenarioId, r]),
   )
-  return list.map((scenario) => specView(scenario, records.get(scenario.id)))
+  return mapBetweenTurns(list, (scenario) => specView(scenario, records.get(scenario.id)))
 }
 
 /** The event specifications linked to data products, as the data products service lists them. */

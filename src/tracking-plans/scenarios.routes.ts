@@ -3,7 +3,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { requirePrincipal } from '../auth/index.js'
-import { ErrorBodyRef, registerEnvelopeErrorHandling } from '../http/index.js'
+import {
+  ErrorBodyRef,
+  jsonTextsBetweenTurns,
+  registerEnvelopeErrorHandling,
+  sendJson,
+  serializerOf,
+} from '../http/index.js'
 import type { EventSpecWrites } from './event-spec-writes.js'
 import { scenarioWithoutNulls } from './null-fields.js'
 import type { EventSpecFound, EventSpecs } from './event-specs.js'
@@ -11,8 +17,11 @@ import {
   createScenarioSchema,
   deleteScenarioSchema,
   editScenarioSchema,
+  ErrorItem,
   getScenarioSchema,
+  HistoryRecord,
   listScenariosSchema,
+  Scenario,
   UUID_PATTERN,
 } from './scenarios.schemas.js'
 import type { ScenarioOutcome, ScenariosService } from './scenarios.service.js'
@@ -44,9 +53,15 @@ export const scenariosRoutes: FastifyPluginAsyncTypebox<{ scenarios: ScenariosSe
       body.scenario = scenarioWithoutNulls(body.scenario)
   })
 
-  app.get('/', { schema: listScenariosSchema }, async (request) =>
-    envelope(await scenarios.list(caller(request).organizationId, request.query)),
-  )
+  // Thousands of scenarios and their history: serialized a few hundred a turn, sent in chunks.
+  app.get('/', { schema: listScenariosSchema }, async (request, reply) => {
+    const outcome = await scenarios.list(caller(request).organizationId, request.query)
+    return sendJson(reply, {
+      data: await jsonTextsBetweenTurns(outcome.scenarios, serializerOf(reply, Scenario)),
+      includes: await jsonTextsBetweenTurns(outcome.history, serializerOf(reply, HistoryRecord)),
+      errors: await jsonTextsBetweenTurns(outcome.problems, serializerOf(reply, ErrorItem)),
+    })
+  })
   app.get('/:trackingScenarioId', { schema: getScenarioSchema }, async (request) =>
     envelope(
       await scenarios.get(
@@ -85,8 +100,9 @@ export const scenariosRoutes: FastifyPluginAsyncTypebox<{ scenarios: ScenariosSe
 const specTags = ['event specifications']
 const security = [{ bearer: [] }]
 const specErrors = { 400: ErrorBodyRef, 401: ErrorBodyRef, 403: ErrorBodyRef, 404: ErrorBodyRef }
+const SpecItem = Type.Object({}, { additionalProperties: true })
 const SpecEnvelope = Type.Object({
-  data: Type.Array(Type.Object({}, { additionalProperties: true })),
+  data: Type.Array(SpecItem),
   includes: Type.Array(Type.Unknown()),
   errors: Type.Array(Type.Unknown()),
   metadata: Type.Union([
@@ -250,12 +266,18 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: SpecEnvelope, ...specErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { specs, problems } = await eventSpecs.list(
         caller(request).organizationId,
         request.query,
       )
-      return { data: specs, includes: [], errors: problems, metadata: null }
+      // Thousands of specifications: serialized a few hundred a turn, and sent in chunks.
+      return sendJson(reply, {
+        data: await jsonTextsBetweenTurns(specs, serializerOf(reply, SpecItem)),
+        includes: '[]',
+        errors: await jsonTextsBetweenTurns(problems, (problem) => JSON.stringify(problem)),
+        metadata: 'null',
+      })
     },
   )
   app.get(
