@@ -229,10 +229,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
         iglu.addHook('preValidation', rejectUnstorableInput)
         readUntypedBodiesAsJson(iglu)
         await iglu.register(igluServerRoutes, { repository: registry.repository })
-        await iglu.register(igluWriteRoutes, {
-          service: registry.service,
-          repository: registry.repository,
-        })
+        await iglu.register(igluWriteRoutes, { writes: registry.igluWrites })
         await iglu.register(igluKeygenRoutes, { credentials: auth.credentials })
         await iglu.register(igluServiceRoutes, {
           repository: registry.repository,

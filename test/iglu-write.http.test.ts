@@ -261,6 +261,56 @@ describe("Iglu Server's write API", () => {
     )
   })
 
+  // Writes of one structure go one after the other: at once, two PROD writes of one new version
+  // both answered 201 while PROD kept one of them, and a DEV write could put a breaking text in
+  // PROD under the other's checks (an audit, on PostgreSQL).
+  it('writes one structure one write at a time: one PROD write of a version wins, the rest are 409', async () => {
+    const texts = Array.from({ length: 8 }, (_, i) =>
+      objectSchema('com.acme', 'contended', '1-0-0', { [`field_${i}`]: { type: 'string' } }),
+    )
+    const answers = await Promise.all(
+      texts.map((text) => put('prod', 'com.acme/contended/jsonschema/1-0-0', text, keys.write)),
+    )
+    const statuses = answers.map((answer) => answer.status)
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1)
+    expect(statuses.filter((status) => status === 409)).toHaveLength(texts.length - 1)
+    for (const answer of answers)
+      if (answer.status === 409) expect(answer.body.message).toBe('Schema already exists')
+    const winner = texts[statuses.indexOf(201)]
+    const { self: _self, $schema: _metaschema, ...winnerBody } = winner as Record<string, unknown>
+    const stored = await read('prod', '/schemas/com.acme/contended/jsonschema/1-0-0', keys.read)
+    expect(stored.body).toMatchObject(winnerBody)
+    expect(await history('com.acme', 'contended')).toEqual([
+      'PROD 1-0-0 Written through the Iglu API',
+      'DEV 1-0-0 Written through the Iglu API',
+    ])
+
+    // Availability is decided by the first version written: the others at once follow it or are refused.
+    const versions = ['1-0-0', '1-0-1', '1-0-2']
+    const availability = await Promise.all(
+      versions.map((version, i) =>
+        put(
+          'dev',
+          `com.acme/mixed/jsonschema/${version}`,
+          objectSchema('com.acme', 'mixed', version, {
+            ...Object.fromEntries(
+              versions.slice(0, i + 1).map((v) => [`f${v}`, { type: 'string' }]),
+            ),
+          }),
+          keys.write,
+          `?isPublic=${i % 2 === 0}`,
+        ),
+      ),
+    )
+    const written = availability.filter((answer) => answer.status === 201)
+    expect(written.length).toBeGreaterThan(0)
+    const meta = await read('dev', '/schemas/com.acme/mixed?repr=meta', keys.read)
+    const publics = new Set(
+      (meta.body as { metadata: { isPublic: boolean } }[]).map((s) => s.metadata.isPublic),
+    )
+    expect(publics.size).toBe(1)
+  })
+
   it('deletes a key by its value: its writes are refused from then on', async () => {
     const pair = await requestJson(api('prod', '/auth/keygen?vendor_prefix=com.gone'), {
       method: 'POST',

@@ -11,6 +11,7 @@ import {
   type SchemaVer,
 } from '../iglu/index.js'
 import type { DeploymentRequest, Initiator } from './deployment-request.js'
+import { deploymentInputs, type DeploymentInputs } from './deployment-inputs.js'
 import {
   DataStructureHashConflictError,
   InvalidDeploymentPathError,
@@ -28,6 +29,7 @@ import {
   type Env,
   type RegistryStore,
   type SchemaVersion,
+  type ValidatedCandidate,
 } from './registry.store.js'
 
 export type { DeploymentRequest, Initiator } from './deployment-request.js'
@@ -54,6 +56,16 @@ function gapCheck(version: SchemaVer, existing: readonly SchemaVersion[], env: E
     existing.flatMap((v) => parseSchemaVer(v.version) ?? []),
   )
   if (problem !== null) throw new VersionGapError(problem, env)
+}
+
+/**
+ * The schema a deployment was checked on, or a version of its structure, changed before the
+ * deployment took the structure's lock: the check is made again (not a refusal of the request).
+ */
+export class CheckedInputsChangedError extends Error {
+  constructor() {
+    super('the deployment was checked on content that changed since')
+  }
 }
 
 /**
@@ -88,7 +100,13 @@ export async function deploySchema(
   db: Kysely<RegistryTables>,
   organizationId: string,
   request: DeploymentRequest,
-  options: { patch: boolean; initiator: Initiator; now: Date },
+  options: {
+    patch: boolean
+    initiator: Initiator
+    now: Date
+    /** The inputs the deployment was checked on: their fingerprint must hold, the candidate is written. */
+    checked?: Pick<DeploymentInputs, 'fingerprint' | 'candidate'>
+  },
 ): Promise<DeploymentOutcome> {
   const version = checkDeploymentRequest(request, options.initiator)
   const hash = dataStructureHash(organizationId, request.vendor, request.name, request.format)
@@ -96,8 +114,20 @@ export async function deploySchema(
   return db.transaction().execute(async (trx) => {
     const store = createRegistryStore(trx)
     await store.lockStructure(hash)
+    const { checked } = options
+    if (
+      checked !== undefined &&
+      (await deploymentInputs(store, organizationId, request)).fingerprint !== checked.fingerprint
+    )
+      throw new CheckedInputsChangedError()
     await refuseHashConflict(store, organizationId, hash, request)
-    const step = { store, hash, uri, version, request, options, organizationId }
+    const candidate =
+      request.target === 'DEV'
+        ? checked !== undefined
+          ? checked.candidate
+          : await store.findValidated({ organizationId, ...request })
+        : null
+    const step = { store, hash, uri, version, request, options, organizationId, candidate }
     return request.target === 'DEV' ? toDev(step) : toProd(step)
   })
 }
@@ -136,6 +166,8 @@ interface Step {
   readonly request: DeploymentRequest
   readonly options: { patch: boolean; initiator: Initiator; now: Date }
   readonly organizationId: string
+  /** The validated candidate a deployment to DEV writes. */
+  readonly candidate: ValidatedCandidate | null
 }
 
 async function toDev({
@@ -146,8 +178,8 @@ async function toDev({
   request,
   options,
   organizationId,
+  candidate,
 }: Step): Promise<DeploymentOutcome> {
-  const candidate = await store.findValidated({ organizationId, ...request })
   expectContent(request, uri, candidate?.contentHash ?? null)
   if (candidate === null) throw new NotValidatedError(uri)
   const description =

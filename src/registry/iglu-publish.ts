@@ -10,7 +10,7 @@ import {
   sequencingProblem,
   type SchemaKey,
 } from '../iglu/index.js'
-import { isJsonObject } from '../shared/index.js'
+import { isJsonObject, OneAtATimeByKey } from '../shared/index.js'
 import { igluReport, type IgluReportItemValue } from './iglu-lint-report.js'
 import type { IgluRepository } from './iglu-repository.js'
 import { initiatorOf } from './deployment-request.js'
@@ -84,13 +84,40 @@ function describedByPath(body: Record<string, unknown>, text: string | null, key
 }
 
 /**
- * Writes a schema as Iglu Server does, into the registry with one history: the registry's
+ * Iglu writes, one at a time for each structure. Each writes a schema as Iglu Server does, into the registry with one history: the registry's
  * validation (refused only for errors), then a deployment VALIDATED → DEV, and for the PROD base
  * DEV → PROD too, each recorded as a deployment by the key. DEV versions are patched in place
  * (Iglu's `patchesAllowed`); a PROD version is never replaced. What can be refused is refused
  * before anything is written.
  */
-export async function writeThroughIglu(
+export function createIgluWrites(deps: {
+  readonly service: RegistryService
+  readonly repository: IgluRepository
+}) {
+  // An Iglu write checks, then deploys twice, then sets availability: two writes of one structure
+  // at once could each pass the checks the other's write then breaks (a PROD version written
+  // twice, versions of mixed availability), so they go one after the other.
+  const oneAtATime = new OneAtATimeByKey()
+  return {
+    write: (write: IgluWrite): Promise<IgluWriteOutcome> => {
+      const key = keyOf(write)
+      return key === null
+        ? writeThroughIglu(deps, write)
+        : oneAtATime.run(
+            JSON.stringify([write.organizationId, key.vendor, key.name, key.format]),
+            () => writeThroughIglu(deps, write),
+          )
+    },
+  }
+}
+export type IgluWrites = ReturnType<typeof createIgluWrites>
+
+/** The key a write names (its body's `self`, else its path), when it names one. */
+function keyOf(write: IgluWrite): SchemaKey | null {
+  return (isJsonObject(write.body) ? selfKey(write.body) : null) ?? write.pathKey
+}
+
+async function writeThroughIglu(
   deps: { readonly service: RegistryService; readonly repository: IgluRepository },
   write: IgluWrite,
 ): Promise<IgluWriteOutcome> {
@@ -174,7 +201,15 @@ export async function writeThroughIglu(
   if (env === 'PROD')
     await deps.service.deploy(
       organizationId,
-      { ...request, source: 'DEV', target: 'PROD', message: MESSAGE, allowMisversioned: true },
+      {
+        ...request,
+        source: 'DEV',
+        target: 'PROD',
+        message: MESSAGE,
+        allowMisversioned: true,
+        // What was checked above, and nothing a write of another instance put in DEV meanwhile.
+        contentHash: validation.contentHash as string,
+      },
       { patch: false, initiator },
     )
   await deps.repository.setPublic(organizationId, env, key, write.isPublic)

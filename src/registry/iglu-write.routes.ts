@@ -4,9 +4,7 @@ import { IgluAnonymousWriteError } from '../auth/index.js'
 import { BooleanQuery, ErrorBodyRef, jsonTextOf, queryFlag } from '../http/index.js'
 import { parseSchemaVer, schemaKeyProblems } from '../iglu/index.js'
 import { IgluReportItem, NOT_CONFORMING } from './iglu-lint-report.js'
-import { writeThroughIglu, type IgluWrite, type IgluWriteOutcome } from './iglu-publish.js'
-import type { IgluRepository } from './iglu-repository.js'
-import type { RegistryService } from './registry.service.js'
+import type { IgluWrite, IgluWriteOutcome, IgluWrites } from './iglu-publish.js'
 import { InvalidSchemaKeyError } from './registry.errors.js'
 import {
   IGLU_BASE_PARAMS,
@@ -83,9 +81,8 @@ function answer(outcome: IgluWriteOutcome) {
  * `POST /schemas`, into the same registry and history as the Console API's deployments.
  */
 export const igluWriteRoutes: FastifyPluginAsyncTypebox<{
-  service: RegistryService
-  repository: IgluRepository
-}> = async (app, { service, repository }) => {
+  writes: IgluWrites
+}> = async (app, { writes }) => {
   const write = async (
     request: {
       principal: IgluWrite['principal'] | null
@@ -98,19 +95,16 @@ export const igluWriteRoutes: FastifyPluginAsyncTypebox<{
   ) => {
     if (request.principal === null) throw new IgluAnonymousWriteError()
     return answer(
-      await writeThroughIglu(
-        { service, repository },
-        {
-          organizationId: request.principal.organizationId,
-          env: request.params.env === 'dev' ? 'DEV' : 'PROD',
-          principal: request.principal,
-          body: request.body,
-          bodyText: text,
-          pathKey,
-          isPublic: queryFlag(request.query.isPublic, false),
-          allowMisversioned: queryFlag(request.query.allowMisversioned, false),
-        },
-      ),
+      await writes.write({
+        organizationId: request.principal.organizationId,
+        env: request.params.env === 'dev' ? 'DEV' : 'PROD',
+        principal: request.principal,
+        body: request.body,
+        bodyText: text,
+        pathKey,
+        isPublic: queryFlag(request.query.isPublic, false),
+        allowMisversioned: queryFlag(request.query.allowMisversioned, false),
+      }),
     )
   }
 

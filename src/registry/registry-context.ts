@@ -7,6 +7,7 @@ import type { BackgroundTasks } from '../shared/index.js'
 import { createDataStructureCatalog, type DataStructureCatalog } from './data-structure-catalog.js'
 import { createDeployedSchemaCache } from './deployed-schema-cache.js'
 import { createIgluRepository, type IgluRepository } from './iglu-repository.js'
+import { createIgluWrites, type IgluWrites } from './iglu-publish.js'
 import type { RegistryTables } from './registry.table.js'
 import type { RegistryServiceDeps } from './registry-requests.js'
 import { createRegistryService, type RegistryService } from './registry.service.js'
@@ -28,6 +29,8 @@ const exactSchema = (found: { readonly schema: Schema; readonly text: string } |
 export interface Registry {
   readonly service: RegistryService
   readonly repository: IgluRepository
+  /** Schemas written through Iglu Server's API, one write at a time for each structure. */
+  readonly igluWrites: IgluWrites
   readonly catalog: DataStructureCatalog
   /**
    * The schemas deployed to the environment that event inspection reads, of one organization
@@ -103,6 +106,7 @@ export function createRegistry(deps: {
   return {
     service,
     repository,
+    igluWrites: createIgluWrites({ service, repository }),
     catalog: createDataStructureCatalog(deps.db),
     published: { lookup: (key) => published.lookup(key), peek: (key) => published.peek(key) },
   }

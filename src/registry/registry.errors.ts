@@ -15,6 +15,7 @@ export type RegistryErrorCode =
   | 'PROD_IMMUTABLE'
   | 'DATA_STRUCTURE_HASH_CONFLICT'
   | 'VALIDATED_CONTENT_CHANGED'
+  | 'CHANGED_DURING_DEPLOYMENT'
   | 'SCHEMA_TOO_DEEP'
   | 'SCHEMA_TOO_COSTLY'
   | 'SCHEMA_TOO_LARGE'
@@ -168,6 +169,17 @@ export class ValidatedContentChangedError extends RegistryError<'VALIDATED_CONTE
         ? `${uri} is no longer validated (expected content ${expected}): validate it again`
         : `${uri} was validated again with other content (${found}) since content ${expected}: nothing was deployed`,
       { field: 'contentHash' },
+    )
+  }
+}
+
+export class ChangedDuringDeploymentError extends RegistryError<'CHANGED_DURING_DEPLOYMENT'> {
+  readonly code = 'CHANGED_DURING_DEPLOYMENT'
+  readonly kind = 'conflict'
+  constructor(uri: string, attempts: number) {
+    super(
+      `${uri}: the versions it is checked against were deployed again ${attempts} times while its deployment was checked; nothing was deployed: try again`,
+      { field: 'version' },
     )
   }
 }

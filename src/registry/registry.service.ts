@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { schemaMigration, type SchemaMigration } from './schema-migrations.js'
-import { deploymentChange, misversionedWarning, versionChange } from './version-change.js'
+import { misversionedWarning, versionChange } from './version-change.js'
+import { deployWithChange } from './checked-deployment.js'
 import { isUuid } from '../shared/index.js'
 import type { PendingWork, StructureMeta } from './registry.table.js'
 import {
@@ -20,7 +21,6 @@ import {
 } from '../iglu/index.js'
 import {
   checkDeploymentRequest,
-  deploySchema,
   refuseHashConflict,
   type DeploymentRequest,
   type Initiator,
@@ -29,7 +29,6 @@ import {
   DataStructureHashConflictError,
   DataStructureNotFoundError,
   InvalidSchemaKeyError,
-  MisversionedChangeError,
   RequestNotFoundError,
   VersionNotDeployedError,
 } from './registry.errors.js'
@@ -171,17 +170,13 @@ export function createRegistryService(deps: RegistryServiceDeps) {
     options: { patch: boolean; initiator: Initiator },
     { isAccepted = false } = {},
   ) {
-    const change = await deploymentChange(store, organizationId, request, deps.compatibility)
+    const { outcome, change } = await deployWithChange(
+      { db: deps.db, store, compatibility: deps.compatibility, now: () => deps.clock.now() },
+      organizationId,
+      request,
+      options,
+    )
     const understated = change !== null && change.misversioned
-    if (understated && request.target === 'PROD' && request.allowMisversioned !== true)
-      throw new MisversionedChangeError(
-        schemaKeyToUri({ ...request, version: parseSchemaVer(request.version)! }),
-        change,
-      )
-    const outcome = await deploySchema(deps.db, organizationId, request, {
-      ...options,
-      now: deps.clock.now(),
-    })
     if (outcome.kind === 'deployed') {
       versionReads.invalidate()
       deps.onDeployed?.()

@@ -1,13 +1,5 @@
 import type { CompatibilityChecker } from '../compatibility/index.js'
-import {
-  bumpKind,
-  dataStructureHash,
-  formatSchemaVer,
-  parseSchemaVer,
-  type SchemaVer,
-} from '../iglu/index.js'
-import type { DeploymentRequest } from './deployment-request.js'
-import type { RegistryStore } from './registry.store.js'
+import { bumpKind, formatSchemaVer, parseSchemaVer, type SchemaVer } from '../iglu/index.js'
 import { schemaMigration, type ChangeType, type Migration } from './schema-migrations.js'
 
 /** What a new version changes from the version before it, and the version number it calls for. */
@@ -79,35 +71,6 @@ export async function versionChange(
 
 function compare(a: SchemaVer, b: SchemaVer): number {
   return a.model - b.model || a.revision - b.revision || a.addition - b.addition
-}
-
-/**
- * What the version being deployed changes from the one before it (null when it is the first, or
- * its schema is not where the request takes it from: the deployment then answers why).
- */
-export async function deploymentChange(
-  store: RegistryStore,
-  organizationId: string,
-  request: DeploymentRequest,
-  checker: CompatibilityChecker,
-): Promise<VersionChange | null> {
-  if (parseSchemaVer(request.version) === null) return null
-  const hash = dataStructureHash(organizationId, request.vendor, request.name, request.format)
-  const deployed = await store.versions(hash)
-  const schema =
-    request.source === 'VALIDATED'
-      ? (
-          await store.findValidated({
-            organizationId,
-            vendor: request.vendor,
-            name: request.name,
-            format: request.format,
-            version: request.version,
-          })
-        )?.schema
-      : deployed.find((v) => v.env === 'DEV' && v.version === request.version)?.schema
-  if (schema === undefined) return null
-  return versionChange(request.version, schema, deployed, checker)
 }
 
 /** The warning of a version whose number understates its change. */
