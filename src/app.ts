@@ -271,6 +271,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       principalOf: auth.principalOf,
       inject: http.inject.bind(http) as FastifyInstance['inject'],
       version: packageVersion(),
+      inspectedOrganizationId,
     })
 
     const interrupted = await registry.service.finishInterruptedRequests()

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bootstrapAdmin } from './support/api-client.js'
+import { bootstrapAdmin, otherOrganizationAdmin } from './support/api-client.js'
 import { exerciseEveryTool, seedForTools } from './support/mcp-tools.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
@@ -40,6 +40,35 @@ describe('the MCP server at /mcp', () => {
     const client = await connect(`Bearer ${token}`)
     try {
       await exerciseEveryTool(client, seeded)
+    } finally {
+      await client.close()
+    }
+  })
+
+  // Inspection validates one organization's events against its plan: another organization's token
+  // read them, and that plan's names, through these tools (a security audit found it).
+  it("answers inspection tools to the inspected organization's tokens only", async () => {
+    const other = await otherOrganizationAdmin(floe)
+    const client = await connect(`Bearer ${other.accessToken}`)
+    try {
+      for (const [name, args] of [
+        ['get_coverage', {}],
+        ['query_events', {}],
+        ['query_bad_events', {}],
+        ['assert_coverage', { dataProduct: seeded.productId }],
+      ] as const) {
+        const result = (await client.callTool({ name, arguments: args })) as {
+          isError?: boolean
+          content: { text: string }[]
+        }
+        expect(result.isError).toBe(true)
+        expect(result.content[0]!.text).toContain('NOT_INSPECTED_ORGANIZATION')
+      }
+      // Its own organization's tools still answer.
+      const products = (await client.callTool({ name: 'list_data_products', arguments: {} })) as {
+        isError?: boolean
+      }
+      expect(products.isError).toBeFalsy()
     } finally {
       await client.close()
     }

@@ -114,6 +114,16 @@ describe.each(backends)('trigger images on $name', (backend) => {
     expect(unknown.status).toBe(403)
     const notUuid = await upload(uploadURL.replace(id, 'not-an-id'), png())
     expect(notUuid.status).toBe(403)
+    // An organization that is no UUID is named, in Cloudflare's shape (it was a 500).
+    for (const organization of ['notauuid', '%E2%98%83']) {
+      const misaddressed = await upload(
+        uploadURL.replace(/organizations\/[^/]+/, `organizations/${organization}`),
+        png(),
+      )
+      expect(misaddressed.status).toBe(400)
+      expect(misaddressed.body).toMatchObject({ success: false, errors: [{ code: 400 }] })
+      expect(misaddressed.body.errors[0].message).toContain('organizationId')
+    }
   })
 
   it('refuses what is not an accepted image, too large, or misplaced, and keeps the link usable', async () => {

@@ -52,7 +52,8 @@ export async function lockDataDir(
   dataDir: string,
   mechanism: LockMechanism = DEFAULT_LOCK_MECHANISM,
 ): Promise<DataDirLock> {
-  fs.mkdirSync(dataDir, { recursive: true })
+  // A new data directory is its owner's only (an existing one is left as it is; its cluster is closed).
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const pidFile = path.join(dataDir, PID_FILE)
   return mechanism === 'socket'
     ? lockWithSocket(dataDir, pidFile)

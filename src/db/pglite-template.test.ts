@@ -1,4 +1,5 @@
 import {
+  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -50,8 +51,13 @@ describe('a new data directory starts from the migrated template', () => {
     expect(await seedFromTemplate(cluster)).toBe(true)
     expect(existsSync(path.join(cluster, 'PG_VERSION'))).toBe(true)
     expect(existsSync(path.join(cluster, 'floe-template.json'))).toBe(false)
-    // A cluster is there: never copied over.
+    // Its owner's only: it holds the token signing secret.
+    const modeOf = (dir: string) => statSync(dir).mode & 0o777
+    expect(modeOf(cluster)).toBe(0o700)
+    // A cluster is there: never copied over; one left open to all (by an older copy) is closed.
+    chmodSync(cluster, 0o755)
     expect(await seedFromTemplate(cluster)).toBe(false)
+    expect(modeOf(cluster)).toBe(0o700)
     const store = await createDb({ kind: 'pglite', dataDir })
     try {
       expect(await appliedMigrations(store.db)).toEqual(Object.keys(migrations).sort())

@@ -60,9 +60,22 @@ export function seedFromTemplate(
   clusterDir: string,
   template = PGLITE_TEMPLATE_DIR,
 ): Promise<boolean> {
-  if (fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) return Promise.resolve(false)
+  if (fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    keepToOwner(clusterDir)
+    return Promise.resolve(false)
+  }
   if (!usableTemplate(template)) return Promise.resolve(false)
   return copyInThread({ clusterDir, template }).then(() => true)
+}
+
+/**
+ * The cluster holds the token signing secret and every key's hash: like PostgreSQL's own data
+ * directory, only its owner may enter it. A cluster copied before 2026-11-29 was open to all
+ * (0755); it is closed at the next start.
+ */
+function keepToOwner(clusterDir: string): void {
+  const mode = fs.statSync(clusterDir).mode & 0o777
+  if ((mode & 0o077) !== 0) fs.chmodSync(clusterDir, mode & 0o700)
 }
 
 /** The copy's code, built by tsc (the copy runs in a thread of its own). */

@@ -93,7 +93,8 @@ export async function copyTemplate(clusterDir: string, template: string): Promis
   const partial = `${clusterDir}.partial`
   await fsp.rm(partial, { recursive: true, force: true })
   const { folders, files } = await treeOf(template)
-  await fsp.mkdir(partial)
+  // Its owner's only, as PostgreSQL keeps a data directory (see `keepToOwner`).
+  await fsp.mkdir(partial, { mode: 0o700 })
   for (const folder of folders) await fsp.mkdir(path.join(partial, folder))
   const copied = files.filter((file) => path.basename(file) !== STAMP_FILE)
   await eachAtMost(FILES_AT_ONCE, copied, (file) =>

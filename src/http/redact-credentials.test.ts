@@ -28,6 +28,19 @@ describe('redactCredentials', () => {
       )
   })
 
+  it("replaces a trigger image upload link's one-time token, the link's only credential", () => {
+    const link = '/api/msc/v1/organizations/5d14/images/v1/1be7-2a/upload/UPLOADTOKENSECRET'
+    expect(redactCredentials(link)).toBe(
+      '/api/msc/v1/organizations/5d14/images/v1/1be7-2a/upload/[REDACTED]',
+    )
+    expect(redactCredentials(`${link}?token=T&n=1`)).toBe(
+      '/api/msc/v1/organizations/5d14/images/v1/1be7-2a/upload/[REDACTED]?token=[REDACTED]&n=1',
+    )
+    expect(redactCredentials('/api/msc/v1/organizations/5d14/images/v1/1be7-2a')).toBe(
+      '/api/msc/v1/organizations/5d14/images/v1/1be7-2a',
+    )
+  })
+
   it('keeps everything else byte for byte', () => {
     for (const url of [
       '/health',

@@ -33,9 +33,20 @@ function isCredentialName(rawName: string): boolean {
 
 /**
  * The URL with the values of its credential-like query parameters (`?access_token=...`, as an
- * EventSource must send one, `apikey`, `secret`...) replaced by [REDACTED]; every other byte kept.
+ * EventSource must send one, `apikey`, `secret`...) and an upload link's token replaced by
+ * [REDACTED]; every other byte kept.
  */
 export function redactCredentials(url: string): string {
+  return redactQuery(url.replace(UPLOAD_LINK_TOKEN, `$1${REDACTED}`))
+}
+
+/**
+ * The one-time token of a trigger image's upload link (`…/images/v1/{id}/upload/{token}`), the
+ * link's only credential: snowplow-cli sends the image there without any other.
+ */
+const UPLOAD_LINK_TOKEN = /(\/images\/v1\/[^/?#]+\/upload\/)[^/?#]+/
+
+function redactQuery(url: string): string {
   const start = url.indexOf('?')
   if (start === -1) return url
   let changed = false

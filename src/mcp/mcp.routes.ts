@@ -13,6 +13,20 @@ export interface McpRoutesOptions {
   /** The server's own routes, for the tools: each call carries the caller's token. */
   readonly inject: FastifyInstance['inject']
   readonly version: string
+  /**
+   * The organization whose events inspection checks: the inspection tools (`/micro/...`: events,
+   * coverage of its tracking plan) answer its tokens only.
+   */
+  readonly inspectedOrganizationId: string | null
+}
+
+/** What an inspection tool answers a token of another organization than the inspected one. */
+function notInspected(organizationId: string) {
+  const text = JSON.stringify({
+    message: `Event inspection checks events for another organization than this token's (${organizationId}): its events and coverage are not this token's to read`,
+    code: 'NOT_INSPECTED_ORGANIZATION',
+  })
+  return { status: 403, body: jsonOrText(text), text }
 }
 
 /**
@@ -29,6 +43,8 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, optio
     const authorization = request.headers.authorization ?? ''
     const api: FloeApi = {
       call: async (method, path, body) => {
+        if (!path.startsWith('{org}') && organizationId !== options.inspectedOrganizationId)
+          return notInspected(organizationId)
         const injected: InjectOptions = {
           method,
           url: organizationPath(organizationId, path),

@@ -4,6 +4,7 @@ import type { FastifyError } from 'fastify'
 import { Type } from 'typebox'
 import { STATUS_BY_DOMAIN_KIND } from '../http/index.js'
 import { DomainError } from '../shared/index.js'
+import { UUID_PATTERN } from './scenarios.schemas.js'
 import { UnacceptedImageError } from './trigger-images.errors.js'
 import { MAX_TRIGGER_IMAGE_BYTES, type TriggerImagesService } from './trigger-images.service.js'
 
@@ -58,8 +59,9 @@ export const triggerImageUploadRoutes: FastifyPluginAsyncTypebox<{
         summary: 'Upload a trigger image to the link POST images/v1 gave (no bearer token)',
         tags: ['trigger images'],
         params: Type.Object({
-          organizationId: Type.String(),
-          imageId: Type.String(),
+          // Checked here: the link's look-up takes them as UUIDs.
+          organizationId: Type.String({ pattern: UUID_PATTERN }),
+          imageId: Type.String({ maxLength: 100 }),
           token: Type.String({ maxLength: 100 }),
         }),
         consumes: ['multipart/form-data'],
