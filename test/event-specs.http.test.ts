@@ -634,5 +634,41 @@ describe.each(backends)(
         [1, 'published'],
       ])
     })
+
+    // Two teammates publishing at once: a publish that finds a specification published meanwhile
+    // as it would publish it has nothing left to do there (9 of 10 were refused, "edited meanwhile").
+    it('publishes at once from several clients: each answers 202, and each specification is published once', async () => {
+      const ids: string[] = []
+      for (let i = 0; i < 6; i++)
+        ids.push(
+          (
+            await admin.call('POST', '/event-specs/v1', {
+              spec: { name: `Together ${i}`, event: { source: SEARCH_1 } },
+            })
+          ).body.data[0].id,
+        )
+      const overlapping = Array.from({ length: 8 }, (_, c) =>
+        ids.filter((_, i) => (i + c) % 3 !== 0),
+      )
+      const answers = await Promise.all(
+        overlapping.map((eventSpecIds) =>
+          admin.call('POST', '/event-specs/v1/publish', { eventSpecIds }),
+        ),
+      )
+      expect(answers.map((answer) => answer.status)).toEqual(overlapping.map(() => 202))
+      for (const [c, answer] of answers.entries())
+        expect(
+          answer.body.data.map((spec: { id: string; status: string }) => [spec.id, spec.status]),
+        ).toEqual(overlapping[c]!.map((id) => [id, 'published']))
+      for (const id of ids) {
+        const history = (
+          await admin.call('GET', `/tracking-scenarios/v1/${id}?withHistory=true`)
+        ).body.includes.map((r: { version: number; status: string }) => [r.version, r.status])
+        expect(history).toEqual([
+          [0, 'draft'],
+          [1, 'published'],
+        ])
+      }
+    })
   },
 )

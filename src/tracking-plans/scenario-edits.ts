@@ -55,12 +55,21 @@ export function constraintOutcome(error: unknown): WriteOutcome {
 /** What an edit decides from the locked scenario and its kept versions; it may throw to abort. */
 export type EditDecider = (current: Scenario, kept: readonly KeptVersion[]) => EditDecision
 
+/** An edit of a batch may also find the scenario as it wants it, and write nothing (null). */
+export type BatchEditDecider = (
+  current: Scenario,
+  kept: readonly KeptVersion[],
+) => EditDecision | null
+
 /** One edit: the scenario, the source applications its new version lists (held before the row is locked), and the decision. */
-export interface ScenarioEdit {
+export interface ScenarioEdit<Decider = EditDecider> {
   readonly id: string
   readonly sourceApplications: readonly string[]
-  readonly decide: EditDecider
+  readonly decide: Decider
 }
+
+/** The outcome of a batch's edit that found nothing to write. */
+export const UNCHANGED = { kind: 'unchanged' } as const
 
 /** Source applications, owned by the data products context, held by scenario writes that list them. */
 export interface SourceApplicationHolds {
@@ -86,8 +95,8 @@ export class EditRefused extends Error {
 export async function editIn(
   tx: Transaction<TrackingPlanTables>,
   organizationId: string,
-  { id, sourceApplications, decide }: ScenarioEdit,
-): Promise<WriteOutcome> {
+  { id, sourceApplications, decide }: ScenarioEdit<EditDecider | BatchEditDecider>,
+): Promise<WriteOutcome | typeof UNCHANGED> {
   const row = await tx
     .selectFrom('tracking_scenarios')
     .selectAll()
@@ -102,7 +111,9 @@ export async function editIn(
     .where('scenario_id', '=', id)
     .orderBy('version')
     .execute()
-  const { scenario, placement, record, discard } = decide(toScenario(row), kept)
+  const decision = decide(toScenario(row), kept)
+  if (decision === null) return UNCHANGED
+  const { scenario, placement, record, discard } = decision
   const unheld = (scenario.sourceApplications ?? []).filter(
     (application) => !sourceApplications.includes(application),
   )

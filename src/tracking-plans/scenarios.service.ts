@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util'
 import { randomUUID } from 'node:crypto'
 import { setImmediate as otherWork } from 'node:timers/promises'
 import type { Clock, Principal } from '../auth/index.js'
@@ -330,6 +331,9 @@ export function createScenariosService(deps: ScenariosDeps) {
           id: draft.id,
           sourceApplications: draft.sourceApplications ?? [],
           decide: (current: Scenario, kept: readonly KeptVersion[]) => {
+            // Published meanwhile as it is to be published (a teammate's publish of the same
+            // specifications): nothing left to write, as one publish after the other would find.
+            if (current.version !== draft.version && sameAsPublishing(current, draft)) return null
             if (current.version !== draft.version) {
               throw new ScenarioRejectedError([
                 problemError(
@@ -375,3 +379,9 @@ export function createScenariosService(deps: ScenariosDeps) {
 }
 
 export type ScenariosService = ReturnType<typeof createScenariosService>
+
+/** Whether `current` is published with the definition `draft` publishes (their versions aside). */
+function sameAsPublishing(current: Scenario, draft: Scenario): boolean {
+  const definition = (scenario: Scenario) => JSON.parse(JSON.stringify({ ...scenario, version: 0 }))
+  return current.status === 'published' && isDeepStrictEqual(definition(current), definition(draft))
+}

@@ -8,6 +8,7 @@ import {
   type EditDecider,
   type EditDecision,
   type NewHistoryRecord,
+  type BatchEditDecider,
   type ScenarioEdit,
   type ScenarioFilter,
   type SourceApplicationHolds,
@@ -276,7 +277,10 @@ export function createScenariosStore(
       try {
         return await db.transaction().execute(async (tx) => {
           await hold(tx, organizationId, [edit])
-          return editIn(tx, organizationId, edit)
+          const outcome = await editIn(tx, organizationId, edit)
+          // An `EditDecider` always decides a write.
+          if (outcome.kind === 'unchanged') throw new Error(`the edit of ${edit.id} wrote nothing`)
+          return outcome
         })
       } catch (error) {
         return error instanceof EditRefused ? error.outcome : constraintOutcome(error)
@@ -286,7 +290,7 @@ export function createScenariosStore(
     /** Several edits as one transaction: all written, or none (the outcome of the first that was not, with its index). */
     async editAll(
       organizationId: string,
-      edits: readonly ScenarioEdit[],
+      edits: readonly ScenarioEdit<BatchEditDecider>[],
     ): Promise<
       | { readonly kind: 'written' }
       | {
@@ -303,8 +307,9 @@ export function createScenariosStore(
             // PGlite answers each statement without a turn of the event loop: a thousand edits
             // in one go held it for seconds. Other requests' queries wait for the transaction.
             if (index > 0 && index % EDITS_BETWEEN_TURNS === 0) await otherWork()
-            const outcome = await editIn(tx, organizationId, edits[index] as ScenarioEdit)
-            if (outcome.kind !== 'written') throw new EditRefused(outcome)
+            const outcome = await editIn(tx, organizationId, edits[index]!)
+            if (outcome.kind !== 'written' && outcome.kind !== 'unchanged')
+              throw new EditRefused(outcome)
           }
         })
       } catch (error) {
