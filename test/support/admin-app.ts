@@ -3,15 +3,21 @@ import { startTestApp, type TestApp } from './test-app.js'
 import { testConfig } from './test-config.js'
 import type { Backend } from './test-databases.js'
 
-/** An app on a fresh database of `backend`, with its first admin; `stop` closes the app and drops the database. */
+/**
+ * An app on a fresh database of `backend`, with its first admin; `stop` closes the app and drops
+ * the database. `onDisk` gives PGlite a data directory, as a server has, instead of memory.
+ */
 export interface AdminApp {
   readonly server: TestApp
   readonly admin: ApiClient
   stop(): Promise<void>
 }
 
-export async function startAdminApp(backend: Backend): Promise<AdminApp> {
-  const database = await backend.create()
+export async function startAdminApp(
+  backend: Backend,
+  options: { readonly onDisk?: boolean } = {},
+): Promise<AdminApp> {
+  const database = await backend.create(options)
   let server: TestApp | undefined
   try {
     server = await startTestApp(testConfig({ db: database.config }))
