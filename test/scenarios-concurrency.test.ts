@@ -102,6 +102,61 @@ describe.each(backends)(
       expect(history.at(-1)).toMatchObject({ version: final.version })
     })
 
+    // Each write answers what it wrote: the answers were read again after the write, and so
+    // could show a concurrent write's specification, or mix its fields with another's record.
+    it('answers each of many simultaneous writes with what that write wrote', async () => {
+      const spec = (
+        await admin.call('POST', '/event-specs/v1', { spec: { name: 'Answered', event: {} } })
+      ).body.data[0]
+      const specs = await Promise.all(
+        Array.from({ length: RACERS }, (_, i) =>
+          admin.call('PUT', `/event-specs/v1/${spec.id}`, {
+            spec: { name: 'Answered', description: `v${i}` },
+            message: `m${i}`,
+          }),
+        ),
+      )
+      const history = (await admin.call('GET', `${scenarios}/${spec.id}?withHistory=true`)).body
+        .includes as { version: number; message: string }[]
+      for (const [i, answer] of specs.entries()) {
+        expect(answer.status).toBe(200)
+        const written = answer.body.data[0]
+        expect([written.description, written.message]).toEqual([`v${i}`, `m${i}`])
+        expect(history.find((record) => record.version === written.version)?.message).toBe(`m${i}`)
+      }
+
+      const product = (await admin.call('POST', '/data-products/v2', { name: 'Named 0' })).body
+        .data[0]
+      const application = (await admin.call('POST', '/source-apps/v1', { name: 'App 0' })).body
+        .data[0]
+      const [products, applications] = await Promise.all([
+        Promise.all(
+          Array.from({ length: RACERS }, (_, i) =>
+            admin.call('PUT', `/data-products/v2/${product.id}`, { name: `Named ${i}` }),
+          ),
+        ),
+        Promise.all(
+          Array.from({ length: RACERS }, (_, i) =>
+            admin.call('PUT', `/source-apps/v1/${application.id}`, { name: `App ${i}` }),
+          ),
+        ),
+      ])
+      for (const [i, answer] of products.entries()) {
+        expect(answer.status).toBe(200)
+        expect(answer.body.data[0]).toMatchObject({
+          name: `Named ${i}`,
+          createdAt: product.createdAt,
+        })
+      }
+      for (const [i, answer] of applications.entries()) {
+        expect(answer.status).toBe(200)
+        expect(answer.body.data[0]).toMatchObject({
+          name: `App ${i}`,
+          createdAt: application.createdAt,
+        })
+      }
+    })
+
     it('takes source applications deleted at once out of every scenario that lists them, with none refused', async () => {
       const apps: string[] = []
       for (let i = 0; i < 6; i++)

@@ -225,8 +225,9 @@ export function createDataProductsService(deps: {
       createdAt: now,
       updatedAt: now,
     }
+    let createdAt: Date | null
     try {
-      if (!(await store.saveProduct(product, mode))) throw new DataProductNotFoundError(id)
+      createdAt = await store.saveProduct(product, mode)
     } catch (error) {
       // A linked source application deleted between the check and the write.
       if (isForeignKeyViolation(error)) throw new UnknownSourceApplicationsError(links)
@@ -234,7 +235,9 @@ export function createDataProductsService(deps: {
         throw new RecordExistsError('data product', id)
       throw error
     }
-    return productListing(organizationId, await store.products(organizationId, id))
+    if (createdAt === null) throw new DataProductNotFoundError(id)
+    // The product as written, not read again: a read could meet a concurrent write's product.
+    return productListing(organizationId, [{ ...product, createdAt }])
   }
 
   return {
@@ -296,16 +299,16 @@ export function createDataProductsService(deps: {
       if (input.name.trim() === '') throw new BlankNameError('source application')
       const document = sourceApplicationDocument(input)
       checkEntities(document)
-      if (
-        !(await store.updateSourceApplication(
-          organizationId,
-          id.toLowerCase(),
-          document,
-          clock.now(),
-        ))
+      const updatedAt = clock.now()
+      const createdAt = await store.updateSourceApplication(
+        organizationId,
+        id.toLowerCase(),
+        document,
+        updatedAt,
       )
-        throw new SourceApplicationNotFoundError(id)
-      return this.getSourceApplication(organizationId, id)
+      if (createdAt === null) throw new SourceApplicationNotFoundError(id)
+      // As written, not read again (a read could meet a concurrent write's application).
+      return sourceApplicationView({ id: id.toLowerCase(), document, createdAt, updatedAt })
     },
     async deleteSourceApplication(organizationId: string, id: string): Promise<void> {
       if (!(await store.deleteSourceApplication(organizationId, id.toLowerCase())))

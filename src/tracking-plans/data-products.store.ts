@@ -131,8 +131,10 @@ export function createDataProductsStore(
     },
 
     /** Writes a product and replaces its links in one transaction; false when the product is not there to update. */
-    async saveProduct(product: StoredDataProduct, mode: 'insert' | 'update'): Promise<boolean> {
+    /** Writes the product; the creation time of the row written (kept by an update), null when there is none to update. */
+    async saveProduct(product: StoredDataProduct, mode: 'insert' | 'update'): Promise<Date | null> {
       return db.transaction().execute(async (tx) => {
+        let createdAt = product.createdAt
         if (mode === 'insert') {
           await tx
             .insertInto('data_products')
@@ -150,8 +152,10 @@ export function createDataProductsStore(
             .set({ document: JSON.stringify(product.document), updated_at: product.updatedAt })
             .where('organization_id', '=', product.organizationId)
             .where('id', '=', product.id)
+            .returning('created_at')
             .executeTakeFirst()
-          if (updated.numUpdatedRows === 0n) return false
+          if (updated === undefined) return null
+          createdAt = updated.created_at
           await tx
             .deleteFrom('data_product_source_applications')
             .where('data_product_id', '=', product.id)
@@ -169,7 +173,7 @@ export function createDataProductsStore(
             )
             .execute()
         }
-        return true
+        return createdAt
       })
     },
 
@@ -203,14 +207,15 @@ export function createDataProductsStore(
       id: string,
       document: SourceApplicationDocument,
       updatedAt: Date,
-    ): Promise<boolean> {
+    ): Promise<Date | null> {
       const updated = await db
         .updateTable('source_applications')
         .set({ document: JSON.stringify(document), updated_at: updatedAt })
         .where('organization_id', '=', organizationId)
         .where('id', '=', id)
+        .returning('created_at')
         .executeTakeFirst()
-      return updated.numUpdatedRows > 0n
+      return updated?.created_at ?? null
     },
 
     /** Deletes a source application: its data product links go with it, and it is taken out of other records' lists in the same transaction. */

@@ -11,7 +11,7 @@ import {
   ScenarioRejectedError,
 } from './scenarios.errors.js'
 import { ScenarioInput, type Scenario } from './scenarios.schemas.js'
-import type { ScenariosService } from './scenarios.service.js'
+import type { ScenarioOutcome, ScenariosService } from './scenarios.service.js'
 import { EVENT_SPECIFICATION_SUBJECT } from './scenario-compatibility.js'
 import type { ScenariosStore } from './scenarios.store.js'
 
@@ -83,12 +83,11 @@ export function createEventSpecWrites(deps: {
       principal: Principal,
       spec: unknown,
       message: string | undefined,
-    ): Promise<string> {
-      const created = await scenarios.create(principal, scenarioOfSpec(spec), message, {
+    ): Promise<ScenarioOutcome> {
+      return scenarios.create(principal, scenarioOfSpec(spec), message, {
         clientIds: true,
         subject: EVENT_SPECIFICATION_SUBJECT,
       })
-      return (created.scenarios[0] as Scenario).id
     },
 
     async update(
@@ -96,9 +95,9 @@ export function createEventSpecWrites(deps: {
       id: string,
       spec: unknown,
       message: string | undefined,
-    ): Promise<void> {
+    ): Promise<ScenarioOutcome> {
       try {
-        await scenarios.edit(
+        return await scenarios.edit(
           principal,
           id,
           scenarioOfSpec(spec),

@@ -124,20 +124,48 @@ export function createEventSpecs(deps: {
 
   const views = (list: readonly Scenario[]) => specViews(store, list)
 
+  /** A scenario as its specification, with its latest history record: checked, with snowtype's metadata. */
+  async function found(
+    organizationId: string,
+    scenario: Scenario,
+    record: HistoryRecord | undefined,
+  ): Promise<EventSpecFound> {
+    const resolve = sourceResolver(catalog, organizationId)
+    const problems = await scenarios.compatibilityOf(
+      scenario,
+      resolve,
+      false,
+      EVENT_SPECIFICATION_SUBJECT,
+    )
+    return {
+      spec: specView(scenario, record),
+      problems,
+      metadata: await metadataOf(scenario, resolve),
+    }
+  }
+
   return {
     async get(organizationId: string, id: string): Promise<EventSpecFound> {
       const scenario = await store.find(organizationId, id.toLowerCase())
       if (scenario === null) throw new EventSpecNotFoundError(id)
-      const resolve = sourceResolver(catalog, organizationId)
-      const problems = await scenarios.compatibilityOf(
-        scenario,
-        resolve,
-        false,
-        EVENT_SPECIFICATION_SUBJECT,
-      )
-      const [spec] = await views([scenario])
-      if (spec === undefined) throw new EventSpecNotFoundError(id)
-      return { spec, problems, metadata: await metadataOf(scenario, resolve) }
+      const [record] = await store.history([scenario.id], { latestOnly: true })
+      return found(organizationId, scenario, record)
+    },
+
+    /**
+     * A specification as a write left it (its scenario and the record of that write), not read
+     * again: a read after the write could meet a concurrent write's scenario, or its record.
+     */
+    async written(
+      organizationId: string,
+      outcome: {
+        readonly scenarios: readonly Scenario[]
+        readonly history: readonly HistoryRecord[]
+      },
+    ): Promise<EventSpecFound> {
+      const [scenario] = outcome.scenarios
+      if (scenario === undefined) throw new Error('a write that wrote no scenario')
+      return found(organizationId, scenario, outcome.history[0])
     },
 
     /** The specifications, with the Warnings of their compatibility checks, as a list of scenarios has them. */

@@ -155,12 +155,14 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const principal = caller(request)
-      const id = await writes.create(
+      const created = await writes.create(
         principal,
         request.body.spec,
         request.body.message ?? undefined,
       )
-      return reply.code(201).send(specEnvelope(await eventSpecs.get(principal.organizationId, id)))
+      return reply
+        .code(201)
+        .send(specEnvelope(await eventSpecs.written(principal.organizationId, created)))
     },
   )
   app.put(
@@ -177,13 +179,13 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const principal = caller(request)
-      await writes.update(
+      const edited = await writes.update(
         principal,
         request.params.id,
         request.body.spec,
         request.body.message ?? undefined,
       )
-      return specEnvelope(await eventSpecs.get(principal.organizationId, request.params.id))
+      return specEnvelope(await eventSpecs.written(principal.organizationId, edited))
     },
   )
   app.delete(
