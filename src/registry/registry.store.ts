@@ -123,7 +123,13 @@ export function createRegistryStore(db: Kysely<RegistryTables>) {
       if (filter.vendor !== undefined) query = query.where('vendor', '=', filter.vendor)
       if (filter.name !== undefined) query = query.where('name', '=', filter.name)
       if (filter.format !== undefined) query = query.where('format', '=', filter.format)
-      const rows = await query.orderBy('vendor').orderBy('name').orderBy('format').execute()
+      // In code point order whatever the database's collation (an ICU one put `a_b` before
+      // `a-b` and `ab` before `Ab`): the same order on PGlite, on any server, and in the Iglu lists.
+      const rows = await query
+        .orderBy(sql`vendor collate "C"`)
+        .orderBy(sql`name collate "C"`)
+        .orderBy(sql`format collate "C"`)
+        .execute()
       return rows.map(toStructure)
     },
 

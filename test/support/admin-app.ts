@@ -15,7 +15,7 @@ export interface AdminApp {
 
 export async function startAdminApp(
   backend: Backend,
-  options: { readonly onDisk?: boolean } = {},
+  options: { readonly onDisk?: boolean; readonly icuCollation?: boolean } = {},
 ): Promise<AdminApp> {
   const database = await backend.create(options)
   let server: TestApp | undefined

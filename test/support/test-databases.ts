@@ -18,7 +18,12 @@ export interface Backend {
    * A new database with no data; `onDisk` asks PGlite for a data directory instead of memory. In
    * memory PGlite starts from the run's migrated template, unless `unmigrated` asks for a bare cluster.
    */
-  create(options?: { onDisk?: boolean; unmigrated?: boolean }): Promise<TestDatabase>
+  create(options?: {
+    onDisk?: boolean
+    unmigrated?: boolean
+    /** PostgreSQL: a database whose collation is ICU's en-US (case and punctuation ignored at first). */
+    icuCollation?: boolean
+  }): Promise<TestDatabase>
 }
 
 /** Set by `.ci/run`: an admin connection to a PostgreSQL server, where each test gets its own database. */
@@ -59,10 +64,14 @@ async function adminQuery(sql: string): Promise<void> {
 
 export const postgresBackend: Backend = {
   name: 'postgres',
-  async create() {
+  async create(options = {}) {
     if (adminUrl === undefined) throw new Error('TEST_DATABASE_URL is not set')
     const database = `floe_test_${randomBytes(6).toString('hex')}`
-    await adminQuery(`create database ${database}`)
+    await adminQuery(
+      options.icuCollation === true
+        ? `create database ${database} template template0 locale_provider icu icu_locale 'en-US' locale 'C.UTF-8'`
+        : `create database ${database}`,
+    )
     return {
       config: { kind: 'postgres', url: withDatabase(adminUrl, database) },
       drop: () => adminQuery(`drop database if exists ${database} with (force)`),
