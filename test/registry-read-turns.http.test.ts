@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dataStructureHash } from '../src/iglu/index.js'
 import type { RegistryTables } from '../src/registry/index.js'
 import { apiClient, type ApiClient } from './support/api-client.js'
+import { loopDuring } from './support/event-loop-watch.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
@@ -25,32 +26,6 @@ function bigSchema(name: string): Record<string, unknown> {
     type: 'object',
     properties,
     additionalProperties: false,
-  }
-}
-
-/**
- * Watches this process's event loop (the server runs here) while `work` runs: the longest time
- * between two turns, and the whole time taken.
- */
-async function loopDuring<T>(
-  work: () => Promise<T>,
-): Promise<{ result: T; longestTurnMs: number; totalMs: number }> {
-  let longestTurnMs = 0
-  let counting = true
-  let last = performance.now()
-  const started = last
-  const tick = () => {
-    const now = performance.now()
-    longestTurnMs = Math.max(longestTurnMs, now - last)
-    last = now
-    if (counting) setImmediate(tick)
-  }
-  setImmediate(tick)
-  try {
-    const result = await work()
-    return { result, longestTurnMs, totalMs: performance.now() - started }
-  } finally {
-    counting = false
   }
 }
 

@@ -3,6 +3,7 @@ import { columnsOf } from '../src/tracking-plans/scenario-rows.js'
 import type { Scenario } from '../src/tracking-plans/scenarios.schemas.js'
 import type { TrackingPlanTables } from '../src/tracking-plans/tracking-plan.tables.js'
 import { apiClient, type ApiClient } from './support/api-client.js'
+import { loopDuring } from './support/event-loop-watch.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
@@ -40,29 +41,6 @@ function scenarioNumber(i: number, dataProductId: string): Scenario {
       enriched: [],
     },
     dataProductId,
-  }
-}
-
-/** The longest time between two turns of this process's event loop (the server's) during `work`. */
-async function loopDuring<T>(
-  work: () => Promise<T>,
-): Promise<{ result: T; longestTurnMs: number; totalMs: number }> {
-  let longestTurnMs = 0
-  let counting = true
-  let last = performance.now()
-  const started = last
-  const tick = () => {
-    const now = performance.now()
-    longestTurnMs = Math.max(longestTurnMs, now - last)
-    last = now
-    if (counting) setImmediate(tick)
-  }
-  setImmediate(tick)
-  try {
-    const result = await work()
-    return { result, longestTurnMs, totalMs: performance.now() - started }
-  } finally {
-    counting = false
   }
 }
 

@@ -94,7 +94,8 @@ export function checkDeploymentRequest(
 
 /**
  * Moves one schema version VALIDATED → DEV or DEV → PROD, in one transaction that also holds the
- * structure's lock, so concurrent deployments of one structure happen one after the other.
+ * structure's lock, so concurrent deployments of one structure happen one after the other; only
+ * if what it was checked on (`deploymentInputs`, read before) is still there.
  */
 export async function deploySchema(
   db: Kysely<RegistryTables>,
@@ -105,7 +106,7 @@ export async function deploySchema(
     initiator: Initiator
     now: Date
     /** The inputs the deployment was checked on: their fingerprint must hold, the candidate is written. */
-    checked?: Pick<DeploymentInputs, 'fingerprint' | 'candidate'>
+    checked: Pick<DeploymentInputs, 'fingerprint' | 'candidate'>
   },
 ): Promise<DeploymentOutcome> {
   const version = checkDeploymentRequest(request, options.initiator)
@@ -116,17 +117,11 @@ export async function deploySchema(
     await store.lockStructure(hash)
     const { checked } = options
     if (
-      checked !== undefined &&
       (await deploymentInputs(store, organizationId, request)).fingerprint !== checked.fingerprint
     )
       throw new CheckedInputsChangedError()
     await refuseHashConflict(store, organizationId, hash, request)
-    const candidate =
-      request.target === 'DEV'
-        ? checked !== undefined
-          ? checked.candidate
-          : await store.findValidated({ organizationId, ...request })
-        : null
+    const candidate = request.target === 'DEV' ? checked.candidate : null
     const step = { store, hash, uri, version, request, options, organizationId, candidate }
     return request.target === 'DEV' ? toDev(step) : toProd(step)
   })

@@ -84,11 +84,11 @@ function describedByPath(body: Record<string, unknown>, text: string | null, key
 }
 
 /**
- * Iglu writes, one at a time for each structure. Each writes a schema as Iglu Server does, into the registry with one history: the registry's
- * validation (refused only for errors), then a deployment VALIDATED → DEV, and for the PROD base
- * DEV → PROD too, each recorded as a deployment by the key. DEV versions are patched in place
- * (Iglu's `patchesAllowed`); a PROD version is never replaced. What can be refused is refused
- * before anything is written.
+ * Iglu writes, one at a time for each structure. Each writes a schema as Iglu Server does, into
+ * the registry with one history: the registry's validation (refused only for errors), then a
+ * deployment VALIDATED → DEV, and for the PROD base DEV → PROD too, each recorded as a deployment
+ * by the key. DEV versions are patched in place (Iglu's `patchesAllowed`); a PROD version is never
+ * replaced. What can be refused is refused before anything is written.
  */
 export function createIgluWrites(deps: {
   readonly service: RegistryService

@@ -59,3 +59,29 @@ export function countTurns(): { turns(): number; stop(): void } {
     },
   }
 }
+
+/**
+ * Watches this process's event loop (the server runs here) while `work` runs: the longest time
+ * between two turns, and the whole time taken.
+ */
+export async function loopDuring<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; longestTurnMs: number; totalMs: number }> {
+  let longestTurnMs = 0
+  let counting = true
+  let last = performance.now()
+  const started = last
+  const tick = () => {
+    const now = performance.now()
+    longestTurnMs = Math.max(longestTurnMs, now - last)
+    last = now
+    if (counting) setImmediate(tick)
+  }
+  setImmediate(tick)
+  try {
+    const result = await work()
+    return { result, longestTurnMs, totalMs: performance.now() - started }
+  } finally {
+    counting = false
+  }
+}
