@@ -9,11 +9,4 @@ export { rejectUnstorableInput } from './storable-input-guard.js'
 export { BooleanQuery, queryFlag } from './query-flags.js'
 export { DeferredCompilers } from './deferred-compilers.js'
 export { flushLogs } from './batched-log-writer.js'
-export {
-  jsonArrayBody,
-  jsonBody,
-  jsonTextsBetweenTurns,
-  sendJson,
-  serializerOf,
-  type JsonPart,
-} from './json-array-body.js'
+export { jsonBody, sendJson, serializerOf, type JsonPart } from './json-body.js'

@@ -11,7 +11,7 @@ import {
   type SchemaVer,
 } from '../iglu/index.js'
 import type { DeploymentRequest, Initiator } from './deployment-request.js'
-import { deploymentInputs, type DeploymentInputs } from './deployment-inputs.js'
+import { deploymentFingerprint, type DeploymentInputs } from './deployment-inputs.js'
 import {
   DataStructureHashConflictError,
   InvalidDeploymentPathError,
@@ -116,9 +116,7 @@ export async function deploySchema(
     const store = createRegistryStore(trx)
     await store.lockStructure(hash)
     const { checked } = options
-    if (
-      (await deploymentInputs(store, organizationId, request)).fingerprint !== checked.fingerprint
-    )
+    if (deploymentFingerprint(request, await store.versions(hash)) !== checked.fingerprint)
       throw new CheckedInputsChangedError()
     await refuseHashConflict(store, organizationId, hash, request)
     const candidate = request.target === 'DEV' ? checked.candidate : null

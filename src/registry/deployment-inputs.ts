@@ -24,8 +24,8 @@ export async function deploymentInputs(
   organizationId: string,
   request: DeploymentRequest,
 ): Promise<DeploymentInputs> {
-  const version = parseSchemaVer(request.version)
-  if (version === null) return { deployed: [], candidate: null, schema: undefined, fingerprint: '' }
+  if (parseSchemaVer(request.version) === null)
+    return { deployed: [], candidate: null, schema: undefined, fingerprint: '' }
   const hash = dataStructureHash(organizationId, request.vendor, request.name, request.format)
   const deployed = await store.versions(hash)
   const candidate =
@@ -42,6 +42,29 @@ export async function deploymentInputs(
     request.source === 'DEV'
       ? deployed.find((v) => v.env === 'DEV' && v.version === request.version)
       : undefined
+  return {
+    deployed,
+    candidate,
+    schema: candidate?.schema ?? promoted?.schema,
+    fingerprint: deploymentFingerprint(request, deployed),
+  }
+}
+
+/**
+ * The deployed versions a deployment's judgement depends on, named by content: the DEV version it
+ * promotes (DEV → PROD) and the versions below it. Read again under the structure's lock, it
+ * tells whether they changed since the judgement.
+ */
+export function deploymentFingerprint(
+  request: DeploymentRequest,
+  deployed: readonly SchemaVersion[],
+): string {
+  const version = parseSchemaVer(request.version)
+  if (version === null) return ''
+  const promoted =
+    request.source === 'DEV'
+      ? deployed.find((v) => v.env === 'DEV' && v.version === request.version)
+      : undefined
   const below = deployed
     .filter((v) => {
       const other = parseSchemaVer(v.version)
@@ -49,10 +72,5 @@ export async function deploymentInputs(
     })
     .map((v) => `${v.env} ${v.version} ${v.contentHash}`)
     .sort()
-  return {
-    deployed,
-    candidate,
-    schema: candidate?.schema ?? promoted?.schema,
-    fingerprint: JSON.stringify([promoted?.contentHash ?? null, below]),
-  }
+  return JSON.stringify([promoted?.contentHash ?? null, below])
 }

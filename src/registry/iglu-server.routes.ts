@@ -2,7 +2,7 @@ import { setImmediate as otherWork } from 'node:timers/promises'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { Principal } from '../auth/index.js'
-import { ErrorBodyRef, jsonArrayBody } from '../http/index.js'
+import { ErrorBodyRef, jsonBody } from '../http/index.js'
 import { objectMembers, objectText, parseSchemaVer } from '../iglu/index.js'
 import type { IgluRepository, PublishedKey, PublishedSchema } from './iglu-repository.js'
 import { SchemaNotFoundError } from './registry.errors.js'
@@ -138,7 +138,7 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
     keys: readonly PublishedKey[],
     repr: ReprName,
   ) => {
-    if (repr === 'uri') return jsonArrayBody(keys.map((key) => JSON.stringify(key.uri)))
+    if (repr === 'uri') return jsonBody(keys.map((key) => JSON.stringify(key.uri)))
     const created =
       repr === 'meta' ? await repository.creationTimes(organizationId, env, keys) : null
     const texts: string[] = []
@@ -151,7 +151,7 @@ export const igluServerRoutes: FastifyPluginAsyncTypebox<{ repository: IgluRepos
       texts.push(represent(schema, repr, created?.get(schema.uri)))
       sinceTurn += schema.text.length
     }
-    return jsonArrayBody(texts)
+    return jsonBody(texts)
   }
 
   app.get(

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { requirePrincipal } from '../auth/index.js'
-import { jsonArrayBody, jsonTextOf, queryFlag } from '../http/index.js'
+import { jsonBody, jsonTextOf, queryFlag } from '../http/index.js'
 import type { RegistryService } from './registry.service.js'
 import { initiatorOf } from './deployment-request.js'
 import {
@@ -104,7 +104,7 @@ export const dataStructureRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = a
     reply
       .type(JSON_TYPE)
       .send(
-        jsonArrayBody(
+        jsonBody(
           await registry.structureVersions(
             caller(request.principal).organizationId,
             request.params.hash,
@@ -151,7 +151,7 @@ export const registryRoutes: FastifyPluginAsyncTypebox<RegistryOptions> = async 
     reply
       .type(JSON_TYPE)
       .send(
-        jsonArrayBody(
+        jsonBody(
           await registry.schemaVersions(
             caller(request.principal).organizationId,
             request.query.env,

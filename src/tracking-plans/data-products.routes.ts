@@ -6,7 +6,8 @@ import type {
   DataProductsService,
   SourceApplicationView,
 } from './data-products.service.js'
-import { jsonTextsBetweenTurns, sendJson, serializerOf } from '../http/index.js'
+import { sendJson, serializerOf } from '../http/index.js'
+import { mapBetweenTurns } from '../shared/index.js'
 import {
   createDataProductSchema,
   DataProduct,
@@ -73,11 +74,11 @@ export const dataProductsRoutes: FastifyPluginAsyncTypebox<Options> = async (
     )
     const { owners, eventSpecs, sourceApplications } = listing.includes
     return sendJson(reply, {
-      data: await jsonTextsBetweenTurns(listing.data, serializerOf(reply, DataProduct)),
+      data: await mapBetweenTurns(listing.data, serializerOf(reply, DataProduct)),
       includes: {
         owners: JSON.stringify(owners),
-        eventSpecs: await jsonTextsBetweenTurns(eventSpecs, (spec) => JSON.stringify(spec)),
-        sourceApplications: await jsonTextsBetweenTurns(
+        eventSpecs: await mapBetweenTurns(eventSpecs, (spec) => JSON.stringify(spec)),
+        sourceApplications: await mapBetweenTurns(
           sourceApplications,
           serializerOf(reply, SourceApplication),
         ),

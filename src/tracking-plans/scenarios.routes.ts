@@ -1,11 +1,10 @@
-import { inBatchesBetweenTurns, isJsonObject } from '../shared/index.js'
+import { inBatchesBetweenTurns, isJsonObject, mapBetweenTurns } from '../shared/index.js'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { requirePrincipal } from '../auth/index.js'
 import {
   ErrorBodyRef,
-  jsonTextsBetweenTurns,
   registerEnvelopeErrorHandling,
   sendJson,
   serializerOf,
@@ -57,9 +56,9 @@ export const scenariosRoutes: FastifyPluginAsyncTypebox<{ scenarios: ScenariosSe
   app.get('/', { schema: listScenariosSchema }, async (request, reply) => {
     const outcome = await scenarios.list(caller(request).organizationId, request.query)
     return sendJson(reply, {
-      data: await jsonTextsBetweenTurns(outcome.scenarios, serializerOf(reply, Scenario)),
-      includes: await jsonTextsBetweenTurns(outcome.history, serializerOf(reply, HistoryRecord)),
-      errors: await jsonTextsBetweenTurns(outcome.problems, serializerOf(reply, ErrorItem)),
+      data: await mapBetweenTurns(outcome.scenarios, serializerOf(reply, Scenario)),
+      includes: await mapBetweenTurns(outcome.history, serializerOf(reply, HistoryRecord)),
+      errors: await mapBetweenTurns(outcome.problems, serializerOf(reply, ErrorItem)),
     })
   })
   app.get('/:trackingScenarioId', { schema: getScenarioSchema }, async (request) =>
@@ -275,9 +274,9 @@ export const eventSpecsRoutes: FastifyPluginAsyncTypebox<{
       )
       // Thousands of specifications: serialized a few hundred a turn, and sent in chunks.
       return sendJson(reply, {
-        data: await jsonTextsBetweenTurns(specs, serializerOf(reply, SpecItem)),
+        data: await mapBetweenTurns(specs, serializerOf(reply, SpecItem)),
         includes: '[]',
-        errors: await jsonTextsBetweenTurns(problems, (problem) => JSON.stringify(problem)),
+        errors: await mapBetweenTurns(problems, (problem) => JSON.stringify(problem)),
         metadata: 'null',
       })
     },

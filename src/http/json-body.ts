@@ -1,7 +1,6 @@
 import type { FastifyReply } from 'fastify'
 import { Readable } from 'node:stream'
 import { setImmediate as otherWork } from 'node:timers/promises'
-import { mapBetweenTurns } from '../shared/index.js'
 
 /** Characters of a JSON body handed to the socket at a time: about a millisecond of encoding. */
 const CHUNK_CHARS = 512 * 1024
@@ -36,23 +35,6 @@ export function serializerOf(reply: FastifyReply, schema: object): (value: unkno
   return reply.compileSerializationSchema(schema as Record<string, unknown>) as (
     value: unknown,
   ) => string
-}
-
-/** The body of a JSON array whose items are already JSON texts (see `jsonBody`). */
-export function jsonArrayBody(items: readonly string[]): string | Readable {
-  return jsonBody(items)
-}
-
-/**
- * The JSON texts of `items`, made by `serialize` (a route's compiled serializer, so that the
- * texts are those the route's schema writes), a few milliseconds' worth at a time with a turn of
- * the event loop between: a list of thousands of items would otherwise be serialized in one turn.
- */
-export async function jsonTextsBetweenTurns<T>(
-  items: readonly T[],
-  serialize: (item: T) => string,
-): Promise<string[]> {
-  return mapBetweenTurns(items, serialize)
 }
 
 function lengthOf(part: JsonPart): number {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { countTurns } from '../../test/support/event-loop-watch.js'
-import { jsonArrayBody, jsonBody } from './json-array-body.js'
+import { jsonBody } from './json-body.js'
 
 /** The whole body, and the loop's turn count as each chunk arrived. */
 async function readAll(body: string | Readable): Promise<{ text: string; turnsAt: number[] }> {
@@ -31,7 +31,7 @@ describe('JSON bodies made of serialized parts', () => {
       metadata: null,
     })
     expect(body).toBe('{"data":[{"a":1},"é"],"includes":{"owners":[],"specs":[]},"metadata":null}')
-    expect(jsonArrayBody([])).toBe('[]')
+    expect(jsonBody([])).toBe('[]')
   })
 
   it('streams a large body in chunks, with a turn of the event loop between two', async () => {
