@@ -1,4 +1,5 @@
-import { CANONICAL_FIELDS } from '../pipeline/canonical-event.js'
+import { FLAT_ATOMIC_FIELDS } from '../pipeline/lossy-json.js'
+import type { FlattenedEvent } from './flattened-event.js'
 
 /**
  * The columns of the flattened events that the events query filters and sorts by: the atomic
@@ -7,12 +8,7 @@ import { CANONICAL_FIELDS } from '../pipeline/canonical-event.js'
  * its path (`contexts_com_shop_product_1.sku`, `unstruct_event_com_shop_add_to_cart_1.item.price`).
  */
 
-const ATOMIC_COLUMNS: ReadonlySet<string> = new Set([
-  ...CANONICAL_FIELDS.filter(
-    (f) => f !== 'contexts' && f !== 'derived_contexts' && f !== 'unstruct_event',
-  ),
-  'geo_location',
-])
+const ATOMIC_COLUMNS: ReadonlySet<string> = new Set([...FLAT_ATOMIC_FIELDS, 'geo_location'])
 
 const ENTITY_COLUMN = /^(contexts|unstruct_event)_[a-z0-9_]+_\d+$/
 
@@ -64,8 +60,8 @@ function scalarTexts(value: unknown): string[] {
  * Whether any value of a flattened event, in any column and anywhere inside its entities and its
  * self-describing event, contains `needle` (lower-case), ignoring case. Nulls hold no text.
  */
-export function eventHoldsText(event: Readonly<Record<string, unknown>>, needle: string): boolean {
-  const stack: unknown[] = Object.values(event)
+export function eventHoldsText(event: FlattenedEvent, needle: string): boolean {
+  const stack: unknown[] = event.columnValues()
   while (stack.length > 0) {
     const item = stack.pop()
     if (item === null || item === undefined) continue
@@ -80,11 +76,11 @@ export function eventHoldsText(event: Readonly<Record<string, unknown>>, needle:
  * one (case-insensitive, null as `"null"`); an entity or object column when any value inside it is.
  */
 export function columnHolds(
-  event: Readonly<Record<string, unknown>>,
+  event: FlattenedEvent,
   column: EventColumn,
   values: ReadonlySet<string>,
 ): boolean {
-  const value = event[column.column]
+  const value = event.column(column.column)
   if (column.path.length === 0 && (value === null || typeof value !== 'object'))
     return values.has(asText(value).toLowerCase())
   if (value === undefined || value === null) return values.has('null')
@@ -94,11 +90,13 @@ export function columnHolds(
 
 /** The value a column sorts by: a scalar at the column (or path); none for an object or a list. */
 export function sortValue(
-  event: Readonly<Record<string, unknown>>,
+  event: FlattenedEvent,
   column: EventColumn,
 ): string | number | boolean | null | undefined {
   const value =
-    column.path.length === 0 ? event[column.column] : valuesAt(event[column.column], column.path)[0]
+    column.path.length === 0
+      ? event.column(column.column)
+      : valuesAt(event.column(column.column), column.path)[0]
   return value === null || typeof value !== 'object'
     ? (value as string | number | boolean | null | undefined)
     : undefined

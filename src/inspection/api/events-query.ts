@@ -8,6 +8,7 @@ import type { GoodEvent } from '../pipeline/enrich-event.js'
 import type { JsonPages } from './json-array.js'
 import { LeadingItems } from '../store/leading-items.js'
 import { firstAtOrAfter } from '../../shared/index.js'
+import { FlattenedEvent } from './flattened-event.js'
 import { toLossyJson } from '../pipeline/lossy-json.js'
 import { storedTextGroups } from './stored-text-prefilter.js'
 import { eventJson } from '../pipeline/java-doubles.js'
@@ -33,18 +34,6 @@ export interface EventsQuery {
 
 /** Good and incomplete events, newest first, a page at a time: what a store's scan gives. */
 export type EventPages = AsyncIterable<readonly GoodEvent[]>
-
-const lossyCache = new WeakMap<GoodEvent, Record<string, unknown>>()
-
-/** The flattened form of a stored event, computed once per event object. */
-export function lossyOf(event: GoodEvent): Record<string, unknown> {
-  let lossy = lossyCache.get(event)
-  if (lossy === undefined) {
-    lossy = toLossyJson(event.event)
-    lossyCache.set(event, lossy)
-  }
-  return lossy
-}
 
 const isComplex = (value: unknown) => value !== null && typeof value === 'object'
 const asText = (value: unknown) => (value === null || value === undefined ? 'null' : String(value))
@@ -85,7 +74,7 @@ export function unknownColumns(query: EventsQuery): string[] {
 
 /** Events of every page, flattened, newest first, as JSON texts a page at a time (a full store's answer is streamed). */
 export async function* allEventsJson(source: EventPages): JsonPages {
-  for await (const page of source) yield page.map((event) => eventJson(lossyOf(event)))
+  for await (const page of source) yield page.map((event) => eventJson(toLossyJson(event.event)))
 }
 
 /**
@@ -94,7 +83,7 @@ export async function* allEventsJson(source: EventPages): JsonPages {
  */
 function rowOrder(
   sorting: EventsQuery['sorting'],
-): (a: Record<string, unknown>, b: Record<string, unknown>) => number {
+): (a: FlattenedEvent, b: FlattenedEvent) => number {
   const column = sorting == null ? null : eventColumn(sorting.column)
   if (sorting == null || column === null) return () => 0
   const direction = sorting.desc ? -1 : 1
@@ -135,16 +124,19 @@ export async function queryEvents(source: EventPages, query: EventsQuery) {
       if (query.validEvents === false && !event.incomplete) continue
       const time = collectorTime(event)
       if (time < start || time >= end) continue
-      const lossy = lossyOf(event)
+      const flattened = new FlattenedEvent(event)
       const kept =
-        filters.every(({ column, values }) => columnHolds(lossy, column, values)) &&
-        (needle === '' || eventHoldsText(lossy, needle))
-      if (kept) leading.offer(lossy)
+        filters.every(({ column, values }) => columnHolds(flattened, column, values)) &&
+        (needle === '' || eventHoldsText(flattened, needle))
+      if (kept) leading.offer(flattened)
     }
   }
   const total = leading.offered
   return {
-    events: leading.sorted().slice(from),
+    events: leading
+      .sorted()
+      .slice(from)
+      .map((event) => event.whole()),
     totalPages: Math.max(1, Math.ceil(total / query.pageSize)),
     totalItems: total,
   }
@@ -164,8 +156,9 @@ export async function eventColumns(source: EventPages): Promise<string[]> {
   const columns = new Set<string>()
   for await (const page of source) {
     for (const event of page) {
-      for (const [key, value] of Object.entries(lossyOf(event))) {
-        columns.add(key)
+      const flattened = new FlattenedEvent(event)
+      for (const key of flattened.columnNames()) columns.add(key)
+      for (const [key, value] of flattened.entityColumns()) {
         const items =
           key.startsWith('contexts_') && Array.isArray(value)
             ? value
@@ -204,9 +197,10 @@ export async function columnStats(source: EventPages, columns: readonly string[]
   const isFull = () => [...collecting.values()].every((values) => values.size >= MAX_STAT_VALUES)
   if (!isFull()) {
     for await (const page of source) {
-      for (const event of page.map(lossyOf)) {
+      for (const event of page) {
+        const flattened = new FlattenedEvent(event)
         for (const [column, values] of collecting) {
-          const value = Object.hasOwn(event, column) ? event[column] : undefined
+          const value = flattened.column(column)
           if (values.size < MAX_STAT_VALUES && value !== undefined && !isComplex(value))
             values.add(asText(value))
         }

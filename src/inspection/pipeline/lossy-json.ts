@@ -1,7 +1,7 @@
 import { copyWrittenNumbers } from '../../iglu/index.js'
 import { CANONICAL_FIELDS } from './canonical-event.js'
 import { holdsNumbersAsWritten, writeNumbersAsWritten } from './java-doubles.js'
-import { isJsonObject, looseIgluUriParts } from '../../shared/index.js'
+import { BoundedMemo, isJsonObject, looseIgluUriParts } from '../../shared/index.js'
 
 /** `com.acme-x` → `com_acme_x`. */
 const vendorKey = (vendor: string) => vendor.replace(/[.-]/g, '_').toLowerCase()
@@ -20,6 +20,20 @@ export function entityColumn(prefix: 'contexts' | 'unstruct_event', schema: stri
     : `${prefix}_${vendorKey(parts.vendor)}_${nameKey(parts.name)}_${parts.version.split('-')[0]}`
 }
 
+/** The columns of recent entity schemas: a store's events name the same few again and again. */
+const columnsOfSchemas = {
+  contexts: new BoundedMemo<string, string | null>(1024, (schema) =>
+    entityColumn('contexts', schema),
+  ),
+  unstruct_event: new BoundedMemo<string, string | null>(1024, (schema) =>
+    entityColumn('unstruct_event', schema),
+  ),
+}
+
+/** {@link entityColumn}, remembered for schema URIs of ordinary length. */
+const columnOf = (prefix: 'contexts' | 'unstruct_event', schema: string) =>
+  schema.length <= 256 ? columnsOfSchemas[prefix].get(schema) : entityColumn(prefix, schema)
+
 function entities(value: unknown): { schema: string; data: unknown }[] {
   if (!isJsonObject(value) || !Array.isArray(value.data)) return []
   return value.data.filter(
@@ -28,12 +42,6 @@ function entities(value: unknown): { schema: string; data: unknown }[] {
   )
 }
 
-/**
- * The flattened ("lossy") JSON of the analytics SDK that Micro's events query and `--output-json`
- * use: atomic fields as they are, each context schema as `contexts_<vendor>_<name>_<model>` (a list
- * of data objects tagged with `_schema_version`), the self-describing event as
- * `unstruct_event_<vendor>_<name>_<model>`, and `geo_location` when both coordinates are known.
- */
 /** `copy` (of `data`, with a key added), keeping `data`'s numbers as written. */
 function withWrittenNumbersOf(
   data: object,
@@ -43,19 +51,25 @@ function withWrittenNumbersOf(
   return copy
 }
 
-export function toLossyJson(event: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const field of CANONICAL_FIELDS) {
-    if (field === 'contexts' || field === 'derived_contexts' || field === 'unstruct_event') continue
-    out[field] = event[field] ?? null
-  }
+/** The atomic fields of the flattened form: every canonical field but the three entity ones. */
+export const FLAT_ATOMIC_FIELDS: readonly string[] = CANONICAL_FIELDS.filter(
+  (field) => field !== 'contexts' && field !== 'derived_contexts' && field !== 'unstruct_event',
+)
+
+/**
+ * The entity columns of an event's flattened form, in the order it has them: each context schema
+ * as `contexts_<vendor>_<name>_<model>` (a list of data objects tagged with `_schema_version`),
+ * then the self-describing event as `unstruct_event_<vendor>_<name>_<model>`.
+ */
+export function flatEntityColumns(event: Readonly<Record<string, unknown>>): Map<string, unknown> {
+  const columns = new Map<string, unknown>()
   for (const entity of [...entities(event.contexts), ...entities(event.derived_contexts)]) {
-    const column = entityColumn('contexts', entity.schema)
+    const column = columnOf('contexts', entity.schema)
     if (column === null) continue
     const item = isJsonObject(entity.data)
       ? withWrittenNumbersOf(entity.data, { ...entity.data, _schema_version: entity.schema })
       : entity.data
-    out[column] = [...((out[column] as unknown[] | undefined) ?? []), item]
+    columns.set(column, [...((columns.get(column) as unknown[] | undefined) ?? []), item])
   }
   const unstruct = event.unstruct_event
   if (
@@ -63,11 +77,30 @@ export function toLossyJson(event: Readonly<Record<string, unknown>>): Record<st
     isJsonObject(unstruct.data) &&
     typeof unstruct.data.schema === 'string'
   ) {
-    const column = entityColumn('unstruct_event', unstruct.data.schema)
-    if (column !== null) out[column] = unstruct.data.data
+    const column = columnOf('unstruct_event', unstruct.data.schema)
+    if (column !== null) columns.set(column, unstruct.data.data)
   }
-  if (typeof event.geo_latitude === 'number' && typeof event.geo_longitude === 'number')
-    out.geo_location = `${event.geo_latitude},${event.geo_longitude}`
+  return columns
+}
+
+/** `geo_location` of the flattened form: `latitude,longitude` when both are known. */
+export function flatGeoLocation(event: Readonly<Record<string, unknown>>): string | undefined {
+  return typeof event.geo_latitude === 'number' && typeof event.geo_longitude === 'number'
+    ? `${event.geo_latitude},${event.geo_longitude}`
+    : undefined
+}
+
+/**
+ * The flattened ("lossy") JSON of the analytics SDK that Micro's events query and `--output-json`
+ * use: atomic fields as they are, then the entity columns ({@link flatEntityColumns}), and
+ * `geo_location` when both coordinates are known.
+ */
+export function toLossyJson(event: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const field of FLAT_ATOMIC_FIELDS) out[field] = event[field] ?? null
+  for (const [column, value] of flatEntityColumns(event)) out[column] = value
+  const geoLocation = flatGeoLocation(event)
+  if (geoLocation !== undefined) out.geo_location = geoLocation
   // Its entities are the event's (or copies keeping their written numbers): written as they are.
   if (holdsNumbersAsWritten(event)) writeNumbersAsWritten(out)
   return out
