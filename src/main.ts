@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, Option } from 'commander'
+import { Command, CommanderError, Option } from 'commander'
 import { ConfigError, type ConfigFlags, type ConsoleClientFlags } from './config/index.js'
 import { DomainError } from './shared/index.js'
 import { DataDirLockedError } from './db/index.js'
@@ -19,6 +19,7 @@ import {
   type SchemasPullOptions,
   runMcpCommand,
   ConsoleApiError,
+  type CommandOutcome,
 } from './cli/index.js'
 import { packageVersion } from './package-version.js'
 
@@ -32,6 +33,8 @@ function print(output: Promise<string>): Promise<void> {
 }
 
 const program = new Command('floe')
+  // A usage problem (an unknown option, a missing argument) is thrown, to exit with 2 below.
+  .exitOverride()
   .description('Floe: design, register and test Snowplow event tracking')
   .version(packageVersion(), '-V, --version', 'print the version of Floe')
   .option(
@@ -234,6 +237,13 @@ keys
     print(revokeKeyCommand(id, storeFlags(command))),
   )
 
+/** A command's report on stdout, what went wrong on stderr, and its exit code. */
+const report = (outcome: CommandOutcome) => {
+  process.stdout.write(outcome.output)
+  if (outcome.errorOutput !== undefined) process.stderr.write(outcome.errorOutput)
+  process.exitCode = outcome.exitCode
+}
+
 const schemas = program
   .command('schemas')
   .description('schemas as code: check a directory of Iglu schemas (vendor/name/jsonschema/1-0-0)')
@@ -245,9 +255,7 @@ schemas
   .option('--format <format>', 'text (file:line: severity rule message) or json', 'text')
   .option('--strict', 'exit with 1 on warnings too')
   .action(async (directory: string, options: { format?: string; strict?: boolean }) => {
-    const outcome = await lintSchemasCommand(directory, options)
-    process.stdout.write(outcome.output)
-    process.exitCode = outcome.exitCode
+    report(await lintSchemasCommand(directory, options))
   })
 
 schemas
@@ -257,9 +265,7 @@ schemas
   )
   .option('--format <format>', 'text or json', 'text')
   .action(async (before: string, after: string, options: { format?: string }) => {
-    const outcome = await diffSchemasCommand(before, after, options)
-    process.stdout.write(outcome.output)
-    process.exitCode = outcome.exitCode
+    report(await diffSchemasCommand(before, after, options))
   })
 
 /** The server and key of `push` and `pull`: flags, else snowtype's variables. */
@@ -269,10 +275,7 @@ const withServer = (command: Command) =>
     .option('--org <uuid>', 'organization (env SNOWPLOW_CONSOLE_ORG_ID)')
     .option('--key-id <uuid>', 'API key id, for a v3 key (env SNOWPLOW_CONSOLE_API_KEY_ID)')
     .option('--key <secret>', 'API key secret (env SNOWPLOW_CONSOLE_API_KEY)')
-const report = (outcome: { output: string; exitCode: number }) => {
-  process.stdout.write(outcome.output)
-  process.exitCode = outcome.exitCode
-}
+    .option('--timeout <seconds>', 'give up a request that has not answered in this time', '60')
 withServer(
   schemas
     .command('push <dir>')
@@ -305,6 +308,8 @@ withServer(
 ).action(async (options: ConsoleClientFlags) => runMcpCommand(options))
 
 program.parseAsync(process.argv).catch((error: unknown) => {
+  // Commander has said what it had to (help, the version, or the usage problem) on its own.
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2)
   const expected =
     error instanceof ConfigError ||
     error instanceof DomainError ||

@@ -65,7 +65,8 @@ describe('floe schemas diff', () => {
     const notJson = file('broken.json', '{')
     expect(await diffSchemasCommand(notJson, loose, {})).toMatchObject({
       exitCode: 2,
-      output: expect.stringMatching(/^floe: .*broken\.json is not JSON: /),
+      output: '',
+      errorOutput: expect.stringMatching(/^floe: .*broken\.json is not JSON: /),
     })
     expect((await diffSchemasCommand(path.join(root, 'missing'), loose, {})).exitCode).toBe(2)
     expect((await diffSchemasCommand(loose, strict, { format: 'yaml' })).exitCode).toBe(2)
@@ -77,7 +78,8 @@ describe('floe schemas diff', () => {
     ] as const)
       expect(await diffSchemasCommand(before, after, {})).toMatchObject({
         exitCode: 2,
-        output: expect.stringMatching(/^floe: .*invalid\.json is not a valid JSON Schema: /),
+        output: '',
+        errorOutput: expect.stringMatching(/^floe: .*invalid\.json is not a valid JSON Schema: /),
       })
   })
 })

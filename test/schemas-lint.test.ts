@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -141,10 +141,58 @@ describe('floe schemas lint', () => {
     expect(lines.filter((text) => text.includes('com.acme/same/'))).toEqual([])
   })
 
+  it('refuses what the API refuses in any body: a number out of range, U+0000', async () => {
+    const infinite = cart('1-0-0', 10).replace('"maximum": 10', '"maximum": 1e400')
+    const nul = cart('1-0-0', 10)
+      .replaceAll('"cart"', '"nul"')
+      .replace('"type": "object"', '"title": "a\\u0000b",\n  "type": "object"')
+    const dir = directory('unstorable', {
+      'com.acme/cart/jsonschema/1-0-0': infinite,
+      'com.acme/nul/jsonschema/1-0-0': nul,
+    })
+    const outcome = await lintSchemasCommand(dir, {})
+    expect(outcome.exitCode).toBe(1)
+    const line = infinite.split('\n').findIndex((text) => text.includes('1e400')) + 1
+    expect(outcome.output).toContain(
+      `${dir}/com.acme/cart/jsonschema/1-0-0:${line}: error json /properties/quantity/maximum is a number out of range (JSON numbers must be finite; it reads as Infinity)`,
+    )
+    expect(outcome.output).toMatch(
+      /com\.acme\/nul\/jsonschema\/1-0-0:\d+: error json \/title contains the NUL character/,
+    )
+  })
+
+  it('reads links inside the directory once, names links outside it and misnamed schema files, in the same order on every machine', async () => {
+    const outside = directory('outside', { 'com.acme/cart/jsonschema/1-0-0': cart('1-0-0', 10) })
+    const dir = directory('links', {
+      // Its self names another schema: a finding, to show the order of files (Z before a).
+      'com.acme/Zeta/jsonschema/1-0-0': cart('1-0-0', 10),
+      'com.acme/alpha/jsonschema/1-0-0.json': cart('1-0-0', 10),
+    })
+    symlinkSync(path.join(dir, 'com.acme'), path.join(dir, 'linked'))
+    symlinkSync(path.join(outside, 'com.acme'), path.join(dir, 'elsewhere'))
+    // A loop: the walk goes round it once.
+    symlinkSync(dir, path.join(dir, 'com.acme/again'))
+    const outcome = await lintSchemasCommand(dir, {})
+    expect(outcome.exitCode).toBe(1)
+    expect(outcome.output.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        /^.*\/links\/com\.acme\/Zeta\/jsonschema\/1-0-0:\d+: error path \/self\/name: "cart" differs/,
+      ),
+      `${dir}/com.acme/alpha/jsonschema/1-0-0.json:1: warning file in a jsonschema folder but not named as a SchemaVer (1-0-0): not read`,
+      `${dir}/elsewhere:1: error file a link to a place outside the directory (or to nothing): not read`,
+      '1 schemas: 2 errors, 1 warnings, 0 info',
+    ])
+    // A directory that is itself reached through links is read through them.
+    expect((await lintSchemasCommand(path.join(root, 'links/linked'), {})).output).toContain(
+      'Zeta/jsonschema/1-0-0',
+    )
+  })
+
   it('refuses a directory that is not there, and a format it does not know', async () => {
     expect(await lintSchemasCommand(path.join(root, 'missing'), {})).toEqual({
       exitCode: 2,
-      output: `floe: ${path.join(root, 'missing')} is not a directory\n`,
+      output: '',
+      errorOutput: `floe: ${path.join(root, 'missing')} is not a directory\n`,
     })
     expect((await lintSchemasCommand(root, { format: 'xml' })).exitCode).toBe(2)
   })

@@ -125,12 +125,13 @@ describe('floe schemas push and pull', () => {
     expect(lines).toContain(
       `cannot write ${path.join(blocked, 'com.acme/product/jsonschema/1-0-0')}: EISDIR`,
     )
-    expect(lines.at(-1)).toBe('2 written, 0 unchanged, 1 not written (DEV)')
+    expect(lines.at(-1)).toBe('2 written, 0 unchanged, 1 not pulled (DEV)')
     const aFile = path.join(root, 'a-file')
     writeFileSync(aFile, 'not a folder')
     expect(await pullSchemasCommand(aFile, flags)).toEqual({
       exitCode: 2,
-      output: `floe: ${aFile} is not a directory\n`,
+      output: '',
+      errorOutput: `floe: ${aFile} is not a directory\n`,
     })
   })
 

@@ -9,28 +9,50 @@ async function exchangeToken(config: ConsoleClientConfig): Promise<string> {
   const version = config.apiKeyId === null ? 'v2' : 'v3'
   const headers: Record<string, string> = { 'X-API-Key': config.apiKey }
   if (config.apiKeyId !== null) headers['X-API-Key-Id'] = config.apiKeyId
-  const response = await reach(config.serverUrl, () =>
-    fetch(`${base}/credentials/${version}/token`, { headers }),
+  const response = await reach(config, () =>
+    fetch(`${base}/credentials/${version}/token`, { headers, signal: timeoutSignal(config) }),
   )
   const body = (await response.json().catch(() => null)) as {
     accessToken?: string
     message?: string
   } | null
+  const said = typeof body?.message === 'string' ? `: ${body.message}` : ''
+  if (response.status === 401 || response.status === 403)
+    throw new ConsoleApiError(`the key was refused (${response.status}${said})`)
   if (!response.ok || typeof body?.accessToken !== 'string')
     throw new ConsoleApiError(
-      `the key was refused (${response.status}${body?.message === undefined ? '' : `: ${body.message}`})`,
+      `the token exchange at ${config.serverUrl} failed (${response.status}${said || (response.ok ? ': no access token in the answer' : '')})`,
     )
   return body.accessToken
 }
 
+/**
+ * A request (its answer read whole) is given up after the configured time: a server that accepts
+ * the connection and never answers stops a CI job then, not after fetch's own five minutes.
+ */
+const timeoutSignal = (config: ConsoleClientConfig) =>
+  AbortSignal.timeout(config.timeoutSeconds * 1000)
+
+/** The ConsoleApiError of a request that failed on the way: no connection, or no answer in time. */
+function unreached(config: ConsoleClientConfig, error: unknown): ConsoleApiError {
+  const timedOut = error instanceof Error && error.name === 'TimeoutError'
+  return new ConsoleApiError(
+    timedOut
+      ? `no answer from ${config.serverUrl} within ${config.timeoutSeconds} s (--timeout)`
+      : `cannot reach ${config.serverUrl}: ${(error as Error).message}`,
+    { cause: error },
+  )
+}
+
 /** A request's answer, or a ConsoleApiError naming the server when it cannot be reached. */
-async function reach(serverUrl: string, send: () => Promise<Response>): Promise<Response> {
+async function reach(
+  config: ConsoleClientConfig,
+  send: () => Promise<Response>,
+): Promise<Response> {
   try {
     return await send()
   } catch (error) {
-    throw new ConsoleApiError(`cannot reach ${serverUrl}: ${(error as Error).message}`, {
-      cause: error,
-    })
+    throw unreached(config, error)
   }
 }
 
@@ -83,17 +105,22 @@ export class ConsoleApiClient {
       this.token = await exchangeToken(this.config)
       response = await this.send(method, url, bodyText)
     }
-    return { status: response.status, text: await response.text() }
+    try {
+      return { status: response.status, text: await response.text() }
+    } catch (error) {
+      throw unreached(this.config, error)
+    }
   }
 
   private send(method: string, url: string, bodyText?: string): Promise<Response> {
-    return reach(this.config.serverUrl, () =>
+    return reach(this.config, () =>
       fetch(url, {
         method,
         headers: {
           authorization: `Bearer ${this.token}`,
           ...(bodyText === undefined ? {} : { 'content-type': 'application/json' }),
         },
+        signal: timeoutSignal(this.config),
         ...(bodyText === undefined ? {} : { body: bodyText }),
       }),
     )
@@ -106,6 +133,22 @@ export class ConsoleApiClient {
       throw new ConsoleApiError(
         `GET ${path} answered ${answer.status}: ${answer.text.slice(0, 300)}`,
       )
-    return JSON.parse(answer.text) as T
+    try {
+      return JSON.parse(answer.text) as T
+    } catch {
+      throw new ConsoleApiError(
+        `GET ${path} answered 200 with no JSON: ${answer.text.slice(0, 300)}`,
+      )
+    }
+  }
+
+  /** A GET whose 200 answer is a JSON list of objects (their fields are not checked). */
+  async getJsonList<T extends object>(path: string): Promise<T[]> {
+    const list = await this.getJson<unknown>(path)
+    if (!Array.isArray(list) || !list.every((item) => item !== null && typeof item === 'object'))
+      throw new ConsoleApiError(
+        `GET ${path} answered 200 with no list of objects: ${JSON.stringify(list).slice(0, 300)}`,
+      )
+    return list as T[]
   }
 }

@@ -5,7 +5,7 @@ import {
   type CredentialsService,
   type ApiKey,
 } from '../auth/index.js'
-import { loadConfig, type ConfigFlags } from '../config/index.js'
+import { ConfigError, loadConfig, type ConfigFlags } from '../config/index.js'
 import { createDb, migrateToLatest } from '../db/index.js'
 
 /** Opens the configured store (migrated), runs one credentials operation, and closes it. */
@@ -50,9 +50,9 @@ export async function createKeyCommand(
   flags: ConfigFlags,
 ): Promise<string> {
   if (options.igluVendorPrefix !== undefined && options.admin === true)
-    throw new Error(
+    throw new ConfigError([
       '--admin and --iglu-vendor-prefix do not go together: an Iglu key is never an admin key',
-    )
+    ])
   const { key, secret } = await withCredentials(flags, (service) =>
     service.createApiKey({
       organizationId: options.org,

@@ -7,7 +7,7 @@ export {
   revokeKeyCommand,
 } from './credentials.commands.js'
 export { runStart } from './start.command.js'
-export { lintSchemasCommand } from './schemas-lint.command.js'
+export { lintSchemasCommand, type CommandOutcome } from './schemas-lint.command.js'
 export { diffSchemasCommand } from './schemas-diff.command.js'
 export { pushSchemasCommand, type SchemasPushOptions } from './schemas-push.command.js'
 export { pullSchemasCommand, type SchemasPullOptions } from './schemas-pull.command.js'

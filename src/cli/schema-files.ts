@@ -1,35 +1,95 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir, readFile, realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { parseSchemaVer } from '../iglu/index.js'
-import type { SchemaFile } from '../registry/index.js'
+import type { LintFinding, SchemaFile } from '../registry/index.js'
+
+/** Text order by UTF-16 code units: the same on every machine, whatever its locale. */
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+/** What a directory of schemas holds: the schema files, the others, and what could not be read. */
+export interface SchemaDirectory {
+  readonly files: SchemaFile[]
+  /** Files that are not schemas (READMEs, Avro schemas), counted. */
+  readonly skipped: number
+  /** Files and links that look meant as schemas but were not read, as lint findings. */
+  readonly problems: LintFinding[]
+}
+
+const isInside = (root: string, place: string) =>
+  place === root || place.startsWith(`${root}${path.sep}`)
 
 /**
  * The JSON Schemas of an Iglu repository's layout: files named as a SchemaVer (`1-0-0`) in a
  * `jsonschema` folder. Others (Avro or Thrift schemas, READMEs) are counted as skipped; dot
- * folders are not read.
+ * folders are not read. A symbolic link is followed when it leads to a place inside the directory
+ * (once: a loop of links is not walked again), and named as a problem when it leads outside, so
+ * that lint and push never pass over a schema in silence. A file of a `jsonschema` folder not named
+ * as a SchemaVer (`1-0-0.json`), or one that cannot be read, is a problem too.
  */
-export async function schemaFiles(root: string): Promise<{ files: SchemaFile[]; skipped: number }> {
+export async function schemaFiles(root: string): Promise<SchemaDirectory> {
   const files: SchemaFile[] = []
+  const problems: LintFinding[] = []
   let skipped = 0
+  const realRoot = await realpath(root)
+  const walked = new Set<string>()
+  const relative = (full: string) => path.relative(root, full).split(path.sep).join('/')
+  const problem = (full: string, severity: LintFinding['severity'], message: string) =>
+    problems.push({ file: relative(full), line: 1, severity, rule: 'file', message })
+
   async function walk(folder: string): Promise<void> {
+    const real = await realpath(folder)
+    if (walked.has(real)) return
+    walked.add(real)
     const entries = await readdir(folder, { withFileTypes: true })
-    entries.sort((a, b) => a.name.localeCompare(b.name))
+    entries.sort((a, b) => byCodeUnits(a.name, b.name))
     for (const entry of entries) {
       const full = path.join(folder, entry.name)
-      if (entry.isDirectory()) {
+      let kind: 'file' | 'folder' | 'other' = entry.isDirectory()
+        ? 'folder'
+        : entry.isFile()
+          ? 'file'
+          : 'other'
+      if (entry.isSymbolicLink()) {
+        const target = await realpath(full).catch(() => null)
+        if (target === null || !isInside(realRoot, target)) {
+          problem(
+            full,
+            'error',
+            'a link to a place outside the directory (or to nothing): not read',
+          )
+          continue
+        }
+        const found = await stat(full)
+        kind = found.isDirectory() ? 'folder' : found.isFile() ? 'file' : 'other'
+      }
+      if (kind === 'folder') {
         if (!entry.name.startsWith('.')) await walk(full)
-      } else if (
-        entry.isFile() &&
-        parseSchemaVer(entry.name) !== null &&
-        path.basename(folder) === 'jsonschema'
-      ) {
-        files.push({
-          path: path.relative(root, full).split(path.sep).join('/'),
-          text: await readFile(full, 'utf8'),
-        })
-      } else skipped++
+        continue
+      }
+      const inSchemaFolder = path.basename(folder) === 'jsonschema'
+      if (kind !== 'file' || !inSchemaFolder) {
+        skipped++
+        continue
+      }
+      if (parseSchemaVer(entry.name) === null) {
+        problem(
+          full,
+          'warning',
+          'in a jsonschema folder but not named as a SchemaVer (1-0-0): not read',
+        )
+        continue
+      }
+      try {
+        files.push({ path: relative(full), text: await readFile(full, 'utf8') })
+      } catch (error) {
+        problem(
+          full,
+          'error',
+          `cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        )
+      }
     }
   }
   await walk(root)
-  return { files, skipped }
+  return { files, skipped, problems }
 }

@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises'
 import { checkCompatibilityOnDemand } from './compatibility-on-demand.js'
 import { createAjv } from '../iglu/index.js'
 import { schemaVersionChange } from '../registry/index.js'
-import type { CommandOutcome } from './schemas-lint.command.js'
+import { usageProblem, type CommandOutcome } from './schemas-lint.command.js'
 
-/** Exit codes of `floe schemas diff`: a CI step can tell a breaking change from an undecided one. */
-const EXIT = { compatible: 0, incompatible: 1, usage: 2, undecidable: 3 } as const
+/** Exit codes of `floe schemas diff`: a CI step can tell a breaking change from an undecided one (2 is a usage problem). */
+const EXIT = { compatible: 0, incompatible: 1, undecidable: 3 } as const
 
 async function readSchema(file: string): Promise<Record<string, unknown>> {
   let text: string
@@ -37,12 +37,12 @@ export async function diffSchemasCommand(
 ): Promise<CommandOutcome> {
   const format = options.format ?? 'text'
   if (format !== 'text' && format !== 'json')
-    return { output: `floe: --format is text or json, not ${format}\n`, exitCode: EXIT.usage }
+    return usageProblem(`--format is text or json, not ${format}`)
   let schemas: [Record<string, unknown>, Record<string, unknown>]
   try {
     schemas = [await readSchema(before), await readSchema(after)]
   } catch (error) {
-    return { output: `floe: ${(error as Error).message}\n`, exitCode: EXIT.usage }
+    return usageProblem((error as Error).message)
   }
   const ajv = createAjv()
   const checker = {
@@ -54,10 +54,9 @@ export async function diffSchemasCommand(
   const invalid = verdict.reasons.find((reason) => reason.code === 'invalid-schema')
   if (verdict.outcome === 'undecidable' && invalid !== undefined) {
     const file = invalid.schema === 'candidate' ? before : after
-    return {
-      output: `floe: ${file} is not a valid JSON Schema: ${invalid.pointer || '/'}: ${invalid.detail}\n`,
-      exitCode: EXIT.usage,
-    }
+    return usageProblem(
+      `${file} is not a valid JSON Schema: ${invalid.pointer || '/'}: ${invalid.detail}`,
+    )
   }
   const change = await schemaVersionChange(schemas[0], schemas[1], checker)
   const exitCode = EXIT[verdict.outcome]

@@ -10,11 +10,27 @@ export interface SchemasLintOptions {
   readonly strict?: boolean
 }
 
-/** What a lint run prints, and the exit code it calls for. */
+/** What a command prints (its report on stdout, what went wrong on stderr), and its exit code. */
 export interface CommandOutcome {
   readonly output: string
   readonly exitCode: number
+  readonly errorOutput?: string
 }
+
+/** A usage problem (a missing directory, an unknown option value): exit code 2, said on stderr. */
+export const usageProblem = (message: string): CommandOutcome => ({
+  output: '',
+  exitCode: 2,
+  errorOutput: `floe: ${message}\n`,
+})
+
+const SEVERITY_ORDER: Record<LintFinding['severity'], number> = { error: 0, warning: 1, info: 2 }
+
+/** Findings by file (code unit order, the same in every locale), line, then severity. */
+export const inFindingOrder = (a: LintFinding, b: LintFinding) =>
+  (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+  a.line - b.line ||
+  SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]
 
 const count = (findings: readonly LintFinding[], severity: LintFinding['severity']) =>
   findings.filter((f) => f.severity === severity).length
@@ -30,21 +46,22 @@ export async function lintSchemasCommand(
 ): Promise<CommandOutcome> {
   const format = options.format ?? 'text'
   if (format !== 'text' && format !== 'json')
-    return { output: `floe: --format is text or json, not ${format}\n`, exitCode: 2 }
+    return usageProblem(`--format is text or json, not ${format}`)
   const isFolder = await stat(directory).then(
     (s) => s.isDirectory(),
     () => false,
   )
-  if (!isFolder) return { output: `floe: ${directory} is not a directory\n`, exitCode: 2 }
-  const { files, skipped } = await schemaFiles(directory)
+  if (!isFolder) return usageProblem(`${directory} is not a directory`)
+  const { files, skipped, problems } = await schemaFiles(directory)
   const ajv = createAjv()
-  const findings = await lintSchemaDirectory(files, {
+  const linted = await lintSchemaDirectory(files, {
     ajv,
     checker: {
       check: async (candidate, reference) =>
         checkCompatibilityOnDemand(candidate, reference, { ajv }),
     },
   })
+  const findings = [...problems, ...linted].sort(inFindingOrder)
   const summary = {
     files: files.length,
     skipped,

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises'
+import path from 'node:path'
 import { checkCompatibilityOnDemand } from './compatibility-on-demand.js'
 import { loadConsoleClientConfig, type ConsoleClientFlags } from '../config/index.js'
 import {
@@ -16,7 +17,7 @@ import {
   type RemoteContent,
 } from '../registry/index.js'
 import { ConsoleApiClient } from './console-api-client.js'
-import type { CommandOutcome } from './schemas-lint.command.js'
+import { inFindingOrder, usageProblem, type CommandOutcome } from './schemas-lint.command.js'
 import { schemaFiles } from './schema-files.js'
 
 export interface SchemasPushOptions extends ConsoleClientFlags {
@@ -44,11 +45,11 @@ async function remoteContent(
 ): Promise<RemoteContent> {
   const groups = new Set(schemas.map((s) => `${s.key.vendor}/${s.key.name}/${s.key.format}`))
   const content = new Map<string, { DEV?: string; PROD?: string }>()
-  for (const structure of await client.getJson<DataStructure[]>('/data-structures/v1')) {
+  for (const structure of await client.getJsonList<DataStructure>('/data-structures/v1')) {
     const group = `${structure.vendor}/${structure.name}/${structure.format}`
     if (!groups.has(group)) continue
     // Newest first: the first deployment of a version in an environment is its content there.
-    for (const d of await client.getJson<Deployment[]>(
+    for (const d of await client.getJsonList<Deployment>(
       `/data-structures/v1/${structure.hash}/deployments`,
     )) {
       if (d.env !== 'DEV' && d.env !== 'PROD') continue
@@ -140,25 +141,27 @@ export async function pushSchemasCommand(
 ): Promise<CommandOutcome> {
   const env = (options.env ?? 'dev').toUpperCase()
   if (env !== 'DEV' && env !== 'PROD')
-    return { output: `floe: --env is dev or prod, not ${options.env}\n`, exitCode: 2 }
+    return usageProblem(`--env is dev or prod, not ${options.env}`)
   if (
     !(await stat(directory).then(
       (s) => s.isDirectory(),
       () => false,
     ))
   )
-    return { output: `floe: ${directory} is not a directory\n`, exitCode: 2 }
+    return usageProblem(`${directory} is not a directory`)
   const config = loadConsoleClientConfig(options)
-  const { files } = await schemaFiles(directory)
+  const { files, problems } = await schemaFiles(directory)
   const ajv = createAjv()
   const findings = await lintSchemaDirectory(files, {
     ajv,
     checker: { check: async (c, r) => checkCompatibilityOnDemand(c, r, { ajv }) },
   })
-  const errors = findings.filter((f) => f.severity === 'error')
+  const errors = [...problems, ...findings]
+    .filter((f) => f.severity === 'error')
+    .sort(inFindingOrder)
   if (errors.length > 0)
     return {
-      output: `${errors.map((f) => `${directory}/${f.file}:${f.line}: error ${f.rule} ${f.message}`).join('\n')}\nnothing pushed: ${errors.length} errors (floe schemas lint shows every finding)\n`,
+      output: `${errors.map((f) => `${path.join(directory, f.file)}:${f.line}: error ${f.rule} ${f.message}`).join('\n')}\nnothing pushed: ${errors.length} errors (floe schemas lint shows every finding)\n`,
       exitCode: 1,
     }
   const schemas: LocalSchema[] = files.flatMap((file) => {

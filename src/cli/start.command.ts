@@ -2,6 +2,7 @@ import v8 from 'node:v8'
 import { createApp, type FloeApp } from '../app.js'
 import type { StartupCredentials } from '../auth/index.js'
 import {
+  ConfigError,
   loadConfig,
   readCollectorConfigFile,
   withCollectorFile,
@@ -41,10 +42,14 @@ export async function runStart(flags: ConfigFlags & { collectorConfig?: string }
       `--collector-config: settings Floe has no use for, ignored: ${file.ignored.join(', ')}`,
     )
   installShutdown(app)
-  const address = await app.http.listen({ host: config.http.host, port: config.http.port })
+  const address = await listenOrSay(app, () =>
+    app.http.listen({ host: config.http.host, port: config.http.port }),
+  )
   const publicUrl = publicBaseUrl(address, config.http.host)
   const secureUrl =
-    app.secure === null ? null : publicBaseUrl(await app.secure.listen(), config.http.host)
+    app.secure === null
+      ? null
+      : publicBaseUrl(await listenOrSay(app, () => app.secure!.listen()), config.http.host)
   // stdout is the event stream when events are printed; the banner then goes to stderr.
   const banner = config.inspection.output === null ? process.stdout : process.stderr
   // The log lines of the start-up come first.
@@ -60,6 +65,32 @@ export async function runStart(flags: ConfigFlags & { collectorConfig?: string }
   )
   // Only once the secret is written out: a start that stops before shows a new one next time.
   await app.confirmStartupShown()
+}
+
+/**
+ * A listener's address; when the port is taken or not allowed, the app closed (its store let go)
+ * and a ConfigError saying so, printed as one line.
+ */
+async function listenOrSay(app: FloeApp, listen: () => Promise<string>): Promise<string> {
+  try {
+    return await listen()
+  } catch (error) {
+    const { code, address, port } = error as NodeJS.ErrnoException & {
+      address?: string
+      port?: number
+    }
+    if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') throw error
+    await app.close().catch(() => undefined)
+    const why =
+      code === 'EADDRINUSE'
+        ? 'is in use by another process'
+        : code === 'EACCES'
+          ? 'may not be opened by this user'
+          : 'is not an address of this machine'
+    throw new ConfigError([
+      `cannot listen on ${address ?? '?'}:${port ?? '?'}: it ${why} (${code}; --port and --host choose another)`,
+    ])
+  }
 }
 
 function installShutdown(app: FloeApp): void {

@@ -9,6 +9,8 @@ export interface ConsoleClientConfig {
   /** A v3 key's id, or null for a v2 key (the secret alone). */
   readonly apiKeyId: string | null
   readonly apiKey: string
+  /** How long one request may take, its answer read whole (`--timeout`, default 60). */
+  readonly timeoutSeconds: number
 }
 
 export interface ConsoleClientFlags {
@@ -16,7 +18,11 @@ export interface ConsoleClientFlags {
   readonly org?: string
   readonly keyId?: string
   readonly key?: string
+  readonly timeout?: string
 }
+
+/** The seconds one request of `push`, `pull` or `mcp` may take when `--timeout` does not say. */
+export const DEFAULT_CLIENT_TIMEOUT_SECONDS = 60
 
 /**
  * Flags first, then the variables snowtype reads (`SNOWPLOW_CONSOLE_API_URL`, which ends in
@@ -56,6 +62,10 @@ export function parseConsoleClientConfig(
       'the API key: --key, or SNOWPLOW_CONSOLE_API_KEY (with --key-id or SNOWPLOW_CONSOLE_API_KEY_ID for a v3 key)',
     )
   if (apiKeyId !== null && !isUuid(apiKeyId)) problems.push('the API key id must be a UUID')
+  const timeoutSeconds =
+    flags.timeout === undefined ? DEFAULT_CLIENT_TIMEOUT_SECONDS : Number(flags.timeout)
+  if (!(timeoutSeconds > 0 && timeoutSeconds <= 3600))
+    problems.push(`--timeout is a number of seconds from 0 to 3600, not ${flags.timeout}`)
   if (
     problems.length > 0 ||
     serverUrl === null ||
@@ -63,5 +73,5 @@ export function parseConsoleClientConfig(
     apiKey === undefined
   )
     return { config: null, problems }
-  return { config: { serverUrl, organizationId, apiKeyId, apiKey }, problems }
+  return { config: { serverUrl, organizationId, apiKeyId, apiKey, timeoutSeconds }, problems }
 }

@@ -38,5 +38,6 @@ export function firstStartConnection(floe: TestApp): ConsoleClientConfig & { api
     organizationId: startup.organizationId,
     apiKeyId: startup.apiKeyId,
     apiKey: startup.apiKey,
+    timeoutSeconds: 60,
   }
 }

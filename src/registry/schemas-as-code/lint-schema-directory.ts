@@ -9,7 +9,7 @@ import {
   type Ajv,
   type SchemaVer,
 } from '../../iglu/index.js'
-import { isJsonObject, pointerLines } from '../../shared/index.js'
+import { firstUnstorable, isJsonObject, pointerLines } from '../../shared/index.js'
 import {
   MAX_SCHEMA_DEPTH,
   reportMessageParts,
@@ -34,6 +34,9 @@ export interface LintFinding {
   readonly rule: string
   readonly message: string
 }
+
+/** Text order by UTF-16 code units: the same on every machine, whatever its locale. */
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 /** The line of a character offset. */
 const lineAt = (text: string, offset: number) => text.slice(0, offset).split('\n').length
@@ -151,6 +154,17 @@ export async function lintSchemaDirectory(
     }
     const lines = pointerLines(file.text)
     const at = (pointer: string) => lines(pointer) ?? 1
+    // What the registry's API refuses in any request body: 1e400, U+0000, a lone surrogate.
+    const unstorable = firstUnstorable('', json.value)
+    if (unstorable !== null) {
+      add(
+        at(unstorable.where),
+        'error',
+        'json',
+        `${unstorable.where === '' ? 'the document' : unstorable.where} ${unstorable.problem}`,
+      )
+      continue
+    }
     let report
     try {
       report = validateSchemaDocument(json.value, deps.ajv)
@@ -233,6 +247,6 @@ export async function lintSchemaDirectory(
   const order: Record<Severity, number> = { error: 0, warning: 1, info: 2 }
   return findings.sort(
     (a, b) =>
-      a.file.localeCompare(b.file) || a.line - b.line || order[a.severity] - order[b.severity],
+      byCodeUnits(a.file, b.file) || a.line - b.line || order[a.severity] - order[b.severity],
   )
 }
