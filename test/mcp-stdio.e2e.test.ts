@@ -1,10 +1,11 @@
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { afterAll, beforeAll, describe, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { apiClient } from './support/api-client.js'
 import { startFloe, type FloeProcess } from './support/floe-process.js'
 import { exerciseEveryTool, seedForTools } from './support/mcp-tools.js'
@@ -19,11 +20,46 @@ const BOOTSTRAP = {
 }
 const root = mkdtempSync(path.join(tmpdir(), 'floe-mcp-e2e-'))
 
+/** An organization and an admin key of it, made with the command line before the server starts. */
+function otherOrganization(dataDir: string) {
+  const floe = (...args: string[]) =>
+    execFileSync(process.execPath, [FLOE, '--data-dir', dataDir, ...args], { encoding: 'utf8' })
+  const organizationId = /organization id: (\S+)/.exec(floe('orgs', 'create', 'other'))![1]!
+  const key = floe('keys', 'create', '--org', organizationId, '--admin')
+  return {
+    organizationId,
+    apiKeyId: /API key id: +(\S+)/.exec(key)![1]!,
+    apiKey: /API key secret: +(\S+)/.exec(key)![1]!,
+  }
+}
+
+/** `floe mcp` as an assistant starts it, with the key snowtype's variables name. */
+async function connectStdio(baseUrl: string, key: typeof BOOTSTRAP): Promise<Client> {
+  const client = new Client({ name: 'floe-test', version: '1.0.0' })
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [FLOE, 'mcp'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        SNOWPLOW_CONSOLE_API_URL: `${baseUrl}/api/msc`,
+        SNOWPLOW_CONSOLE_ORG_ID: key.organizationId,
+        SNOWPLOW_CONSOLE_API_KEY_ID: key.apiKeyId,
+        SNOWPLOW_CONSOLE_API_KEY: key.apiKey,
+      },
+      stderr: 'pipe',
+    }),
+  )
+  return client
+}
+
 describe('floe mcp over stdio', () => {
   let floe: FloeProcess
   let seeded: Awaited<ReturnType<typeof seedForTools>>
+  let other: typeof BOOTSTRAP
 
   beforeAll(async () => {
+    other = otherOrganization(path.join(root, 'data'))
     floe = await startFloe([], {
       FLOE_DATA_DIR: path.join(root, 'data'),
       FLOE_BOOTSTRAP_ORG_ID: BOOTSTRAP.organizationId,
@@ -44,23 +80,31 @@ describe('floe mcp over stdio', () => {
   })
 
   it("offers every tool, each answering from the Floe that snowtype's variables name", async () => {
-    const client = new Client({ name: 'floe-test', version: '1.0.0' })
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [FLOE, 'mcp'],
-        env: {
-          PATH: process.env.PATH ?? '',
-          SNOWPLOW_CONSOLE_API_URL: `${floe.baseUrl}/api/msc`,
-          SNOWPLOW_CONSOLE_ORG_ID: BOOTSTRAP.organizationId,
-          SNOWPLOW_CONSOLE_API_KEY_ID: BOOTSTRAP.apiKeyId,
-          SNOWPLOW_CONSOLE_API_KEY: BOOTSTRAP.apiKey,
-        },
-        stderr: 'pipe',
-      }),
-    )
+    const client = await connectStdio(floe.baseUrl, BOOTSTRAP)
     try {
       await exerciseEveryTool(client, seeded)
+    } finally {
+      await client.close()
+    }
+  })
+
+  // Each message goes to the server's /mcp: its rules hold over stdio as over HTTP (an audit found
+  // that another organization's key read the inspected organization's events this way).
+  it("answers inspection tools to the inspected organization's keys only", async () => {
+    const client = await connectStdio(floe.baseUrl, other)
+    try {
+      const events = (await client.callTool({ name: 'query_events', arguments: {} })) as {
+        isError?: boolean
+        content: { text: string }[]
+      }
+      expect(events.isError).toBe(true)
+      expect(events.content[0]!.text).toContain('NOT_INSPECTED_ORGANIZATION')
+      const products = (await client.callTool({ name: 'list_data_products', arguments: {} })) as {
+        isError?: boolean
+        content: { text: string }[]
+      }
+      expect(products.isError).toBeFalsy()
+      expect(JSON.parse(products.content[0]!.text)).toMatchObject({ data: [] })
     } finally {
       await client.close()
     }

@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bootstrapAdmin, otherOrganizationAdmin } from './support/api-client.js'
+import { bootstrapAdmin, otherOrganizationAdmin, type ApiClient } from './support/api-client.js'
+import { objectSchema } from './support/registry-builders.js'
 import { exerciseEveryTool, seedForTools } from './support/mcp-tools.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
@@ -12,10 +13,11 @@ describe('the MCP server at /mcp', () => {
   let floe: TestApp
   let token: string
   let seeded: Awaited<ReturnType<typeof seedForTools>>
+  let admin: ApiClient
 
   beforeAll(async () => {
     floe = await startTestApp(testConfig())
-    const admin = await bootstrapAdmin(floe)
+    admin = await bootstrapAdmin(floe)
     const startup = floe.app.startup
     if (startup.kind !== 'initial') throw new Error('expected initial credentials')
     const exchanged = await fetch(
@@ -72,6 +74,80 @@ describe('the MCP server at /mcp', () => {
     } finally {
       await client.close()
     }
+  })
+
+  // An audit saw an assistant's check replace a person's pending validation (its metadata, or,
+  // for a broken draft, the candidate itself): the tool is a dry run now.
+  it('checks a schema without touching the validation a person made', async () => {
+    const widget = (maximum: number) =>
+      objectSchema('com.acme', 'mcp_widget', '1-0-0', {
+        size: { type: 'integer', minimum: 0, maximum },
+      })
+    const meta = { hidden: true, schemaType: 'entity', customData: { team: 'x' } }
+    const person = await admin.call('POST', '/data-structures/v1/validation-requests', {
+      meta,
+      data: widget(9),
+    })
+    expect(person.body).toMatchObject({ success: true })
+    const client = await connect(`Bearer ${token}`)
+    try {
+      for (const schema of [widget(9), { ...widget(9), properties: 'broken' }]) {
+        const checked = (await client.callTool({
+          name: 'validate_schema',
+          arguments: { schema },
+        })) as {
+          content: { text: string }[]
+        }
+        expect(checked.content[0]!.text).toMatch(/"success": (true|false)/)
+      }
+    } finally {
+      await client.close()
+    }
+    const deployed = await admin.call('POST', '/data-structures/v1/deployment-requests', {
+      vendor: 'com.acme',
+      name: 'mcp_widget',
+      format: 'jsonschema',
+      version: '1-0-0',
+      source: 'VALIDATED',
+      target: 'DEV',
+    })
+    expect(deployed.status).toBe(201)
+    const structures = (await admin.call('GET', '/data-structures/v1')).body as {
+      name: string
+      meta: unknown
+    }[]
+    expect(structures.find((s) => s.name === 'mcp_widget')?.meta).toEqual(meta)
+  })
+
+  it('writes links in its answers to where the caller sent its request', async () => {
+    const client = await connect(`Bearer ${token}`)
+    try {
+      const products = (await client.callTool({ name: 'list_data_products', arguments: {} })) as {
+        content: { text: string }[]
+      }
+      const urls = [...products.content[0]!.text.matchAll(/"url": "([^"]+)"/g)].map((m) => m[1])
+      expect(urls.length).toBeGreaterThan(0)
+      for (const url of urls) expect(url).toMatch(new RegExp(`^${floe.baseUrl}/api/msc/v1/`))
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('refuses a batch of more than ten messages', async () => {
+    const batch = Array.from({ length: 11 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'ping' }))
+    const answer = await fetch(`${floe.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify(batch),
+    })
+    expect(answer.status).toBe(400)
+    expect(await answer.json()).toMatchObject({
+      error: { code: -32600, message: expect.stringContaining('at most 10 messages') },
+    })
   })
 
   it('refuses a client without a token, and answers only POST', async () => {

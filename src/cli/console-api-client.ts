@@ -84,26 +84,28 @@ export class ConsoleApiClient {
     return this.request(method, `${this.base}${path}`, bodyText)
   }
 
-  /** A request to any path of the server (`/micro/...`), with the token. */
+  /** A request to any path of the server (`/micro/...`, `/mcp`), with the token and any headers given. */
   serverCall(
     method: string,
     path: string,
     bodyText?: string,
+    headers: Record<string, string> = {},
   ): Promise<{ status: number; text: string }> {
-    return this.request(method, `${this.config.serverUrl}${path}`, bodyText)
+    return this.request(method, `${this.config.serverUrl}${path}`, bodyText, headers)
   }
 
   private async request(
     method: string,
     url: string,
     bodyText?: string,
+    headers: Record<string, string> = {},
   ): Promise<{ status: number; text: string }> {
-    let response = await this.send(method, url, bodyText)
+    let response = await this.send(method, url, bodyText, headers)
     if (response.status === 401) {
       // The refused answer is let go before asking again, so its connection is free to reuse.
       await response.body?.cancel()
       this.token = await exchangeToken(this.config)
-      response = await this.send(method, url, bodyText)
+      response = await this.send(method, url, bodyText, headers)
     }
     try {
       return { status: response.status, text: await response.text() }
@@ -112,11 +114,17 @@ export class ConsoleApiClient {
     }
   }
 
-  private send(method: string, url: string, bodyText?: string): Promise<Response> {
+  private send(
+    method: string,
+    url: string,
+    bodyText: string | undefined,
+    headers: Record<string, string>,
+  ): Promise<Response> {
     return reach(this.config, () =>
       fetch(url, {
         method,
         headers: {
+          ...headers,
           authorization: `Bearer ${this.token}`,
           ...(bodyText === undefined ? {} : { 'content-type': 'application/json' }),
         },

@@ -1,28 +1,63 @@
+import { createInterface } from 'node:readline'
 import { loadConsoleClientConfig, type ConsoleClientFlags } from '../config/index.js'
-import { jsonOrText, organizationPath, type FloeApi } from '../mcp/index.js'
-import { packageVersion } from '../package-version.js'
-import { ConsoleApiClient } from './console-api-client.js'
+import { ConsoleApiClient, ConsoleApiError } from './console-api-client.js'
+
+/** What the server's `/mcp` needs of a request to answer it as JSON. */
+const MCP_HEADERS = { accept: 'application/json, text/event-stream' }
+
+/** The id of a JSON-RPC request line, or null (a notification, or no JSON at all). */
+function requestId(line: string): string | number | null {
+  try {
+    const message = JSON.parse(line) as { id?: unknown }
+    return typeof message?.id === 'string' || typeof message?.id === 'number' ? message.id : null
+  } catch {
+    return null
+  }
+}
+
+/** A JSON-RPC error answer to the request of `line`, for an HTTP answer that carried none. */
+function errorLine(line: string, message: string): string | null {
+  const id = requestId(line)
+  if (id === null) return null
+  return JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message } })
+}
 
 /**
- * `floe mcp`: Floe's MCP server over stdio, for a coding assistant on this machine, answering from
- * the Floe the flags or snowtype's variables name. Runs until the assistant closes its input.
+ * `floe mcp`: Floe's MCP server over stdio, for a coding assistant on this machine. Each message
+ * the assistant writes (a line of JSON-RPC) is sent as it is to the `/mcp` endpoint of the Floe
+ * the flags or snowtype's variables name, with the key's token, and the answer is written back as
+ * a line: the server's tools, its rules (which organization may read the inspected events) and its
+ * bounds apply unchanged, and the message's numbers reach it as written. Requests go on at once,
+ * each answered when the server answers; the command ends once the assistant closes its input and
+ * every request is answered.
  */
 export async function runMcpCommand(flags: ConsoleClientFlags): Promise<void> {
   const client = await ConsoleApiClient.connect(loadConsoleClientConfig(flags))
-  const [{ createFloeMcpServer }, { StdioServerTransport }] = await Promise.all([
-    import('../mcp/floe-mcp-server.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-  ])
-  const api: FloeApi = {
-    call: async (method, path, body) => {
-      const answer = await client.serverCall(
-        method,
-        organizationPath(client.organizationId, path),
-        body === undefined ? undefined : JSON.stringify(body),
-      )
-      return { status: answer.status, body: jsonOrText(answer.text), text: answer.text }
-    },
+  const write = (line: string) => void process.stdout.write(`${line}\n`)
+  const forward = async (line: string) => {
+    try {
+      const answer = await client.serverCall('POST', '/mcp', line, MCP_HEADERS)
+      const text = answer.text.trim()
+      if (answer.status === 200 && text !== '') write(text.replace(/\r?\n/g, ' '))
+      else if (answer.status >= 300) {
+        // An answer of JSON-RPC (a refused batch, say) is the assistant's to read; else one is made.
+        const said = text.startsWith('{') && text.includes('"jsonrpc"') ? text : null
+        const made = errorLine(line, `Floe answered ${answer.status}: ${text.slice(0, 500)}`)
+        if (said !== null) write(said.replace(/\r?\n/g, ' '))
+        else if (made !== null) write(made)
+      }
+    } catch (error) {
+      if (!(error instanceof ConsoleApiError)) throw error
+      const made = errorLine(line, error.message)
+      if (made !== null) write(made)
+      process.stderr.write(`floe mcp: ${error.message}\n`)
+    }
   }
-  const server = await createFloeMcpServer(api, packageVersion())
-  await server.connect(new StdioServerTransport())
+  const pending = new Set<Promise<void>>()
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    if (line.trim() === '') continue
+    const sent = forward(line).finally(() => pending.delete(sent))
+    pending.add(sent)
+  }
+  await Promise.all(pending)
 }

@@ -1,9 +1,18 @@
 import { parseJsonExactly } from '../iglu/index.js'
 
+/** A request body already written as JSON text (a schema with its numbers as the client wrote them). */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** The text of a request body: JSON text as it is, any other value written out. */
+export const requestText = (body: unknown): string =>
+  body instanceof JsonText ? body.text : JSON.stringify(body)
+
 /**
- * Floe's HTTP APIs as the MCP tools reach them: in the server, through `inject()` with the
- * caller's own token; from `floe mcp`, over the network with a key. Paths are the server's
- * (`/micro/...`), or the organization's Console API under `{org}` (`{org}/data-structures/v1`).
+ * Floe's HTTP APIs as the MCP tools reach them: through `inject()`, with the caller's own token.
+ * Paths are the server's (`/micro/...`), or the organization's Console API under `{org}`
+ * (`{org}/data-structures/v1`).
  */
 export interface FloeApi {
   call(
@@ -12,7 +21,6 @@ export interface FloeApi {
     body?: unknown,
   ): Promise<{
     readonly status: number
-    readonly body: unknown
     /** The answer as the server wrote it (a schema's own bytes). */
     readonly text: string
   }>

@@ -1,6 +1,15 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { z as Zod } from 'zod'
 import { exactJsonText } from '../iglu/index.js'
-import type { FloeApi } from './floe-api.js'
+import { isJsonObject, isUuid } from '../shared/index.js'
+import { jsonOrText, JsonText, type FloeApi } from './floe-api.js'
+
+/**
+ * The most characters of one tool answer. An assistant reads a few events at a time; a larger
+ * answer (bad rows can weigh a megabyte each) is refused with what to ask instead, before it is
+ * read again and written out for the assistant.
+ */
+export const MAX_TOOL_ANSWER_CHARS = 1_000_000
 
 /** A tool's answer from an API answer: its JSON as text, marked as an error when the API refused. */
 function toolAnswer(status: number, result: unknown) {
@@ -11,14 +20,65 @@ function toolAnswer(status: number, result: unknown) {
   }
 }
 
-/** The answer of one API call, as the tool's. */
+/** The answer of one API call, as the tool's: its JSON indented, numbers as the server wrote them. */
 async function answer(api: FloeApi, method: 'GET' | 'POST', path: string, body?: unknown) {
-  const { status, body: result } = await api.call(method, path, body)
-  return toolAnswer(status, result)
+  const { status, text } = await api.call(method, path, body)
+  if (text.length > MAX_TOOL_ANSWER_CHARS)
+    return {
+      content: [
+        {
+          type: 'text' as const,
+          text: `The answer holds ${text.length} characters, more than a tool answer may (${MAX_TOOL_ANSWER_CHARS}): ask for fewer (pageSize, limit) or filter.`,
+        },
+      ],
+      isError: true,
+    }
+  return toolAnswer(status, jsonOrText(text))
 }
 
 /** An API answer that is not what the tool needed, passed on as the tool's error. */
 const refused = (status: number, body: unknown) => toolAnswer(status >= 400 ? status : 502, body)
+
+/**
+ * A schema argument: a JSON object, or its JSON text (a string), which is sent as written, so that
+ * numbers a double would round (`9223372036854775807`) reach the registry as they are.
+ */
+const schemaArgument = (z: typeof Zod) =>
+  z
+    .union([z.record(z.string(), z.unknown()), z.string().max(1_048_576)])
+    .describe(
+      'The schema as a JSON object, or as its JSON text (a string) to keep numbers beyond a double as written',
+    )
+
+/** A schema argument as a request body part: its text, checked to be a JSON object, or the object. */
+function schemaBodyPart(
+  schema: Record<string, unknown> | string,
+): JsonText | Record<string, unknown> {
+  if (typeof schema !== 'string') return schema
+  let value: unknown
+  try {
+    value = JSON.parse(schema)
+  } catch (error) {
+    throw new Error(`the schema text is not JSON: ${(error as Error).message}`, { cause: error })
+  }
+  if (!isJsonObject(value)) throw new Error('the schema text is not a JSON object')
+  return new JsonText(schema)
+}
+
+/** `{"a": …, "b": …}` with each value as written: JSON text kept as it is. */
+function bodyOf(parts: Record<string, unknown>): JsonText {
+  const written = Object.entries(parts).map(
+    ([key, value]) =>
+      `${JSON.stringify(key)}:${value instanceof JsonText ? value.text : JSON.stringify(value)}`,
+  )
+  return new JsonText(`{${written.join(',')}}`)
+}
+
+/** An id the server makes or takes (any 8-4-4-4-12 hex, as Floe's routes accept). */
+const idArgument = (z: typeof Zod) =>
+  z.string().refine(isUuid, { message: 'an id of 8-4-4-4-12 hexadecimal digits' })
+
+const INSTANT = 'an ISO 8601 date-time with its offset, e.g. 2026-11-29T10:00:00Z'
 
 const query = (params: Record<string, string | number | undefined>) => {
   const search = new URLSearchParams()
@@ -48,13 +108,17 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
       inputSchema: { query: z.string().max(200).optional() },
     },
     async ({ query: text }) => {
-      const { status, body } = await api.call('GET', '{org}/data-structures/v1')
+      const { status, text: answered } = await api.call('GET', '{org}/data-structures/v1')
+      const body = jsonOrText(answered)
       if (status !== 200 || !Array.isArray(body)) return refused(status, body)
       const words = (text ?? '').toLowerCase().split(/\s+/).filter(Boolean)
       const found = (body as Record<string, unknown>[]).filter((s) => {
-        // The words a person means: not the metadata's own key names (`hidden`, `customData`).
+        // The words a person means: not the metadata's key names, JSON's punctuation or `null`.
         const type = (s.meta as { schemaType?: unknown } | undefined)?.schemaType
-        const haystack = JSON.stringify([s.vendor, s.name, type, s.description]).toLowerCase()
+        const haystack = [s.vendor, s.name, type, s.description]
+          .filter((part) => typeof part === 'string')
+          .join(' ')
+          .toLowerCase()
         return words.every((w) => haystack.includes(w))
       })
       return { content: [{ type: 'text' as const, text: JSON.stringify(found, null, 2) }] }
@@ -84,14 +148,16 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
     'validate_schema',
     {
       description:
-        'Validate a self-describing JSON Schema as the registry does before a deployment: the meta-schema, the warehouse linters, and the change from the version before it (with the suggested version). Example: {"schema": {"$schema": "http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#", "self": {"vendor": "com.acme", "name": "checkout", "format": "jsonschema", "version": "1-0-0"}, "type": "object", "properties": {}}}',
-      inputSchema: { schema: z.record(z.string(), z.unknown()) },
+        'Check a self-describing JSON Schema as the registry validates one before a deployment: the meta-schema, the warehouse linters, and the change from the version before it (with the suggested version). A dry run: nothing is kept, so a validation someone else made stays as it was (deploying needs a validation request of its own). Example: {"schema": {"$schema": "http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#", "self": {"vendor": "com.acme", "name": "checkout", "format": "jsonschema", "version": "1-0-0"}, "type": "object", "properties": {}}}',
+      inputSchema: { schema: schemaArgument(z) },
     },
     async ({ schema }) =>
-      answer(api, 'POST', '{org}/data-structures/v1/validation-requests', {
-        meta: {},
-        data: schema,
-      }),
+      answer(
+        api,
+        'POST',
+        '{org}/data-structures/v1/validation-requests?dryRun=true',
+        bodyOf({ meta: {}, data: schemaBodyPart(schema) }),
+      ),
   )
 
   server.registerTool(
@@ -99,13 +165,15 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
     {
       description:
         'Is every value valid under `before` still valid under `after`? The compatibility engine answers compatible, incompatible with a witness (a value valid under before that after refuses), or undecidable. Example: {"before": {"type": "integer", "maximum": 10}, "after": {"type": "integer", "maximum": 5}}',
-      inputSchema: {
-        before: z.record(z.string(), z.unknown()),
-        after: z.record(z.string(), z.unknown()),
-      },
+      inputSchema: { before: schemaArgument(z), after: schemaArgument(z) },
     },
     async ({ before, after }) =>
-      answer(api, 'POST', '{org}/compatibility-checks', { candidate: before, reference: after }),
+      answer(
+        api,
+        'POST',
+        '{org}/compatibility-checks',
+        bodyOf({ candidate: schemaBodyPart(before), reference: schemaBodyPart(after) }),
+      ),
   )
 
   server.registerTool(
@@ -117,15 +185,20 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
         vendor: z.string(),
         name: z.string(),
         fromVersion: z.string().regex(/^\d+-\d+-\d+$/),
-        schema: z.record(z.string(), z.unknown()),
+        schema: schemaArgument(z),
       },
     },
     async ({ vendor, name, fromVersion, schema }) =>
-      answer(api, 'POST', '{org}/data-structures/v1/schema-migrations', {
-        destinationType: 'snowflake',
-        sourceSchemaKey: { vendor, name, format: 'jsonschema', version: fromVersion },
-        targetSchema: schema,
-      }),
+      answer(
+        api,
+        'POST',
+        '{org}/data-structures/v1/schema-migrations',
+        bodyOf({
+          destinationType: 'snowflake',
+          sourceSchemaKey: { vendor, name, format: 'jsonschema', version: fromVersion },
+          targetSchema: schemaBodyPart(schema),
+        }),
+      ),
   )
 
   server.registerTool(
@@ -134,7 +207,7 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
       description:
         'The event specifications of the tracking plan (optionally of one data product, or with one status), with their event data structure, entities and rules. Example: {"status": "published"}',
       inputSchema: {
-        dataProductId: z.string().uuid().optional(),
+        dataProductId: idArgument(z).optional(),
         status: z.enum(['draft', 'published', 'deprecated']).optional(),
       },
     },
@@ -146,7 +219,7 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
     'get_event_specification',
     {
       description: 'One event specification, with its compatibility warnings. Example: {"id": "…"}',
-      inputSchema: { id: z.string().uuid() },
+      inputSchema: { id: idArgument(z) },
     },
     async ({ id }) => answer(api, 'GET', `{org}/event-specs/v1/${id}`),
   )
@@ -162,7 +235,7 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
     {
       description:
         'One data product with its event specifications and source applications. Example: {"id": "…"}',
-      inputSchema: { id: z.string().uuid() },
+      inputSchema: { id: idArgument(z) },
     },
     async ({ id }) => answer(api, 'GET', `{org}/data-products/v2/${id}`),
   )
@@ -179,10 +252,11 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
           .optional(),
         validEvents: z.boolean().optional(),
         search: z.string().max(1000).optional(),
-        start: z.string().optional(),
-        end: z.string().optional(),
-        page: z.number().int().min(1).optional(),
-        pageSize: z.number().int().min(1).max(500).optional(),
+        start: z.string().describe(INSTANT).optional(),
+        end: z.string().describe(INSTANT).optional(),
+        sorting: z.object({ column: z.string().max(500), desc: z.boolean() }).optional(),
+        page: z.number().int().min(1).max(1_000_000).optional(),
+        pageSize: z.number().int().min(1).max(100).optional(),
       },
     },
     async (input) =>
@@ -191,6 +265,7 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
         validEvents: input.validEvents ?? null,
         search: input.search ?? null,
         timeRange: { start: input.start ?? null, end: input.end ?? null },
+        sorting: input.sorting ?? null,
         page: input.page ?? 1,
         pageSize: input.pageSize ?? 20,
       }),
@@ -202,8 +277,8 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
       description:
         'The newest bad rows (requests or events the pipeline refused), each with its messages and raw payload; or the bad row of one event, by its event_id (a failed event\'s, whatever its age). Example: {"limit": 10} or {"eventId": "…"}',
       inputSchema: {
-        limit: z.number().int().min(1).max(500).optional(),
-        eventId: z.string().uuid().optional(),
+        limit: z.number().int().min(1).max(50).optional(),
+        eventId: idArgument(z).optional(),
       },
     },
     async ({ limit, eventId }) =>
@@ -219,8 +294,8 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
       description:
         'Which event specifications the inspected events exercised: per data product and specification, events seen, first and last seen, violations, and the specifications never seen. Example: {"appId": "shop"}',
       inputSchema: {
-        start: z.string().optional(),
-        end: z.string().optional(),
+        start: z.string().describe(INSTANT).optional(),
+        end: z.string().describe(INSTANT).optional(),
         appId: z.string().optional(),
       },
     },
@@ -243,6 +318,13 @@ export async function createFloeMcpServer(api: FloeApi, version: string): Promis
           maxBad: z.number().int().min(0).optional(),
           maxUnmatched: z.number().int().min(0).optional(),
           appId: z.string().optional(),
+          timeRange: z
+            .object({
+              start: z.string().describe(INSTANT).optional(),
+              end: z.string().describe(INSTANT).optional(),
+            })
+            .strict()
+            .optional(),
         })
         .strict(),
     },

@@ -5,7 +5,7 @@ import type {
   FastifyRequest,
   InjectOptions,
 } from 'fastify'
-import { jsonOrText, organizationPath, type FloeApi } from './floe-api.js'
+import { organizationPath, requestText, type FloeApi } from './floe-api.js'
 
 export interface McpRoutesOptions {
   /** Who the bearer token is (a 401 otherwise). */
@@ -26,8 +26,21 @@ function notInspected(organizationId: string) {
     message: `Event inspection checks events for another organization than this token's (${organizationId}): its events and coverage are not this token's to read`,
     code: 'NOT_INSPECTED_ORGANIZATION',
   })
-  return { status: 403, body: jsonOrText(text), text }
+  return { status: 403, text }
 }
+
+/** The headers a route reads to write links to itself: as the MCP request came. */
+function forwardedHeaders(request: FastifyRequest): Record<string, string> {
+  const forwarded: Record<string, string> = {}
+  for (const name of ['host', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port']) {
+    const value = request.headers[name]
+    if (typeof value === 'string') forwarded[name] = value
+  }
+  return forwarded
+}
+
+/** The most messages one request to `/mcp` may carry: each tool answer may be a megabyte. */
+export const MAX_MCP_BATCH = 10
 
 /**
  * `POST /mcp`: Floe's MCP server over streamable HTTP, stateless (each request its own server and
@@ -36,6 +49,15 @@ function notInspected(organizationId: string) {
 export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, options) => {
   app.post('/mcp', async (request, reply) => {
     const { organizationId } = await options.principalOf(request)
+    if (Array.isArray(request.body) && request.body.length > MAX_MCP_BATCH)
+      return reply.code(400).send({
+        jsonrpc: '2.0',
+        error: {
+          code: -32600,
+          message: `A batch may hold at most ${MAX_MCP_BATCH} messages; this one holds ${request.body.length}`,
+        },
+        id: null,
+      })
     const [{ createFloeMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
       import('./floe-mcp-server.js'),
       import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
@@ -48,18 +70,16 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, optio
         const injected: InjectOptions = {
           method,
           url: organizationPath(organizationId, path),
+          // The caller's host, so that the links an answer makes point where the caller sent it.
           headers: {
             authorization,
+            ...forwardedHeaders(request),
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           },
-          ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+          ...(body === undefined ? {} : { payload: requestText(body) }),
         }
         const response = await options.inject(injected)
-        return {
-          status: response.statusCode,
-          body: jsonOrText(response.body),
-          text: response.body,
-        }
+        return { status: response.statusCode, text: response.body }
       },
     }
     const server = await createFloeMcpServer(api, options.version)

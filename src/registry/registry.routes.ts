@@ -37,6 +37,8 @@ export const registryRequestRoutes: FastifyPluginAsyncTypebox<RegistryOptions> =
       const { organizationId } = caller(request.principal)
       // The body as sent, so that the schema's numbers are stored and served as written.
       const body = { ...request.body, bodyText: jsonTextOf(request) ?? undefined }
+      if (queryFlag(request.query.dryRun, false))
+        return reply.code(201).send(await registry.validate(organizationId, body, { dryRun: true }))
       if (url.endsWith('/sync') || !queryFlag(request.query.async, false)) {
         return reply.code(201).send(await registry.validate(organizationId, body))
       }

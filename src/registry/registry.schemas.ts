@@ -146,7 +146,14 @@ export const validationSchema = {
   tags,
   security,
   params: OrgParams,
-  querystring: AsyncQuery,
+  querystring: Type.Object({
+    ...AsyncQuery.properties,
+    dryRun: Type.Optional(
+      BooleanQuery(
+        "Floe's own: answer the validation and keep nothing (no VALIDATED candidate filled or emptied, no request to poll); always answered at once (201)",
+      ),
+    ),
+  }),
   body: Type.Object({ meta: Type.Optional(Meta), data: AnyObject }, { additionalProperties: true }),
   response: { 201: RequestResult, 202: RequestResult, ...guardErrors },
 }

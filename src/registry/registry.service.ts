@@ -88,13 +88,14 @@ export function createRegistryService(deps: RegistryServiceDeps) {
    * Validates, then records the result with the candidate: a new request, or the final result of an
    * accepted one. A success fills the version's VALIDATED slot and names the content (`contentHash`)
    * that a deployment may then insist on; a failure empties the slot, so that older content is not
-   * left deployable under a request that was refused.
+   * left deployable under a request that was refused. A dry run (`dryRun`) answers the same and
+   * keeps nothing: a check, as an assistant asks for it, leaves a person's candidate as it was.
    */
   async function validate(
     organizationId: string,
     id: string,
     body: ValidationBody,
-    { isAccepted = false } = {},
+    { isAccepted = false, dryRun = false } = {},
   ): Promise<RequestResult> {
     const check = await deps.checkDocument(body.data, body.bodyText)
     const report = reportOf(check)
@@ -144,6 +145,7 @@ export function createRegistryService(deps: RegistryServiceDeps) {
         ? { scenarios: await deps.scenarioReferences(organizationId, hash, schema) }
         : {}),
     }
+    if (dryRun) return result
     await deps.db.transaction().execute(async (trx) => {
       const tx = createRegistryStore(trx)
       if (key !== null) {
@@ -244,8 +246,8 @@ export function createRegistryService(deps: RegistryServiceDeps) {
   }
 
   return {
-    validate: (organizationId: string, body: ValidationBody) =>
-      validate(organizationId, randomUUID(), body),
+    validate: (organizationId: string, body: ValidationBody, options: { dryRun?: boolean } = {}) =>
+      validate(organizationId, randomUUID(), body, options),
     validateLater: (organizationId: string, body: ValidationBody) =>
       later(organizationId, { kind: 'validation', body }),
     deploy: (
