@@ -188,6 +188,25 @@ describe('floe schemas lint', () => {
     )
   })
 
+  it("points a finding about an object's property at the property's line", async () => {
+    const text = `${JSON.stringify(
+      objectSchema('com.acme', 'nested', '1-0-0', {
+        outer: {
+          description: 'outer',
+          type: 'object',
+          properties: { 'b~/x': { description: 'b', type: 'string', maxLength: 5 } },
+        },
+      }),
+      null,
+      2,
+    )}\n`
+    const dir = directory('nested', { 'com.acme/nested/jsonschema/1-0-0': text })
+    const line = text.split('\n').findIndex((l) => l.includes('"b~/x"')) + 1
+    expect((await lintSchemasCommand(dir, {})).output).toContain(
+      `${dir}/com.acme/nested/jsonschema/1-0-0:${line}: warning bqDisallowedCharacters /properties/outer: property "b~/x" has characters`,
+    )
+  })
+
   it('refuses a directory that is not there, and a format it does not know', async () => {
     expect(await lintSchemasCommand(path.join(root, 'missing'), {})).toEqual({
       exitCode: 2,

@@ -9,7 +9,12 @@ import {
   type Ajv,
   type SchemaVer,
 } from '../../iglu/index.js'
-import { firstUnstorable, isJsonObject, pointerLines } from '../../shared/index.js'
+import {
+  escapePointerToken,
+  firstUnstorable,
+  isJsonObject,
+  pointerLines,
+} from '../../shared/index.js'
 import {
   MAX_SCHEMA_DEPTH,
   reportMessageParts,
@@ -37,6 +42,18 @@ export interface LintFinding {
 
 /** Text order by UTF-16 code units: the same on every machine, whatever its locale. */
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+/** The property a linter's finding about an object names (`property "sku" has …`), or null. */
+const NAMED_PROPERTY = /^(?:optional )?property "(.*)" (?:has|must|should) /
+
+/**
+ * The pointer a finding is about: the object's, or, when the finding names one of its properties,
+ * that property's (so that its line is the property's, not the object's).
+ */
+function findingPointer(pointer: string, text: string): string {
+  const named = NAMED_PROPERTY.exec(text)
+  return named === null ? pointer : `${pointer}/properties/${escapePointerToken(named[1]!)}`
+}
 
 /** The line of a character offset. */
 const lineAt = (text: string, offset: number) => text.slice(0, offset).split('\n').length
@@ -180,7 +197,8 @@ export async function lintSchemaDirectory(
     for (const [severity, messages] of levels)
       for (const message of messages) {
         const { pointer, text, rule } = reportMessageParts(message)
-        add(at(pointer), severity, rule ?? 'schema', `${pointer}: ${text}`)
+        const line = lines(findingPointer(pointer, text)) ?? at(pointer)
+        add(line, severity, rule ?? 'schema', `${pointer}: ${text}`)
       }
     const key = report.key
     if (key === null || !isJsonObject(json.value)) continue
