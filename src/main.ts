@@ -184,6 +184,10 @@ program
     '--spec-violations-bad',
     'an event that breaks its event specification becomes a bad row instead of a good event with the violations in its event_specification_validation entity (env FLOE_SPEC_VIOLATIONS_BAD=on)',
   )
+  .option(
+    '--inspection-origins <origins>',
+    "browser origins whose pages may call /local and /micro besides the server's own and localhost ones, separated by commas, or * for any (env FLOE_INSPECTION_ORIGINS)",
+  )
   .action(async (options: ConfigFlags & { collectorConfig?: string }, command: Command) =>
     runStart({ ...options, ...storeFlags(command) }),
   )

@@ -26,4 +26,5 @@ export {
 } from './config.js'
 export { type CostlyWorkLimits, DEFAULT_COSTLY_WORK_LIMITS } from './costly-work-config.js'
 export type { InspectionConfig } from './inspection-config.js'
+export type { InspectionApiOrigins } from './inspection-origins.js'
 export type { ConsoleClientConfig, ConsoleClientFlags } from './console-client-config.js'

@@ -10,6 +10,7 @@ import {
 } from './collector-config.js'
 import { boundedInteger, parseDuration, parseSize, type Env, type Pick } from './config-values.js'
 import { isUuid } from '../shared/index.js'
+import { parseInspectionOrigins, type InspectionApiOrigins } from './inspection-origins.js'
 
 export const FLAG_ENRICHMENTS = [
   'campaign_attribution',
@@ -58,6 +59,8 @@ export interface InspectionConfig {
   readonly enrichmentsDir: string | null
   /** Where inspected events are kept. */
   readonly storage: EventStorageConfig
+  /** Browser origins whose pages may call `/local` and `/micro`, besides the server's own and loopback ones. */
+  readonly apiOrigins: InspectionApiOrigins
   /** Enrichments enabled with their typical configuration (`--enrich`), unless the directory configures them. */
   readonly enrich: readonly string[]
   /** A GeoIP2/GeoLite2 City `.mmdb` file enabling ip_lookups (`--geo-db`), unless the directory configures it. */
@@ -124,6 +127,7 @@ export interface InspectionFlags extends CollectorFlags {
   /** Micro's `--yauaa`: `--enrich yauaa_enrichment_config`. */
   readonly yauaa?: boolean | undefined
   readonly specViolationsBad?: boolean | undefined
+  readonly inspectionOrigins?: string | undefined
 }
 
 const IGLU_CENTRAL = 'http://iglucentral.com'
@@ -212,6 +216,7 @@ export function parseInspection(
     collectorPaths: parseCollectorPaths(flags, env, problems),
     cookie: parseCookie(flags, env, problems),
     storage,
+    apiOrigins: parseInspectionOrigins(flags.inspectionOrigins, pick, problems),
     output,
     destination,
     enrichmentsDir: enrichmentsDir === null ? null : path.resolve(enrichmentsDir),

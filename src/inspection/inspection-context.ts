@@ -183,6 +183,7 @@ export const inspectionRoutes: FastifyPluginAsync<{
         prefix,
         inspection: inspection.service,
         schemaImpliesUnstruct: prefix === '/local',
+        apiOrigins: config.apiOrigins,
       })
   }
 }
