@@ -2,7 +2,7 @@
 import { Command, CommanderError, Option } from 'commander'
 import { ConfigError, type ConfigFlags, type ConsoleClientFlags } from './config/index.js'
 import { DomainError } from './shared/index.js'
-import { DataDirLockedError } from './db/index.js'
+import { DatabaseUnreachableError, DataDirLockedError, DataDirUnusableError } from './db/index.js'
 import {
   createKeyCommand,
   type CreateKeyOptions,
@@ -318,6 +318,8 @@ program.parseAsync(process.argv).catch((error: unknown) => {
     error instanceof ConfigError ||
     error instanceof DomainError ||
     error instanceof DataDirLockedError ||
+    error instanceof DataDirUnusableError ||
+    error instanceof DatabaseUnreachableError ||
     error instanceof ConsoleApiError
   process.stderr.write(
     `floe: ${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`,

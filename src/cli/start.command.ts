@@ -75,20 +75,26 @@ async function listenOrSay(app: FloeApp, listen: () => Promise<string>): Promise
   try {
     return await listen()
   } catch (error) {
-    const { code, address, port } = error as NodeJS.ErrnoException & {
+    const { code, address, port, hostname } = error as NodeJS.ErrnoException & {
       address?: string
       port?: number
+      hostname?: string
     }
-    if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') throw error
+    // The store is let go whatever the failure, so that the next start finds it free.
     await app.close().catch(() => undefined)
-    const why =
-      code === 'EADDRINUSE'
-        ? 'is in use by another process'
-        : code === 'EACCES'
-          ? 'may not be opened by this user'
-          : 'is not an address of this machine'
+    const why: Record<string, string> = {
+      EADDRINUSE:
+        'it is in use (by another process, or by this one: --port and --tls-port must differ)',
+      EACCES: 'this user may not open it',
+      EADDRNOTAVAIL: 'it is not an address of this machine',
+      ENOTFOUND: 'the host name is not known',
+      EAI_AGAIN: 'the host name could not be looked up',
+    }
+    if (code === undefined || why[code] === undefined) throw error
+    const host = address ?? hostname
+    const place = host === undefined ? '' : ` ${host}${port === undefined ? '' : `:${port}`}`
     throw new ConfigError([
-      `cannot listen on ${address ?? '?'}:${port ?? '?'}: it ${why} (${code}; --port and --host choose another)`,
+      `cannot listen on${place}: ${why[code]} (${code}; --host, --port and --tls-port choose others)`,
     ])
   }
 }

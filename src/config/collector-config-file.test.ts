@@ -116,7 +116,24 @@ describe('--collector-config', () => {
     expect(await refusal('# a comment that says include "x"\nport = 1')).toBe('accepted')
     expect(await refusal('name = "include \\"x\\""')).toBe('accepted')
     await expect(readCollectorConfigFile(path.join(dir, 'missing.conf'))).rejects.toThrow(
-      /cannot be read/,
+      /cannot be read \(ENOENT\)/,
     )
+    // A folder was read as a file, and failed with a stack trace.
+    await expect(readCollectorConfigFile(dir)).rejects.toThrow(/: is not a file$/)
+    // The collector spells HSTS's switch `enable`: it was ignored, and no header sent.
+    expect(await refusal('collector { hsts { enable = true, maxAge = 1 year } }')).toMatch(
+      /collector\.hsts\.enable is true, but Floe has no HSTS/,
+    )
+  })
+
+  it('takes redirect domains without redirects, as Micro does, and leaves them unused', async () => {
+    const { settings } = await readCollectorConfigFile(
+      conf('collector { enableDefaultRedirect = false, redirectDomains = ["example.com"] }'),
+    )
+    expect(settings.redirectDomain).toBeUndefined()
+    expect(loadConfig(withCollectorFile({}, settings), {}).inspection.redirects).toEqual({
+      enabled: false,
+      domains: [],
+    })
   })
 })

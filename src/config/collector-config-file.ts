@@ -42,6 +42,10 @@ const REFUSED_WHEN_ENABLED: Readonly<Record<string, string>> = {
   hsts: 'HSTS',
 }
 
+/** The key that turns a section on (`enabled`, or `enable` as the collector spells it for HSTS), when true. */
+const switchedOn = (section: Record<string, unknown>): 'enabled' | 'enable' | null =>
+  bool(section.enabled) === true ? 'enabled' : bool(section.enable) === true ? 'enable' : null
+
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined
 const bool = (value: unknown): boolean | undefined =>
@@ -90,14 +94,18 @@ export async function readCollectorConfigFile(file: string): Promise<CollectorFi
   const refuse = (problem: string): never => {
     throw new ConfigError([`--collector-config ${file}: ${problem}`])
   }
-  let size: number
+  let hocon: string
   try {
-    size = (await stat(file)).size
+    const found = await stat(file)
+    if (!found.isFile()) return refuse('is not a file')
+    if (found.size > MAX_FILE_BYTES) return refuse(`is over ${MAX_FILE_BYTES} bytes`)
+    hocon = await readFile(file, 'utf8')
   } catch (error) {
-    return refuse(`cannot be read (${(error as Error).message})`)
+    if (error instanceof ConfigError) throw error
+    return refuse(
+      `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    )
   }
-  if (size > MAX_FILE_BYTES) return refuse(`is over ${MAX_FILE_BYTES} bytes`)
-  const hocon = await readFile(file, 'utf8')
   if (hasInclude(hocon)) return refuse('include statements are not supported: inline the settings')
   let document: unknown
   try {
@@ -147,9 +155,9 @@ export async function readCollectorConfigFile(file: string): Promise<CollectorFi
         readCookie(value, `${prefix}cookie`, settings, problems, ignored)
         break
       default:
-        if (key in REFUSED_WHEN_ENABLED && isJsonObject(value) && bool(value.enabled) === true)
+        if (key in REFUSED_WHEN_ENABLED && isJsonObject(value) && switchedOn(value) !== null)
           problems.push(
-            `${prefix}${key}.enabled is true, but Floe has no ${REFUSED_WHEN_ENABLED[key]}: turn it off or remove it`,
+            `${prefix}${key}.${switchedOn(value)} is true, but Floe has no ${REFUSED_WHEN_ENABLED[key]}: turn it off or remove it`,
           )
         else if (key === 'ssl' && isJsonObject(value) && bool(value.enable) === true)
           problems.push(
@@ -158,9 +166,8 @@ export async function readCollectorConfigFile(file: string): Promise<CollectorFi
         else ignored.add(`${prefix}${key}`)
     }
   }
-  if (settings.redirects !== true && settings.redirectDomain !== undefined) {
-    if ((settings.redirectDomain as string[]).length === 0) delete settings.redirectDomain
-  }
+  // Redirect domains matter only with redirects on: Micro takes a list it will not use.
+  if (settings.redirects !== true) delete settings.redirectDomain
   if (problems.length > 0) throw new ConfigError(problems.map((p) => `--collector-config: ${p}`))
   return { settings: settings as CollectorFileSettings, ignored: [...ignored].sort() }
 }

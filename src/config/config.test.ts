@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig, parseTtl } from './config.js'
@@ -61,6 +63,9 @@ describe('loadConfig', () => {
       kind: 'postgres',
       url: 'postgres://u@h/db',
     })
+    const unreadable = () => loadConfig({}, { DATABASE_URL: 'postgres://u:pw@h:abc/db' })
+    expect(unreadable).toThrow(/DATABASE_URL is not a URL \(postgres:\/\/user:password@host/)
+    expect(unreadable).not.toThrow(/pw/)
   })
 
   it('reports every problem at once', () => {
@@ -95,24 +100,27 @@ describe('loadConfig', () => {
   })
 
   it('reads the enrichments to enable from --enrich and --geo-db, else FLOE_ENRICH and FLOE_GEO_DB', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'floe-config-'))
+    const [city, other] = ['City.mmdb', 'GeoLite2-City.mmdb'].map((name) => {
+      writeFileSync(path.join(dir, name), '')
+      return path.join(dir, name)
+    }) as [string, string]
     expect(loadConfig({}, {}).inspection).toMatchObject({ enrich: [], geoDatabase: null })
     const flags = loadConfig(
-      { enrich: ['ua_parser_config', ' anon_ip ', 'ua_parser_config'], geoDb: 'geo/City.mmdb' },
+      { enrich: ['ua_parser_config', ' anon_ip ', 'ua_parser_config'], geoDb: city },
       { FLOE_ENRICH: 'referer_parser', FLOE_GEO_DB: '/x.mmdb' },
     )
     expect(flags.inspection.enrich).toEqual(['ua_parser_config', 'anon_ip'])
-    expect(flags.inspection.geoDatabase).toBe(path.resolve('geo/City.mmdb'))
+    expect(flags.inspection.geoDatabase).toBe(city)
     const env = loadConfig(
       {},
-      {
-        FLOE_ENRICH: 'referer_parser, campaign_attribution,',
-        FLOE_GEO_DB: '/data/GeoLite2-City.mmdb',
-      },
+      { FLOE_ENRICH: 'referer_parser, campaign_attribution,', FLOE_GEO_DB: other },
     )
     expect(env.inspection).toMatchObject({
       enrich: ['referer_parser', 'campaign_attribution'],
-      geoDatabase: '/data/GeoLite2-City.mmdb',
+      geoDatabase: other,
     })
+    rmSync(dir, { recursive: true })
   })
 
   it('parses token lifetimes with units', () => {

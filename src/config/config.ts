@@ -16,6 +16,7 @@ import {
   type TlsConfig,
 } from './listener-config.js'
 import path from 'node:path'
+import { postgresUrlProblem } from './database-url.js'
 import type { PGlite } from 'kysely'
 import { isUuid } from '../shared/index.js'
 import {
@@ -136,18 +137,22 @@ const LOG_FORMATS = ['auto', 'json', 'pretty'] as const
  */
 export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Config {
   const problems: string[] = []
-  const pick = (flag: string | undefined, name: string): string | undefined => {
-    const value = flag ?? env[name]
-    return value === undefined || value.trim() === '' ? undefined : value.trim()
-  }
+  // A blank value is no value: a blank flag (`--host "$UNSET"`) leaves the variable to say, as if
+  // it were not given (it used to hide it, and `HOST=127.0.0.1 --host ''` listened on 0.0.0.0).
+  const given = (value: string | undefined) =>
+    value === undefined || value.trim() === '' ? undefined : value.trim()
+  const pick = (flag: string | undefined, name: string): string | undefined =>
+    given(flag) ?? given(env[name])
 
-  const port = parsePort(pick(flags.port, 'PORT') ?? '9090', problems)
+  const port = parsePort(pick(flags.port, 'PORT') ?? '9090', problems, 'port (--port, PORT)')
   const host = pick(flags.host, 'HOST') ?? '0.0.0.0'
   const tokenTtlSeconds = parseTtl(pick(flags.tokenTtl, 'FLOE_TOKEN_TTL') ?? '3600', problems)
 
   const logLevel = pick(flags.logLevel, 'FLOE_LOG_LEVEL') ?? 'info'
   if (!isLogLevel(logLevel))
-    problems.push(`log level must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`)
+    problems.push(
+      `log level (--log-level, FLOE_LOG_LEVEL) must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel.slice(0, 100)}")`,
+    )
   const logFormat = pick(flags.logFormat, 'FLOE_LOG_FORMAT') ?? 'auto'
   if (!isLogFormat(logFormat))
     problems.push(
@@ -157,8 +162,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   const databaseUrl = pick(undefined, 'DATABASE_URL')
   let db: DatabaseConfig
   if (databaseUrl !== undefined) {
-    if (!/^postgres(ql)?:\/\//.test(databaseUrl))
-      problems.push('DATABASE_URL must start with postgres:// or postgresql://')
+    const problem = postgresUrlProblem(databaseUrl, 'DATABASE_URL')
+    if (problem !== null) problems.push(problem)
     db = { kind: 'postgres', url: databaseUrl }
   } else {
     db = {
@@ -213,7 +218,12 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
 export function parseTtl(raw: string, problems: string[]): number {
   return parseDuration(
     raw,
-    { name: 'token TTL', min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 3600 },
+    {
+      name: 'token TTL (--token-ttl, FLOE_TOKEN_TTL)',
+      min: 1,
+      max: Number.MAX_SAFE_INTEGER,
+      fallback: 3600,
+    },
     problems,
   )
 }

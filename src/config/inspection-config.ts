@@ -11,6 +11,8 @@ import {
 import { boundedInteger, parseDuration, parseSize, type Env, type Pick } from './config-values.js'
 import { isUuid } from '../shared/index.js'
 import { parseInspectionOrigins, type InspectionApiOrigins } from './inspection-origins.js'
+import { pathProblem } from './configured-paths.js'
+import { postgresUrlProblem } from './database-url.js'
 
 export const FLAG_ENRICHMENTS = [
   'campaign_attribution',
@@ -147,13 +149,20 @@ export function parseInspection(
   const maxEventsRaw = noStorage ? '0' : (pick(flags.maxEvents, 'FLOE_MAX_EVENTS') ?? '100000')
   const maxEvents = Number(maxEventsRaw)
   if (!/^\d+$/.test(maxEventsRaw) || maxEvents > 10_000_000)
-    problems.push(`max events must be an integer between 0 and 10000000 (got "${maxEventsRaw}")`)
+    problems.push(
+      `max events (--max-events, FLOE_MAX_EVENTS) must be an integer between 0 and 10000000 (got "${maxEventsRaw.slice(0, 100)}")`,
+    )
   const organizationId = pick(flags.inspectOrg, 'FLOE_INSPECT_ORG') ?? null
   if (organizationId !== null && !isUuid(organizationId))
-    problems.push(`the inspection organization must be a UUID (got "${organizationId}")`)
-  const envName = (pick(flags.inspectEnv, 'FLOE_INSPECT_ENV') ?? 'DEV').toUpperCase()
+    problems.push(
+      `the inspection organization (--inspect-org, FLOE_INSPECT_ORG) must be a UUID (got "${organizationId.slice(0, 100)}")`,
+    )
+  const envGiven = pick(flags.inspectEnv, 'FLOE_INSPECT_ENV') ?? 'DEV'
+  const envName = envGiven.toUpperCase()
   if (envName !== 'DEV' && envName !== 'PROD')
-    problems.push(`the inspection environment must be DEV or PROD (got "${envName}")`)
+    problems.push(
+      `the inspection environment (--inspect-env, FLOE_INSPECT_ENV) must be DEV or PROD (got "${envGiven.slice(0, 100)}")`,
+    )
   const dirs =
     flags.igluDir !== undefined && flags.igluDir.length > 0
       ? flags.igluDir
@@ -206,6 +215,15 @@ export function parseInspection(
     if (!(FLAG_ENRICHMENTS as readonly string[]).includes(name))
       problems.push(unknownFlagEnrichment(name))
   const geoDatabase = pick(flags.geoDb, 'FLOE_GEO_DB') ?? null
+  const resolverConfigFile = pick(flags.iglu, 'FLOE_IGLU_RESOLVER_CONFIG') ?? null
+  // Read when the enrichments and the resolver are built, after the store is open: checked now.
+  for (const problem of [
+    pathProblem(enrichmentsDir, 'directory', '--enrichments (FLOE_ENRICHMENTS_DIR)'),
+    pathProblem(geoDatabase, 'file', '--geo-db (FLOE_GEO_DB)'),
+    pathProblem(resolverConfigFile, 'file', '--iglu (FLOE_IGLU_RESOLVER_CONFIG)'),
+    ...dirs.map((dir) => pathProblem(dir, 'directory', '--iglu-dir (FLOE_IGLU_DIRS)')),
+  ])
+    if (problem !== null) problems.push(problem)
   const specViolationsRaw = (pick(undefined, 'FLOE_SPEC_VIOLATIONS_BAD') ?? 'off').toLowerCase()
   if (!['on', 'off', 'true', 'false'].includes(specViolationsRaw))
     problems.push(
@@ -233,7 +251,7 @@ export function parseInspection(
       registryUrl === null
         ? null
         : { url: registryUrl, apiKey: pick(undefined, 'MICRO_IGLU_API_KEY') ?? null },
-    resolverConfigFile: pick(flags.iglu, 'FLOE_IGLU_RESOLVER_CONFIG') ?? null,
+    resolverConfigFile,
     cacheTtlSeconds,
     specViolationsBad:
       flags.specViolationsBad === true ||
@@ -300,10 +318,14 @@ function parseEventStorage(
     )
     return { kind: 'memory' }
   }
-  if (url !== null && !/^postgres(ql)?:\/\//.test(url))
-    problems.push(
-      'events database URL (--events-database-url, FLOE_EVENTS_DATABASE_URL) must start with postgres:// or postgresql://',
-    )
+  const urlProblem =
+    url === null
+      ? null
+      : postgresUrlProblem(
+          url,
+          'events database URL (--events-database-url, FLOE_EVENTS_DATABASE_URL)',
+        )
+  if (urlProblem !== null) problems.push(urlProblem)
   return {
     kind: 'postgres',
     url,

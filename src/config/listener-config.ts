@@ -101,8 +101,10 @@ export function parseConnections(
     3_600_000,
     problems,
   )
-  // Node refuses a headers timeout longer than the request's.
-  if (headersTimeoutMs > requestTimeoutMs)
+  // Node refuses a headers timeout longer than the request's: the default yields to a shorter
+  // request timeout; only one set longer is a problem.
+  const headersSet = pick(undefined, 'FLOE_HEADERS_TIMEOUT_MS') !== undefined
+  if (headersSet && headersTimeoutMs > requestTimeoutMs)
     problems.push(
       `FLOE_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than FLOE_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
     )

@@ -107,6 +107,27 @@ function durablePgliteOptions(
  * so everything above this line runs the same SQL on both. A PGlite data directory is locked to
  * this store (see data-dir-lock.ts): a second open, by any process, fails with DataDirLockedError.
  */
+/** A PostgreSQL server that cannot be reached or used at start-up (its password never said). */
+export class DatabaseUnreachableError extends Error {
+  constructor(url: string, cause: unknown) {
+    let place = 'the PostgreSQL server'
+    try {
+      const parsed = new URL(url)
+      place = `the PostgreSQL server ${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`
+    } catch {
+      // the URL was checked with the configuration; said without its place otherwise
+    }
+    const code = (cause as NodeJS.ErrnoException).code
+    super(
+      `Cannot use ${place}: ${(cause as Error).message}${code === undefined ? '' : ` (${code})`}`,
+      {
+        cause,
+      },
+    )
+    this.name = 'DatabaseUnreachableError'
+  }
+}
+
 export async function createDb(config: DatabaseConfig): Promise<Store> {
   switch (config.kind) {
     case 'pglite': {
@@ -153,6 +174,13 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
       const pool = new pg.Pool({ connectionString: config.url, max: 10 })
       // An idle client losing its connection must not crash the process; the next query reconnects.
       pool.on('error', () => undefined)
+      // Reached once now: a start with a server it cannot use stops here, saying which and why.
+      try {
+        ;(await pool.connect()).release()
+      } catch (error) {
+        await pool.end().catch(() => undefined)
+        throw new DatabaseUnreachableError(config.url, error)
+      }
       return closingOnce(
         new Kysely<NoTables>({ dialect: new PostgresDialect({ pool }) }),
         'postgres',

@@ -22,6 +22,24 @@ export class DataDirLockedError extends Error {
   }
 }
 
+/** A data directory that cannot be made or used (a file in its place, no permission). */
+export class DataDirUnusableError extends Error {
+  constructor(dataDir: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException).code
+    const why =
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? 'a file is where it or a folder above it should be'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'this user may not create or open it'
+          : ((cause as Error).message ?? String(cause))
+    super(
+      `The data directory ${dataDir} cannot be used: ${why}${code === undefined ? '' : ` (${code})`}. --data-dir or FLOE_DATA_DIR chooses another.`,
+      { cause },
+    )
+    this.name = 'DataDirUnusableError'
+  }
+}
+
 export interface DataDirLock {
   /** Gives the directory up; safe to call twice. */
   release(): Promise<void>
@@ -53,7 +71,13 @@ export async function lockDataDir(
   mechanism: LockMechanism = DEFAULT_LOCK_MECHANISM,
 ): Promise<DataDirLock> {
   // A new data directory is its owner's only (an existing one is left as it is; its cluster is closed).
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  try {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+    if (!fs.statSync(dataDir).isDirectory())
+      throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' })
+  } catch (error) {
+    throw new DataDirUnusableError(dataDir, error)
+  }
   const pidFile = path.join(dataDir, PID_FILE)
   return mechanism === 'socket'
     ? lockWithSocket(dataDir, pidFile)

@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createDb, DatabaseUnreachableError } from './create-db.js'
+import { DataDirUnusableError, lockDataDir } from './data-dir-lock.js'
+
+// A configuration audit saw these starts end in a stack trace: each now stops with one sentence
+// naming the store and why, and never a database password.
+
+const dir = mkdtempSync(path.join(tmpdir(), 'floe-unusable-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** A port nothing listens on: one the system gave and took back. */
+function unusedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+describe('a store that cannot be used', () => {
+  it('names a data directory with a file in its place, or under a file', async () => {
+    const file = path.join(dir, 'a-file')
+    writeFileSync(file, '')
+    for (const place of [file, path.join(file, 'below')]) {
+      const refused = lockDataDir(place)
+      await expect(refused).rejects.toThrow(DataDirUnusableError)
+      await expect(refused).rejects.toThrow(
+        `The data directory ${place} cannot be used: a file is where it or a folder above it should be`,
+      )
+    }
+  })
+
+  it('names a PostgreSQL server it cannot reach, without its password', async () => {
+    const port = await unusedPort()
+    const opened = createDb({
+      kind: 'postgres',
+      url: `postgres://floe:s3cret@127.0.0.1:${port}/app`,
+    })
+    await expect(opened).rejects.toThrow(DatabaseUnreachableError)
+    const error = (await opened.catch((caught: unknown) => caught)) as Error
+    expect(error.message).toMatch(
+      new RegExp(
+        `^Cannot use the PostgreSQL server 127\\.0\\.0\\.1:${port}/app: .*\\(ECONNREFUSED\\)$`,
+      ),
+    )
+    expect(error.message).not.toContain('s3cret')
+  })
+})
