@@ -136,7 +136,8 @@ describe.each(backends)('data structures API on $name', (backend) => {
     const both = await user.call('GET', `/data-structures/v1/${hash}`)
     expect(both.body.deployments.map((d: { env: string }) => d.env)).toEqual(['PROD', 'DEV'])
 
-    // Changed content for a version that is in PROD: no patch, ever.
+    // Changed content for a version that is in PROD: no patch, ever, and no client is told to
+    // patch it (the console offered a patch that could only fail).
     const changed = schema('1-0-0', {
       page: { type: ['integer', 'null'], minimum: 0, maximum: 100, description: 'p' },
     })
@@ -147,7 +148,7 @@ describe.each(backends)('data structures API on $name', (backend) => {
     expect(
       (await user.call('POST', '/data-structures/v1/deployment-requests', deploy('1-0-0'))).body
         .code,
-    ).toBe('PATCH_REQUIRED')
+    ).toBe('PROD_IMMUTABLE')
     expect(
       (
         await user.call(

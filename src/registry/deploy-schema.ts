@@ -197,9 +197,10 @@ async function toDev({
   if (existing?.contentHash === candidate.contentHash)
     return { kind: 'unchanged', hash, uri, env: 'DEV', contentHash: candidate.contentHash }
   if (existing !== undefined) {
-    if (!options.patch) throw new PatchRequiredError(uri)
+    // A version in PROD is never patched: said first, so that no client is told to patch it.
     const prod = await store.versions(hash, 'PROD')
     if (prod.some((v) => v.version === request.version)) throw new ProdImmutableError(uri)
+    if (!options.patch) throw new PatchRequiredError(uri)
   } else {
     gapCheck(version, dev, 'DEV')
   }
