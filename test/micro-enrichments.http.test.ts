@@ -339,6 +339,31 @@ describeWithSharedData('optional enrichments from flags', () => {
     }
   })
 
+  it('reads a configuration written in HOCON, as Micro does', async () => {
+    const configs = mkdtempSync(path.join(tmpdir(), 'floe-enrich-hocon-'))
+    writeFileSync(
+      path.join(configs, 'anon_ip.hocon'),
+      [
+        `schema = "iglu:${SP}/anon_ip/jsonschema/1-0-1"`,
+        'data {',
+        '  name = anon_ip, vendor = "com.snowplowanalytics.snowplow", enabled = true',
+        '  parameters { anonOctets = 3 }  # as Snowplow writes them',
+        '}',
+      ].join('\n'),
+    )
+    const server = await startTestApp(
+      testConfig({ inspection: { igluDirs: [IGLU_CENTRAL], enrichmentsDir: configs } }),
+    )
+    try {
+      await fetch(`${server.baseUrl}/i?e=pv&p=web&ip=203.0.113.9`)
+      const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
+      expect(event.event.user_ipaddress).toBe('203.x.x.x')
+    } finally {
+      await server.close()
+      rmSync(configs, { recursive: true, force: true })
+    }
+  })
+
   it('refuses unknown names and a geo database that cannot be read', async () => {
     const failure = await startupError({
       enrich: ['ua_parser_config', 'yauaa', 'cookie_extractor_config'],

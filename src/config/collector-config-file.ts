@@ -65,7 +65,7 @@ const strings = (value: unknown): string[] | undefined =>
  * Whether the text has an `include` statement (outside strings and comments): includes could read
  * other files or URLs, so Floe refuses them.
  */
-function hasInclude(hocon: string): boolean {
+export function hasHoconInclude(hocon: string): boolean {
   const bare = hocon
     .replace(/"""[\s\S]*?"""/g, '""')
     .replace(/"(?:[^"\\\n]|\\.)*"/g, '""')
@@ -106,7 +106,7 @@ export async function readCollectorConfigFile(file: string): Promise<CollectorFi
       `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     )
   }
-  if (hasInclude(hocon)) return refuse('include statements are not supported: inline the settings')
+  if (hasHoconInclude(hocon)) return refuse('include statements are not supported: inline the settings')
   let document: unknown
   try {
     // Strict mode: HOCON as specified, without the parser's own extensions (transforms, `@` includes).

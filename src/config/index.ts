@@ -6,6 +6,7 @@ export type {
   SameSite,
 } from './collector-config.js'
 export {
+  hasHoconInclude,
   readCollectorConfigFile,
   withCollectorFile,
   type CollectorFile,

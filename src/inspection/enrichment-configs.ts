@@ -1,7 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { ConfigError, unknownFlagEnrichment, type FlagEnrichment } from '../config/index.js'
+import {
+  ConfigError,
+  hasHoconInclude,
+  unknownFlagEnrichment,
+  type FlagEnrichment,
+} from '../config/index.js'
 import { BUILDERS, FLAG_DEFAULTS, SP, type EnrichmentDeps } from './enrichment-builders.js'
 import type { Enrichments } from './pipeline/enrichments/enrichments.js'
 import type { IgluValidation } from './pipeline/iglu-validation.js'
@@ -11,7 +16,7 @@ const CONFIG_SCHEMA =
   /^iglu:(com\.snowplowanalytics\.snowplow(?:\.enrichments)?)\/([a-z_]+)\/jsonschema\/(\d+)-\d+-\d+$/
 
 export interface EnrichmentSources {
-  /** A directory of configuration files (`*.json`), or null. */
+  /** A directory of configuration files (`*.json`, `*.hocon`, `*.js`), or null. */
   readonly directory: string | null
   /** `--enrich` names, each enabled with its typical configuration unless the directory configures it. */
   readonly enable: readonly string[]
@@ -19,42 +24,63 @@ export interface EnrichmentSources {
   readonly geoDatabase: string | null
 }
 
+/** The file names of a directory's configurations: JSON or HOCON, as Micro reads them, and scripts. */
+const CONFIG_FILE = /\.(json|hocon|js)$/
+
+/** A file's configuration: a script as the javascript_script_config it is, else its JSON or HOCON. */
+async function readConfig(where: string): Promise<unknown> {
+  // A script file is a javascript_script_config of its own (as in Micro), with no config.
+  if (where.endsWith('.js'))
+    return {
+      schema: `iglu:${SP}/javascript_script_config/jsonschema/1-0-0`,
+      data: {
+        vendor: SP,
+        name: 'javascript_script_config',
+        enabled: true,
+        parameters: { script: readFileSync(where).toString('base64') },
+      },
+    }
+  const text = readFileSync(where, 'utf8')
+  if (where.endsWith('.json')) return JSON.parse(text)
+  // The HOCON parser is loaded only for such a file; strict, no environment, no includes' files.
+  const { default: parseHocon } = await import('@pushcorn/hocon-parser')
+  if (hasHoconInclude(text)) throw new Error('include statements are not supported: inline them')
+  return parseHocon({ text, strict: true, env: false })
+}
+
 /** The configurations of a directory: `[where, name, schema, data]` for each readable, supported one. */
-function readDirectory(
+async function readDirectory(
   directory: string,
   problems: string[],
   warnings: string[],
-): [string, string, string, Record<string, unknown>][] {
-  let files: string[]
+): Promise<[string, string, string, Record<string, unknown>][]> {
+  let names: string[]
   try {
-    files = readdirSync(directory)
-      .filter((f) => f.endsWith('.json') || f.endsWith('.js'))
-      .sort()
+    names = readdirSync(directory).sort()
   } catch (error) {
     throw new ConfigError([
       `--enrichments ${directory}: ${error instanceof Error ? error.message : String(error)}`,
     ])
   }
-  return files.flatMap((file): [string, string, string, Record<string, unknown>][] => {
-    const where = path.join(directory, file)
-    let config: unknown
-    try {
-      // A script file is a javascript_script_config of its own (as in Micro), with no config.
-      config = file.endsWith('.js')
-        ? {
-            schema: `iglu:${SP}/javascript_script_config/jsonschema/1-0-0`,
-            data: {
-              vendor: SP,
-              name: 'javascript_script_config',
-              enabled: true,
-              parameters: { script: readFileSync(where).toString('base64') },
-            },
-          }
-        : JSON.parse(readFileSync(where, 'utf8'))
-    } catch (error) {
-      problems.push(`${where}: ${error instanceof Error ? error.message : String(error)}`)
-      return []
-    }
+  const files = names.filter((f) => CONFIG_FILE.test(f))
+  for (const other of names.filter((f) => !CONFIG_FILE.test(f) && !f.startsWith('.')))
+    warnings.push(
+      `${path.join(directory, other)}: not read (enrichment configurations end in .json or .hocon, scripts in .js)`,
+    )
+  const read = await Promise.all(
+    files.map(async (file) => {
+      const where = path.join(directory, file)
+      try {
+        return { where, config: await readConfig(where) }
+      } catch (error) {
+        problems.push(`${where}: ${error instanceof Error ? error.message : String(error)}`)
+        return null
+      }
+    }),
+  )
+  return read.flatMap((entry): [string, string, string, Record<string, unknown>][] => {
+    if (entry === null) return []
+    const { where, config } = entry
     const match =
       isJsonObject(config) && typeof config.schema === 'string'
         ? CONFIG_SCHEMA.exec(config.schema)
@@ -142,7 +168,7 @@ export async function loadEnrichments(
 
   for (const [where, name, schema, data] of sources.directory === null
     ? []
-    : readDirectory(sources.directory, problems, warnings)) {
+    : await readDirectory(sources.directory, problems, warnings)) {
     configured.add(name)
     const verdict = await iglu.validate(schema, data)
     if (verdict.kind === 'invalid')
