@@ -128,7 +128,7 @@ describe('floe start over HTTPS', () => {
       expect([wrongPassword.code, wrongPassword.stderr]).toEqual([
         1,
         expect.stringMatching(
-          /^floe: Invalid configuration:\n {2}- the TLS certificate and key cannot be used: /,
+          /^floe: Invalid configuration:\n {2}- --tls-pfx \S+ cannot be used: .*\(is its password FLOE_TLS_PASSPHRASE, or MICRO_SSL_CERT_PASSWORD, right\?\)/,
         ),
       ])
       // Nothing was opened: the data directory is still empty.
@@ -146,7 +146,9 @@ describe('floe start over HTTPS', () => {
       const swapped = await start(['--tls-cert', KEY, '--tls-key', CERT], dataDir())
       expect([swapped.code, swapped.stderr]).toEqual([
         1,
-        expect.stringContaining('the TLS certificate and key cannot be used'),
+        expect.stringContaining(
+          `the TLS certificate and key (--tls-cert ${KEY}, --tls-key ${CERT}) cannot be used`,
+        ),
       ])
       expect((await start(['--tls-cert', CERT], dataDir())).stderr).toContain(
         '--tls-cert (FLOE_TLS_CERT) and --tls-key (FLOE_TLS_KEY) go together',

@@ -65,9 +65,13 @@ export function createSecureListener(
     )
   } catch (error) {
     if (error instanceof ConfigError) throw error
-    throw new ConfigError([
-      `the TLS certificate and key cannot be used: ${error instanceof Error ? error.message : String(error)}`,
-    ])
+    const why = error instanceof Error ? error.message : String(error)
+    // A PKCS#12 file read with the wrong password (or none) fails its MAC check.
+    const named =
+      tls.files.kind === 'pkcs12'
+        ? `--tls-pfx ${tls.files.file} cannot be used: ${why}${/mac verify|password/i.test(why) ? ' (is its password FLOE_TLS_PASSPHRASE, or MICRO_SSL_CERT_PASSWORD, right?)' : ''}`
+        : `the TLS certificate and key (--tls-cert ${tls.files.certFile}, --tls-key ${tls.files.keyFile}) cannot be used: ${why}`
+    throw new ConfigError([named])
   }
   server.maxConnections = http.maxConnections
   guardConnections(server, {
