@@ -106,7 +106,8 @@ export async function readCollectorConfigFile(file: string): Promise<CollectorFi
       `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     )
   }
-  if (hasHoconInclude(hocon)) return refuse('include statements are not supported: inline the settings')
+  if (hasHoconInclude(hocon))
+    return refuse('include statements are not supported: inline the settings')
   let document: unknown
   try {
     // Strict mode: HOCON as specified, without the parser's own extensions (transforms, `@` includes).

@@ -148,12 +148,12 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   const host = pick(flags.host, 'HOST') ?? '0.0.0.0'
   const tokenTtlSeconds = parseTtl(pick(flags.tokenTtl, 'FLOE_TOKEN_TTL') ?? '3600', problems)
 
-  const logLevel = pick(flags.logLevel, 'FLOE_LOG_LEVEL') ?? 'info'
+  const logLevel = (pick(flags.logLevel, 'FLOE_LOG_LEVEL') ?? 'info').toLowerCase()
   if (!isLogLevel(logLevel))
     problems.push(
       `log level (--log-level, FLOE_LOG_LEVEL) must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel.slice(0, 100)}")`,
     )
-  const logFormat = pick(flags.logFormat, 'FLOE_LOG_FORMAT') ?? 'auto'
+  const logFormat = (pick(flags.logFormat, 'FLOE_LOG_FORMAT') ?? 'auto').toLowerCase()
   if (!isLogFormat(logFormat))
     problems.push(
       `log format (--log-format, FLOE_LOG_FORMAT) must be one of ${LOG_FORMATS.join(', ')} (got "${logFormat}")`,

@@ -55,4 +55,26 @@ describe('loadConfig, checking what it is given', () => {
       port: 9191,
     })
   })
+
+  it('reads words whatever their case, as on/off switches are read', () => {
+    const config = loadConfig(
+      { logLevel: 'INFO' },
+      { FLOE_IGLU_CENTRAL: 'OFF', FLOE_EVENT_STORAGE: 'Memory', FLOE_LOG_FORMAT: 'JSON' },
+    )
+    expect([config.log, config.inspection.igluCentralUrl, config.inspection.storage]).toEqual([
+      { level: 'info', format: 'json' },
+      null,
+      { kind: 'memory' },
+    ])
+  })
+
+  it('takes a destination that is an http(s) URL with a host', () => {
+    expect(() => loadConfig({ outputJson: true, destination: 'http://' }, {})).toThrow(
+      /--destination must be an http\(s\) URL/,
+    )
+    expect(
+      loadConfig({ outputJson: true, destination: 'http://sink.test/events' }, {}).inspection
+        .destination,
+    ).toBe('http://sink.test/events')
+  })
 })

@@ -168,7 +168,8 @@ export function parseInspection(
       ? flags.igluDir
       : (env.FLOE_IGLU_DIRS ?? '').split(path.delimiter).filter((d) => d.trim() !== '')
   const central = pick(undefined, 'FLOE_IGLU_CENTRAL') ?? IGLU_CENTRAL
-  const igluCentralUrl = flags.igluCentral === false || central === 'off' ? null : central
+  const igluCentralUrl =
+    flags.igluCentral === false || central.toLowerCase() === 'off' ? null : central
   if (igluCentralUrl !== null && !/^https?:\/\//.test(igluCentralUrl))
     problems.push('FLOE_IGLU_CENTRAL must be an http(s) URL or "off"')
   const registryUrl = pick(undefined, 'MICRO_IGLU_REGISTRY_URL') ?? null
@@ -184,7 +185,7 @@ export function parseInspection(
   const destination = flags.destination ?? null
   if (destination !== null && output === null)
     problems.push('--destination requires either --output-tsv or --output-json')
-  if (destination !== null && !/^https?:\/\//.test(destination))
+  if (destination !== null && !isHttpUrl(destination))
     problems.push('--destination must be an http(s) URL')
   const enrichmentsDir = pick(flags.enrichments, 'FLOE_ENRICHMENTS_DIR') ?? null
   const storage = parseEventStorage(flags, pick, problems)
@@ -297,7 +298,7 @@ function parseEventStorage(
   problems: string[],
 ): EventStorageConfig {
   if (flags.storage === false) return { kind: 'memory' }
-  const kind = pick(flags.storage, 'FLOE_EVENT_STORAGE') ?? 'memory'
+  const kind = (pick(flags.storage, 'FLOE_EVENT_STORAGE') ?? 'memory').toLowerCase()
   const url = pick(flags.eventsDatabaseUrl, 'FLOE_EVENTS_DATABASE_URL') ?? null
   const ttl = pick(flags.eventsTtl, 'FLOE_EVENTS_TTL') ?? null
   const interval = pick(undefined, 'FLOE_EVENTS_CLEANUP_INTERVAL') ?? null
@@ -350,5 +351,15 @@ function parseEventStorage(
       'events size bound (--events-max-bytes, FLOE_EVENTS_MAX_BYTES)',
       problems,
     ),
+  }
+}
+
+/** Whether a text is an http(s) URL with a host (`http://` alone is not). */
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
+  } catch {
+    return false
   }
 }
