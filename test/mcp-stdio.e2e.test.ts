@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -108,5 +109,33 @@ describe('floe mcp over stdio', () => {
     } finally {
       await client.close()
     }
+  })
+
+  it('answers a line that is no JSON with a parse error, and goes on', async () => {
+    const child = spawn(process.execPath, [FLOE, 'mcp'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        SNOWPLOW_CONSOLE_API_URL: `${floe.baseUrl}/api/msc`,
+        SNOWPLOW_CONSOLE_ORG_ID: BOOTSTRAP.organizationId,
+        SNOWPLOW_CONSOLE_API_KEY_ID: BOOTSTRAP.apiKeyId,
+        SNOWPLOW_CONSOLE_API_KEY: BOOTSTRAP.apiKey,
+      },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    })
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
+    child.stdin.write('not json\n')
+    expect(JSON.parse((await lines.next()).value as string)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error' },
+    })
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' })}\n`)
+    expect(JSON.parse((await lines.next()).value as string)).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      result: {},
+    })
+    child.stdin.end()
+    await new Promise((resolve) => child.once('exit', resolve))
   })
 })

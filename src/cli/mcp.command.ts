@@ -5,6 +5,15 @@ import { ConsoleApiClient, ConsoleApiError } from './console-api-client.js'
 /** What the server's `/mcp` needs of a request to answer it as JSON. */
 const MCP_HEADERS = { accept: 'application/json, text/event-stream' }
 
+const isJson = (line: string) => {
+  try {
+    JSON.parse(line)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** The id of a JSON-RPC request line, or null (a notification, or no JSON at all). */
 function requestId(line: string): string | number | null {
   try {
@@ -35,6 +44,16 @@ export async function runMcpCommand(flags: ConsoleClientFlags): Promise<void> {
   const client = await ConsoleApiClient.connect(loadConsoleClientConfig(flags))
   const write = (line: string) => void process.stdout.write(`${line}\n`)
   const forward = async (line: string) => {
+    if (!isJson(line)) {
+      write(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32700, message: 'Parse error' },
+        }),
+      )
+      return
+    }
     try {
       const answer = await client.serverCall('POST', '/mcp', line, MCP_HEADERS)
       const text = answer.text.trim()
