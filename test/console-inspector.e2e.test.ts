@@ -104,6 +104,11 @@ describe('the web console: events', () => {
     await page.getByRole('button', { name: /^Show 7 columns/ }).click()
     await expect.poll(() => rows(page)).toEqual([expect.arrayContaining(['good', 'SKU-4242'])])
     await screenshot(page, 'events')
+    // At a phone's width the page does not scroll sideways: the table scrolls on its own.
+    await page.setViewportSize({ width: 375, height: 800 })
+    await expect
+      .poll(() => page.evaluate('document.documentElement.scrollWidth'))
+      .toBeLessThanOrEqual(375)
     expect(await opened.close()).toEqual([])
   })
 
@@ -128,11 +133,17 @@ describe('the web console: events', () => {
     await expect.poll(() => showing(page)).toBe('Showing 0–0 of 0')
     await page.getByRole('button', { name: 'All', exact: true }).nth(1).click()
     await expect.poll(() => showing(page)).toBe('Showing 1–3 of 3')
+    // Over every time, the timeline shows the last hour, and says so.
+    await expect
+      .poll(() => page.locator('.timeline figcaption').textContent())
+      .toMatch(/^2 good and 1 failed events in the last hour; /)
     await page.getByRole('button', { name: 'Failed' }).click()
     await expect.poll(() => showing(page)).toBe('Showing 1–1 of 1')
     await page.locator('.events-table tbody tr').first().focus()
     await page.keyboard.press('Enter')
     await page.getByRole('heading', { name: 'Why it failed' }).waitFor()
+    // The focus goes to the event's heading, not back to the document's top.
+    await expect.poll(() => page.evaluate('document.activeElement?.tagName')).toBe('H1')
     const failure = page.locator('section.failure')
     expect(await failure.textContent()).toContain(PRODUCT)
     expect(await failure.textContent()).toMatch(/sku/)
@@ -148,6 +159,26 @@ describe('the web console: events', () => {
     await page.getByRole('link', { name: '← Events' }).click()
     await expect.poll(() => showing(page)).toBe('Showing 1–1 of 1')
     expect(page.url()).toContain('kind=failed')
+    expect(await opened.close()).toEqual([])
+  })
+
+  it('reloads what it shows when the live stream opens again, as after a restart of the server', async () => {
+    const opened = await ConsolePage.signIn(browser, floe.baseUrl, key)
+    const { page } = opened
+    // The events cannot be read, and the stream ends at once (as a stopping server's does); the
+    // browser opens it again 100 ms later, as it does until the server is back.
+    await page.route('**/micro/events', (route) => route.abort())
+    await page.route('**/micro/stream', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'retry: 100\n\n' }),
+    )
+    await page.goto(`${floe.baseUrl}/#/events`)
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toContain('Could not load the events')
+    await page.unroute('**/micro/events')
+    const pager = page.getByRole('status', { name: 'Showing' })
+    await expect.poll(() => pager.allTextContents()).toEqual(['Showing 1–3 of 3'])
+    await page.unroute('**/micro/stream')
     expect(await opened.close()).toEqual([])
   })
 
@@ -194,9 +225,26 @@ describe('the web console: events', () => {
       .poll(() => showing(page))
       .toBe(`Showing 1–${inBar.totalItems} of ${inBar.totalItems}`)
     await screenshot(page, 'events-timeline')
+    // A reset the server refuses says why, and the events stay.
+    await page.route(
+      '**/micro/reset',
+      (route) =>
+        route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: JSON.stringify({ message: 'the store is busy' }),
+        }),
+      { times: 1 },
+    )
+    page.once('dialog', (dialog) => void dialog.accept())
+    await page.getByRole('button', { name: 'Reset' }).click()
+    await expect
+      .poll(() => page.getByRole('alert').allTextContents())
+      .toEqual([expect.stringContaining('the store is busy')])
     page.once('dialog', (dialog) => void dialog.accept())
     await page.getByRole('button', { name: 'Reset' }).click()
     await expect.poll(() => showing(page)).toBe('Showing 0–0 of 0')
+    expect(await page.getByRole('alert').count()).toBe(0)
     expect(await (await fetch(`${floe.baseUrl}/micro/all`)).json()).toMatchObject({ total: 0 })
     expect(await opened.close()).toEqual([])
   })

@@ -183,10 +183,21 @@ describe('the web console', () => {
     const editor = page.getByLabel('Schema (JSON)')
     await expect.poll(() => editor.inputValue()).toContain('"name": "product"')
     const schema = JSON.parse(await editor.inputValue())
+    // A version keeps its structure's type (the registry reads a type only as a deployment creates
+    // a structure); one renamed into a new structure is given one, starting from this one's.
+    const type = page.getByRole('combobox', { name: /^Type/ })
+    expect(await type.count()).toBe(0)
+    await page.getByText('Type: entity, the data structure’s').waitFor()
+    await editor.fill(JSON.stringify({ ...schema, self: { ...schema.self, name: 'bundle' } }))
+    expect(await type.inputValue()).toBe('entity')
     schema.self.version = '1-0-1'
     schema.properties.colour = { type: 'string' } // no maxLength, no description: lint warnings
     await editor.fill(JSON.stringify(schema, null, 2))
+    const validation = page.waitForRequest((request) =>
+      request.url().endsWith('/validation-requests'),
+    )
     await page.getByRole('button', { name: 'Validate' }).click()
+    expect((await validation).postDataJSON().meta).toEqual({ schemaType: 'entity', hidden: false })
     await page.getByRole('heading', { name: 'Valid' }).waitFor()
     const notes = page.locator('.json-lines [role="note"]')
     await expect.poll(() => notes.count()).toBeGreaterThan(0)
@@ -255,6 +266,34 @@ describe('the web console', () => {
           .version
       })
       .toBe('1-0-1')
+    await page.done()
+  })
+
+  it('shows the structure a link moves to, never a form holding the one it left', async () => {
+    const page = await signedIn(credentials)
+    const product = await page
+      .getByRole('link', { name: 'product', exact: true })
+      .getAttribute('href')
+    await page.getByRole('link', { name: 'add_to_cart' }).click()
+    const metadata = page.getByRole('form', { name: 'Metadata' })
+    await expect.poll(() => metadata.getByLabel('Type').inputValue()).toBe('event')
+    await metadata.getByLabel(/Custom data/).fill('owner=the cart team')
+    // Only the fragment changes; the other structure's answer is held back meanwhile.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const hash = product?.split('/').pop() ?? ''
+    await page.route(`**/data-structures/v1/${hash}`, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.evaluate(`location.hash = ${JSON.stringify(product ?? '')}`)
+    await page.getByText('Loading the data structure…').waitFor()
+    expect(await metadata.count()).toBe(0)
+    release()
+    await page.getByRole('heading', { name: 'com.acme/product' }).waitFor()
+    expect(await metadata.getByLabel('Type').inputValue()).toBe('entity')
+    expect(await metadata.getByLabel(/Custom data/).inputValue()).toBe('')
+    await page.unroute(`**/data-structures/v1/${hash}`)
     await page.done()
   })
 

@@ -1,8 +1,11 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { useMemo, useRef, useState } from 'preact/hooks'
 import { ApiClient } from './api/client.js'
 import { RegistryApi } from './api/registry.js'
 import { forgetSession, keepSession, storedSession, type Session } from './api/session.js'
 import { SignIn } from './pages/sign-in.js'
+import { SessionEnded } from './pages/session-ended.js'
+import { usePageFocus } from './components/page-focus.js'
+import { SessionRenewals } from './components/use-load.js'
 import { DataStructureList } from './pages/registry/data-structure-list.js'
 import { DataStructurePage } from './pages/registry/data-structure-page.js'
 import { NewVersion } from './pages/registry/new-version.js'
@@ -20,7 +23,12 @@ export function App() {
   const [session, setSession] = useState<Session | null>(storedSession)
   /** The token was refused (it expired, or its key was revoked): signing in again keeps the page. */
   const [lapsed, setLapsed] = useState(false)
+  /** Each sign-in that renews a lapsed session: what its token was refused loads again. */
+  const [renewals, setRenewals] = useState(0)
   const route = useRoute()
+  // A page is its path: another structure, event or specification is another page, started
+  // afresh (a form never shows the one left behind); a change of the query stays on the page.
+  const page = JSON.stringify(route.segments)
   const signOut = () => {
     forgetSession()
     setLapsed(false)
@@ -37,14 +45,13 @@ export function App() {
     [session?.organizationId],
   )
   const content = useRef<HTMLDivElement>(null)
-  useEffect(() => {
-    if (content.current !== null) content.current.inert = lapsed
-  }, [lapsed])
+  usePageFocus(content, page)
   const signedInAgain = (next: Session) => {
     keepSession(next)
     if (api !== null && next.organizationId === api.organizationId) api.renew(next)
     setLapsed(false)
     setSession(next)
+    setRenewals((n) => n + 1)
   }
   if (session === null || api === null)
     return (
@@ -98,16 +105,11 @@ export function App() {
         </button>
       </header>
       <div id="content" tabIndex={-1} ref={content}>
-        <Page route={route} api={api} />
+        <SessionRenewals.Provider value={renewals}>
+          <Page key={page} route={route} api={api} />
+        </SessionRenewals.Provider>
       </div>
-      {lapsed && (
-        <div class="session-lapsed" role="dialog" aria-modal="true" aria-label="Session ended">
-          <SignIn
-            notice="Your session has ended: its token expired, or its API key was revoked. Sign in again to go on; this page and what you typed in it are kept, and an action that was refused can be tried again."
-            onSignedIn={signedInAgain}
-          />
-        </div>
-      )}
+      {lapsed && <SessionEnded page={content} onSignedIn={signedInAgain} />}
     </>
   )
 }

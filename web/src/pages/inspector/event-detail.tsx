@@ -64,13 +64,14 @@ function EventView(props: { event: FlatEvent }) {
   return (
     <>
       <h1>
-        {cellText(event.event_name ?? event.event)}{' '}
+        <bdi>{cellText(event.event_name ?? event.event)}</bdi>{' '}
         <span class={`status ${failures.length > 0 ? 'deprecated' : 'published'}`}>
           {failures.length > 0 ? 'failed' : 'good'}
         </span>
       </h1>
       <p class="muted">
-        {cellText(event.app_id)} · {cellText(event.collector_tstamp)} · {cellText(event.event_id)}
+        <bdi>{cellText(event.app_id)}</bdi> · {cellText(event.collector_tstamp)} ·{' '}
+        <bdi>{cellText(event.event_id)}</bdi>
       </p>
 
       {failures.length > 0 && (
@@ -90,7 +91,8 @@ function EventView(props: { event: FlatEvent }) {
               <ul>
                 {(failure.errors ?? []).map((error, n) => (
                   <li key={n}>
-                    {error.path === undefined ? '' : <code>{error.path}</code>} {error.message}
+                    {error.path === undefined ? '' : <code>{error.path}</code>}{' '}
+                    <bdi>{error.message}</bdi>
                     {error.source === undefined ? '' : <span class="muted"> ({error.source})</span>}
                   </li>
                 ))}
@@ -116,7 +118,7 @@ function EventView(props: { event: FlatEvent }) {
               <p>
                 {verdict.isValid === true ? 'Conforms to' : 'Violates'}{' '}
                 {verdict.eventSpecification?.id === undefined ? (
-                  (verdict.eventSpecification?.name ?? 'its specification')
+                  <bdi>{verdict.eventSpecification?.name ?? 'its specification'}</bdi>
                 ) : (
                   <a href={href('event-specs', verdict.eventSpecification.id)}>
                     {verdict.eventSpecification.name ?? verdict.eventSpecification.id}

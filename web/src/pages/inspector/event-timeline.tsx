@@ -2,9 +2,22 @@ import { useEffect, useRef } from 'preact/hooks'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import type { TimelinePoint } from '../../api/inspection.js'
+import { AXIS_FONT, yAxisWidth } from './event-timeline-axis.js'
 
 const GOOD = '#1a7f37'
 const BAD = '#b42318'
+
+const chartWidth = (holder: HTMLElement) => Math.max(200, holder.clientWidth)
+
+/** The y axis's width for the labels uPlot is about to draw, measured in their font. */
+function measuredYAxisWidth(chart: uPlot, labels: readonly string[] | null): number {
+  const context = chart.ctx
+  context.save()
+  context.font = AXIS_FONT
+  const width = yAxisWidth(labels ?? [], (label) => context.measureText(label).width)
+  context.restore()
+  return width
+}
 
 /**
  * Good and failed events per time bucket, stacked bars drawn by uPlot; a click on a bar asks for
@@ -12,6 +25,8 @@ const BAD = '#b42318'
  */
 export function EventTimeline(props: {
   points: readonly TimelinePoint[]
+  /** The time the bars cover, in words: "in this range", "in the last hour"… */
+  caption: string
   onPick: (bucket: { start: string; end: string }) => void
 }) {
   const holder = useRef<HTMLDivElement>(null)
@@ -27,12 +42,15 @@ export function EventTimeline(props: {
     const bars = uPlot.paths.bars?.({ size: [0.8, 40] })
     const chart = new uPlot(
       {
-        width: Math.max(320, element.clientWidth),
+        width: chartWidth(element),
         height: 140,
         legend: { show: false },
         cursor: { drag: { x: false, y: false }, points: { show: false } },
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
-        axes: [{}, { size: 40 }],
+        axes: [
+          { font: AXIS_FONT },
+          { font: AXIS_FONT, size: (chart, labels) => measuredYAxisWidth(chart, labels) },
+        ],
         series: [
           {},
           // Drawn first and taller: the failed events are the part of each bar above the good ones.
@@ -49,7 +67,15 @@ export function EventTimeline(props: {
       if (point !== undefined) pick.current(point.bucket)
     }
     chart.over.addEventListener('click', click)
+    // The chart is drawn at a width in pixels: it follows the page's (a phone turned, a window
+    // narrowed) instead of widening it.
+    const resized = new ResizeObserver(() => {
+      const width = chartWidth(element)
+      if (width !== chart.width) chart.setSize({ width, height: chart.height })
+    })
+    resized.observe(element)
     return () => {
+      resized.disconnect()
       chart.over.removeEventListener('click', click)
       chart.destroy()
     }
@@ -61,7 +87,7 @@ export function EventTimeline(props: {
     <figure class="timeline">
       <div ref={holder} class="timeline-chart" title="Click a bar to show its events" />
       <figcaption class="muted">
-        {good} good and {failed} failed events in this range; click a bar to show its events.
+        {good} good and {failed} failed events {props.caption}; click a bar to show its events.
       </figcaption>
     </figure>
   )

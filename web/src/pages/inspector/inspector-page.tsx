@@ -1,12 +1,19 @@
 import { useEffect, useState } from 'preact/hooks'
 import { FAILURE_COLUMN, VERDICT_COLUMN, inspection, type FlatEvent } from '../../api/inspection.js'
-import { Status } from '../../components/status.js'
+import { ErrorNote, Status } from '../../components/status.js'
 import { useLoad } from '../../components/use-load.js'
 import { href, navigate } from '../../router.js'
 import { ColumnPicker } from './column-picker.js'
 import { cellText, columnValue } from './event-fields.js'
 import { bucketsOver, EventTimeline } from './event-timeline.js'
-import { linkTo, PAGE_SIZES, queryOf, viewOf, type InspectorView } from './inspector-state.js'
+import {
+  linkTo,
+  PAGE_SIZES,
+  queryOf,
+  timelineRange,
+  viewOf,
+  type InspectorView,
+} from './inspector-state.js'
 import { useLiveStream } from './live-stream.js'
 
 const TIMELINE_BUCKETS = 60
@@ -48,18 +55,24 @@ export function InspectorPage(props: { query: URLSearchParams }) {
   const [page] = useLoad(() => inspection.events(queryOf(view)), [viewKey, generation])
   const [counts] = useLoad(() => inspection.counts(), [generation])
   const [timeline] = useLoad(async () => {
-    const end = view.end === null ? Date.now() : Date.parse(view.end)
-    const start = view.start === null ? end - 60 * 60_000 : Date.parse(view.start)
-    return (await inspection.timeline(bucketsOver(start, end, TIMELINE_BUCKETS))).points
+    const { start, end, caption } = timelineRange(view, Date.now())
+    const answer = await inspection.timeline(bucketsOver(start, end, TIMELINE_BUCKETS))
+    return { points: answer.points, caption }
   }, [view.start, view.end, generation])
 
   const [search, setSearch] = useState(view.search)
   useEffect(() => setSearch(view.search), [view.search])
 
+  const [resetError, setResetError] = useState<unknown>(null)
   async function reset() {
     if (!window.confirm('Delete every stored event, good and bad? This cannot be undone.')) return
-    await inspection.reset()
-    refresh()
+    setResetError(null)
+    try {
+      await inspection.reset()
+      refresh()
+    } catch (failure) {
+      setResetError(failure)
+    }
   }
 
   return (
@@ -88,6 +101,7 @@ export function InspectorPage(props: { query: URLSearchParams }) {
           </button>
         </div>
       </header>
+      <ErrorNote error={resetError} />
 
       <div class="toolbar">
         <div role="group" aria-label="Kind of events" class="segmented">
@@ -155,7 +169,8 @@ export function InspectorPage(props: { query: URLSearchParams }) {
 
       {timeline.state === 'ready' && (
         <EventTimeline
-          points={timeline.value}
+          points={timeline.value.points}
+          caption={timeline.value.caption}
           onPick={(bucket) => go({ start: bucket.start, end: bucket.end })}
         />
       )}

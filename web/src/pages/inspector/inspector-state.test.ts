@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseRoute } from '../../router.js'
-import { DEFAULT_COLUMNS, linkTo, queryOf, viewOf } from './inspector-state.js'
+import { DEFAULT_COLUMNS, linkTo, queryOf, timelineRange, viewOf } from './inspector-state.js'
 
 describe('the inspector view in the URL', () => {
   it('reads defaults from an empty query, and writes them as a bare link', () => {
@@ -44,5 +44,25 @@ describe('the inspector view in the URL', () => {
     expect(viewOf(new URLSearchParams('start=2026-11-26T10:00:00Z')).start).toBe(
       '2026-11-26T10:00:00.000Z',
     )
+  })
+
+  it('covers the range with the timeline, or the last hour with "All", and says which', () => {
+    const now = Date.parse('2026-11-26T12:00:00.000Z')
+    const hour = 60 * 60_000
+    expect(timelineRange({ start: null, end: null }, now)).toEqual({
+      start: now - hour,
+      end: now,
+      caption: 'in the last hour',
+    })
+    expect(timelineRange({ start: '2026-11-26T10:00:00.000Z', end: null }, now)).toEqual({
+      start: now - 2 * hour,
+      end: now,
+      caption: 'in this range',
+    })
+    expect(timelineRange({ start: null, end: '2026-11-26T11:00:00.000Z' }, now)).toMatchObject({
+      start: now - 2 * hour,
+      end: now - hour,
+      caption: 'in the hour before the range’s end',
+    })
   })
 })

@@ -75,3 +75,23 @@ export function queryOf(view: InspectorView): EventsQuery {
     pageSize: view.pageSize,
   }
 }
+
+const HOUR_MS = 60 * 60_000
+
+/**
+ * The time the timeline covers, and the words for it: the view's range, or when it is open at
+ * the start (every time, "All"), the hour up to its end or up to `now`: 60 bars over all of
+ * time would say nothing.
+ */
+export function timelineRange(
+  view: Pick<InspectorView, 'start' | 'end'>,
+  now: number,
+): { start: number; end: number; caption: string } {
+  const end = view.end === null ? now : Date.parse(view.end)
+  if (view.start !== null) return { start: Date.parse(view.start), end, caption: 'in this range' }
+  return {
+    start: end - HOUR_MS,
+    end,
+    caption: view.end === null ? 'in the last hour' : 'in the hour before the range’s end',
+  }
+}

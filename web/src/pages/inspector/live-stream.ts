@@ -5,7 +5,9 @@ const REFRESH_EVERY_MS = 1000
 
 /**
  * Follows `/micro/stream` (server-sent events): while live, each stored event (or a reset)
- * schedules one reload, at most once a second; while paused, new events are only counted.
+ * schedules one reload, at most once a second; while paused, new events are only counted. The
+ * stream opening again after it broke (the server restarted, the network came back) reloads too:
+ * what happened meanwhile was never streamed, and a load that failed then shows its error.
  */
 export function useLiveStream(onChange: () => void): {
   paused: boolean
@@ -36,8 +38,16 @@ export function useLiveStream(onChange: () => void): {
     source.addEventListener('good', arrived)
     source.addEventListener('bad', arrived)
     source.addEventListener('reset', () => change.current())
-    source.addEventListener('open', () => setConnected(true))
-    source.addEventListener('error', () => setConnected(false))
+    let broken = false
+    source.addEventListener('open', () => {
+      setConnected(true)
+      if (broken && !pausedRef.current) change.current()
+      broken = false
+    })
+    source.addEventListener('error', () => {
+      broken = true
+      setConnected(false)
+    })
     return () => {
       if (timer !== null) clearTimeout(timer)
       source.close()

@@ -98,7 +98,12 @@ function StructureDetail(props: {
           <p class="muted">
             {structure.meta.schemaType ?? 'no type'} · {structure.format}
             {structure.meta.hidden === true ? ' · hidden' : ''}
-            {structure.description === null ? '' : ` · ${structure.description}`}
+            {structure.description !== null && (
+              <>
+                {' · '}
+                <bdi>{structure.description}</bdi>
+              </>
+            )}
           </p>
         </div>
         <a
@@ -156,7 +161,12 @@ function StructureDetail(props: {
 
       <section aria-labelledby="meta-heading">
         <h2 id="meta-heading">Metadata</h2>
-        <MetadataEditor registry={props.registry} structure={structure} onSaved={props.reload} />
+        <MetadataEditor
+          key={structure.hash}
+          registry={props.registry}
+          structure={structure}
+          onSaved={props.reload}
+        />
       </section>
     </>
   )

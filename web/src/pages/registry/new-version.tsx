@@ -1,7 +1,7 @@
 import { OverrideRefusal, type DeploymentOverride } from './deployment-override.js'
 import { useState } from 'preact/hooks'
 import type { ApiClient } from '../../api/client.js'
-import type { RegistryApi, RequestResult } from '../../api/registry.js'
+import type { DataStructure, RegistryApi, RequestResult } from '../../api/registry.js'
 import { laidOut } from '../../components/json-layout.js'
 import { JsonLines, type LineNote } from '../../components/json-lines.js'
 // The registry's CLI places its findings with the same function.
@@ -9,6 +9,7 @@ import { lineOfPointer } from '../../../../src/shared/json-pointer-line.js'
 import { ErrorNote } from '../../components/status.js'
 import { useLoad } from '../../components/use-load.js'
 import { href } from '../../router.js'
+import { namesAnotherStructure, schemaKeyOf, type SchemaKey } from './schema-key.js'
 
 const STARTER = `{
   "$schema": "http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#",
@@ -42,19 +43,15 @@ function notesOf(text: string, result: RequestResult): { lines: LineNote[]; loos
 interface Validated {
   readonly text: string
   readonly result: RequestResult
-  readonly key: { vendor: string; name: string; format: string; version: string } | null
+  readonly key: SchemaKey | null
 }
 
-function schemaKeyOf(schema: unknown): Validated['key'] {
-  const self = (schema as { self?: Record<string, unknown> } | null)?.self
-  if (self === undefined || self === null) return null
-  const { vendor, name, format, version } = self
-  return typeof vendor === 'string' &&
-    typeof name === 'string' &&
-    typeof format === 'string' &&
-    typeof version === 'string'
-    ? { vendor, name, format, version }
-    : null
+/** The editor's first text, and the structure it is a new version of (null for a new one). */
+interface Start {
+  readonly from: string | null
+  readonly version: string | null
+  readonly text: string
+  readonly structure: DataStructure | null
 }
 
 /**
@@ -68,21 +65,33 @@ export function NewVersion(props: {
 }) {
   const from = props.query.get('from')
   const fromVersion = props.query.get('version')
-  const [loaded] = useLoad(
-    async () =>
-      from === null || fromVersion === null
-        ? STARTER
-        : laidOut(await props.registry.versionText(from, fromVersion)),
-    [from, fromVersion],
-  )
+  const [loaded] = useLoad(async (): Promise<Start> => {
+    if (from === null || fromVersion === null)
+      return { from, version: fromVersion, text: STARTER, structure: null }
+    const [text, structure] = await Promise.all([
+      props.registry.versionText(from, fromVersion),
+      props.registry.get(from),
+    ])
+    return { from, version: fromVersion, text: laidOut(text), structure }
+  }, [from, fromVersion])
+  // Another structure's or version's editor is never shown while this one's text loads.
+  const start =
+    loaded.state === 'ready' && loaded.value.from === from && loaded.value.version === fromVersion
+      ? loaded.value
+      : null
   return (
     <main>
       <p>
         <a href={from === null ? href('data-structures') : href('data-structures', from)}>← Back</a>
       </p>
       <h1>{from === null ? 'New data structure' : 'New version'}</h1>
-      {loaded.state === 'ready' ? (
-        <Editor {...props} initial={loaded.value} />
+      {start !== null ? (
+        <Editor
+          key={`${start.from ?? ''}@${start.version ?? ''}`}
+          {...props}
+          initial={start.text}
+          structure={start.structure}
+        />
       ) : loaded.state === 'failed' ? (
         <ErrorNote error={loaded.error} />
       ) : (
@@ -92,9 +101,20 @@ export function NewVersion(props: {
   )
 }
 
-function Editor(props: { api: ApiClient; registry: RegistryApi; initial: string }) {
+function Editor(props: {
+  api: ApiClient
+  registry: RegistryApi
+  initial: string
+  structure: DataStructure | null
+}) {
+  const { structure } = props
   const [text, setText] = useState(props.initial)
-  const [schemaType, setSchemaType] = useState('event')
+  // Chosen only for a new structure; one made from another starts from that one's type.
+  const [schemaType, setSchemaType] = useState(
+    structure?.meta.schemaType === 'entity' ? 'entity' : 'event',
+  )
+  const keepsItsType = structure !== null && !namesAnotherStructure(text, structure)
+  const typeSent = keepsItsType ? (structure.meta.schemaType ?? null) : schemaType
   const [validated, setValidated] = useState<Validated | null>(null)
   const [deployed, setDeployed] = useState<{ env: 'DEV' | 'PROD'; result: RequestResult }[]>([])
   const [error, setError] = useState<unknown>(null)
@@ -124,7 +144,7 @@ function Editor(props: { api: ApiClient; registry: RegistryApi; initial: string 
           cause: failure,
         })
       }
-      const result = await props.registry.validate({ schemaType, hidden: false }, schema)
+      const result = await props.registry.validate({ schemaType: typeSent, hidden: false }, schema)
       setValidated({ text, result, key: schemaKeyOf(schema) })
       setDeployed([])
     })
@@ -168,13 +188,19 @@ function Editor(props: { api: ApiClient; registry: RegistryApi; initial: string 
         />
       </label>
       <div class="toolbar">
-        <label>
-          Type
-          <select value={schemaType} onChange={(e) => setSchemaType(e.currentTarget.value)}>
-            <option value="event">event</option>
-            <option value="entity">entity</option>
-          </select>
-        </label>
+        {keepsItsType ? (
+          <p class="muted">
+            Type: {typeSent ?? 'none'}, the data structure’s (its metadata, changed on its page)
+          </p>
+        ) : (
+          <label>
+            Type
+            <select value={schemaType} onChange={(e) => setSchemaType(e.currentTarget.value)}>
+              <option value="event">event</option>
+              <option value="entity">entity</option>
+            </select>
+          </label>
+        )}
         <button type="button" disabled={busy} onClick={() => void validate()}>
           Validate
         </button>

@@ -10,6 +10,7 @@ import {
   type TrackingPlanApi,
 } from '../../api/tracking-plans.js'
 import { ErrorNote } from '../../components/status.js'
+import { useSessionRenewals } from '../../components/use-load.js'
 import { LiveVerdict, Problems } from './compatibility-note.js'
 import { SourceApplicationsField } from './source-applications-field.js'
 import { EntityRulesField } from './entity-rules-field.js'
@@ -81,7 +82,9 @@ export function ScenarioEditor(props: {
     }
   }
 
-  // The verdict follows the edits: the event and entity schemas against their sources.
+  // The verdict follows the edits: the event and entity schemas against their sources. It is
+  // asked again once signed in again, in case the ended session's token was refused for it.
+  const renewals = useSessionRenewals()
   useEffect(() => {
     let current = true
     const timer = setTimeout(() => {
@@ -110,7 +113,7 @@ export function ScenarioEditor(props: {
       current = false
       clearTimeout(timer)
     }
-  }, [eventSource, eventSchema, entities])
+  }, [eventSource, eventSchema, entities, renewals])
 
   async function save(status?: SpecificationStatus) {
     setBusy(true)

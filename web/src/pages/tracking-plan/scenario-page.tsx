@@ -102,7 +102,7 @@ export function ScenarioPage(props: {
           return (
             <>
               <h1>
-                {isNew ? 'New event specification' : scenario.name}{' '}
+                {isNew ? 'New event specification' : <bdi>{scenario.name}</bdi>}{' '}
                 {!isNew && (
                   <span class={`status ${scenario.status ?? ''}`}>
                     {scenario.status}, version {scenario.version}

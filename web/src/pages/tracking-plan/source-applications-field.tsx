@@ -22,7 +22,10 @@ export function SourceApplicationsField(props: {
               props.onChange(next)
             }}
           />
-          {app.name} <span class="muted">({(app.appIds ?? []).join(', ') || 'no app ID'})</span>
+          <bdi>{app.name}</bdi>{' '}
+          <span class="muted">
+            (<bdi>{(app.appIds ?? []).join(', ') || 'no app ID'}</bdi>)
+          </span>
         </label>
       ))}
     </fieldset>

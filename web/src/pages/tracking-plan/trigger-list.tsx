@@ -45,7 +45,15 @@ export function TriggerList(props: { plans: TrackingPlanApi; triggers: readonly 
         <li key={trigger.id ?? index}>
           <p>{trigger.description ?? <span class="muted">No description</span>}</p>
           {(trigger.appIds ?? []).length > 0 && (
-            <p class="muted">App IDs: {(trigger.appIds ?? []).join(', ')}</p>
+            <p class="muted">
+              App IDs:{' '}
+              {(trigger.appIds ?? []).map((appId, n) => (
+                <span key={n}>
+                  {n > 0 ? ', ' : ''}
+                  <bdi>{appId}</bdi>
+                </span>
+              ))}
+            </p>
           )}
           {trigger.url !== undefined && trigger.url !== '' && (
             <p>
