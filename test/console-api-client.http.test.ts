@@ -1,9 +1,9 @@
-import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConsoleApiClient, ConsoleApiError } from '../src/cli/index.js'
 import type { ConsoleClientConfig } from '../src/config/index.js'
 import { FakeClock, firstStartConnection, startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
+import { unusedPort } from './support/ports.js'
 
 // The client `floe schemas push|pull` and `floe mcp` talk to the server with: a process that lives
 // longer than its token (an assistant's MCP server) keeps working, and a server that cannot be
@@ -42,16 +42,3 @@ describe('the Console API client of the command line', () => {
     )
   })
 })
-
-/** A port nothing listens on: one the system gave and took back. */
-function unusedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-}

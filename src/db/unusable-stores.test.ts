@@ -1,29 +1,16 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createDb, DatabaseUnreachableError } from './create-db.js'
 import { DataDirUnusableError, lockDataDir } from './data-dir-lock.js'
+import { unusedPort } from '../../test/support/ports.js'
 
 // A configuration audit saw these starts end in a stack trace: each now stops with one sentence
 // naming the store and why, and never a database password.
 
 const dir = mkdtempSync(path.join(tmpdir(), 'floe-unusable-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-/** A port nothing listens on: one the system gave and took back. */
-function unusedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 describe('a store that cannot be used', () => {
   it('names a data directory with a file in its place, or under a file', async () => {
