@@ -133,7 +133,7 @@ describe('the MCP server at /mcp', () => {
     }
   })
 
-  it('refuses a batch of more than ten messages', async () => {
+  it('refuses a batch of more than ten messages, and answers a body that is no JSON as JSON-RPC does', async () => {
     const batch = Array.from({ length: 11 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'ping' }))
     const answer = await fetch(`${floe.baseUrl}/mcp`, {
       method: 'POST',
@@ -147,6 +147,21 @@ describe('the MCP server at /mcp', () => {
     expect(answer.status).toBe(400)
     expect(await answer.json()).toMatchObject({
       error: { code: -32600, message: expect.stringContaining('at most 10 messages') },
+    })
+    const garbled = await fetch(`${floe.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{"jsonrpc": "2.0", "id": 1,',
+    })
+    expect(garbled.status).toBe(400)
+    expect(await garbled.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: expect.stringMatching(/^Parse error/) },
     })
   })
 

@@ -38,8 +38,12 @@ function forbiddenKeyPath(value: unknown, path = '', depth = 0): string | null {
 }
 
 /** A body that is not JSON, where JSON was expected (said whatever the body's content type). */
+/** The `code` of a body that is not JSON, for a route that answers it in its own protocol (MCP). */
+export const INVALID_JSON_BODY = 'FLOE_INVALID_JSON_BODY'
+
 class InvalidJsonBodyError extends Error {
   readonly statusCode = 400
+  readonly code = INVALID_JSON_BODY
 }
 
 /** Why `text` is not JSON, as the parser says it (where it stopped), or null when it is. */

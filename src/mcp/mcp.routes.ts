@@ -1,10 +1,12 @@
 import type {
+  FastifyError,
   FastifyInstance,
   FastifyPluginAsync,
   FastifyReply,
   FastifyRequest,
   InjectOptions,
 } from 'fastify'
+import { INVALID_JSON_BODY } from '../http/index.js'
 import { organizationPath, requestText, type FloeApi } from './floe-api.js'
 
 export interface McpRoutesOptions {
@@ -39,6 +41,28 @@ function forwardedHeaders(request: FastifyRequest): Record<string, string> {
   return forwarded
 }
 
+/**
+ * A body that is not JSON is answered as JSON-RPC says (-32700, `id: null`); any other error goes
+ * on to the server's own error handler.
+ */
+function jsonRpcParseError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const notJson = [
+    INVALID_JSON_BODY,
+    'FST_ERR_CTP_INVALID_JSON_BODY',
+    'FST_ERR_CTP_EMPTY_JSON_BODY',
+  ].includes(error.code)
+  if (!notJson) throw error
+  void reply.code(400).send({
+    jsonrpc: '2.0',
+    error: { code: -32700, message: `Parse error: ${error.message}` },
+    id: null,
+  })
+}
+
 /** The most messages one request to `/mcp` may carry: each tool answer may be a megabyte. */
 export const MAX_MCP_BATCH = 10
 
@@ -47,7 +71,7 @@ export const MAX_MCP_BATCH = 10
  * transport), behind the Console API's bearer auth. The SDK is loaded at the first request.
  */
 export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, options) => {
-  app.post('/mcp', async (request, reply) => {
+  app.post('/mcp', { errorHandler: jsonRpcParseError }, async (request, reply) => {
     const { organizationId } = await options.principalOf(request)
     if (Array.isArray(request.body) && request.body.length > MAX_MCP_BATCH)
       return reply.code(400).send({
