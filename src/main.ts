@@ -188,9 +188,13 @@ program
     '--inspection-origins <origins>',
     "browser origins whose pages may call /local and /micro besides the server's own and localhost ones, separated by commas, or * for any (env FLOE_INSPECTION_ORIGINS)",
   )
-  .action(async (options: ConfigFlags & { collectorConfig?: string }, command: Command) =>
-    runStart({ ...options, ...storeFlags(command) }),
-  )
+  .action(async (options: ConfigFlags & { collectorConfig?: string }, command: Command) => {
+    // Commander gives both one value, the last: a contradiction must not pick one in silence.
+    const words = process.argv.slice(2)
+    if (words.includes('--no-storage') && words.some((w) => /^--storage(=|$)/.test(w)))
+      throw new ConfigError(['--no-storage and --storage contradict each other: give one'])
+    return runStart({ ...options, ...storeFlags(command) })
+  })
 
 const orgs = program.command('orgs').description('manage organizations')
 orgs

@@ -130,6 +130,13 @@ describe.each(backends)('floe start and the CLI on $name', (backend) => {
     expect(server.banner).not.toContain('Events as they arrive')
     expect((await fetch(`${server.baseUrl}/i?e=pp&p=web`)).status).toBe(200)
     expect((await fetch(`${server.baseUrl}/micro/all`)).status).toBe(404)
+    await server.stop('SIGTERM')
+    // Commander keeps the last of the two: a contradiction is refused instead of one picked.
+    const both = await floeCli(['start', '--no-storage', '--storage', 'postgres'], env)
+    expect([both.code, both.stderr]).toEqual([
+      1,
+      expect.stringContaining('--no-storage and --storage contradict each other'),
+    ])
   })
 })
 
