@@ -274,6 +274,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       inspectedOrganizationId,
     })
 
+    const named = config.inspection.organizationId
+    if (named !== null && !(await auth.organizationExists(named)))
+      http.log.warn(
+        `--inspect-org ${named}: no such organization (yet): events are checked against an empty registry and tracking plan until it exists`,
+      )
+
     const interrupted = await registry.service.finishInterruptedRequests()
     if (interrupted > 0)
       http.log.warn(

@@ -60,3 +60,31 @@ describe('request logs', () => {
     expect(log).not.toContain('SECRETVALUE')
   })
 })
+
+describe('the start-up log', () => {
+  it('warns of an inspected organization that does not exist', async () => {
+    let log = ''
+    const capture = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        log += chunk.toString()
+        done()
+      },
+    })
+    const unknown = '0b8f6a52-8d0e-4f8e-9a8b-6b2f3f1c2d3e'
+    const server = await startTestApp(
+      testConfig({ log: { level: 'info' }, inspection: { organizationId: unknown } }),
+      { logStream: capture },
+    )
+    try {
+      await until(
+        () => log.includes(`--inspect-org ${unknown}: no such organization`),
+        'the warning',
+      )
+    } finally {
+      await server.close()
+    }
+    const known = await startTestApp(testConfig({ log: { level: 'info' } }), { logStream: capture })
+    await known.close()
+    expect(log.match(/no such organization/g)).toHaveLength(1)
+  })
+})

@@ -36,6 +36,8 @@ export interface Auth {
   readonly organizationsRoutes: readonly [typeof organizationsRoutes, OrganizationsRoutesOptions]
   /** The first organization, by creation; null before any exists. */
   firstOrganizationId(): Promise<string | null>
+  /** Whether an organization of this id exists. */
+  organizationExists(id: string): Promise<boolean>
   /** Call once the first-start secret has been shown: until then, every start gives that key a new one. */
   confirmStartupShown(): Promise<void>
   /** Declares what auth adds to every request and the schemas its routes share. */
@@ -76,6 +78,7 @@ export async function openAuth(deps: {
       },
     ],
     firstOrganizationId: async () => (await createOrganizationsStore(db).list())[0]?.id ?? null,
+    organizationExists: async (id) => (await createOrganizationsStore(db).findById(id)) !== null,
     confirmStartupShown: async () => {
       if (startup.kind === 'initial') await confirmInitialSecretShown(db, startup.apiKeyId)
     },
