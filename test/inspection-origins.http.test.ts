@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config/index.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
@@ -6,6 +7,18 @@ import { testConfig } from './support/test-config.js'
 // An audit of the console found that any website could reset the inspected events (a simple POST
 // needs no preflight) and read them, since /micro echoed every Origin. The inspection API now
 // answers the pages of the server itself, of this machine, and of the origins configured.
+
+/** A request with headers fetch would not send as given (Host): its status. */
+function statusOf(url: string, method: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(url, { method, headers }, (answer) => {
+      answer.resume()
+      resolve(answer.statusCode ?? 0)
+    })
+    sent.on('error', reject)
+    sent.end()
+  })
+}
 
 describe('which browser pages may call the inspection API', () => {
   let floe: TestApp
@@ -43,7 +56,36 @@ describe('which browser pages may call the inspection API', () => {
       headers: { origin: 'null', 'access-control-request-method': 'POST' },
     })
     expect(preflight.status).toBe(403)
+    // An image on another site's page: a GET with no Origin, which only Sec-Fetch-Site tells.
+    const port = new URL(floe.baseUrl).port
+    const reset = `${floe.baseUrl}/local/reset`
+    expect(
+      await statusOf(reset, 'GET', { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' }),
+    ).toBe(403)
+    // Another site's name rebound to this machine: its pages are "same-origin" by that name.
+    expect(
+      await statusOf(reset, 'POST', {
+        host: `evil.example:${port}`,
+        origin: `http://evil.example:${port}`,
+      }),
+    ).toBe(403)
+    expect(
+      await statusOf(reset, 'GET', {
+        host: `evil.example:${port}`,
+        'sec-fetch-site': 'same-origin',
+      }),
+    ).toBe(403)
     expect(await count()).toBe(1)
+    // The server's own page, reached by an address, and a link typed in the address bar.
+    expect(
+      await statusOf(`${floe.baseUrl}/micro/all`, 'GET', {
+        host: `10.1.2.3:${port}`,
+        origin: `http://10.1.2.3:${port}`,
+      }),
+    ).toBe(200)
+    expect(await statusOf(`${floe.baseUrl}/micro/all`, 'GET', { 'sec-fetch-site': 'none' })).toBe(
+      200,
+    )
   })
 
   it("answers the server's own pages, this machine's, the configured origins, and requests with no origin", async () => {

@@ -161,16 +161,19 @@ describe('floe schemas lint', () => {
     )
   })
 
-  it('reads links inside the directory once, names links outside it and misnamed schema files, in the same order on every machine', async () => {
+  it('reads what links inside the directory lead to where it is, names links outside it and misnamed schema files, in the same order on every machine', async () => {
     const outside = directory('outside', { 'com.acme/cart/jsonschema/1-0-0': cart('1-0-0', 10) })
     const dir = directory('links', {
       // Its self names another schema: a finding, to show the order of files (Z before a).
       'com.acme/Zeta/jsonschema/1-0-0': cart('1-0-0', 10),
+      'com.acme/ev/jsonschema/1-0-0': cart('1-0-0', 10).replaceAll('"cart"', '"ev"'),
       'com.acme/alpha/jsonschema/1-0-0.json': cart('1-0-0', 10),
     })
+    // An alias that sorts first: ev is still read as ev, not renamed by it.
+    symlinkSync(path.join(dir, 'com.acme/ev'), path.join(dir, 'com.acme/aa'))
     symlinkSync(path.join(dir, 'com.acme'), path.join(dir, 'linked'))
     symlinkSync(path.join(outside, 'com.acme'), path.join(dir, 'elsewhere'))
-    // A loop: the walk goes round it once.
+    // A loop, never walked.
     symlinkSync(dir, path.join(dir, 'com.acme/again'))
     const outcome = await lintSchemasCommand(dir, {})
     expect(outcome.exitCode).toBe(1)
@@ -180,9 +183,9 @@ describe('floe schemas lint', () => {
       ),
       `${dir}/com.acme/alpha/jsonschema/1-0-0.json:1: warning file in a jsonschema folder but not named as a SchemaVer (1-0-0): not read`,
       `${dir}/elsewhere:1: error file a link to a place outside the directory (or to nothing): not read`,
-      '1 schemas: 2 errors, 1 warnings, 0 info',
+      '2 schemas: 2 errors, 1 warnings, 0 info',
     ])
-    // A directory that is itself reached through links is read through them.
+    // A directory that is itself reached through a link is read through it.
     expect((await lintSchemasCommand(path.join(root, 'links/linked'), {})).output).toContain(
       'Zeta/jsonschema/1-0-0',
     )

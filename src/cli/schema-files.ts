@@ -1,4 +1,4 @@
-import { readdir, readFile, realpath, stat } from 'node:fs/promises'
+import { readdir, readFile, realpath } from 'node:fs/promises'
 import path from 'node:path'
 import { parseSchemaVer } from '../iglu/index.js'
 import type { LintFinding, SchemaFile } from '../registry/index.js'
@@ -21,9 +21,10 @@ const isInside = (root: string, place: string) =>
 /**
  * The JSON Schemas of an Iglu repository's layout: files named as a SchemaVer (`1-0-0`) in a
  * `jsonschema` folder. Others (Avro or Thrift schemas, READMEs) are counted as skipped; dot
- * folders are not read. A symbolic link is followed when it leads to a place inside the directory
- * (once: a loop of links is not walked again), and named as a problem when it leads outside, so
- * that lint and push never pass over a schema in silence. A file of a `jsonschema` folder not named
+ * folders are not read. A symbolic link that leads to a place inside the directory is not followed:
+ * what it leads to is read where it is, under its own path (so an alias never renames a schema);
+ * one that leads outside, or to nothing, is named as a problem, so that lint and push never pass
+ * over a schema in silence. A file of a `jsonschema` folder not named
  * as a SchemaVer (`1-0-0.json`), or one that cannot be read, is a problem too.
  */
 export async function schemaFiles(root: string): Promise<SchemaDirectory> {
@@ -31,36 +32,26 @@ export async function schemaFiles(root: string): Promise<SchemaDirectory> {
   const problems: LintFinding[] = []
   let skipped = 0
   const realRoot = await realpath(root)
-  const walked = new Set<string>()
   const relative = (full: string) => path.relative(root, full).split(path.sep).join('/')
   const problem = (full: string, severity: LintFinding['severity'], message: string) =>
     problems.push({ file: relative(full), line: 1, severity, rule: 'file', message })
 
   async function walk(folder: string): Promise<void> {
-    const real = await realpath(folder)
-    if (walked.has(real)) return
-    walked.add(real)
     const entries = await readdir(folder, { withFileTypes: true })
     entries.sort((a, b) => byCodeUnits(a.name, b.name))
     for (const entry of entries) {
       const full = path.join(folder, entry.name)
-      let kind: 'file' | 'folder' | 'other' = entry.isDirectory()
+      const kind: 'file' | 'folder' | 'other' = entry.isDirectory()
         ? 'folder'
         : entry.isFile()
           ? 'file'
           : 'other'
       if (entry.isSymbolicLink()) {
         const target = await realpath(full).catch(() => null)
-        if (target === null || !isInside(realRoot, target)) {
-          problem(
-            full,
-            'error',
-            'a link to a place outside the directory (or to nothing): not read',
-          )
-          continue
-        }
-        const found = await stat(full)
-        kind = found.isDirectory() ? 'folder' : found.isFile() ? 'file' : 'other'
+        // What a link inside the directory leads to is read where it is, under its own path.
+        if (target !== null && isInside(realRoot, target)) continue
+        problem(full, 'error', 'a link to a place outside the directory (or to nothing): not read')
+        continue
       }
       if (kind === 'folder') {
         if (!entry.name.startsWith('.')) await walk(full)

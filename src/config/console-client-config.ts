@@ -65,7 +65,9 @@ export function parseConsoleClientConfig(
   const timeoutSeconds =
     flags.timeout === undefined ? DEFAULT_CLIENT_TIMEOUT_SECONDS : Number(flags.timeout)
   if (!(timeoutSeconds > 0 && timeoutSeconds <= 3600))
-    problems.push(`--timeout is a number of seconds from 0 to 3600, not ${flags.timeout}`)
+    problems.push(
+      `--timeout is a number of seconds, more than 0 and at most 3600, not ${flags.timeout}`,
+    )
   if (
     problems.length > 0 ||
     serverUrl === null ||

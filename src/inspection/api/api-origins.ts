@@ -1,25 +1,61 @@
+import { isIP } from 'node:net'
 import type { InspectionApiOrigins } from '../../config/index.js'
 
-/** A loopback host as a browser names it in an Origin: localhost (and its subdomains), 127.x, ::1. */
+/** A loopback host as a browser names it: localhost (and its subdomains), 127.x, ::1. */
 const isLoopback = (hostname: string) =>
   hostname === 'localhost' ||
   hostname.endsWith('.localhost') ||
   /^127(\.\d{1,3}){3}$/.test(hostname) ||
   hostname === '[::1]'
 
+/** The host name of a `Host` header value (`name:port`, `[v6]:port`), or null. */
+function hostnameOf(host: string): string | null {
+  try {
+    return new URL(`http://${host}`).hostname
+  } catch {
+    return null
+  }
+}
+
 /**
- * Whether a browser page of `origin` may call the inspection API of a server reached as one of
- * `hosts` (the request's Host, and X-Forwarded-Host behind a proxy: a page cannot set it without a
- * preflight, which this refuses first): a page of the server itself, of this machine (a tracker's app on
- * `http://localhost:3000`), or of an origin the configuration names. Any other website could
- * otherwise read the events and reset them from a page its visitor happens to open.
+ * A `Host` a browser can only have sent to this server itself: a loopback name, an address (a page
+ * of some website cannot be given one by rebinding its name to this machine), or a host of an
+ * origin the configuration names. A DNS name that resolves here could be a rebound one.
  */
-export function originMayInspect(
-  origin: string,
-  hosts: readonly (string | undefined)[],
-  allowed: InspectionApiOrigins,
-): boolean {
+function isTrustedHost(host: string, allowed: InspectionApiOrigins): boolean {
+  const hostname = hostnameOf(host)
+  if (hostname === null) return false
+  return (
+    isLoopback(hostname) ||
+    isIP(hostname.replace(/^\[|\]$/g, '')) !== 0 ||
+    allowed.origins.some((origin) => new URL(origin).host === new URL(`http://${host}`).host)
+  )
+}
+
+/** What a request says of the page that sent it: its `Origin`, `Sec-Fetch-Site` and `Host`. */
+export interface RequestSource {
+  readonly origin: string | undefined
+  /** `same-origin`, `same-site`, `cross-site` or `none`, from a browser; absent from other clients. */
+  readonly fetchSite: string | undefined
+  readonly host: string | undefined
+}
+
+/**
+ * Whether the inspection API answers a request: any that no browser page sent (no `Origin`, no
+ * `Sec-Fetch-Site`: curl, Node, a CI job), and a browser's from a page of the server itself, of
+ * this machine (a tracker's app on `http://localhost:3000`) or of an origin the configuration
+ * names. Any other website could otherwise read the inspected events, and reset them even from an
+ * `<img>` (a GET with no `Origin`), or from its own name rebound to this machine's address.
+ */
+export function mayInspect(source: RequestSource, allowed: InspectionApiOrigins): boolean {
   if (allowed.any) return true
+  const { origin, fetchSite, host } = source
+  const trustedHost = host !== undefined && isTrustedHost(host, allowed)
+  if (origin === undefined) {
+    if (fetchSite === undefined || fetchSite === 'none') return true
+    // A page's request without CORS (an image, a link): only the server's own, or this machine's.
+    return fetchSite !== 'cross-site' && trustedHost
+  }
   let url: URL
   try {
     url = new URL(origin)
@@ -27,7 +63,7 @@ export function originMayInspect(
     // `null` (a sandboxed frame, a file), or nothing an origin can be.
     return false
   }
-  return (
-    isLoopback(url.hostname) || hosts.includes(url.host) || allowed.origins.includes(url.origin)
-  )
+  if (isLoopback(url.hostname) || allowed.origins.includes(url.origin)) return true
+  // The server's own pages, reached by a name no rebinding can have given it.
+  return trustedHost && url.host === host
 }

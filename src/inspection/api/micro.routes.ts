@@ -36,7 +36,7 @@ import { sendJsonPages } from './json-array-reply.js'
 import { storedEventJson } from '../pipeline/java-doubles.js'
 import { fail, failAsMicro, readBody, withLimitTextAsNumber } from './request-bodies.js'
 import { coverageRoutes } from './coverage.routes.js'
-import { originMayInspect } from './api-origins.js'
+import { mayInspect } from './api-origins.js'
 import type { InspectionApiOrigins } from '../../config/index.js'
 
 const SCHEMA_VERSION = /^[1-9]\d*-(0|[1-9]\d*)-(0|[1-9]\d*)$/
@@ -49,7 +49,7 @@ const STREAM_BUFFER_BYTES = 4 * 1024 * 1024
  * The inspection API, mounted at `/local` and at `/micro` for existing Micro users: counts, good and
  * bad events (all, or filtered by POST), reset, and the Iglu lookup. Every answer carries CORS
  * headers so that browser tests can call it, from the pages of the origins it allows
- * ({@link originMayInspect}); a browser request from another origin is refused (403).
+ * ({@link mayInspect}); a browser request from another origin is refused (403).
  */
 export const microRoutes: FastifyPluginAsync<{
   inspection: InspectionService
@@ -68,10 +68,15 @@ export const microRoutes: FastifyPluginAsync<{
   // Set as a request arrives, so that every answer carries them, however it is sent.
   app.addHook('onRequest', (request, reply, done) => {
     const origin = request.headers.origin
-    const hosts = [request.headers.host, request.headers['x-forwarded-host']].flat()
-    if (origin !== undefined && !originMayInspect(origin, hosts, apiOrigins)) {
+    const fetchSite = request.headers['sec-fetch-site']
+    const source = {
+      origin,
+      fetchSite: typeof fetchSite === 'string' ? fetchSite : undefined,
+      host: request.headers.host,
+    }
+    if (!mayInspect(source, apiOrigins)) {
       void reply.code(403).send({
-        message: `A page of ${origin.slice(0, 200)} may not read or reset the inspected events: only the server's own pages, this machine's (localhost) and the origins --inspection-origins (FLOE_INSPECTION_ORIGINS) names may`,
+        message: `A page of ${(origin ?? 'another site').slice(0, 200)} may not read or reset the inspected events: only the server's own pages (reached by an address or a loopback name), this machine's (localhost) and the origins --inspection-origins (FLOE_INSPECTION_ORIGINS) names may`,
         code: 'ORIGIN_NOT_ALLOWED',
       })
       return
