@@ -129,6 +129,13 @@ describe('floe mcp over stdio', () => {
       id: null,
       error: { code: -32700, message: 'Parse error' },
     })
+    // A line over the server's body limit, which is no request: answered all the same.
+    child.stdin.write(`${JSON.stringify('x'.repeat(1_200_000))}\n`)
+    expect(JSON.parse((await lines.next()).value as string)).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32603, message: expect.stringContaining('Floe answered 413') },
+    })
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' })}\n`)
     expect(JSON.parse((await lines.next()).value as string)).toEqual({
       jsonrpc: '2.0',

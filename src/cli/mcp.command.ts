@@ -14,20 +14,28 @@ const isJson = (line: string) => {
   }
 }
 
-/** The id of a JSON-RPC request line, or null (a notification, or no JSON at all). */
-function requestId(line: string): string | number | null {
+/**
+ * Whom an error answer to `line` goes to: its request's id, `null` for a line that is no request
+ * at all (JSON-RPC answers those with a null id), or `undefined` for a notification (never
+ * answered).
+ */
+function answerId(line: string): string | number | null | undefined {
+  let message: unknown
   try {
-    const message = JSON.parse(line) as { id?: unknown }
-    return typeof message?.id === 'string' || typeof message?.id === 'number' ? message.id : null
+    message = JSON.parse(line)
   } catch {
     return null
   }
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return null
+  const { id, method } = message as { id?: unknown; method?: unknown }
+  if (typeof id === 'string' || typeof id === 'number') return id
+  return typeof method === 'string' && id === undefined ? undefined : null
 }
 
-/** A JSON-RPC error answer to the request of `line`, for an HTTP answer that carried none. */
+/** A JSON-RPC error answer to `line`, for an HTTP answer that carried none (none to a notification). */
 function errorLine(line: string, message: string): string | null {
-  const id = requestId(line)
-  if (id === null) return null
+  const id = answerId(line)
+  if (id === undefined) return null
   return JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message } })
 }
 
