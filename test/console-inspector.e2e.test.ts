@@ -5,17 +5,16 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bootstrapAdmin } from './support/api-client.js'
 import {
   ConsolePage,
   launchChromium,
   screenshot,
   type ConsoleKey,
+  startConsoleServer,
 } from './support/console-browser.js'
 import { pollUntil } from './support/poll-until.js'
 import { deployToDev, objectSchema, promoteToProd } from './support/registry-builders.js'
-import { startTestApp, type TestApp } from './support/test-app.js'
-import { testConfig } from './support/test-config.js'
+import type { TestApp } from './support/test-app.js'
 
 // Issue 30, item 4: the console's inspector, with events sent by the real browser tracker.
 
@@ -44,11 +43,9 @@ describe('the web console: events', () => {
   let key: ConsoleKey
 
   beforeAll(async () => {
-    floe = await startTestApp(testConfig())
-    const admin = await bootstrapAdmin(floe)
-    const startup = floe.app.startup
-    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
-    key = startup
+    const started = await startConsoleServer()
+    ;({ floe, key } = started)
+    const admin = started.admin
     const product = objectSchema('com.acme', 'product', '1-0-0', {
       sku: { type: 'string', maxLength: 20 },
     })

@@ -1,15 +1,14 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bootstrapAdmin } from './support/api-client.js'
 import {
   ConsolePage,
   launchChromium,
   screenshot,
   type ConsoleKey,
+  startConsoleServer,
 } from './support/console-browser.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
-import { startTestApp, type TestApp } from './support/test-app.js'
-import { testConfig } from './support/test-config.js'
+import type { TestApp } from './support/test-app.js'
 
 // Issue 30: the console's layout holds whatever people send or type, in Chromium.
 
@@ -23,11 +22,9 @@ describe('the web console: layout', () => {
   let key: ConsoleKey
 
   beforeAll(async () => {
-    floe = await startTestApp(testConfig())
-    const admin = await bootstrapAdmin(floe)
-    const startup = floe.app.startup
-    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
-    key = startup
+    const started = await startConsoleServer()
+    ;({ floe, key } = started)
+    const admin = started.admin
     const schema = objectSchema(
       'com.acme',
       'long_words',

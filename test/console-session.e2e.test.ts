@@ -1,9 +1,13 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bootstrapAdmin, type ApiClient } from './support/api-client.js'
-import { ConsolePage, launchChromium, type ConsoleKey } from './support/console-browser.js'
-import { startTestApp, type TestApp } from './support/test-app.js'
-import { testConfig } from './support/test-config.js'
+import type { ApiClient } from './support/api-client.js'
+import {
+  ConsolePage,
+  launchChromium,
+  type ConsoleKey,
+  startConsoleServer,
+} from './support/console-browser.js'
+import type { TestApp } from './support/test-app.js'
 
 // Issue 30: the console's session ending under a page, and where the focus goes, in Chromium.
 
@@ -14,11 +18,7 @@ describe('the web console: the session and the focus', () => {
   let key: ConsoleKey
 
   beforeAll(async () => {
-    floe = await startTestApp(testConfig())
-    admin = await bootstrapAdmin(floe)
-    const startup = floe.app.startup
-    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
-    key = startup
+    ;({ floe, admin, key } = await startConsoleServer())
     browser = await launchChromium()
   })
   afterAll(async () => {

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bootstrapAdmin, type ApiClient } from './support/api-client.js'
+import type { ApiClient } from './support/api-client.js'
 import {
   ConsolePage,
   launchChromium,
   screenshot,
   type ConsoleKey,
+  startConsoleServer,
 } from './support/console-browser.js'
 import { deployToDev, objectSchema, promoteToProd } from './support/registry-builders.js'
-import { startTestApp, type TestApp } from './support/test-app.js'
-import { testConfig } from './support/test-config.js'
+import type { TestApp } from './support/test-app.js'
 
 // Issue 30, item 3: the tracking plan pages, driven in Debian's Chromium.
 
@@ -35,11 +35,7 @@ describe('the web console: tracking plan', () => {
   let specId: string
 
   beforeAll(async () => {
-    floe = await startTestApp(testConfig())
-    admin = await bootstrapAdmin(floe)
-    const startup = floe.app.startup
-    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
-    key = startup
+    ;({ floe, admin, key } = await startConsoleServer())
     const cart = objectSchema('com.acme', 'add_to_cart', '1-0-0', {
       quantity: { type: 'integer', minimum: 1, maximum: 100 },
       currency: { type: 'string', enum: ['EUR', 'USD'] },

@@ -1,15 +1,15 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCredentialsService, systemClock, type AuthTables } from '../src/auth/index.js'
-import { bootstrapAdmin, type ApiClient } from './support/api-client.js'
+import type { ApiClient } from './support/api-client.js'
 import { deployToDev, objectSchema, promoteToProd } from './support/registry-builders.js'
-import { startTestApp, type TestApp } from './support/test-app.js'
-import { testConfig } from './support/test-config.js'
+import type { TestApp } from './support/test-app.js'
 import {
   ConsolePage,
   launchChromium,
   screenshot,
   type ConsoleKey,
+  startConsoleServer,
 } from './support/console-browser.js'
 
 // Issue 30: the web console at `/`, driven in Debian's Chromium through the registry's flows.
@@ -21,11 +21,7 @@ describe('the web console', () => {
   let credentials: ConsoleKey
 
   beforeAll(async () => {
-    floe = await startTestApp(testConfig())
-    admin = await bootstrapAdmin(floe)
-    const startup = floe.app.startup
-    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
-    credentials = startup
+    ;({ floe, admin, key: credentials } = await startConsoleServer())
     const cart = (version: string, quantity: object) =>
       objectSchema('com.acme', 'add_to_cart', version, {
         sku: { type: 'string', maxLength: 32 },

@@ -5,38 +5,23 @@ import { ConsoleApiClient, ConsoleApiError } from './console-api-client.js'
 /** What the server's `/mcp` needs of a request to answer it as JSON. */
 const MCP_HEADERS = { accept: 'application/json, text/event-stream' }
 
-const isJson = (line: string) => {
-  try {
-    JSON.parse(line)
-    return true
-  } catch {
-    return false
-  }
-}
-
 /**
- * Whom an error answer to `line` goes to: its request's id, `null` for a line that is no request
- * at all (JSON-RPC answers those with a null id), or `undefined` for a notification (never
+ * Whom an error answer to a message goes to: its request's id, `null` for a message that is no
+ * request at all (JSON-RPC answers those with a null id), or `undefined` for a notification (never
  * answered).
  */
-function answerId(line: string): string | number | null | undefined {
-  let message: unknown
-  try {
-    message = JSON.parse(line)
-  } catch {
-    return null
-  }
+function answerId(message: unknown): string | number | null | undefined {
   if (message === null || typeof message !== 'object' || Array.isArray(message)) return null
   const { id, method } = message as { id?: unknown; method?: unknown }
   if (typeof id === 'string' || typeof id === 'number') return id
   return typeof method === 'string' && id === undefined ? undefined : null
 }
 
-/** A JSON-RPC error answer to `line`, for an HTTP answer that carried none (none to a notification). */
-function errorLine(line: string, message: string): string | null {
-  const id = answerId(line)
+/** A JSON-RPC error answer to a message, as a line, or null for a notification. */
+function errorLine(message: unknown, code: number, text: string): string | null {
+  const id = answerId(message)
   if (id === undefined) return null
-  return JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message } })
+  return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message: text } })
 }
 
 /**
@@ -52,14 +37,11 @@ export async function runMcpCommand(flags: ConsoleClientFlags): Promise<void> {
   const client = await ConsoleApiClient.connect(loadConsoleClientConfig(flags))
   const write = (line: string) => void process.stdout.write(`${line}\n`)
   const forward = async (line: string) => {
-    if (!isJson(line)) {
-      write(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: null,
-          error: { code: -32700, message: 'Parse error' },
-        }),
-      )
+    let message: unknown
+    try {
+      message = JSON.parse(line)
+    } catch {
+      write(errorLine(null, -32700, 'Parse error') ?? '')
       return
     }
     try {
@@ -69,13 +51,17 @@ export async function runMcpCommand(flags: ConsoleClientFlags): Promise<void> {
       else if (answer.status >= 300) {
         // An answer of JSON-RPC (a refused batch, say) is the assistant's to read; else one is made.
         const said = text.startsWith('{') && text.includes('"jsonrpc"') ? text : null
-        const made = errorLine(line, `Floe answered ${answer.status}: ${text.slice(0, 500)}`)
+        const made = errorLine(
+          message,
+          -32603,
+          `Floe answered ${answer.status}: ${text.slice(0, 500)}`,
+        )
         if (said !== null) write(said.replace(/\r?\n/g, ' '))
         else if (made !== null) write(made)
       }
     } catch (error) {
       if (!(error instanceof ConsoleApiError)) throw error
-      const made = errorLine(line, error.message)
+      const made = errorLine(message, -32603, error.message)
       if (made !== null) write(made)
       process.stderr.write(`floe mcp: ${error.message}\n`)
     }

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { isJsonObject } from '../shared/index.js'
 import { ConfigError } from './config.js'
+import { parseHoconText } from './hocon-text.js'
 
 /** The collector options a Micro collector configuration file gives, as flags would give them. */
 export interface CollectorFileSettings {
@@ -61,18 +62,6 @@ const strings = (value: unknown): string[] | undefined =>
     ? value.filter((item): item is string => typeof item === 'string')
     : undefined
 
-/**
- * Whether the text has an `include` statement (outside strings and comments): includes could read
- * other files or URLs, so Floe refuses them.
- */
-export function hasHoconInclude(hocon: string): boolean {
-  const bare = hocon
-    .replace(/"""[\s\S]*?"""/g, '""')
-    .replace(/"(?:[^"\\\n]|\\.)*"/g, '""')
-    .replace(/(#|\/\/)[^\n]*/g, '')
-  return /(^|[\s{,])include\s*(required\s*\(|url\s*\(|file\s*\(|classpath\s*\(|"")/.test(bare)
-}
-
 /** The `collector { … }` section, or the top level when the file has none (Micro takes both). */
 function collectorSection(document: Record<string, unknown>): {
   section: Record<string, unknown>
@@ -106,17 +95,11 @@ export async function readCollectorConfigFile(file: string): Promise<CollectorFi
       `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     )
   }
-  if (hasHoconInclude(hocon))
-    return refuse('include statements are not supported: inline the settings')
   let document: unknown
   try {
-    // Strict mode: HOCON as specified, without the parser's own extensions (transforms, `@` includes).
-    // Environment substitutions are not looked up: an optional one (`${?X}`) is left unset.
-    // The HOCON parser is loaded only when a collector configuration file is given.
-    const { default: parseHocon } = await import('@pushcorn/hocon-parser')
-    document = await parseHocon({ text: hocon, strict: true, env: false })
+    document = await parseHoconText(hocon)
   } catch (error) {
-    return refuse(`is not valid HOCON (${(error as Error).message})`)
+    return refuse((error as Error).message)
   }
   if (!isJsonObject(document)) return refuse('must hold an object of settings')
   const { section, prefix, others } = collectorSection(document)

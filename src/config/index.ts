@@ -6,7 +6,6 @@ export type {
   SameSite,
 } from './collector-config.js'
 export {
-  hasHoconInclude,
   readCollectorConfigFile,
   withCollectorFile,
   type CollectorFile,
@@ -29,3 +28,4 @@ export { type CostlyWorkLimits, DEFAULT_COSTLY_WORK_LIMITS } from './costly-work
 export type { InspectionConfig } from './inspection-config.js'
 export type { InspectionApiOrigins } from './inspection-origins.js'
 export type { ConsoleClientConfig, ConsoleClientFlags } from './console-client-config.js'
+export { parseHoconText } from './hocon-text.js'

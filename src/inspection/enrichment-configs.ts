@@ -3,7 +3,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import {
   ConfigError,
-  hasHoconInclude,
+  parseHoconText,
   unknownFlagEnrichment,
   type FlagEnrichment,
 } from '../config/index.js'
@@ -42,10 +42,7 @@ async function readConfig(where: string): Promise<unknown> {
     }
   const text = readFileSync(where, 'utf8')
   if (where.endsWith('.json')) return JSON.parse(text)
-  // The HOCON parser is loaded only for such a file; strict, no environment, no includes' files.
-  const { default: parseHocon } = await import('@pushcorn/hocon-parser')
-  if (hasHoconInclude(text)) throw new Error('include statements are not supported: inline them')
-  return parseHocon({ text, strict: true, env: false })
+  return parseHoconText(text)
 }
 
 /** The configurations of a directory: `[where, name, schema, data]` for each readable, supported one. */
@@ -63,7 +60,10 @@ async function readDirectory(
     ])
   }
   const files = names.filter((f) => CONFIG_FILE.test(f))
-  for (const other of names.filter((f) => !CONFIG_FILE.test(f) && !f.startsWith('.')))
+  // Assets beside the configurations (GeoIP databases, folders) are theirs to name: only a name
+  // that looks meant as a configuration (`A.JSON`, `x.conf`) is worth a warning.
+  const meantAsConfig = (f: string) => /\.(json|hocon|conf|js)$/i.test(f) && !CONFIG_FILE.test(f)
+  for (const other of names.filter(meantAsConfig))
     warnings.push(
       `${path.join(directory, other)}: not read (enrichment configurations end in .json or .hocon, scripts in .js)`,
     )

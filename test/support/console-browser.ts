@@ -1,6 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import { bootstrapAdmin, type ApiClient } from './api-client.js'
+import { startTestApp, type TestApp } from './test-app.js'
+import { testConfig } from './test-config.js'
 
 /** Debian's chromium; `.ci/run` installs it on a fresh machine. */
 const CHROMIUM = '/usr/bin/chromium'
@@ -21,6 +24,19 @@ export interface ConsoleKey {
   readonly organizationId: string
   readonly apiKeyId: string
   readonly apiKey: string
+}
+
+/** A fresh server for a console test: the app, an admin client, and the first-start key to sign in with. */
+export async function startConsoleServer(): Promise<{
+  floe: TestApp
+  admin: ApiClient
+  key: ConsoleKey
+}> {
+  const floe = await startTestApp(testConfig())
+  const admin = await bootstrapAdmin(floe)
+  const startup = floe.app.startup
+  if (startup.kind !== 'initial') throw new Error('expected initial credentials')
+  return { floe, admin, key: startup }
 }
 
 /** A console page at 1280×800, signed in with `key`; `close` fails when the page had script errors. */

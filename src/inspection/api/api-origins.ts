@@ -8,27 +8,22 @@ const isLoopback = (hostname: string) =>
   /^127(\.\d{1,3}){3}$/.test(hostname) ||
   hostname === '[::1]'
 
-/** The host name of a `Host` header value (`name:port`, `[v6]:port`), or null. */
-function hostnameOf(host: string): string | null {
-  try {
-    return new URL(`http://${host}`).hostname
-  } catch {
-    return null
-  }
-}
-
 /**
  * A `Host` a browser can only have sent to this server itself: a loopback name, an address (a page
  * of some website cannot be given one by rebinding its name to this machine), or a host of an
  * origin the configuration names. A DNS name that resolves here could be a rebound one.
  */
 function isTrustedHost(host: string, allowed: InspectionApiOrigins): boolean {
-  const hostname = hostnameOf(host)
-  if (hostname === null) return false
+  let url: URL
+  try {
+    url = new URL(`http://${host}`)
+  } catch {
+    return false
+  }
   return (
-    isLoopback(hostname) ||
-    isIP(hostname.replace(/^\[|\]$/g, '')) !== 0 ||
-    allowed.origins.some((origin) => new URL(origin).host === new URL(`http://${host}`).host)
+    isLoopback(url.hostname) ||
+    isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0 ||
+    allowed.origins.some((origin) => new URL(origin).host === url.host)
   )
 }
 

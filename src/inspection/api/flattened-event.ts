@@ -30,11 +30,6 @@ export class FlattenedEvent {
     return this.entityColumns().get(name)
   }
 
-  /** Whether the flattened form has the column (an atomic field always; an entity column if sent). */
-  has(name: string): boolean {
-    return this.column(name) !== undefined
-  }
-
   /** The entity and self-describing event columns, in the flattened form's order. */
   entityColumns(): ReadonlyMap<string, unknown> {
     this.entities ??= flatEntityColumns(this.stored.event)
