@@ -36,12 +36,13 @@ const child = spawn(
   ],
   {
     env: { PATH: process.env.PATH ?? '', FLOE_DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // The banner is on stderr (stdout, no terminal, carries JSON logs).
+    stdio: ['ignore', 'ignore', 'pipe'],
   },
 )
 const baseUrl = await new Promise((resolve, reject) => {
   let out = ''
-  child.stdout.on('data', (chunk) => {
+  child.stderr.on('data', (chunk) => {
     out += chunk
     const match = /Floe is listening on (\S+)/.exec(out)
     if (match) resolve(match[1])

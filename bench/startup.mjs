@@ -52,10 +52,15 @@ async function measure(args, env) {
   const started = performance.now()
   const child = spawn(process.execPath, [...serverNodeFlags(), ...args, '--port', String(port)], {
     env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // stderr carries the banner (stdout is not a terminal, so logs are JSON): kept to explain a failure.
+    stdio: ['ignore', 'ignore', 'pipe'],
   })
+  let stderr = ''
+  child.stderr.on('data', (chunk) => (stderr += chunk))
   try {
-    const ms = await timeToHealth(`http://127.0.0.1:${port}`, child, started)
+    const ms = await timeToHealth(`http://127.0.0.1:${port}`, child, started).catch((error) => {
+      throw new Error(`${error.message}\n${stderr}`)
+    })
     return { ms, rssMb: await idleResidentMb(child.pid) }
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve))

@@ -159,7 +159,7 @@ describe('a first start that stops before showing its secret', () => {
         env,
       )
       expect(failed.code).toBe(1)
-      expect(failed.stdout).not.toContain('API key secret')
+      expect(failed.stdout + failed.stderr).not.toContain('API key secret')
       expect((await floeCli(['keys', 'list'], env)).stdout).toContain('created at first start')
 
       server = await startFloe([], env)

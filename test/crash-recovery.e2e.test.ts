@@ -27,11 +27,14 @@ const WRITERS_PER_KIND = 2
 /** Acknowledgements per round before the kill; the other writers are then waiting for answers. */
 const KILL_AFTER = 30
 
-/** Start-up log lines at level error or fatal (pino levels 50 and 60), and anything on stderr. */
+/** Start-up log lines at level error or fatal (pino levels 50 and 60), and anything on stderr beside the banner. */
 const startupErrors = (floe: FloeProcess) => [
-  ...floe.banner.split('\n').filter((line) => /"level":(50|60)/.test(line)),
   ...floe
-    .stderr()
+    .stdout()
+    .split('\n')
+    .filter((line) => /"level":(50|60)/.test(line)),
+  ...floe
+    .stderrBesideBanner()
     .split('\n')
     .filter((line) => line.trim() !== ''),
 ]

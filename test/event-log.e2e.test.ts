@@ -66,6 +66,10 @@ describe('floe start: the event log', () => {
     // The API's own request is logged as before; the three collector requests are not.
     expect(output).toContain('"url":"/micro/all"')
     expect(output).not.toMatch(/"url":"\/(i|com\.snowplowanalytics\.snowplow\/tp2)[?"]/)
+    // stdout is for programs: every line is JSON, and the banner (for people) is on stderr.
+    for (const line of output.split('\n').filter((text) => text !== ''))
+      expect(() => JSON.parse(line) as unknown, line).not.toThrow()
+    expect(server.stderr()).toContain('Floe is listening on')
     expect(await server.stop('SIGTERM')).toBe(0)
     server = null
   })
@@ -85,6 +89,9 @@ describe('floe start: the event log', () => {
       /^\[[\d:.]+\] INFO: request completed \{"reqId":"req-\d+","res":\{"statusCode":200\}/m,
     )
     expect(output).not.toMatch(/^\{"level"/m)
+    // Lines for people on stdout: the banner joins them there.
+    expect(output).toContain('Floe is listening on')
+    expect(server.stderr()).not.toContain('Floe is listening on')
     // No colours: the output is not a terminal.
     expect(output).not.toContain('\u001b[')
     expect(await server.stop('SIGTERM')).toBe(0)

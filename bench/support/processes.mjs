@@ -98,8 +98,9 @@ export async function startFloe({
 } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-'))
   const logDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-log-'))
-  const logFile = path.join(logDir, 'stdout.log')
-  const stdout = openSync(logFile, 'w')
+  // stdout and stderr (where the banner goes, stdout being no terminal) in one file.
+  const logFile = path.join(logDir, 'output.log')
+  const output = openSync(logFile, 'w')
   // Port 0: the server picks a free port and says which in its banner. A port chosen here and
   // handed over could be taken by another process first, and the bench would load that one.
   const child = spawn(
@@ -126,10 +127,10 @@ export async function startFloe({
         FLOE_BOOTSTRAP_API_KEY_ID: BOOTSTRAP.apiKeyId,
         FLOE_BOOTSTRAP_API_KEY: BOOTSTRAP.apiKey,
       },
-      stdio: ['ignore', stdout, 'inherit'],
+      stdio: ['ignore', output, output],
     },
   )
-  closeSync(stdout)
+  closeSync(output)
   const cleanup = () => {
     rmSync(dataDir, { recursive: true, force: true })
     rmSync(logDir, { recursive: true, force: true })
@@ -154,7 +155,10 @@ async function listeningUrl(child, logFile) {
     closeSync(fd)
     const found = /Floe is listening on (\S+)/.exec(head.toString('utf8', 0, length))
     if (found !== null) return found[1]
-    if (exited !== null) throw new Error(`server exited with ${exited} before listening`)
+    if (exited !== null)
+      throw new Error(
+        `server exited with ${exited} before listening:\n${head.toString('utf8', 0, length)}`,
+      )
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
   throw new Error('the server did not say where it listens within 60 s')

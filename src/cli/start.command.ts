@@ -8,7 +8,7 @@ import {
   withCollectorFile,
   type ConfigFlags,
 } from '../config/index.js'
-import { flushLogs } from '../http/index.js'
+import { flushLogs, stdoutIsForPrograms } from '../http/index.js'
 
 /**
  * How far past what survived its last full collection V8 lets the heap grow before the next one.
@@ -50,8 +50,8 @@ export async function runStart(flags: ConfigFlags & { collectorConfig?: string }
     app.secure === null
       ? null
       : publicBaseUrl(await listenOrSay(app, () => app.secure!.listen()), config.http.host)
-  // stdout is the event stream when events are printed; the banner then goes to stderr.
-  const banner = config.inspection.output === null ? process.stdout : process.stderr
+  // The banner is for people: on stderr when stdout carries events or JSON log lines.
+  const banner = stdoutIsForPrograms(config) ? process.stderr : process.stdout
   // The log lines of the start-up come first.
   flushLogs()
   await new Promise<void>((resolve, reject) =>

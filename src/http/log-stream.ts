@@ -1,6 +1,26 @@
 import type { Config } from '../config/index.js'
 import { batchedLogWriter, type LogWriter } from './batched-log-writer.js'
 
+function logDestination(config: Config): NodeJS.WriteStream {
+  return config.inspection.output === null ? process.stdout : process.stderr
+}
+
+/** Whether the log is written as lines for people (asked for, or `auto` on a terminal) rather than JSON. */
+function logsForPeople(config: Config): boolean {
+  return (
+    config.log.format === 'pretty' ||
+    (config.log.format === 'auto' && logDestination(config).isTTY === true)
+  )
+}
+
+/**
+ * Whether stdout carries text for programs (printed events, or JSON log lines): what is meant for
+ * people, such as the start-up banner, then goes to stderr so that each stdout line stays parseable.
+ */
+export function stdoutIsForPrograms(config: Config): boolean {
+  return config.inspection.output !== null || !logsForPeople(config)
+}
+
 /**
  * Where the logs go: stdout, or stderr when stdout carries events (--output-tsv/--output-json); as
  * JSON lines, or as lines for people (time, level, message) when asked or when that is a terminal.
@@ -8,9 +28,9 @@ import { batchedLogWriter, type LogWriter } from './batched-log-writer.js'
 export async function logStream(
   config: Config,
 ): Promise<{ stream: NodeJS.WritableStream | LogWriter }> {
-  const destination = config.inspection.output === null ? process.stdout : process.stderr
+  const destination = logDestination(config)
   const terminal = destination.isTTY === true
-  if (config.log.format === 'pretty' || (config.log.format === 'auto' && terminal)) {
+  if (logsForPeople(config)) {
     // Loaded only for people: a server logging JSON never loads it.
     const { default: pinoPretty } = await import('pino-pretty')
     return {

@@ -9,12 +9,17 @@ const run = promisify(execFile)
 export interface FloeProcess {
   readonly child: ChildProcess
   readonly baseUrl: string
-  /** Everything printed on stdout up to the listening line. */
+  /**
+   * The start-up banner, from its listening line: on stderr when stdout carries JSON log lines (a
+   * child's stdout is no terminal) or events, on stdout with `--log-format pretty`.
+   */
   readonly banner: string
   /** Everything printed on stdout so far (the logs, unless events are printed there). */
   stdout(): string
-  /** Everything printed on stderr so far (the logs with --output-tsv/--output-json). */
+  /** Everything printed on stderr so far: the banner, and the logs with --output-tsv/--output-json. */
   stderr(): string
+  /** stderr without the banner: what else the server printed there. */
+  stderrBesideBanner(): string
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
@@ -47,14 +52,22 @@ export async function startFloe(
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const banner = await new Promise<string>((resolve, reject) => {
+    const lookForBanner = () => {
+      const output = stderr.includes('Floe is listening on') ? stderr : stdout
+      const start = output.indexOf('Floe is listening on')
+      if (start < 0) return
+      const text = output.slice(start)
+      // With first-start credentials the banner ends with the curl line.
+      const complete = text.includes('This store was empty')
+        ? text.includes('/credentials/v3/token\n')
+        : text.endsWith('\n')
+      if (complete) resolve(text)
+    }
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString()
-      // The banner follows listen(); with first-start credentials it ends with the curl line.
-      const complete = stdout.includes('This store was empty')
-        ? stdout.includes('/credentials/v3/token\n')
-        : stdout.endsWith('\n')
-      if (stdout.includes('Floe is listening on') && complete) resolve(stdout)
+      lookForBanner()
     })
+    child.stderr?.on('data', lookForBanner)
     void exited.then((code) => reject(new Error(`floe start exited with ${code}: ${stderr}`)))
   })
   const baseUrl = /Floe is listening on (\S+)/.exec(banner)?.[1] ?? ''
@@ -64,6 +77,7 @@ export async function startFloe(
     banner,
     stdout: () => stdout,
     stderr: () => stderr,
+    stderrBesideBanner: () => stderr.replace(banner, ''),
     stop: (signal = 'SIGTERM') => {
       child.kill(signal)
       return exited
