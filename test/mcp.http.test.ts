@@ -133,20 +133,29 @@ describe('the MCP server at /mcp', () => {
     }
   })
 
-  it('refuses a batch of more than ten messages, and answers a body that is no JSON as JSON-RPC does', async () => {
+  it('refuses an empty batch and one of more than ten messages, and answers a body that is no JSON as JSON-RPC does', async () => {
+    const post = (body: unknown) =>
+      fetch(`${floe.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify(body),
+      })
     const batch = Array.from({ length: 11 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'ping' }))
-    const answer = await fetch(`${floe.baseUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify(batch),
-    })
+    const answer = await post(batch)
     expect(answer.status).toBe(400)
     expect(await answer.json()).toMatchObject({
       error: { code: -32600, message: expect.stringContaining('at most 10 messages') },
+    })
+    const empty = await post([])
+    expect(empty.status).toBe(400)
+    expect(await empty.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringContaining('empty batch') },
     })
     const garbled = await fetch(`${floe.baseUrl}/mcp`, {
       method: 'POST',

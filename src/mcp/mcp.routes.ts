@@ -73,13 +73,17 @@ export const MAX_MCP_BATCH = 10
 export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, options) => {
   app.post('/mcp', { errorHandler: jsonRpcParseError }, async (request, reply) => {
     const { organizationId } = await options.principalOf(request)
-    if (Array.isArray(request.body) && request.body.length > MAX_MCP_BATCH)
+    const batchProblem = !Array.isArray(request.body)
+      ? null
+      : request.body.length === 0
+        ? 'An empty batch is no request (JSON-RPC 2.0: a batch holds at least one message)'
+        : request.body.length > MAX_MCP_BATCH
+          ? `A batch may hold at most ${MAX_MCP_BATCH} messages; this one holds ${request.body.length}`
+          : null
+    if (batchProblem !== null)
       return reply.code(400).send({
         jsonrpc: '2.0',
-        error: {
-          code: -32600,
-          message: `A batch may hold at most ${MAX_MCP_BATCH} messages; this one holds ${request.body.length}`,
-        },
+        error: { code: -32600, message: batchProblem },
         id: null,
       })
     const [{ createFloeMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
