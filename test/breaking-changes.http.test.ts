@@ -66,6 +66,50 @@ describe('breaking changes caught at deploy', () => {
     expect(forced.body.warnings).toEqual([expect.stringContaining('understates')])
   })
 
+  it('deploys to PROD, with the warning, a property added to an open object (the Console calls it non-breaking)', async () => {
+    const open = (version: string, properties: Record<string, object>, extra = {}) =>
+      objectSchema('com.acme', 'open_cart', version, properties, {
+        additionalProperties: true,
+        ...extra,
+      })
+    const openPromote = (version: string) =>
+      admin.call('POST', '/data-structures/v1/deployment-requests', {
+        source: 'DEV',
+        target: 'PROD',
+        vendor: 'com.acme',
+        name: 'open_cart',
+        format: 'jsonschema',
+        version,
+        message: `promote ${version}`,
+      })
+    await deployToDev(admin, open('1-0-0', SKU_ONLY))
+    expect((await openPromote('1-0-0')).status).toBe(201)
+    await deployToDev(admin, open('1-0-1', { ...SKU_ONLY, colour: { type: 'string' } }))
+    const added = await openPromote('1-0-1')
+    expect(added.status).toBe(201)
+    // Still a revision by SchemaVer ({"colour": 5} was valid), and said so.
+    expect(added.body.versionChange).toMatchObject({
+      changeType: 'revision',
+      misversioned: true,
+      breaksOnlyAddedProperties: true,
+    })
+    expect(added.body.warnings).toEqual([expect.stringContaining('understates')])
+    // Closing the object as well breaks values without the added property: refused.
+    await deployToDev(
+      admin,
+      open(
+        '1-0-2',
+        { ...SKU_ONLY, colour: { type: 'string' }, size: { type: 'string' } },
+        {
+          additionalProperties: false,
+        },
+      ),
+    )
+    const closed = await openPromote('1-0-2')
+    expect(closed.status).toBe(409)
+    expect(closed.body.code).toBe('MISVERSIONED_CHANGE')
+  })
+
   it('accepts a breaking change numbered as one, and an addition numbered as one, with no warning', async () => {
     await deployToDev(admin, cart('1-1-0', SKU_ONLY))
     const bumped = await promote('1-1-0')

@@ -12,7 +12,7 @@ import { deploymentInputs } from './deployment-inputs.js'
 import { ChangedDuringDeploymentError, MisversionedChangeError } from './registry.errors.js'
 import type { RegistryStore } from './registry.store.js'
 import type { RegistryTables } from './registry.table.js'
-import { versionChange, type VersionChange } from './version-change.js'
+import { blocksProduction, versionChange, type VersionChange } from './version-change.js'
 
 /** Checks of one deployment, at most, when the versions it is checked against keep changing. */
 const ATTEMPTS = 5
@@ -41,7 +41,7 @@ export async function deployWithChange(
       inputs.schema === undefined
         ? null
         : await versionChange(request.version, inputs.schema, inputs.deployed, deps.compatibility)
-    if (change?.misversioned && request.target === 'PROD' && request.allowMisversioned !== true)
+    if (blocksProduction(change) && request.target === 'PROD' && request.allowMisversioned !== true)
       throw new MisversionedChangeError(uriOf(request), change)
     try {
       const outcome = await deploySchema(deps.db, organizationId, request, {

@@ -23,6 +23,7 @@ import {
 } from './registry.errors.js'
 import type { RegistryService } from './registry.service.js'
 import type { Env } from './registry.store.js'
+import { blocksProduction } from './version-change.js'
 
 /** A schema written through Iglu Server's API: PUT names it in the path, POST only in its `self`. */
 export interface IgluWrite {
@@ -161,12 +162,13 @@ async function writeThroughIglu(
   const change = validation.versionChange as
     | {
         misversioned: boolean
+        breaksOnlyAddedProperties?: true
         previousVersion: string
         changeType: string
         suggestedVersion: string
       }
     | undefined
-  if (env === 'PROD' && change?.misversioned === true && !write.allowMisversioned)
+  if (env === 'PROD' && blocksProduction(change) && !write.allowMisversioned)
     throw new MisversionedChangeError(uri, change)
   // A version gap in PROD is refused before DEV is written; the PROD deployment checks it again.
   if (env === 'PROD' && existing === null) {

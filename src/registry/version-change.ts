@@ -13,6 +13,12 @@ export interface VersionChange {
   readonly misversioned: boolean
   /** A value valid under the previous version that the new one refuses, when there is one. */
   readonly witness?: unknown
+  /**
+   * Present (true) when the only values the new version refuses set a property it adds, which the
+   * previous version let through untyped (an object open to other properties): the Console calls
+   * adding an optional property non-breaking, so a PROD deployment is not refused for it.
+   */
+  readonly breaksOnlyAddedProperties?: true
   readonly migrations: readonly Migration[]
 }
 
@@ -59,18 +65,53 @@ export async function versionChange(
       ? 'minor'
       : migration.changeType
   const given = BUMP_RANK[bumpKind(previous.version, next)]
+  const misversioned = given < RANK[changeType]
+  const onlyAdded =
+    misversioned &&
+    check.outcome === 'incompatible' &&
+    (await breaksOnlyAddedProperties(previous.schema, schema, migration.migrations, checker))
   return {
     previousVersion: formatSchemaVer(previous.version),
     changeType,
     suggestedVersion: suggested(previous.version, changeType),
-    misversioned: given < RANK[changeType],
+    misversioned,
     ...(check.outcome === 'incompatible' ? { witness: check.witness } : {}),
+    ...(onlyAdded ? { breaksOnlyAddedProperties: true as const } : {}),
     migrations: migration.migrations,
   }
 }
 
+/**
+ * Whether every property change is an addition or a widening and the new schema, without the
+ * properties it adds, accepts all the previous one did: then only a value that set an added
+ * property (untyped before) can be refused.
+ */
+async function breaksOnlyAddedProperties(
+  previous: Record<string, unknown>,
+  schema: Record<string, unknown>,
+  migrations: readonly Migration[],
+  checker: CompatibilityChecker,
+): Promise<boolean> {
+  const added = migrations.filter((m) => m.migrationType === 'addition')
+  if (added.length === 0 || migrations.some((m) => m.changeType !== 'minor')) return false
+  const properties = { ...(schema.properties as Record<string, unknown>) }
+  for (const m of added) delete properties[m.path.slice('/properties/'.length)]
+  return (await checker.check(previous, { ...schema, properties })).outcome === 'compatible'
+}
+
 function compare(a: SchemaVer, b: SchemaVer): number {
   return a.model - b.model || a.revision - b.revision || a.addition - b.addition
+}
+
+/**
+ * Whether a PROD deployment of this change is refused unless the request allows it: a number that
+ * understates the change, unless the change only types properties it adds to an open object, which
+ * the Console deploys as non-breaking (and snowplow-cli cannot ask for an exception).
+ */
+export function blocksProduction<
+  T extends { readonly misversioned: boolean; readonly breaksOnlyAddedProperties?: true },
+>(change: T | null | undefined): change is T {
+  return change?.misversioned === true && change.breaksOnlyAddedProperties !== true
 }
 
 /** The warning of a version whose number understates its change. */
