@@ -44,6 +44,12 @@ export function parseIgluUri(uri: string): SchemaKey | null {
   return found === null || version === null ? null : { ...found, version }
 }
 
+/**
+ * The longest vendor, name or format a schema key may have. The registry indexes its keys, and an
+ * index entry has a size limit; Iglu Central's longest vendor has 50 characters, its longest name 37.
+ */
+export const MAX_KEY_PART_LENGTH = 128
+
 /** Problems with the parts of a schema key, each naming its field; empty when the key is valid. */
 export function schemaKeyProblems(parts: {
   vendor?: unknown
@@ -56,6 +62,10 @@ export function schemaKeyProblems(parts: {
     if (typeof value !== 'string') problems.push(`${field} must be a string`)
     else if (!pattern.test(value))
       problems.push(`${field} "${value.slice(0, 100)}" must match ${hint}`)
+    else if (value.length > MAX_KEY_PART_LENGTH)
+      problems.push(
+        `${field} "${value.slice(0, 100)}…" is ${value.length} characters long; at most ${MAX_KEY_PART_LENGTH} are allowed`,
+      )
   }
   check('vendor', parts.vendor, VENDOR_PATTERN, '[a-zA-Z0-9-_.]+')
   check('name', parts.name, NAME_PATTERN, '[a-zA-Z0-9-_]+')
