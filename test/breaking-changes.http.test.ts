@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ApiClient } from './support/api-client.js'
+import { createCredentialsService } from '../src/auth/credentials.service.js'
+import { systemClock } from '../src/auth/clock.js'
+import { type AuthTables } from './support/all-tables.js'
+import { apiClient, type ApiClient } from './support/api-client.js'
 import { startAdminApp } from './support/admin-app.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { backends } from './support/test-databases.js'
@@ -14,21 +17,35 @@ const SKU_ONLY = { sku: { type: 'string', maxLength: 20 } }
 
 describe('breaking changes caught at deploy', () => {
   let admin: ApiClient
+  let user: ApiClient
   let stop: () => Promise<void> = async () => undefined
+  const promoteBody = (version: string) => ({
+    source: 'DEV',
+    target: 'PROD',
+    vendor: 'com.acme',
+    name: 'add_to_cart',
+    format: 'jsonschema',
+    version,
+    message: `promote ${version}`,
+  })
   const promote = (version: string, extra: object = {}) =>
     admin.call('POST', '/data-structures/v1/deployment-requests', {
-      source: 'DEV',
-      target: 'PROD',
-      vendor: 'com.acme',
-      name: 'add_to_cart',
-      format: 'jsonschema',
-      version,
-      message: `promote ${version}`,
+      ...promoteBody(version),
       ...extra,
     })
 
   beforeAll(async () => {
-    ;({ admin, stop } = await startAdminApp(backends[0]!))
+    let server
+    ;({ admin, stop, server } = await startAdminApp(backends[0]!))
+    const credentials = createCredentialsService({
+      db: server.app.store.db.withTables<AuthTables>(),
+      clock: systemClock,
+    })
+    const plain = await credentials.createApiKey({
+      organizationId: admin.organizationId,
+      isAdmin: false,
+    })
+    user = await apiClient(server, admin.organizationId, plain.key.id, plain.secret)
     await deployToDev(admin, cart('1-0-0', BOTH))
     expect((await promote('1-0-0')).status).toBe(201)
   })
@@ -54,6 +71,13 @@ describe('breaking changes caught at deploy', () => {
 
   it('warns on DEV, refuses PROD with 409 naming the witness and version, unless told', async () => {
     await deployToDev(admin, cart('1-0-1', SKU_ONLY))
+    // What needs no store comes first, as for an asynchronous request: who may deploy, the move.
+    const byUser = await user.call('POST', '/data-structures/v1/deployment-requests', {
+      ...promoteBody('1-0-1'),
+    })
+    expect(byUser).toMatchObject({ status: 403, body: { code: 'ADMIN_REQUIRED' } })
+    const skipping = await promote('1-0-1', { source: 'VALIDATED' })
+    expect(skipping).toMatchObject({ status: 400, body: { code: 'INVALID_DEPLOYMENT_PATH' } })
     const refused = await promote('1-0-1')
     expect(refused.status).toBe(409)
     expect(refused.body).toMatchObject({

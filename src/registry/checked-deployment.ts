@@ -3,6 +3,7 @@ import type { CompatibilityChecker } from '../compatibility/index.js'
 import { parseSchemaVer, schemaKeyToUri } from '../iglu/index.js'
 import {
   CheckedInputsChangedError,
+  checkDeploymentRequest,
   deploySchema,
   type DeploymentOutcome,
   type DeploymentRequest,
@@ -35,6 +36,9 @@ export async function deployWithChange(
   request: DeploymentRequest,
   options: { patch: boolean; initiator: Initiator },
 ): Promise<{ readonly outcome: DeploymentOutcome; readonly change: VersionChange | null }> {
+  // What needs no store is refused first (a wrong move 400, a non-admin to PROD 403), as an
+  // asynchronous request is refused before it is accepted; deploySchema checks it again.
+  checkDeploymentRequest(request, options.initiator)
   for (let attempt = 1; ; attempt++) {
     const inputs = await deploymentInputs(deps.store, organizationId, request)
     const change =
