@@ -85,7 +85,9 @@ describe('documented limits for each class of route', () => {
     expect(
       (await requestJson(`${server.baseUrl}/local/good`)).body[0].rawEvent.parameters.pad,
     ).toHaveLength(20_000 - '/i?e=pv&p=web&tv=t&pad='.length)
-    expect((await fetch(`${server.baseUrl}${path(MAX_HEADER_BYTES + 1)}`)).status).toBe(431)
+    const overflow = await fetch(`${server.baseUrl}${path(MAX_HEADER_BYTES + 1)}`)
+    expect(overflow.status).toBe(431)
+    expect(await overflow.json()).toMatchObject({ code: 'HEADERS_TOO_LARGE' })
     expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({
       total: 1,
       good: 1,
@@ -326,6 +328,9 @@ describe('connections', () => {
       )
       await vi.waitFor(() => expect(slow.closed).toBe(true), { timeout: 15_000 })
       expect(slow.text).toMatch(/^HTTP\/1\.1 408 /)
+      expect(JSON.parse(slow.text.slice(slow.text.indexOf('\r\n\r\n') + 4))).toMatchObject({
+        code: 'REQUEST_TIMEOUT',
+      })
       expect((await requestJson(`${server.baseUrl}/local/all`)).body).toEqual({
         total: 0,
         good: 0,

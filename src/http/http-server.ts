@@ -10,6 +10,7 @@ import { ErrorBody } from './error-body.schema.js'
 import { registerErrorHandling } from './error-handler.js'
 import { healthRoutes } from './health.routes.js'
 import { parseJsonBodies } from './json-body-parser.js'
+import { answerClientError, answerFrameworkError } from './framework-errors.js'
 import { logStream } from './log-stream.js'
 import { trackConnections } from './quiet-connections.js'
 import { requestLogSerializer } from './redact-credentials.js'
@@ -78,6 +79,9 @@ export async function createHttpServer(
       maxHeaderSize: MAX_HEADER_BYTES,
     },
     return503OnClosing: true,
+    // Requests refused before any route runs answer in Floe's `{message, code}` shape too.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     // Path parameters up to the header limit: a long one gets the route's own answer (404 for an
     // unknown id or name, 400 for a malformed one), not the router's 414.
     // A client configured with a trailing slash on its host (`http://localhost:9090/`) asks for
