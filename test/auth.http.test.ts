@@ -105,6 +105,19 @@ describe.each(backends)('token exchange and bearer guard on $name', (backend) =>
     }
   })
 
+  it('answers 400 naming the lower-case id when the organization id is in capitals', async () => {
+    // A client would get a token, then miss every data structure: its hashes use the id it has.
+    const token = await tokenOf(await v2(org, secret))
+    const upper = org.toUpperCase()
+    for (const response of [await v2(upper, secret), await listKeys(upper, token)]) {
+      expect(response.status).toBe(400)
+      expect(await response.json()).toMatchObject({
+        code: 'INVALID_ORGANIZATION_ID',
+        message: expect.stringContaining(`lower case, as Floe gives it: ${org}`),
+      })
+    }
+  })
+
   it('lets a valid token through the guard', async () => {
     const token = await tokenOf(await v2(org, secret))
     const response = await listKeys(org, token)

@@ -17,10 +17,13 @@ export type AuthErrorCode =
 export class InvalidOrganizationIdError extends DomainError<'INVALID_ORGANIZATION_ID'> {
   readonly code = 'INVALID_ORGANIZATION_ID'
   readonly kind = 'invalid'
-  constructor(value: string) {
-    super(`organizationId must be a UUID (got "${value.slice(0, 64)}")`, {
-      field: 'organizationId',
-    })
+  constructor(value: string, problem: 'not a UUID' | 'lower case' = 'not a UUID') {
+    super(
+      problem === 'lower case'
+        ? `organizationId must be written in lower case, as Floe gives it: ${value.toLowerCase()} (data structure hashes are computed from it)`
+        : `organizationId must be a UUID (got "${value.slice(0, 64)}")`,
+      { field: 'organizationId' },
+    )
   }
 }
 

@@ -11,12 +11,18 @@ import type { TokenService } from './token.service.js'
 
 const BEARER = /^Bearer[ \t]+([A-Za-z0-9\-_.]+)[ \t]*$/i
 
-/** The organization id of the path, checked to be a UUID and lower-cased. */
+/**
+ * The organization id of the path, checked to be a UUID in lower case, as Floe writes it. Clients
+ * compute data structure hashes from the id they are configured with: one written in capitals
+ * would get a token and then miss every structure, so it is refused at once, naming the id to use.
+ */
 export function organizationIdOf(request: FastifyRequest): string {
   const { organizationId } = request.params as { organizationId?: string }
   if (organizationId === undefined || !isUuid(organizationId))
     throw new InvalidOrganizationIdError(organizationId ?? '')
-  return organizationId.toLowerCase()
+  if (organizationId !== organizationId.toLowerCase())
+    throw new InvalidOrganizationIdError(organizationId, 'lower case')
+  return organizationId
 }
 
 /**
