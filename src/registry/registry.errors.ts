@@ -26,6 +26,7 @@ export type RegistryErrorCode =
   | 'INCONSISTENT_AVAILABILITY'
   | 'INVALID_SUPERSEDES'
   | 'NOT_SELF_DESCRIBING'
+  | 'NO_DRY_RUN'
 
 abstract class RegistryError<C extends RegistryErrorCode> extends DomainError<C> {}
 
@@ -62,6 +63,18 @@ export class InvalidSchemaKeyError extends RegistryError<'INVALID_SCHEMA_KEY'> {
   readonly kind = 'invalid'
   constructor(problems: readonly string[]) {
     super(problems.join('; '), { problems: [...problems] })
+  }
+}
+
+/** `?dryRun=true` on a deployment: validations have a dry run, deployments have none (nothing is deployed). */
+export class NoDryRunError extends RegistryError<'NO_DRY_RUN'> {
+  readonly code = 'NO_DRY_RUN'
+  readonly kind = 'invalid'
+  constructor() {
+    super(
+      'A deployment has no dry run, and nothing was deployed: leave dryRun out to deploy, or send a validation request with ?dryRun=true to check the schema',
+      { field: 'dryRun' },
+    )
   }
 }
 

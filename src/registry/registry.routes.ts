@@ -3,6 +3,7 @@ import { requirePrincipal } from '../auth/index.js'
 import { jsonBody, jsonTextOf, queryFlag } from '../http/index.js'
 import type { RegistryService } from './registry.service.js'
 import { initiatorOf } from './deployment-request.js'
+import { NoDryRunError } from './registry.errors.js'
 import {
   deploymentSchema,
   destinationsSchema,
@@ -52,6 +53,8 @@ export const registryRequestRoutes: FastifyPluginAsyncTypebox<RegistryOptions> =
   for (const url of ['/deployment-requests', '/deployment-requests/sync']) {
     app.post(url, { schema: deploymentSchema }, async (request, reply) => {
       const principal = caller(request.principal)
+      // A client expecting the validation's dry run here must not deploy for real.
+      if (queryFlag(request.query.dryRun, false)) throw new NoDryRunError()
       const options = {
         patch: queryFlag(request.query.patch, false),
         initiator: initiatorOf(principal),

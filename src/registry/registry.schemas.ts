@@ -166,6 +166,11 @@ export const deploymentSchema = {
   querystring: Type.Object({
     ...AsyncQuery.properties,
     patch: Type.Optional(BooleanQuery()),
+    dryRun: Type.Optional(
+      BooleanQuery(
+        'A deployment has no dry run: true is refused (400 NO_DRY_RUN) and nothing is deployed',
+      ),
+    ),
   }),
   body: Type.Object(
     {
