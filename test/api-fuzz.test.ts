@@ -1,11 +1,9 @@
 import fc from 'fast-check'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { systemClock } from '../src/auth/clock.js'
-import { createCredentialsService } from '../src/auth/credentials.service.js'
 import { dataStructureHash } from '../src/iglu/schema-key.js'
 import {
-  apiClient,
+  nonAdminClient,
   otherOrganizationAdmin,
   requestJson,
   type ApiClient,
@@ -17,7 +15,7 @@ import { backends } from './support/test-databases.js'
 import { FUZZ_SEED } from './support/fuzz-seed.js'
 import { fuzzRuns } from './support/fuzz-settings.js'
 import type { TestApp } from './support/test-app.js'
-import { allTables, type AuthTables } from './support/all-tables.js'
+import { allTables } from './support/all-tables.js'
 
 // Test infrastructure reads these to replay or lengthen a run; the app never does.
 const SEED = FUZZ_SEED
@@ -62,15 +60,7 @@ describe.each(backends)(
     beforeAll(async () => {
       ;({ server, admin, stop } = await startAdminApp(backend))
       const other = await otherOrganizationAdmin(server)
-      const credentials = createCredentialsService({
-        db: server.app.store.db.withTables<AuthTables>(),
-        clock: systemClock,
-      })
-      const plain = await credentials.createApiKey({
-        organizationId: admin.organizationId,
-        isAdmin: false,
-      })
-      const user = await apiClient(server, admin.organizationId, plain.key.id, plain.secret)
+      const user = await nonAdminClient(server, admin.organizationId)
       await deployToDev(
         admin,
         objectSchema('com.fuzz', 'thing', '1-0-0', { label: { type: 'string', maxLength: 20 } }),

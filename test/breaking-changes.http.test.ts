@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCredentialsService } from '../src/auth/credentials.service.js'
-import { systemClock } from '../src/auth/clock.js'
-import { type AuthTables } from './support/all-tables.js'
-import { apiClient, type ApiClient } from './support/api-client.js'
+import { nonAdminClient, type ApiClient } from './support/api-client.js'
 import { startAdminApp } from './support/admin-app.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { backends } from './support/test-databases.js'
@@ -37,15 +34,7 @@ describe('breaking changes caught at deploy', () => {
   beforeAll(async () => {
     let server
     ;({ admin, stop, server } = await startAdminApp(backends[0]!))
-    const credentials = createCredentialsService({
-      db: server.app.store.db.withTables<AuthTables>(),
-      clock: systemClock,
-    })
-    const plain = await credentials.createApiKey({
-      organizationId: admin.organizationId,
-      isAdmin: false,
-    })
-    user = await apiClient(server, admin.organizationId, plain.key.id, plain.secret)
+    user = await nonAdminClient(server, admin.organizationId)
     await deployToDev(admin, cart('1-0-0', BOTH))
     expect((await promote('1-0-0')).status).toBe(201)
   })

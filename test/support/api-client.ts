@@ -116,6 +116,16 @@ export async function bootstrapAdmin(server: TestApp): Promise<ApiClient> {
   return apiClient(server, startup.organizationId, startup.apiKeyId, startup.apiKey)
 }
 
+/** A client of a new non-admin key of `organizationId` (it may not deploy to PROD, among others). */
+export async function nonAdminClient(server: TestApp, organizationId: string): Promise<ApiClient> {
+  const credentials = createCredentialsService({
+    db: server.app.store.db.withTables<AuthTables>(),
+    clock: systemClock,
+  })
+  const key = await credentials.createApiKey({ organizationId, isAdmin: false })
+  return apiClient(server, organizationId, key.key.id, key.secret)
+}
+
 /** An admin client of a second, new organization, for isolation tests. */
 export async function otherOrganizationAdmin(server: TestApp): Promise<ApiClient> {
   const credentials = createCredentialsService({
