@@ -359,3 +359,34 @@ describe('with --spec-violations-bad', () => {
     expect(shop.events.bad).toBe(1)
   })
 })
+
+describe('a specification of page views', () => {
+  it('matches page views (no self-describing event) by their built-in schema, and counts them', async () => {
+    const { floe, admin } = await shop()
+    try {
+      const spec = await admin.call('POST', '/tracking-scenarios/v1', {
+        scenario: {
+          name: 'Page view',
+          status: 'published',
+          event: { source: 'iglu:com.snowplowanalytics.snowplow/page_view/jsonschema/1-0-0' },
+        },
+      })
+      expect(spec.status, JSON.stringify(spec.body)).toBe(201)
+      const url = encodeURIComponent('https://shop.example/')
+      expect((await fetch(`${floe.baseUrl}/i?e=pv&p=web&aid=shop-web&url=${url}`)).status).toBe(200)
+      expect((await fetch(`${floe.baseUrl}/i?e=pp&p=web&aid=shop-web&url=${url}`)).status).toBe(200)
+      // Newest first: the page ping has no specification, the page view its own.
+      const [ping, view] = await verdicts(floe)
+      expect(ping).toBeNull()
+      expect(view).toMatchObject({
+        isValid: true,
+        errors: [],
+        eventSpecification: { id: spec.body.data[0].id, matchedBy: 'inferred' },
+      })
+      const coverage = (await requestJson(`${floe.baseUrl}/micro/coverage`)).body
+      expect(coverage.events).toMatchObject({ matched: 1, unmatched: 1 })
+    } finally {
+      await floe.close()
+    }
+  })
+})

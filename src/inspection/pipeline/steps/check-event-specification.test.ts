@@ -107,3 +107,69 @@ describe('an event matched by its schema alone', () => {
     expect(matched([ios, web], 'android')).toBeNull()
   })
 })
+
+describe('a page view or page ping', () => {
+  const PAGE_VIEW = 'iglu:com.snowplowanalytics.snowplow/page_view/jsonschema/1-0-0'
+  const PAGE_PING = 'iglu:com.snowplowanalytics.snowplow/page_ping/jsonschema/1-0-0'
+  const builtIn = (type: string, contexts: unknown[] = []) =>
+    ({
+      unstructEvent: null,
+      contexts,
+      fields: { app_id: 'shop', event: type },
+    }) as unknown as EnrichedEvent
+  const recorded: unknown[] = []
+  const closed = {
+    validateWith: (_schema: Record<string, unknown>, data: unknown) => {
+      recorded.push(data)
+      return { kind: 'valid' } as ValidationVerdict
+    },
+  }
+  const pageViews: EventSpecification = {
+    ...spec,
+    id: 'page-views',
+    eventSource: PAGE_VIEW,
+    eventSchema: { type: 'object', additionalProperties: false },
+    entities: [],
+  }
+  const check = (event: EnrichedEvent, named?: string) =>
+    checkEventSpecification(
+      named === undefined
+        ? event
+        : ({
+            ...event,
+            contexts: [
+              {
+                schema: 'iglu:com.snowplowanalytics.snowplow/event_specification/jsonschema/1-0-0',
+                data: { id: named },
+              },
+            ],
+          } as unknown as EnrichedEvent),
+      indexSpecifications([pageViews]),
+      closed,
+    ) as SpecificationCheck | null
+
+  it('is matched to the specification of its built-in schema, its restriction checked on no data', () => {
+    const inferred = check(builtIn('page_view'))
+    expect(inferred).toMatchObject({ specificationId: 'page-views', matchedBy: 'inferred' })
+    expect(inferred?.violations).toEqual([])
+    expect(recorded).toEqual([{}])
+    expect(check(builtIn('page_ping'))).toBeNull()
+    expect(check(builtIn('struct'))).toBeNull()
+  })
+
+  it('named by its entity, breaks a specification of the other built-in event', () => {
+    expect(check(builtIn('page_view'), 'page-views')?.violations).toEqual([])
+    expect(check(builtIn('page_ping'), 'page-views')?.violations).toEqual([
+      expect.objectContaining({
+        rule: 'eventSchema',
+        message: `the event is ${PAGE_PING}; the specification's is ${PAGE_VIEW}`,
+      }),
+    ])
+    expect(check(builtIn('struct'), 'page-views')?.violations).toEqual([
+      expect.objectContaining({
+        rule: 'eventSchema',
+        message: `the event is a struct event, not a self-describing one; the specification's is ${PAGE_VIEW}`,
+      }),
+    ])
+  })
+})

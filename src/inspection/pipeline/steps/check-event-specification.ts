@@ -18,6 +18,24 @@ export const EVENT_SPECIFICATION_ENTITY = 'com.snowplowanalytics.snowplow/event_
 export const EVENT_SPECIFICATION_VALIDATION =
   'iglu:com.snowplowanalytics.snowplow/event_specification_validation/jsonschema/1-0-0'
 
+/**
+ * The schemas of Snowplow's two built-in events, which no Iglu repository holds: a specification
+ * may name them as its event's source, and a page view or page ping is then checked as an event of
+ * that schema with no data of its own (its fields are atomic), as Enrich's specification check does.
+ */
+const BUILT_IN_EVENT_SCHEMAS: Readonly<Record<string, string>> = {
+  page_view: 'iglu:com.snowplowanalytics.snowplow/page_view/jsonschema/1-0-0',
+  page_ping: 'iglu:com.snowplowanalytics.snowplow/page_ping/jsonschema/1-0-0',
+}
+const NO_DATA = Object.freeze({})
+
+/** The event as a specification names it: its self-describing event, or a built-in event's schema. */
+function specifiedEvent(event: EnrichedEvent): SelfDescribing | null {
+  if (event.unstructEvent !== null) return event.unstructEvent
+  const builtIn = BUILT_IN_EVENT_SCHEMAS[String(event.fields.event)]
+  return builtIn === undefined ? null : { schema: builtIn, data: NO_DATA }
+}
+
 /** An entity a specification asks for. */
 export interface SpecifiedEntity {
   readonly source: string
@@ -197,16 +215,17 @@ function violationsOf(
       null,
       null,
     )
-  const eventSchema = event.unstructEvent?.schema ?? null
+  const specified = specifiedEvent(event)
+  const eventSchema = specified?.schema ?? null
   if (spec.eventSource !== null && eventSchema !== spec.eventSource)
     add(
       'eventSchema',
-      `the event is ${eventSchema ?? 'not a self-describing event'}; the specification's is ${spec.eventSource}`,
+      `the event is ${eventSchema ?? `a ${String(event.fields.event)} event, not a self-describing one`}; the specification's is ${spec.eventSource}`,
       eventSchema,
       null,
     )
-  else if (spec.eventSchema !== null && event.unstructEvent !== null)
-    restrict(spec.eventSchema, event.unstructEvent.data, eventSchema)
+  else if (spec.eventSchema !== null && specified !== null)
+    restrict(spec.eventSchema, specified.data, eventSchema)
   for (const rule of spec.entities) {
     const matching = event.contexts.filter((entity) => sameSchemaFamily(entity.schema, rule.source))
     if (matching.length < rule.minCardinality)
@@ -284,7 +303,7 @@ export function checkEventSpecification(
       }
     }
   } else {
-    const eventSchema = event.unstructEvent?.schema
+    const eventSchema = specifiedEvent(event)?.schema
     const candidates = eventSchema === undefined ? [] : index.forEventSchema(eventSchema)
     spec = candidates.length === 1 ? candidates[0] : theOneForItsApp(candidates, event)
     if (spec === undefined) return null
