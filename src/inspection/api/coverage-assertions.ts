@@ -39,13 +39,16 @@ export function unmetExpectations(
   const expectedIds = new Set<string>()
   const product = expectations.dataProduct
   if (product != null) {
-    const listed = report.dataProducts.find(
-      (p) => p.id === product.toLowerCase() || p.name === product,
-    )
+    const byId = report.dataProducts.find((p) => p.id === product.toLowerCase())
+    const named = report.dataProducts.filter((p) => p.name === product)
+    const listed = byId ?? (named.length === 1 ? named[0] : undefined)
     if (listed === undefined)
       failures.push({
         check: 'dataProduct',
-        message: `dataProduct: no data product with event specifications has the id or name ${JSON.stringify(product)}`,
+        message:
+          named.length > 1
+            ? `dataProduct: ${named.length} data products are named ${JSON.stringify(product)} (${named.map((p) => p.id).join(', ')}): name one by its id`
+            : `dataProduct: no data product with event specifications has the id or name ${JSON.stringify(product)}`,
       })
     else
       for (const spec of index.all)
