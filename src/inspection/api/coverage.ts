@@ -69,6 +69,23 @@ const inScope = (time: number, appId: unknown, scope: CoverageScope) =>
   (Number.isNaN(time) ||
     ((scope.start === null || time >= scope.start) && (scope.end === null || time < scope.end)))
 
+const FAILURE_TIME = '"failure":{"timestamp":"'
+
+/**
+ * A bad event's time: its request's, else, for a row of no request that could be read (a size or
+ * format violation), the failure's, from the row's text (read no further: its payload may be long).
+ * NaN when neither is there: such a row is in every time range.
+ */
+function badEventTime(event: BadEvent): number {
+  const context = event.rawEvent?.context ?? event.collectorPayload?.context
+  if (context !== undefined) return Date.parse(String(context.timestamp))
+  const row = event.errors[1] ?? ''
+  const at = row.indexOf(FAILURE_TIME)
+  if (at < 0) return NaN
+  const start = at + FAILURE_TIME.length
+  return Date.parse(row.slice(start, row.indexOf('"', start)))
+}
+
 /** How many bad events are in scope (by their request's time and app ID), a page at a time. */
 export async function badInScope(
   pages: AsyncIterable<readonly BadEvent[]>,
@@ -77,8 +94,7 @@ export async function badInScope(
   let bad = 0
   for await (const page of pages)
     for (const event of page) {
-      const context = event.rawEvent?.context ?? event.collectorPayload?.context
-      const time = Date.parse(String(context?.timestamp))
+      const time = badEventTime(event)
       const appId =
         event.rawEvent === null ? undefined : storedParameter(event.rawEvent.parameters, 'aid')
       if (inScope(time, appId, scope)) bad += 1
