@@ -3,7 +3,14 @@ import { validatorsOnFirstUse } from '../../iglu/index.js'
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Union([schema, Type.Null()])
-const Instant = Type.String({ format: 'date-time' })
+/**
+ * An RFC 3339 instant. Its format allows a leap second (`23:59:60`), which JavaScript dates cannot
+ * read: refused here, so that such a bound is a 4xx rather than no bound at all.
+ */
+const Instant = Type.String({
+  format: 'date-time',
+  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}.[0-9]{2}:[0-9]{2}:[0-5][0-9]',
+})
 
 /** Micro reads a limit as a JVM Int: a number past it is a wrong type (422), not "everything". */
 const JavaInt = { minimum: -2_147_483_648, maximum: 2_147_483_647 } as const

@@ -7,14 +7,14 @@ import { testConfig } from './support/test-config.js'
 // a coverage time range by their failure's time: they were counted in every range, so one old row
 // failed every later `maxBad` assertion scoped to a run.
 
-describe('bad rows without a request, in a coverage time range', () => {
+describe('coverage time ranges', () => {
   let floe: TestApp
   beforeAll(async () => {
     floe = await startTestApp(testConfig())
   })
   afterAll(async () => floe?.close())
 
-  it('counts them by their failure time', async () => {
+  it('count a bad row without a request by its failure time', async () => {
     const before = new Date(Date.now() - 60_000).toISOString()
     expect((await fetch(`${floe.baseUrl}/i?e=pv&aid=web&url=%zz`)).status).toBe(200)
     const oversize = JSON.stringify({
@@ -43,5 +43,21 @@ describe('bad rows without a request, in a coverage time range', () => {
       body: { timeRange: { start: '2100-01-01T00:00:00Z' }, maxBad: 0 },
     })
     expect(assert.status).toBe(200)
+  })
+
+  it('refuse a leap-second bound, which dates cannot read, rather than taking it as no bound', async () => {
+    const leap = '2026-12-31T23:59:60Z'
+    const coverage = await requestJson(`${floe.baseUrl}/micro/coverage?start=${leap}`)
+    expect(coverage.status).toBe(400)
+    for (const [path, body] of [
+      ['/micro/assert', { timeRange: { start: leap } }],
+      ['/micro/events', { timeRange: { start: leap } }],
+    ] as const) {
+      const answer = await requestJson(`${floe.baseUrl}${path}`, { method: 'POST', body })
+      expect([400, 422], `${path}: ${JSON.stringify(answer.body)}`).toContain(answer.status)
+    }
+    // A second of 59 is read as it always was.
+    const last = await requestJson(`${floe.baseUrl}/micro/coverage?start=2026-12-31T23:59:59Z`)
+    expect(last.status).toBe(200)
   })
 })
