@@ -107,7 +107,7 @@ export const isUnbounded = (scope: CoverageScope) =>
   scope.start === null && scope.end === null && scope.appId === null
 
 /**
- * The coverage of the good events, and of the incomplete ones that carry a verdict (with
+ * The coverage of the good events, and of the incomplete ones whose verdict has violations (with
  * `--spec-violations-bad`, an event that breaks its specification is a bad row whose incomplete
  * twin still names the specification). `bad` is the number of bad events in scope.
  */
@@ -132,6 +132,9 @@ export async function coverageReport(
         if (!event.incomplete) unmatched += 1
         continue
       }
+      // A bad row whose event met its specification failed for another reason (a field too long
+      // for its column, after the check): counted as bad alone, as if it had not reached the check.
+      if (event.incomplete && verdict.isValid !== false) continue
       const rules = (verdict.errors ?? []).map((e) => String(e.rule))
       count(all, time, rules, event.incomplete)
       const known = index.byId(id)

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { requestJson } from './support/api-client.js'
+import { bootstrapAdmin, requestJson } from './support/api-client.js'
+import { deployToDev, objectSchema, promoteToProd } from './support/registry-builders.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
-// Bad rows of requests that could not be read (no collector payload, no raw event) are counted in
-// a coverage time range by their failure's time: they were counted in every range, so one old row
-// failed every later `maxBad` assertion scoped to a run.
+// Coverage at its edges. Bad rows of requests that could not be read (no collector payload, no raw
+// event) are counted in a time range by their failure's time: they were counted in every range, so
+// one old row failed every later `maxBad` assertion scoped to a run. A bad row whose event met its
+// specification is counted as bad alone, not as seen.
 
 describe('coverage time ranges', () => {
   let floe: TestApp
@@ -59,5 +61,43 @@ describe('coverage time ranges', () => {
     // A second of 59 is read as it always was.
     const last = await requestJson(`${floe.baseUrl}/micro/coverage?start=2026-12-31T23:59:59Z`)
     expect(last.status).toBe(200)
+  })
+
+  it('count a bad row whose event met its specification as bad, not as seen', async () => {
+    await requestJson(`${floe.baseUrl}/micro/reset`)
+    const admin = await bootstrapAdmin(floe)
+    const search = objectSchema('com.acme', 'search', '1-0-0', {
+      term: { type: 'string', maxLength: 50 },
+    })
+    await deployToDev(admin, search)
+    await promoteToProd(admin, search)
+    const spec = await admin.call('POST', '/tracking-scenarios/v1', {
+      scenario: {
+        name: 'Search',
+        status: 'published',
+        event: { source: 'iglu:com.acme/search/jsonschema/1-0-0' },
+      },
+    })
+    expect(spec.status, JSON.stringify(spec.body)).toBe(201)
+    const send = (extra: string) =>
+      fetch(
+        `${floe.baseUrl}/i?e=ue&p=web&tv=t&aid=web${extra}&ue_pr=${encodeURIComponent(
+          JSON.stringify({
+            schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0',
+            data: { schema: 'iglu:com.acme/search/jsonschema/1-0-0', data: { term: 'kettle' } },
+          }),
+        )}`,
+      )
+    expect((await send('')).status).toBe(200)
+    // A user id longer than its column: a bad row after the specification check.
+    expect((await send(`&uid=${'u'.repeat(300)}`)).status).toBe(200)
+    expect((await requestJson(`${floe.baseUrl}/micro/all`)).body).toEqual({
+      total: 2,
+      good: 1,
+      bad: 1,
+    })
+    const coverage = (await requestJson(`${floe.baseUrl}/micro/coverage`)).body
+    expect(coverage.events).toEqual({ matched: 1, withViolations: 0, unmatched: 0, bad: 1 })
+    expect(coverage.eventSpecifications[0]).toMatchObject({ eventsSeen: 1, eventsBad: 0 })
   })
 })
