@@ -52,3 +52,24 @@ describe('a data product asserted by name', () => {
     ])
   })
 })
+
+describe('a data product asserted for one app', () => {
+  const web = { ...spec('web-only', FIRST), appIds: ['web'] }
+  const ios = { ...spec('ios-only', FIRST), appIds: ['ios'] }
+  const anyApp = spec('any-app', FIRST)
+  const seenNone = {
+    ...report,
+    dataProducts: [{ id: FIRST, name: 'Search' }],
+    eventSpecifications: [web, ios, anyApp].map((s) => ({ id: s.id, name: s.id, eventsSeen: 0 })),
+  } as unknown as CoverageReport
+  const expected = (appId: string | null) =>
+    unmetExpectations(seenNone, indexSpecifications([web, ios, anyApp]), {
+      dataProduct: FIRST,
+      appId,
+    }).map((failure) => failure.eventSpecification?.id)
+
+  it("expects only the product's specifications that the app can meet", () => {
+    expect(expected('web')).toEqual(['web-only', 'any-app'])
+    expect(expected(null)).toEqual(['web-only', 'ios-only', 'any-app'])
+  })
+})

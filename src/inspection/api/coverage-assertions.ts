@@ -1,4 +1,7 @@
-import type { SpecificationIndex } from '../pipeline/steps/check-event-specification.js'
+import type {
+  EventSpecification,
+  SpecificationIndex,
+} from '../pipeline/steps/check-event-specification.js'
 import { isExpected, type CoverageReport } from './coverage.js'
 
 /**
@@ -29,6 +32,13 @@ export interface CoverageFailure {
   readonly eventSpecification?: { readonly id: string; readonly name: string }
 }
 
+/**
+ * Whether a specification can be met by events of the asserted app: with an `appId`, a data
+ * product's specifications for other apps only (an iOS one, asserting the web app) are not expected.
+ */
+const allows = (spec: EventSpecification, appId: string | null | undefined) =>
+  appId == null || spec.appIds === null || spec.appIds.includes(appId)
+
 /** The expectations against a coverage report: each failure, none when they all hold. */
 export function unmetExpectations(
   report: CoverageReport,
@@ -52,7 +62,12 @@ export function unmetExpectations(
       })
     else
       for (const spec of index.all)
-        if (spec.dataProductId === listed.id && isExpected(spec)) expectedIds.add(spec.id)
+        if (
+          spec.dataProductId === listed.id &&
+          isExpected(spec) &&
+          allows(spec, expectations.appId)
+        )
+          expectedIds.add(spec.id)
   }
   for (const id of expectations.eventSpecifications ?? []) {
     const spec = index.byId(id)
