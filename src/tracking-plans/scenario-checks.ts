@@ -3,13 +3,16 @@ import {
   type DesignSchemaChecker,
   formatSchemaVer,
   parseIgluUri,
-  schemaKeyToUri,
   type SchemaKey,
 } from '../iglu/index.js'
 import { isUuid } from '../shared/index.js'
 import { builtInEventSchema } from './built-in-events.js'
 import { problemError, problemWarning, type Problem } from './scenario-problem.js'
 import type { ScenarioInput } from './scenarios.schemas.js'
+
+/** An entity's family: its vendor, name, format and model (`iglu:com.acme/product/jsonschema/1`). */
+const entityFamily = (key: SchemaKey) =>
+  `iglu:${key.vendor}/${key.name}/${key.format}/${key.version.model}`
 
 /** One deployed version of a data structure. */
 export interface SourceVersion {
@@ -178,8 +181,10 @@ export async function definitionProblems(
             unresolvedTitle(`${field}.source`, entity.source, resolution),
           ),
         )
+      // Inspection counts an entity's cardinality over its family (same vendor, name and model):
+      // two versions of one model would each count the other's entities, a design no event meets.
       const identity =
-        resolution.kind === 'found' ? schemaKeyToUri(resolution.source.key) : entity.source
+        resolution.kind === 'found' ? entityFamily(resolution.source.key) : entity.source
       const first = seen.get(identity)
       if (first === undefined) seen.set(identity, field)
       else
@@ -187,7 +192,7 @@ export async function definitionProblems(
           problemError(
             'DuplicateEntity',
             `${field}.source`,
-            `${field}.source ${JSON.stringify(entity.source.slice(0, 300))} is already listed at ${first}`,
+            `${field}.source ${JSON.stringify(entity.source.slice(0, 300))} is already listed at ${first}${resolution.kind === 'found' ? ` (entities of one vendor, name and model are counted together, whatever their version: list one)` : ''}`,
           ),
         )
       if (
