@@ -43,6 +43,9 @@ export function launchFloe(
   }
 }
 
+/** How long `floe start` may take to show its banner (a test's own timeout is 60 s). */
+const BANNER_DEADLINE_MS = 45_000
+
 export async function startFloe(
   args: readonly string[],
   env: Readonly<Record<string, string>>,
@@ -52,6 +55,11 @@ export async function startFloe(
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const banner = await new Promise<string>((resolve, reject) => {
+    // A start that never shows its banner is stopped, not left running after the test gives up.
+    const deadline = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`no banner within ${BANNER_DEADLINE_MS} ms:\n${stdout}\n${stderr}`))
+    }, BANNER_DEADLINE_MS)
     const lookForBanner = () => {
       const output = stderr.includes('Floe is listening on') ? stderr : stdout
       const start = output.indexOf('Floe is listening on')
@@ -61,14 +69,19 @@ export async function startFloe(
       const complete = text.includes('This store was empty')
         ? text.includes('/credentials/v3/token\n')
         : text.endsWith('\n')
-      if (complete) resolve(text)
+      if (!complete) return
+      clearTimeout(deadline)
+      resolve(text)
     }
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString()
       lookForBanner()
     })
     child.stderr?.on('data', lookForBanner)
-    void exited.then((code) => reject(new Error(`floe start exited with ${code}: ${stderr}`)))
+    void exited.then((code) => {
+      clearTimeout(deadline)
+      reject(new Error(`floe start exited with ${code}: ${stderr}`))
+    })
   })
   const baseUrl = /Floe is listening on (\S+)/.exec(banner)?.[1] ?? ''
   return {
