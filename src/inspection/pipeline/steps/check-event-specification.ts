@@ -18,22 +18,29 @@ export const EVENT_SPECIFICATION_ENTITY = 'com.snowplowanalytics.snowplow/event_
 export const EVENT_SPECIFICATION_VALIDATION =
   'iglu:com.snowplowanalytics.snowplow/event_specification_validation/jsonschema/1-0-0'
 
+const NO_DATA = Object.freeze({})
+
 /**
  * The schemas of Snowplow's two built-in events, which no Iglu repository holds: a specification
  * may name them as its event's source, and a page view or page ping is then checked as an event of
  * that schema with no data of its own (its fields are atomic), as Enrich's specification check does.
  */
-const BUILT_IN_EVENT_SCHEMAS: Readonly<Record<string, string>> = {
-  page_view: 'iglu:com.snowplowanalytics.snowplow/page_view/jsonschema/1-0-0',
-  page_ping: 'iglu:com.snowplowanalytics.snowplow/page_ping/jsonschema/1-0-0',
-}
-const NO_DATA = Object.freeze({})
+const BUILT_IN_EVENTS: Readonly<Record<string, SelfDescribing>> = Object.freeze({
+  page_view: Object.freeze({
+    schema: 'iglu:com.snowplowanalytics.snowplow/page_view/jsonschema/1-0-0',
+    data: NO_DATA,
+  }),
+  page_ping: Object.freeze({
+    schema: 'iglu:com.snowplowanalytics.snowplow/page_ping/jsonschema/1-0-0',
+    data: NO_DATA,
+  }),
+})
 
 /** The event as a specification names it: its self-describing event, or a built-in event's schema. */
 function specifiedEvent(event: EnrichedEvent): SelfDescribing | null {
   if (event.unstructEvent !== null) return event.unstructEvent
-  const builtIn = BUILT_IN_EVENT_SCHEMAS[String(event.fields.event)]
-  return builtIn === undefined ? null : { schema: builtIn, data: NO_DATA }
+  const eventType = String(event.fields.event)
+  return Object.hasOwn(BUILT_IN_EVENTS, eventType) ? BUILT_IN_EVENTS[eventType]! : null
 }
 
 /** An entity a specification asks for. */
