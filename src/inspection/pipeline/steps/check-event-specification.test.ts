@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import type { EnrichedEvent } from '../canonical-event.js'
-import type { IgluValidation, ValidationVerdict } from '../iglu-validation.js'
+import {
+  UNUSABLE_SCHEMA_KEYWORD,
+  type DataReport,
+  type IgluValidation,
+  type ValidationVerdict,
+} from '../iglu-validation.js'
 import {
   checkEventSpecification,
   indexSpecifications,
+  MAX_LISTED_VIOLATIONS,
   type EventSpecification,
   type SpecificationCheck,
 } from './check-event-specification.js'
@@ -171,5 +177,64 @@ describe('a page view or page ping', () => {
         message: `the event is a struct event, not a self-describing one; the specification's is ${PAGE_VIEW}`,
       }),
     ])
+  })
+})
+
+describe('an event breaking its specification many times over', () => {
+  const entities = 300
+  const crowded = {
+    ...event,
+    contexts: Array.from({ length: entities }, (_, sku) => ({ schema: ENTITY, data: { sku } })),
+  } as unknown as EnrichedEvent
+  const unrunnable: DataReport = {
+    message: 'a pattern RE2 cannot run',
+    path: '$',
+    keyword: UNUSABLE_SCHEMA_KEYWORD,
+    targets: [],
+  }
+  /** Each restriction breaks one rule; the entity's also has a part that cannot be run. */
+  const unusable: Pick<IgluValidation, 'validateWith'> = {
+    validateWith: (schema) => {
+      const name = String(schema.description)
+      const broken: DataReport = { message: name, path: '$', keyword: name, targets: [] }
+      return {
+        kind: 'invalid',
+        error: {
+          error: 'ValidationError',
+          dataReports: name === 'entity' ? [broken, unrunnable] : [broken],
+        },
+      }
+    },
+  }
+
+  it(`lists the first ${MAX_LISTED_VIOLATIONS}, then the first of each rule not yet listed, and counts the rest`, () => {
+    const checked = checkEventSpecification(
+      crowded,
+      indexSpecifications([spec]),
+      unusable,
+    ) as SpecificationCheck
+    // event, maxCardinality, one per entity, appId
+    const found = 1 + 1 + entities + 1
+    expect(checked.violations).toHaveLength(MAX_LISTED_VIOLATIONS + 1)
+    expect(checked.violations.at(-1)?.rule).toBe('appId')
+    expect(new Set(checked.violations.map((v) => v.rule))).toEqual(
+      new Set(['event', 'maxCardinality', 'entity', 'appId']),
+    )
+    const data = checked.entity.data as Record<string, unknown>
+    expect(data.errors).toEqual(checked.violations)
+    expect(data.errorsNotListed).toBe(found - MAX_LISTED_VIOLATIONS - 1)
+    expect(data.isValid).toBe(false)
+    // The same unusable restriction, met in every entity, is named once.
+    expect(data.notChecked).toEqual([{ schema: ENTITY, message: 'a pattern RE2 cannot run' }])
+  })
+
+  it('lists every violation, and no count, when there are few', () => {
+    const checked = checkEventSpecification(
+      event,
+      indexSpecifications([spec]),
+      validation([]),
+    ) as SpecificationCheck
+    expect(checked.violations).toHaveLength(5)
+    expect(checked.entity.data).not.toHaveProperty('errorsNotListed')
   })
 })

@@ -262,18 +262,53 @@ function violationsOf(
   return settledFindings(found)
 }
 
+/**
+ * The most violations a verdict lists. An event of thousands of entities, each breaking its
+ * restriction, would otherwise keep one violation per entity and keyword with the event.
+ */
+export const MAX_LISTED_VIOLATIONS = 100
+
+/**
+ * The violations a verdict lists: the first MAX_LISTED_VIOLATIONS, then the first of each rule not
+ * yet listed (a verdict still names every rule broken, for filters and coverage); and how many of
+ * the others it leaves out.
+ */
+export function listedViolations(violations: SpecificationViolation[]): {
+  listed: SpecificationViolation[]
+  notListed: number
+} {
+  if (violations.length <= MAX_LISTED_VIOLATIONS) return { listed: violations, notListed: 0 }
+  const listed = violations.slice(0, MAX_LISTED_VIOLATIONS)
+  const rules = new Set(listed.map((violation) => violation.rule))
+  for (const violation of violations.slice(MAX_LISTED_VIOLATIONS)) {
+    if (rules.has(violation.rule)) continue
+    rules.add(violation.rule)
+    listed.push(violation)
+  }
+  return { listed, notListed: violations.length - listed.length }
+}
+
+/** Restrictions left unchecked, each (schema and message) once. */
+function distinctUnchecked(unchecked: readonly UncheckedRestriction[]): UncheckedRestriction[] {
+  const seen = new Map<string, UncheckedRestriction>()
+  for (const item of unchecked) seen.set(`${item.schema ?? ''}\u0000${item.message}`, item)
+  return [...seen.values()]
+}
+
 function validationEntity(
   violations: readonly SpecificationViolation[],
   specification: Record<string, unknown>,
   unchecked: readonly UncheckedRestriction[] = [],
+  notListed = 0,
 ): SelfDescribing {
   return {
     schema: EVENT_SPECIFICATION_VALIDATION,
     data: {
       isValid: violations.length === 0,
       errors: violations,
+      ...(notListed === 0 ? {} : { errorsNotListed: notListed }),
       eventSpecification: specification,
-      ...(unchecked.length === 0 ? {} : { notChecked: unchecked }),
+      ...(unchecked.length === 0 ? {} : { notChecked: distinctUnchecked(unchecked) }),
     },
   }
 }
@@ -328,9 +363,10 @@ export function checkEventSpecification(
 function specificationCheck(
   spec: EventSpecification,
   matchedBy: 'inferred' | 'entity',
-  violations: SpecificationViolation[],
+  found: SpecificationViolation[],
   unchecked: readonly UncheckedRestriction[],
 ): SpecificationCheck {
+  const { listed: violations, notListed } = listedViolations(found)
   return {
     specificationId: spec.id,
     matchedBy,
@@ -347,6 +383,7 @@ function specificationCheck(
         matchedBy,
       },
       unchecked,
+      notListed,
     ),
   }
 }
