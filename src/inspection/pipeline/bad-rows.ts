@@ -59,16 +59,58 @@ export interface BadEvent {
   readonly errors: readonly string[]
 }
 
+/**
+ * The most bytes a bad row may take as JSON: past it, Floe keeps a size_violation instead, as Enrich
+ * does for a bad row past its sink's record size (Micro, whose sink has no size, keeps any). An
+ * event of thousands of entities, each breaking its schema many ways, made an 80 MB bad row from a
+ * 0.9 MB payload; the largest payload the collector takes makes a bad row well under this.
+ */
+export const MAX_BAD_ROW_BYTES = 4 * 1024 * 1024
+
+/** A bad row as the JSON text kept of it: a size_violation in its place when it is too large. */
+export interface BadRowText {
+  readonly text: string
+  /** Whether the row was past MAX_BAD_ROW_BYTES, and the text is a size_violation in its place. */
+  readonly oversized: boolean
+}
+
+/** UTF-8 bytes of `text`, counted only when its length alone does not tell it against `limit`. */
+const exceeds = (text: string, limit: number) =>
+  text.length > limit || (text.length * 3 > limit && Buffer.byteLength(text, 'utf8') > limit)
+
+/**
+ * `row` as JSON, or, past MAX_BAD_ROW_BYTES, a size_violation at the same time carrying the row's
+ * first tenth of that size, as Enrich records an output too large for its sink.
+ */
+export function badRowText(row: BadRow): BadRowText {
+  const text = JSON.stringify(row)
+  if (!exceeds(text, MAX_BAD_ROW_BYTES)) return { text, oversized: false }
+  const failure = row.data.failure as { timestamp?: unknown } | null
+  const violation = badRow(
+    'size_violation',
+    row.data.processor,
+    {
+      timestamp:
+        typeof failure?.timestamp === 'string' ? failure.timestamp : new Date().toISOString(),
+      maximumAllowedSizeBytes: MAX_BAD_ROW_BYTES,
+      actualSizeBytes: Buffer.byteLength(text, 'utf8'),
+      expectation: `a bad row must be at most ${MAX_BAD_ROW_BYTES} bytes; this ${row.schema} is larger`,
+    },
+    text.slice(0, Math.floor(MAX_BAD_ROW_BYTES / 10)),
+  )
+  return { text: JSON.stringify(violation), oversized: true }
+}
+
 export function badEvent(
   stage: keyof typeof BAD_EVENT_SUMMARY,
-  row: BadRow,
+  row: BadRow | BadRowText,
   payload: CollectorPayload | null,
   raw: RawEvent | null,
 ): BadEvent {
   return {
     collectorPayload: payload === null ? null : collectorPayloadJson(payload),
     rawEvent: raw === null ? null : rawEventJson(raw),
-    errors: [BAD_EVENT_SUMMARY[stage], JSON.stringify(row)],
+    errors: [BAD_EVENT_SUMMARY[stage], ('text' in row ? row : badRowText(row)).text],
   }
 }
 

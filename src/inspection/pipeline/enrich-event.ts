@@ -1,5 +1,5 @@
 import { BoundedMemo, RecentItems } from '../../shared/index.js'
-import { badEvent, badRow, type BadEvent, type Processor } from './bad-rows.js'
+import { badEvent, badRow, badRowText, type BadEvent, type Processor } from './bad-rows.js'
 import {
   emptyEvent,
   intoCanonicalJson,
@@ -297,10 +297,15 @@ function concluded(
     messages: unknown[],
   ): EventOutcome => {
     const failure = { timestamp: new Date(deps.now()).toISOString(), messages }
-    const row = badRow(kind, deps.processor, failure, {
-      enriched: toPartiallyEnriched(event),
-      raw: badRowRawEvent(raw),
-    })
+    const row = badRowText(
+      badRow(kind, deps.processor, failure, {
+        enriched: toPartiallyEnriched(event),
+        raw: badRowRawEvent(raw),
+      }),
+    )
+    // Too large to keep: a size_violation alone, as Enrich's incomplete event would be one too.
+    if (row.oversized)
+      return { kind: 'bad', bad: badEvent('enrichment', row, null, raw), incomplete: null }
     // The incomplete twin: over-long fields nulled (never the ids), failure entities first in derived_contexts.
     for (const { field } of lengthViolations)
       if (!KEPT_WHEN_TOO_LONG.has(field)) event.fields[field] = null

@@ -4,6 +4,7 @@ import { parseJson } from '../adapt-payload.js'
 import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
 import type { IgluValidation } from '../iglu-validation.js'
 import { recurringValue } from '../recurring-values.js'
+import { MAX_BAD_ROW_BYTES } from '../bad-rows.js'
 import { withOrigin } from '../failure-entities.js'
 
 const CONTEXTS = /^iglu:com\.snowplowanalytics\.snowplow\/contexts\/jsonschema\/1-0-\d+$/
@@ -36,15 +37,40 @@ type Eventually<T> = T | Promise<T>
 const andThen = <T, U>(value: Eventually<T>, next: (value: T) => Eventually<U>): Eventually<U> =>
   value instanceof Promise ? value.then(next) : next(value)
 
-/** `step` for each item in order, each after the one before it is done. */
+/** `step` for each item in order, each after the one before it is done, until `enough` says so. */
 function inTurn<T>(
   items: readonly T[],
   step: (item: T) => Eventually<void>,
+  enough: () => boolean,
   from = 0,
 ): Eventually<void> {
-  for (let i = from; i < items.length; i++) {
+  for (let i = from; i < items.length && !enough(); i++) {
     const pending = step(items[i] as T)
-    if (pending instanceof Promise) return pending.then(() => inTurn(items, step, i + 1))
+    if (pending instanceof Promise) return pending.then(() => inTurn(items, step, enough, i + 1))
+  }
+}
+
+/** The lengths of the strings in a failure message: less than its JSON's, never more. */
+function textLength(value: unknown, depth = 0): number {
+  if (typeof value === 'string') return value.length
+  if (value === null || typeof value !== 'object' || depth > 8) return 0
+  let length = 0
+  for (const item of Array.isArray(value) ? value : Object.values(value))
+    length += textLength(item, depth + 1)
+  return length
+}
+
+/**
+ * Whether `messages` from index `from` on take more text than a bad row may hold: an event whose
+ * failures already pass it is a size_violation whatever its other entities hold, so they are not
+ * checked (thousands of entities breaking a wide schema made tens of megabytes of messages).
+ */
+function pastBadRowSize(messages: readonly unknown[]): () => boolean {
+  let counted = 0
+  let length = 0
+  return () => {
+    for (; counted < messages.length; counted++) length += textLength(messages[counted])
+    return length > MAX_BAD_ROW_BYTES
   }
 }
 
@@ -149,10 +175,13 @@ export function validateEntities(
           (envelope) => {
             if (envelope === null || !Array.isArray(envelope.data)) return
             if (keepsWrittenNumbers(envelope)) event.entitiesKeepWrittenNumbers = true
-            return inTurn(envelope.data, (item) =>
-              andThen(entity(item, 'contexts', iglu, messages), (valid) => {
-                if (valid !== null) event.contexts.push(valid)
-              }),
+            return inTurn(
+              envelope.data,
+              (item) =>
+                andThen(entity(item, 'contexts', iglu, messages), (valid) => {
+                  if (valid !== null) event.contexts.push(valid)
+                }),
+              pastBadRowSize(messages),
             )
           },
         )
