@@ -103,7 +103,13 @@ const { batchedLogWriter } = await import(process.argv[1])
 const writer = batchedLogWriter(1)
 for (let i = 0; i < ${lines}; i++) writer.write(JSON.stringify({ msg: 'line ' + i, pad: 'p'.repeat(170) }) + '\\n')
 process.stderr.write('wrote\\n')
-process.stdin.once('data', () => setTimeout(() => process.exit(0), 200))`
+// Once read, the child writes what waits (and the count of what it dropped) until nothing waits.
+const drain = () => {
+  writer.flush()
+  if (writer.waitingBytes() > 0) setTimeout(drain, 5)
+  else process.exit(0)
+}
+process.stdin.once('data', drain)`
     const writer = spawn(
       process.execPath,
       ['--input-type=module', '-e', script, '--', WRITER_MODULE],

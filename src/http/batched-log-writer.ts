@@ -17,6 +17,8 @@ export interface LogWriter {
   write(line: string): boolean
   /** Writes what waits, at once (pino calls it with a callback). */
   flush(done?: (error?: Error) => void): void
+  /** Bytes of lines (and of a note of dropped lines) not yet written. */
+  waitingBytes(): number
 }
 
 /** Sleeps the thread for `ms` (a retry on a full pipe, within a bounded budget). */
@@ -148,11 +150,17 @@ export function batchedLogWriter(fd: number): LogWriter {
       writeWaiting()
       done?.()
     },
+    waitingBytes: () => (broken ? 0 : used + (dropped > 0 ? 1 : 0)),
   }
-  // At exit, what waits is written, within the budget (a full pipe may not take it all).
+  // At exit, what waits is written, and then the count of lines dropped since the last note, within
+  // the budget (a full pipe may not take it all).
   process.on('exit', () => {
     if (timer !== null) clearTimeout(timer)
-    if (used > 0 && !broken) writeWithin(waiting, used)
+    if (used > 0 && !broken) used -= writeWithin(waiting, used)
+    if (used === 0) {
+      noteDropped()
+      if (used > 0 && !broken) writeWithin(waiting, used)
+    }
   })
   writers.set(fd, writer)
   return writer
