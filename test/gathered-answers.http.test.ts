@@ -26,7 +26,10 @@ describe('answers gathered from kept event texts, many at once', () => {
   it('answers each of 60 concurrent reads with its own events', async () => {
     const all = await requestJson(`${server.baseUrl}/local/good`)
     const everything = all.body as { event: { se_label: string } }[]
-    expect(everything).toHaveLength(EVENTS)
+    // Newest first: the labels sent, in the reverse order.
+    expect(everything.map((e) => e.event.se_label)).toEqual(
+      Array.from({ length: EVENTS }, (_, n) => label(EVENTS - 1 - n)),
+    )
     expect(Number(all.headers.get('content-length'))).toBeGreaterThan(64 * 1024)
 
     const reads = Array.from({ length: 60 }, (_, n) => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestJson } from './support/api-client.js'
-import { startTestApp, type TestApp } from './support/test-app.js'
+import { FakeClock, startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 import { SELF_DESC_METASCHEMA_URI } from '../src/iglu/self-describing.js'
 
@@ -21,6 +21,7 @@ describe("Iglu Server's API, as igluctl and Iglu clients meet it", () => {
   let base: string
   let adminKey: string
   let keys: { read: string; write: string }
+  const clock = new FakeClock()
   const api = (path: string) => `${base}/dev/api${path}`
   const call = (method: string, path: string, key: string | null, body?: unknown) =>
     requestJson(api(path), {
@@ -34,7 +35,7 @@ describe("Iglu Server's API, as igluctl and Iglu clients meet it", () => {
     })
 
   beforeAll(async () => {
-    floe = await startTestApp(testConfig())
+    floe = await startTestApp(testConfig(), { clock })
     const startup = floe.app.startup
     if (startup.kind !== 'initial') throw new Error('expected initial credentials')
     base = `${floe.baseUrl}/iglu/${startup.organizationId}`
@@ -88,7 +89,7 @@ describe("Iglu Server's API, as igluctl and Iglu clients meet it", () => {
     const before = (
       await call('GET', '/schemas/com.acme/patched/jsonschema/1-0-0?repr=meta', keys.read)
     ).body.metadata
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    clock.advanceSeconds(1)
     expect((await put('patched', '1-0-0', '', { description: 'patched' })).status).toBe(200)
     const after = (
       await call('GET', '/schemas/com.acme/patched/jsonschema/1-0-0?repr=meta', keys.read)

@@ -5,6 +5,7 @@ import { transform } from 'snowplow-analytics-sdk'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../src/config/config.js'
 import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'
+import { pollUntil } from './support/poll-until.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
@@ -134,7 +135,8 @@ describeWithSharedData('event outputs', () => {
   })
 
   it('prints the events of every answered request before the server stops, even one whose schema is still being fetched', async () => {
-    // An Iglu server that takes its time: the event's processing is still waiting for it when close() is called.
+    // An Iglu server that answers only once close() was called: the event's processing is still
+    // waiting for it then.
     const slowSchema = {
       $schema:
         'http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#',
@@ -142,14 +144,14 @@ describeWithSharedData('event outputs', () => {
       type: 'object',
     }
     let lookups = 0
+    let openGate: () => void = () => undefined
+    const gate = new Promise<void>((resolve) => (openGate = resolve))
     const iglu = createServer((_request, response) => {
       lookups++
-      setTimeout(
-        () =>
-          response
-            .writeHead(200, { 'content-type': 'application/json' })
-            .end(JSON.stringify(slowSchema)),
-        300,
+      void gate.then(() =>
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify(slowSchema)),
       )
     })
     await new Promise<void>((resolve) => iglu.listen(0, '127.0.0.1', resolve))
@@ -166,6 +168,7 @@ describeWithSharedData('event outputs', () => {
       }),
       { stdout: stream },
     )
+    let closing: Promise<void> | null = null
     try {
       const ue = JSON.stringify({
         schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0',
@@ -175,8 +178,18 @@ describeWithSharedData('event outputs', () => {
         `${server.baseUrl}/i?${q({ e: 'ue', p: 'web', aid: 'closing', ue_pr: ue })}`,
       )
       expect(answer.status).toBe(200)
+      await pollUntil(
+        async () => lookups,
+        (n) => n > 0,
+        'the schema to be asked for',
+      )
+      closing = server.close()
+      expect(lines).toEqual([])
+      openGate()
+      await closing
     } finally {
-      await server.close()
+      openGate()
+      if (closing === null) await server.close()
       await new Promise((resolve) => iglu.close(resolve))
     }
     expect(lookups).toBeGreaterThan(0)

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { isFullTier } from '../../../test/support/fuzz-settings.js'
 import { countTurns } from '../../../test/support/event-loop-watch.js'
 import { answerText } from '../../../test/support/json-answer.js'
+import { pollUntil } from '../../../test/support/poll-until.js'
 import {
   CommaLedJson,
   jsonArrayAnswer,
@@ -87,8 +88,12 @@ describe('JSON arrays written an item at a time', () => {
       expect((chunk as Buffer).toString().startsWith('[')).toBe(true)
       break // the client reads one chunk and goes
     }
-    await new Promise((resolve) => setImmediate(resolve))
-    expect(closed).toBe(true)
+    await pollUntil(
+      async () => closed,
+      (done) => done,
+      'the pages to be closed',
+      5_000,
+    )
     expect(produced).toBeLessThan(20)
   })
 

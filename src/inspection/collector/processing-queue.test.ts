@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { pollUntil } from '../../../test/support/poll-until.js'
 import { ProcessingQueue } from './processing-queue.js'
 
 /** A promise the test resolves when it chooses. */
@@ -76,8 +77,12 @@ describe('ProcessingQueue', () => {
       done.push('slow')
     })
     queue.add(async () => void done.push('fast'))
-    await new Promise((resolve) => setImmediate(resolve))
-    await new Promise((resolve) => setImmediate(resolve))
+    await pollUntil(
+      async () => done,
+      (names) => names.length > 0,
+      'the fast work to be done',
+      5_000,
+    )
     expect(done).toEqual(['fast'])
     slow.open()
     await queue.settled()

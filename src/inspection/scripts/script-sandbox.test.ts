@@ -102,13 +102,11 @@ describe('the JavaScript sandbox', () => {
       if (event.getApp_id() === 'loop') while (true) {}
       return null
     }`)
-    const started = performance.now()
     expect(sandbox.run(call('loop'))).toEqual({
       kind: 'failed',
       message:
         'Error during execution of JavaScript function: [the script ran longer than its budget of 100 ms]',
     })
-    expect(performance.now() - started).toBeLessThan(5_000)
     expect(sandbox.run(call('shop'))).toMatchObject({ kind: 'returned', output: '[]' })
   })
 
