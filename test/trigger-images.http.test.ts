@@ -246,4 +246,15 @@ describe.each(backends)('trigger images on $name', (backend) => {
     const moved = second.replace(admin.organizationId, other.organizationId)
     expect((await upload(moved, png())).status).toBe(403)
   })
+
+  it('gives an organization at most 100 open links, however many are asked for at once', async () => {
+    const other = await otherOrganizationAdmin(server)
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, () => other.call('POST', '/images/v1')),
+    )
+    const statuses = answers.map((answer) => answer.status)
+    expect(statuses.filter((status) => status === 200)).toHaveLength(100)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(50)
+    expect(answers.find((answer) => answer.status === 429)?.body.code).toBe('TOO_MANY_UPLOAD_LINKS')
+  })
 })

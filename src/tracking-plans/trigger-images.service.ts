@@ -66,17 +66,19 @@ export function createTriggerImagesService(deps: {
     async createUploadLink(organizationId: string): Promise<{ id: string; token: string }> {
       const now = clock.now()
       await store.forgetUnconfirmed(organizationId, new Date(now.getTime() - UNCONFIRMED_KEPT_MS))
-      if ((await store.openLinks(organizationId, now)) >= MAX_OPEN_UPLOAD_LINKS)
-        throw new TooManyUploadLinksError(MAX_OPEN_UPLOAD_LINKS)
       const id = randomUUID()
       const token = randomBytes(32).toString('base64url')
-      await store.addLink({
-        id,
-        organizationId,
-        tokenSha256: sha256Hex(token),
-        expiresAt: new Date(now.getTime() + UPLOAD_LINK_SECONDS * 1000),
-        createdAt: now,
-      })
+      const added = await store.addLinkIfRoom(
+        {
+          id,
+          organizationId,
+          tokenSha256: sha256Hex(token),
+          expiresAt: new Date(now.getTime() + UPLOAD_LINK_SECONDS * 1000),
+          createdAt: now,
+        },
+        MAX_OPEN_UPLOAD_LINKS,
+      )
+      if (!added) throw new TooManyUploadLinksError(MAX_OPEN_UPLOAD_LINKS)
       return { id, token }
     },
 

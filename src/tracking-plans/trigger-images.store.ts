@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { isUuid } from '../shared/index.js'
 import type { TrackingPlanTables } from './tracking-plan.tables.js'
@@ -29,18 +29,6 @@ export type UploadOutcome = 'saved' | 'gone' | 'used' | 'expired'
 /** Trigger images and their bytes, per organization. */
 export function createTriggerImagesStore(db: Kysely<TrackingPlanTables>) {
   return {
-    /** Links not yet used and not expired: each may still bring an image. */
-    async openLinks(organizationId: string, now: Date): Promise<number> {
-      const row = await db
-        .selectFrom('trigger_images')
-        .select((eb) => eb.fn.countAll<string>().as('count'))
-        .where('organization_id', '=', organizationId)
-        .where('upload_token_sha256', 'is not', null)
-        .where('upload_expires_at', '>', now)
-        .executeTakeFirstOrThrow()
-      return Number(row.count)
-    },
-
     /** Forgets the images never confirmed whose link expired before `before`, with their bytes. */
     async forgetUnconfirmed(organizationId: string, before: Date): Promise<void> {
       await db
@@ -51,23 +39,45 @@ export function createTriggerImagesStore(db: Kysely<TrackingPlanTables>) {
         .execute()
     },
 
-    async addLink(link: {
-      id: string
-      organizationId: string
-      tokenSha256: string
-      expiresAt: Date
-      createdAt: Date
-    }): Promise<void> {
-      await db
-        .insertInto('trigger_images')
-        .values({
-          id: link.id,
-          organization_id: link.organizationId,
-          upload_token_sha256: link.tokenSha256,
-          upload_expires_at: link.expiresAt,
-          created_at: link.createdAt,
-        })
-        .execute()
+    /**
+     * Adds a link unless the organization already has `max` open ones: counted and added in one
+     * transaction that holds the organization's link lock, so that requests at once (on any
+     * instance sharing the database) cannot each count room for themselves. Whether it was added.
+     */
+    async addLinkIfRoom(
+      link: {
+        id: string
+        organizationId: string
+        tokenSha256: string
+        expiresAt: Date
+        createdAt: Date
+      },
+      max: number,
+    ): Promise<boolean> {
+      return db.transaction().execute(async (tx) => {
+        await sql`select pg_advisory_xact_lock(hashtextextended(${`upload-links:${link.organizationId}`}, 0))`.execute(
+          tx,
+        )
+        const open = await tx
+          .selectFrom('trigger_images')
+          .select((eb) => eb.fn.countAll<string>().as('count'))
+          .where('organization_id', '=', link.organizationId)
+          .where('upload_token_sha256', 'is not', null)
+          .where('upload_expires_at', '>', link.createdAt)
+          .executeTakeFirstOrThrow()
+        if (Number(open.count) >= max) return false
+        await tx
+          .insertInto('trigger_images')
+          .values({
+            id: link.id,
+            organization_id: link.organizationId,
+            upload_token_sha256: link.tokenSha256,
+            upload_expires_at: link.expiresAt,
+            created_at: link.createdAt,
+          })
+          .execute()
+        return true
+      })
     },
 
     async find(organizationId: string, id: string): Promise<StoredTriggerImage | null> {
