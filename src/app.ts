@@ -119,10 +119,19 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
         )
   const store = await createDb(config.db)
   let inspection: Inspection | null = null
+  let eventsDatabase: Store | null = null
   // A server starts its threads with itself, so the first costly request pays no thread start-up.
   const costlyWork = new CostlyWorkPool(config.workers)
   try {
     const warm = config.workers.eager ? costlyWork.warmUp() : Promise.resolve()
+    // A database of the events' own is reached before anything is written to the main one.
+    const storage = config.inspection.storage
+    if (storage.kind === 'postgres' && storage.url !== null)
+      eventsDatabase = await createDb({
+        kind: 'postgres',
+        url: storage.url,
+        setting: 'FLOE_EVENTS_DATABASE_URL, --events-database-url',
+      })
     await migrateToLatest(store.db)
     const auth = await openAuth({
       db: store.db.withTables<AuthTables>(),
@@ -247,6 +256,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     const opened = await openInspection(config.inspection, {
       registrySchemas: registry.published,
       database: store.db,
+      eventsDatabase,
       now: nowMillis,
       log: http.log,
       stdout: deps.stdout ?? process.stdout,
@@ -312,6 +322,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     }
   } catch (error) {
     await inspection?.close()
+    await eventsDatabase?.close()
     await store.close()
     await costlyWork.close()
     throw error

@@ -59,7 +59,12 @@ export type DatabaseConfig =
        */
       readonly optimizeWasm?: boolean | undefined
     }
-  | { readonly kind: 'postgres'; readonly url: string }
+  | {
+      readonly kind: 'postgres'
+      readonly url: string
+      /** The setting that gave the URL, named when the server cannot be used; absent: `DATABASE_URL`. */
+      readonly setting?: string | undefined
+    }
 
 /** Credentials that start-up makes sure exist, for automated deployments. */
 export interface BootstrapCredentials {

@@ -109,7 +109,7 @@ function durablePgliteOptions(
  */
 /** A PostgreSQL server that cannot be reached or used at start-up (its password never said). */
 export class DatabaseUnreachableError extends Error {
-  constructor(url: string, cause: unknown) {
+  constructor(url: string, cause: unknown, setting = 'DATABASE_URL') {
     let place = 'the PostgreSQL server'
     try {
       const parsed = new URL(url)
@@ -119,7 +119,7 @@ export class DatabaseUnreachableError extends Error {
     }
     const code = (cause as NodeJS.ErrnoException).code
     super(
-      `Cannot use ${place}: ${(cause as Error).message}${code === undefined ? '' : ` (${code})`}`,
+      `Cannot use ${place} (${setting}): ${(cause as Error).message}${code === undefined ? '' : ` (${code})`}`,
       {
         cause,
       },
@@ -179,7 +179,7 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
         ;(await pool.connect()).release()
       } catch (error) {
         await pool.end().catch(() => undefined)
-        throw new DatabaseUnreachableError(config.url, error)
+        throw new DatabaseUnreachableError(config.url, error, config.setting)
       }
       return closingOnce(
         new Kysely<NoTables>({ dialect: new PostgresDialect({ pool }) }),

@@ -35,7 +35,7 @@ describe('a store that cannot be used', () => {
     const error = (await opened.catch((caught: unknown) => caught)) as Error
     expect(error.message).toMatch(
       new RegExp(
-        `^Cannot use the PostgreSQL server 127\\.0\\.0\\.1:${port}/app: .*\\(ECONNREFUSED\\)$`,
+        `^Cannot use the PostgreSQL server 127\\.0\\.0\\.1:${port}/app \\(DATABASE_URL\\): .*\\(ECONNREFUSED\\)$`,
       ),
     )
     expect(error.message).not.toContain('s3cret')

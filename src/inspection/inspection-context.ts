@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream'
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { InspectionConfig } from '../config/index.js'
-import type { NoTables } from '../db/index.js'
+import type { NoTables, Store } from '../db/index.js'
 import { BODY_LIMITS } from '../http/index.js'
 import type { SchemaKey } from '../iglu/index.js'
 import { microDisabledRoutes, microRoutes } from './api/micro.routes.js'
@@ -49,6 +49,8 @@ export async function openInspection(
     readonly registrySchemas: RegistrySchemas
     /** The registry's database, where PostgreSQL event storage keeps events unless given its own. */
     readonly database: Kysely<NoTables>
+    /** With PostgreSQL event storage in a database of its own: that database, opened; closed with the service. */
+    readonly eventsDatabase?: Store | null
     readonly now: () => number
     readonly log: FastifyBaseLogger
     /** Where `--output-tsv`/`--output-json` print. */
@@ -111,6 +113,7 @@ export async function openInspection(
   )
   const events = await openEventStore(config, {
     database: deps.database,
+    eventsDatabase: deps.eventsDatabase ?? null,
     now,
     onError: (error) => log.error({ err: error }, 'cleaning up inspected events failed'),
   })

@@ -1,6 +1,6 @@
 import type { InspectionConfig } from '../../config/index.js'
 import type { Kysely } from 'kysely'
-import { createDb, migrateToLatest, type NoTables } from '../../db/index.js'
+import { createDb, migrateToLatest, type NoTables, type Store } from '../../db/index.js'
 import { startEventRetention } from './event-retention.js'
 import type { EventStore } from './event-store.js'
 import { MemoryEventStore } from './memory-event-store.js'
@@ -22,7 +22,13 @@ export interface OpenEventStore {
  */
 export async function openEventStore(
   config: InspectionConfig,
-  deps: { database: Kysely<NoTables>; now: () => number; onError: (error: unknown) => void },
+  deps: {
+    database: Kysely<NoTables>
+    /** The events' own database (`storage.url`), opened already; it is opened here when not. */
+    eventsDatabase?: Store | null
+    now: () => number
+    onError: (error: unknown) => void
+  },
 ): Promise<OpenEventStore> {
   const storage = config.storage
   if (storage.kind === 'memory') {
@@ -35,7 +41,15 @@ export async function openEventStore(
       close: async () => undefined,
     }
   }
-  const own = storage.url === null ? null : await createDb({ kind: 'postgres', url: storage.url })
+  const own =
+    storage.url === null
+      ? null
+      : (deps.eventsDatabase ??
+        (await createDb({
+          kind: 'postgres',
+          url: storage.url,
+          setting: 'FLOE_EVENTS_DATABASE_URL, --events-database-url',
+        })))
   let retention: ReturnType<typeof startEventRetention> | null = null
   const close = async () => {
     await retention?.stop()
