@@ -177,6 +177,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       now: nowMillis,
       background,
       inspected: { organizationId: inspectedOrganizationId, env: config.inspection.env },
+      sharedWithOtherInstances: store.kind !== 'pglite',
     })
     const designSchema = pooledDesignSchemaCheck(costlyWork)
     const plans = createTrackingPlans({

@@ -22,6 +22,7 @@ import {
   VersionGapError,
 } from './registry.errors.js'
 import type { RegistryService } from './registry.service.js'
+import type { CrossInstanceLock } from './iglu-write-lock.js'
 import type { Env } from './registry.store.js'
 import { blocksProduction } from './version-change.js'
 
@@ -94,20 +95,26 @@ function describedByPath(body: Record<string, unknown>, text: string | null, key
 export function createIgluWrites(deps: {
   readonly service: RegistryService
   readonly repository: IgluRepository
+  /** With instances sharing a PostgreSQL server: the lock they all respect, taken for each write. */
+  readonly crossInstance?: CrossInstanceLock | undefined
 }) {
   // An Iglu write checks, then deploys twice, then sets availability: two writes of one structure
   // at once could each pass the checks the other's write then breaks (a PROD version written
-  // twice, versions of mixed availability), so they go one after the other.
+  // twice, versions of mixed availability), so they go one after the other, on every instance
+  // sharing the database.
   const oneAtATime = new OneAtATimeByKey()
   return {
     write: (write: IgluWrite): Promise<IgluWriteOutcome> => {
       const key = keyOf(write)
-      return key === null
-        ? writeThroughIglu(deps, write)
-        : oneAtATime.run(
-            JSON.stringify([write.organizationId, key.vendor, key.name, key.format]),
-            () => writeThroughIglu(deps, write),
-          )
+      if (key === null) return writeThroughIglu(deps, write)
+      const lockKey = JSON.stringify([write.organizationId, key.vendor, key.name, key.format])
+      const { crossInstance } = deps
+      // Waiters of this process queue here, holding no connection; then the instances' lock.
+      return oneAtATime.run(lockKey, () =>
+        crossInstance === undefined
+          ? writeThroughIglu(deps, write)
+          : crossInstance(`iglu-write:${lockKey}`, () => writeThroughIglu(deps, write)),
+      )
     },
   }
 }

@@ -8,6 +8,7 @@ import { createDataStructureCatalog, type DataStructureCatalog } from './data-st
 import { createDeployedSchemaCache } from './deployed-schema-cache.js'
 import { createIgluRepository, type IgluRepository } from './iglu-repository.js'
 import { createIgluWrites, type IgluWrites } from './iglu-publish.js'
+import { crossInstanceLock } from './iglu-write-lock.js'
 import type { RegistryTables } from './registry.table.js'
 import type { RegistryServiceDeps } from './registry-requests.js'
 import { createRegistryService, type RegistryService } from './registry.service.js'
@@ -74,6 +75,8 @@ export function createRegistry(deps: {
   readonly now: () => number
   readonly background: Pick<BackgroundTasks, 'run'>
   readonly inspected: { readonly organizationId: string | null; readonly env: 'DEV' | 'PROD' }
+  /** Whether other instances share the database (a PostgreSQL server): Iglu writes then lock across them. */
+  readonly sharedWithOtherInstances?: boolean
 }): Registry {
   const repository = createIgluRepository(deps.db)
   const { organizationId, env } = deps.inspected
@@ -106,7 +109,12 @@ export function createRegistry(deps: {
   return {
     service,
     repository,
-    igluWrites: createIgluWrites({ service, repository }),
+    igluWrites: createIgluWrites({
+      service,
+      repository,
+      crossInstance:
+        deps.sharedWithOtherInstances === true ? crossInstanceLock(deps.db) : undefined,
+    }),
     catalog: createDataStructureCatalog(deps.db),
     published: { lookup: (key) => published.lookup(key), peek: (key) => published.peek(key) },
   }
