@@ -34,6 +34,7 @@ import {
 import { BUILD_DIR } from './package-root.js'
 import { packageVersion } from './package-version.js'
 import {
+  adoptAbandonedRequests,
   createRegistry,
   igluHealthRoutes,
   igluServerRoutes,
@@ -73,6 +74,12 @@ export interface AppDeps {
   readonly stdout?: Writable
   /** Where the log goes, as JSON lines; by default as `http/log-stream.ts` decides. */
   readonly logStream?: Writable
+  /**
+   * With a PostgreSQL server: how often this instance finishes the validation and deployment
+   * requests that another instance accepted a minute or more ago and never finished (it stopped for
+   * good). 60 s; tests shorten it.
+   */
+  readonly abandonedRequestsCheckMs?: number
 }
 
 export interface FloeApp {
@@ -296,8 +303,16 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       http.log.warn(
         `Finishing ${interrupted} validation or deployment request(s) accepted before the server stopped`,
       )
+    const adoption =
+      store.kind === 'pglite'
+        ? null
+        : adoptAbandonedRequests(registry.service, {
+            everyMs: deps.abandonedRequestsCheckMs ?? 60_000,
+            log: http.log,
+          })
 
     http.addHook('onClose', async () => {
+      adoption?.stop()
       // Answered collector requests are stored before the stores close.
       await opened.close()
       await background.drain()

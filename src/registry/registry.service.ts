@@ -3,9 +3,9 @@ import { schemaMigration, type SchemaMigration } from './schema-migrations.js'
 import { misversionedWarning, versionChange } from './version-change.js'
 import { deployWithChange } from './checked-deployment.js'
 import { isUuid } from '../shared/index.js'
-import type { PendingWork, StructureMeta } from './registry.table.js'
+import type { StructureMeta } from './registry.table.js'
+import { createAcceptedRequests } from './accepted-requests.js'
 import {
-  failedRequestResult,
   type MetaInput,
   type MigrationInput,
   type RegistryServiceDeps,
@@ -206,50 +206,26 @@ export function createRegistryService(deps: RegistryServiceDeps) {
     return result
   }
 
-  const pendingResult = (id: string): RequestResult => ({
-    id,
-    completed: false,
-    success: false,
-    errors: null,
-    warnings: null,
-    info: null,
-    message: 'in progress',
-  })
-
-  /** Does the work of an accepted request after the answer; a failure becomes its final result. */
-  function finishLater(organizationId: string, id: string, work: PendingWork): void {
-    deps.background.run(async () => {
-      try {
-        if (work.kind === 'validation')
-          await validate(organizationId, id, work.body, { isAccepted: true })
-        else
-          await deploy(
+  const accepted = createAcceptedRequests({
+    store,
+    background: deps.background,
+    finish: (organizationId, id, work) =>
+      work.kind === 'validation'
+        ? validate(organizationId, id, work.body, { isAccepted: true })
+        : deploy(
             organizationId,
             id,
             work.request,
             { patch: work.patch, initiator: work.initiator },
             { isAccepted: true },
-          )
-      } catch (error) {
-        await store.finishRequest(id, failedRequestResult(id, error))
-      }
-    })
-  }
-
-  /** Accepts the request now, keeping its input with it, and does the work after answering; the client polls by id. */
-  async function later(organizationId: string, work: PendingWork) {
-    const id = randomUUID()
-    const pending = pendingResult(id)
-    await store.acceptRequest({ id, organizationId, kind: work.kind, result: pending, work })
-    finishLater(organizationId, id, work)
-    return pending
-  }
+          ),
+  })
 
   return {
     validate: (organizationId: string, body: ValidationBody, options: { dryRun?: boolean } = {}) =>
       validate(organizationId, randomUUID(), body, options),
     validateLater: (organizationId: string, body: ValidationBody) =>
-      later(organizationId, { kind: 'validation', body }),
+      accepted.accept(organizationId, { kind: 'validation', body }),
     deploy: (
       organizationId: string,
       request: DeploymentRequest,
@@ -262,20 +238,19 @@ export function createRegistryService(deps: RegistryServiceDeps) {
     ) {
       checkDeploymentRequest(request, options.initiator)
       const { initiator } = options // kept with the work: its callers give only its own fields
-      return later(organizationId, { kind: 'deployment', request, patch: options.patch, initiator })
+      return accepted.accept(organizationId, {
+        kind: 'deployment',
+        request,
+        patch: options.patch,
+        initiator,
+      })
     },
 
-    /**
-     * Finishes the requests that were accepted but not finished when a server stopped (a crash, a kill):
-     * run once at start-up. Instances sharing one database may both run a request; the first result stays,
-     * and doing a validation or deployment twice changes nothing more.
-     */
-    async finishInterruptedRequests(): Promise<number> {
-      const unfinished = await store.unfinishedRequests()
-      for (const request of unfinished)
-        finishLater(request.organizationId, request.id, request.work)
-      return unfinished.length
-    },
+    /** Finishes the requests accepted before a server stopped: run once at start-up. */
+    finishInterruptedRequests: () => accepted.finishInterrupted(),
+    /** Finishes the requests another instance accepted `olderThanSeconds` ago or more and left. */
+    finishAbandonedRequests: (olderThanSeconds: number) =>
+      accepted.finishAbandoned(olderThanSeconds),
 
     async findRequest(organizationId: string, kind: 'validation' | 'deployment', id: string) {
       const result = isUuid(id)

@@ -291,14 +291,15 @@ export function createRegistryStore(db: Kysely<RegistryTables>) {
       return updated.numUpdatedRows > 0n
     },
 
-    /** Accepted requests whose work is not finished, oldest first. */
-    async unfinishedRequests(): Promise<
+    /** Accepted requests whose work is not finished, oldest first; those accepted long enough ago. */
+    async unfinishedRequests({ olderThanSeconds = 0 } = {}): Promise<
       { id: string; organizationId: string; work: PendingWork }[]
     > {
       const rows = await db
         .selectFrom('registry_requests')
         .select(['id', 'organization_id', 'pending_work'])
         .where('pending_work', 'is not', null)
+        .where('created_at', '<=', sql<Date>`now() - make_interval(secs => ${olderThanSeconds})`)
         .orderBy('created_at')
         .execute()
       return rows.flatMap((row) =>
