@@ -74,6 +74,13 @@ describe('an event against its specification', () => {
       'entity',
       'appId',
     ])
+    // Each entity's violation says which entity it is.
+    const entities = (atOnce as SpecificationCheck).violations.filter((v) => v.rule === 'entity')
+    expect(entities.map((v) => [v.entity, v.message])).toEqual([
+      [0, 'entity: {"sku":1}'],
+      [1, 'entity: {"sku":2}'],
+    ])
+    expect((atOnce as SpecificationCheck).violations[0]).not.toHaveProperty('entity')
     for (const later of [['event'], ['entity'], ['event', 'entity']]) {
       const checked = checkEventSpecification(event, index, validation(later))
       expect(checked).toBeInstanceOf(Promise)

@@ -6,6 +6,19 @@ import {
   type IgluValidation,
   type ValidationVerdict,
 } from '../iglu-validation.js'
+import {
+  listedViolations,
+  validationEntity,
+  type SpecificationViolation,
+  type UncheckedRestriction,
+} from './specification-verdict.js'
+
+export {
+  EVENT_SPECIFICATION_VALIDATION,
+  MAX_LISTED_VIOLATIONS,
+  type SpecificationViolation,
+  type UncheckedRestriction,
+} from './specification-verdict.js'
 
 /**
  * Events checked against their event specification (tracking scenario), on top of their data
@@ -15,8 +28,6 @@ import {
  */
 
 export const EVENT_SPECIFICATION_ENTITY = 'com.snowplowanalytics.snowplow/event_specification'
-export const EVENT_SPECIFICATION_VALIDATION =
-  'iglu:com.snowplowanalytics.snowplow/event_specification_validation/jsonschema/1-0-0'
 
 const NO_DATA = Object.freeze({})
 
@@ -89,28 +100,6 @@ export function indexSpecifications(specs: readonly EventSpecification[]): Speci
   }
 }
 
-/** One way an event breaks its specification. */
-export interface SpecificationViolation {
-  readonly message: string
-  /** The Iglu URI of the event or entity concerned, if one is. */
-  readonly schema: string | null
-  /** Where in it (`$.quantity`), or in the event (`$.app_id`, `$.contexts` for an entity's cardinality); null for the event as a whole. */
-  readonly path: string | null
-  /** The rule broken: a JSON Schema keyword of the specification's restrictions, or `minCardinality`, `maxCardinality`, `appId`, `published`, `eventSchema`, `specificationVersion`, `specificationExists`. */
-  readonly rule: string
-  readonly specificationVersion: number | null
-}
-
-/**
- * A restriction of the specification that was not checked: its schema is one Floe will not run
- * (a pattern RE2 cannot run, too costly), which the specification's write answered as
- * SchemaUndecidable. Not a violation: the event is not judged by it.
- */
-export interface UncheckedRestriction {
-  readonly schema: string | null
-  readonly message: string
-}
-
 export interface SpecificationCheck {
   readonly specificationId: string
   /** `entity`: named by the event's event_specification entity; `inferred`: the one specification of its event schema. */
@@ -163,6 +152,7 @@ function restrictionViolations(
   reports: readonly DataReport[],
   schema: string | null,
   version: number,
+  entity: number | null,
 ): SpecificationViolation[] {
   return reports.map((report) => ({
     message: report.message,
@@ -170,6 +160,7 @@ function restrictionViolations(
     path: report.path,
     rule: report.keyword,
     specificationVersion: version,
+    ...(entity === null ? {} : { entity }),
   }))
 }
 
@@ -197,7 +188,12 @@ function violationsOf(
   const found: Findings = []
   const add = (rule: string, message: string, schema: string | null, path: string | null) =>
     found.push({ message, schema, path, rule, specificationVersion: version })
-  const restrict = (schema: Record<string, unknown>, data: unknown, schemaUri: string | null) => {
+  const restrict = (
+    schema: Record<string, unknown>,
+    data: unknown,
+    schemaUri: string | null,
+    entity: number | null,
+  ) => {
     const verdict = iglu.validateWith(schema, data)
     const violations = (settled: ValidationVerdict) => {
       if (settled.kind !== 'invalid' || settled.error.error !== 'ValidationError') return []
@@ -208,6 +204,7 @@ function violationsOf(
         reports.filter((report) => !isUnusableSchemaReport(report)),
         schemaUri,
         version,
+        entity,
       )
     }
     if (verdict instanceof Promise) found.push(verdict.then(violations))
@@ -232,9 +229,12 @@ function violationsOf(
       null,
     )
   else if (spec.eventSchema !== null && specified !== null)
-    restrict(spec.eventSchema, specified.data, eventSchema)
+    restrict(spec.eventSchema, specified.data, eventSchema, null)
   for (const rule of spec.entities) {
-    const matching = event.contexts.filter((entity) => sameSchemaFamily(entity.schema, rule.source))
+    const matching: number[] = []
+    event.contexts.forEach((entity, index) => {
+      if (sameSchemaFamily(entity.schema, rule.source)) matching.push(index)
+    })
     if (matching.length < rule.minCardinality)
       add(
         'minCardinality',
@@ -250,7 +250,10 @@ function violationsOf(
         '$.contexts',
       )
     if (rule.schema === null) continue
-    for (const entity of matching) restrict(rule.schema, entity.data, entity.schema)
+    for (const index of matching) {
+      const entity = event.contexts[index]!
+      restrict(rule.schema, entity.data, entity.schema, index)
+    }
   }
   if (!allowsApp(spec, event))
     add(
@@ -260,57 +263,6 @@ function violationsOf(
       '$.app_id',
     )
   return settledFindings(found)
-}
-
-/**
- * The most violations a verdict lists. An event of thousands of entities, each breaking its
- * restriction, would otherwise keep one violation per entity and keyword with the event.
- */
-export const MAX_LISTED_VIOLATIONS = 100
-
-/**
- * The violations a verdict lists: the first MAX_LISTED_VIOLATIONS, then the first of each rule not
- * yet listed (a verdict still names every rule broken, for filters and coverage); and how many of
- * the others it leaves out.
- */
-export function listedViolations(violations: SpecificationViolation[]): {
-  listed: SpecificationViolation[]
-  notListed: number
-} {
-  if (violations.length <= MAX_LISTED_VIOLATIONS) return { listed: violations, notListed: 0 }
-  const listed = violations.slice(0, MAX_LISTED_VIOLATIONS)
-  const rules = new Set(listed.map((violation) => violation.rule))
-  for (const violation of violations.slice(MAX_LISTED_VIOLATIONS)) {
-    if (rules.has(violation.rule)) continue
-    rules.add(violation.rule)
-    listed.push(violation)
-  }
-  return { listed, notListed: violations.length - listed.length }
-}
-
-/** Restrictions left unchecked, each (schema and message) once. */
-function distinctUnchecked(unchecked: readonly UncheckedRestriction[]): UncheckedRestriction[] {
-  const seen = new Map<string, UncheckedRestriction>()
-  for (const item of unchecked) seen.set(`${item.schema ?? ''}\u0000${item.message}`, item)
-  return [...seen.values()]
-}
-
-function validationEntity(
-  violations: readonly SpecificationViolation[],
-  specification: Record<string, unknown>,
-  unchecked: readonly UncheckedRestriction[] = [],
-  notListed = 0,
-): SelfDescribing {
-  return {
-    schema: EVENT_SPECIFICATION_VALIDATION,
-    data: {
-      isValid: violations.length === 0,
-      errors: violations,
-      ...(notListed === 0 ? {} : { errorsNotListed: notListed }),
-      eventSpecification: specification,
-      ...(unchecked.length === 0 ? {} : { notChecked: distinctUnchecked(unchecked) }),
-    },
-  }
 }
 
 /**
