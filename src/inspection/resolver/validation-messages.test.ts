@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { createAjv } from '../../iglu/index.js'
-import { dataReport, type AjvIssue } from './validation-messages.js'
+import {
+  dataReport,
+  MAX_QUOTED_CHARS,
+  MAX_REPORT_TEXT_CHARS,
+  type AjvIssue,
+} from './validation-messages.js'
 
 const ajv = createAjv({ allErrors: true })
 
@@ -63,5 +68,47 @@ describe("validation messages in Enrich's wording", () => {
       '$.not: should not be valid to the schema {"type":"string"}',
     ])
     expect(messages({ type: 'integer' }, 'x')).toEqual(['$: string found, integer expected'])
+  })
+})
+
+describe('validation messages of a schema or a value far larger than a message', () => {
+  const huge = 'd'.repeat(900_000)
+  const cut = (text: string, limit: number) =>
+    `${text.slice(0, limit)}… (${text.length} characters in all)`
+
+  it('quote at most MAX_QUOTED_CHARS of a subschema or an enumeration, and cut a message at MAX_REPORT_TEXT_CHARS, saying how long it was', () => {
+    const notSchema = { not: { type: 'number', description: huge } }
+    const schema = {
+      type: 'object',
+      properties: {
+        a: { type: 'array', items: notSchema },
+        colour: { enum: [huge, 'red'] },
+        when: { type: 'string', format: 'date-time' },
+      },
+    }
+    const found = messages(schema, { a: [0, 1], colour: 'blue', when: huge })
+    const quotedNot = cut(JSON.stringify(notSchema.not), MAX_QUOTED_CHARS)
+    expect(found).toEqual([
+      `$.a[0]: should not be valid to the schema ${quotedNot}`,
+      `$.a[1]: should not be valid to the schema ${quotedNot}`,
+      `$.colour: does not have a value in the enumeration [${cut(`${huge}, red`, MAX_QUOTED_CHARS)}]`,
+      cut(`$.when: ${huge} is an invalid date-time`, MAX_REPORT_TEXT_CHARS),
+    ])
+  })
+
+  it('cut a path and a target named by a very long property', () => {
+    const name = 'k'.repeat(5_000)
+    const schema = { type: 'object', additionalProperties: false }
+    const validate = ajv.compile(schema)
+    const data = { [name]: 1 }
+    expect(validate(data)).toBe(false)
+    const report = dataReport((validate.errors as unknown as AjvIssue[])[0]!, data, schema)
+    expect(report.message).toBe(
+      cut(
+        `$.${name}: is not defined in the schema and the schema does not allow additional properties`,
+        MAX_REPORT_TEXT_CHARS,
+      ),
+    )
+    expect(report.targets).toEqual([cut(name, MAX_REPORT_TEXT_CHARS)])
   })
 })

@@ -44,6 +44,33 @@ const asText = (value: unknown): string =>
       ? ''
       : String(value)
 
+/**
+ * The most characters of a report's message, path or target, and of the part of a schema that a
+ * message quotes. Enrich's messages quote the whole subschema of a failed `not`/`anyOf`/`oneOf`/
+ * `allOf`, every value of an `enum` and an invalid date as sent: a schema with a 900 kB
+ * description made a 45 MB event of 1 kB. Past these, a text is cut and says how long it was.
+ */
+export const MAX_REPORT_TEXT_CHARS = 2_000
+export const MAX_QUOTED_CHARS = 1_000
+
+/** `text`, cut to `limit` characters with its length said when longer. */
+const cutTo = (text: string, limit: number): string =>
+  text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length} characters in all)`
+
+const bounded = (text: string) => cutTo(text, MAX_REPORT_TEXT_CHARS)
+
+/** A schema's parts as the messages quote them, bounded; each part written once, however often quoted. */
+const quotedParts = new WeakMap<object, string>()
+
+function quotedPart(value: object, write: (value: object) => string): string {
+  let text = quotedParts.get(value)
+  if (text === undefined) {
+    text = cutTo(write(value), MAX_QUOTED_CHARS)
+    quotedParts.set(value, text)
+  }
+  return text
+}
+
 /** The keyword's value in the schema (`#/properties/a/not` → the `not` subschema), when Ajv's path leads to it. */
 function keywordValue(schema: unknown, schemaPath: string): unknown {
   return schemaPath.startsWith('#') ? valueAt(schema, schemaPath.slice(1)) : undefined
@@ -58,7 +85,8 @@ function enrichMessage(issue: AjvIssue, path: string, data: unknown, schema: unk
   const limit = typeof p.writtenLimit === 'string' ? p.writtenLimit : String(p.limit)
   const subschema = () => {
     const value = keywordValue(schema, issue.schemaPath)
-    return value === undefined ? '' : ` ${JSON.stringify(value)}`
+    if (value === undefined) return ''
+    return ` ${value !== null && typeof value === 'object' ? quotedPart(value, (part) => JSON.stringify(part)) : JSON.stringify(value)}`
   }
   switch (issue.keyword) {
     case 'maximum':
@@ -83,7 +111,9 @@ function enrichMessage(issue: AjvIssue, path: string, data: unknown, schema: unk
       return `${path}: must be multiple of ${String(p.multipleOf)}`
     case 'enum': {
       const allowed = p.allowedValues
-      const listed = Array.isArray(allowed) ? allowed.map(asText).join(', ') : ''
+      const listed = Array.isArray(allowed)
+        ? quotedPart(allowed, (values) => (values as unknown[]).map(asText).join(', '))
+        : ''
       return `${path}: does not have a value in the enumeration [${listed}]`
     }
     case 'pattern':
@@ -114,8 +144,21 @@ function enrichMessage(issue: AjvIssue, path: string, data: unknown, schema: unk
   }
 }
 
-/** An Ajv error as a data report: Enrich's wording, with the keyword, path and targets Floe gives. */
+/**
+ * An Ajv error as a data report: Enrich's wording, with the keyword, path and targets Floe gives,
+ * each text at most MAX_REPORT_TEXT_CHARS.
+ */
 export function dataReport(issue: AjvIssue, data: unknown, schema: unknown): DataReport {
+  const report = reportOf(issue, data, schema)
+  return {
+    message: bounded(report.message),
+    path: bounded(report.path),
+    keyword: report.keyword,
+    targets: report.targets.map(bounded),
+  }
+}
+
+function reportOf(issue: AjvIssue, data: unknown, schema: unknown): DataReport {
   const path = jsonPath(issue.instancePath)
   switch (issue.keyword) {
     case 'type': {
