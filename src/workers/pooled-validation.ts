@@ -7,9 +7,9 @@ import {
 import type { CostlyWorkPool } from './costly-work-pool.js'
 
 /**
- * Event data against a schema too heavy to compile on the event loop, in the worker pool. A task
- * the pool stops makes the data invalid, naming the limit: the event becomes a bad row that says
- * why, as when its patterns cost too much to match.
+ * Event data against a schema too heavy to compile on the event loop, or a document too large to
+ * validate there, in the worker pool. A task the pool stops makes the data invalid, naming the
+ * limit: the event becomes a bad row that says why, as when its patterns cost too much to match.
  */
 export function pooledValidation(pool: CostlyWorkPool): OffloadedValidation {
   // A heavy schema's text is written once: a thread that compiled it recognises it by its text.
@@ -30,7 +30,7 @@ export function pooledValidation(pool: CostlyWorkPool): OffloadedValidation {
     const why =
       outcome.kind === 'stopped' ? outcome.detail : `unexpected answer ${outcome.answer.kind}`
     return invalidDocument(
-      `$: the data could not be validated against this large schema: ${why}`,
+      `$: the data could not be validated in a worker thread (a large schema or document): ${why}`,
       UNUSABLE_SCHEMA_KEYWORD,
     )
   }

@@ -6,7 +6,11 @@ import {
   writtenNumbersIn,
 } from '../../iglu/index.js'
 import { BoundedMemo } from '../../shared/index.js'
-import type { IgluValidation, ValidationVerdict } from '../pipeline/iglu-validation.js'
+import {
+  isLargeDocument,
+  type IgluValidation,
+  type ValidationVerdict,
+} from '../pipeline/iglu-validation.js'
 import type { IgluResolver } from './iglu-resolver.js'
 import {
   compileValidator,
@@ -152,7 +156,11 @@ export function createSchemaValidation(
     schema: Record<string, unknown>,
     data: unknown,
   ): ValidationVerdict | Promise<ValidationVerdict> {
-    if (what.kind === 'compiled') return verdictOf(what.validate, meter, schema, data)
+    if (what.kind === 'compiled') {
+      if (options.offload === undefined || !isLargeDocument(data))
+        return verdictOf(what.validate, meter, schema, data)
+      return options.offload(schema, data)
+    }
     if (what.kind === 'uncompilable') return what.verdict
     return (options.offload as OffloadedValidation)(schema, data)
   }
@@ -206,6 +214,9 @@ export function createSchemaValidation(
       if (resolution?.kind !== 'found') return undefined
       const already = knownAlready(resolution.schema)
       if (already === undefined || already.kind === 'in-thread') return undefined
+      // A large document goes to a worker thread: not at once.
+      if (already.kind === 'compiled' && options.offload !== undefined && isLargeDocument(data))
+        return undefined
       return judged(already, resolution.schema, data) as ValidationVerdict
     },
     validateWith,

@@ -2,7 +2,7 @@ import { keepsWrittenNumbers } from '../../../iglu/index.js'
 import { isIgluUri } from '../../../shared/index.js'
 import { parseJson } from '../adapt-payload.js'
 import type { EnrichedEvent, SelfDescribing } from '../canonical-event.js'
-import type { IgluValidation } from '../iglu-validation.js'
+import { noteDocumentText, type IgluValidation } from '../iglu-validation.js'
 import { recurringValue } from '../recurring-values.js'
 import { MAX_BAD_ROW_BYTES } from '../bad-rows.js'
 import { withOrigin } from '../failure-entities.js'
@@ -98,6 +98,7 @@ function wrapper(
     return null
   }
   const envelope = parsed.value
+  noteDocumentText(envelope.data, text.length)
   if (!criterion.test(envelope.schema)) {
     messages.push(
       withOrigin(
@@ -123,12 +124,14 @@ function entity(
   field: 'contexts' | 'unstruct',
   iglu: IgluValidation,
   messages: unknown[],
+  textLength: number,
 ): Eventually<SelfDescribing | null> {
   const problem = notIglu(value)
   if (problem !== null || !isSelfDescribing(value)) {
     messages.push(withOrigin(problem, field, value))
     return null
   }
+  noteDocumentText(value.data, textLength)
   return andThen(verdictOf(iglu, value.schema, value.data), (verdict) => {
     if (verdict.kind === 'invalid') {
       messages.push(
@@ -178,7 +181,7 @@ export function validateEntities(
             return inTurn(
               envelope.data,
               (item) =>
-                andThen(entity(item, 'contexts', iglu, messages), (valid) => {
+                andThen(entity(item, 'contexts', iglu, messages, contextsText.length), (valid) => {
                   if (valid !== null) event.contexts.push(valid)
                 }),
               pastBadRowSize(messages),
@@ -202,9 +205,12 @@ export function validateEntities(
       (envelope) => {
         if (envelope === null) return
         if (keepsWrittenNumbers(envelope)) event.entitiesKeepWrittenNumbers = true
-        return andThen(entity(envelope.data, 'unstruct', iglu, messages), (valid) => {
-          event.unstructEvent = valid
-        })
+        return andThen(
+          entity(envelope.data, 'unstruct', iglu, messages, unstructText.length),
+          (valid) => {
+            event.unstructEvent = valid
+          },
+        )
       },
     )
   })
