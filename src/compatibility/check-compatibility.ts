@@ -9,6 +9,7 @@ import type { ProofContext } from './proof-context.js'
 import { intersect, lengthLanguage, patternLanguage } from './regex-language.js'
 import { candidateValues } from './witness-search.js'
 import { directedValues } from './directed-witnesses.js'
+import { boundedJsonLength, MAX_WITNESS_CHARS } from './witness-size.js'
 
 export interface CompatibilityOptions {
   /** The validator the answer is relative to; by default one made by the shared factory. */
@@ -190,10 +191,14 @@ export function checkCompatibility(
       ),
     })
     const search = { budget: searchBudget, hints, strings, accepts }
+    /** Whether a value that tells the schemas apart was passed over for its size. */
+    let tooLarge = false
     const witnessAmong = (values: readonly unknown[]): { value: unknown } | null => {
       for (const value of values) {
         searchBudget.visit()
-        if (validCandidate(value) === true && validReference(value) !== true) return { value }
+        if (validCandidate(value) !== true || validReference(value) === true) continue
+        if (boundedJsonLength(value) <= MAX_WITNESS_CHARS) return { value }
+        tooLarge = true
       }
       return null
     }
@@ -240,6 +245,13 @@ export function checkCompatibility(
         detail: `witness search: ${error.message}`,
       })
     }
+    if (tooLarge)
+      reasons.push({
+        code: 'budget',
+        schema: 'reference',
+        pointer: '',
+        detail: `witness search: every value found that the candidate accepts and the reference refuses is over ${MAX_WITNESS_CHARS} characters as JSON, the most a witness may take`,
+      })
     const all = [...refProblems, ...reasons]
     const unique = all.filter(
       (r, i) =>
