@@ -97,7 +97,7 @@ function remoteRefBases(schema: unknown): Set<string> {
       const ref = (node as Record<string, unknown>).$ref
       if (typeof ref === 'string' && !ref.startsWith('#')) bases.add(ref.split('#')[0] ?? ref)
     }
-    stack.push(...Object.values(node))
+    for (const inner of Object.values(node)) stack.push(inner)
   }
   return bases
 }
@@ -207,7 +207,7 @@ export function allowedValuesIssue(
     if (path !== at) continue
     if (issue.keyword === 'const') values.push(issue.params?.allowedValue)
     else if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues))
-      values.push(...(issue.params.allowedValues as unknown[]))
+      for (const value of issue.params.allowedValues as unknown[]) values.push(value)
     else if (issue.keyword === 'type' && issue.params?.type === 'null') values.push(null)
     else return undefined
   }

@@ -51,7 +51,7 @@ export function findRefCycle(schema: unknown): string[] | null {
         visited.add(current)
       }
     }
-    stack.push(...Object.values(node))
+    for (const inner of Object.values(node)) stack.push(inner)
   }
   return null
 }
@@ -96,7 +96,7 @@ export function samePlaceFanOut(schema: unknown, limit: number): number {
     const node = stack.pop()
     if (node === null || typeof node !== 'object') continue
     if (isJsonObject(node)) most = Math.max(most, count(node, 0))
-    stack.push(...Object.values(node))
+    for (const inner of Object.values(node)) stack.push(inner)
   }
   return most
 }

@@ -34,7 +34,8 @@ function valuesAt(value: unknown, path: readonly string[]): unknown[] {
     for (const item of current) {
       if (item === null || typeof item !== 'object' || Array.isArray(item)) continue
       const child = (item as Record<string, unknown>)[step]
-      if (Array.isArray(child)) next.push(...child)
+      // One at a time: spread as arguments, an array of 150 000 items overflows the stack.
+      if (Array.isArray(child)) for (const grandchild of child) next.push(grandchild)
       else if (child !== undefined) next.push(child)
     }
     current = next
@@ -50,7 +51,8 @@ function scalarTexts(value: unknown): string[] {
   const stack: unknown[] = [value]
   while (stack.length > 0) {
     const item = stack.pop()
-    if (item !== null && typeof item === 'object') stack.push(...Object.values(item))
+    if (item !== null && typeof item === 'object')
+      for (const inner of Object.values(item)) stack.push(inner)
     else texts.push(asText(item).toLowerCase())
   }
   return texts
@@ -65,7 +67,7 @@ export function eventHoldsText(event: FlattenedEvent, needle: string): boolean {
   while (stack.length > 0) {
     const item = stack.pop()
     if (item === null || item === undefined) continue
-    if (typeof item === 'object') stack.push(...Object.values(item))
+    if (typeof item === 'object') for (const inner of Object.values(item)) stack.push(inner)
     else if (String(item).toLowerCase().includes(needle)) return true
   }
   return false

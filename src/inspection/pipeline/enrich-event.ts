@@ -291,7 +291,7 @@ function concluded(
     const values = Object.fromEntries(atomicErrors.map((e) => [e.field, e.value]))
     phase1.push(withOrigin(message, 'atomic_field', values))
   }
-  phase1.push(...entityMessages)
+  for (const message of entityMessages) phase1.push(message)
   const fail = (
     kind: 'schema_violations' | 'enrichment_failures',
     messages: unknown[],

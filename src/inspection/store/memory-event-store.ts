@@ -102,7 +102,7 @@ const indexKeys = (event: GoodEvent): string[] => {
   const keys: string[] = []
   if (event.eventType != null) keys.push(typeKeys.get(event.eventType))
   if (event.schema !== null) keys.push(schemaKeys.get(event.schema))
-  if (event.contexts.length > 0) keys.push(...contextKeysOf(event.contexts))
+  if (event.contexts.length > 0) for (const key of contextKeysOf(event.contexts)) keys.push(key)
   return keys
 }
 
