@@ -91,6 +91,7 @@ describe('witnesses aimed at where the proof failed', () => {
     const broad = candidateValues(candidate, reference, {
       budget: new Budget({ ...DEFAULT_BUDGET, maxVisits: 1_000_000, maxMillis: 600_000 }),
       hints: [],
+      tooLarge: () => undefined,
       strings: () => {
         throw new Error('no patterns here')
       },

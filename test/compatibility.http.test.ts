@@ -39,6 +39,24 @@ describe.each(backends)('compatibility over HTTP on $name', (backend) => {
   })
   afterAll(async () => stop())
 
+  it('answers a check whose smallest witness would be 90 MB as undecidable, and goes on answering', async () => {
+    // Each of 30 × 30 strings at least 100 000 characters long: writing such values out to compare
+    // them ran the worker thread out of memory, and V8 took the whole process down with it.
+    const nested = (strings: object) => ({
+      type: 'array',
+      minItems: 30,
+      items: { type: 'array', minItems: 30, items: strings },
+    })
+    const answer = await admin.call('POST', '/compatibility-checks', {
+      candidate: nested({ type: 'string', minLength: 100_000 }),
+      reference: nested({ type: 'string', maxLength: 5 }),
+    })
+    expect(answer.status).toBe(200)
+    expect(answer.body.outcome).toBe('undecidable')
+    expect(JSON.stringify(answer.body)).toContain('the most a witness may take')
+    expect((await requestJson(`${server.baseUrl}/health`)).status).toBe(200)
+  })
+
   it('answers compatibility-checks with the library result', async () => {
     const compatible = await admin.call('POST', '/compatibility-checks', {
       candidate: { type: 'integer' },

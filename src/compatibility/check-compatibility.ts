@@ -190,9 +190,17 @@ export function checkCompatibility(
         5,
       ),
     })
-    const search = { budget: searchBudget, hints, strings, accepts }
-    /** Whether a value that tells the schemas apart was passed over for its size. */
+    /** Whether a value was passed over for its size. */
     let tooLarge = false
+    const search = {
+      budget: searchBudget,
+      hints,
+      strings,
+      accepts,
+      tooLarge: () => {
+        tooLarge = true
+      },
+    }
     const witnessAmong = (values: readonly unknown[]): { value: unknown } | null => {
       for (const value of values) {
         searchBudget.visit()
@@ -250,7 +258,7 @@ export function checkCompatibility(
         code: 'budget',
         schema: 'reference',
         pointer: '',
-        detail: `witness search: every value found that the candidate accepts and the reference refuses is over ${MAX_WITNESS_CHARS} characters as JSON, the most a witness may take`,
+        detail: `witness search: values over ${MAX_WITNESS_CHARS} characters as JSON, the most a witness may take, were left out, and no smaller one tells the schemas apart`,
       })
     const all = [...refProblems, ...reasons]
     const unique = all.filter(

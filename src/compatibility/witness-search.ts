@@ -13,6 +13,7 @@ import { sampleWords, UnsupportedRegex } from './regex-language.js'
 import { alternativesOf } from './schema-meet.js'
 import { FORMAT_SAMPLES } from './string-formats.js'
 import type { NFA } from 'refa'
+import { boundedJsonLength, MAX_WITNESS_CHARS } from './witness-size.js'
 
 const PER_NODE = 80
 const ROOT_CANDIDATES = 2000
@@ -27,11 +28,22 @@ export interface WitnessSearchContext {
   strings(patterns: readonly string[], minLength: number, maxLength: number | undefined): NFA
   /** Whether the value is valid under the (prepared) subschema, with Ajv. */
   accepts(schema: Schema, value: unknown): boolean
+  /** Told when a value is left out for its size (past MAX_WITNESS_CHARS as JSON). */
+  tooLarge(): void
 }
 
-function dedupe(values: unknown[]): unknown[] {
+/**
+ * The values once each, without those too large to be a witness: such a value is never written
+ * out (90 MB values written out to compare them ran a worker thread out of memory, which took the
+ * whole process down), nor built upon.
+ */
+function dedupe(values: unknown[], ctx: WitnessSearchContext): unknown[] {
   const seen = new Set<string>()
   return values.filter((v) => {
+    if (boundedJsonLength(v) > MAX_WITNESS_CHARS) {
+      ctx.tooLarge()
+      return false
+    }
     const key = JSON.stringify(v) ?? 'undefined'
     if (seen.has(key)) return false
     seen.add(key)
@@ -57,6 +69,7 @@ export function candidateValues(
   if (alternatives !== null)
     return dedupe(
       alternatives.flatMap((alternative) => candidateValues(alternative, R, ctx, depth + 1)),
+      ctx,
     ).slice(0, PER_NODE)
   // Kinds take turns, so that a short prefix of the list already holds every kind.
   const perKind = [...possibleKinds(L)].map((kind) => valuesOfKind(kind, L, R, ctx, depth))
@@ -65,7 +78,7 @@ export function candidateValues(
     for (const list of perKind) if (i < list.length) values.push(list[i])
   for (const hint of ctx.hints) if (possibleKinds(L).has(kindOfValue(hint))) values.push(hint)
   // The root gets room for every variant; nested positions contribute their first few.
-  return dedupe(values).slice(0, depth === 0 ? ROOT_CANDIDATES : PER_NODE)
+  return dedupe(values, ctx).slice(0, depth === 0 ? ROOT_CANDIDATES : PER_NODE)
 }
 
 function valuesOfKind(
