@@ -3,6 +3,7 @@ import type { IgluValidation, ValidationVerdict } from './iglu-validation.js'
 import { adaptIgluWebhook } from './iglu-webhook-adapter.js'
 import { parameterValue } from './recurring-values.js'
 import {
+  MAX_EVENTS_PER_PAYLOAD,
   parseJson,
   queryMap,
   rawEvent,
@@ -18,8 +19,7 @@ const IGLU_WEBHOOK_VENDOR = 'com.snowplowanalytics.iglu'
 /** Content types a tp2 POST may have, after lowercasing. */
 const TP2_CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8']
 const PAYLOAD_DATA = /^iglu:com\.snowplowanalytics\.snowplow\/payload_data\/jsonschema\/1-0-\d+$/
-/** Events one tp2 payload may carry (trackers send far fewer per batch); more is a size_violation. */
-export const MAX_EVENTS_PER_PAYLOAD = 1000
+export { MAX_EVENTS_PER_PAYLOAD }
 
 /** The tp1 pixel: the query string is the event. */
 function adaptTp1(payload: CollectorPayload): AdapterOutcome {

@@ -2,6 +2,7 @@ import { isIgluUri, isJsonObject } from '../../shared/index.js'
 import type { CollectorPayload } from './collector-payload.js'
 import { decodeQueryString } from './query-string.js'
 import {
+  MAX_EVENTS_PER_PAYLOAD,
   parseJson,
   queryMap,
   rawEvent,
@@ -103,6 +104,8 @@ export function adaptIgluWebhook(payload: CollectorPayload): AdapterOutcome {
     const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value]
     if (Array.isArray(parsed.value) && items.length === 0)
       return failure({ field: 'body', value: body, expectation: 'empty array of events' })
+    if (items.length > MAX_EVENTS_PER_PAYLOAD)
+      return { kind: 'too-many-events', count: items.length }
     if (
       !Array.isArray(parsed.value) &&
       !(isJsonObject(parsed.value) && Object.keys(parsed.value).length > 0)

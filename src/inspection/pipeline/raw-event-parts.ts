@@ -7,6 +7,12 @@ import { parameterValue } from './recurring-values.js'
 /** The reference pipeline's JSON depth limit. */
 export const MAX_JSON_DEPTH = 40
 
+/**
+ * Events one payload may carry (a tp2 batch, an Iglu webhook array; trackers send far fewer at
+ * once); more is a size_violation.
+ */
+export const MAX_EVENTS_PER_PAYLOAD = 1000
+
 export type AdapterOutcome =
   | { readonly kind: 'events'; readonly events: readonly RawEvent[] }
   | {
