@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { PassThrough } from 'node:stream'
 import { describe, expect, it, vi } from 'vitest'
 import { aGoodEvent } from '../../test/support/event-store.contract.js'
+import { countTurns } from '../../test/support/event-loop-watch.js'
 import { createEventOutput } from './event-output.js'
 
 describe('forwarding to a destination that does not keep up', () => {
@@ -25,12 +26,14 @@ describe('forwarding to a destination that does not keep up', () => {
       const probe = new PassThrough()
       let line = ''
       probe.on('data', (chunk: Buffer) => (line += chunk.toString('utf8')))
-      createEventOutput({
+      const printer = createEventOutput({
         format: 'json',
         stream: probe,
         destination: null,
         onError: () => undefined,
-      }).write(batch('app00'))
+      })
+      printer.write(batch('app00'))
+      await printer.settled()
       const batchBytes = Buffer.byteLength(line.trimEnd())
       const output = createEventOutput({
         format: 'json',
@@ -61,5 +64,40 @@ describe('forwarding to a destination that does not keep up', () => {
       for (const response of waiting) response.end()
       await new Promise<void>((resolve) => destination.close(() => resolve()))
     }
+  })
+})
+
+describe('printing a large batch', () => {
+  it('lets the event loop turn while it renders, and prints the batches in the order written', async () => {
+    const probe = new PassThrough()
+    let printed = ''
+    probe.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')))
+    const output = createEventOutput({
+      format: 'json',
+      stream: probe,
+      destination: null,
+      onError: (error) => {
+        throw error
+      },
+    })
+    const batch = (prefix: string, size: number) =>
+      Array.from({ length: size }, (_, i) => aGoodEvent({ appId: `${prefix}${i}` }))
+    const loop = countTurns()
+    try {
+      output.write(batch('a', 3_000))
+      output.write(batch('b', 2))
+      await output.settled()
+      // ~5 ms of rendering a slice, then a turn: 3 000 events take several.
+      expect(loop.turns()).toBeGreaterThan(2)
+    } finally {
+      loop.stop()
+    }
+    const appIds = printed
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { app_id: string }).app_id)
+    expect(appIds).toHaveLength(3_002)
+    expect(appIds.slice(0, 2)).toEqual(['a0', 'a1'])
+    expect(appIds.slice(-3)).toEqual(['a2999', 'b0', 'b1'])
   })
 })

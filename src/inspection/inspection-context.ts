@@ -118,6 +118,16 @@ export async function openInspection(
     onError: (error) => log.error({ err: error }, 'cleaning up inspected events failed'),
   })
   log.info(events.description)
+  const output =
+    config.output === null
+      ? null
+      : createEventOutput({
+          format: config.output,
+          stream: deps.stdout,
+          destination: config.destination,
+          onError: (error) =>
+            log.warn({ err: error }, 'printing or forwarding events failed (not retried)'),
+        })
   const service = createInspectionService({
     store: events.store,
     iglu,
@@ -140,15 +150,7 @@ export async function openInspection(
       log.error({ err: error }, 'storing the events of an answered collector request failed'),
     onSubscriberError: (error) =>
       log.error({ err: error }, 'a subscriber to stored events (event log or live stream) failed'),
-    output:
-      config.output === null
-        ? null
-        : createEventOutput({
-            format: config.output,
-            stream: deps.stdout,
-            destination: config.destination,
-            onError: (error) => log.warn({ err: error }, 'forwarding events failed (not retried)'),
-          }),
+    output,
   })
   // Micro's event log: a line per stored event (the collector's requests themselves are not logged).
   if (['info', 'debug', 'trace'].includes(log.level))
@@ -158,6 +160,7 @@ export async function openInspection(
     publicSchema: (key) => resolver.resolveOutsideRegistry(key),
     close: async () => {
       await service.settled()
+      await output?.settled()
       await scripts.close()
       await optional.close()
       await events.close()

@@ -140,6 +140,7 @@ describe('inspection service: when a collector request is answered', () => {
       output: {
         write: (events) => void printed.push(...events),
         bytesOnTheWay: 0,
+        settled: () => Promise.resolve(),
       } satisfies EventOutput,
     })
     const told: string[] = []
@@ -200,6 +201,7 @@ describe('inspection service: when a collector request is answered', () => {
         write: () => {
           if (writes++ === 0) throw new Error('output broke')
         },
+        settled: () => Promise.resolve(),
         bytesOnTheWay: 0,
       },
     })
