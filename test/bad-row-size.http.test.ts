@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_BAD_ROW_BYTES } from '../src/inspection/pipeline/bad-rows.js'
 import { bootstrapAdmin, requestJson } from './support/api-client.js'
+import { postTp2 } from './support/event-loop-watch.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 import { pollUntil } from './support/poll-until.js'
 
-const PAYLOAD_DATA = 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4'
 const CONTEXTS = 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0'
 const WIDE = 'iglu:com.acme/wide/jsonschema/1-0-0'
 const PROPERTIES = 50
@@ -30,25 +30,18 @@ describe('a bad row too large to keep (Enrich: past its sink record size)', () =
   })
 
   const send = (entities: number, appId: string) =>
-    fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        schema: PAYLOAD_DATA,
-        data: [
-          {
-            e: 'pv',
-            p: 'web',
-            tv: 'js-3.0.0',
-            aid: appId,
-            co: JSON.stringify({
-              schema: CONTEXTS,
-              data: Array.from({ length: entities }, () => ({ schema: WIDE, data: {} })),
-            }),
-          },
-        ],
-      }),
-    })
+    postTp2(server.baseUrl, [
+      {
+        e: 'pv',
+        p: 'web',
+        tv: 'js-3.0.0',
+        aid: appId,
+        co: JSON.stringify({
+          schema: CONTEXTS,
+          data: Array.from({ length: entities }, () => ({ schema: WIDE, data: {} })),
+        }),
+      },
+    ])
 
   type BadEvent = { rawEvent: { parameters: Record<string, string> } | null; errors: string[] }
   const badRowOf = async (appId: string) => {

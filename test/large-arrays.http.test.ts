@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bootstrapAdmin, requestJson } from './support/api-client.js'
+import { postTp2 } from './support/event-loop-watch.js'
 import { pollUntil } from './support/poll-until.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
@@ -23,25 +24,18 @@ describe('an event holding a very long array', () => {
       }),
     )
     const items = Array.from({ length: ITEMS }, (_, i) => (i === ITEMS - 1 ? 7 : 0))
-    const response = await fetch(`${server.baseUrl}/com.snowplowanalytics.snowplow/tp2`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
-        data: [
-          {
-            e: 'ue',
-            p: 'web',
-            tv: 'js-3.0.0',
-            aid: 'long',
-            ue_pr: JSON.stringify({
-              schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0',
-              data: { schema: 'iglu:com.acme/long/jsonschema/1-0-0', data: { a: items } },
-            }),
-          },
-        ],
-      }),
-    })
+    const response = await postTp2(server.baseUrl, [
+      {
+        e: 'ue',
+        p: 'web',
+        tv: 'js-3.0.0',
+        aid: 'long',
+        ue_pr: JSON.stringify({
+          schema: 'iglu:com.snowplowanalytics.snowplow/unstruct_event/jsonschema/1-0-0',
+          data: { schema: 'iglu:com.acme/long/jsonschema/1-0-0', data: { a: items } },
+        }),
+      },
+    ])
     expect(response.status).toBe(200)
     await pollUntil(
       async () => (await requestJson(`${server.baseUrl}/micro/all`)).body as { good: number },
