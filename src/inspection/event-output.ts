@@ -17,6 +17,8 @@ export interface EventOutput {
   write(events: readonly GoodEvent[]): void
   /** Settles once every event written so far is printed (and its forward started). */
   settled(): Promise<void>
+  /** Null when every event written so far is printed; else `settled()`. */
+  printing(): Promise<void> | null
   /** Bytes of forwarded batches not yet answered by the destination. */
   readonly bytesOnTheWay: number
 }
@@ -51,6 +53,8 @@ export function createEventOutput(options: {
   let dropped = 0
   /** The printing of every batch written so far, one after the other. */
   let printing: Promise<void> = Promise.resolve()
+  /** Batches written and not yet printed. */
+  let waiting = 0
 
   async function print(events: readonly GoodEvent[]): Promise<void> {
     const lines = await mapBetweenTurns(events, render)
@@ -97,8 +101,13 @@ export function createEventOutput(options: {
     },
     write(events) {
       if (events.length === 0) return
-      printing = printing.then(() => print(events)).catch(options.onError)
+      waiting++
+      printing = printing
+        .then(() => print(events))
+        .catch(options.onError)
+        .finally(() => waiting--)
     },
     settled: () => printing,
+    printing: () => (waiting === 0 ? null : printing),
   }
 }

@@ -141,6 +141,7 @@ describe('inspection service: when a collector request is answered', () => {
         write: (events) => void printed.push(...events),
         bytesOnTheWay: 0,
         settled: () => Promise.resolve(),
+        printing: () => null,
       } satisfies EventOutput,
     })
     const told: string[] = []
@@ -202,6 +203,7 @@ describe('inspection service: when a collector request is answered', () => {
           if (writes++ === 0) throw new Error('output broke')
         },
         settled: () => Promise.resolve(),
+        printing: () => null,
         bytesOnTheWay: 0,
       },
     })

@@ -257,7 +257,14 @@ export function createInspectionService(deps: {
      * waiting for requests answered later). Readers of the store await it first.
      */
     settled(): Promise<void> | null {
-      return queue === null ? null : queue.settled()
+      // Printed too (`--output-json`/`--output-tsv`), as soon as stored: a reader then finds the
+      // lines of every event it can read.
+      const output = deps.output
+      const stored = queue === null ? null : queue.settled()
+      if (stored === null) return output?.printing() ?? null
+      return output === null || output === undefined
+        ? stored
+        : stored.then(() => output.printing() ?? undefined)
     },
 
     resolveSchema: (key: SchemaKey) => deps.resolver.resolve(key),
