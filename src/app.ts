@@ -34,8 +34,8 @@ import {
 import { BUILD_DIR } from './package-root.js'
 import { packageVersion } from './package-version.js'
 import {
-  adoptAbandonedRequests,
   createRegistry,
+  keepRegistryRequests,
   igluHealthRoutes,
   igluServerRoutes,
   igluServiceRoutes,
@@ -75,11 +75,11 @@ export interface AppDeps {
   /** Where the log goes, as JSON lines; by default as `http/log-stream.ts` decides. */
   readonly logStream?: Writable
   /**
-   * With a PostgreSQL server: how often this instance finishes the validation and deployment
-   * requests that another instance accepted a minute or more ago and never finished (it stopped for
-   * good). 60 s; tests shorten it.
+   * How often the registry's requests are looked after: results finished a week ago forgotten, and
+   * with a PostgreSQL server, requests that another instance accepted a minute or more ago and
+   * never finished (it stopped for good) finished here. 60 s; tests shorten it.
    */
-  readonly abandonedRequestsCheckMs?: number
+  readonly registryUpkeepMs?: number
 }
 
 export interface FloeApp {
@@ -303,16 +303,14 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       http.log.warn(
         `Finishing ${interrupted} validation or deployment request(s) accepted before the server stopped`,
       )
-    const adoption =
-      store.kind === 'pglite'
-        ? null
-        : adoptAbandonedRequests(registry.service, {
-            everyMs: deps.abandonedRequestsCheckMs ?? 60_000,
-            log: http.log,
-          })
+    const upkeep = keepRegistryRequests(registry.service, {
+      everyMs: deps.registryUpkeepMs ?? 60_000,
+      adoptAbandoned: store.kind !== 'pglite',
+      log: http.log,
+    })
 
     http.addHook('onClose', async () => {
-      adoption?.stop()
+      upkeep.stop()
       // Answered collector requests are stored before the stores close.
       await opened.close()
       await background.drain()

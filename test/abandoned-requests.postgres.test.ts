@@ -21,7 +21,7 @@ describe('a registry request another instance accepted and never finished', () =
   beforeAll(async () => {
     database = await postgresBackend.create()
     running = await startTestApp(testConfig({ db: database.config }), {
-      abandonedRequestsCheckMs: 50,
+      registryUpkeepMs: 50,
     })
     admin = await bootstrapAdmin(running)
   })

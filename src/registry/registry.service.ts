@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { schemaMigration, type SchemaMigration } from './schema-migrations.js'
 import { misversionedWarning, versionChange } from './version-change.js'
 import { deployWithChange } from './checked-deployment.js'
@@ -38,6 +39,9 @@ import { dataStructureView, deploymentView, versionsInOrder } from './registry-v
 import { reportOf } from './schema-validation.js'
 
 export type { MetaInput, MigrationInput, RequestResult, ValidationBody }
+
+/** Finished requests deleted in one statement when old results are forgotten. */
+const FORGET_BATCH = 500
 
 const DEFAULT_META: StructureMeta = { hidden: false, schemaType: null, customData: {} }
 const orNull = (list: readonly string[]) => (list.length === 0 ? null : [...list])
@@ -248,6 +252,19 @@ export function createRegistryService(deps: RegistryServiceDeps) {
 
     /** Finishes the requests accepted before a server stopped: run once at start-up. */
     finishInterruptedRequests: () => accepted.finishInterrupted(),
+    /**
+     * Forgets the results of requests finished and accepted `olderThanSeconds` ago or more, a few
+     * hundred at a time with a turn of the event loop between (the embedded store runs on it).
+     */
+    async forgetFinishedRequests(olderThanSeconds: number): Promise<number> {
+      let forgotten = 0
+      for (;;) {
+        const deleted = await store.deleteFinishedRequests(olderThanSeconds, FORGET_BATCH)
+        forgotten += deleted
+        if (deleted < FORGET_BATCH) return forgotten
+        await nextTurn()
+      }
+    },
     /** Finishes the requests another instance accepted `olderThanSeconds` ago or more and left. */
     finishAbandonedRequests: (olderThanSeconds: number) =>
       accepted.finishAbandoned(olderThanSeconds),

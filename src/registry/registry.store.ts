@@ -309,6 +309,28 @@ export function createRegistryStore(db: Kysely<RegistryTables>) {
       )
     },
 
+    /**
+     * Deletes up to `limit` of the requests finished and accepted at least `olderThanSeconds` ago
+     * (by the database's clock), the oldest first; how many it deleted.
+     */
+    async deleteFinishedRequests(olderThanSeconds: number, limit: number): Promise<number> {
+      const deleted = await db
+        .deleteFrom('registry_requests')
+        .where(
+          'id',
+          'in',
+          db
+            .selectFrom('registry_requests')
+            .select('id')
+            .where('pending_work', 'is', null)
+            .where('created_at', '<', sql<Date>`now() - make_interval(secs => ${olderThanSeconds})`)
+            .orderBy('created_at')
+            .limit(limit),
+        )
+        .executeTakeFirst()
+      return Number(deleted.numDeletedRows)
+    },
+
     async findRequest(
       organizationId: string,
       kind: 'validation' | 'deployment',

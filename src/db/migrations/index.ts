@@ -14,6 +14,7 @@ import * as keepTriggerImages from './2026-11-29-12-keep-trigger-images.js'
 import * as nameDeploymentInitiators from './2026-11-29-13-name-deployment-initiators.js'
 import * as measureSchemaTexts from './2026-11-29-14-measure-schema-texts.js'
 import * as indexUnfinishedRequests from './2026-11-29-15-index-unfinished-requests.js'
+import * as indexFinishedRequests from './2026-11-29-16-index-finished-requests.js'
 
 /**
  * Every migration by name. Names sort by date, and a migration is never edited once merged.
@@ -35,4 +36,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-29-13-name-deployment-initiators': nameDeploymentInitiators,
   '2026-11-29-14-measure-schema-texts': measureSchemaTexts,
   '2026-11-29-15-index-unfinished-requests': indexUnfinishedRequests,
+  '2026-11-29-16-index-finished-requests': indexFinishedRequests,
 }
