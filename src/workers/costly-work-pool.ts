@@ -37,17 +37,23 @@ export class CostlyWorkPool {
   // Every thread is kept (minimum = maximum): piscina replaces a stopped worker only up to its
   // minimum, so a smaller minimum could leave queued tasks without a thread.
   #threads(): Piscina<TaskEnvelope, CostlyAnswer> {
-    this.#piscina ??= new Piscina({
-      filename: workerFile(),
-      minThreads: this.limits.threads,
-      maxThreads: this.limits.threads,
-      idleTimeout: Number.POSITIVE_INFINITY,
-      resourceLimits: {
-        maxOldGenerationSizeMb: this.limits.memoryMb,
-        maxYoungGenerationSizeMb: Math.min(64, Math.max(8, this.limits.memoryMb / 8)),
-        stackSizeMb: 4,
-      },
-    })
+    if (this.#piscina === null) {
+      this.#piscina = new Piscina({
+        filename: workerFile(),
+        minThreads: this.limits.threads,
+        maxThreads: this.limits.threads,
+        idleTimeout: Number.POSITIVE_INFINITY,
+        resourceLimits: {
+          maxOldGenerationSizeMb: this.limits.memoryMb,
+          maxYoungGenerationSizeMb: Math.min(64, Math.max(8, this.limits.memoryMb / 8)),
+          stackSizeMb: 4,
+        },
+      })
+      // A thread that fails outside a task (out of memory while a stopped task is being torn
+      // down) is replaced; unheard, piscina's 'error' event would be the process's uncaught
+      // exception (seen in CI). A task's own failure is answered to its caller.
+      this.#piscina.on('error', () => undefined)
+    }
     return this.#piscina
   }
 

@@ -39,14 +39,19 @@ export class ScriptPool {
   constructor(readonly limits: ScriptPoolLimits) {}
 
   #threads(): Piscina<ScriptTask, ScriptAnswer> {
-    this.#piscina ??= new Piscina({
-      filename: path.join(BUILD_DIR, 'inspection', 'scripts', 'script-sandbox.worker.js'),
-      minThreads: 0,
-      maxThreads: this.limits.threads,
-      idleTimeout: this.limits.idleMs,
-      workerData: { timeoutMs: this.limits.timeoutMs, memoryBytes: this.limits.memoryBytes },
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, stackSizeMb: 4 },
-    })
+    if (this.#piscina === null) {
+      this.#piscina = new Piscina({
+        filename: path.join(BUILD_DIR, 'inspection', 'scripts', 'script-sandbox.worker.js'),
+        minThreads: 0,
+        maxThreads: this.limits.threads,
+        idleTimeout: this.limits.idleMs,
+        workerData: { timeoutMs: this.limits.timeoutMs, memoryBytes: this.limits.memoryBytes },
+        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, stackSizeMb: 4 },
+      })
+      // A thread that fails outside a script is replaced; unheard, piscina's 'error' event would
+      // be the process's uncaught exception. A script's own failure is its event's failure.
+      this.#piscina.on('error', () => undefined)
+    }
     return this.#piscina
   }
 
