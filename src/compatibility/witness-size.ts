@@ -2,9 +2,10 @@
  * The most characters a witness may take as JSON. The smallest value that tells two schemas apart
  * can be huge (30 arrays of 30 strings of at least 100 000 characters: 90 MB), and a witness is
  * sent back, stored with the verdict and quoted in answers: a 200-byte request held the server's
- * event loop 2 s and took 520 MB.
+ * event loop 2 s and took 520 MB. Room for one string of the longest the search writes (100 000
+ * characters): a pair of Iglu Central's versions is told apart by a string over 64 KiB.
  */
-export const MAX_WITNESS_CHARS = 64 * 1024
+export const MAX_WITNESS_CHARS = 128 * 1024
 
 /**
  * The length of `value` as JSON, counted only up to `limit`: `limit + 1` once past it, so that a
