@@ -8,7 +8,7 @@ import {
   type SchemaKey,
   checkSelfDescribing,
 } from '../iglu/index.js'
-import { isJsonObject } from '../shared/index.js'
+import { cutText, isJsonObject } from '../shared/index.js'
 import { lintSchema } from './lint/lint-schema.js'
 import { SchemaTooCostlyError, SchemaTooDeepError, ValidationBusyError } from './registry.errors.js'
 import type { LintFinding } from './lint/linter.js'
@@ -49,10 +49,7 @@ export interface SchemaValidationReport {
 export const MAX_REPORT_MESSAGES = 500
 export const MAX_REPORT_MESSAGE_CHARS = 2_000
 
-const boundedMessage = (message: string): string =>
-  message.length <= MAX_REPORT_MESSAGE_CHARS
-    ? message
-    : `${message.slice(0, MAX_REPORT_MESSAGE_CHARS)}… (${message.length} characters in all)`
+const boundedMessage = (message: string): string => cutText(message, MAX_REPORT_MESSAGE_CHARS)
 
 /**
  * `messages` (and `unwritten` more, not yet written out), each bounded, at most

@@ -1,6 +1,7 @@
 // The few helpers used across bounded contexts; nothing here knows HTTP, the database or the domain.
 export { BackgroundTasks } from './background-tasks.js'
 export { BoundedMemo } from './bounded-memo.js'
+export { cutText } from './cut-text.js'
 export { DomainError, type DomainErrorKind } from './domain-error.js'
 export { ExpiringCache } from './expiring-cache.js'
 export {

@@ -1,3 +1,4 @@
+import { cutText } from '../../shared/index.js'
 import type { DataReport } from '../pipeline/iglu-validation.js'
 
 /** One Ajv error, as the resolver's validation reads it. */
@@ -53,11 +54,7 @@ const asText = (value: unknown): string =>
 export const MAX_REPORT_TEXT_CHARS = 2_000
 export const MAX_QUOTED_CHARS = 1_000
 
-/** `text`, cut to `limit` characters with its length said when longer. */
-const cutTo = (text: string, limit: number): string =>
-  text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length} characters in all)`
-
-const bounded = (text: string) => cutTo(text, MAX_REPORT_TEXT_CHARS)
+const bounded = (text: string) => cutText(text, MAX_REPORT_TEXT_CHARS)
 
 /** A schema's parts as the messages quote them, bounded; each part written once, however often quoted. */
 const quotedParts = new WeakMap<object, string>()
@@ -65,7 +62,7 @@ const quotedParts = new WeakMap<object, string>()
 function quotedPart(value: object, write: (value: object) => string): string {
   let text = quotedParts.get(value)
   if (text === undefined) {
-    text = cutTo(write(value), MAX_QUOTED_CHARS)
+    text = cutText(write(value), MAX_QUOTED_CHARS)
     quotedParts.set(value, text)
   }
   return text
