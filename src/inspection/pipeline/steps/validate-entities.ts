@@ -61,9 +61,10 @@ function textLength(value: unknown, depth = 0): number {
 }
 
 /**
- * Whether `messages` from index `from` on take more text than a bad row may hold: an event whose
- * failures already pass it is a size_violation whatever its other entities hold, so they are not
- * checked (thousands of entities breaking a wide schema made tens of megabytes of messages).
+ * A check of whether `messages` take more text than a bad row may hold, each message measured once
+ * as it comes: an event whose failures already pass it is a size_violation whatever its other
+ * entities hold, so they are not checked (thousands of entities breaking a wide schema made tens
+ * of megabytes of messages).
  */
 function pastBadRowSize(messages: readonly unknown[]): () => boolean {
   let counted = 0
@@ -124,14 +125,14 @@ function entity(
   field: 'contexts' | 'unstruct',
   iglu: IgluValidation,
   messages: unknown[],
-  textLength: number,
+  sourceLength: number,
 ): Eventually<SelfDescribing | null> {
   const problem = notIglu(value)
   if (problem !== null || !isSelfDescribing(value)) {
     messages.push(withOrigin(problem, field, value))
     return null
   }
-  noteDocumentText(value.data, textLength)
+  noteDocumentText(value.data, sourceLength)
   return andThen(verdictOf(iglu, value.schema, value.data), (verdict) => {
     if (verdict.kind === 'invalid') {
       messages.push(
