@@ -186,6 +186,25 @@ describe('snowplow-cli on the wire', () => {
       localFile('1-0-0', { total: { type: 'number', maximum: 100000 } }).data,
     )
     expect(unchanged.body).toEqual({ changeType: 'no-change', migrations: [] })
+    // A target that is not a JSON Schema has no migration: refused, naming the field and where.
+    const notSchema = await migrationTo({ ...next.data, properties: { total: { type: 5 } } })
+    expect(notSchema.status).toBe(400)
+    expect(notSchema.body).toMatchObject({
+      code: 'INVALID_TARGET_SCHEMA',
+      details: { field: 'targetSchema' },
+    })
+    expect(notSchema.body.message).toMatch(
+      /^targetSchema is not a valid JSON Schema: \/properties\/total\/type/,
+    )
+    const tooDeep = await migrationTo({
+      ...next.data,
+      properties: { total: JSON.parse('{"items":'.repeat(120) + '{}' + '}'.repeat(120)) },
+    })
+    expect(tooDeep.status).toBe(400)
+    expect(tooDeep.body).toMatchObject({
+      code: 'SCHEMA_TOO_DEEP',
+      details: { field: 'targetSchema' },
+    })
     const unknown = await migrationTo(next.data, 'nothing')
     expect(unknown.status).toBe(404)
     expect(typeof unknown.body.message).toBe('string')

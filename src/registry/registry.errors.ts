@@ -27,6 +27,7 @@ export type RegistryErrorCode =
   | 'INVALID_SUPERSEDES'
   | 'NOT_SELF_DESCRIBING'
   | 'NO_DRY_RUN'
+  | 'INVALID_TARGET_SCHEMA'
 
 abstract class RegistryError<C extends RegistryErrorCode> extends DomainError<C> {}
 
@@ -200,8 +201,22 @@ export class ChangedDuringDeploymentError extends RegistryError<'CHANGED_DURING_
 export class SchemaTooDeepError extends RegistryError<'SCHEMA_TOO_DEEP'> {
   readonly code = 'SCHEMA_TOO_DEEP'
   readonly kind = 'invalid'
-  constructor(limit: number) {
-    super(`data is nested deeper than ${limit} levels`, { field: 'data' })
+  constructor(limit: number, field = 'data') {
+    super(`${field} is nested deeper than ${limit} levels`, { field })
+  }
+}
+
+/** A schema-migrations request whose `targetSchema` is not a JSON Schema: nothing to compare. */
+export class InvalidTargetSchemaError extends RegistryError<'INVALID_TARGET_SCHEMA'> {
+  readonly code = 'INVALID_TARGET_SCHEMA'
+  readonly kind = 'invalid'
+  constructor(problems: readonly string[]) {
+    const shown = problems.slice(0, 3).join('; ')
+    const more = problems.length > 3 ? ` (and ${problems.length - 3} more in details.problems)` : ''
+    super(`targetSchema is not a valid JSON Schema: ${shown}${more}`, {
+      field: 'targetSchema',
+      problems: [...problems],
+    })
   }
 }
 

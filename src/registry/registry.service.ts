@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { schemaMigration, type SchemaMigration } from './schema-migrations.js'
+import { refuseInvalidTarget, schemaMigration, type SchemaMigration } from './schema-migrations.js'
 import { misversionedWarning, versionChange } from './version-change.js'
 import { deployWithChange } from './checked-deployment.js'
 import { isUuid } from '../shared/index.js'
@@ -347,6 +347,7 @@ export function createRegistryService(deps: RegistryServiceDeps) {
 
     /** What changes from a deployed version (PROD, else DEV) to a new schema, for snowplow-cli. */
     async migration(organizationId: string, input: MigrationInput): Promise<SchemaMigration> {
+      refuseInvalidTarget(await deps.checkDocument(input.targetSchema))
       const { vendor, name, format, version } = input.sourceSchemaKey
       const deployed = await this.getVersion(
         organizationId,

@@ -1,7 +1,12 @@
 import type { CompatibilityChecker, CompatibilityOutcome } from '../compatibility/index.js'
 import { schemaSizeProblem } from '../iglu/index.js'
 import { isJsonObject } from '../shared/index.js'
-import { SchemaTooLargeError } from './registry.errors.js'
+import {
+  InvalidTargetSchemaError,
+  SchemaTooDeepError,
+  SchemaTooLargeError,
+} from './registry.errors.js'
+import { MAX_SCHEMA_DEPTH, reportOf, type SchemaDocumentCheck } from './schema-validation.js'
 
 /** snowplow-cli's names for the SchemaVer part a change needs: ADDITION, REVISION, MODEL. */
 export type ChangeType = 'no-change' | 'minor' | 'revision' | 'major'
@@ -53,6 +58,17 @@ const typesOf = (schema: unknown): string[] | null => {
   if (!isJsonObject(schema)) return null
   const type = schema.type
   return typeof type === 'string' ? [type] : Array.isArray(type) ? type.map(String) : null
+}
+
+/**
+ * Refuses a `targetSchema` that is not a draft-04 JSON Schema (`{"type": 5}`): what it would
+ * migrate to is undefined. Only its faults as a JSON Schema count here: its self-description and
+ * the warehouse lint are a validation request's to report.
+ */
+export function refuseInvalidTarget(check: SchemaDocumentCheck): void {
+  if (check.kind === 'too-deep') throw new SchemaTooDeepError(MAX_SCHEMA_DEPTH, 'targetSchema')
+  const faults = reportOf(check).errors.filter((error) => error.endsWith(' [jsonSchema]'))
+  if (faults.length > 0) throw new InvalidTargetSchemaError(faults)
 }
 
 /**
