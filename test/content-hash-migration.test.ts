@@ -64,4 +64,80 @@ describe.each(backends)('content hashes stored before snowplow-cli’s form, on 
     }>`select schema::text as schema from schema_versions`.execute(store.db)
     expect(kept.rows[0]?.schema).toBe(text)
   })
+
+  it('are renamed in requests answered or accepted before, at whichever migration a store stands', async () => {
+    for (const startAt of [
+      '2026-11-28-10-mark-events-keeping-written-numbers',
+      '2026-11-29-16-index-finished-requests',
+    ]) {
+      const database = await backend.create({ unmigrated: true })
+      cleanups.push(() => database.drop())
+      const store = await createDb(database.config)
+      cleanups.push(() => store.close())
+      const migrator = new Migrator({
+        db: store.db,
+        provider: { getMigrations: async () => migrations },
+      })
+      expect((await migrator.migrateTo(startAt)).error).toBeUndefined()
+
+      const text = '{"type": "number", "maximum": 100.50}'
+      const oldHash = sha256('{"maximum":100.50,"type":"number"}')
+      const newHash = sha256('{"maximum":100.5,"type":"number"}')
+      const goneHash = sha256('content no longer stored')
+      const org = randomUUID()
+      await sql`insert into organizations (id, name) values (${org}, 'acme')`.execute(store.db)
+      // A store past migration 11 holds the schema under its new hash already.
+      const stored = startAt.includes('-10-') ? oldHash : newHash
+      await sql`insert into validated_schemas (organization_id, vendor, name, format, version, schema, meta, content_hash)
+        values (${org}, 'com.acme', 'n', 'jsonschema', '1-0-0', ${text}, '{}', ${stored})`.execute(
+        store.db,
+      )
+      const validation = randomUUID()
+      const deployment = randomUUID()
+      const other = randomUUID()
+      const request = (id: string, kind: string, result: object, work: object | null) =>
+        sql`insert into registry_requests (id, organization_id, kind, result, pending_work)
+          values (${id}, ${org}, ${kind}, ${JSON.stringify(result).replace('{"n":1}', '{"n":1.0}')}::jsonb,
+            ${work === null ? null : JSON.stringify(work)}::jsonb)`.execute(store.db)
+      // A finished validation (its witness's number as written), an accepted deployment that
+      // expects the validated content, and a request naming content no longer stored.
+      await request(
+        validation,
+        'validation',
+        {
+          id: validation,
+          completed: true,
+          success: true,
+          contentHash: oldHash,
+          message: `validated ${oldHash}`,
+          versionChange: { witness: { n: 1.0 } },
+        },
+        null,
+      )
+      const work = {
+        kind: 'deployment',
+        request: { source: 'VALIDATED', target: 'DEV', version: '1-0-0', contentHash: oldHash },
+        patch: false,
+      }
+      await request(deployment, 'deployment', { id: deployment, completed: false }, work)
+      await request(other, 'deployment', { id: other, contentHash: goneHash }, null)
+
+      await migrateToLatest(store.db)
+      const row = async (id: string) =>
+        (
+          await sql<{ result: string; work: string | null }>`select result::text as result,
+            pending_work::text as work from registry_requests where id = ${id}`.execute(store.db)
+        ).rows[0]
+      const validated = await row(validation)
+      expect(JSON.parse(validated?.result ?? '{}')).toMatchObject({
+        contentHash: newHash,
+        // Only `contentHash` members are renamed; a message keeps its words.
+        message: `validated ${oldHash}`,
+      })
+      expect(validated?.result).toContain('"n": 1.0')
+      const accepted = await row(deployment)
+      expect(JSON.parse(accepted?.work ?? '{}').request.contentHash).toBe(newHash)
+      expect(JSON.parse((await row(other))?.result ?? '{}').contentHash).toBe(goneHash)
+    }
+  })
 })
