@@ -139,7 +139,9 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
         url: storage.url,
         setting: 'FLOE_EVENTS_DATABASE_URL, --events-database-url',
       })
-    await migrateToLatest(store.db)
+    const migrating = performance.now()
+    const migrated = await migrateToLatest(store.db)
+    const migrationMs = Math.round(performance.now() - migrating)
     const auth = await openAuth({
       db: store.db.withTables<AuthTables>(),
       config,
@@ -154,6 +156,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       readsRawQuery,
     })
     routes = http
+    // An upgrade is told: which migrations ran, and how long they took.
+    if (migrated.length > 0)
+      http.log.info(
+        { migrations: migrated.map((result) => result.migrationName), ms: migrationMs },
+        `applied ${migrated.length} database migration(s) in ${migrationMs} ms`,
+      )
     auth.decorate(http)
     const background = new BackgroundTasks((error) =>
       http.log.error({ err: error }, 'background task failed'),

@@ -2,7 +2,12 @@
 import { Command, CommanderError, Option } from 'commander'
 import { ConfigError, type ConfigFlags, type ConsoleClientFlags } from './config/index.js'
 import { DomainError } from './shared/index.js'
-import { DatabaseUnreachableError, DataDirLockedError, DataDirUnusableError } from './db/index.js'
+import {
+  DatabaseFromNewerVersionError,
+  DatabaseUnreachableError,
+  DataDirLockedError,
+  DataDirUnusableError,
+} from './db/index.js'
 import {
   createKeyCommand,
   type CreateKeyOptions,
@@ -324,6 +329,7 @@ program.parseAsync(process.argv).catch((error: unknown) => {
     error instanceof DataDirLockedError ||
     error instanceof DataDirUnusableError ||
     error instanceof DatabaseUnreachableError ||
+    error instanceof DatabaseFromNewerVersionError ||
     error instanceof ConsoleApiError
   process.stderr.write(
     `floe: ${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`,

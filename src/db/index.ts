@@ -1,6 +1,6 @@
 export { isForeignKeyViolation, violatedUniqueConstraint } from './constraint-violation.js'
 export { createDb, DatabaseUnreachableError, type Store } from './create-db.js'
 export { DataDirLockedError, DataDirUnusableError } from './data-dir-lock.js'
-export { migrateToLatest } from './migrate.js'
+export { DatabaseFromNewerVersionError, migrateToLatest } from './migrate.js'
 export type { NoTables } from './no-tables.js'
 export { PGLITE_TEMPLATE_DIR, seedFromTemplate, templateStamp } from './pglite-template.js'
