@@ -69,7 +69,10 @@ export function flatEntityColumns(event: Readonly<Record<string, unknown>>): Map
     const item = isJsonObject(entity.data)
       ? withWrittenNumbersOf(entity.data, { ...entity.data, _schema_version: entity.schema })
       : entity.data
-    columns.set(column, [...((columns.get(column) as unknown[] | undefined) ?? []), item])
+    // Pushed, not copied: an event may carry thousands of entities of one schema.
+    const items = columns.get(column) as unknown[] | undefined
+    if (items === undefined) columns.set(column, [item])
+    else items.push(item)
   }
   const unstruct = event.unstruct_event
   if (

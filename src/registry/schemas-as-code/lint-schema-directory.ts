@@ -225,8 +225,11 @@ export async function lintSchemaDirectory(
   }
 
   const groups = new Map<string, Parsed[]>()
-  for (const schema of parsed)
-    groups.set(schema.group, [...(groups.get(schema.group) ?? []), schema])
+  for (const schema of parsed) {
+    const group = groups.get(schema.group)
+    if (group === undefined) groups.set(schema.group, [schema])
+    else group.push(schema)
+  }
   for (const members of groups.values()) {
     members.sort((a, b) => compareSchemaVer(a.version, b.version))
     for (const [index, member] of members.entries()) {

@@ -36,8 +36,13 @@ function referencedGroups(payload: string): string[] {
  */
 export function publishOrder(schemas: readonly LocalSchema[]): LocalSchema[] {
   const groups = new Map<string, LocalSchema[]>()
-  for (const schema of [...schemas].sort((a, b) => compareSchemaVer(a.key.version, b.key.version)))
-    groups.set(groupOf(schema.key), [...(groups.get(groupOf(schema.key)) ?? []), schema])
+  for (const schema of [...schemas].sort((a, b) =>
+    compareSchemaVer(a.key.version, b.key.version),
+  )) {
+    const group = groups.get(groupOf(schema.key))
+    if (group === undefined) groups.set(groupOf(schema.key), [schema])
+    else group.push(schema)
+  }
   const ordered: LocalSchema[] = []
   const state = new Map<string, 'visiting' | 'done'>()
   const visit = (group: string) => {

@@ -91,7 +91,10 @@ export function indexSpecifications(specs: readonly EventSpecification[]): Speci
   for (const spec of specs) {
     if (spec.eventSource === null || (spec.status !== 'draft' && spec.status !== 'published'))
       continue
-    byEvent.set(spec.eventSource, [...(byEvent.get(spec.eventSource) ?? []), spec])
+    // Pushed, not copied: thousands of specifications may share one event.
+    const sharing = byEvent.get(spec.eventSource)
+    if (sharing === undefined) byEvent.set(spec.eventSource, [spec])
+    else sharing.push(spec)
   }
   return {
     all: specs,
