@@ -33,6 +33,7 @@ const OWN_PROCESS = [
   'test/trigger-images.http.test.ts',
   'test/registry-read-turns.http.test.ts',
   'test/tracking-plan-list-turns.http.test.ts',
+  'test/events-query-turns.http.test.ts',
 ]
 
 /**

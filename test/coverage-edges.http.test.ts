@@ -47,6 +47,31 @@ describe('coverage time ranges', () => {
     expect(assert.status).toBe(200)
   })
 
+  it('refuse an empty time range, which an assertion would pass having looked at nothing', async () => {
+    for (const [start, end] of [
+      ['2026-06-02T00:00:00Z', '2026-06-01T00:00:00Z'],
+      ['2026-06-01T00:00:00Z', '2026-06-01T00:00:00Z'],
+    ]) {
+      const coverage = await requestJson(`${floe.baseUrl}/micro/coverage?start=${start}&end=${end}`)
+      expect(coverage.status).toBe(400)
+      expect(coverage.body.message).toMatch(/^querystring\/start must be before end/)
+      const assert = await requestJson(`${floe.baseUrl}/micro/assert`, {
+        method: 'POST',
+        body: { timeRange: { start, end }, maxBad: 0 },
+      })
+      expect(assert.status).toBe(422)
+      expect(assert.body).toEqual({
+        message:
+          'The request body was invalid: /timeRange/start must be before end: the range [start, end) holds no event',
+      })
+    }
+    // A range of one millisecond is a range.
+    const narrow = await requestJson(
+      `${floe.baseUrl}/micro/coverage?start=2026-06-01T00:00:00.000Z&end=2026-06-01T00:00:00.001Z`,
+    )
+    expect(narrow.status).toBe(200)
+  })
+
   it('refuse a leap-second bound, which dates cannot read, rather than taking it as no bound', async () => {
     const leap = '2026-12-31T23:59:60Z'
     const coverage = await requestJson(`${floe.baseUrl}/micro/coverage?start=${leap}`)

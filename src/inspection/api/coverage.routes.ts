@@ -6,6 +6,10 @@ import { badInScope, coverageReport, isUnbounded, type CoverageScope } from './c
 import { CoverageQuery, validateAssert } from './micro.schemas.js'
 import { fail, readBody } from './request-bodies.js'
 
+const EMPTY_RANGE = 'must be before end: the range [start, end) holds no event'
+const isEmptyRange = ({ start, end }: CoverageScope) =>
+  start !== null && end !== null && start >= end
+
 /**
  * `GET /micro/coverage` (which event specifications the events exercised) and `POST /micro/assert`
  * (a CI run's expectations of them: 200 when they hold, 422 with each that does not).
@@ -27,11 +31,12 @@ export const coverageRoutes: FastifyPluginAsync<{ inspection: InspectionService 
   app.get<{ Querystring: { start?: string; end?: string; appId?: string } }>(
     '/coverage',
     { schema: { querystring: CoverageQuery } },
-    async (request) => {
+    async (request, reply) => {
       const { start, end, appId } = request.query
-      return (
-        await report({ start: boundInstant(start), end: boundInstant(end), appId: appId ?? null })
-      ).report
+      const scope = { start: boundInstant(start), end: boundInstant(end), appId: appId ?? null }
+      if (isEmptyRange(scope))
+        return fail(reply, { status: 400, message: `querystring/start ${EMPTY_RANGE}` })
+      return (await report(scope)).report
     },
   )
 
@@ -39,11 +44,18 @@ export const coverageRoutes: FastifyPluginAsync<{ inspection: InspectionService 
     const reading = readBody<CoverageExpectations>(request.body, validateAssert)
     if (!reading.ok) return fail(reply, reading)
     const expectations = reading.filter
-    const { index, report: coverage } = await report({
+    const scope = {
       start: boundInstant(expectations.timeRange?.start),
       end: boundInstant(expectations.timeRange?.end),
       appId: expectations.appId ?? null,
-    })
+    }
+    // An empty range would pass every `max…` expectation with no event looked at.
+    if (isEmptyRange(scope))
+      return fail(reply, {
+        status: 422,
+        message: `The request body was invalid: /timeRange/start ${EMPTY_RANGE}`,
+      })
+    const { index, report: coverage } = await report(scope)
     const failures = unmetExpectations(coverage, index, expectations)
     return reply
       .code(failures.length === 0 ? 200 : 422)

@@ -45,17 +45,19 @@ function valuesAt(value: unknown, path: readonly string[]): unknown[] {
 
 const asText = (value: unknown) => (value === null || value === undefined ? 'null' : String(value))
 
-/** Every scalar inside a value (iteratively: depth does not matter), as lower-case text. */
-function scalarTexts(value: unknown): string[] {
-  const texts: string[] = []
+/**
+ * Whether `test` holds for the lower-case text of some scalar inside a value (iteratively: depth
+ * does not matter), stopping at the first that does.
+ */
+function someScalarText(value: unknown, test: (text: string) => boolean): boolean {
   const stack: unknown[] = [value]
   while (stack.length > 0) {
     const item = stack.pop()
-    if (item !== null && typeof item === 'object')
+    if (item !== null && typeof item === 'object') {
       for (const inner of Object.values(item)) stack.push(inner)
-    else texts.push(asText(item).toLowerCase())
+    } else if (test(asText(item).toLowerCase())) return true
   }
-  return texts
+  return false
 }
 
 /**
@@ -74,20 +76,46 @@ export function eventHoldsText(event: FlattenedEvent, needle: string): boolean {
 }
 
 /**
+ * The values of a column (or path) to look for a filter's values in: the scalar itself (null as
+ * `"null"`), or, for an entity or object column, everything inside it.
+ */
+function filteredValues(event: FlattenedEvent, column: EventColumn): unknown[] | string {
+  const value = event.column(column.column)
+  if (column.path.length === 0 && (value === null || typeof value !== 'object'))
+    return asText(value).toLowerCase()
+  if (value === undefined || value === null) return 'null'
+  return column.path.length === 0 ? [value] : valuesAt(value, column.path)
+}
+
+/**
  * Whether a flattened event has one of the (lower-case) values in the column: a scalar equal to
  * one (case-insensitive, null as `"null"`); an entity or object column when any value inside it is.
+ * The walk stops at the first value found.
  */
 export function columnHolds(
   event: FlattenedEvent,
   column: EventColumn,
   values: ReadonlySet<string>,
 ): boolean {
-  const value = event.column(column.column)
-  if (column.path.length === 0 && (value === null || typeof value !== 'object'))
-    return values.has(asText(value).toLowerCase())
-  if (value === undefined || value === null) return values.has('null')
-  const found = column.path.length === 0 ? [value] : valuesAt(value, column.path)
-  return found.some((item) => scalarTexts(item).some((text) => values.has(text)))
+  const found = filteredValues(event, column)
+  if (typeof found === 'string') return values.has(found)
+  return found.some((item) => someScalarText(item, (text) => values.has(text)))
+}
+
+/**
+ * Every text `columnHolds` compares with, once: for several filters of one column, each is then
+ * a look-up instead of another walk of what may be thousands of properties.
+ */
+export function columnTexts(event: FlattenedEvent, column: EventColumn): ReadonlySet<string> {
+  const found = filteredValues(event, column)
+  if (typeof found === 'string') return new Set([found])
+  const texts = new Set<string>()
+  for (const item of found)
+    someScalarText(item, (text) => {
+      texts.add(text)
+      return false
+    })
+  return texts
 }
 
 /** The value a column sorts by: a scalar at the column (or path); none for an object or a list. */

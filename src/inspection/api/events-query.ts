@@ -7,13 +7,14 @@ import {
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 import type { JsonPages } from './json-array.js'
 import { LeadingItems } from '../store/leading-items.js'
-import { firstAtOrAfter } from '../../shared/index.js'
+import { firstAtOrAfter, mapBetweenTurns } from '../../shared/index.js'
 import { FlattenedEvent } from './flattened-event.js'
 import { toLossyJson } from '../pipeline/lossy-json.js'
 import { storedTextGroups } from './stored-text-prefilter.js'
 import { eventJson } from '../pipeline/java-doubles.js'
 import {
   columnHolds,
+  columnTexts,
   eventColumn,
   eventHoldsText,
   sortValue,
@@ -72,52 +73,85 @@ export function unknownColumns(query: EventsQuery): string[] {
   return [...new Set(named.filter((name) => eventColumn(name) === null))]
 }
 
+/** The refusal of a query naming unknown columns (the first 20 of them). */
+export function unknownColumnsMessage(unknown: readonly string[]): string {
+  const more = unknown.length > 20 ? ` (and ${unknown.length - 20} more)` : ''
+  return `Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 20).join(', ')}${more} (GET /micro/columns lists the columns; a property inside an entity is <column>.<property>)`
+}
+
 /** Events of every page, flattened, newest first, as JSON texts a page at a time (a full store's answer is streamed). */
 export async function* allEventsJson(source: EventPages): JsonPages {
   for await (const page of source) yield page.map((event) => eventJson(toLossyJson(event.event)))
+}
+
+/** A matching event as a page is chosen: the stored event, and its value of the sorting column. */
+interface Row {
+  readonly event: GoodEvent
+  /** The sorting column's scalar as text; null when the event has none (or no sorting). */
+  readonly key: string | null
+}
+
+/** The value a row sorts by, read once as it is offered (not at each comparison). */
+function sortKey(event: FlattenedEvent, column: EventColumn | null): string | null {
+  if (column === null) return null
+  const value = sortValue(event, column)
+  return value == null ? null : String(value)
 }
 
 /**
  * The order of a query's sorting, a stable sort's: missing values come last when ascending and
  * first when descending; without sorting every row ties, so arrival order (newest first) stands.
  */
-function rowOrder(
-  sorting: EventsQuery['sorting'],
-): (a: FlattenedEvent, b: FlattenedEvent) => number {
-  const column = sorting == null ? null : eventColumn(sorting.column)
-  if (sorting == null || column === null) return () => 0
+function rowOrder(sorting: EventsQuery['sorting']): (a: Row, b: Row) => number {
+  if (sorting == null) return () => 0
   const direction = sorting.desc ? -1 : 1
-  return (a, b) => {
-    const left = sortValue(a, column)
-    const right = sortValue(b, column)
-    if (left == null || right == null)
-      return left == null && right == null ? 0 : (left == null ? 1 : -1) * direction
-    const l = String(left)
-    const r = String(right)
+  return ({ key: l }, { key: r }) => {
+    if (l === null || r === null)
+      return l === null && r === null ? 0 : (l === null ? 1 : -1) * direction
     return (l < r ? -1 : l > r ? 1 : 0) * direction
   }
 }
 
 /**
+ * The query's filters as one test of a flattened event. Filters of one column share a single walk
+ * of it (a hundred filters of a wide entity would walk it a hundred times); a lone filter stops
+ * at the first value it finds.
+ */
+function filterTest(filters: EventsQuery['filters']): (event: FlattenedEvent) => boolean {
+  const byColumn = new Map<string, { column: EventColumn; valueSets: Set<string>[] }>()
+  for (const filter of filters) {
+    const column = eventColumn(filter.column)
+    const values = new Set(filter.values.filter((v) => v !== '').map((v) => v.toLowerCase()))
+    if (column === null || values.size === 0) continue
+    const name = [column.column, ...column.path].join('.')
+    const group = byColumn.get(name)
+    if (group === undefined) byColumn.set(name, { column, valueSets: [values] })
+    else group.valueSets.push(values)
+  }
+  const groups = [...byColumn.values()]
+  return (event) =>
+    groups.every(({ column, valueSets }) => {
+      const [only] = valueSets
+      if (valueSets.length === 1 && only !== undefined) return columnHolds(event, column, only)
+      const texts = columnTexts(event, column)
+      return valueSets.every((values) => [...values].some((value) => texts.has(value)))
+    })
+}
+
+/**
  * Events matching a query, sorted and paged, as `{events, totalPages, totalItems}`. Only the rows
- * up to the end of the page asked for are held, however many events match.
+ * up to the end of the page asked for are held (each a stored event and its sorting value),
+ * however many events match; the page's events are made whole between turns of the event loop.
  */
 export async function queryEvents(source: EventPages, query: EventsQuery) {
   const { collectorTime: range } = eventsQueryScope(query)
   const start = range?.start ?? -Infinity
   const end = range?.end ?? Infinity
-  const filters = query.filters
-    .map((f) => ({
-      column: eventColumn(f.column),
-      values: new Set(f.values.filter((v) => v !== '').map((v) => v.toLowerCase())),
-    }))
-    .filter(
-      (f): f is { column: EventColumn; values: Set<string> } =>
-        f.column !== null && f.values.size > 0,
-    )
+  const matches = filterTest(query.filters)
+  const sortColumn = query.sorting == null ? null : eventColumn(query.sorting.column)
   const needle = (query.search ?? '').toLowerCase()
   const from = (query.page - 1) * query.pageSize
-  const leading = new LeadingItems(from + query.pageSize, rowOrder(query.sorting))
+  const leading = new LeadingItems<Row>(from + query.pageSize, rowOrder(query.sorting))
   for await (const page of source) {
     for (const event of page) {
       if (query.validEvents === true && event.incomplete) continue
@@ -125,30 +159,37 @@ export async function queryEvents(source: EventPages, query: EventsQuery) {
       const time = collectorTime(event)
       if (time < start || time >= end) continue
       const flattened = new FlattenedEvent(event)
-      const kept =
-        filters.every(({ column, values }) => columnHolds(flattened, column, values)) &&
-        (needle === '' || eventHoldsText(flattened, needle))
-      if (kept) leading.offer(flattened)
+      if (matches(flattened) && (needle === '' || eventHoldsText(flattened, needle)))
+        leading.offer({ event, key: sortKey(flattened, sortColumn) })
     }
   }
   const total = leading.offered
   return {
-    events: leading
-      .sorted()
-      .slice(from)
-      .map((event) => event.whole()),
+    events: await mapBetweenTurns(leading.sorted().slice(from), (row) =>
+      toLossyJson(row.event.event),
+    ),
     totalPages: Math.max(1, Math.ceil(total / query.pageSize)),
     totalItems: total,
   }
 }
 
+/** Events written together in one part of an events page's answer. */
+const PAGE_PART_EVENTS = 100
+
 /**
- * A page of the events query as JSON, each event written as the events list writes it (doubles as
- * Java writes them, entities' numbers as written): `{events, totalPages, totalItems}`.
+ * A page of the events query as JSON parts to send one after the other, each event written as the
+ * events list writes it (doubles as Java writes them, entities' numbers as written), between turns
+ * of the event loop: `{events, totalPages, totalItems}`.
  */
-export function eventsPageJson(page: Awaited<ReturnType<typeof queryEvents>>): string {
-  const events = page.events.map((event) => eventJson(event)).join(',')
-  return `{"events":[${events}],"totalPages":${page.totalPages},"totalItems":${page.totalItems}}`
+export async function eventsPageJson(
+  page: Awaited<ReturnType<typeof queryEvents>>,
+): Promise<string[]> {
+  const texts = await mapBetweenTurns(page.events, (event) => eventJson(event))
+  const parts = ['{"events":[']
+  for (let at = 0; at < texts.length; at += PAGE_PART_EVENTS)
+    parts.push((at > 0 ? ',' : '') + texts.slice(at, at + PAGE_PART_EVENTS).join(','))
+  parts.push(`],"totalPages":${page.totalPages},"totalItems":${page.totalItems}}`)
+  return parts
 }
 
 /** Every top-level key, plus `column.field` for the fields of entity objects. */

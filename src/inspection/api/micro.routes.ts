@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { BODY_LIMITS } from '../../http/index.js'
 import { parseIgluUri } from '../../iglu/index.js'
@@ -19,6 +20,7 @@ import {
   eventsQueryScope,
   queryEvents,
   unknownColumns,
+  unknownColumnsMessage,
   timeline,
   timelineScope,
   type EventsQuery,
@@ -232,12 +234,10 @@ export const microRoutes: FastifyPluginAsync<{
     if (!reading.ok) return fail(reply, reading)
     const unknown = unknownColumns(reading.filter)
     if (unknown.length > 0)
-      return fail(reply, {
-        status: 400,
-        message: `Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (GET /micro/columns lists the columns; a property inside an entity is <column>.<property>)`,
-      })
+      return fail(reply, { status: 400, message: unknownColumnsMessage(unknown) })
     const page = await queryEvents(store.scan(eventsQueryScope(reading.filter)), reading.filter)
-    return reply.type('application/json; charset=utf-8').send(eventsPageJson(page))
+    // Sent a part at a time: a page of 10 000 events is tens of megabytes.
+    return reply.type(json).send(Readable.from(await eventsPageJson(page)))
   })
   app.get('/columns', async () => eventColumns(store.scan()))
   app.post('/columnStats', async (request: FastifyRequest, reply) => {

@@ -57,6 +57,11 @@ export class BoundedLog<T> {
     return seq < this.firstSeq ? undefined : this.items[seq - this.offset]
   }
 
+  /** The weight an item was added with (0 for one no longer kept). */
+  weightAt(seq: number): number {
+    return seq < this.firstSeq ? 0 : (this.weights[seq - this.offset] ?? 0)
+  }
+
   clear(): void {
     this.offset = this.nextSeq
     this.items = []

@@ -120,6 +120,11 @@ export class KeptJsonTexts {
     return true
   }
 
+  /** Whether the text of the item `key` names is kept. */
+  has(key: number): boolean {
+    return this.slots.has(key)
+  }
+
   /** Forgets every kept text. */
   clear(): void {
     this.lastScattered = ''

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   aBadEvent,
   aGoodEvent,
@@ -149,21 +149,83 @@ describe('MemoryEventStore size bounds', () => {
 })
 
 describe('MemoryEventStore scans and answers on a shared event loop', () => {
-  it('lets waiting work run between the pages of a scan, not only after the last', async () => {
+  it('lets waiting work run once a scan and its reader have held the loop for 10 ms', async () => {
     const store = new MemoryEventStore(100_000)
     const many = Array.from({ length: 2000 }, (_, i) => aGoodEvent({ appId: `app${i}` }))
     await store.keep(goods(...many))
-    const badOnes = Array.from({ length: 600 }, (_, i) => aBadEvent(`vendor${i}`))
+    const badOnes = Array.from({ length: 2000 }, (_, i) => aBadEvent(`vendor${i}`))
     await store.keep({ good: [], incomplete: [], bad: badOnes })
     for (const scan of [() => store.scan(), () => store.scanBad()]) {
       let waited = false
       setImmediate(() => (waited = true))
       const pagesBefore: boolean[] = []
-      for await (const _page of scan()) pagesBefore.push(waited)
-      expect(pagesBefore.length).toBeGreaterThan(1)
-      // Only the first page is read before the waiting work.
-      expect(pagesBefore.filter((ran) => !ran)).toHaveLength(1)
+      for await (const _page of scan()) {
+        pagesBefore.push(waited)
+        // A reader's work on the page, 3 ms of it (busy, as flattening is): it counts.
+        const until = performance.now() + 3
+        while (performance.now() < until);
+      }
+      expect(pagesBefore.length).toBeGreaterThan(4)
+      // The waiting work ran once the scan and its reader had taken 10 ms: after four pages at most.
+      expect(pagesBefore.filter((ran) => !ran).length).toBeGreaterThan(0)
+      expect(pagesBefore.filter((ran) => !ran).length).toBeLessThanOrEqual(4)
     }
+  })
+
+  it('lets waiting work run while it skips events out of scope, with no page to give', async () => {
+    const store = new MemoryEventStore(100_000)
+    await store.keep(goods(...Array.from({ length: 20_000 }, () => aGoodEvent({ appId: 'a' }))))
+    // A clock that runs 1 ms faster at each look: the scan's looks alone pass its 10 ms.
+    let looks = 0
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => looks++)
+    try {
+      let waited = false
+      setImmediate(() => (waited = true))
+      let pages = 0
+      for await (const _page of store.scan({ validEvents: false })) pages++
+      expect(pages).toBe(0)
+      expect(waited).toBe(true)
+    } finally {
+      clock.mockRestore()
+    }
+  })
+
+  it('writes a large answer of wide events a page of about 2 MB at a time, as it is sent', async () => {
+    const store = new MemoryEventStore(100_000)
+    const wide = aGoodEvent({ appId: 'wide' })
+    const entity = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`p${i}`, 'value']))
+    const heavy = {
+      ...wide,
+      event: { ...wide.event, contexts: { schema: 'x', data: [{ schema: 'y', data: entity }] } },
+    } as unknown as GoodEvent
+    await store.keep(goods(...Array.from({ length: 100 }, () => heavy)))
+    const weight = goodEventWeight(heavy)
+    // Past ~4 MB of events not written yet, nothing is written before the answer is sent.
+    expect(100 * weight).toBeGreaterThan(4 * 1024 * 1024)
+    const sizes: number[] = []
+    for await (const page of store.goodJsonPages()) sizes.push(page.length)
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(100)
+    expect(Math.max(...sizes)).toBe(Math.ceil((2 * 1024 * 1024) / weight))
+    // A small answer of them is written at once, and kept.
+    const few: number[] = []
+    for await (const page of store.goodJsonPages({ limit: 5 })) few.push(page.length)
+    expect(few).toEqual([1])
+  })
+
+  it('ends a page of a scan at about 512 kB of estimated events', async () => {
+    const store = new MemoryEventStore(100_000)
+    const wide = aGoodEvent({ appId: 'wide' })
+    const entity = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`p${i}`, 'value']))
+    const heavy = {
+      ...wide,
+      event: { ...wide.event, contexts: { schema: 'x', data: [{ schema: 'y', data: entity }] } },
+    } as unknown as GoodEvent
+    await store.keep(goods(...Array.from({ length: 40 }, () => heavy)))
+    const weight = goodEventWeight(heavy)
+    const sizes: number[] = []
+    for await (const page of store.scan()) sizes.push(page.length)
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(40)
+    expect(Math.max(...sizes)).toBe(Math.ceil((512 * 1024) / weight))
   })
 
   it('answers heavy bad events in pages of about a megabyte of text', async () => {

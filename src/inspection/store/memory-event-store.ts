@@ -28,10 +28,63 @@ import { storedEventJson } from '../pipeline/java-doubles.js'
 const JSON_TEXTS_KEPT = { texts: 2000, bytes: 16 * 1024 * 1024 }
 
 /**
- * Events per page of a scan. Between pages the scan lets the event loop run (a macrotask, not just
- * a microtask), so that a reader flattening or searching every event holds it for one page only.
+ * A page of a scan ends at 256 events, or at SCAN_PAGE_WEIGHT of their estimated size: what a
+ * reader does with a page (flattening, searching, writing every event) grows with its events'
+ * size, and one event may carry thousands of entities or properties.
  */
 const SCAN_PAGE = 256
+const SCAN_PAGE_WEIGHT = 512 * 1024
+/**
+ * How long a scan runs before it lets the event loop run (a macrotask, not just a microtask). Its
+ * readers' work on the pages counts: they run in the scan's turn, between two of its steps.
+ */
+const SCAN_SLICE_MS = 10
+/** Events visited (kept or skipped) between two looks at the clock. */
+const VISITS_PER_LOOK = 256
+
+/**
+ * Pages of the items of a log, newest first, that `keep` keeps: bounded by count and by weight,
+ * with a turn of the event loop whenever SCAN_SLICE_MS have passed, however many items are
+ * skipped. A reset or evictions between pages make the older numbers read as undefined: they are
+ * skipped.
+ */
+async function* pagesOf<T>(
+  log: BoundedLog<T>,
+  keep: (item: T) => boolean,
+): AsyncGenerator<readonly T[]> {
+  let page: T[] = []
+  let weight = 0
+  let visits = 0
+  let sliceEnd = performance.now() + SCAN_SLICE_MS
+  for (let seq = log.nextSeq - 1; seq >= log.firstSeq; seq--) {
+    const item = log.at(seq)
+    if (item !== undefined && keep(item)) {
+      page.push(item)
+      weight += log.weightAt(seq)
+    }
+    const full = page.length === SCAN_PAGE || weight >= SCAN_PAGE_WEIGHT
+    if (!full && ++visits % VISITS_PER_LOOK !== 0) continue
+    if (full || performance.now() >= sliceEnd) {
+      if (page.length > 0) yield page
+      page = []
+      weight = 0
+    }
+    if (performance.now() >= sliceEnd) {
+      // Lets every waiting request and timer run before the scan goes on.
+      await otherWork()
+      sliceEnd = performance.now() + SCAN_SLICE_MS
+    }
+  }
+  if (page.length > 0) yield page
+}
+
+/**
+ * An answer's texts not kept yet are written together, before it is sent, up to this estimated
+ * size of their events (~800 page views); a larger answer is written a page at a time as it is
+ * sent, and ANSWER_PAGE_WEIGHT ends such a page.
+ */
+const EAGER_WRITE_WEIGHT = 4 * 1024 * 1024
+const ANSWER_PAGE_WEIGHT = 2 * 1024 * 1024
 
 /** Characters of JSON text in one page of a bad-events answer: a bad row can weigh a megabyte. */
 const BAD_PAGE_CHARS = 1024 * 1024
@@ -152,20 +205,7 @@ export class MemoryEventStore implements EventStore {
   }
 
   async *scan(scope: EventScope = {}): AsyncGenerator<readonly GoodEvent[]> {
-    let page: GoodEvent[] = []
-    // A reset or evictions between pages make the older numbers read as undefined: they are skipped.
-    for (let seq = this.good.nextSeq - 1; seq >= this.good.firstSeq; seq--) {
-      const event = this.good.at(seq)
-      if (event === undefined || !isInScope(event, scope)) continue
-      page.push(event)
-      if (page.length === SCAN_PAGE) {
-        yield page
-        page = []
-        // Lets every waiting request and timer run before the scan goes on.
-        await otherWork()
-      }
-    }
-    if (page.length > 0) yield page
+    yield* pagesOf(this.good, (event) => isInScope(event, scope))
   }
 
   async reset(): Promise<void> {
@@ -188,7 +228,7 @@ export class MemoryEventStore implements EventStore {
    */
   async *goodJsonPages(filter: GoodEventFilter = {}): JsonPages {
     const seqs = this.matchingSeqs(filter)
-    if (seqs.length <= JSON_TEXTS_KEPT.texts) {
+    if (seqs.length <= JSON_TEXTS_KEPT.texts && this.unwrittenWeight(seqs) <= EAGER_WRITE_WEIGHT) {
       // Kept texts are placed while asked, before any page is sent: the answer is what matched.
       const pages: CommaLedJson[][] = []
       for (let from = 0; from < seqs.length; from += this.answerPage)
@@ -196,9 +236,29 @@ export class MemoryEventStore implements EventStore {
       yield* pages
       return
     }
-    const events = seqs.map((seq) => this.good.at(seq) as GoodEvent)
-    for (let from = 0; from < events.length; from += this.answerPage)
-      yield events.slice(from, from + this.answerPage).map(storedEventJson)
+    // Written a page at a time as it is sent, a page ending at `answerPage` events or at
+    // ANSWER_PAGE_WEIGHT of them: wide events take milliseconds each to write.
+    const events = seqs.map(
+      (seq) => [this.good.at(seq) as GoodEvent, this.good.weightAt(seq)] as const,
+    )
+    let page: string[] = []
+    let weight = 0
+    for (const [event, eventWeight] of events) {
+      page.push(storedEventJson(event))
+      weight += eventWeight
+      if (page.length < this.answerPage && weight < ANSWER_PAGE_WEIGHT) continue
+      yield page
+      page = []
+      weight = 0
+    }
+    if (page.length > 0) yield page
+  }
+
+  /** The estimated size of the events `seqs` names whose texts are not kept yet. */
+  private unwrittenWeight(seqs: readonly number[]): number {
+    let weight = 0
+    for (const seq of seqs) if (!this.jsonTexts.has(seq)) weight += this.good.weightAt(seq)
+    return weight
   }
 
   /** Pages of at most `answerPage` bad events and about BAD_PAGE_CHARS of text, written as sent. */
@@ -235,19 +295,7 @@ export class MemoryEventStore implements EventStore {
   }
 
   async *scanBad(): AsyncGenerator<readonly BadEvent[]> {
-    let page: BadEvent[] = []
-    for (let seq = this.bad.nextSeq - 1; seq >= this.bad.firstSeq; seq--) {
-      const event = this.bad.at(seq)
-      if (event === undefined) continue
-      page.push(event)
-      if (page.length === SCAN_PAGE) {
-        yield page
-        page = []
-        // Lets every waiting request and timer run before the scan goes on.
-        await otherWork()
-      }
-    }
-    if (page.length > 0) yield page
+    yield* pagesOf(this.bad, () => true)
   }
 
   /** The sequence numbers of the matching good events, newest first, at most `filter.limit`. */

@@ -1,3 +1,4 @@
+import { setImmediate as otherWork } from 'node:timers/promises'
 import { sql, type Insertable, type Kysely, type SelectQueryBuilder } from 'kysely'
 import type { BadEventFilter, GoodEventFilter } from '../api/event-filters.js'
 import {
@@ -25,6 +26,11 @@ import { storedTextPattern, type StoredTextGroups } from '../api/stored-text-pre
 const INSERT_CHUNK = 500
 /** Rows per page of a scan. */
 const SCAN_PAGE = 500
+/**
+ * Characters of stored text parsed for one page a scan yields: a row read is parsed and handed on
+ * in parts of about this much, with a turn of the event loop between two, however large the events.
+ */
+const SCAN_PART_CHARS = 512 * 1024
 /** Well inside timestamptz, which starts in 4713 BC while JavaScript dates go back further. */
 const EARLIEST_TIMESTAMP = Date.parse('-004000-01-01T00:00:00Z')
 
@@ -326,7 +332,18 @@ export class PostgresEventStore implements EventStore {
       if (groups.length > 0) query = query.where(storedTextCondition(groups))
       if (before !== null) query = query.where(sql<boolean>`seq < cast(${before} as bigint)`)
       const rows = await query.orderBy('seq', 'desc').limit(SCAN_PAGE).execute()
-      if (rows.length > 0) yield rows.map(parseGood)
+      let part: GoodEvent[] = []
+      let chars = 0
+      for (const row of rows) {
+        part.push(parseGood(row))
+        chars += row.body.length
+        if (chars < SCAN_PART_CHARS) continue
+        yield part
+        part = []
+        chars = 0
+        await otherWork()
+      }
+      if (part.length > 0) yield part
       const last = rows.at(-1)
       if (rows.length < SCAN_PAGE || last === undefined) return
       before = last.position
