@@ -19,8 +19,11 @@ import {
   storedEventJson,
   writeNumbersAsWritten,
 } from '../pipeline/java-doubles.js'
-import { EVENT_SPECIFICATION_VALIDATION } from '../pipeline/steps/check-event-specification.js'
-import { storedTextPattern, type StoredTextGroups } from '../api/stored-text-prefilter.js'
+import {
+  eventIdCondition,
+  specificationConditions,
+  storedTextCondition,
+} from './postgres-event-conditions.js'
 
 /** Rows per INSERT: a tp2 payload may hold thousands of events, and a statement takes at most 65535 parameters. */
 const INSERT_CHUNK = 500
@@ -79,53 +82,6 @@ function parseGood(row: { body: string; written_numbers: boolean }): GoodEvent {
   return event
 }
 const parseBad = (row: { body: string }) => JSON.parse(row.body) as BadEvent
-
-/**
- * The bad rows of one event id (a UUID, as the API checks it), read in their stored text as
- * `isBadEventOf` reads the event: the tracker's `eid` (any case), else the `event_id` of the row's
- * partially enriched event, which sits in an error text, its quotes escaped (`\\` escapes in LIKE).
- */
-function eventIdCondition(eventId: string) {
-  const id = eventId.toLowerCase()
-  return sql<boolean>`(body ilike ${`%"eid":"${id}"%`} or body like ${`%\\\\"event_id\\\\":\\\\"${id}\\\\"%`})`
-}
-
-/** The event's derived entities, as jsonb (an empty list when it has none). */
-const DERIVED_ENTITIES = sql`coalesce(body::jsonb -> 'event' -> 'derived_contexts' -> 'data', '[]'::jsonb)`
-
-/** A verdict entity whose data holds this (jsonb containment). */
-const verdictHolding = (data: object) =>
-  sql<boolean>`${DERIVED_ENTITIES} @> ${JSON.stringify([{ schema: EVENT_SPECIFICATION_VALIDATION, data }])}::jsonb`
-
-/**
- * A verdict entity naming this specification, ignoring case as the memory store does: an id the
- * plan does not know is kept as the event's entity wrote it.
- */
-const verdictForSpecification = (id: string) =>
-  sql<boolean>`exists (select 1 from jsonb_array_elements(${DERIVED_ENTITIES}) as entity where entity ->> 'schema' = ${EVENT_SPECIFICATION_VALIDATION} and lower(entity -> 'data' -> 'eventSpecification' ->> 'id') = ${id.toLowerCase()})`
-
-/** The filter's criteria on the event specification verdict, read from the stored event. */
-function specificationConditions(filter: GoodEventFilter) {
-  const conditions = []
-  if (filter.specification_verdict === 'none')
-    conditions.push(sql<boolean>`not ${verdictHolding({})}`)
-  else if (filter.specification_verdict != null)
-    conditions.push(verdictHolding({ isValid: filter.specification_verdict === 'valid' }))
-  if (filter.event_specification != null)
-    conditions.push(verdictForSpecification(filter.event_specification))
-  if (filter.violation != null)
-    conditions.push(verdictHolding({ errors: [{ rule: filter.violation }] }))
-  return conditions
-}
-
-/**
- * The stored text holds a text of each group, ignoring case: the events query's prefilter, run by
- * the database on the text as stored (one case-insensitive regular expression per group).
- */
-function storedTextCondition(groups: StoredTextGroups) {
-  const each = groups.map((texts) => sql`body ~* ${storedTextPattern(texts)}`)
-  return sql<boolean>`(${sql.join(each, sql` and `)})`
-}
 
 /**
  * Inspected events in a PostgreSQL database (a server, or embedded PGlite), shared by every Floe
