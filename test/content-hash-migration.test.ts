@@ -15,7 +15,8 @@ describe.each(backends)('content hashes stored before snowplow-cli’s form, on 
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
 
-  it('are rewritten in the new form wherever their content is stored; others are kept', async () => {
+  /** A new database of the backend, migrated up to `migration` and no further. */
+  async function storeMigratedTo(migration: string) {
     const database = await backend.create({ unmigrated: true })
     cleanups.push(() => database.drop())
     const store = await createDb(database.config)
@@ -24,8 +25,12 @@ describe.each(backends)('content hashes stored before snowplow-cli’s form, on 
       db: store.db,
       provider: { getMigrations: async () => migrations },
     })
-    const before = await migrator.migrateTo('2026-11-28-10-mark-events-keeping-written-numbers')
-    expect(before.error).toBeUndefined()
+    expect((await migrator.migrateTo(migration)).error).toBeUndefined()
+    return store
+  }
+
+  it('are rewritten in the new form wherever their content is stored; others are kept', async () => {
+    const store = await storeMigratedTo('2026-11-28-10-mark-events-keeping-written-numbers')
 
     // As the registry stored them: the text as sent, hashed with its numbers as written.
     const text = '{"type": "number", "maximum": 1.0, "description": "10 < 9"}'
@@ -70,15 +75,7 @@ describe.each(backends)('content hashes stored before snowplow-cli’s form, on 
       '2026-11-28-10-mark-events-keeping-written-numbers',
       '2026-11-29-16-index-finished-requests',
     ]) {
-      const database = await backend.create({ unmigrated: true })
-      cleanups.push(() => database.drop())
-      const store = await createDb(database.config)
-      cleanups.push(() => store.close())
-      const migrator = new Migrator({
-        db: store.db,
-        provider: { getMigrations: async () => migrations },
-      })
-      expect((await migrator.migrateTo(startAt)).error).toBeUndefined()
+      const store = await storeMigratedTo(startAt)
 
       const text = '{"type": "number", "maximum": 100.50}'
       const oldHash = sha256('{"maximum":100.50,"type":"number"}')

@@ -1,9 +1,9 @@
-import { Writable } from 'node:stream'
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createDb } from '../src/db/create-db.js'
 import { DatabaseFromNewerVersionError, migrateToLatest } from '../src/db/migrate.js'
 import { migrations } from '../src/db/migrations/index.js'
+import { captureLog } from './support/log-capture.js'
 import { startTestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 import { backends } from './support/test-databases.js'
@@ -50,20 +50,17 @@ describe.each(backends)('a database written by a newer Floe, on $name', (backend
 
 describe('an upgrade', () => {
   it('is logged with the migrations it ran', async () => {
-    let log = ''
-    const capture = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        log += chunk.toString()
-        done()
-      },
-    })
+    const log = captureLog()
     // A bare database: every migration runs, as on an upgrade from the first version.
     const server = await startTestApp(
       testConfig({ log: { level: 'info' }, db: { kind: 'pglite', dataDir: null } }),
-      { logStream: capture },
+      { logStream: log.stream },
     )
     try {
-      const line = log.split('\n').find((text) => text.includes('database migration(s) in'))
+      const line = log
+        .text()
+        .split('\n')
+        .find((text) => text.includes('database migration(s) in'))
       expect(line).toBeDefined()
       const entry = JSON.parse(line ?? '{}') as { msg: string; migrations: string[]; ms: number }
       expect(entry.msg).toMatch(

@@ -1,5 +1,5 @@
-import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { captureLog } from './support/log-capture.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
@@ -16,16 +16,10 @@ async function until(condition: () => boolean, what: string, deadlineMs = 5000):
 
 describe('request logs', () => {
   let server: TestApp
-  let log = ''
+  const log = captureLog()
 
   beforeAll(async () => {
-    const capture = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        log += chunk.toString()
-        done()
-      },
-    })
-    server = await startTestApp(testConfig({ log: { level: 'info' } }), { logStream: capture })
+    server = await startTestApp(testConfig({ log: { level: 'info' } }), { logStream: log.stream })
   })
   afterAll(async () => {
     await server?.close()
@@ -44,10 +38,14 @@ describe('request logs', () => {
     for (const path of paths) statuses.push((await fetch(`${server.baseUrl}${path}`)).status)
     expect(statuses).toEqual([401, 401, 200, 404])
     const completed = () =>
-      log.split('\n').filter((line) => line.includes('"msg":"request completed"')).length
+      log
+        .text()
+        .split('\n')
+        .filter((line) => line.includes('"msg":"request completed"')).length
     await until(() => completed() >= paths.length, 'the requests to be logged as completed')
 
     const urls = log
+      .text()
       .split('\n')
       .filter((line) => line.includes('"msg":"incoming request"'))
       .map((line) => (JSON.parse(line) as { req: { url: string } }).req.url)
@@ -57,34 +55,30 @@ describe('request logs', () => {
       '/micro/all?token=[REDACTED]',
       '/nowhere?Authorization=[REDACTED]&password=[REDACTED]',
     ])
-    expect(log).not.toContain('SECRETVALUE')
+    expect(log.text()).not.toContain('SECRETVALUE')
   })
 })
 
 describe('the start-up log', () => {
   it('warns of an inspected organization that does not exist', async () => {
-    let log = ''
-    const capture = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        log += chunk.toString()
-        done()
-      },
-    })
+    const log = captureLog()
     const unknown = '0b8f6a52-8d0e-4f8e-9a8b-6b2f3f1c2d3e'
     const server = await startTestApp(
       testConfig({ log: { level: 'info' }, inspection: { organizationId: unknown } }),
-      { logStream: capture },
+      { logStream: log.stream },
     )
     try {
       await until(
-        () => log.includes(`--inspect-org ${unknown}: no such organization`),
+        () => log.text().includes(`--inspect-org ${unknown}: no such organization`),
         'the warning',
       )
     } finally {
       await server.close()
     }
-    const known = await startTestApp(testConfig({ log: { level: 'info' } }), { logStream: capture })
+    const known = await startTestApp(testConfig({ log: { level: 'info' } }), {
+      logStream: log.stream,
+    })
     await known.close()
-    expect(log.match(/no such organization/g)).toHaveLength(1)
+    expect(log.text().match(/no such organization/g)).toHaveLength(1)
   })
 })

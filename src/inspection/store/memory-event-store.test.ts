@@ -17,6 +17,16 @@ describeEventStoreContract(
 )
 
 const goods = (...good: GoodEvent[]): EventBatch => ({ good, bad: [], incomplete: [] })
+
+/** An event of one entity of 2 000 properties: ~100 kB by its estimated weight. */
+function aWideEvent(): GoodEvent {
+  const wide = aGoodEvent({ appId: 'wide' })
+  const entity = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`p${i}`, 'value']))
+  return {
+    ...wide,
+    event: { ...wide.event, contexts: { schema: 'x', data: [{ schema: 'y', data: entity }] } },
+  } as unknown as GoodEvent
+}
 const good1 = aGoodEvent({ eventType: 'type1', schema: 's1', contexts: ['context1a'] })
 const good2 = aGoodEvent({ eventType: 'type2', schema: 's2', contexts: ['context2a'] })
 
@@ -192,12 +202,7 @@ describe('MemoryEventStore scans and answers on a shared event loop', () => {
 
   it('writes a large answer of wide events a page of about 2 MB at a time, as it is sent', async () => {
     const store = new MemoryEventStore(100_000)
-    const wide = aGoodEvent({ appId: 'wide' })
-    const entity = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`p${i}`, 'value']))
-    const heavy = {
-      ...wide,
-      event: { ...wide.event, contexts: { schema: 'x', data: [{ schema: 'y', data: entity }] } },
-    } as unknown as GoodEvent
+    const heavy = aWideEvent()
     await store.keep(goods(...Array.from({ length: 100 }, () => heavy)))
     const weight = goodEventWeight(heavy)
     // Past ~4 MB of events not written yet, nothing is written before the answer is sent.
@@ -214,12 +219,7 @@ describe('MemoryEventStore scans and answers on a shared event loop', () => {
 
   it('ends a page of a scan at about 512 kB of estimated events', async () => {
     const store = new MemoryEventStore(100_000)
-    const wide = aGoodEvent({ appId: 'wide' })
-    const entity = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`p${i}`, 'value']))
-    const heavy = {
-      ...wide,
-      event: { ...wide.event, contexts: { schema: 'x', data: [{ schema: 'y', data: entity }] } },
-    } as unknown as GoodEvent
+    const heavy = aWideEvent()
     await store.keep(goods(...Array.from({ length: 40 }, () => heavy)))
     const weight = goodEventWeight(heavy)
     const sizes: number[] = []
