@@ -63,6 +63,7 @@ describe('coverage time ranges', () => {
       expect(assert.body).toEqual({
         message:
           'The request body was invalid: /timeRange/start must be before end: the range [start, end) holds no event',
+        code: 'INVALID_REQUEST',
       })
     }
     // A range of one millisecond is a range.

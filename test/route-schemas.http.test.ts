@@ -37,3 +37,41 @@ it('serves the API page at /docs, made at its first request, with its files and 
   expect(missing.status).toBe(404)
   expect(await missing.json()).toMatchObject({ code: 'NOT_FOUND' })
 })
+
+// A client generator reads the document: it must be valid OpenAPI 3.0, whatever catch-alls the
+// server has (`/micro/*`, the collector's `OPTIONS *` and routes of every method were listed, with
+// a path of no leading slash and the QUERY method, which 3.0 has not).
+it('serves an API document of operations OpenAPI 3.0 can describe, and describes /health as text', async () => {
+  const document = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as {
+    openapi: string
+    paths: Record<
+      string,
+      Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>
+    >
+  }
+  expect(document.openapi).toBe('3.0.3')
+  const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+  const faults = Object.entries(document.paths).flatMap(([path, item]) => [
+    ...(path.startsWith('/') && !path.includes('*') ? [] : [`path ${path}`]),
+    ...Object.keys(item)
+      .filter((key) => !methods.includes(key) && key !== 'parameters')
+      .map((key) => `${path}: method ${key}`),
+  ])
+  expect(faults).toEqual([])
+  // The operations a client calls are still there.
+  expect(document.paths['/micro/all']?.get).toBeDefined()
+  expect(document.paths['/i']?.get).toBeDefined()
+  expect(Object.keys(document.paths['/health']?.get?.responses?.['200']?.content ?? {})).toEqual([
+    'text/plain',
+  ])
+  // A route that reads a body says it may answer 413 and 415; a creation, its conflicts.
+  const productPaths = Object.keys(document.paths).filter((path) =>
+    /\/data-products\/v2\/?$/.test(path),
+  )
+  expect(productPaths).toHaveLength(1)
+  const creation = document.paths[productPaths[0] ?? '']?.post?.responses ?? {}
+  expect(Object.keys(creation)).toEqual(expect.arrayContaining(['201', '409', '413', '415', '422']))
+  const health = await fetch(`${server.baseUrl}/health`)
+  expect(health.headers.get('content-type')).toMatch(/^text\/plain/)
+  expect(await health.text()).toBe('ok')
+})

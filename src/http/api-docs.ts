@@ -1,5 +1,11 @@
 import swagger from '@fastify/swagger'
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifySchema,
+} from 'fastify'
+import { ErrorBodyRef } from './error-body.schema.js'
 
 /**
  * OpenAPI generated from the route schemas: the document at `/openapi.json`, an interactive page at `/docs`.
@@ -27,6 +33,13 @@ export async function registerApiDocs(app: FastifyInstance, version: string): Pr
         },
       },
     },
+    // Catch-alls (`/micro/*`, the collector's `OPTIONS *`, routes of every method) are not
+    // operations a client calls: OpenAPI 3.0 has no path without a leading `/`, no wildcard and
+    // no QUERY method, and a generator fails on the document that lists them.
+    transform: ({ schema, url, route }) => ({
+      schema: isOperation(url, route.method) ? withBodyRefusals(schema) : { ...schema, hide: true },
+      url,
+    }),
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) =>
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
@@ -36,6 +49,39 @@ export async function registerApiDocs(app: FastifyInstance, version: string): Pr
   const docsPage = docsPageOnFirstUse(app)
   for (const url of ['/docs', '/docs/*'])
     app.get(url, { schema: { hide: true } }, (request, reply) => docsPage(request, reply))
+}
+
+/** The methods OpenAPI 3.0 describes. */
+const OPENAPI_METHODS = new Set([
+  'GET',
+  'PUT',
+  'POST',
+  'DELETE',
+  'OPTIONS',
+  'HEAD',
+  'PATCH',
+  'TRACE',
+])
+
+/** Whether a route is an operation the API document lists: a path of its own, methods OpenAPI has. */
+function isOperation(url: string, method: string | readonly string[]): boolean {
+  const methods = typeof method === 'string' ? [method] : method
+  return url.startsWith('/') && !url.includes('*') && methods.every((m) => OPENAPI_METHODS.has(m))
+}
+
+/**
+ * A route that reads a JSON body answers 413 past its size limit and 415 for another media type,
+ * as every route does (the error handler's): said in its document unless it says otherwise.
+ */
+function withBodyRefusals(schema: FastifySchema): FastifySchema {
+  // A route declared without a schema has none here (undefined, whatever the types say).
+  const given = schema as FastifySchema | undefined
+  const response = given?.response as Record<string, unknown> | undefined
+  if (given?.body === undefined || response === undefined) return schema
+  return {
+    ...schema,
+    response: { 413: ErrorBodyRef, 415: ErrorBodyRef, ...response },
+  }
 }
 
 /** Response headers of the page's own server that the answer does not carry over. */

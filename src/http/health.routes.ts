@@ -8,7 +8,12 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Liveness probe',
         tags: ['operations'],
-        response: { 200: Type.String({ description: 'ok' }) },
+        response: {
+          200: {
+            description: 'The server is up',
+            content: { 'text/plain': { schema: Type.String({ description: 'ok' }) } },
+          },
+        },
       },
     },
     async (_request, reply) => reply.type('text/plain; charset=utf-8').send('ok'),

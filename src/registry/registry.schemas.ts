@@ -59,6 +59,14 @@ const RequestResult = Type.Object(
     warnings: Type.Union([Type.Array(Type.String()), Type.Null()]),
     info: Type.Union([Type.Array(Type.String()), Type.Null()]),
     message: Type.String(),
+    // What a validation or deployment adds (docs/registry.md); a failed accepted request, its refusal.
+    contentHash: Type.Optional(Type.String()),
+    dataStructureHash: Type.Optional(Type.String()),
+    deployment: Type.Optional(Type.Union([AnyObject, Type.Null()])),
+    versionChange: Type.Optional(AnyObject),
+    scenarios: Type.Optional(Type.Array(AnyObject)),
+    code: Type.Optional(Type.String()),
+    details: Type.Optional(AnyObject),
   },
   { additionalProperties: true },
 )

@@ -168,7 +168,7 @@ export const createDataProductSchema = {
   security,
   params: OrgParams,
   body: DataProductInput,
-  response: { 201: DataProductEnvelope, ...errors, 422: ErrorBodyRef },
+  response: { 201: DataProductEnvelope, ...errors, 409: ErrorBodyRef, 422: ErrorBodyRef },
 }
 export const updateDataProductSchema = {
   summary: 'Replace a data product',
@@ -213,7 +213,7 @@ export const createSourceAppSchema = {
   security,
   params: OrgParams,
   body: SourceApplicationInput,
-  response: { 201: SourceApplicationEnvelope, ...errors },
+  response: { 201: SourceApplicationEnvelope, ...errors, 409: ErrorBodyRef, 422: ErrorBodyRef },
 }
 export const updateSourceAppSchema = {
   summary: 'Replace a source application',
@@ -221,7 +221,7 @@ export const updateSourceAppSchema = {
   security,
   params: IdParams,
   body: SourceApplicationInput,
-  response: { 200: SourceApplicationEnvelope, ...errors },
+  response: { 200: SourceApplicationEnvelope, ...errors, 422: ErrorBodyRef },
 }
 export const deleteSourceAppSchema = {
   summary: 'Delete a source application; data products lose the link',

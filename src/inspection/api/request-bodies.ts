@@ -28,8 +28,12 @@ export function readBody<T>(
   return { ok: false, status: 422, message: `The request body was invalid: ${problem}`.trim() }
 }
 
+/**
+ * The refusal of a request to Floe's own inspection routes, in the server's error shape: a body or
+ * a query string that does not fit (400 or 422) is `INVALID_REQUEST`, as elsewhere.
+ */
 export const fail = (reply: FastifyReply, reading: { status: number; message: string }) =>
-  reply.code(reading.status).send({ message: reading.message })
+  reply.code(reading.status).send({ message: reading.message, code: 'INVALID_REQUEST' })
 
 /**
  * The refusal of a `/good` or `/bad` filter as Micro answers it: plain text (`The request body
