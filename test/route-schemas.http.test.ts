@@ -71,6 +71,14 @@ it('serves an API document of operations OpenAPI 3.0 can describe, and describes
   expect(productPaths).toHaveLength(1)
   const creation = document.paths[productPaths[0] ?? '']?.post?.responses ?? {}
   expect(Object.keys(creation)).toEqual(expect.arrayContaining(['201', '409', '413', '415', '422']))
+  // MCP is a POST behind the bearer token; its GET and DELETE only say 405.
+  const mcp = document.paths['/mcp'] as Record<string, { security?: unknown[] }> | undefined
+  expect(Object.keys(mcp ?? {})).toEqual(['post'])
+  expect(mcp?.post?.security).toEqual([{ bearer: [] }])
+  const variant = Object.entries(document.paths).find(([path]) =>
+    path.endsWith('/images/v1/{imageId}/{variant}'),
+  )
+  expect(Object.keys(variant?.[1].get?.responses?.['200']?.content ?? {})).toEqual(['image/*'])
   const health = await fetch(`${server.baseUrl}/health`)
   expect(health.headers.get('content-type')).toMatch(/^text\/plain/)
   expect(await health.text()).toBe('ok')

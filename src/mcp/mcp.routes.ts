@@ -71,7 +71,13 @@ export const MAX_MCP_BATCH = 10
  * transport), behind the Console API's bearer auth. The SDK is loaded at the first request.
  */
 export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, options) => {
-  app.post('/mcp', { errorHandler: jsonRpcParseError }, async (request, reply) => {
+  const schema = {
+    summary:
+      'Floe’s MCP server (streamable HTTP, stateless): JSON-RPC messages, at most 10 a batch (docs/mcp.md)',
+    tags: ['mcp'],
+    security: [{ bearer: [] }],
+  }
+  app.post('/mcp', { schema, errorHandler: jsonRpcParseError }, async (request, reply) => {
     const { organizationId } = await options.principalOf(request)
     const batchProblem = !Array.isArray(request.body)
       ? null
@@ -131,6 +137,6 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, optio
       error: { code: -32000, message: 'Method not allowed: POST JSON-RPC requests to /mcp' },
       id: null,
     })
-  app.get('/mcp', notAllowed)
-  app.delete('/mcp', notAllowed)
+  app.get('/mcp', { schema: { hide: true } }, notAllowed)
+  app.delete('/mcp', { schema: { hide: true } }, notAllowed)
 }

@@ -114,7 +114,14 @@ export const triggerImagesRoutes: FastifyPluginAsyncTypebox<{
           imageId: Type.String(),
           variant: Type.String(),
         }),
-        response: { ...errors, 404: ErrorBodyRef },
+        response: {
+          200: {
+            description: 'The image, in its own media type',
+            content: { 'image/*': { schema: { type: 'string', format: 'binary' } } },
+          },
+          ...errors,
+          404: ErrorBodyRef,
+        },
       },
     },
     async (request, reply) => {
