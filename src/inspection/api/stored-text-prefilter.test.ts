@@ -109,4 +109,21 @@ describe('the stored-text prefilter of the events query', () => {
     expect(storedTextHolds('{"app_id":"\u0130d"}', [['id']])).toBe(true)
     expect(storedTextHolds('{"app_id":"a-b.c"}', [['a.b']])).toBe(false)
   })
+
+  it('asks the database for bounded patterns only, however long or many the values', () => {
+    const long = 'k'.repeat(1000)
+    const many = Array.from(
+      { length: 50 },
+      (_, i) => `${long}${String.fromCharCode(97 + (i % 26))}`,
+    )
+    // Fifty alternatives: left to the query's own check.
+    expect(storedTextGroups({ filters: [{ values: many }] })).toEqual([])
+    // A long text is looked for by its first 64 characters, which a match holds too.
+    const search = 'ki'.repeat(500)
+    expect(storedTextGroups({ filters: [], search })).toEqual([[search.slice(0, 64)]])
+    expect(storedTextHolds(`{"page":"${search}"}`, [[search.slice(0, 64)]])).toBe(true)
+    // At most eight groups.
+    const filters = Array.from({ length: 12 }, (_, i) => ({ values: [`v${'x'.repeat(i)}`] }))
+    expect(storedTextGroups({ filters })).toHaveLength(8)
+  })
 })

@@ -17,6 +17,16 @@ export type StoredTextGroups = readonly (readonly string[])[]
 
 const LOOKED_FOR = /^[a-z _:/#?&=!~*'()$;@<>|[\]{}^`%.-]+$/
 
+/**
+ * Bounds on what the database is asked to look for: a regular expression of fifty 1 000-character
+ * alternatives held PGlite's thread for minutes. A text is looked for by its first characters (a
+ * stored text holding the whole holds them too); a group of more texts, or the groups past the
+ * first few, are left to the query's own check.
+ */
+const MAX_TEXT_CHARS = 64
+const MAX_TEXTS_PER_GROUP = 16
+const MAX_GROUPS = 8
+
 const lookedFor = (text: string) => LOOKED_FOR.test(text) && text !== 'null'
 
 /** The groups of texts an event must hold to match the query (empty: nothing can be looked for). */
@@ -25,13 +35,15 @@ export function storedTextGroups(query: {
   readonly search?: string | null
 }): StoredTextGroups {
   const groups: string[][] = []
-  for (const filter of query.filters) {
-    const values = [...new Set(filter.values.filter((v) => v !== '').map((v) => v.toLowerCase()))]
-    if (values.length > 0 && values.every(lookedFor)) groups.push(values)
+  const looked = (texts: readonly string[]) => {
+    if (texts.length === 0 || texts.length > MAX_TEXTS_PER_GROUP || !texts.every(lookedFor)) return
+    groups.push([...new Set(texts.map((text) => text.slice(0, MAX_TEXT_CHARS)))])
   }
+  for (const filter of query.filters)
+    looked([...new Set(filter.values.filter((v) => v !== '').map((v) => v.toLowerCase()))])
   const search = (query.search ?? '').toLowerCase()
-  if (search !== '' && lookedFor(search)) groups.push([search])
-  return groups
+  if (search !== '') looked([search])
+  return groups.slice(0, MAX_GROUPS)
 }
 
 /**
