@@ -750,6 +750,16 @@ describeWithSharedData.each(storageModes)(
           status: 422,
           body: 'The request body was invalid: /specification_verdict must be one of valid, invalid, none, null',
         })
+        // A value no stored event can hold, which a database store could not even compare.
+        expect(await local('/good', { violation: 'a\u0000b' })).toMatchObject({
+          status: 422,
+          body: 'The request body was invalid: /violation contains the NUL character (\\u0000), which cannot be stored',
+        })
+        expect(await local('/good', { event_specification: '\ud800' })).toMatchObject({
+          status: 422,
+          body: expect.stringContaining('/event_specification contains a lone surrogate'),
+        })
+        expect(await local('/bad', { vendor: 'a\u0000' })).toMatchObject({ status: 422 })
         expect(await local('/good', { nonsense: true, schema: null })).toMatchObject({
           status: 200,
           body: [],

@@ -188,6 +188,33 @@ export function describeEventStoreContract(
       expect(await apps({ specification_verdict: 'none', violation: 'appId' })).toEqual([])
     })
 
+    it('filters by verdict events whose fields hold U+0000, a lone surrogate or an emoji', async () => {
+      const store = await fresh()
+      const holding = (appId: string, title: string, verdict?: { id: string; rules: string[] }) => {
+        const event = aGoodEvent({ appId, ...(verdict === undefined ? {} : { verdict }) })
+        return { ...event, event: { ...event.event, page_title: title } } as GoodEvent
+      }
+      await store.keep(
+        batch({
+          good: [
+            holding('nul', 'nul\u0000here', { id: 'spec-a', rules: ['maximum'] }),
+            holding('lone', 'half \ud800 of a pair', { id: 'spec-a', rules: [] }),
+            holding('emoji', 'a \u{1f600} here'),
+          ],
+        }),
+      )
+      const apps = async (filter: Parameters<EventStore['findGood']>[0]) =>
+        (await store.findGood(filter)).map((e) => e.event.app_id)
+      expect(await apps({ specification_verdict: 'invalid' })).toEqual(['nul'])
+      expect(await apps({ specification_verdict: 'valid' })).toEqual(['lone'])
+      expect(await apps({ specification_verdict: 'none' })).toEqual(['emoji'])
+      expect(await apps({ violation: 'maximum' })).toEqual(['nul'])
+      expect(await apps({ event_specification: 'SPEC-A' })).toEqual(['lone', 'nul'])
+      // Given back as stored.
+      const titles = (await store.findGood({})).map((e) => e.event.page_title)
+      expect(titles).toEqual(['a \u{1f600} here', 'half \ud800 of a pair', 'nul\u0000here'])
+    })
+
     it('never matches a criterion against a missing type or schema', async () => {
       const store = await fresh()
       const untyped = aGoodEvent({ eventType: null, schema: null, appId: 'untyped' })

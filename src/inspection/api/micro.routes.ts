@@ -36,7 +36,13 @@ import { inspectorUiRoutes } from '../ui/inspector-ui.routes.js'
 import type { JsonPages } from './json-array.js'
 import { sendJsonPages } from './json-array-reply.js'
 import { storedEventJson } from '../pipeline/java-doubles.js'
-import { fail, failAsMicro, readBody, withLimitTextAsNumber } from './request-bodies.js'
+import {
+  fail,
+  failAsMicro,
+  readBody,
+  unstorableFilter,
+  withLimitTextAsNumber,
+} from './request-bodies.js'
 import { coverageRoutes } from './coverage.routes.js'
 import { mayInspect } from './api-origins.js'
 import type { InspectionApiOrigins } from '../../config/index.js'
@@ -129,6 +135,8 @@ export const microRoutes: FastifyPluginAsync<{
       withLimitTextAsNumber,
     )
     if (!reading.ok) return failAsMicro(reply, reading)
+    const unstorable = unstorableFilter(reading.filter)
+    if (unstorable !== null) return failAsMicro(reply, unstorable)
     const filter = schemaImpliesUnstruct
       ? withSchemaImplyingUnstruct(reading.filter)
       : reading.filter
@@ -139,7 +147,9 @@ export const microRoutes: FastifyPluginAsync<{
   app.get('/bad', async (_request, reply) => sendBad(reply))
   app.post('/bad', async (request: FastifyRequest, reply) => {
     const reading = readBody<BadEventFilter>(request.body, validateBadFilter, withLimitTextAsNumber)
-    return reading.ok ? sendBad(reply, reading.filter) : failAsMicro(reply, reading)
+    if (!reading.ok) return failAsMicro(reply, reading)
+    const unstorable = unstorableFilter(reading.filter)
+    return unstorable === null ? sendBad(reply, reading.filter) : failAsMicro(reply, unstorable)
   })
 
   // Open streams end when the server closes, or shutdown would wait for them forever.

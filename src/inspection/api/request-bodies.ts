@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify'
 import { allowedValuesIssue, type ValidationIssue } from '../../iglu/index.js'
+import { firstUnstorable } from '../../shared/index.js'
 
 export type BodyReading<T> =
   { ok: true; filter: T } | { ok: false; status: 400 | 422; message: string }
@@ -56,4 +57,16 @@ export function withLimitTextAsNumber(parsed: unknown): unknown {
   if (typeof limit !== 'string' || !JAVA_INT_TEXT.test(limit)) return parsed
   const value = Number(limit)
   return value >= -2_147_483_648 && value <= 2_147_483_647 ? { ...parsed, limit: value } : parsed
+}
+
+/**
+ * A filter value no stored event can hold as written (U+0000, a lone surrogate): refused, 422
+ * naming it, as Micro words a body that does not fit. A database store cannot even compare one
+ * (PostgreSQL refuses U+0000 in text and in JSON).
+ */
+export function unstorableFilter(filter: object): { status: 422; message: string } | null {
+  const found = firstUnstorable('', filter)
+  return found === null
+    ? null
+    : { status: 422, message: `The request body was invalid: ${found.where} ${found.problem}` }
 }

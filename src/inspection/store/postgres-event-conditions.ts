@@ -15,8 +15,22 @@ export function eventIdCondition(eventId: string) {
   return sql<boolean>`(body ilike ${`%"eid":"${id}"%`} or body like ${`%\\\\"event_id\\\\":\\\\"${id}\\\\"%`})`
 }
 
+/**
+ * JSON escapes PostgreSQL's jsonb refuses, which a stored event's text may hold (a field with
+ * U+0000, a string cut between a surrogate pair's halves): `\u0000` and any surrogate's escape.
+ */
+const ESCAPE_JSONB_REFUSES = '\\\\u(0000|[dD][89a-fA-F][0-9a-fA-F]{2})'
+
+/**
+ * The stored text as jsonb, each escape jsonb refuses read as U+FFFD (a pair's two halves too): the
+ * conditions look at the verdict entity, and one such event made every query that cast its text
+ * fail (500). The events themselves are answered from their text, as stored.
+ */
+const BODY_JSONB = sql`(case when body ~ ${ESCAPE_JSONB_REFUSES}
+  then regexp_replace(body, ${ESCAPE_JSONB_REFUSES}, ${'\\\\ufffd'}, 'g') else body end)::jsonb`
+
 /** The event's derived entities, as jsonb (an empty list when it has none). */
-const DERIVED_ENTITIES = sql`coalesce(body::jsonb -> 'event' -> 'derived_contexts' -> 'data', '[]'::jsonb)`
+const DERIVED_ENTITIES = sql`coalesce(${BODY_JSONB} -> 'event' -> 'derived_contexts' -> 'data', '[]'::jsonb)`
 
 /** A verdict entity whose data holds this (jsonb containment). */
 const verdictHolding = (data: object) =>
