@@ -4,12 +4,14 @@ import { aGoodEvent } from '../../../test/support/event-store.contract.js'
 import {
   columnStats,
   eventsQueryScope,
+  EventsPageTooLargeError,
   queryEvents,
   timeline,
   timelineScope,
   type EventPages,
 } from './events-query.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
+import { noteReadCopy } from '../store/event-store.js'
 
 /** Events split into pages of `size`, as a store's scan gives them. */
 function pages(events: readonly GoodEvent[], size: number): EventPages & { pagesRead: number } {
@@ -195,5 +197,21 @@ describe('the events query over pages', () => {
       ),
       { numRuns: 300 },
     )
+  })
+
+  it('refuses a page whose events read anew for it would be more than 128 MB, not shared ones', async () => {
+    const events = Array.from({ length: 30 }, (_, i) => aGoodEvent({ appId: `a${i}` }))
+    const query = { filters: [], page: 1, pageSize: 20 }
+    // Shared events (the memory store's) cost the query nothing of its own.
+    expect((await queryEvents(pages(events, 4), query)).totalItems).toBe(30)
+    // Read anew from 10 MB of text each (PostgreSQL storage): 20 held at once are 200 MB.
+    for (const event of events) noteReadCopy(event, 10 * 1024 * 1024)
+    await expect(queryEvents(pages(events, 4), query)).rejects.toBeInstanceOf(
+      EventsPageTooLargeError,
+    )
+    // Twelve held at once (the page's end), whatever passes by: 120 MB.
+    const smaller = await queryEvents(pages(events, 4), { ...query, pageSize: 12 })
+    expect(smaller.events).toHaveLength(12)
+    expect(smaller.totalItems).toBe(30)
   })
 })

@@ -17,6 +17,7 @@ import {
   columnStats,
   eventColumns,
   eventsPageJson,
+  EventsPageTooLargeError,
   eventsQueryScope,
   queryEvents,
   unknownColumns,
@@ -245,7 +246,15 @@ export const microRoutes: FastifyPluginAsync<{
     const unknown = unknownColumns(reading.filter)
     if (unknown.length > 0)
       return fail(reply, { status: 400, message: unknownColumnsMessage(unknown) })
-    const page = await queryEvents(store.scan(eventsQueryScope(reading.filter)), reading.filter)
+    const page = await queryEvents(
+      store.scan(eventsQueryScope(reading.filter)),
+      reading.filter,
+    ).catch((error: unknown) => {
+      if (error instanceof EventsPageTooLargeError) return error
+      throw error
+    })
+    if (page instanceof EventsPageTooLargeError)
+      return fail(reply, { status: 422, message: page.message })
     // Sent a part at a time: a page of 10 000 events is tens of megabytes.
     return reply.type(json).send(Readable.from(await eventsPageJson(page)))
   })

@@ -124,3 +124,20 @@ export function isInScope(event: GoodEvent, scope: EventScope): boolean {
 export function collectorTime(event: GoodEvent): number {
   return Date.parse(String(event.event.collector_tstamp))
 }
+
+/**
+ * Events a store made anew for one reader (parsed from the database's text), with the length of
+ * the text they were read from: a reader that holds many of them at once holds that much memory
+ * of its own, where the memory store's events are shared by every reader and cost none.
+ */
+const readCopies = new WeakMap<GoodEvent, number>()
+
+/** Notes that `event` was made for one reader, from `textLength` characters of stored text. */
+export function noteReadCopy(event: GoodEvent, textLength: number): void {
+  readCopies.set(event, textLength)
+}
+
+/** The characters of stored text `event` was made from for its reader; 0 for a shared event. */
+export function readCopyChars(event: GoodEvent): number {
+  return readCopies.get(event) ?? 0
+}

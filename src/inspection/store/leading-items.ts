@@ -18,16 +18,20 @@ export class LeadingItems<T> {
     return this.arrivals
   }
 
-  offer(item: T): void {
+  /** Offers an item; returns the item no longer kept because of it (itself, or the one it replaced). */
+  offer(item: T): T | undefined {
     const entry = { item, order: this.arrivals++ }
     const heap = this.heap
     if (heap.length < this.size) {
       heap.push(entry)
       this.siftUp(heap.length - 1)
-    } else if (heap.length > 0 && this.rank(entry, heap[0]!) < 0) {
-      heap[0] = entry
-      this.siftDown(0)
+      return undefined
     }
+    const worst = heap[0]
+    if (worst === undefined || this.rank(entry, worst) >= 0) return item
+    heap[0] = entry
+    this.siftDown(0)
+    return worst.item
   }
 
   /** The kept items, in order. */

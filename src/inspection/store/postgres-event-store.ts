@@ -4,6 +4,7 @@ import type { BadEventFilter, GoodEventFilter } from '../api/event-filters.js'
 import {
   collectorTime,
   goodInArrivalOrder,
+  noteReadCopy,
   type EventBatch,
   type EventCounts,
   type EventScope,
@@ -291,7 +292,9 @@ export class PostgresEventStore implements EventStore {
       let part: GoodEvent[] = []
       let chars = 0
       for (const row of rows) {
-        part.push(parseGood(row))
+        const event = parseGood(row)
+        noteReadCopy(event, row.body.length)
+        part.push(event)
         chars += row.body.length
         if (chars < SCAN_PART_CHARS) continue
         yield part
