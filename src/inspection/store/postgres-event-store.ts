@@ -345,12 +345,21 @@ export class PostgresEventStore implements EventStore {
    */
   async trimLists(maxPerList: number, maxBytesPerList: number): Promise<number> {
     let deleted = 0
+    // Arrival numbers bound how many events there are (two index reads): a store holding fewer
+    // than `maxPerList` in all is not walked for the count (200 ms at 100 000 events on PGlite).
+    const span = await sql<{ events: string | null }>`
+      select (max(seq) - min(seq) + 1)::text as events from inspected_events`.execute(this.deps.db)
+    const mayExceedCount = Number(span.rows[0]?.events ?? 0) > maxPerList
     for (const kinds of [sql`kind in ('good', 'incomplete')`, sql`kind = 'bad'`]) {
-      const byCount = await sql`
+      await otherWork()
+      const byCount = mayExceedCount
+        ? await sql`
         delete from inspected_events
         where ${kinds} and seq <= (select seq from inspected_events where ${kinds} order by seq desc offset ${maxPerList} limit 1)`.execute(
-        this.deps.db,
-      )
+            this.deps.db,
+          )
+        : { numAffectedRows: 0n }
+      await otherWork()
       // octet_length reads a stored text's size from its header: no body is decompressed.
       const bySize = await sql`
         delete from inspected_events

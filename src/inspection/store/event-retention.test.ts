@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import { countTurns } from '../../../test/support/event-loop-watch.js'
+import { startEventRetention } from './event-retention.js'
+
+describe('the retention job', () => {
+  it('gives the event loop a turn between its statements, and samples statistics only after a change', async () => {
+    const turns = countTurns()
+    const calls: [string, number][] = []
+    let expiring = 0
+    const store = {
+      deleteStoredBefore: async () => {
+        calls.push(['delete', turns.turns()])
+        return expiring
+      },
+      trimLists: async () => {
+        calls.push(['trim', turns.turns()])
+        return 0
+      },
+      refreshStatistics: async () => {
+        calls.push(['analyze', turns.turns()])
+      },
+    }
+    const retention = startEventRetention({
+      store,
+      ttlSeconds: 300,
+      intervalSeconds: 3600,
+      maxPerList: 10,
+      maxBytesPerList: 1_000_000,
+      now: () => 0,
+      onError: (error) => {
+        throw error
+      },
+    })
+    try {
+      // The first cleanup samples the statistics, a turn after each statement.
+      await retention.runOnce()
+      expect(calls.map(([name]) => name)).toEqual(['delete', 'trim', 'analyze'])
+      const at = calls.map(([, turn]) => turn)
+      expect(at[1]).toBeGreaterThan(at[0] ?? Infinity)
+      expect(at[2]).toBeGreaterThan(at[1] ?? Infinity)
+      // Nothing written, nothing deleted: nothing to sample again.
+      calls.length = 0
+      await retention.runOnce()
+      expect(calls.map(([name]) => name)).toEqual(['delete', 'trim'])
+      // Something deleted, or written here: sampled again.
+      calls.length = 0
+      expiring = 3
+      await retention.runOnce()
+      expect(calls.map(([name]) => name)).toEqual(['delete', 'trim', 'analyze'])
+      calls.length = 0
+      expiring = 0
+      retention.written(10)
+      await retention.runOnce()
+      expect(calls.map(([name]) => name)).toEqual(['delete', 'trim', 'analyze'])
+    } finally {
+      turns.stop()
+      await retention.stop()
+    }
+  })
+})
