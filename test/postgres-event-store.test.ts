@@ -32,8 +32,11 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     await database?.drop()
   })
 
+  /** No events, and no counts of them. */
+  const emptyEvents = () => sql`truncate inspected_events, inspected_event_counts`.execute(store.db)
+
   async function fresh(options: { answerPage?: number } = {}): Promise<PostgresEventStore> {
-    await allTables(store.db).deleteFrom('inspected_events').execute()
+    await emptyEvents()
     return new PostgresEventStore(
       { db: store.db.withTables<InspectionTables>(), now: clock },
       options.answerPage,
@@ -194,9 +197,45 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     expect(await events.trimLists(1, 2 ** 30)).toBe(0)
   })
 
+  it('keeps its counts equal to the events it holds through writes, trims, expiry, folds and a reset', async () => {
+    const events = await fresh()
+    const counted = async () => {
+      const rows = await sql<{ kind: string; n: string }>`
+        select kind, count(*)::text as n from inspected_events group by kind`.execute(store.db)
+      const n = (kind: string) => Number(rows.rows.find((row) => row.kind === kind)?.n ?? 0)
+      return { total: n('good') + n('bad'), good: n('good'), bad: n('bad') }
+    }
+    const expectCountsTrue = async () => expect(await events.counts()).toEqual(await counted())
+    for (let i = 0; i < 6; i++) {
+      now += 1000
+      await events.keep({
+        good: [aGoodEvent({ appId: `g${i}` }), aGoodEvent({ appId: `h${i}` })],
+        bad: i % 2 === 0 ? [aBadEvent(`b${i}`)] : [],
+        incomplete: [aGoodEvent({ appId: `i${i}`, incomplete: true })],
+      })
+    }
+    await expectCountsTrue()
+    expect((await events.counts()).good).toBe(12)
+    expect(await events.trimLists(7, 2 ** 30)).toBeGreaterThan(0)
+    await expectCountsTrue()
+    await events.foldCounts()
+    await expectCountsTrue()
+    expect(await events.deleteStoredBefore(new Date(now - 1500))).toBeGreaterThan(0)
+    await expectCountsTrue()
+    await events.foldCounts()
+    const changes = await sql<{ n: string }>`
+      select count(*)::text as n from inspected_event_counts`.execute(store.db)
+    // One row a kind once folded.
+    expect(Number(changes.rows[0]?.n)).toBeLessThanOrEqual(3)
+    await events.reset()
+    expect(await events.counts()).toEqual({ total: 0, good: 0, bad: 0 })
+    await events.keep({ good: [aGoodEvent({ appId: 'after' })], bad: [], incomplete: [] })
+    await expectCountsTrue()
+  })
+
   it('trims each list to the newest events whose JSON texts fit the size bound, and tells what it wrote', async () => {
     const written: number[] = []
-    await allTables(store.db).deleteFrom('inspected_events').execute()
+    await emptyEvents()
     const events = new PostgresEventStore({
       db: store.db.withTables<InspectionTables>(),
       now: clock,
@@ -283,6 +322,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
         deleteStoredBefore: async () => 0,
         trimLists: async (count: number, bytes: number) => trims.push([count, bytes]),
         refreshStatistics: async () => undefined,
+        foldCounts: async () => undefined,
       }
       const retention = startEventRetention({
         store: counting,
@@ -328,6 +368,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
         },
         trimLists: async () => 0,
         refreshStatistics: async () => undefined,
+        foldCounts: async () => undefined,
       }
       const errors: unknown[] = []
       const retention = startEventRetention({

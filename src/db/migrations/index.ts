@@ -16,6 +16,7 @@ import * as measureSchemaTexts from './2026-11-29-14-measure-schema-texts.js'
 import * as indexUnfinishedRequests from './2026-11-29-15-index-unfinished-requests.js'
 import * as indexFinishedRequests from './2026-11-29-16-index-finished-requests.js'
 import * as rehashRequestContent from './2026-11-29-17-rehash-request-content.js'
+import * as countInspectedEvents from './2026-11-29-18-count-inspected-events.js'
 
 /**
  * Every migration by name. Names sort by date, and a migration is never edited once merged.
@@ -39,4 +40,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-29-15-index-unfinished-requests': indexUnfinishedRequests,
   '2026-11-29-16-index-finished-requests': indexFinishedRequests,
   '2026-11-29-17-rehash-request-content': rehashRequestContent,
+  '2026-11-29-18-count-inspected-events': countInspectedEvents,
 }

@@ -8,6 +8,8 @@ export interface ExpiringEventStore {
   trimLists(maxPerList: number, maxBytesPerList: number): Promise<number>
   /** Brings the planner's statistics of the events up to date (PGlite has no autovacuum to do it). */
   refreshStatistics(): Promise<void>
+  /** Folds the changes of the events' counts together, so that reading them stays cheap. */
+  foldCounts(): Promise<void>
 }
 
 export interface EventRetention {
@@ -53,6 +55,8 @@ export function startEventRetention(deps: {
     )
     await otherWork()
     const trimmed = await deps.store.trimLists(deps.maxPerList, deps.maxBytesPerList)
+    await otherWork()
+    await deps.store.foldCounts()
     // The statistics change with what was written or deleted (here; another instance's writes
     // are sampled at this one's first cleanup and whenever it writes or deletes).
     if (!analyzed || wrote > 0 || expired > 0 || trimmed > 0) {

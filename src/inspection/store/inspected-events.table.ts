@@ -17,7 +17,15 @@ export interface InspectedEventsTable {
   written_numbers: Generated<boolean>
 }
 
-/** The one table of event inspection (PostgreSQL event storage). */
+/** Changes of the stored events' counts by kind: summed, they are the counts. */
+export interface InspectedEventCountsTable {
+  kind: 'good' | 'bad' | 'incomplete'
+  /** A bigint, as text. */
+  events: string
+}
+
+/** The tables of event inspection (PostgreSQL event storage). */
 export type InspectionTables = {
   inspected_events: InspectedEventsTable
+  inspected_event_counts: InspectedEventCountsTable
 }

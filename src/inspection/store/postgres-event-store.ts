@@ -1,5 +1,5 @@
 import { setImmediate as otherWork } from 'node:timers/promises'
-import { sql, type Insertable, type Kysely, type SelectQueryBuilder } from 'kysely'
+import { sql, type Insertable, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { BadEventFilter, GoodEventFilter } from '../api/event-filters.js'
 import {
   collectorTime,
@@ -126,6 +126,8 @@ export class PostgresEventStore implements EventStore {
     // the in-memory good list), then bad rows.
     const rows = [...goodInArrivalOrder(batch).map(goodRow), ...batch.bad.map(badRow)]
     if (rows.length === 0) return
+    const added = new Map<InspectedEventsTable['kind'], number>()
+    for (const row of rows) added.set(row.kind, (added.get(row.kind) ?? 0) + 1)
     await this.deps.db.transaction().execute(async (trx) => {
       for (let from = 0; from < rows.length; from += INSERT_CHUNK) {
         await trx
@@ -133,16 +135,21 @@ export class PostgresEventStore implements EventStore {
           .values(rows.slice(from, from + INSERT_CHUNK))
           .execute()
       }
+      await trx
+        .insertInto('inspected_event_counts')
+        .values([...added].map(([kind, events]) => ({ kind, events: String(events) })))
+        .execute()
     })
     let bytes = 0
     for (const row of rows) bytes += Buffer.byteLength(row.body, 'utf8')
     this.deps.onWritten?.(bytes)
   }
 
+  /** The sums of the counts' changes (migration 18): a small table, not the events. */
   async counts(): Promise<EventCounts> {
     const rows = await this.deps.db
-      .selectFrom('inspected_events')
-      .select(['kind', (eb) => eb.fn.countAll().as('count')])
+      .selectFrom('inspected_event_counts')
+      .select(['kind', sql<string>`sum(events)::text`.as('count')])
       .where('kind', 'in', ['good', 'bad'])
       .groupBy('kind')
       .execute()
@@ -309,17 +316,39 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
+  /**
+   * Empties the events and their counts together: TRUNCATE waits for the writes in progress, whose
+   * events and counts are then both gone or both kept.
+   */
   async reset(): Promise<void> {
-    await this.deps.db.deleteFrom('inspected_events').execute()
+    await sql`truncate inspected_events, inspected_event_counts`.execute(this.deps.db)
   }
 
   /** Deletes the events stored before `instant`; returns how many. */
   async deleteStoredBefore(instant: Date): Promise<number> {
-    const result = await this.deps.db
-      .deleteFrom('inspected_events')
-      .where('stored_at', '<', instant)
-      .executeTakeFirst()
-    return Number(result.numDeletedRows)
+    return this.deleteCounted(sql`stored_at < ${instant}`)
+  }
+
+  /**
+   * Deletes the events `where` selects and takes them off the counts, in one statement; returns
+   * how many went.
+   */
+  private async deleteCounted(where: RawBuilder<boolean>): Promise<number> {
+    const result = await sql<{ deleted: string }>`
+      with gone as (delete from inspected_events where ${where} returning kind),
+      counted as (
+        insert into inspected_event_counts (kind, events)
+        select kind, -count(*) from gone group by kind returning events)
+      select coalesce(-sum(events), 0)::text as deleted from counted`.execute(this.deps.db)
+    return Number(result.rows[0]?.deleted ?? 0)
+  }
+
+  /** Folds the counts' changes into one row a kind, in one statement (changes added meanwhile stay). */
+  async foldCounts(): Promise<void> {
+    await sql`
+      with gone as (delete from inspected_event_counts returning kind, events)
+      insert into inspected_event_counts (kind, events)
+      select kind, sum(events) from gone group by kind`.execute(this.deps.db)
   }
 
   /**
@@ -352,21 +381,15 @@ export class PostgresEventStore implements EventStore {
     const mayExceedCount = Number(span.rows[0]?.events ?? 0) > maxPerList
     for (const kinds of [sql`kind in ('good', 'incomplete')`, sql`kind = 'bad'`]) {
       await otherWork()
-      const byCount = mayExceedCount
-        ? await sql`
-        delete from inspected_events
-        where ${kinds} and seq <= (select seq from inspected_events where ${kinds} order by seq desc offset ${maxPerList} limit 1)`.execute(
-            this.deps.db,
-          )
-        : { numAffectedRows: 0n }
+      if (mayExceedCount)
+        deleted += await this.deleteCounted(
+          sql`${kinds} and seq <= (select seq from inspected_events where ${kinds} order by seq desc offset ${maxPerList} limit 1)`,
+        )
       await otherWork()
       // octet_length reads a stored text's size from its header: no body is decompressed.
-      const bySize = await sql`
-        delete from inspected_events
-        where ${kinds} and seq <= (
+      deleted += await this.deleteCounted(sql`${kinds} and seq <= (
           select seq from (select seq, sum(octet_length(body)) over (order by seq desc) as newer_bytes from inspected_events where ${kinds}) sized
-          where newer_bytes > ${maxBytesPerList} order by seq desc limit 1)`.execute(this.deps.db)
-      deleted += Number(byCount.numAffectedRows ?? 0) + Number(bySize.numAffectedRows ?? 0)
+          where newer_bytes > ${maxBytesPerList} order by seq desc limit 1)`)
     }
     return deleted
   }
