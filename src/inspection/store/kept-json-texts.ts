@@ -120,11 +120,6 @@ export class KeptJsonTexts {
     return true
   }
 
-  /** Whether the text of the item `key` names is kept. */
-  has(key: number): boolean {
-    return this.slots.has(key)
-  }
-
   /** Forgets every kept text. */
   clear(): void {
     this.lastScattered = ''

@@ -85,6 +85,8 @@ async function* pagesOf<T>(
  */
 const EAGER_WRITE_WEIGHT = 4 * 1024 * 1024
 const ANSWER_PAGE_WEIGHT = 2 * 1024 * 1024
+/** Thrown by an answer's writer past EAGER_WRITE_WEIGHT, and caught by the answer. */
+const TOO_MUCH_TO_WRITE_AT_ONCE = Symbol('past the eager write weight')
 
 /** Characters of JSON text in one page of a bad-events answer: a bad row can weigh a megabyte. */
 const BAD_PAGE_CHARS = 1024 * 1024
@@ -228,13 +230,25 @@ export class MemoryEventStore implements EventStore {
    */
   async *goodJsonPages(filter: GoodEventFilter = {}): JsonPages {
     const seqs = this.matchingSeqs(filter)
-    if (seqs.length <= JSON_TEXTS_KEPT.texts && this.unwrittenWeight(seqs) <= EAGER_WRITE_WEIGHT) {
+    if (seqs.length <= JSON_TEXTS_KEPT.texts) {
       // Kept texts are placed while asked, before any page is sent: the answer is what matched.
-      const pages: CommaLedJson[][] = []
-      for (let from = 0; from < seqs.length; from += this.answerPage)
-        pages.push(this.jsonTexts.runs(seqs.slice(from, from + this.answerPage), this.writeGood))
-      yield* pages
-      return
+      // Only texts not kept yet are written, and weighed: past EAGER_WRITE_WEIGHT of them the
+      // answer is written as it is sent instead (those written so far stay kept).
+      let unwritten = 0
+      const write = (seq: number) => {
+        unwritten += this.good.weightAt(seq)
+        if (unwritten > EAGER_WRITE_WEIGHT) throw TOO_MUCH_TO_WRITE_AT_ONCE
+        return this.writeGood(seq)
+      }
+      try {
+        const pages: CommaLedJson[][] = []
+        for (let from = 0; from < seqs.length; from += this.answerPage)
+          pages.push(this.jsonTexts.runs(seqs.slice(from, from + this.answerPage), write))
+        yield* pages
+        return
+      } catch (error) {
+        if (error !== TOO_MUCH_TO_WRITE_AT_ONCE) throw error
+      }
     }
     // Written a page at a time as it is sent, a page ending at `answerPage` events or at
     // ANSWER_PAGE_WEIGHT of them: wide events take milliseconds each to write.
@@ -252,13 +266,6 @@ export class MemoryEventStore implements EventStore {
       weight = 0
     }
     if (page.length > 0) yield page
-  }
-
-  /** The estimated size of the events `seqs` names whose texts are not kept yet. */
-  private unwrittenWeight(seqs: readonly number[]): number {
-    let weight = 0
-    for (const seq of seqs) if (!this.jsonTexts.has(seq)) weight += this.good.weightAt(seq)
-    return weight
   }
 
   /** Pages of at most `answerPage` bad events and about BAD_PAGE_CHARS of text, written as sent. */
