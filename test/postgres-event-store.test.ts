@@ -8,6 +8,7 @@ import { migrateToLatest } from '../src/db/migrate.js'
 import { migrations } from '../src/db/migrations/index.js'
 import { startEventRetention } from '../src/inspection/store/event-retention.js'
 import { PostgresEventStore } from '../src/inspection/store/postgres-event-store.js'
+import type { GoodEventFilter } from '../src/inspection/api/event-filters.js'
 import {
   aBadEvent,
   aGoodEvent,
@@ -195,6 +196,32 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     expect(await events.trimLists(1, 2 ** 30)).toBe(2)
     expect(await events.findBad()).toEqual([aBadEvent('new2')])
     expect(await events.trimLists(1, 2 ** 30)).toBe(0)
+  })
+
+  it('answers events of megabytes each in pages of about 4 MB of text, not 500 rows', async () => {
+    const events = await fresh()
+    const big = (i: number) => aGoodEvent({ appId: `${i}-${'x'.repeat(1024 * 1024)}` })
+    for (let i = 0; i < 12; i++) await events.keep({ good: [big(i)], bad: [], incomplete: [] })
+    const read = async (filter: GoodEventFilter) => {
+      const sizes: number[] = []
+      const apps: string[] = []
+      for await (const page of events.goodJsonPages(filter)) {
+        sizes.push(page.length)
+        for (const text of page)
+          apps.push(
+            String(
+              (JSON.parse(text.toString()) as { event: { app_id: string } }).event.app_id,
+            ).split('-')[0] ?? '',
+          )
+      }
+      return { sizes, apps }
+    }
+    // A page holds the rows that start within its 4 MiB: four of just over 1 MiB each.
+    expect(await read({})).toEqual({
+      sizes: [4, 4, 4],
+      apps: ['11', '10', '9', '8', '7', '6', '5', '4', '3', '2', '1', '0'],
+    })
+    expect((await read({ limit: 6 })).sizes).toEqual([4, 2])
   })
 
   it('keeps its counts equal to the events it holds through writes, trims, expiry, folds and a reset', async () => {

@@ -2,7 +2,6 @@ import { setImmediate as otherWork } from 'node:timers/promises'
 import { sql, type Insertable, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { BadEventFilter, GoodEventFilter } from '../api/event-filters.js'
 import {
-  collectorTime,
   goodInArrivalOrder,
   noteReadCopy,
   type EventBatch,
@@ -14,12 +13,15 @@ import type { InspectedEventsTable, InspectionTables } from './inspected-events.
 import type { BadEvent } from '../pipeline/bad-rows.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 import { ANSWER_PAGE, type JsonPages } from '../api/json-array.js'
-import { keepsWrittenNumbers, parseJsonExactly } from '../../iglu/index.js'
+import { holdsNumbersAsWritten, storedEventJson } from '../pipeline/java-doubles.js'
 import {
-  holdsNumbersAsWritten,
-  storedEventJson,
-  writeNumbersAsWritten,
-} from '../pipeline/java-doubles.js'
+  collectorInstant,
+  indexedOrNull,
+  indexedText,
+  parseBad,
+  parseGood,
+  type StoredRow,
+} from './postgres-event-rows.js'
 import {
   eventIdCondition,
   specificationConditions,
@@ -35,54 +37,15 @@ const SCAN_PAGE = 500
  * in parts of about this much, with a turn of the event loop between two, however large the events.
  */
 const SCAN_PART_CHARS = 512 * 1024
-/** Well inside timestamptz, which starts in 4713 BC while JavaScript dates go back further. */
-const EARLIEST_TIMESTAMP = Date.parse('-004000-01-01T00:00:00Z')
-
-// eslint-disable-next-line no-control-regex -- NUL is one of the characters PostgreSQL refuses
-const SPECIAL = /[\\\u0000]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
-
-/**
- * A string as PostgreSQL text that compares equal exactly when the originals are equal. PostgreSQL
- * refuses NUL, and the drivers' UTF-8 turns lone surrogates into U+FFFD: both are escaped as `\uXXXX`,
- * and backslashes doubled so that the escaping is one-to-one. Only the filter columns hold this
- * form: the event itself is kept as JSON text, which escapes such characters on its own.
- */
-function indexedText(value: string): string {
-  return value.replace(SPECIAL, (c) =>
-    c === '\\' ? '\\\\' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  )
-}
-const indexedOrNull = (value: string | null | undefined) =>
-  value == null ? null : indexedText(value)
-
-function collectorInstant(event: GoodEvent): Date | null {
-  const time = collectorTime(event)
-  // Out of range for timestamptz: kept without a time, which a scan yields in every range (the query checks again).
-  return Number.isNaN(time) || time < EARLIEST_TIMESTAMP ? null : new Date(time)
-}
-
-/** A stored event: its arrival number (bigint, as text) and its JSON text. */
-interface StoredRow {
-  readonly position: string
-  readonly body: string
-  readonly written_numbers: boolean
-}
-
 type StoredRowsQuery = SelectQueryBuilder<InspectionTables, 'inspected_events', StoredRow>
+/** Rows read for a page, and how many its count found (more than the rows when its size cut it). */
+type RowsRead = { readonly rows: StoredRow[]; readonly fetched: number }
 
 /**
- * A stored good event read back (the store wrote its text, which is trusted). One marked as
- * holding numbers a double rounds is parsed exactly, its texts kept as written (the body holds
- * them so: see storedEventJson), so that it is written again with them; the others, most of
- * them, by `JSON.parse` alone.
+ * Stored text of one page of an answer: 500 rows of events of megabytes each were a gigabyte held
+ * at once. A page holds the rows that start within it (at least one).
  */
-function parseGood(row: { body: string; written_numbers: boolean }): GoodEvent {
-  if (!row.written_numbers) return JSON.parse(row.body) as GoodEvent
-  const event = parseJsonExactly(row.body) as GoodEvent
-  if (keepsWrittenNumbers(event)) writeNumbersAsWritten(event.event)
-  return event
-}
-const parseBad = (row: { body: string }) => JSON.parse(row.body) as BadEvent
+const PAGE_TEXT_CHARS = 4 * 1024 * 1024
 
 /**
  * Inspected events in a PostgreSQL database (a server, or embedded PGlite), shared by every Floe
@@ -158,20 +121,24 @@ export class PostgresEventStore implements EventStore {
   }
 
   async findGood(filter: GoodEventFilter = {}): Promise<GoodEvent[]> {
-    return (await this.goodRows(filter, filter.limit ?? null, null)).map(parseGood)
+    return (await this.goodRows(filter, filter.limit ?? null, null)).rows.map(parseGood)
   }
 
   /** The stored JSON text of each event, a page at a time: nothing is parsed or written again. */
   goodJsonPages(filter: GoodEventFilter = {}): JsonPages {
-    return this.pages(filter.limit, (count, before) => this.goodRows(filter, count, before))
+    return this.pages(filter.limit, (count, before, pageChars) =>
+      this.goodRows(filter, count, before, pageChars),
+    )
   }
 
   async findBad(filter: BadEventFilter = {}): Promise<BadEvent[]> {
-    return (await this.badRows(filter, filter.limit ?? null, null)).map(parseBad)
+    return (await this.badRows(filter, filter.limit ?? null, null)).rows.map(parseBad)
   }
 
   badJsonPages(filter: BadEventFilter = {}): JsonPages {
-    return this.pages(filter.limit, (count, before) => this.badRows(filter, count, before))
+    return this.pages(filter.limit, (count, before, pageChars) =>
+      this.badRows(filter, count, before, pageChars),
+    )
   }
 
   /**
@@ -180,16 +147,17 @@ export class PostgresEventStore implements EventStore {
    */
   private async *pages(
     limit: number | null | undefined,
-    read: (count: number, before: string | null) => Promise<StoredRow[]>,
+    read: (count: number, before: string | null, pageChars: number) => Promise<RowsRead>,
   ): JsonPages {
     let left = limit ?? Infinity
     let before: string | null = null
     while (left > 0) {
       const count = Math.min(left, this.answerPage)
-      const rows = await read(count, before)
+      const { rows, fetched } = await read(count, before, PAGE_TEXT_CHARS)
       if (rows.length > 0) yield rows.map((row) => row.body)
       const last = rows.at(-1)
-      if (rows.length < count || last === undefined) return
+      // The end: the count found fewer rows than it asked for, and the page's size cut none.
+      if ((fetched < count && rows.length === fetched) || last === undefined) return
       left -= rows.length
       before = last.position
     }
@@ -199,8 +167,9 @@ export class PostgresEventStore implements EventStore {
     filter: GoodEventFilter,
     count: number | null,
     before: string | null,
-  ): Promise<StoredRow[]> {
-    return this.rows('good', count, before, (query) => {
+    pageChars: number | null = null,
+  ): Promise<RowsRead> {
+    return this.rows('good', count, before, pageChars, (query) => {
       if (filter.event_type != null)
         query = query.where('event_type', '=', indexedText(filter.event_type))
       if (filter.schema != null) query = query.where('schema', '=', indexedText(filter.schema))
@@ -216,8 +185,9 @@ export class PostgresEventStore implements EventStore {
     filter: BadEventFilter,
     count: number | null,
     before: string | null,
-  ): Promise<StoredRow[]> {
-    return this.rows('bad', count, before, (query) => {
+    pageChars: number | null = null,
+  ): Promise<RowsRead> {
+    return this.rows('bad', count, before, pageChars, (query) => {
       // The offset skips the newest matches once: later pages start below the last row read.
       if (before === null && filter.offset != null && filter.offset > 0)
         query = query.offset(filter.offset)
@@ -240,14 +210,19 @@ export class PostgresEventStore implements EventStore {
     })
   }
 
-  /** Rows of one kind that `narrow` keeps, newest first, below arrival number `before`, at most `count` (null: all). */
+  /**
+   * Rows of one kind that `narrow` keeps, newest first, below arrival number `before`, at most
+   * `count` (null: all); with `pageChars`, only those that start within that much stored text (at
+   * least one), `fetched` telling how many the count found.
+   */
   private async rows(
     kind: 'good' | 'bad',
     count: number | null,
     before: string | null,
+    pageChars: number | null,
     narrow: (query: StoredRowsQuery) => StoredRowsQuery,
-  ): Promise<StoredRow[]> {
-    if (count != null && count <= 0) return []
+  ): Promise<RowsRead> {
+    if (count != null && count <= 0) return { rows: [], fetched: 0 }
     let query = narrow(
       this.deps.db
         .selectFrom('inspected_events')
@@ -257,7 +232,23 @@ export class PostgresEventStore implements EventStore {
     if (before !== null) query = query.where(sql<boolean>`seq < cast(${before} as bigint)`)
     query = query.orderBy('seq', 'desc')
     if (count != null) query = query.limit(count)
-    return query.execute()
+    if (pageChars === null) {
+      const rows = await query.execute()
+      return { rows, fetched: rows.length }
+    }
+    // octet_length reads a stored text's size from its header: the rows past the page's size
+    // are counted, and not read.
+    const limited = query.select([
+      sql<string>`seq`.as('arrival'),
+      sql<string>`octet_length(body)`.as('chars'),
+    ])
+    const sized = await sql<StoredRow & { fetched: string }>`
+      select position, body, written_numbers, fetched from (
+        select position, body, written_numbers, arrival, count(*) over () as fetched,
+          sum(chars) over (order by arrival desc rows between unbounded preceding and current row) - chars as before_chars
+        from (${limited}) limited) sized
+      where before_chars < ${pageChars} order by arrival desc`.execute(this.deps.db)
+    return { rows: sized.rows, fetched: Number(sized.rows[0]?.fetched ?? 0) }
   }
 
   async *scanBad(): AsyncGenerator<readonly BadEvent[]> {

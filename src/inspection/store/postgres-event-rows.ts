@@ -1,0 +1,54 @@
+import { keepsWrittenNumbers, parseJsonExactly } from '../../iglu/index.js'
+import type { BadEvent } from '../pipeline/bad-rows.js'
+import type { GoodEvent } from '../pipeline/enrich-event.js'
+import { writeNumbersAsWritten } from '../pipeline/java-doubles.js'
+import { collectorTime } from './event-store.js'
+
+/** How the PostgreSQL event store writes an event's filter columns, and reads a stored row back. */
+
+/** Well inside timestamptz, which starts in 4713 BC while JavaScript dates go back further. */
+const EARLIEST_TIMESTAMP = Date.parse('-004000-01-01T00:00:00Z')
+
+// eslint-disable-next-line no-control-regex -- NUL is one of the characters PostgreSQL refuses
+const SPECIAL = /[\\\u0000]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+
+/**
+ * A string as PostgreSQL text that compares equal exactly when the originals are equal. PostgreSQL
+ * refuses NUL, and the drivers' UTF-8 turns lone surrogates into U+FFFD: both are escaped as `\uXXXX`,
+ * and backslashes doubled so that the escaping is one-to-one. Only the filter columns hold this
+ * form: the event itself is kept as JSON text, which escapes such characters on its own.
+ */
+export function indexedText(value: string): string {
+  return value.replace(SPECIAL, (c) =>
+    c === '\\' ? '\\\\' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
+}
+export const indexedOrNull = (value: string | null | undefined) =>
+  value == null ? null : indexedText(value)
+
+export function collectorInstant(event: GoodEvent): Date | null {
+  const time = collectorTime(event)
+  // Out of range for timestamptz: kept without a time, which a scan yields in every range (the query checks again).
+  return Number.isNaN(time) || time < EARLIEST_TIMESTAMP ? null : new Date(time)
+}
+
+/** A stored event: its arrival number (bigint, as text) and its JSON text. */
+export interface StoredRow {
+  readonly position: string
+  readonly body: string
+  readonly written_numbers: boolean
+}
+
+/**
+ * A stored good event read back (the store wrote its text, which is trusted). One marked as
+ * holding numbers a double rounds is parsed exactly, its texts kept as written (the body holds
+ * them so: see storedEventJson), so that it is written again with them; the others, most of
+ * them, by `JSON.parse` alone.
+ */
+export function parseGood(row: { body: string; written_numbers: boolean }): GoodEvent {
+  if (!row.written_numbers) return JSON.parse(row.body) as GoodEvent
+  const event = parseJsonExactly(row.body) as GoodEvent
+  if (keepsWrittenNumbers(event)) writeNumbersAsWritten(event.event)
+  return event
+}
+export const parseBad = (row: { body: string }) => JSON.parse(row.body) as BadEvent
