@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { countTurns } from '../../../test/support/event-loop-watch.js'
 import { startEventRetention } from './event-retention.js'
 
@@ -56,6 +56,47 @@ describe('the retention job', () => {
       expect(calls.map(([name]) => name)).toEqual(['delete', 'trim', 'fold', 'analyze'])
     } finally {
       turns.stop()
+      await retention.stop()
+    }
+  })
+
+  it('cleans up again after a cleanup during which a quarter of the bound was written', async () => {
+    let trims = 0
+    let releaseTrim: () => void = () => undefined
+    const store = {
+      deleteStoredBefore: async () => 0,
+      trimLists: async () => {
+        trims++
+        // The first cleanup trims, then waits: meanwhile the lists grow past a quarter again.
+        if (trims === 1) await new Promise<void>((resolve) => (releaseTrim = resolve))
+        return 0
+      },
+      refreshStatistics: async () => undefined,
+      foldCounts: async () => undefined,
+    }
+    const retention = startEventRetention({
+      store,
+      ttlSeconds: 300,
+      intervalSeconds: 3600,
+      maxPerList: 10,
+      maxBytesPerList: 4000,
+      now: () => 0,
+      onError: (error) => {
+        throw error
+      },
+    })
+    try {
+      retention.written(1000)
+      await vi.waitFor(() => expect(trims).toBe(1))
+      retention.written(1000)
+      releaseTrim()
+      await vi.waitFor(() => expect(trims).toBe(2))
+      // Nothing more was written: no third follows once the second is done.
+      await retention.runOnce()
+      const afterSecond = trims
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve))
+      expect(trims).toBe(afterSecond)
+    } finally {
       await retention.stop()
     }
   })

@@ -67,8 +67,16 @@ export function startEventRetention(deps: {
     return { expired, trimmed }
   }
 
+  /** A quarter of the bound written while a cleanup ran (after it had read the lists, maybe). */
+  let again = false
+
   function runOnce() {
-    running ??= cleanUp().finally(() => (running = null))
+    running ??= cleanUp().finally(() => {
+      running = null
+      if (!again || stopped) return
+      again = false
+      runOnce().catch(deps.onError)
+    })
     return running
   }
 
@@ -79,8 +87,10 @@ export function startEventRetention(deps: {
     runOnce,
     written(bytes) {
       writtenSinceCleanup += bytes
-      if (stopped || running !== null || writtenSinceCleanup < deps.maxBytesPerList / 4) return
-      runOnce().catch(deps.onError)
+      if (stopped || writtenSinceCleanup < deps.maxBytesPerList / 4) return
+      // A cleanup running may have trimmed before these were written: another follows it.
+      if (running !== null) again = true
+      else runOnce().catch(deps.onError)
     },
     async stop() {
       stopped = true
