@@ -113,6 +113,12 @@ function rowOrder(sorting: EventsQuery['sorting']): (a: Row, b: Row) => number {
   }
 }
 
+/** Whether `texts` holds one of `values`. */
+function holdsOneOf(texts: ReadonlySet<string>, values: ReadonlySet<string>): boolean {
+  for (const value of values) if (texts.has(value)) return true
+  return false
+}
+
 /**
  * The query's filters as one test of a flattened event. Filters of one column share a single walk
  * of it (a hundred filters of a wide entity would walk it a hundred times); a lone filter stops
@@ -132,10 +138,9 @@ function filterTest(filters: EventsQuery['filters']): (event: FlattenedEvent) =>
   const groups = [...byColumn.values()]
   return (event) =>
     groups.every(({ column, valueSets }) => {
-      const [only] = valueSets
-      if (valueSets.length === 1 && only !== undefined) return columnHolds(event, column, only)
+      if (valueSets.length === 1) return columnHolds(event, column, valueSets[0]!)
       const texts = columnTexts(event, column)
-      return valueSets.every((values) => [...values].some((value) => texts.has(value)))
+      return valueSets.every((values) => holdsOneOf(texts, values))
     })
 }
 

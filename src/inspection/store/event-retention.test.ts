@@ -1,6 +1,20 @@
 import { describe, expect, it, vi } from 'vitest'
 import { countTurns } from '../../../test/support/event-loop-watch.js'
-import { startEventRetention } from './event-retention.js'
+import { startEventRetention, type ExpiringEventStore } from './event-retention.js'
+
+/** The job over `store`, its timer out of the way (an hour), failing the test on an error. */
+const retentionOf = (store: ExpiringEventStore, maxBytesPerList: number) =>
+  startEventRetention({
+    store,
+    ttlSeconds: 300,
+    intervalSeconds: 3600,
+    maxPerList: 10,
+    maxBytesPerList,
+    now: () => 0,
+    onError: (error) => {
+      throw error
+    },
+  })
 
 describe('the retention job', () => {
   it('gives the event loop a turn between its statements, and samples statistics only after a change', async () => {
@@ -23,17 +37,7 @@ describe('the retention job', () => {
         calls.push(['fold', turns.turns()])
       },
     }
-    const retention = startEventRetention({
-      store,
-      ttlSeconds: 300,
-      intervalSeconds: 3600,
-      maxPerList: 10,
-      maxBytesPerList: 1_000_000,
-      now: () => 0,
-      onError: (error) => {
-        throw error
-      },
-    })
+    const retention = retentionOf(store, 1_000_000)
     try {
       // The first cleanup samples the statistics, a turn after each statement.
       await retention.runOnce()
@@ -74,17 +78,7 @@ describe('the retention job', () => {
       refreshStatistics: async () => undefined,
       foldCounts: async () => undefined,
     }
-    const retention = startEventRetention({
-      store,
-      ttlSeconds: 300,
-      intervalSeconds: 3600,
-      maxPerList: 10,
-      maxBytesPerList: 4000,
-      now: () => 0,
-      onError: (error) => {
-        throw error
-      },
-    })
+    const retention = retentionOf(store, 4000)
     try {
       retention.written(1000)
       await vi.waitFor(() => expect(trims).toBe(1))

@@ -69,6 +69,7 @@ async function* pagesOf<T>(
       page = []
       weight = 0
     }
+    // The clock read again: the page's reader ran in between.
     if (performance.now() >= sliceEnd) {
       // Lets every waiting request and timer run before the scan goes on.
       await otherWork()
