@@ -46,6 +46,80 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
 
   describeEventStoreContract(`PostgreSQL (${backend.name})`, fresh)
 
+  /**
+   * A store whose rows look as if stored before migration 19, without the verdict and event-id
+   * columns: the filters then read each row's text, and must answer as with the columns.
+   */
+  class StoreOfOlderRows extends PostgresEventStore {
+    override async keep(batch: Parameters<PostgresEventStore['keep']>[0]): Promise<void> {
+      await super.keep(batch)
+      await sql`update inspected_events
+        set verdict = null, specification = null, violations = null, event_ids = null`.execute(
+        store.db,
+      )
+    }
+  }
+  describeEventStoreContract(
+    `PostgreSQL (${backend.name}), rows stored before the verdict columns`,
+    async (options = {}) => {
+      await emptyEvents()
+      return new StoreOfOlderRows(
+        { db: store.db.withTables<InspectionTables>(), now: clock },
+        options.answerPage,
+      )
+    },
+  )
+
+  it('writes the verdict and event-id columns as the in-memory filters read the event', async () => {
+    const events = await fresh()
+    const read = (parameters: Record<string, string>, errors: string[]) => ({
+      ...aBadEvent('v'),
+      rawEvent: { parameters, context: { headers: [] } } as never,
+      errors,
+    })
+    await events.keep({
+      good: [
+        aGoodEvent({ appId: 'none' }),
+        aGoodEvent({ appId: 'valid', verdict: { id: 'Spec-A', rules: [] } }),
+        aGoodEvent({ appId: 'invalid', verdict: { id: 'spec-b', rules: ['maximum', 'appId'] } }),
+      ],
+      bad: [
+        aBadEvent('v'),
+        read({ eid: '5CEA9899-4A4D-4C84-9B4D-3B0C1C0E1A2F' }, ['x']),
+        read({ eid: 'not-a-uuid' }, ['x', '{"event_id":"0b1b8d3e-6a39-4a51-9e0b-5f4e9e0e6b11"}']),
+      ],
+      incomplete: [],
+    })
+    const columns = await allTables(store.db)
+      .selectFrom('inspected_events')
+      .select(['verdict', 'specification', 'violations', 'event_ids'])
+      .orderBy('seq')
+      .execute()
+    expect(columns).toEqual([
+      { verdict: 'none', specification: null, violations: null, event_ids: null },
+      { verdict: 'valid', specification: 'spec-a', violations: [], event_ids: null },
+      {
+        verdict: 'invalid',
+        specification: 'spec-b',
+        violations: ['maximum', 'appId'],
+        event_ids: null,
+      },
+      { verdict: null, specification: null, violations: null, event_ids: [] },
+      {
+        verdict: null,
+        specification: null,
+        violations: null,
+        event_ids: ['5cea9899-4a4d-4c84-9b4d-3b0c1c0e1a2f'],
+      },
+      {
+        verdict: null,
+        specification: null,
+        violations: null,
+        event_ids: ['0b1b8d3e-6a39-4a51-9e0b-5f4e9e0e6b11'],
+      },
+    ])
+  })
+
   it('selects by stored text in SQL: events holding none of a group are not read', async () => {
     const events = await fresh()
     const appIds = ['WEB', 'a_b', 'axb', 'a%b', 'aXb', '\u212aey', 'other']

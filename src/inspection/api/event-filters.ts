@@ -142,9 +142,15 @@ export function isBadEventOf(event: BadEvent, eventId: string): boolean {
   // A request refused before it became an event (its raw event unread) has no event id at all.
   if (event.rawEvent === null) return false
   const id = eventId.toLowerCase()
-  const parameters = event.rawEvent.parameters as Readonly<Record<string, unknown>>
-  const eid = Object.hasOwn(parameters, 'eid') ? parameters.eid : null
-  if (typeof eid === 'string' && UUID.test(eid.toLowerCase())) return eid.toLowerCase() === id
+  const eid = trackerEventIdOf(event)
+  if (eid !== null) return eid === id
   // The bad row itself (the second error): its partially enriched event holds the id.
   return event.errors[1]?.includes(`"event_id":"${id}"`) === true
+}
+
+/** A bad event's tracker `eid`, lower-cased, when it is a UUID (the enriched event's id); else null. */
+export function trackerEventIdOf(event: BadEvent): string | null {
+  const parameters = event.rawEvent?.parameters as Readonly<Record<string, unknown>> | undefined
+  const eid = parameters !== undefined && Object.hasOwn(parameters, 'eid') ? parameters.eid : null
+  return typeof eid === 'string' && UUID.test(eid.toLowerCase()) ? eid.toLowerCase() : null
 }

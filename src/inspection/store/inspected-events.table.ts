@@ -15,6 +15,16 @@ export interface InspectedEventsTable {
   body: string
   /** A good or incomplete event whose body holds numbers a double rounds, kept as written. */
   written_numbers: Generated<boolean>
+  /**
+   * A good or incomplete event's specification verdict (`valid`, `invalid`, `none`, or `other`),
+   * its specification id lower-cased, and the rules it names (migration 19); null in a row stored
+   * before them, and in bad rows.
+   */
+  verdict: string | null
+  specification: string | null
+  violations: string[] | null
+  /** A bad row's event ids (migration 19); null in a row stored before them, and in good rows. */
+  event_ids: string[] | null
 }
 
 /** Changes of the stored events' counts by kind: summed, they are the counts. */

@@ -1,18 +1,21 @@
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import type { GoodEventFilter } from '../api/event-filters.js'
 import { EVENT_SPECIFICATION_VALIDATION } from '../pipeline/steps/check-event-specification.js'
 import { storedTextPattern, type StoredTextGroups } from '../api/stored-text-prefilter.js'
+import { indexedText } from './postgres-event-rows.js'
 
 /** The conditions on a stored event's text that the PostgreSQL store's reads filter by, in SQL. */
 
 /**
- * The bad rows of one event id (a UUID, as the API checks it), read in their stored text as
- * `isBadEventOf` reads the event: the tracker's `eid` (any case), else the `event_id` of the row's
- * partially enriched event, which sits in an error text, its quotes escaped (`\\` escapes in LIKE).
+ * The bad rows of one event id (a UUID, as the API checks it): the ids written with the row
+ * (migration 19), else, in a row stored before them, read in its stored text: the tracker's `eid`
+ * (any case), else the `event_id` of the row's partially enriched event, which sits in an error
+ * text, its quotes escaped (`\\` escapes in LIKE).
  */
 export function eventIdCondition(eventId: string) {
   const id = eventId.toLowerCase()
-  return sql<boolean>`(body ilike ${`%"eid":"${id}"%`} or body like ${`%\\\\"event_id\\\\":\\\\"${id}\\\\"%`})`
+  return sql<boolean>`(case when event_ids is not null then ${indexedText(id)} = any(event_ids)
+    else (body ilike ${`%"eid":"${id}"%`} or body like ${`%\\\\"event_id\\\\":\\\\"${id}\\\\"%`}) end)`
 }
 
 /**
@@ -43,17 +46,39 @@ const verdictHolding = (data: object) =>
 const verdictForSpecification = (id: string) =>
   sql<boolean>`exists (select 1 from jsonb_array_elements(${DERIVED_ENTITIES}) as entity where entity ->> 'schema' = ${EVENT_SPECIFICATION_VALIDATION} and lower(entity -> 'data' -> 'eventSpecification' ->> 'id') = ${id.toLowerCase()})`
 
-/** The filter's criteria on the event specification verdict, read from the stored event. */
+/**
+ * The filter's criteria on the event specification verdict: from the columns written with the
+ * event (migration 19), else, in a row stored before them, read from its stored text.
+ */
 export function specificationConditions(filter: GoodEventFilter) {
   const conditions = []
+  const either = (written: RawBuilder<boolean>, read: RawBuilder<boolean>) =>
+    sql<boolean>`(case when verdict is not null then ${written} else ${read} end)`
   if (filter.specification_verdict === 'none')
-    conditions.push(sql<boolean>`not ${verdictHolding({})}`)
+    conditions.push(either(sql<boolean>`verdict = 'none'`, sql<boolean>`not ${verdictHolding({})}`))
   else if (filter.specification_verdict != null)
-    conditions.push(verdictHolding({ isValid: filter.specification_verdict === 'valid' }))
-  if (filter.event_specification != null)
-    conditions.push(verdictForSpecification(filter.event_specification))
+    conditions.push(
+      either(
+        sql<boolean>`verdict = ${filter.specification_verdict}`,
+        verdictHolding({ isValid: filter.specification_verdict === 'valid' }),
+      ),
+    )
+  if (filter.event_specification != null) {
+    const id = filter.event_specification.toLowerCase()
+    conditions.push(
+      either(
+        sql<boolean>`coalesce(specification = ${indexedText(id)}, false)`,
+        verdictForSpecification(id),
+      ),
+    )
+  }
   if (filter.violation != null)
-    conditions.push(verdictHolding({ errors: [{ rule: filter.violation }] }))
+    conditions.push(
+      either(
+        sql<boolean>`coalesce(violations @> array[${indexedText(filter.violation)}]::text[], false)`,
+        verdictHolding({ errors: [{ rule: filter.violation }] }),
+      ),
+    )
   return conditions
 }
 

@@ -3,6 +3,7 @@ import type { BadEvent } from '../pipeline/bad-rows.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 import { writeNumbersAsWritten } from '../pipeline/java-doubles.js'
 import { collectorTime } from './event-store.js'
+import { specificationVerdictOf, trackerEventIdOf } from '../api/event-filters.js'
 
 /** How the PostgreSQL event store writes an event's filter columns, and reads a stored row back. */
 
@@ -30,6 +31,43 @@ export function collectorInstant(event: GoodEvent): Date | null {
   const time = collectorTime(event)
   // Out of range for timestamptz: kept without a time, which a scan yields in every range (the query checks again).
   return Number.isNaN(time) || time < EARLIEST_TIMESTAMP ? null : new Date(time)
+}
+
+/** The columns POST good filters a verdict by (migration 19), as `keepGoodEvent` reads the verdict. */
+export function verdictColumns(event: GoodEvent): {
+  verdict: string
+  specification: string | null
+  violations: string[] | null
+} {
+  const verdict = specificationVerdictOf(event)
+  if (verdict === null) return { verdict: 'none', specification: null, violations: null }
+  const errors: readonly { readonly rule?: unknown }[] = Array.isArray(verdict.errors)
+    ? verdict.errors
+    : []
+  return {
+    verdict: verdict.isValid === true ? 'valid' : verdict.isValid === false ? 'invalid' : 'other',
+    specification: indexedText(String(verdict.eventSpecification?.id).toLowerCase()),
+    violations: errors.flatMap((error) =>
+      typeof error?.rule === 'string' ? [indexedText(error.rule)] : [],
+    ),
+  }
+}
+
+/** The partially enriched event's ids in a bad row's text: keys of its own, never a string's escaped quotes. */
+const EVENT_ID_KEY = /"event_id":"([^"]*)"/g
+
+/**
+ * A bad row's event ids, as `isBadEventOf` finds them (migration 19): the tracker's `eid` when it is
+ * a UUID, lower-cased; else each `event_id` its bad row's text names; none for a request refused
+ * before it became an event.
+ */
+export function badEventIds(event: BadEvent): string[] {
+  if (event.rawEvent === null) return []
+  const eid = trackerEventIdOf(event)
+  if (eid !== null) return [indexedText(eid)]
+  const row = event.errors[1]
+  if (typeof row !== 'string') return []
+  return [...row.matchAll(EVENT_ID_KEY)].map((match) => indexedText(match[1] ?? ''))
 }
 
 /** A stored event: its arrival number (bigint, as text) and its JSON text. */

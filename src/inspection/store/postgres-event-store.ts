@@ -15,11 +15,13 @@ import type { GoodEvent } from '../pipeline/enrich-event.js'
 import { ANSWER_PAGE, type JsonPages } from '../api/json-array.js'
 import { holdsNumbersAsWritten, storedEventJson } from '../pipeline/java-doubles.js'
 import {
+  badEventIds,
   collectorInstant,
   indexedOrNull,
   indexedText,
   parseBad,
   parseGood,
+  verdictColumns,
   type StoredRow,
 } from './postgres-event-rows.js'
 import {
@@ -77,6 +79,7 @@ export class PostgresEventStore implements EventStore {
       contexts: event.contexts.map(indexedText),
       body: storedEventJson(event),
       written_numbers: holdsNumbersAsWritten(event.event),
+      ...verdictColumns(event),
     })
     const badRow = (event: BadEvent): Insertable<InspectedEventsTable> => ({
       kind: 'bad',
@@ -84,6 +87,7 @@ export class PostgresEventStore implements EventStore {
       api_vendor: indexedOrNull(event.collectorPayload?.api.vendor),
       api_version: indexedOrNull(event.collectorPayload?.api.version),
       body: JSON.stringify(event),
+      event_ids: badEventIds(event),
     })
     // Arrival numbers follow row order: good and incomplete events as they were sent (the order of
     // the in-memory good list), then bad rows.
