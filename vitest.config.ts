@@ -18,6 +18,8 @@ const FULL_TIER_ONLY = [
   'test/iglu-central.http.test.ts',
   'test/compatibility-corpora.test.ts',
   'test/core-schemas-differential.test.ts',
+  // Tens of thousands of events written to PGlite, to time what walks them.
+  'test/pglite-event-store-turns.test.ts',
 ]
 
 /**

@@ -1,7 +1,13 @@
 import { keepsWrittenNumbers, parseJsonExactly } from '../../iglu/index.js'
 import type { BadEvent } from '../pipeline/bad-rows.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
-import { writeNumbersAsWritten } from '../pipeline/java-doubles.js'
+import {
+  holdsNumbersAsWritten,
+  storedEventJson,
+  writeNumbersAsWritten,
+} from '../pipeline/java-doubles.js'
+import type { Insertable } from 'kysely'
+import type { InspectedEventsTable } from './inspected-events.table.js'
 import { collectorTime } from './event-store.js'
 import { specificationVerdictOf, trackerEventIdOf } from '../api/event-filters.js'
 
@@ -68,6 +74,33 @@ export function badEventIds(event: BadEvent): string[] {
   const row = event.errors[1]
   if (typeof row !== 'string') return []
   return [...row.matchAll(EVENT_ID_KEY)].map((match) => indexedText(match[1] ?? ''))
+}
+
+/** A good or incomplete event's row. */
+export function goodRow(event: GoodEvent, storedAt: Date): Insertable<InspectedEventsTable> {
+  return {
+    kind: event.incomplete ? 'incomplete' : 'good',
+    stored_at: storedAt,
+    collector_tstamp: collectorInstant(event),
+    event_type: indexedOrNull(event.eventType),
+    schema: indexedOrNull(event.schema),
+    contexts: event.contexts.map(indexedText),
+    body: storedEventJson(event),
+    written_numbers: holdsNumbersAsWritten(event.event),
+    ...verdictColumns(event),
+  }
+}
+
+/** A bad event's row. */
+export function badRow(event: BadEvent, storedAt: Date): Insertable<InspectedEventsTable> {
+  return {
+    kind: 'bad',
+    stored_at: storedAt,
+    api_vendor: indexedOrNull(event.collectorPayload?.api.vendor),
+    api_version: indexedOrNull(event.collectorPayload?.api.version),
+    body: JSON.stringify(event),
+    event_ids: badEventIds(event),
+  }
 }
 
 /** A stored event: its arrival number (bigint, as text) and its JSON text. */

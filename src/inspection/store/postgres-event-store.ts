@@ -1,5 +1,5 @@
 import { setImmediate as otherWork } from 'node:timers/promises'
-import { sql, type Insertable, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely'
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely'
 import type { BadEventFilter, GoodEventFilter } from '../api/event-filters.js'
 import {
   goodInArrivalOrder,
@@ -13,17 +13,16 @@ import type { InspectedEventsTable, InspectionTables } from './inspected-events.
 import type { BadEvent } from '../pipeline/bad-rows.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 import { ANSWER_PAGE, type JsonPages } from '../api/json-array.js'
-import { holdsNumbersAsWritten, storedEventJson } from '../pipeline/java-doubles.js'
 import {
-  badEventIds,
-  collectorInstant,
-  indexedOrNull,
+  badRow,
+  goodRow,
   indexedText,
   parseBad,
   parseGood,
-  verdictColumns,
   type StoredRow,
 } from './postgres-event-rows.js'
+import { deleteStoredBefore, trimLists } from './postgres-event-cleanup.js'
+import { arrivalBounds, StatementSizes } from './postgres-statement-sizes.js'
 import {
   eventIdCondition,
   specificationConditions,
@@ -70,28 +69,12 @@ export class PostgresEventStore implements EventStore {
 
   async keep(batch: EventBatch): Promise<void> {
     const storedAt = new Date(this.deps.now())
-    const goodRow = (event: GoodEvent): Insertable<InspectedEventsTable> => ({
-      kind: event.incomplete ? 'incomplete' : 'good',
-      stored_at: storedAt,
-      collector_tstamp: collectorInstant(event),
-      event_type: indexedOrNull(event.eventType),
-      schema: indexedOrNull(event.schema),
-      contexts: event.contexts.map(indexedText),
-      body: storedEventJson(event),
-      written_numbers: holdsNumbersAsWritten(event.event),
-      ...verdictColumns(event),
-    })
-    const badRow = (event: BadEvent): Insertable<InspectedEventsTable> => ({
-      kind: 'bad',
-      stored_at: storedAt,
-      api_vendor: indexedOrNull(event.collectorPayload?.api.vendor),
-      api_version: indexedOrNull(event.collectorPayload?.api.version),
-      body: JSON.stringify(event),
-      event_ids: badEventIds(event),
-    })
     // Arrival numbers follow row order: good and incomplete events as they were sent (the order of
     // the in-memory good list), then bad rows.
-    const rows = [...goodInArrivalOrder(batch).map(goodRow), ...batch.bad.map(badRow)]
+    const rows = [
+      ...goodInArrivalOrder(batch).map((event) => goodRow(event, storedAt)),
+      ...batch.bad.map((event) => badRow(event, storedAt)),
+    ]
     if (rows.length === 0) return
     const added = new Map<InspectedEventsTable['kind'], number>()
     for (const row of rows) added.set(row.kind, (added.get(row.kind) ?? 0) + 1)
@@ -173,7 +156,7 @@ export class PostgresEventStore implements EventStore {
     before: string | null,
     pageChars: number | null = null,
   ): Promise<RowsRead> {
-    return this.rows('good', count, before, pageChars, (query) => {
+    return this.rows('good', count, before, pageChars, 0, (query) => {
       if (filter.event_type != null)
         query = query.where('event_type', '=', indexedText(filter.event_type))
       if (filter.schema != null) query = query.where('schema', '=', indexedText(filter.schema))
@@ -191,10 +174,9 @@ export class PostgresEventStore implements EventStore {
     before: string | null,
     pageChars: number | null = null,
   ): Promise<RowsRead> {
-    return this.rows('bad', count, before, pageChars, (query) => {
-      // The offset skips the newest matches once: later pages start below the last row read.
-      if (before === null && filter.offset != null && filter.offset > 0)
-        query = query.offset(filter.offset)
+    // The offset skips the newest matches once: later pages start below the last row read.
+    const skip = before === null && filter.offset != null && filter.offset > 0 ? filter.offset : 0
+    return this.rows('bad', count, before, pageChars, skip, (query) => {
       if (filter.vendor != null)
         query = query.where((eb) =>
           eb.or([
@@ -215,44 +197,92 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * Rows of one kind that `narrow` keeps, newest first, below arrival number `before`, at most
-   * `count` (null: all); with `pageChars`, only those that start within that much stored text (at
-   * least one), `fetched` telling how many the count found.
+   * Rows of one kind that `narrow` keeps, newest first, below arrival number `before`, past the
+   * newest `skip` of them, at most `count` (null: all); with `pageChars`, only those that start
+   * within that much stored text (at least one), `fetched` telling how many the count found. The
+   * rows are looked for a window of arrival numbers a statement ({@link StatementSizes}): one
+   * statement over every event, for a filter that matches few, held PGlite for seconds.
    */
   private async rows(
     kind: 'good' | 'bad',
     count: number | null,
     before: string | null,
     pageChars: number | null,
+    skip: number,
     narrow: (query: StoredRowsQuery) => StoredRowsQuery,
   ): Promise<RowsRead> {
-    if (count != null && count <= 0) return { rows: [], fetched: 0 }
-    let query = narrow(
-      this.deps.db
-        .selectFrom('inspected_events')
-        .select([sql<string>`seq::text`.as('position'), 'body', 'written_numbers'])
-        .where('kind', '=', kind),
-    )
-    if (before !== null) query = query.where(sql<boolean>`seq < cast(${before} as bigint)`)
-    query = query.orderBy('seq', 'desc')
-    if (count != null) query = query.limit(count)
-    if (pageChars === null) {
-      const rows = await query.execute()
-      return { rows, fetched: rows.length }
+    const read: StoredRow[] = []
+    let fetched = 0
+    if (count != null && count <= 0) return { rows: read, fetched }
+    const bounds = await arrivalBounds(this.deps.db)
+    if (bounds === null) return { rows: read, fetched }
+    const sizes = new StatementSizes(1024)
+    let top = before === null ? bounds.high + 1 : Math.min(Number(before), bounds.high + 1)
+    let chars = 0
+    let left = skip
+    while (top > bounds.low && (count === null || fetched < count)) {
+      let bottom = top
+      const windowRows = await sizes.run((size) => {
+        bottom = Math.max(bounds.low, top - size)
+        let query = narrow(
+          this.deps.db
+            .selectFrom('inspected_events')
+            .select([
+              sql<string>`seq::text`.as('position'),
+              'body',
+              'written_numbers',
+              sql<string>`seq`.as('arrival'),
+              sql<string>`octet_length(body)`.as('chars'),
+            ])
+            .where('kind', '=', kind)
+            .where(sql<boolean>`seq >= ${bottom} and seq < ${top}`),
+        ).orderBy('seq', 'desc')
+        if (count !== null) query = query.limit(count - fetched + left)
+        return this.window(query, left, pageChars === null ? null : pageChars - chars)
+      })
+      let cut = false
+      for (const row of windowRows) {
+        if (row.skipped) left--
+        else if (row.body === null) {
+          fetched++
+          cut = true
+        } else {
+          fetched++
+          chars += Number(row.chars)
+          read.push(row as StoredRow)
+        }
+      }
+      top = bottom
+      if (cut) break
     }
-    // octet_length reads a stored text's size from its header: the rows past the page's size
-    // are counted, and not read.
-    const limited = query.select([
-      sql<string>`seq`.as('arrival'),
-      sql<string>`octet_length(body)`.as('chars'),
-    ])
-    const sized = await sql<StoredRow & { fetched: string }>`
-      select position, body, written_numbers, fetched from (
-        select position, body, written_numbers, arrival, count(*) over () as fetched,
-          sum(chars) over (order by arrival desc rows between unbounded preceding and current row) - chars as before_chars
-        from (${limited}) limited) sized
-      where before_chars < ${pageChars} order by arrival desc`.execute(this.deps.db)
-    return { rows: sized.rows, fetched: Number(sized.rows[0]?.fetched ?? 0) }
+    return { rows: read, fetched }
+  }
+
+  /**
+   * One window's rows, newest first: the newest `skip` marked skipped, and of the others those
+   * past `room` of stored text without their body. octet_length reads a stored text's size from
+   * its header: the rows past the room are counted, and not read.
+   */
+  private async window(
+    query: StoredRowsQuery,
+    skip: number,
+    room: number | null,
+  ): Promise<
+    (Omit<StoredRow, 'body'> & { body: string | null; chars: string; skipped: boolean })[]
+  > {
+    const { rows } = await sql<
+      Omit<StoredRow, 'body'> & { body: string | null; chars: string; skipped: boolean }
+    >`
+      select position, written_numbers, chars::text as chars, skipped,
+        case when skipped or before_chars >= cast(${room ?? Number.MAX_SAFE_INTEGER} as bigint) then null else body end as body
+      from (
+        select *, coalesce(sum(case when skipped then 0 else chars end)
+          over (order by arrival desc rows between unbounded preceding and 1 preceding), 0) as before_chars
+        from (
+          select *, row_number() over (order by arrival desc) <= ${skip} as skipped
+          from (${query}) limited) numbered) sized
+      order by arrival desc`.execute(this.deps.db)
+    return rows
   }
 
   async *scanBad(): AsyncGenerator<readonly BadEvent[]> {
@@ -271,26 +301,34 @@ export class PostgresEventStore implements EventStore {
     const start = scope.collectorTime?.start ?? null
     const end = scope.collectorTime?.end ?? null
     const groups = scope.storedText ?? []
-    let before: string | null = null
-    for (;;) {
-      let query = this.deps.db
-        .selectFrom('inspected_events')
-        .select([sql<string>`seq::text`.as('position'), 'body', 'written_numbers'])
-        .where(sql<boolean>`${kinds}`)
-      if (start !== null)
-        query = query.where((eb) =>
-          eb.or([
-            eb('collector_tstamp', 'is', null),
-            eb('collector_tstamp', '>=', new Date(start)),
-          ]),
-        )
-      if (end !== null)
-        query = query.where((eb) =>
-          eb.or([eb('collector_tstamp', 'is', null), eb('collector_tstamp', '<', new Date(end))]),
-        )
-      if (groups.length > 0) query = query.where(storedTextCondition(groups))
-      if (before !== null) query = query.where(sql<boolean>`seq < cast(${before} as bigint)`)
-      const rows = await query.orderBy('seq', 'desc').limit(SCAN_PAGE).execute()
+    const bounds = await arrivalBounds(this.deps.db)
+    if (bounds === null) return
+    // A window of arrival numbers a statement, at most a page of rows: a page found fewer rows
+    // than it asked for when its window was walked, else the next starts below its last row.
+    const sizes = new StatementSizes(1024)
+    let top = bounds.high + 1
+    while (top > bounds.low) {
+      let bottom = top
+      const rows = await sizes.run((size) => {
+        bottom = Math.max(bounds.low, top - size)
+        let query = this.deps.db
+          .selectFrom('inspected_events')
+          .select([sql<string>`seq::text`.as('position'), 'body', 'written_numbers'])
+          .where(sql<boolean>`${kinds} and seq >= ${bottom} and seq < ${top}`)
+        if (start !== null)
+          query = query.where((eb) =>
+            eb.or([
+              eb('collector_tstamp', 'is', null),
+              eb('collector_tstamp', '>=', new Date(start)),
+            ]),
+          )
+        if (end !== null)
+          query = query.where((eb) =>
+            eb.or([eb('collector_tstamp', 'is', null), eb('collector_tstamp', '<', new Date(end))]),
+          )
+        if (groups.length > 0) query = query.where(storedTextCondition(groups))
+        return query.orderBy('seq', 'desc').limit(SCAN_PAGE).execute()
+      })
       let part: GoodEvent[] = []
       let chars = 0
       for (const row of rows) {
@@ -306,8 +344,11 @@ export class PostgresEventStore implements EventStore {
       }
       if (part.length > 0) yield part
       const last = rows.at(-1)
-      if (rows.length < SCAN_PAGE || last === undefined) return
-      before = last.position
+      if (rows.length < SCAN_PAGE || last === undefined) top = bottom
+      else {
+        sizes.atMost(2 * (top - Number(last.position)))
+        top = Number(last.position)
+      }
     }
   }
 
@@ -320,22 +361,8 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** Deletes the events stored before `instant`; returns how many. */
-  async deleteStoredBefore(instant: Date): Promise<number> {
-    return this.deleteCounted(sql`stored_at < ${instant}`)
-  }
-
-  /**
-   * Deletes the events `where` selects and takes them off the counts, in one statement; returns
-   * how many went.
-   */
-  private async deleteCounted(where: RawBuilder<boolean>): Promise<number> {
-    const result = await sql<{ deleted: string }>`
-      with gone as (delete from inspected_events where ${where} returning kind),
-      counted as (
-        insert into inspected_event_counts (kind, events)
-        select kind, -count(*) from gone group by kind returning events)
-      select coalesce(-sum(events), 0)::text as deleted from counted`.execute(this.deps.db)
-    return Number(result.rows[0]?.deleted ?? 0)
+  deleteStoredBefore(instant: Date): Promise<number> {
+    return deleteStoredBefore(this.deps.db, instant)
   }
 
   /** Folds the counts' changes into one row a kind, in one statement (changes added meanwhile stay). */
@@ -364,28 +391,9 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * Keeps the newest `maxPerList` events of each list, and of those only the newest whose JSON
-   * texts add up to at most `maxBytesPerList` bytes (the text's length as stored, before
-   * PostgreSQL compresses it).
+   * texts add up to at most `maxBytesPerList` bytes.
    */
-  async trimLists(maxPerList: number, maxBytesPerList: number): Promise<number> {
-    let deleted = 0
-    // Arrival numbers bound how many events there are (two index reads): a store holding fewer
-    // than `maxPerList` in all is not walked for the count (200 ms at 100 000 events on PGlite).
-    const span = await sql<{ events: string | null }>`
-      select (max(seq) - min(seq) + 1)::text as events from inspected_events`.execute(this.deps.db)
-    const mayExceedCount = Number(span.rows[0]?.events ?? 0) > maxPerList
-    for (const kinds of [sql`kind in ('good', 'incomplete')`, sql`kind = 'bad'`]) {
-      await otherWork()
-      if (mayExceedCount)
-        deleted += await this.deleteCounted(
-          sql`${kinds} and seq <= (select seq from inspected_events where ${kinds} order by seq desc offset ${maxPerList} limit 1)`,
-        )
-      await otherWork()
-      // octet_length reads a stored text's size from its header: no body is decompressed.
-      deleted += await this.deleteCounted(sql`${kinds} and seq <= (
-          select seq from (select seq, sum(octet_length(body)) over (order by seq desc) as newer_bytes from inspected_events where ${kinds}) sized
-          where newer_bytes > ${maxBytesPerList} order by seq desc limit 1)`)
-    }
-    return deleted
+  trimLists(maxPerList: number, maxBytesPerList: number): Promise<number> {
+    return trimLists(this.deps.db, maxPerList, maxBytesPerList)
   }
 }
