@@ -272,6 +272,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     const opened = await openInspection(config.inspection, {
       registrySchemas: registry.published,
       database: store.db,
+      databaseIsEmbedded: store.kind === 'pglite',
       eventsDatabase,
       now: nowMillis,
       log: http.log,

@@ -61,6 +61,7 @@ describe(`PGlite event storage with ${GOOD} events: no statement holds the event
     events = new PostgresEventStore({
       db: database.db.withTables<InspectionTables>(),
       now: () => Date.parse('2026-01-01T00:00:00Z'),
+      vacuums: true,
     })
     for (let from = 0; from < GOOD; from += 500)
       await events.keep({
@@ -69,6 +70,8 @@ describe(`PGlite event storage with ${GOOD} events: no statement holds the event
         incomplete: [],
       })
     await events.refreshStatistics()
+    // As the retention job's first cleanup does, before the server answers.
+    await events.reclaimSpace()
   }, 120_000)
   afterAll(async () => {
     await database?.close()
@@ -122,6 +125,18 @@ describe(`PGlite event storage with ${GOOD} events: no statement holds the event
       await expectNoLongTurn('a search matching nothing', () => scanned([['not there']])),
     ).toBe(0)
     expect(await expectNoLongTurn('every event', () => scanned([]))).toBe(GOOD)
+  })
+
+  it("vacuums a cleanup's worth of changes: as many events written again, and trimmed", async () => {
+    const more = 5_000
+    for (let from = 0; from < more; from += 500)
+      await events.keep({
+        good: Array.from({ length: 500 }, (_, k) => wideEvent(GOOD + from + k)),
+        bad: [],
+        incomplete: [],
+      })
+    expect(await events.trimLists(GOOD, Number.MAX_SAFE_INTEGER)).toBe(more)
+    await expectNoLongTurn('a vacuum after them', () => events.reclaimSpace())
   })
 
   it('trims the lists and expires the events', async () => {

@@ -70,6 +70,37 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     },
   )
 
+  it('reuses the space of deleted events once a cleanup vacuums, where the table grew by every event written', async () => {
+    await emptyEvents()
+    const events = new PostgresEventStore({
+      db: store.db.withTables<InspectionTables>(),
+      now: clock,
+      vacuums: true,
+    })
+    const write = async (count: number) => {
+      for (let from = 0; from < count; from += 500)
+        await events.keep({
+          good: Array.from({ length: Math.min(500, count - from) }, (_, i) =>
+            aGoodEvent({ appId: `app ${from + i} `.repeat(20) }),
+          ),
+          bad: [],
+          incomplete: [],
+        })
+    }
+    const tableBytes = async () => {
+      const { rows } = await sql<{ bytes: string }>`
+        select pg_relation_size('inspected_events')::text as bytes`.execute(store.db)
+      return Number(rows[0]?.bytes)
+    }
+    await write(3000)
+    const full = await tableBytes()
+    expect(await events.trimLists(300, Number.MAX_SAFE_INTEGER)).toBe(2700)
+    await events.reclaimSpace()
+    await write(2700)
+    expect((await events.counts()).good).toBe(3000)
+    expect(await tableBytes()).toBeLessThan(full * 1.2)
+  })
+
   it('writes the verdict and event-id columns as the in-memory filters read the event', async () => {
     const events = await fresh()
     const read = (parameters: Record<string, string>, errors: string[]) => ({
@@ -423,6 +454,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
         deleteStoredBefore: async () => 0,
         trimLists: async (count: number, bytes: number) => trims.push([count, bytes]),
         refreshStatistics: async () => undefined,
+        reclaimSpace: async () => undefined,
         foldCounts: async () => undefined,
       }
       const retention = startEventRetention({
@@ -469,6 +501,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
         },
         trimLists: async () => 0,
         refreshStatistics: async () => undefined,
+        reclaimSpace: async () => undefined,
         foldCounts: async () => undefined,
       }
       const errors: unknown[] = []

@@ -49,6 +49,8 @@ export async function openInspection(
     readonly registrySchemas: RegistrySchemas
     /** The registry's database, where PostgreSQL event storage keeps events unless given its own. */
     readonly database: Kysely<NoTables>
+    /** Whether that database is embedded PGlite, which runs no autovacuum. */
+    readonly databaseIsEmbedded?: boolean
     /** With PostgreSQL event storage in a database of its own: that database, opened; closed with the service. */
     readonly eventsDatabase?: Store | null
     readonly now: () => number
@@ -113,6 +115,7 @@ export async function openInspection(
   )
   const events = await openEventStore(config, {
     database: deps.database,
+    databaseIsEmbedded: deps.databaseIsEmbedded ?? false,
     eventsDatabase: deps.eventsDatabase ?? null,
     now,
     onError: (error) => log.error({ err: error }, 'cleaning up inspected events failed'),

@@ -3,13 +3,18 @@ import { countTurns } from '../../../test/support/event-loop-watch.js'
 import { startEventRetention, type ExpiringEventStore } from './event-retention.js'
 
 /** The job over `store`, its timer out of the way (an hour), failing the test on an error. */
-const retentionOf = (store: ExpiringEventStore, maxBytesPerList: number) =>
+const retentionOf = (
+  store: ExpiringEventStore,
+  maxBytesPerList: number,
+  cleanUpEveryEvents?: number,
+) =>
   startEventRetention({
     store,
     ttlSeconds: 300,
     intervalSeconds: 3600,
     maxPerList: 10,
     maxBytesPerList,
+    ...(cleanUpEveryEvents === undefined ? {} : { cleanUpEveryEvents }),
     now: () => 0,
     onError: (error) => {
       throw error
@@ -30,6 +35,9 @@ describe('the retention job', () => {
         calls.push(['trim', turns.turns()])
         return 0
       },
+      reclaimSpace: async () => {
+        calls.push(['vacuum', turns.turns()])
+      },
       refreshStatistics: async () => {
         calls.push(['analyze', turns.turns()])
       },
@@ -41,7 +49,7 @@ describe('the retention job', () => {
     try {
       // The first cleanup samples the statistics, a turn after each statement.
       await retention.runOnce()
-      expect(calls.map(([name]) => name)).toEqual(['delete', 'trim', 'fold', 'analyze'])
+      expect(calls.map(([name]) => name)).toEqual(['delete', 'trim', 'fold', 'vacuum', 'analyze'])
       const at = calls.map(([, turn]) => turn)
       for (let i = 1; i < at.length; i++) expect(at[i]).toBeGreaterThan(at[i - 1] ?? Infinity)
       // Nothing written, nothing deleted: nothing to sample again.
@@ -52,12 +60,12 @@ describe('the retention job', () => {
       calls.length = 0
       expiring = 3
       await retention.runOnce()
-      expect(calls.map(([name]) => name)).toEqual(['delete', 'trim', 'fold', 'analyze'])
+      expect(calls.map(([name]) => name)).toEqual(['delete', 'trim', 'fold', 'vacuum', 'analyze'])
       calls.length = 0
       expiring = 0
       retention.written(10)
       await retention.runOnce()
-      expect(calls.map(([name]) => name)).toEqual(['delete', 'trim', 'fold', 'analyze'])
+      expect(calls.map(([name]) => name)).toEqual(['delete', 'trim', 'fold', 'vacuum', 'analyze'])
     } finally {
       turns.stop()
       await retention.stop()
@@ -76,6 +84,7 @@ describe('the retention job', () => {
         return 0
       },
       refreshStatistics: async () => undefined,
+      reclaimSpace: async () => undefined,
       foldCounts: async () => undefined,
     }
     const retention = retentionOf(store, 4000)
@@ -90,6 +99,27 @@ describe('the retention job', () => {
       const afterSecond = trims
       for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve))
       expect(trims).toBe(afterSecond)
+    } finally {
+      await retention.stop()
+    }
+  })
+
+  it('cleans up once as many events as asked were written, however small they were', async () => {
+    let trims = 0
+    const store = {
+      deleteStoredBefore: async () => 0,
+      trimLists: async () => ++trims && 0,
+      refreshStatistics: async () => undefined,
+      reclaimSpace: async () => undefined,
+      foldCounts: async () => undefined,
+    }
+    const retention = retentionOf(store, 1_000_000, 100)
+    try {
+      retention.written(10, 60)
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve))
+      expect(trims).toBe(0)
+      retention.written(10, 40)
+      await vi.waitFor(() => expect(trims).toBe(1))
     } finally {
       await retention.stop()
     }

@@ -5,6 +5,7 @@ import { startEventRetention } from './event-retention.js'
 import type { EventStore } from './event-store.js'
 import { MemoryEventStore } from './memory-event-store.js'
 import { PostgresEventStore } from './postgres-event-store.js'
+import { VACUUM_EVERY_EVENTS } from './postgres-event-cleanup.js'
 import type { InspectionTables } from './inspected-events.table.js'
 
 export interface OpenEventStore {
@@ -24,6 +25,8 @@ export async function openEventStore(
   config: InspectionConfig,
   deps: {
     database: Kysely<NoTables>
+    /** Whether `database` is embedded PGlite, which runs no autovacuum: the cleanups vacuum. */
+    databaseIsEmbedded?: boolean
     /** The events' own database (`storage.url`), opened already; it is opened here when not. */
     eventsDatabase?: Store | null
     now: () => number
@@ -55,12 +58,15 @@ export async function openEventStore(
     await retention?.stop()
     await own?.close()
   }
+  // A database of the events' own is a server's (`storage.url`).
+  const vacuums = own === null && deps.databaseIsEmbedded === true
   try {
     if (own !== null) await migrateToLatest(own.db)
     const events = new PostgresEventStore({
       db: (own?.db ?? deps.database).withTables<InspectionTables>(),
       now: deps.now,
-      onWritten: (bytes) => retention?.written(bytes),
+      vacuums,
+      onWritten: (bytes, written) => retention?.written(bytes, written),
     })
     retention = startEventRetention({
       store: events,
@@ -68,6 +74,7 @@ export async function openEventStore(
       intervalSeconds: storage.cleanupIntervalSeconds,
       maxPerList: config.maxEvents,
       maxBytesPerList: storage.maxBytesPerList,
+      ...(vacuums ? { cleanUpEveryEvents: VACUUM_EVERY_EVENTS } : {}),
       now: deps.now,
       onError: deps.onError,
     })

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely'
-import type { GoodEventFilter } from '../api/event-filters.js'
+import type { BadEventFilter, GoodEventFilter } from '../api/event-filters.js'
 import { EVENT_SPECIFICATION_VALIDATION } from '../pipeline/steps/check-event-specification.js'
 import { storedTextPattern, type StoredTextGroups } from '../api/stored-text-prefilter.js'
 import { indexedText } from './postgres-event-rows.js'
@@ -12,7 +12,7 @@ import { indexedText } from './postgres-event-rows.js'
  * (any case), else the `event_id` of the row's partially enriched event, which sits in an error
  * text, its quotes escaped (`\\` escapes in LIKE).
  */
-export function eventIdCondition(eventId: string) {
+function eventIdCondition(eventId: string) {
   const id = eventId.toLowerCase()
   return sql<boolean>`(case when event_ids is not null then ${indexedText(id)} = any(event_ids)
     else (body ilike ${`%"eid":"${id}"%`} or body like ${`%\\\\"event_id\\\\":\\\\"${id}\\\\"%`}) end)`
@@ -50,7 +50,7 @@ const verdictForSpecification = (id: string) =>
  * The filter's criteria on the event specification verdict: from the columns written with the
  * event (migration 19), else, in a row stored before them, read from its stored text.
  */
-export function specificationConditions(filter: GoodEventFilter) {
+function specificationConditions(filter: GoodEventFilter) {
   const conditions = []
   const either = (written: RawBuilder<boolean>, read: RawBuilder<boolean>) =>
     sql<boolean>`(case when verdict is not null then ${written} else ${read} end)`
@@ -89,4 +89,33 @@ export function specificationConditions(filter: GoodEventFilter) {
 export function storedTextCondition(groups: StoredTextGroups) {
   const each = groups.map((texts) => sql`body ~* ${storedTextPattern(texts)}`)
   return sql<boolean>`(${sql.join(each, sql` and `)})`
+}
+
+/** POST good's criteria, as conditions on the stored row. */
+export function goodFilterConditions(filter: GoodEventFilter): RawBuilder<boolean>[] {
+  const conditions: RawBuilder<boolean>[] = []
+  if (filter.event_type != null)
+    conditions.push(sql<boolean>`event_type = ${indexedText(filter.event_type)}`)
+  if (filter.schema != null) conditions.push(sql<boolean>`schema = ${indexedText(filter.schema)}`)
+  if (filter.contexts != null && filter.contexts.length > 0)
+    conditions.push(sql<boolean>`contexts @> ${filter.contexts.map(indexedText)}::text[]`)
+  return [...conditions, ...specificationConditions(filter)]
+}
+
+/**
+ * POST bad's criteria, as conditions on the stored row: a bad event without a collector payload
+ * (null api columns) matches any vendor and version.
+ */
+export function badFilterConditions(filter: BadEventFilter): RawBuilder<boolean>[] {
+  const conditions: RawBuilder<boolean>[] = []
+  if (filter.vendor != null)
+    conditions.push(
+      sql<boolean>`(api_vendor is null or api_vendor = ${indexedText(filter.vendor)})`,
+    )
+  if (filter.version != null)
+    conditions.push(
+      sql<boolean>`(api_version is null or api_version = ${indexedText(filter.version)})`,
+    )
+  if (filter.eventId != null) conditions.push(eventIdCondition(filter.eventId))
+  return conditions
 }

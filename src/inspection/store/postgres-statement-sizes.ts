@@ -7,14 +7,21 @@ import type { InspectionTables } from './inspected-events.table.js'
  * statement on the event loop, so that a walk in one statement (a filter that matches nothing,
  * a cleanup's sums) held it for seconds at 100 000 events.
  */
-const STATEMENT_MS = 40
+const STATEMENT_MS = 30
+
+/**
+ * How much larger one statement may be than the last: a statement's cost is not quite in
+ * proportion to its size (a delete that first touches many pages since a checkpoint writes
+ * them whole to the WAL, and syncs it), so sizes grow by steps.
+ */
+const GROWTH = 2
 
 /**
  * The size of each statement of a walk (how many arrival numbers it looks at, or rows it
  * deletes), grown or shrunk by how long the last one took so that each takes about
  * {@link STATEMENT_MS}, with a turn of the event loop between two. A PostgreSQL server runs
- * statements off the event loop: there the sizes grow four times a statement, and a walk takes a
- * few statements where it took one.
+ * statements off the event loop: there the sizes double each statement, and a walk takes a few
+ * statements where it took one.
  */
 export class StatementSizes {
   private size: number
@@ -41,7 +48,7 @@ export class StatementSizes {
     const started = performance.now()
     const result = await statement(this.size)
     const took = performance.now() - started
-    const factor = Math.min(4, STATEMENT_MS / Math.max(took, STATEMENT_MS / 4))
+    const factor = Math.min(GROWTH, STATEMENT_MS / Math.max(took, STATEMENT_MS / GROWTH))
     this.size = Math.round(Math.min(this.most, Math.max(this.least, this.size * factor)))
     await otherWork()
     return result
