@@ -101,6 +101,27 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     expect(await tableBytes()).toBeLessThan(full * 1.2)
   })
 
+  it('lets other work run between the statements of a large payload, whose readers see all of it or none', async () => {
+    const events = await fresh()
+    const payload = Array.from({ length: 1200 }, (_, i) => aGoodEvent({ appId: `p${i}` }))
+    const seen = new Set<number>()
+    let writing = true
+    const written = events
+      .keep({ good: payload, bad: [], incomplete: [] })
+      .finally(() => (writing = false))
+    let reads = 0
+    while (writing) {
+      seen.add((await events.findGood()).length)
+      reads++
+    }
+    await written
+    seen.add((await events.findGood()).length)
+    // Reads ran while it was written (a turn between its statements), and waited for its end.
+    expect(reads).toBeGreaterThan(0)
+    expect([...seen].every((count) => count === 0 || count === payload.length)).toBe(true)
+    expect(seen.has(payload.length)).toBe(true)
+  })
+
   it('writes the verdict and event-id columns as the in-memory filters read the event', async () => {
     const events = await fresh()
     const read = (parameters: Record<string, string>, errors: string[]) => ({

@@ -93,7 +93,8 @@ export class PostgresEventStore implements EventStore {
     await this.deps.db.transaction().execute(async (trx) => {
       // A chunk's rows are made (their JSON written) just before its statement, and a payload of
       // thousands of events gives the event loop a turn between two: made and written at once, a
-      // payload's 30 000 events held PGlite's thread, and so the server, for seconds.
+      // payload's 30 000 events held PGlite's thread, and so the server, for seconds. Kysely holds
+      // PGlite's one connection for the whole transaction: other requests' queries wait for it.
       for (let from = 0; from < total; from += INSERT_CHUNK) {
         if (from > 0) await otherWork()
         const rows: Insertable<InspectedEventsTable>[] = []
