@@ -6,8 +6,8 @@ import {
   storedEventJson,
   writeNumbersAsWritten,
 } from '../pipeline/java-doubles.js'
-import type { Insertable } from 'kysely'
-import type { InspectedEventsTable } from './inspected-events.table.js'
+import { sql, type Compilable, type Insertable, type Kysely } from 'kysely'
+import type { InspectedEventsTable, InspectionTables } from './inspected-events.table.js'
 import { collectorTime } from './event-store.js'
 import { specificationVerdictOf, trackerEventIdOf } from '../api/event-filters.js'
 
@@ -123,3 +123,35 @@ export function parseGood(row: { body: string; written_numbers: boolean }): Good
   return event
 }
 export const parseBad = (row: { body: string }) => JSON.parse(row.body) as BadEvent
+
+/** A row of one window of a read: skipped (an offset), or past the page's room without its body. */
+export type WindowRow = Omit<StoredRow, 'body'> & {
+  readonly body: string | null
+  readonly chars: string
+  readonly skipped: boolean
+}
+
+/**
+ * One window's rows of `query` (which selects `position`, `body`, `written_numbers`, `arrival`
+ * and `chars`), newest first: the newest `skip` marked skipped, and of the others those past
+ * `room` of stored text without their body. octet_length reads a stored text's size from its
+ * header: the rows past the room are counted, and not read.
+ */
+export async function readWindow(
+  db: Kysely<InspectionTables>,
+  query: Compilable,
+  skip: number,
+  room: number | null,
+): Promise<WindowRow[]> {
+  const { rows } = await sql<WindowRow>`
+    select position, written_numbers, chars::text as chars, skipped,
+      case when skipped or before_chars >= cast(${room ?? Number.MAX_SAFE_INTEGER} as bigint) then null else body end as body
+    from (
+      select *, coalesce(sum(case when skipped then 0 else chars end)
+        over (order by arrival desc rows between unbounded preceding and 1 preceding), 0) as before_chars
+      from (
+        select *, row_number() over (order by arrival desc) <= ${skip} as skipped
+        from (${query}) limited) numbered) sized
+    order by arrival desc`.execute(db)
+  return rows
+}

@@ -13,7 +13,14 @@ import type { InspectedEventsTable, InspectionTables } from './inspected-events.
 import type { BadEvent } from '../pipeline/bad-rows.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 import { ANSWER_PAGE, type JsonPages } from '../api/json-array.js'
-import { badRow, goodRow, parseBad, parseGood, type StoredRow } from './postgres-event-rows.js'
+import {
+  badRow,
+  goodRow,
+  parseBad,
+  parseGood,
+  readWindow,
+  type StoredRow,
+} from './postgres-event-rows.js'
 import {
   deleteStoredBefore,
   foldCounts,
@@ -238,51 +245,29 @@ export class PostgresEventStore implements EventStore {
             .where(sql<boolean>`seq >= ${bottom} and seq < ${top}`),
         ).orderBy('seq', 'desc')
         if (count !== null) query = query.limit(count - fetched + left)
-        return this.window(query, left, pageChars === null ? null : pageChars - chars)
+        return readWindow(this.deps.db, query, left, pageChars === null ? null : pageChars - chars)
       })
       let cut = false
       for (const row of windowRows) {
-        if (row.skipped) left--
-        else if (row.body === null) {
-          fetched++
-          cut = true
-        } else {
-          fetched++
+        if (row.skipped) {
+          left--
+          continue
+        }
+        fetched++
+        if (row.body === null) cut = true
+        else {
           chars += Number(row.chars)
-          read.push(row as StoredRow)
+          read.push({
+            position: row.position,
+            body: row.body,
+            written_numbers: row.written_numbers,
+          })
         }
       }
       top = bottom
       if (cut) break
     }
     return { rows: read, fetched }
-  }
-
-  /**
-   * One window's rows, newest first: the newest `skip` marked skipped, and of the others those
-   * past `room` of stored text without their body. octet_length reads a stored text's size from
-   * its header: the rows past the room are counted, and not read.
-   */
-  private async window(
-    query: StoredRowsQuery,
-    skip: number,
-    room: number | null,
-  ): Promise<
-    (Omit<StoredRow, 'body'> & { body: string | null; chars: string; skipped: boolean })[]
-  > {
-    const { rows } = await sql<
-      Omit<StoredRow, 'body'> & { body: string | null; chars: string; skipped: boolean }
-    >`
-      select position, written_numbers, chars::text as chars, skipped,
-        case when skipped or before_chars >= cast(${room ?? Number.MAX_SAFE_INTEGER} as bigint) then null else body end as body
-      from (
-        select *, coalesce(sum(case when skipped then 0 else chars end)
-          over (order by arrival desc rows between unbounded preceding and 1 preceding), 0) as before_chars
-        from (
-          select *, row_number() over (order by arrival desc) <= ${skip} as skipped
-          from (${query}) limited) numbered) sized
-      order by arrival desc`.execute(this.deps.db)
-    return rows
   }
 
   async *scanBad(): AsyncGenerator<readonly BadEvent[]> {
