@@ -124,4 +124,31 @@ describe('the retention job', () => {
       await retention.stop()
     }
   })
+
+  it('cleans up again shortly after a cleanup during which less than a quarter was written', async () => {
+    let trims = 0
+    let releaseTrim: () => void = () => undefined
+    const store = {
+      deleteStoredBefore: async () => 0,
+      trimLists: async () => {
+        trims++
+        if (trims === 1) await new Promise<void>((resolve) => (releaseTrim = resolve))
+        return 0
+      },
+      refreshStatistics: async () => undefined,
+      reclaimSpace: async () => undefined,
+      foldCounts: async () => undefined,
+    }
+    const retention = retentionOf(store, 4000)
+    try {
+      retention.written(1000)
+      await vi.waitFor(() => expect(trims).toBe(1))
+      // A fifth of the bound while the first cleanup may have read the lists already.
+      retention.written(800)
+      releaseTrim()
+      await vi.waitFor(() => expect(trims).toBe(2), { timeout: 5_000, interval: 20 })
+    } finally {
+      await retention.stop()
+    }
+  })
 })

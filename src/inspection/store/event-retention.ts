@@ -14,6 +14,9 @@ export interface ExpiringEventStore {
   reclaimSpace(): Promise<void>
 }
 
+/** How long after a cleanup the writes made during it are looked at again. */
+const FOLLOW_UP_MS = 1000
+
 export interface EventRetention {
   /** One cleanup now (or the one already running): expired events first, then the oldest beyond the bound. */
   runOnce(): Promise<{ readonly expired: number; readonly trimmed: number }>
@@ -84,12 +87,27 @@ export function startEventRetention(deps: {
   /** A quarter of the bound written while a cleanup ran (after it had read the lists, maybe). */
   let again = false
 
+  /**
+   * A cleanup a second after one during which a sixteenth to a quarter of the bound was written:
+   * it may have read the lists before those writes, which then waited for the timer (an hour in a
+   * test, once a cleanup took turns between its statements and let writes in). Less than that
+   * waits for the timer or the next quarter, as a list may hold a little more between cleanups.
+   */
+  let followUp: NodeJS.Timeout | null = null
+
   function runOnce() {
+    if (followUp !== null) clearTimeout(followUp)
+    followUp = null
     running ??= cleanUp().finally(() => {
       running = null
-      if (!again || stopped) return
-      again = false
-      runOnce().catch(deps.onError)
+      if (stopped) return
+      if (again) {
+        again = false
+        runOnce().catch(deps.onError)
+      } else if (writtenSinceCleanup >= deps.maxBytesPerList / 16) {
+        followUp = setTimeout(() => void runOnce().catch(deps.onError), FOLLOW_UP_MS)
+        followUp.unref()
+      }
     })
     return running
   }
@@ -113,6 +131,7 @@ export function startEventRetention(deps: {
     async stop() {
       stopped = true
       clearInterval(timer)
+      if (followUp !== null) clearTimeout(followUp)
       await running?.catch(() => undefined)
     },
   }
