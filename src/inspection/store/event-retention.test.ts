@@ -73,32 +73,20 @@ describe('the retention job', () => {
   })
 
   it('cleans up again after a cleanup during which a quarter of the bound was written', async () => {
-    let trims = 0
-    let releaseTrim: () => void = () => undefined
-    const store = {
-      deleteStoredBefore: async () => 0,
-      trimLists: async () => {
-        trims++
-        // The first cleanup trims, then waits: meanwhile the lists grow past a quarter again.
-        if (trims === 1) await new Promise<void>((resolve) => (releaseTrim = resolve))
-        return 0
-      },
-      refreshStatistics: async () => undefined,
-      reclaimSpace: async () => undefined,
-      foldCounts: async () => undefined,
-    }
+    // The first cleanup trims, then waits: meanwhile the lists grow past a quarter again.
+    const { store, trims, releaseFirstTrim } = storeWhoseFirstTrimWaits()
     const retention = retentionOf(store, 4000)
     try {
       retention.written(1000)
-      await vi.waitFor(() => expect(trims).toBe(1))
+      await vi.waitFor(() => expect(trims()).toBe(1))
       retention.written(1000)
-      releaseTrim()
-      await vi.waitFor(() => expect(trims).toBe(2))
+      releaseFirstTrim()
+      await vi.waitFor(() => expect(trims()).toBe(2))
       // Nothing more was written: no third follows once the second is done.
       await retention.runOnce()
-      const afterSecond = trims
+      const afterSecond = trims()
       for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve))
-      expect(trims).toBe(afterSecond)
+      expect(trims()).toBe(afterSecond)
     } finally {
       await retention.stop()
     }
@@ -126,29 +114,35 @@ describe('the retention job', () => {
   })
 
   it('cleans up again shortly after a cleanup during which less than a quarter was written', async () => {
-    let trims = 0
-    let releaseTrim: () => void = () => undefined
-    const store = {
-      deleteStoredBefore: async () => 0,
-      trimLists: async () => {
-        trims++
-        if (trims === 1) await new Promise<void>((resolve) => (releaseTrim = resolve))
-        return 0
-      },
-      refreshStatistics: async () => undefined,
-      reclaimSpace: async () => undefined,
-      foldCounts: async () => undefined,
-    }
+    const { store, trims, releaseFirstTrim } = storeWhoseFirstTrimWaits()
     const retention = retentionOf(store, 4000)
     try {
       retention.written(1000)
-      await vi.waitFor(() => expect(trims).toBe(1))
+      await vi.waitFor(() => expect(trims()).toBe(1))
       // A fifth of the bound while the first cleanup may have read the lists already.
       retention.written(800)
-      releaseTrim()
-      await vi.waitFor(() => expect(trims).toBe(2), { timeout: 5_000, interval: 20 })
+      releaseFirstTrim()
+      await vi.waitFor(() => expect(trims()).toBe(2), { timeout: 5_000, interval: 20 })
     } finally {
       await retention.stop()
     }
   })
 })
+
+/** A store whose first trim waits until released, so that writes can arrive during a cleanup. */
+function storeWhoseFirstTrimWaits() {
+  let trims = 0
+  let release: () => void = () => undefined
+  const store = {
+    deleteStoredBefore: async () => 0,
+    trimLists: async () => {
+      trims++
+      if (trims === 1) await new Promise<void>((resolve) => (release = resolve))
+      return 0
+    },
+    refreshStatistics: async () => undefined,
+    reclaimSpace: async () => undefined,
+    foldCounts: async () => undefined,
+  }
+  return { store, trims: () => trims, releaseFirstTrim: () => release() }
+}
