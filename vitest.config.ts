@@ -36,6 +36,7 @@ const OWN_PROCESS = [
   'test/registry-read-turns.http.test.ts',
   'test/tracking-plan-list-turns.http.test.ts',
   'test/events-query-turns.http.test.ts',
+  'src/db/pglite-thread.test.ts',
 ]
 
 /**

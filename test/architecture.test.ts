@@ -56,7 +56,7 @@ describe('architecture', () => {
     ).toBeGreaterThan(10)
   })
 
-  it('lets only db/create-db.ts import the database engines', () => {
+  it("lets only the db folder's engine modules import the database engines", () => {
     const engines = files
       .filter((f) =>
         /from '(pg|@electric-sql\/pglite)'|import\('(pg|@electric-sql\/pglite)'\)/.test(f.text),
@@ -66,7 +66,10 @@ describe('architecture', () => {
     // And the SQL query enrichment's pool, which reaches the user's own database, not Floe's store.
     expect(engines).toEqual(
       [
+        // The server's client; the embedded cluster, made alike in process and in its own thread.
         path.join('db', 'create-db.ts'),
+        path.join('db', 'pglite-cluster.ts'),
+        path.join('db', 'pglite-thread.worker.ts'),
         path.join('inspection', 'lookups', 'sql-database.ts'),
       ].sort(),
     )

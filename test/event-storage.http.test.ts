@@ -2,7 +2,8 @@ import { sql } from 'kysely'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Config } from '../src/config/config.js'
 import { requestJson } from './support/api-client.js'
-import { postgresStorage } from './support/storage-modes.js'
+import { inMemoryPglite } from './support/memory-database.js'
+import { keepingEvents, postgresStorage } from './support/storage-modes.js'
 import { FakeClock, startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
@@ -54,7 +55,10 @@ describe.each(backends)('--storage postgres on $name', (backend) => {
   it('keeps events across a restart, answering byte for byte the same, until the TTL removes them', async () => {
     const database = await fresh()
     const clock = new FakeClock(new Date('2026-01-01T00:00:00Z'))
-    const config = testConfig({ db: database.config, inspection: { storage: postgresStorage() } })
+    const config = testConfig({
+      db: keepingEvents(database.config),
+      inspection: { storage: postgresStorage() },
+    })
 
     // 1. One instance collects a good event, and a broken one (a bad event plus an incomplete one).
     const first = await start(config, clock)
@@ -93,7 +97,10 @@ describe.each(backends)('--storage postgres on $name', (backend) => {
     async () => {
       const database = await fresh()
       const clock = new FakeClock(new Date('2026-01-01T00:00:00Z'))
-      const config = testConfig({ db: database.config, inspection: { storage: postgresStorage() } })
+      const config = testConfig({
+        db: keepingEvents(database.config),
+        inspection: { storage: postgresStorage() },
+      })
       const [a, b] = [await start(config, clock), await start(config, clock)]
       await fetch(`${a.baseUrl}/i?e=pp&p=web&aid=via-a`)
       const payload = {
@@ -136,7 +143,12 @@ describe.each(backends)('--storage postgres on $name', (backend) => {
 
 describe('--storage postgres when the database refuses a write', () => {
   it('answers 500, so that the tracker sends the payload again, and keeps none of its events', async () => {
-    const server = await startTestApp(testConfig({ inspection: { storage: postgresStorage() } }))
+    const server = await startTestApp(
+      testConfig({
+        db: keepingEvents(inMemoryPglite()),
+        inspection: { storage: postgresStorage() },
+      }),
+    )
     const db = server.app.store.db
     try {
       await sql`create function refuse_poison() returns trigger language plpgsql as $$
@@ -179,6 +191,7 @@ describe('--storage postgres under a flood of large events', () => {
     const maxBytesPerList = 2 ** 20
     const server = await startTestApp(
       testConfig({
+        db: keepingEvents(inMemoryPglite()),
         inspection: {
           storage: { ...postgresStorage(), cleanupIntervalSeconds: 3600, maxBytesPerList },
         },

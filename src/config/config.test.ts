@@ -198,6 +198,21 @@ describe('loadConfig', () => {
     ).toMatchObject({ url: 'postgresql://x/y', ttlSeconds: 1800 })
   })
 
+  it('runs the embedded cluster in a thread of its own when it keeps inspected events', () => {
+    expect(loadConfig({}, {}).db).not.toHaveProperty('ownThread')
+    expect(loadConfig({ storage: 'postgres' }, {}).db).toMatchObject({
+      kind: 'pglite',
+      ownThread: true,
+    })
+    // Events in a database of their own, or a server for everything: the cluster stays in process.
+    expect(
+      loadConfig({ storage: 'postgres', eventsDatabaseUrl: 'postgres://u@h/events' }, {}).db,
+    ).not.toHaveProperty('ownThread')
+    expect(loadConfig({ storage: 'postgres' }, { DATABASE_URL: 'postgres://u@h/floe' }).db).toEqual(
+      { kind: 'postgres', url: 'postgres://u@h/floe' },
+    )
+  })
+
   it('names the field of each event storage problem', () => {
     const problems = (
       flags: Parameters<typeof loadConfig>[0],

@@ -58,6 +58,11 @@ export type DatabaseConfig =
        * compiler only.
        */
       readonly optimizeWasm?: boolean | undefined
+      /**
+       * Runs the cluster in a worker thread of its own, so that no statement holds the event loop
+       * (its vacuums, long scans): set when inspected events are kept in it (`--storage postgres`).
+       */
+      readonly ownThread?: boolean | undefined
     }
   | {
       readonly kind: 'postgres'
@@ -204,9 +209,11 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
   const connections = parseConnections(pick, problems)
 
   if (problems.length > 0) throw new ConfigError(problems)
+  // Inspected events kept in the embedded cluster: its statements run off the event loop.
+  const keepsEvents = inspection.storage.kind === 'postgres' && inspection.storage.url === null
   return deepFreeze({
     http: { host, port, ...connections, tls },
-    db,
+    db: db.kind === 'pglite' && keepsEvents ? { ...db, ownThread: true } : db,
     auth: { signingSecrets, tokenTtlSeconds, tokenRateLimitPerMinute },
     bootstrap,
     log: {

@@ -1,8 +1,4 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import v8 from 'node:v8'
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
-import { NodeFS } from '@electric-sql/pglite/nodefs'
 import { Kysely, PGliteDialect, PostgresDialect, type PGlite as KyselyPGlite } from 'kysely'
 import {
   type ClusterLease,
@@ -11,95 +7,14 @@ import {
 } from '../config/index.js'
 import { lockDataDir } from './data-dir-lock.js'
 import type { NoTables } from './no-tables.js'
-import { seedFromTemplate } from './pglite-template.js'
+import { newPgliteCluster } from './pglite-cluster.js'
+import { PgliteThread } from './pglite-thread.js'
 
 export interface Store {
   readonly db: Kysely<NoTables>
   readonly kind: DatabaseConfig['kind']
   /** Flushes and closes the store; safe to call twice. */
   close(): Promise<void>
-}
-
-/** Folder of the embedded PostgreSQL cluster inside Floe's data directory. */
-export function pgliteClusterDir(dataDir: string): string {
-  return path.join(dataDir, 'pgdata')
-}
-
-/**
- * PGlite's own defaults keep committed transactions through a crash of the process (every write
- * reaches the operating system at once) but not through a power failure or a crash of the system:
- * it starts PostgreSQL with `-F` (fsync off), and the Emscripten file system that carries the data
- * directory to Node (NODEFS) has no fsync at all, while `fdatasync` is a no-op in Emscripten
- * (`relaxedDurability` is another matter: whether a query waits for PGlite's own copy to a browser's
- * storage, never used with a directory). So the directory's file system gets an fsync that syncs the
- * real file, and PostgreSQL runs with fsync on and syncs its WAL with fsync(): a commit is answered
- * once its WAL is on disk, and checkpoints sync the data files as on any server.
- */
-class DurableNodeFS extends NodeFS {
-  /** `seeded`: the cluster's copy from the template, awaited before PGlite first reads the directory. */
-  constructor(
-    clusterDir: string,
-    private readonly seeded: Promise<unknown>,
-  ) {
-    super(clusterDir)
-    // Its failure is PGlite's to report, when it starts; until then it must not count as unhandled.
-    seeded.catch(() => undefined)
-  }
-
-  /**
-   * PGlite calls this once its WebAssembly is compiled and instantiated, and reads the directory
-   * only after: a first start copies the template meanwhile (~0.15 s of the copy's ~0.4 s here).
-   * NODEFS goes by path, so the directory renamed into place under its mount is the one it reads.
-   */
-  override async initialSyncFs(): Promise<void> {
-    await this.seeded
-    return super.initialSyncFs()
-  }
-
-  override async init(...args: Parameters<NodeFS['init']>): ReturnType<NodeFS['init']> {
-    const { emscriptenOpts } = await super.init(...args)
-    const syncToDisk = (module: { NODEFS: unknown }) => {
-      // NodeFS mounts NODEFS in an earlier preRun step; every file it opens shares these stream operations.
-      const operations = (module.NODEFS as { stream_ops?: Record<string, unknown> } | undefined)
-        ?.stream_ops
-      if (operations === undefined)
-        throw new Error('PGlite changed: its NODEFS has no stream operations to give an fsync to')
-      operations.fsync = (stream: { nfd?: number }) => {
-        if (stream.nfd !== undefined) fs.fsyncSync(stream.nfd)
-        return 0
-      }
-    }
-    return {
-      emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), syncToDisk] },
-    }
-  }
-}
-
-/** PGlite's start parameters with Floe's memory settings. */
-function memorySettings(sharedBuffersMb: number | undefined): string[] {
-  return [
-    ...PGlite.defaultStartParams,
-    '-c',
-    `shared_buffers=${sharedBuffersMb ?? DEFAULT_PGLITE_SHARED_BUFFERS_MB}MB`,
-  ]
-}
-
-/** The options of a PGlite cluster in a directory, with durable commits (see DurableNodeFS). */
-function durablePgliteOptions(
-  clusterDir: string,
-  seeded: Promise<unknown>,
-  sharedBuffersMb?: number,
-): PGliteOptions {
-  const startParams = [
-    ...memorySettings(sharedBuffersMb).filter((parameter) => parameter !== '-F'),
-    '-c',
-    'fsync=on',
-    '-c',
-    'synchronous_commit=on',
-    '-c',
-    'wal_sync_method=fsync',
-  ]
-  return { fs: new DurableNodeFS(clusterDir, seeded), startParams }
 }
 
 /**
@@ -137,21 +52,16 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
       try {
         // V8 reads this when it compiles PGlite's WebAssembly, which only PGlite uses in Floe.
         if (config.optimizeWasm !== true) v8.setFlagsFromString('--liftoff-only')
-        const startParams = memorySettings(config.sharedBuffersMb)
-        // A new data directory starts from the migrated template, copied while PGlite compiles its
-        // WebAssembly (see DurableNodeFS); in memory there is nothing to copy or sync.
+        const place = {
+          dataDir: config.dataDir,
+          sharedBuffersMb: config.sharedBuffersMb ?? DEFAULT_PGLITE_SHARED_BUFFERS_MB,
+        }
         pglite =
-          config.dataDir !== null
-            ? new PGlite(
-                durablePgliteOptions(
-                  pgliteClusterDir(config.dataDir),
-                  seedFromTemplate(pgliteClusterDir(config.dataDir)),
-                  config.sharedBuffersMb,
-                ),
-              )
-            : config.lease !== undefined
+          config.ownThread === true
+            ? new PgliteThread(place)
+            : config.lease !== undefined && config.dataDir === null
               ? lentCluster(await config.lease())
-              : new PGlite({ startParams })
+              : newPgliteCluster(place)
       } catch (error) {
         await lock?.release()
         throw error

@@ -1,4 +1,4 @@
-import type { EventStorageConfig } from '../../src/config/config.js'
+import type { DatabaseConfig, EventStorageConfig } from '../../src/config/config.js'
 import type { TestConfigOverrides } from './test-config.js'
 import { backends } from './test-databases.js'
 
@@ -12,6 +12,10 @@ export const postgresStorage = (
   cleanupIntervalSeconds: 60,
   maxBytesPerList: 2 ** 30,
 })
+
+/** A database as `floe start --storage postgres` opens it: an embedded cluster in a thread of its own. */
+export const keepingEvents = (db: DatabaseConfig): DatabaseConfig =>
+  db.kind === 'pglite' ? { ...db, ownThread: true } : db
 
 /** Where an app under test keeps inspected events. */
 export interface StorageMode {
@@ -39,11 +43,12 @@ export const storageModes: readonly StorageMode[] = [
   ...backends.map((backend): StorageMode => ({
     name: `postgres (${backend.name})`,
     async create() {
-      const database = await backend.create()
+      // Embedded, as `floe start --storage postgres` opens it: on disk, in a thread of its own.
+      const database = await backend.create({ onDisk: true })
       const overrides =
         database.config.kind === 'postgres'
           ? { storage: postgresStorage(database.config.url) }
-          : { db: database.config, storage: postgresStorage() }
+          : { db: keepingEvents(database.config), storage: postgresStorage() }
       return { overrides, drop: () => database.drop() }
     },
   })),

@@ -1,0 +1,114 @@
+import { parentPort, workerData } from 'node:worker_threads'
+import type { Transaction } from '@electric-sql/pglite'
+import { newPgliteCluster, type PgliteClusterPlace } from './pglite-cluster.js'
+
+// This module runs in the embedded cluster's own thread only (see pglite-thread.ts).
+
+/** What the main thread asks of the cluster; `tx` names an open transaction, null: none. */
+export type ClusterRequest =
+  | {
+      readonly id: number
+      readonly op: 'query'
+      readonly sql: string
+      readonly params: readonly unknown[] | undefined
+      readonly rowMode: 'array' | 'object' | undefined
+      readonly tx: number | null
+    }
+  | { readonly id: number; readonly op: 'begin'; readonly tx: number }
+  | { readonly id: number; readonly op: 'end'; readonly tx: number; readonly commit: boolean }
+  | { readonly id: number; readonly op: 'close' }
+
+/** A failed statement's error as its fields: its message, name and SQLSTATE `code`, `constraint`… */
+export type ClusterErrorFields = Readonly<Record<string, string | number | boolean | null>>
+
+/** How a request ended; id 0 answers the cluster's start. */
+export type ClusterReply =
+  | { readonly id: number; readonly ok: true; readonly value: unknown }
+  | { readonly id: number; readonly ok: false; readonly error: ClusterErrorFields }
+
+/** An error's own fields that survive a copy between threads (functions and objects do not). */
+function errorFields(error: unknown): ClusterErrorFields {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) }
+  const fields: Record<string, string | number | boolean | null> = {
+    name: error.name,
+    message: error.message,
+  }
+  for (const [key, value] of Object.entries(error))
+    if (
+      value === null ||
+      typeof value === 'string' ||
+      typeof value === 'number' ||
+      typeof value === 'boolean'
+    )
+      fields[key] = value
+  return fields
+}
+
+/** An open transaction: its handle, and how to end it (true: commit). */
+interface OpenTransaction {
+  readonly handle: Transaction
+  readonly end: (commit: boolean) => void
+  readonly ended: Promise<unknown>
+}
+
+if (parentPort !== null) {
+  const port = parentPort
+  const pglite = newPgliteCluster(workerData as PgliteClusterPlace)
+  const transactions = new Map<number, OpenTransaction>()
+  const reply = (id: number, work: Promise<unknown>) =>
+    work.then(
+      (value) => port.postMessage({ id, ok: true, value } satisfies ClusterReply),
+      (error: unknown) =>
+        port.postMessage({ id, ok: false, error: errorFields(error) } satisfies ClusterReply),
+    )
+
+  /** Opens a transaction (PGlite's own: other statements wait for its end) and holds it open. */
+  const begin = (tx: number): Promise<void> =>
+    new Promise<void>((begun, refused) => {
+      let end: (commit: boolean) => void = () => undefined
+      const ending = new Promise<boolean>((resolve) => (end = resolve))
+      const ended = pglite.transaction(async (handle) => {
+        transactions.set(tx, { handle, end, ended })
+        begun()
+        if (!(await ending)) await handle.rollback()
+      })
+      ended.catch(refused)
+    })
+
+  const finish = async (tx: number, commit: boolean): Promise<void> => {
+    const open = transactions.get(tx)
+    if (open === undefined) throw new Error(`no open transaction ${tx}`)
+    transactions.delete(tx)
+    open.end(commit)
+    await open.ended
+  }
+
+  port.on('message', (request: ClusterRequest) => {
+    switch (request.op) {
+      case 'query': {
+        const on = request.tx === null ? pglite : transactions.get(request.tx)?.handle
+        void reply(
+          request.id,
+          on === undefined
+            ? Promise.reject(new Error(`no open transaction ${request.tx}`))
+            : on
+                .query(request.sql, request.params as unknown[] | undefined, {
+                  ...(request.rowMode === undefined ? {} : { rowMode: request.rowMode }),
+                })
+                .then(({ rows, affectedRows, fields }) => ({ rows, affectedRows, fields })),
+        )
+        return
+      }
+      case 'begin':
+        void reply(request.id, begin(request.tx))
+        return
+      case 'end':
+        void reply(request.id, finish(request.tx, request.commit))
+        return
+      case 'close':
+        void reply(request.id, pglite.close()).then(() => port.close())
+        return
+    }
+  })
+  void reply(0, pglite.waitReady)
+}
