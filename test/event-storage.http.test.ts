@@ -2,8 +2,7 @@ import { sql } from 'kysely'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Config } from '../src/config/config.js'
 import { requestJson } from './support/api-client.js'
-import { inMemoryPglite } from './support/memory-database.js'
-import { keepingEvents, postgresStorage } from './support/storage-modes.js'
+import { embeddedEventsDatabase, keepingEvents, postgresStorage } from './support/storage-modes.js'
 import { FakeClock, startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
@@ -143,11 +142,9 @@ describe.each(backends)('--storage postgres on $name', (backend) => {
 
 describe('--storage postgres when the database refuses a write', () => {
   it('answers 500, so that the tracker sends the payload again, and keeps none of its events', async () => {
+    const database = await embeddedEventsDatabase()
     const server = await startTestApp(
-      testConfig({
-        db: keepingEvents(inMemoryPglite()),
-        inspection: { storage: postgresStorage() },
-      }),
+      testConfig({ db: database.config, inspection: { storage: postgresStorage() } }),
     )
     const db = server.app.store.db
     try {
@@ -182,6 +179,7 @@ describe('--storage postgres when the database refuses a write', () => {
       expect(await appIds(server)).toEqual(['poison', 'first'])
     } finally {
       await server.close()
+      await database.drop()
     }
   })
 })
@@ -189,9 +187,10 @@ describe('--storage postgres when the database refuses a write', () => {
 describe('--storage postgres under a flood of large events', () => {
   it('keeps each list within its size bound, cleaning up without waiting for the timer', async () => {
     const maxBytesPerList = 2 ** 20
+    const database = await embeddedEventsDatabase()
     const server = await startTestApp(
       testConfig({
-        db: keepingEvents(inMemoryPglite()),
+        db: database.config,
         inspection: {
           storage: { ...postgresStorage(), cleanupIntervalSeconds: 3600, maxBytesPerList },
         },
@@ -235,6 +234,7 @@ describe('--storage postgres under a flood of large events', () => {
       expect(newest?.collectorPayload.body).toContain('"broken 19"')
     } finally {
       await server.close()
+      await database.drop()
     }
   })
 })

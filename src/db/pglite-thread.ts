@@ -88,8 +88,9 @@ export class PgliteThread implements KyselyPGlite {
     sql: string,
     params: unknown[] | undefined,
     options: PGliteQueryOptions | undefined,
+    begin = false,
   ): Promise<PGliteQueryResults<T>> {
-    return this.ask({ op: 'query', sql, params, rowMode: options?.rowMode, tx })
+    return this.ask({ op: 'query', sql, params, rowMode: options?.rowMode, tx, begin })
   }
 
   query<T>(
@@ -102,16 +103,20 @@ export class PgliteThread implements KyselyPGlite {
 
   async transaction<T>(callback: (tx: PGliteTransaction) => Promise<T>): Promise<T> {
     const tx = this.nextTransaction++
-    await this.ask({ op: 'begin', tx })
+    // Opened by its first statement, in the same message; one without statements is never opened.
+    let begun = false
     let ended = false
     const end = (commit: boolean): Promise<void> => {
-      if (ended) return Promise.resolve()
+      if (ended || !begun) return Promise.resolve()
       ended = true
       return this.ask({ op: 'end', tx, commit })
     }
     const handle: PGliteTransaction = {
-      query: <R>(sql: string, params?: unknown[], options?: PGliteQueryOptions) =>
-        this.queryOn<R>(tx, sql, params, options),
+      query: <R>(sql: string, params?: unknown[], options?: PGliteQueryOptions) => {
+        const first = !begun
+        begun = true
+        return this.queryOn<R>(tx, sql, params, options, first)
+      },
       rollback: () => end(false),
     }
     let result: T

@@ -4,7 +4,10 @@ import { newPgliteCluster, type PgliteClusterPlace } from './pglite-cluster.js'
 
 // This module runs in the embedded cluster's own thread only (see pglite-thread.ts).
 
-/** What the main thread asks of the cluster; `tx` names an open transaction, null: none. */
+/**
+ * What the main thread asks of the cluster. `tx` names a transaction, null: none; a transaction's
+ * first statement opens it (`begin`), which saves a round trip between the threads a transaction.
+ */
 export type ClusterRequest =
   | {
       readonly id: number
@@ -13,8 +16,8 @@ export type ClusterRequest =
       readonly params: readonly unknown[] | undefined
       readonly rowMode: 'array' | 'object' | undefined
       readonly tx: number | null
+      readonly begin: boolean
     }
-  | { readonly id: number; readonly op: 'begin'; readonly tx: number }
   | { readonly id: number; readonly op: 'end'; readonly tx: number; readonly commit: boolean }
   | { readonly id: number; readonly op: 'close' }
 
@@ -55,6 +58,8 @@ if (parentPort !== null) {
   const port = parentPort
   const pglite = newPgliteCluster(workerData as PgliteClusterPlace)
   const transactions = new Map<number, OpenTransaction>()
+  /** Transactions being opened by their first statement. */
+  const opening = new Map<number, Promise<void>>()
   const reply = (id: number, work: Promise<unknown>) =>
     work.then(
       (value) => port.postMessage({ id, ok: true, value } satisfies ClusterReply),
@@ -77,30 +82,33 @@ if (parentPort !== null) {
 
   const finish = async (tx: number, commit: boolean): Promise<void> => {
     const open = transactions.get(tx)
+    opening.delete(tx)
     if (open === undefined) throw new Error(`no open transaction ${tx}`)
     transactions.delete(tx)
     open.end(commit)
     await open.ended
   }
 
+  /** A statement, in its transaction (opened first if it is the transaction's first) or alone. */
+  const run = async (request: Extract<ClusterRequest, { op: 'query' }>) => {
+    if (request.tx !== null) {
+      if (request.begin) opening.set(request.tx, begin(request.tx))
+      await opening.get(request.tx)
+    }
+    const on = request.tx === null ? pglite : transactions.get(request.tx)?.handle
+    if (on === undefined) throw new Error(`no open transaction ${request.tx}`)
+    const { rows, affectedRows, fields } = await on.query(
+      request.sql,
+      request.params as unknown[] | undefined,
+      request.rowMode === undefined ? {} : { rowMode: request.rowMode },
+    )
+    return { rows, affectedRows, fields }
+  }
+
   port.on('message', (request: ClusterRequest) => {
     switch (request.op) {
-      case 'query': {
-        const on = request.tx === null ? pglite : transactions.get(request.tx)?.handle
-        void reply(
-          request.id,
-          on === undefined
-            ? Promise.reject(new Error(`no open transaction ${request.tx}`))
-            : on
-                .query(request.sql, request.params as unknown[] | undefined, {
-                  ...(request.rowMode === undefined ? {} : { rowMode: request.rowMode }),
-                })
-                .then(({ rows, affectedRows, fields }) => ({ rows, affectedRows, fields })),
-        )
-        return
-      }
-      case 'begin':
-        void reply(request.id, begin(request.tx))
+      case 'query':
+        void reply(request.id, run(request))
         return
       case 'end':
         void reply(request.id, finish(request.tx, request.commit))

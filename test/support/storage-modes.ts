@@ -1,6 +1,6 @@
 import type { DatabaseConfig, EventStorageConfig } from '../../src/config/config.js'
 import type { TestConfigOverrides } from './test-config.js'
-import { backends } from './test-databases.js'
+import { backends, pgliteBackend, type TestDatabase } from './test-databases.js'
 
 /** --storage postgres with the defaults; `url` null uses the registry's database. */
 export const postgresStorage = (
@@ -16,6 +16,15 @@ export const postgresStorage = (
 /** A database as `floe start --storage postgres` opens it: an embedded cluster in a thread of its own. */
 export const keepingEvents = (db: DatabaseConfig): DatabaseConfig =>
   db.kind === 'pglite' ? { ...db, ownThread: true } : db
+
+/**
+ * A fresh embedded database as `floe start --storage postgres` opens it, on disk: started from the
+ * build's template, where a cluster in memory runs initdb (seconds in its thread).
+ */
+export async function embeddedEventsDatabase(): Promise<TestDatabase> {
+  const database = await pgliteBackend.create({ onDisk: true })
+  return { config: keepingEvents(database.config), drop: () => database.drop() }
+}
 
 /** Where an app under test keeps inspected events. */
 export interface StorageMode {

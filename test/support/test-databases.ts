@@ -30,7 +30,7 @@ export interface Backend {
 // The one place outside src/config.ts that reads the environment: test infrastructure, not the app.
 const adminUrl = process.env.TEST_DATABASE_URL
 
-const pgliteBackend: Backend = {
+export const pgliteBackend: Backend = {
   name: 'pglite',
   async create(options = {}) {
     if (options.onDisk !== true) {
