@@ -70,6 +70,17 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     },
   )
 
+  describeEventStoreContract(
+    `PostgreSQL (${backend.name}), payloads written together`,
+    async (options = {}) => {
+      await emptyEvents()
+      return new PostgresEventStore(
+        { db: store.db.withTables<InspectionTables>(), now: clock, groupsWrites: true },
+        options.answerPage,
+      )
+    },
+  )
+
   it('reuses the space of deleted events once a cleanup vacuums, where the table grew by every event written', async () => {
     await emptyEvents()
     const events = new PostgresEventStore({
@@ -254,6 +265,48 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
         /poisoned row/,
       )
       expect(await events.counts()).toEqual({ total: 1, good: 1, bad: 0 })
+    } finally {
+      await sql`drop trigger refuse_poison on inspected_events`.execute(store.db)
+      await sql`drop function refuse_poison()`.execute(store.db)
+    }
+  })
+
+  it('writes payloads that arrive during a write together after it, in order; a refused one fails alone', async () => {
+    await emptyEvents()
+    const events = new PostgresEventStore({
+      db: store.db.withTables<InspectionTables>(),
+      now: clock,
+      groupsWrites: true,
+    })
+    await sql`create function refuse_poison() returns trigger language plpgsql as $$
+      begin if new.body like '%poison%' then raise exception 'poisoned row'; end if; return new; end $$`.execute(
+      allTables(store.db),
+    )
+    await sql`create trigger refuse_poison before insert on inspected_events for each row execute function refuse_poison()`.execute(
+      allTables(store.db),
+    )
+    try {
+      const payload = (...appIds: string[]) => ({
+        good: appIds.map((appId) => aGoodEvent({ appId })),
+        bad: [],
+        incomplete: [],
+      })
+      const outcomes = await Promise.allSettled([
+        events.keep(payload('a1', 'a2')),
+        events.keep(payload('b1')),
+        events.keep(payload('c1', 'poison')),
+        events.keep({ ...payload('d1'), bad: [aBadEvent('v')] }),
+      ])
+      expect(outcomes.map((outcome) => outcome.status)).toEqual([
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+      ])
+      expect(String((outcomes[2] as PromiseRejectedResult).reason)).toMatch(/poisoned row/)
+      const stored = await events.findGood({})
+      expect(stored.map((event) => event.event.app_id)).toEqual(['d1', 'b1', 'a2', 'a1'])
+      expect(await events.counts()).toEqual({ total: 5, good: 4, bad: 1 })
     } finally {
       await sql`drop trigger refuse_poison on inspected_events`.execute(store.db)
       await sql`drop function refuse_poison()`.execute(store.db)

@@ -18,6 +18,26 @@ class StoreWhoseWritesCanFail extends MemoryEventStore {
   }
 }
 
+/** A store whose writes wait until released, one after the other, in the order they were handed over. */
+class StoreWritingInCallOrder extends MemoryEventStore {
+  override readonly writesCanFail = true
+  readonly keepsCallOrder = true
+  readonly handedOver: string[] = []
+  private last: Promise<void> = Promise.resolve()
+  private readonly releases: (() => void)[] = []
+
+  override keep(batch: EventBatch): Promise<void> {
+    this.handedOver.push(...batch.good.map((event) => String(event.event.app_id)))
+    const released = new Promise<void>((resolve) => this.releases.push(resolve))
+    this.last = this.last.then(() => released).then(() => super.keep(batch))
+    return this.last
+  }
+
+  releaseAll(): void {
+    for (const release of this.releases.splice(0)) release()
+  }
+}
+
 /** A resolver whose one repository knows no schema, answering when `lookup` resolves. */
 function resolverOf(lookup: () => Promise<null>) {
   const registry = {
@@ -107,6 +127,19 @@ describe('inspection service: when a collector request is answered', () => {
     expect(await appIds(store)).toEqual(['a'])
     store.refusing = true
     await expect(inspection.collect(pageView('b'))).rejects.toThrow('refused')
+  })
+
+  it('hands a store that writes in call order each request at once, not after the write before it', async () => {
+    const store = new StoreWritingInCallOrder(100)
+    const inspection = inspectionOf(store)
+    const answers = ['a', 'b', 'c'].map((aid) => inspection.collect(pageView(aid)))
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve))
+    // None is stored yet, and every one has been handed over, in the order they arrived.
+    expect(store.handedOver).toEqual(['a', 'b', 'c'])
+    expect(await appIds(store)).toEqual([])
+    store.releaseAll()
+    for (const answer of answers) await answer
+    expect(await appIds(store)).toEqual(['c', 'b', 'a'])
   })
 
   it('answers only once stored while too many answered payloads wait for slow schema lookups', async () => {

@@ -168,6 +168,12 @@ export function createInspectionService(deps: {
       throw error
     }
     if (!(writing instanceof Promise)) return keptUpTo(number)
+    // A store that writes in the order it is called takes the next request's events at once (it
+    // writes those that wait together); another, once this write is done.
+    if (store.keepsCallOrder === true) {
+      keptUpTo(number)
+      return writing
+    }
     // A failed write fails its own request, never the later ones, which are kept after it.
     return writing.finally(() => keptUpTo(number))
   }

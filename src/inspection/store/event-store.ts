@@ -79,6 +79,12 @@ export interface EventStore {
    */
   readonly writesCanFail: boolean
   /**
+   * Whether writes land in the order `keep` was called, however many wait at once (one connection
+   * that writes them one after the other): the next payload may then be handed over before the
+   * last one is stored, and be written together with it.
+   */
+  readonly keepsCallOrder?: boolean
+  /**
    * Stores a payload's events all at once: a reader sees all of them or none. A store that writes
    * in this turn of the event loop returns nothing; one that has to wait, a promise.
    */

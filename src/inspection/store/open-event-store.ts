@@ -58,14 +58,16 @@ export async function openEventStore(
     await retention?.stop()
     await own?.close()
   }
-  // A database of the events' own is a server's (`storage.url`).
-  const vacuums = own === null && deps.databaseIsEmbedded === true
+  // A database of the events' own is a server's (`storage.url`). PGlite has no autovacuum, and
+  // one connection, on which each write waits for the one before it.
+  const embedded = own === null && deps.databaseIsEmbedded === true
   try {
     if (own !== null) await migrateToLatest(own.db)
     const events = new PostgresEventStore({
       db: (own?.db ?? deps.database).withTables<InspectionTables>(),
       now: deps.now,
-      vacuums,
+      vacuums: embedded,
+      groupsWrites: embedded,
       onWritten: (bytes, written) => retention?.written(bytes, written),
     })
     retention = startEventRetention({
@@ -74,7 +76,7 @@ export async function openEventStore(
       intervalSeconds: storage.cleanupIntervalSeconds,
       maxPerList: config.maxEvents,
       maxBytesPerList: storage.maxBytesPerList,
-      ...(vacuums ? { cleanUpEveryEvents: VACUUM_EVERY_EVENTS } : {}),
+      ...(embedded ? { cleanUpEveryEvents: VACUUM_EVERY_EVENTS } : {}),
       now: deps.now,
       onError: deps.onError,
     })

@@ -30,17 +30,17 @@ import {
   type Vacuum,
 } from './postgres-event-cleanup.js'
 import { arrivalBounds, StatementSizes } from './postgres-statement-sizes.js'
+import { GroupedWrites } from './grouped-writes.js'
 import {
   badFilterConditions,
   goodFilterConditions,
   storedTextCondition,
 } from './postgres-event-conditions.js'
 
-/**
- * Rows per INSERT: a tp2 payload may hold thousands of events, a statement takes at most 65535
- * parameters, and PGlite runs it on the event loop (~45 ms for 250 events of 5 kB).
- */
+/** Rows per INSERT: at most 65535 parameters a statement; ~45 ms of PGlite for 250 events of 5 kB. */
 const INSERT_CHUNK = 250
+/** The most events of payloads written together (one payload holds at most 1 000). */
+const GROUP_MOST_EVENTS = 1000
 /** Rows per page of a scan. */
 const SCAN_PAGE = 500
 /**
@@ -66,6 +66,7 @@ const PAGE_TEXT_CHARS = 4 * 1024 * 1024
  */
 export class PostgresEventStore implements EventStore {
   readonly writesCanFail: boolean = true
+  readonly keepsCallOrder: boolean
   /** @param answerPage rows per page of an answer's JSON (tests make it small) */
   constructor(
     private readonly deps: {
@@ -75,38 +76,57 @@ export class PostgresEventStore implements EventStore {
       readonly vacuums?: boolean
       /** Told the size of the events' JSON texts after each write (the retention job cleans up early after a large amount). */
       readonly onWritten?: (bytes: number, events: number) => void
+      /**
+       * Whether payloads that arrive while one is written are written together after it (a
+       * database of one connection, PGlite, where each waits for the one before it anyway).
+       */
+      readonly groupsWrites?: boolean
     },
     private readonly answerPage: number = ANSWER_PAGE,
   ) {
     this.vacuum = deps.vacuums === true ? () => vacuumEvents(deps.db) : null
+    this.grouped =
+      deps.groupsWrites === true
+        ? new GroupedWrites<EventBatch>(
+            (batches) => this.writeTogether(batches),
+            (batch) => batch.good.length + batch.incomplete.length + batch.bad.length,
+            GROUP_MOST_EVENTS,
+          )
+        : null
+    this.keepsCallOrder = this.grouped !== null
   }
 
   /** Vacuums the events' table, where no autovacuum runs (PGlite); null elsewhere. */
   private readonly vacuum: Vacuum
+  private readonly grouped: GroupedWrites<EventBatch> | null
 
-  async keep(batch: EventBatch): Promise<void> {
+  keep(batch: EventBatch): Promise<void> {
+    return this.grouped === null ? this.writeTogether([batch]) : this.grouped.write(batch)
+  }
+
+  /** Payloads' events in one transaction, in the order given. */
+  private async writeTogether(batches: readonly EventBatch[]): Promise<void> {
     const storedAt = new Date(this.deps.now())
-    // Arrival numbers follow row order: good and incomplete events as they were sent (the order of
-    // the in-memory good list), then bad rows.
-    const good = goodInArrivalOrder(batch)
-    const total = good.length + batch.bad.length
+    // Arrival numbers follow row order, payload by payload: good and incomplete events as sent
+    // (the in-memory good list's order), then bad rows.
+    const rowsToMake: (() => Insertable<InspectedEventsTable>)[] = []
+    for (const batch of batches) {
+      for (const event of goodInArrivalOrder(batch)) rowsToMake.push(() => goodRow(event, storedAt))
+      for (const event of batch.bad) rowsToMake.push(() => badRow(event, storedAt))
+    }
+    const total = rowsToMake.length
     if (total === 0) return
-    const rowAt = (index: number) =>
-      index < good.length
-        ? goodRow(good[index]!, storedAt)
-        : badRow(batch.bad[index - good.length]!, storedAt)
     const added = new Map<InspectedEventsTable['kind'], number>()
     let bytes = 0
     await this.deps.db.transaction().execute(async (trx) => {
-      // A chunk's rows are made (their JSON written) just before its statement, and a payload of
-      // thousands of events gives the event loop a turn between two: made and written at once, a
-      // payload's 30 000 events held PGlite's thread, and so the server, for seconds. Kysely holds
-      // PGlite's one connection for the whole transaction: other requests' queries wait for it.
+      // A chunk's rows are made (their JSON written) just before its statement, with a turn of
+      // the event loop between two: made at once, 30 000 events held the server for seconds.
+      // Kysely holds PGlite's one connection for the transaction: other queries wait for it.
       for (let from = 0; from < total; from += INSERT_CHUNK) {
         if (from > 0) await otherWork()
         const rows: Insertable<InspectedEventsTable>[] = []
         for (let index = from; index < Math.min(total, from + INSERT_CHUNK); index++) {
-          const row = rowAt(index)
+          const row = rowsToMake[index]!()
           rows.push(row)
           added.set(row.kind, (added.get(row.kind) ?? 0) + 1)
           bytes += Buffer.byteLength(row.body, 'utf8')
