@@ -107,12 +107,16 @@ describe('an embedded cluster in a thread of its own', () => {
   })
 })
 
-describe('an embedded cluster whose thread stopped', () => {
-  it('fails the statements waiting and every later one with that reason', async () => {
+describe("an embedded cluster's thread, driven directly", () => {
+  it('fails a statement it cannot send; once stopped, those waiting and every later one', async () => {
     // On disk, from the template: a cluster in memory runs initdb, seconds in its thread.
     const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-thread-'))
     const cluster = new PgliteThread({ dataDir, sharedBuffersMb: 16 })
     await cluster.waitReady
+    // A parameter that cannot be copied to the thread fails its statement only.
+    await expect(cluster.query('select $1::text', [() => 'a function'])).rejects.toThrow(
+      /could not be cloned/,
+    )
     expect((await cluster.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }])
     const waiting = cluster.query('select count(*) from generate_series(1, 20000000)')
     // What a crash of PGlite's WebAssembly does to the thread, without one.

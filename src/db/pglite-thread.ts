@@ -79,7 +79,13 @@ export class PgliteThread implements KyselyPGlite {
     const id = this.nextId++
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
-      this.worker.postMessage({ ...request, id } as ClusterRequest)
+      try {
+        this.worker.postMessage({ ...request, id } as ClusterRequest)
+      } catch (error) {
+        // A parameter that cannot be copied to another thread (a function): this statement fails.
+        this.pending.delete(id)
+        reject(error as Error)
+      }
     })
   }
 
