@@ -246,10 +246,8 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     expect(marks.map((mark) => mark.written_numbers)).toEqual([true, false])
   })
 
-  it('writes a payload in one transaction: a failing row leaves none of its batch', async () => {
-    const events = await fresh()
-    await events.keep({ good: [aGoodEvent({ appId: 'before' })], bad: [], incomplete: [] })
-    // A trigger stands in for a failure that only the last chunk of a large batch meets.
+  /** Runs `work` while a trigger refuses every row whose text holds "poison" (a failed write). */
+  async function whileRowsWithPoisonAreRefused(work: () => Promise<void>): Promise<void> {
     await sql`create function refuse_poison() returns trigger language plpgsql as $$
       begin if new.body like '%poison%' then raise exception 'poisoned row'; end if; return new; end $$`.execute(
       allTables(store.db),
@@ -258,6 +256,18 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
       allTables(store.db),
     )
     try {
+      await work()
+    } finally {
+      await sql`drop trigger refuse_poison on inspected_events`.execute(store.db)
+      await sql`drop function refuse_poison()`.execute(store.db)
+    }
+  }
+
+  it('writes a payload in one transaction: a failing row leaves none of its batch', async () => {
+    const events = await fresh()
+    await events.keep({ good: [aGoodEvent({ appId: 'before' })], bad: [], incomplete: [] })
+    // A trigger stands in for a failure that only the last chunk of a large batch meets.
+    await whileRowsWithPoisonAreRefused(async () => {
       const good = Array.from({ length: 1200 }, (_, i) =>
         aGoodEvent({ appId: i === 1100 ? 'poison' : `e${i}` }),
       )
@@ -265,10 +275,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
         /poisoned row/,
       )
       expect(await events.counts()).toEqual({ total: 1, good: 1, bad: 0 })
-    } finally {
-      await sql`drop trigger refuse_poison on inspected_events`.execute(store.db)
-      await sql`drop function refuse_poison()`.execute(store.db)
-    }
+    })
   })
 
   it('writes payloads that arrive during a write together after it, in order; a refused one fails alone', async () => {
@@ -278,14 +285,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
       now: clock,
       groupsWrites: true,
     })
-    await sql`create function refuse_poison() returns trigger language plpgsql as $$
-      begin if new.body like '%poison%' then raise exception 'poisoned row'; end if; return new; end $$`.execute(
-      allTables(store.db),
-    )
-    await sql`create trigger refuse_poison before insert on inspected_events for each row execute function refuse_poison()`.execute(
-      allTables(store.db),
-    )
-    try {
+    await whileRowsWithPoisonAreRefused(async () => {
       const payload = (...appIds: string[]) => ({
         good: appIds.map((appId) => aGoodEvent({ appId })),
         bad: [],
@@ -307,10 +307,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
       const stored = await events.findGood({})
       expect(stored.map((event) => event.event.app_id)).toEqual(['d1', 'b1', 'a2', 'a1'])
       expect(await events.counts()).toEqual({ total: 5, good: 4, bad: 1 })
-    } finally {
-      await sql`drop trigger refuse_poison on inspected_events`.execute(store.db)
-      await sql`drop function refuse_poison()`.execute(store.db)
-    }
+    })
   })
 
   it('refreshes the planner statistics at each cleanup, so that a filled store reads as filled', async () => {
