@@ -47,8 +47,8 @@ describe('an embedded cluster in a thread of its own', () => {
 
   it("commits a transaction's statements together, and a failed one leaves nothing", async () => {
     await store.db.transaction().execute(async (tx) => {
+      // The first statement opens the transaction in the thread; the second runs in it.
       await sql`insert into thread_items values (10, 'ten', null)`.execute(tx)
-      // Another statement waits for the transaction, as PGlite's own transactions make it.
       await sql`insert into thread_items values (11, 'eleven', null)`.execute(tx)
     })
     await expect(

@@ -57,9 +57,8 @@ interface OpenTransaction {
 if (parentPort !== null) {
   const port = parentPort
   const pglite = newPgliteCluster(workerData as PgliteClusterPlace)
-  const transactions = new Map<number, OpenTransaction>()
-  /** Transactions being opened by their first statement. */
-  const opening = new Map<number, Promise<void>>()
+  /** Transactions by number, each once its first statement opened it (or failed to). */
+  const transactions = new Map<number, Promise<OpenTransaction>>()
   const reply = (id: number, work: Promise<unknown>) =>
     work.then(
       (value) => port.postMessage({ id, ok: true, value } satisfies ClusterReply),
@@ -68,34 +67,30 @@ if (parentPort !== null) {
     )
 
   /** Opens a transaction (PGlite's own: other statements wait for its end) and holds it open. */
-  const begin = (tx: number): Promise<void> =>
-    new Promise<void>((begun, refused) => {
+  const begin = (): Promise<OpenTransaction> =>
+    new Promise<OpenTransaction>((begun, refused) => {
       let end: (commit: boolean) => void = () => undefined
       const ending = new Promise<boolean>((resolve) => (end = resolve))
       const ended = pglite.transaction(async (handle) => {
-        transactions.set(tx, { handle, end, ended })
-        begun()
+        begun({ handle, end, ended })
         if (!(await ending)) await handle.rollback()
       })
       ended.catch(refused)
     })
 
   const finish = async (tx: number, commit: boolean): Promise<void> => {
-    const open = transactions.get(tx)
-    opening.delete(tx)
-    if (open === undefined) throw new Error(`no open transaction ${tx}`)
+    const opened = transactions.get(tx)
     transactions.delete(tx)
+    if (opened === undefined) throw new Error(`no open transaction ${tx}`)
+    const open = await opened
     open.end(commit)
     await open.ended
   }
 
   /** A statement, in its transaction (opened first if it is the transaction's first) or alone. */
   const run = async (request: Extract<ClusterRequest, { op: 'query' }>) => {
-    if (request.tx !== null) {
-      if (request.begin) opening.set(request.tx, begin(request.tx))
-      await opening.get(request.tx)
-    }
-    const on = request.tx === null ? pglite : transactions.get(request.tx)?.handle
+    if (request.tx !== null && request.begin) transactions.set(request.tx, begin())
+    const on = request.tx === null ? pglite : (await transactions.get(request.tx))?.handle
     if (on === undefined) throw new Error(`no open transaction ${request.tx}`)
     const { rows, affectedRows, fields } = await on.query(
       request.sql,
