@@ -9,6 +9,7 @@ import { lockDataDir } from './data-dir-lock.js'
 import type { NoTables } from './no-tables.js'
 import { newPgliteCluster } from './pglite-cluster.js'
 import { PgliteThread } from './pglite-thread.js'
+import { statementsInTurns } from './pglite-turns.js'
 
 export interface Store {
   readonly db: Kysely<NoTables>
@@ -59,9 +60,11 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
         pglite =
           config.ownThread === true
             ? new PgliteThread(place)
-            : config.lease !== undefined && config.dataDir === null
-              ? lentCluster(await config.lease())
-              : newPgliteCluster(place)
+            : statementsInTurns(
+                config.lease !== undefined && config.dataDir === null
+                  ? lentCluster(await config.lease())
+                  : newPgliteCluster(place),
+              )
       } catch (error) {
         await lock?.release()
         throw error
