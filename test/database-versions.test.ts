@@ -4,6 +4,7 @@ import { createDb } from '../src/db/create-db.js'
 import { DatabaseFromNewerVersionError, migrateToLatest } from '../src/db/migrate.js'
 import { migrations } from '../src/db/migrations/index.js'
 import { captureLog } from './support/log-capture.js'
+import { unmigratedPglite } from './support/memory-database.js'
 import { startTestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 import { backends } from './support/test-databases.js'
@@ -53,7 +54,7 @@ describe('an upgrade', () => {
     const log = captureLog()
     // A bare database: every migration runs, as on an upgrade from the first version.
     const server = await startTestApp(
-      testConfig({ log: { level: 'info' }, db: { kind: 'pglite', dataDir: null } }),
+      testConfig({ log: { level: 'info' }, db: unmigratedPglite() }),
       { logStream: log.stream },
     )
     try {

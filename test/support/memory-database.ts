@@ -1,6 +1,6 @@
 import { inject } from 'vitest'
 import type { DatabaseConfig } from '../../src/config/config.js'
-import { leaseCluster, templateImage } from './pglite-template.js'
+import { bareClusterLease, leaseCluster, templateImage } from './pglite-template.js'
 
 /**
  * An in-memory PGlite store, from the run's migrated template (see pglite-template.ts) when vitest
@@ -13,5 +13,18 @@ export function inMemoryPglite(): DatabaseConfig {
     kind: 'pglite',
     dataDir: null,
     ...(template === undefined ? {} : { lease: () => leaseCluster(templateImage(template)) }),
+  }
+}
+
+/**
+ * An in-memory PGlite store of no migration (as initdb leaves a cluster), from the run's dump of
+ * one when vitest provides it.
+ */
+export function unmigratedPglite(): DatabaseConfig {
+  const bareFile = inject('pgliteBareCluster')
+  return {
+    kind: 'pglite',
+    dataDir: null,
+    ...(bareFile === undefined ? {} : { lease: () => bareClusterLease(bareFile) }),
   }
 }

@@ -13,6 +13,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A file holding a dump of a migrated, empty PGlite cluster: every in-memory test store starts from it. */
     pgliteTemplate: string
+    /** A file holding a dump of the same cluster before any migration: the unmigrated test stores start from it. */
+    pgliteBareCluster: string
   }
 }
 
@@ -24,6 +26,11 @@ export default async function setup(project: TestProject): Promise<() => void> {
   // Once per run: the seed every property and fuzz test uses (see fuzz-seed.ts).
   console.info(`fuzz seed ${FUZZ_SEED} (FLOE_FUZZ_SEED picks another)`)
   const pglite = new PGlite()
+  await pglite.waitReady
+  // The cluster as initdb left it: ~5 s of initdb saved for each test that migrates from scratch.
+  const bareFile = path.join(tmpdir(), `floe-test-bare-cluster-${process.pid}.tar`)
+  writeFileSync(bareFile, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()))
+  project.provide('pgliteBareCluster', bareFile)
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
   await migrateToLatest(db)
   const dump = await pglite.dumpDataDir('none')
@@ -31,7 +38,10 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const file = path.join(tmpdir(), `floe-test-template-${process.pid}.tar`)
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()))
   project.provide('pgliteTemplate', file)
-  return () => rmSync(file, { force: true })
+  return () => {
+    rmSync(file, { force: true })
+    rmSync(bareFile, { force: true })
+  }
 }
 
 let image: Blob | null = null
@@ -103,6 +113,24 @@ async function schemaOf(pglite: PGlite): Promise<string> {
      order by 1`,
   )
   return rows.map((row) => row.item).join('\n')
+}
+
+let bareImage: Blob | null = null
+
+/**
+ * A new in-memory cluster of no migration, from the run's dump of one (`bareFile`), closed when its
+ * store is: never lent again, whatever its test migrated or wrote.
+ */
+export async function bareClusterLease(bareFile: string): Promise<ClusterLease> {
+  bareImage ??= new Blob([readFileSync(bareFile)])
+  const pglite = new PGlite({ loadDataDir: bareImage })
+  await pglite.waitReady
+  return {
+    pglite,
+    release: async () => {
+      if (!pglite.closed) await pglite.close()
+    },
+  }
 }
 
 async function startCluster(image: Blob): Promise<PGlite> {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { inMemoryPglite } from './memory-database.js'
+import { inMemoryPglite, unmigratedPglite } from './memory-database.js'
 import type { DatabaseConfig } from '../../src/config/config.js'
 
 /** A fresh, empty database of one backend, and how to throw it away. */
@@ -35,7 +35,7 @@ export const pgliteBackend: Backend = {
   async create(options = {}) {
     if (options.onDisk !== true) {
       const config: DatabaseConfig =
-        options.unmigrated === true ? { kind: 'pglite', dataDir: null } : inMemoryPglite()
+        options.unmigrated === true ? unmigratedPglite() : inMemoryPglite()
       return { config, drop: async () => undefined }
     }
     const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-test-'))
