@@ -9,7 +9,8 @@ import { testConfig } from './support/test-config.js'
 
 // Issue 32's "done when": a script with while(true){} leaves the collector answering, with no
 // stall of its event loop past 200 ms, and each such event becomes an enrichment failure. This
-// file measures the event loop: it runs in a process of its own (the fast-alone project).
+// file measures the event loop: it runs after every other file, one at a time (the fast-alone
+// project).
 
 const MAX_STALL_MS = 200
 const LOOPING_EVENTS = 8

@@ -16,8 +16,8 @@ import { testConfig } from './support/test-config.js'
 // The API request enrichment's JSONPaths walk whatever an API answers and whatever entity an event
 // carries. Over large documents they run in the worker pool: answers of ~1 MiB and events whose
 // entity holds tens of thousands of values, with walking paths (`..`, filters), leave the
-// collector with no event-loop stall past 200 ms. This file measures the event loop: it runs in
-// a process of its own (the fast-alone project).
+// collector with no event-loop stall past 200 ms. This file measures the event loop: it runs
+// after every other file, one at a time (the fast-alone project).
 
 const MAX_STALL_MS = 200
 const ENRICHMENTS = 'com.snowplowanalytics.snowplow.enrichments'

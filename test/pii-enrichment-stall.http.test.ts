@@ -12,8 +12,8 @@ import { testConfig } from './support/test-config.js'
 // The PII enrichment hashes every text a JSONPath selects, and an event may carry an entity of
 // ~100 000 of them: with MD2 (~4 µs a hash, in JavaScript) that is ~0.4 s of hashing. The walking
 // path selects in the worker pool and the hashes are done a slice at a time, so the collector's
-// event loop never stalls past 200 ms. This file measures the event loop: it runs in a process of
-// its own (the fast-alone project).
+// event loop never stalls past 200 ms. This file measures the event loop: it runs after every
+// other file, one at a time (the fast-alone project).
 
 const MAX_STALL_MS = 200
 const ENRICHMENTS = 'com.snowplowanalytics.snowplow.enrichments'
