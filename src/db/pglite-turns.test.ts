@@ -9,7 +9,7 @@ import { statementsInTurns } from './pglite-turns.js'
 // send them: which turn of the event loop each one starts in.
 
 /** A statement that takes some milliseconds of work in the cluster. */
-const busy = sql<{ n: number | string }>`select count(*) as n from generate_series(1, 300000)`
+const busy = sql<{ n: number | string }>`select count(*) as n from generate_series(1, 30000)`
 
 describe('statements of an embedded cluster on this thread', () => {
   let lease: ClusterLease
@@ -83,7 +83,7 @@ describe('statements of an embedded cluster on this thread', () => {
     const { db, turns, stop } = recorded((pglite) => statementsInTurns(pglite, 0.001))
     const answers = await sixAtOnce(db)
     await stop()
-    expect(answers.map((answer) => Number(answer.rows[0]?.n))).toEqual(Array(6).fill(300_000))
+    expect(answers.map((answer) => Number(answer.rows[0]?.n))).toEqual(Array(6).fill(30_000))
     expect(turns).toHaveLength(6)
     expect(new Set(turns).size).toBe(6)
   })

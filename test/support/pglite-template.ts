@@ -1,6 +1,7 @@
-import { readFileSync, writeFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import { Kysely, PGliteDialect } from 'kysely'
 import type { TestProject } from 'vitest/node'
@@ -18,6 +19,37 @@ declare module 'vitest' {
   }
 }
 
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
+
+/**
+ * Where the dump of a cluster as initdb leaves it is kept between runs: initdb takes ~5 s (~6 s
+ * on a slow machine), before any test can start, and gives the same cluster for one PGlite.
+ */
+function bareClusterCache(): string {
+  const manifest = path.join(projectRoot, 'node_modules', '@electric-sql', 'pglite', 'package.json')
+  const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }
+  return path.join(projectRoot, 'node_modules', '.cache', 'floe', `pglite-bare-${version}.tar`)
+}
+
+/** A cluster as initdb leaves it, from the kept dump if there is one; the dump's file. */
+async function bareCluster(): Promise<{ pglite: PGlite; file: string }> {
+  const cache = bareClusterCache()
+  if (existsSync(cache)) {
+    const pglite = new PGlite({ loadDataDir: new Blob([readFileSync(cache)]) })
+    await pglite.waitReady
+    return { pglite, file: cache }
+  }
+  const pglite = new PGlite()
+  await pglite.waitReady
+  const dump = Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer())
+  // Written beside, then renamed: a run that stops half-way leaves no half dump to load.
+  mkdirSync(path.dirname(cache), { recursive: true })
+  const partial = `${cache}.${process.pid}`
+  writeFileSync(partial, dump)
+  renameSync(partial, cache)
+  return { pglite, file: cache }
+}
+
 /**
  * vitest's global setup: prints the run's fuzz seed, and migrates one empty PGlite cluster, once per run, and dumps it to a file
  * that every in-memory test store loads (initdb and migrations took ~1–3 s per store).
@@ -25,11 +57,8 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => void> {
   // Once per run: the seed every property and fuzz test uses (see fuzz-seed.ts).
   console.info(`fuzz seed ${FUZZ_SEED} (FLOE_FUZZ_SEED picks another)`)
-  const pglite = new PGlite()
-  await pglite.waitReady
-  // The cluster as initdb left it: ~5 s of initdb saved for each test that migrates from scratch.
-  const bareFile = path.join(tmpdir(), `floe-test-bare-cluster-${process.pid}.tar`)
-  writeFileSync(bareFile, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()))
+  // The cluster before any migration: the stores of the tests that migrate from scratch.
+  const { pglite, file: bareFile } = await bareCluster()
   project.provide('pgliteBareCluster', bareFile)
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
   await migrateToLatest(db)
@@ -38,10 +67,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const file = path.join(tmpdir(), `floe-test-template-${process.pid}.tar`)
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()))
   project.provide('pgliteTemplate', file)
-  return () => {
-    rmSync(file, { force: true })
-    rmSync(bareFile, { force: true })
-  }
+  return () => rmSync(file, { force: true })
 }
 
 let image: Blob | null = null
