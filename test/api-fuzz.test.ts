@@ -19,7 +19,7 @@ import { allTables } from './support/all-tables.js'
 
 // Test infrastructure reads these to replay or lengthen a run; the app never does.
 const SEED = FUZZ_SEED
-const RUNS = fuzzRuns(300, 2_000, 'FLOE_API_FUZZ_RUNS')
+const RUNS = fuzzRuns(200, 2_000, 'FLOE_API_FUZZ_RUNS')
 
 /** Whether an error answer says what is wrong: a message, or the scenario API's envelope of errors. */
 function explains(body: unknown): boolean {

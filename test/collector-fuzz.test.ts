@@ -12,9 +12,9 @@ import { fuzzRuns } from './support/fuzz-settings.js'
 
 // Test infrastructure reads these to replay or lengthen a run; the app never does.
 const SEED = FUZZ_SEED
-const RUNS = fuzzRuns(2_000, 20_000, 'FLOE_FUZZ_RUNS')
+const RUNS = fuzzRuns(1_000, 20_000, 'FLOE_FUZZ_RUNS')
 /** On PostgreSQL storage every event is a row written in a transaction: fewer requests keep CI short. */
-const DATABASE_RUNS = fuzzRuns(400, 4_000, 'FLOE_FUZZ_DATABASE_RUNS')
+const DATABASE_RUNS = fuzzRuns(250, 4_000, 'FLOE_FUZZ_DATABASE_RUNS')
 const CONCURRENCY = 16
 
 const eventId = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
