@@ -55,7 +55,7 @@ describe('the costly work pool', () => {
     pool = new CostlyWorkPool({
       threads: 1,
       eager: false,
-      idleMs: 1_000,
+      idleMs: 200,
       timeoutMs: 10_000,
       memoryMb: 256,
       maxQueue: 10,
@@ -135,7 +135,7 @@ describe('the costly work pool', () => {
     pool = new CostlyWorkPool({
       threads: 1,
       eager: false,
-      timeoutMs: 1_000,
+      timeoutMs: 300,
       memoryMb: 256,
       maxQueue: 1,
     })
