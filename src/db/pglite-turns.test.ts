@@ -1,5 +1,6 @@
 import { Kysely, PGliteDialect, sql, type PGlite as KyselyPGlite } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { countTurns } from '../../test/support/event-loop-watch.js'
 import { leaseCluster, templateImage } from '../../test/support/pglite-template.js'
 import type { ClusterLease } from '../config/index.js'
 import type { NoTables } from './no-tables.js'
@@ -20,18 +21,11 @@ describe('statements of an embedded cluster on this thread', () => {
 
   /**
    * A Kysely over the lent cluster, through `wrap`, that records the turn each statement reaches
-   * the cluster in (turns counted by an immediate that sets itself again); closing it leaves the
-   * lent cluster open.
+   * the cluster in (counted by `countTurns`); closing it leaves the lent cluster open.
    */
   function recorded(wrap: (pglite: KyselyPGlite) => KyselyPGlite) {
     const { pglite } = lease
-    let turn = 0
-    let counting = true
-    const tick = () => {
-      turn++
-      if (counting) setImmediate(tick)
-    }
-    setImmediate(tick)
+    const counter = countTurns()
     const turns: number[] = []
     const recording: KyselyPGlite = {
       get closed() {
@@ -42,14 +36,14 @@ describe('statements of an embedded cluster on this thread', () => {
       },
       waitReady: pglite.waitReady,
       query: (text, params, options) => {
-        turns.push(turn)
+        turns.push(counter.turns())
         return pglite.query(text, params, options)
       },
       transaction: (callback) =>
         pglite.transaction((tx) =>
           callback({
             query: (text, params, options) => {
-              turns.push(turn)
+              turns.push(counter.turns())
               return tx.query(text, params, options)
             },
             rollback: () => tx.rollback(),
@@ -62,7 +56,7 @@ describe('statements of an embedded cluster on this thread', () => {
       db,
       turns,
       stop: async () => {
-        counting = false
+        counter.stop()
         await db.destroy()
       },
     }
