@@ -7,7 +7,7 @@ import { dataStructureHash } from '../src/iglu/schema-key.js'
 import { SELF_DESC_METASCHEMA_URI } from '../src/iglu/self-describing.js'
 import { MAX_EVENTS_PER_PAYLOAD, MAX_JSON_DEPTH } from '../src/inspection/pipeline/adapt-payload.js'
 import { bootstrapAdmin, requestJson, type ApiClient } from './support/api-client.js'
-import { pollUntil } from './support/poll-until.js'
+import { pollUntil, WAIT_DEADLINE } from './support/poll-until.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
@@ -360,12 +360,13 @@ describe('connections', () => {
     try {
       const open = [await connect(server), await connect(server), await connect(server)]
       const refused = await connect(server)
-      await vi.waitFor(() => expect(refused.closed).toBe(true))
+      await vi.waitFor(() => expect(refused.closed).toBe(true), WAIT_DEADLINE)
       expect(refused.text).toBe('')
       for (const connection of open) expect(connection.closed).toBe(false)
       open[0]!.socket.destroy()
-      await vi.waitFor(async () =>
-        expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200),
+      await vi.waitFor(
+        async () => expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200),
+        WAIT_DEADLINE,
       )
     } finally {
       await server.close()

@@ -7,6 +7,7 @@ import { FakeClock, startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 import { storageModes } from './support/storage-modes.js'
 import { postTp2 } from './support/event-loop-watch.js'
+import { WAIT_DEADLINE } from './support/poll-until.js'
 
 const SP = 'com.snowplowanalytics.snowplow'
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString()
@@ -35,7 +36,7 @@ async function pausedBadStream(baseUrl: string) {
   socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')))
   await new Promise<void>((resolve) => socket.once('connect', resolve))
   socket.write('GET /local/stream?kind=bad HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n')
-  await vi.waitFor(() => expect(text).toContain(': connected'))
+  await vi.waitFor(() => expect(text).toContain(': connected'), WAIT_DEADLINE)
   socket.pause()
   return { socket, received: () => text }
 }
@@ -385,7 +386,7 @@ describe('the live stream', () => {
       await vi.waitFor(async () => {
         const counts = JSON.parse(await (await fetch(`${server.baseUrl}/local/all`)).text())
         expect(counts.bad).toBeGreaterThan(100)
-      })
+      }, WAIT_DEADLINE)
       socket.resume()
       await vi.waitFor(() => expect(received().endsWith('\r\n0\r\n\r\n')).toBe(true), {
         timeout: 20_000,
@@ -432,14 +433,15 @@ describe('the live stream', () => {
       const small = failing(3, 100)
       expect((await postTp2(server.baseUrl, small)).status).toBe(200)
       const smallLength = bodyOf(small).length
-      await vi.waitFor(async () =>
-        expect(await bodies()).toEqual([smallLength, smallLength, smallLength]),
+      await vi.waitFor(
+        async () => expect(await bodies()).toEqual([smallLength, smallLength, smallLength]),
+        WAIT_DEADLINE,
       )
       await requestJson(`${server.baseUrl}/micro/reset`)
       // 100 kB: the first carries it, the others have none.
       const large = failing(100, 1000)
       expect((await postTp2(server.baseUrl, large)).status).toBe(200)
-      await vi.waitFor(async () => expect(await bodies()).toHaveLength(100))
+      await vi.waitFor(async () => expect(await bodies()).toHaveLength(100), WAIT_DEADLINE)
       const carried = await bodies()
       expect(carried.filter((length) => length === bodyOf(large).length)).toHaveLength(1)
       expect(carried.filter((length) => length === null)).toHaveLength(99)

@@ -16,6 +16,7 @@ import {
 } from './support/event-store.contract.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
 import { allTables, type InspectionTables } from './support/all-tables.js'
+import { WAIT_DEADLINE } from './support/poll-until.js'
 
 describe.each(backends)('PostgresEventStore on $name', (backend) => {
   let database: TestDatabase
@@ -497,8 +498,9 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
         expect(await retention.runOnce()).toEqual({ expired: 0, trimmed: 0 })
         now += 3600_000 + 1
         await vi.advanceTimersByTimeAsync(60_000)
-        await vi.waitFor(async () =>
-          expect(await events.counts()).toEqual({ total: 1, good: 1, bad: 0 }),
+        await vi.waitFor(
+          async () => expect(await events.counts()).toEqual({ total: 1, good: 1, bad: 0 }),
+          WAIT_DEADLINE,
         )
         expect((await events.findGood()).map((e) => e.event.app_id)).toEqual(['recent'])
         // The timer's cleanup may still be trimming: joining it (or a new, empty run) settles it,
@@ -540,13 +542,13 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
         await Promise.resolve()
         expect(trims).toEqual([])
         retention.written(1)
-        await vi.waitFor(() => expect(trims).toEqual([[10, 4000]]))
+        await vi.waitFor(() => expect(trims).toEqual([[10, 4000]]), WAIT_DEADLINE)
         // Counted again from the cleanup on.
         retention.written(999)
         await Promise.resolve()
         expect(trims).toHaveLength(1)
         retention.written(1)
-        await vi.waitFor(() => expect(trims).toHaveLength(2))
+        await vi.waitFor(() => expect(trims).toHaveLength(2), WAIT_DEADLINE)
       } finally {
         await retention.stop()
       }

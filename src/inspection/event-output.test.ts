@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { aGoodEvent } from '../../test/support/event-store.contract.js'
 import { countTurns } from '../../test/support/event-loop-watch.js'
 import { createEventOutput } from './event-output.js'
+import { WAIT_DEADLINE } from '../../test/support/poll-until.js'
 
 describe('forwarding to a destination that does not keep up', () => {
   it('holds at most the bound on its way, drops the rest, reports the first drop and then how many were dropped', async () => {
@@ -43,7 +44,7 @@ describe('forwarding to a destination that does not keep up', () => {
         forwardingBytes: 3 * batchBytes,
       })
       for (let i = 0; i < 10; i++) output.write(batch(`app${String(i).padStart(2, '0')}`))
-      await vi.waitFor(() => expect(bodies).toHaveLength(3))
+      await vi.waitFor(() => expect(bodies).toHaveLength(3), WAIT_DEADLINE)
       expect(bodies.map((body) => (JSON.parse(body) as { app_id: string }).app_id)).toEqual([
         'app00',
         'app01',
@@ -53,11 +54,11 @@ describe('forwarding to a destination that does not keep up', () => {
       expect(errors[0]).toContain('is not keeping up')
 
       for (const response of waiting.splice(0)) response.end('ok')
-      await vi.waitFor(() => expect(output.bytesOnTheWay).toBe(0))
+      await vi.waitFor(() => expect(output.bytesOnTheWay).toBe(0), WAIT_DEADLINE)
       output.write(batch('app10'))
-      await vi.waitFor(() => expect(bodies).toHaveLength(4))
+      await vi.waitFor(() => expect(bodies).toHaveLength(4), WAIT_DEADLINE)
       waiting.splice(0).forEach((response) => response.end('ok'))
-      await vi.waitFor(() => expect(errors).toHaveLength(2))
+      await vi.waitFor(() => expect(errors).toHaveLength(2), WAIT_DEADLINE)
       expect(errors[1]).toContain('caught up; 7 events were not forwarded')
       expect((JSON.parse(bodies[3]!) as { app_id: string }).app_id).toBe('app10')
     } finally {

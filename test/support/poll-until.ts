@@ -17,3 +17,9 @@ export async function pollUntil<T>(
     await new Promise((resolve) => setTimeout(resolve, 5))
   }
 }
+
+/**
+ * The deadline of a `vi.waitFor` (its own default is 1 s: a thousand events took longer to store
+ * on a slow machine with both cores busy, and the wait failed where nothing was wrong).
+ */
+export const WAIT_DEADLINE = { timeout: 15_000, interval: 20 }

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { countTurns } from '../../../test/support/event-loop-watch.js'
 import { startEventRetention, type ExpiringEventStore } from './event-retention.js'
+import { WAIT_DEADLINE } from '../../../test/support/poll-until.js'
 
 /** The job over `store`, its timer out of the way (an hour), failing the test on an error. */
 const retentionOf = (
@@ -78,10 +79,10 @@ describe('the retention job', () => {
     const retention = retentionOf(store, 4000)
     try {
       retention.written(1000)
-      await vi.waitFor(() => expect(trims()).toBe(1))
+      await vi.waitFor(() => expect(trims()).toBe(1), WAIT_DEADLINE)
       retention.written(1000)
       releaseFirstTrim()
-      await vi.waitFor(() => expect(trims()).toBe(2))
+      await vi.waitFor(() => expect(trims()).toBe(2), WAIT_DEADLINE)
       // Nothing more was written: no third follows once the second is done.
       await retention.runOnce()
       const afterSecond = trims()
@@ -107,7 +108,7 @@ describe('the retention job', () => {
       for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve))
       expect(trims).toBe(0)
       retention.written(10, 40)
-      await vi.waitFor(() => expect(trims).toBe(1))
+      await vi.waitFor(() => expect(trims).toBe(1), WAIT_DEADLINE)
     } finally {
       await retention.stop()
     }
@@ -118,7 +119,7 @@ describe('the retention job', () => {
     const retention = retentionOf(store, 4000)
     try {
       retention.written(1000)
-      await vi.waitFor(() => expect(trims()).toBe(1))
+      await vi.waitFor(() => expect(trims()).toBe(1), WAIT_DEADLINE)
       // A fifth of the bound while the first cleanup may have read the lists already.
       retention.written(800)
       releaseFirstTrim()
