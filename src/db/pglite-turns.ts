@@ -36,7 +36,7 @@ export function statementsInTurns(
     spentMs += ms
     if (turnEndPending) return
     turnEndPending = true
-    // Runs once this turn's immediates are done: the next turn starts with nothing spent.
+    // Runs in the loop's next check phase: statements after it count from nothing again.
     setImmediate(() => {
       spentMs = 0
       turnEndPending = false
@@ -64,7 +64,7 @@ export function statementsInTurns(
     },
     waitReady: pglite.waitReady,
     query: (sql, params, options) => timed(() => pglite.query(sql, params, options)),
-    // The transaction's own `begin` is timed with its first statement's wait.
+    // Waits for room before it begins; PGlite's own `begin` and `commit` are not timed.
     transaction: async (callback) => {
       while (spentMs >= msPerTurn) await afterNextPoll()
       return pglite.transaction((tx) => callback(inTurns(tx)))
