@@ -37,13 +37,18 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
   /** No events, and no counts of them. */
   const emptyEvents = () => sql`truncate inspected_events, inspected_event_counts`.execute(store.db)
 
-  async function fresh(options: { answerPage?: number } = {}): Promise<PostgresEventStore> {
+  /** A store over the emptied events' table, on the test clock, with these settings. */
+  async function emptyStore(
+    settings: Partial<ConstructorParameters<typeof PostgresEventStore>[0]> = {},
+    answerPage?: number,
+  ): Promise<PostgresEventStore> {
     await emptyEvents()
     return new PostgresEventStore(
-      { db: store.db.withTables<InspectionTables>(), now: clock },
-      options.answerPage,
+      { db: store.db.withTables<InspectionTables>(), now: clock, ...settings },
+      answerPage,
     )
   }
+  const fresh = (options: { answerPage?: number } = {}) => emptyStore({}, options.answerPage)
 
   describeEventStoreContract(`PostgreSQL (${backend.name})`, fresh)
 
@@ -73,22 +78,11 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
 
   describeEventStoreContract(
     `PostgreSQL (${backend.name}), payloads written together`,
-    async (options = {}) => {
-      await emptyEvents()
-      return new PostgresEventStore(
-        { db: store.db.withTables<InspectionTables>(), now: clock, groupsWrites: true },
-        options.answerPage,
-      )
-    },
+    (options = {}) => emptyStore({ groupsWrites: true }, options.answerPage),
   )
 
   it('reuses the space of deleted events once a cleanup vacuums, where the table grew by every event written', async () => {
-    await emptyEvents()
-    const events = new PostgresEventStore({
-      db: store.db.withTables<InspectionTables>(),
-      now: clock,
-      vacuums: true,
-    })
+    const events = await emptyStore({ vacuums: true })
     const write = async (count: number) => {
       for (let from = 0; from < count; from += 500)
         await events.keep({
@@ -280,12 +274,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
   })
 
   it('writes payloads that arrive during a write together after it, in order; a refused one fails alone', async () => {
-    await emptyEvents()
-    const events = new PostgresEventStore({
-      db: store.db.withTables<InspectionTables>(),
-      now: clock,
-      groupsWrites: true,
-    })
+    const events = await emptyStore({ groupsWrites: true })
     await whileRowsWithPoisonAreRefused(async () => {
       const payload = (...appIds: string[]) => ({
         good: appIds.map((appId) => aGoodEvent({ appId })),
@@ -434,12 +423,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
 
   it('trims each list to the newest events whose JSON texts fit the size bound, and tells what it wrote', async () => {
     const written: number[] = []
-    await emptyEvents()
-    const events = new PostgresEventStore({
-      db: store.db.withTables<InspectionTables>(),
-      now: clock,
-      onWritten: (bytes) => written.push(bytes),
-    })
+    const events = await emptyStore({ onWritten: (bytes) => written.push(bytes) })
     const size = (event: object) => Buffer.byteLength(JSON.stringify(event), 'utf8')
     // Two-byte characters: the bound counts bytes, not characters.
     const good = (id: number) => aGoodEvent({ appId: `g${id}-${'é'.repeat(1000 * id)}` })

@@ -5,7 +5,7 @@ import type { PGlite as KyselyPGlite, PGliteTransaction } from 'kysely'
  * How long statements may run in one turn of the event loop before the next one waits for the
  * next turn, in ms.
  */
-export const STATEMENT_MS_PER_TURN = 8
+const STATEMENT_MS_PER_TURN = 8
 
 /**
  * Resolves once the event loop has polled for I/O: an immediate set outside the loop's check phase

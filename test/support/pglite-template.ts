@@ -149,8 +149,7 @@ let bareImage: Blob | null = null
  */
 export async function bareClusterLease(bareFile: string): Promise<ClusterLease> {
   bareImage ??= new Blob([readFileSync(bareFile)])
-  const pglite = new PGlite({ loadDataDir: bareImage })
-  await pglite.waitReady
+  const pglite = await loaded(bareImage)
   return {
     pglite,
     release: async () => {
@@ -159,7 +158,8 @@ export async function bareClusterLease(bareFile: string): Promise<ClusterLease> 
   }
 }
 
-async function startCluster(image: Blob): Promise<PGlite> {
+/** An in-memory cluster loaded from a dump, with the shared buffers a server's cluster has. */
+async function loaded(image: Blob): Promise<PGlite> {
   const pglite = new PGlite({
     startParams: [
       ...PGlite.defaultStartParams,
@@ -169,6 +169,11 @@ async function startCluster(image: Blob): Promise<PGlite> {
     loadDataDir: image,
   })
   await pglite.waitReady
+  return pglite
+}
+
+async function startCluster(image: Blob): Promise<PGlite> {
+  const pglite = await loaded(image)
   started++
   template ??= templateOf(pglite)
   return pglite
