@@ -1,10 +1,13 @@
-import { describe, expect, it, vi } from 'vitest'
+import fc from 'fast-check'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   aBadEvent,
   aGoodEvent,
   describeEventStoreContract,
 } from '../../../test/support/event-store.contract.js'
+import { FUZZ_SEED, configureFuzzSeed } from '../../../test/support/fuzz-seed.js'
 import { pagesText } from '../../../test/support/json-answer.js'
+import { keepGoodEvent } from '../api/event-filters.js'
 import type { EventBatch } from './event-store.js'
 import { badEventWeight, goodEventWeight } from './event-weight.js'
 import { MemoryEventStore } from './memory-event-store.js'
@@ -15,6 +18,8 @@ describeEventStoreContract(
   'in memory',
   async (options = {}) => new MemoryEventStore(100_000, options),
 )
+
+beforeAll(configureFuzzSeed)
 
 const goods = (...good: GoodEvent[]): EventBatch => ({ good, bad: [], incomplete: [] })
 
@@ -81,6 +86,52 @@ describe('MemoryEventStore capacity', () => {
       (e) => e.schema === 's3' && e.contexts.includes('c1'),
     )
     expect(await store.findGood({ schema: 's3', contexts: ['c1'] })).toEqual(brute)
+  })
+
+  it(`finds what a filter of the whole list finds, for every combination of criteria (seed ${FUZZ_SEED})`, async () => {
+    const anEvent = fc.record({
+      eventType: fc.constantFrom('t1', 't2', null),
+      schema: fc.constantFrom('s1', 's2', null),
+      contexts: fc.subarray(['c1', 'c2', 'c3', 'c1']),
+      incomplete: fc.boolean(),
+      verdict: fc.option(
+        fc.record({ id: fc.constantFrom('spec1', 'spec2'), rules: fc.subarray(['maximum']) }),
+        { nil: undefined },
+      ),
+    })
+    const aFilter = fc.record(
+      {
+        event_type: fc.constantFrom('t1', 't2', 'none'),
+        schema: fc.constantFrom('s1', 's2'),
+        contexts: fc.subarray(['c1', 'c2', 'c3', 'c4']),
+        specification_verdict: fc.constantFrom('valid' as const, 'invalid' as const),
+        limit: fc.integer({ min: 0, max: 40 }),
+      },
+      { requiredKeys: [] },
+    )
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(anEvent, { maxLength: 120 }),
+        fc.array(aFilter, { minLength: 1, maxLength: 8 }),
+        async (events, filters) => {
+          const store = new MemoryEventStore(50)
+          for (const event of events) {
+            const stored = aGoodEvent(event)
+            await store.keep(
+              event.incomplete ? { good: [], bad: [], incomplete: [stored] } : goods(stored),
+            )
+          }
+          const all = await store.findGood()
+          for (const filter of filters) {
+            const expected = all.filter((event) => keepGoodEvent(event, filter))
+            expect(await store.findGood(filter)).toEqual(
+              expected.slice(0, filter.limit ?? Infinity),
+            )
+          }
+        },
+      ),
+      { numRuns: 300 },
+    )
   })
 })
 

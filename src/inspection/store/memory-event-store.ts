@@ -22,6 +22,7 @@ import {
 } from './event-store.js'
 import { ANSWER_PAGE, CommaLedJson, jsonTextsOf, type JsonPages } from '../api/json-array.js'
 import { KeptJsonTexts } from './kept-json-texts.js'
+import { newestInEvery, Postings } from './postings.js'
 import { storedEventJson } from '../pipeline/java-doubles.js'
 
 /** Good events whose JSON text is kept once written (see KeptJsonTexts): ~10 MB of page views, outside the heap. */
@@ -118,22 +119,6 @@ export interface MemoryEventStoreOptions {
   readonly maxBytes?: { readonly good: number; readonly bad: number }
 }
 
-/** Sequence numbers of the events having one value of an indexed attribute, oldest first. */
-class Postings {
-  seqs: number[] = []
-  start = 0
-
-  /** Drops the numbers of evicted events; true when nothing live is left. */
-  trim(firstLive: number): boolean {
-    while (this.start < this.seqs.length && (this.seqs[this.start] ?? 0) < firstLive) this.start++
-    if (this.start > 1024 && this.start * 2 > this.seqs.length) {
-      this.seqs = this.seqs.slice(this.start)
-      this.start = 0
-    }
-    return this.start >= this.seqs.length
-  }
-}
-
 /**
  * The index keys of recent types, schemas and context lists: an event's values are mostly the
  * very strings and lists of the events before it (the pipeline shares them), so their keys are
@@ -162,11 +147,14 @@ const indexKeys = (event: GoodEvent): string[] => {
   return keys
 }
 
-const filterKeys = (filter: GoodEventFilter): string[] => [
-  ...(filter.event_type != null ? [`type:${filter.event_type}`] : []),
-  ...(filter.schema != null ? [`schema:${filter.schema}`] : []),
-  ...(filter.contexts ?? []).map((c) => `context:${c}`),
-]
+/** A filter's index keys: a type's or a schema's as the events' own (their hashes already known). */
+const filterKeys = (filter: GoodEventFilter): string[] => {
+  const keys: string[] = []
+  if (filter.event_type != null) keys.push(typeKeys.get(filter.event_type))
+  if (filter.schema != null) keys.push(schemaKeys.get(filter.schema))
+  for (const context of filter.contexts ?? []) keys.push(`context:${context}`)
+  return keys
+}
 
 /**
  * Good and bad events in this process, newest first on read, each list bounded by `capacity` (the
@@ -323,29 +311,21 @@ export class MemoryEventStore implements EventStore {
       }
       return out
     }
-    let shortest: Postings | undefined
+    const lists: Postings[] = []
     for (const key of keys) {
       const postings = this.index.get(key)
       if (postings === undefined || postings.trim(this.good.firstSeq)) return []
-      if (
-        shortest === undefined ||
-        postings.seqs.length - postings.start < shortest.seqs.length - shortest.start
-      )
-        shortest = postings
+      lists.push(postings)
     }
-    if (shortest === undefined) return []
-    // A posting list holds exactly the live events having its key's value (trimmed above): when
-    // that key is the whole filter, its events match without being read.
-    const exact = keys.length === 1 && !filtersBySpecification(filter)
-    for (let i = shortest.seqs.length - 1; i >= shortest.start && out.length < limit; i--) {
-      const seq = shortest.seqs[i] ?? -1
-      if (exact) out.push(seq)
-      else {
-        const event = this.good.at(seq)
-        if (event !== undefined && keepGoodEvent(event, filter)) out.push(seq)
-      }
-    }
-    return out
+    // The posting lists hold exactly the live events having their keys' values (trimmed above):
+    // the events in all of them match the filter's indexed criteria without being read.
+    return newestInEvery(
+      lists,
+      limit,
+      filtersBySpecification(filter)
+        ? (seq) => keepGoodEvent(this.good.at(seq) as GoodEvent, filter)
+        : undefined,
+    )
   }
 
   private readonly writeGood = (seq: number): string =>
