@@ -27,6 +27,19 @@ function stringProblem(text: string, inName: boolean): string | null {
   return null
 }
 
+/** A key on the way to a part of the value; written out as a pointer only for the part found. */
+interface PathStep {
+  readonly up: PathStep | null
+  readonly key: string
+}
+
+/** `part/pointer` of the part `step` leads to. */
+function whereOf(part: string, step: PathStep | null): string {
+  const steps: string[] = []
+  for (let at = step; at !== null; at = at.up) steps.push(pointerStep(at.key))
+  return steps.reduceRight((where, key) => `${where}/${key}`, part)
+}
+
 /** A part of a JSON value that could not be stored and read back as sent, and why. */
 export interface UnstorableValue {
   /** Where it is: `part/pointer` (the pointer's steps escaped, lone surrogates as their escapes). */
@@ -42,29 +55,29 @@ export interface UnstorableValue {
  * number out of JSON's range (`1e400` reads as Infinity, which would be written back as null); nesting deeper than {@link MAX_INPUT_DEPTH}. Iterative, so depth costs no stack.
  */
 export function firstUnstorable(part: string, value: unknown): UnstorableValue | null {
-  const stack: [unknown, string, number][] = [[value, part, 0]]
+  const stack: [unknown, PathStep | null, number][] = [[value, null, 0]]
   while (stack.length > 0) {
-    const [current, where, depth] = stack.pop()!
+    const [current, step, depth] = stack.pop()!
     if (typeof current === 'string') {
       const problem = stringProblem(current, false)
-      if (problem !== null) return { where, problem }
+      if (problem !== null) return { where: whereOf(part, step), problem }
       continue
     }
     if (typeof current === 'number') {
       if (!Number.isFinite(current))
         return {
-          where,
+          where: whereOf(part, step),
           problem: `is a number out of range (JSON numbers must be finite; it reads as ${current})`,
         }
       continue
     }
     if (current === null || typeof current !== 'object') continue
     if (depth >= MAX_INPUT_DEPTH)
-      return { where, problem: `nests deeper than ${MAX_INPUT_DEPTH} levels` }
+      return { where: whereOf(part, step), problem: `nests deeper than ${MAX_INPUT_DEPTH} levels` }
     for (const [key, child] of Object.entries(current)) {
-      const at = `${where}/${pointerStep(key)}`
+      const at: PathStep = { up: step, key }
       const problem = stringProblem(key, true)
-      if (problem !== null) return { where: at, problem }
+      if (problem !== null) return { where: whereOf(part, at), problem }
       stack.push([child, at, depth + 1])
     }
   }

@@ -45,11 +45,12 @@ export interface RequestSource {
 export function mayInspect(source: RequestSource, allowed: InspectionApiOrigins): boolean {
   if (allowed.any) return true
   const { origin, fetchSite, host } = source
-  const trustedHost = host !== undefined && isTrustedHost(host, allowed)
+  // Read only for a browser's request: a client that is no browser (a test, CI) sends neither header.
+  const trustedHost = () => host !== undefined && isTrustedHost(host, allowed)
   if (origin === undefined) {
     if (fetchSite === undefined || fetchSite === 'none') return true
     // A page's request without CORS (an image, a link): only the server's own, or this machine's.
-    return fetchSite !== 'cross-site' && trustedHost
+    return fetchSite !== 'cross-site' && trustedHost()
   }
   let url: URL
   try {
@@ -60,5 +61,5 @@ export function mayInspect(source: RequestSource, allowed: InspectionApiOrigins)
   }
   if (isLoopback(url.hostname) || allowed.origins.includes(url.origin)) return true
   // The server's own pages, reached by a name no rebinding can have given it.
-  return trustedHost && url.host === host
+  return url.host === host && trustedHost()
 }
