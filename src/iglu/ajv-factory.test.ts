@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { allowedValuesIssue, validationIssueText, validatorsOnFirstUse } from './ajv-factory.js'
+import {
+  allowedValuesIssue,
+  compileSchema,
+  createAjv,
+  validationIssueText,
+  validatorsOnFirstUse,
+} from './ajv-factory.js'
 
 describe('validators compiled at their first use', () => {
   const schemas = {
@@ -72,5 +78,39 @@ describe('a value outside a union of constants', () => {
     expect(other(true)).toBe(false)
     expect(allowedValuesIssue(other.errors)).toBeUndefined()
     expect(allowedValuesIssue(null)).toBeUndefined()
+  })
+})
+
+describe('validators compiled only to see that they compile', () => {
+  const unoptimized = createAjv({ optimizeCode: false })
+  const optimized = createAjv()
+
+  it('skip the pass that tidies the generated code, which the others keep', () => {
+    // Ajv counts the passes: none, or one.
+    expect(unoptimized.opts.code.optimize).toBe(0)
+    expect(optimized.opts.code.optimize).toBe(1)
+  })
+
+  it('compile, and refuse to compile, the schemas the others do, and judge values alike', () => {
+    const schemas: object[] = [
+      { type: 'object', properties: { a: { type: 'string', pattern: '^[a-z]+$' } } },
+      { type: 'array', items: { type: 'integer', maximum: 9 }, uniqueItems: true },
+      { $ref: '#/definitions/missing' },
+      { type: 'string', pattern: '(' },
+    ]
+    const values: unknown[] = [{ a: 'abc' }, { a: 'ABC' }, [1, 2], [1, 1], [10], 'x', 3]
+    const outcome = (ajv: typeof optimized, schema: object) => {
+      try {
+        const validate = compileSchema(ajv, schema)
+        const verdicts = values.map((value) => validate(value))
+        ajv.removeSchema(schema)
+        return verdicts
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error)
+      }
+    }
+    const unoptimizedOutcomes = schemas.map((schema) => outcome(unoptimized, schema))
+    expect(unoptimizedOutcomes).toEqual(schemas.map((schema) => outcome(optimized, schema)))
+    expect(unoptimizedOutcomes.filter((found) => typeof found === 'string')).toHaveLength(2)
   })
 })

@@ -57,6 +57,12 @@ export interface AjvOptions {
   readonly allErrors?: boolean
   /** Charged for pattern matching: a validation that uses up its budget throws PatternCostExceeded. */
   readonly patternCost?: PatternCostMeter
+  /**
+   * False for a validator compiled only to learn whether it compiles, and never run (a schema
+   * checked before it is kept): Ajv's pass that tidies the generated code took half of a
+   * 50-property schema's compile time, and changes nothing of what compiles.
+   */
+  readonly optimizeCode?: boolean
 }
 
 /**
@@ -77,7 +83,10 @@ export function createAjv(options: AjvOptions = {}): Ajv {
     loadSchema: undefined,
     logger: false,
     // User patterns run on RE2 (linear time): a hostile `pattern` cannot stall validation.
-    code: { regExp: linearPatternEngine(options.patternCost) },
+    code: {
+      regExp: linearPatternEngine(options.patternCost),
+      optimize: options.optimizeCode ?? true,
+    },
   })
   addSetKeywords(ajv)
   addExactBounds(ajv)
