@@ -43,6 +43,7 @@ import {
   legacySchemasRoutes,
   registryNeighbourRoutes,
   registryRoutes,
+  rememberedDocumentChecks,
   type RegistryTables,
 } from './registry/index.js'
 import { BackgroundTasks } from './shared/index.js'
@@ -179,7 +180,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       config.inspection.organizationId ??
       config.bootstrap?.organizationId ??
       (await auth.firstOrganizationId())
-    const checkDocument = pooledSchemaDocumentCheck(costlyWork)
+    // A team's CI validates the same schemas at every run: their reports are remembered.
+    const checkDocument = rememberedDocumentChecks(pooledSchemaDocumentCheck(costlyWork))
     const registry = createRegistry({
       db: store.db.withTables<RegistryTables>(),
       checkDocument,

@@ -15,11 +15,14 @@ export async function load({
   url,
   method = 'GET',
   body,
+  /** Gives the body of each request (its count from 0) instead of one `body` for all. */
+  bodyOf,
   headers = {},
   duration = 10,
   connections = 10,
   amount,
 }) {
+  let sent = 0
   const latencies = []
   const result = await new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -30,6 +33,9 @@ export async function load({
         headers,
         connections,
         ...(amount === undefined ? { duration } : { amount }),
+        ...(bodyOf === undefined
+          ? {}
+          : { requests: [{ setupRequest: (request) => ({ ...request, body: bodyOf(sent++) }) }] }),
       },
       (error, finished) => (error ? reject(error) : resolve(finished)),
     )
