@@ -1,15 +1,18 @@
 // Compatibility engine over every consecutive pair of Iglu Central (old ⊆ new): median and p99
 // time per pair and the share decided. Baseline, measured in the same run: compiling and running
-// both schemas with the shared Ajv once per pair (the least any check must do).
+// both schemas once per pair with a validator built as the engine's (the least any check must do).
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { checkCompatibility } from '../dist/compatibility/check-compatibility.js'
+import {
+  checkCompatibility,
+  ENGINE_AJV_OPTIONS,
+} from '../dist/compatibility/check-compatibility.js'
 import { compileSchema, createAjv } from '../dist/iglu/ajv-factory.js'
 import { compareSchemaVer, parseSchemaVer } from '../dist/iglu/schema-ver.js'
 import { quantile } from './support/load.mjs'
 
-/** The validator the engine proves about; witnesses are checked with another. */
-const engineAjv = createAjv()
+/** The validator the engine proves about, as a server's worker threads build it and keep it. */
+const engineAjv = createAjv(ENGINE_AJV_OPTIONS)
 
 const root = new URL('../../shared/data/iglu-central/schemas', import.meta.url).pathname
 const limitArg = process.argv.indexOf('--limit')
@@ -45,7 +48,7 @@ for (let i = 1; i < schemas.length && pairs.length < limit; i++) {
     pairs.push([schemas[i - 1].schema, schemas[i].schema])
 }
 
-const ajv = createAjv()
+const ajv = createAjv(ENGINE_AJV_OPTIONS)
 const strip = ({ self, $schema, ...body }) => body
 const baseline = []
 const engine = []

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { checkCompatibility } from '../src/compatibility/check-compatibility.js'
+import { checkCompatibility, ENGINE_AJV_OPTIONS } from '../src/compatibility/check-compatibility.js'
 import { compileSchema, createAjv } from '../src/iglu/ajv-factory.js'
 import { bumpKind, parseSchemaVer } from '../src/iglu/schema-ver.js'
 import { loadIgluCentral, loadTestSuite } from './support/shared-data.js'
 
 /** The validator the engine proves about; witnesses are checked with another. */
-const engineAjv = createAjv()
+const engineAjv = createAjv(ENGINE_AJV_OPTIONS)
 
 const igluCentral = loadIgluCentral()
 const suite = loadTestSuite()

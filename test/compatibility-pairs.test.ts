@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { checkCompatibility } from '../src/compatibility/check-compatibility.js'
+import { checkCompatibility, ENGINE_AJV_OPTIONS } from '../src/compatibility/check-compatibility.js'
 import { compileSchema, createAjv } from '../src/iglu/ajv-factory.js'
 import { PAIRS, type Expected } from './fixtures/compatibility-pairs.js'
 
 /** The validator the engine proves about; witnesses are checked with another. */
-const engineAjv = createAjv()
+const engineAjv = createAjv(ENGINE_AJV_OPTIONS)
 
 const OUTCOME: Record<Expected, string> = { C: 'compatible', I: 'incompatible', U: 'undecidable' }
 const cases = PAIRS.flatMap(([name, a, b, forward, backward]) => [

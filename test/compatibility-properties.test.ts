@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { checkCompatibility } from '../src/compatibility/check-compatibility.js'
+import { checkCompatibility, ENGINE_AJV_OPTIONS } from '../src/compatibility/check-compatibility.js'
 import { compileSchema, createAjv } from '../src/iglu/ajv-factory.js'
 
 /** The validator the engine proves about; witnesses are checked with another. */
-const engineAjv = createAjv()
+const engineAjv = createAjv(ENGINE_AJV_OPTIONS)
 
 const ajv = createAjv()
 

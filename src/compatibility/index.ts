@@ -4,4 +4,8 @@ export type {
   CompatibilityOutcome,
   CompatibilityResult,
 } from './compatibility-result.js'
-export { checkCompatibility, type CompatibilityOptions } from './check-compatibility.js'
+export {
+  checkCompatibility,
+  ENGINE_AJV_OPTIONS,
+  type CompatibilityOptions,
+} from './check-compatibility.js'

@@ -1,5 +1,6 @@
 export {
   type Ajv,
+  type AjvOptions,
   ASSERTED_FORMATS,
   compileSchema,
   createAjv,
