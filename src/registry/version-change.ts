@@ -58,24 +58,25 @@ export async function versionChange(
   }
   if (previous === null) return null
   const migration = await schemaMigration(previous.schema, schema, checker)
-  const check = await checker.check(previous.schema, schema)
+  // `no-change`: the two differ at most in their root's annotations (a description edited), so
+  // they accept the same values, and the engine has nothing to decide.
+  const check =
+    migration.changeType === 'no-change' ? null : await checker.check(previous.schema, schema)
   const changeType: ChangeType =
     // A change the engine proves harmless is an addition whatever the property-level reading says.
-    check.outcome === 'compatible' && migration.changeType !== 'no-change'
-      ? 'minor'
-      : migration.changeType
+    check?.outcome === 'compatible' ? 'minor' : migration.changeType
   const given = BUMP_RANK[bumpKind(previous.version, next)]
   const misversioned = given < RANK[changeType]
   const onlyAdded =
     misversioned &&
-    check.outcome === 'incompatible' &&
+    check?.outcome === 'incompatible' &&
     (await breaksOnlyAddedProperties(previous.schema, schema, migration.migrations, checker))
   return {
     previousVersion: formatSchemaVer(previous.version),
     changeType,
     suggestedVersion: suggested(previous.version, changeType),
     misversioned,
-    ...(check.outcome === 'incompatible' ? { witness: check.witness } : {}),
+    ...(check?.outcome === 'incompatible' ? { witness: check.witness } : {}),
     ...(onlyAdded ? { breaksOnlyAddedProperties: true as const } : {}),
     migrations: migration.migrations,
   }
