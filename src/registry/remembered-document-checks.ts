@@ -41,8 +41,11 @@ export function rememberedDocumentChecks(
     sizeCalculation: weightOf,
   })
   return async (data, bodyText) => {
-    const source = bodyText === undefined ? `parsed:${JSON.stringify(data)}` : `text:${bodyText}`
-    const key = createHash('sha256').update(source, 'utf8').digest('base64')
+    // The text is hashed as it is (up to the API's 1 MiB body), not copied into a key first.
+    const key = createHash('sha256')
+      .update(bodyText === undefined ? 'parsed:' : 'text:')
+      .update(bodyText ?? JSON.stringify(data) ?? 'undefined', 'utf8')
+      .digest('base64')
     const kept = reports.get(key)
     if (kept !== undefined) return kept
     const checked = await check(data, bodyText)

@@ -147,11 +147,14 @@ const indexKeys = (event: GoodEvent): string[] => {
   return keys
 }
 
-/** A filter's index keys: a type's or a schema's as the events' own (their hashes already known). */
+/**
+ * A filter's index keys, written out for each query: the memos above are the collector's, and a
+ * reader asking for many values it never sees must not make it write its keys again.
+ */
 const filterKeys = (filter: GoodEventFilter): string[] => {
   const keys: string[] = []
-  if (filter.event_type != null) keys.push(typeKeys.get(filter.event_type))
-  if (filter.schema != null) keys.push(schemaKeys.get(filter.schema))
+  if (filter.event_type != null) keys.push(`type:${filter.event_type}`)
+  if (filter.schema != null) keys.push(`schema:${filter.schema}`)
   for (const context of filter.contexts ?? []) keys.push(`context:${context}`)
   return keys
 }
