@@ -53,17 +53,11 @@ const yamlOnFirstUse = {
 const chunks = new URL('../dist/chunks', import.meta.url).pathname
 rmSync(chunks, { recursive: true, force: true })
 
-await build({
-  entryPoints: { floe: new URL('../dist/main.js', import.meta.url).pathname },
-  outdir: new URL('../dist', import.meta.url).pathname,
-  outExtension: { '.js': '.mjs' },
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
+const common = {
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external,
   // jsonc-parser's main entry is a UMD module whose require() calls esbuild cannot follow.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   // CommonJS dependencies inside an ES module still call require() for Node's own modules.
@@ -73,5 +67,27 @@ await build({
   sourcemap: true,
   legalComments: 'none',
   logLevel: 'warning',
+}
+
+await build({
+  ...common,
+  entryPoints: { floe: new URL('../dist/main.js', import.meta.url).pathname },
+  outdir: new URL('../dist', import.meta.url).pathname,
+  outExtension: { '.js': '.mjs' },
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  external,
   plugins: [yamlOnFirstUse],
+})
+
+// The worker processes of costly work, one file too: each process then starts in about half the
+// time (~0.23 s against ~0.43 s on a slow machine), paid by the first request after an idle spell.
+await build({
+  ...common,
+  entryPoints: {
+    'costly-work.worker': new URL('../dist/workers/costly-work.worker.js', import.meta.url)
+      .pathname,
+  },
+  outdir: new URL('../dist', import.meta.url).pathname,
+  outExtension: { '.js': '.mjs' },
 })

@@ -128,7 +128,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
   const store = await createDb(config.db)
   let inspection: Inspection | null = null
   let eventsDatabase: Store | null = null
-  // A server starts its threads with itself, so the first costly request pays no thread start-up.
+  // A server starts its worker processes with itself, so the first costly request pays no start-up.
   const costlyWork = new CostlyWorkPool(config.workers)
   try {
     const warm = config.workers.eager ? costlyWork.warmUp() : Promise.resolve()

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
  */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
-/** The build: the worker threads' code, the inspector's files, the database template. */
+/** The build: the worker processes' code, the inspector's files, the database template. */
 export const BUILD_DIR = path.join(PACKAGE_ROOT, 'dist')
 
 /** The modules as they run: the TypeScript sources under vitest, else the build. */

@@ -113,7 +113,7 @@ describe('architecture', () => {
       file.includes(path.sep) ? (file.split(path.sep)[0] ?? null) : null
     const reachingIn: string[] = []
     for (const { file, text } of files) {
-      // A worker thread's entry imports only what it runs: a context's index would load the server.
+      // A worker's entry imports only what it runs: a context's index would load the server.
       if (file.endsWith('.worker.ts')) continue
       for (const match of text.matchAll(/^(?:import|export)[^'"]*?from\s+'(\.[^']+)'/gm)) {
         const target = path.normalize(path.join(path.dirname(file), match[1]!))

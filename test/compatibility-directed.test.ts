@@ -7,7 +7,7 @@ import { candidateValues } from '../src/compatibility/witness-search.js'
 import { isFullTier } from './support/fuzz-settings.js'
 
 /**
- * The validator the engine proves about, as the server's worker threads make it (ENGINE_AJV_OPTIONS:
+ * The validator the engine proves about, as the server's worker processes make it (ENGINE_AJV_OPTIONS:
  * flat code, no tidying pass); witnesses are checked with another.
  */
 const engineAjv = createAjv(ENGINE_AJV_OPTIONS)

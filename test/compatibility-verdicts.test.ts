@@ -13,7 +13,7 @@ import type { VerdictTables } from './support/all-tables.js'
 // Issue 25, item 2: verdicts outlive the process that computed them (a list of tracking scenarios
 // after a restart reads them), and never the code of the engine that made them.
 
-const workers = { threads: 1, eager: false, timeoutMs: 10_000, memoryMb: 256, maxQueue: 10 }
+const workers = { processes: 1, eager: false, timeoutMs: 10_000, memoryMb: 256, maxQueue: 10 }
 const candidate = {
   type: 'object',
   properties: { a: { type: 'string', maxLength: 5 } },

@@ -16,7 +16,7 @@ const ajv = createAjv()
 
 /**
  * The compatibility engine, run in process, which the test can hold in the middle of a check:
- * what another request does meanwhile is what a slow check (in a worker thread) lets it do.
+ * what another request does meanwhile is what a slow check (in a worker process) lets it do.
  */
 function heldChecker() {
   let hold: Promise<void> | null = null
@@ -48,7 +48,7 @@ function heldChecker() {
 }
 
 // A deployment's change is measured before the structure's lock is taken (the check may take
-// seconds in a worker thread). A DEV patch made meanwhile used to reach PROD under the verdict of
+// seconds in a worker process). A DEV patch made meanwhile used to reach PROD under the verdict of
 // the content it replaced: a breaking change in PROD as an addition, for ever (an audit found it
 // on PostgreSQL, 4 times in 12).
 describe.each(backends)('deployments checked while others deploy, on $name', (backend) => {

@@ -30,7 +30,7 @@ describe('a hostile corpus against a live server (issue 25)', () => {
     server = await startTestApp({
       ...testConfig(),
       compatibility: { maxMillis: 150 },
-      workers: { threads: 2, eager: true, timeoutMs: 2_000, memoryMb: 256, maxQueue: 1_000 },
+      workers: { processes: 2, eager: true, timeoutMs: 2_000, memoryMb: 256, maxQueue: 1_000 },
     })
     admin = await bootstrapAdmin(server)
     // Threads up before measuring: their start-up is not what this test is about.
@@ -234,7 +234,7 @@ describe('a hostile corpus against a live server (issue 25)', () => {
     ).toEqual(expect.arrayContaining(Object.keys(events)))
   })
 
-  it('validates events of a schema at the size limits in a worker thread, without stalling the collector', async () => {
+  it('validates events of a schema at the size limits in a worker process, without stalling the collector', async () => {
     // 1 000 properties (the limit): compiling it would hold the event loop for 230–420 ms here.
     const widest = objectSchema(
       'com.hostile',
@@ -288,7 +288,7 @@ describe('a hostile corpus against a live server (issue 25)', () => {
     }
   })
 
-  it('validates a large document in a worker thread, where an error for each item and branch would stall the collector', async () => {
+  it('validates a large document in a worker process, where an error for each item and branch would stall the collector', async () => {
     // A light schema (no worker for it), but each of 40 000 items breaks 50 branches: with every
     // error reported, 2 million errors, which held the event loop 0.5 s.
     const branches = objectSchema('com.hostile', 'branches', '1-0-0', {
@@ -324,7 +324,7 @@ describe('a hostile corpus against a live server (issue 25)', () => {
     expect(rows).toHaveLength(1)
     // Its errors, or the worker's limit when they took longer (2 s here): either way a bad row.
     const says =
-      /\$\.a\[0\]: integer found, string expected|could not be validated in a worker thread/
+      /\$\.a\[0\]: integer found, string expected|could not be validated in a worker process/
     expect(says.test(rows[0] ?? ''), (rows[0] ?? '').slice(-600)).toBe(true)
   })
 })

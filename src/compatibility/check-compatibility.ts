@@ -27,7 +27,7 @@ export interface CompatibilityOptions {
 }
 
 /**
- * The validator a server's checks prove about (the worker threads', and the benchmark's). With
+ * The validator a server's checks prove about (the worker processes', and the benchmark's). With
  * allErrors its generated code is flat rather than nested per property: a 1 000-property schema
  * compiles in a fifth of the time, and never deep enough to overflow the stack. Without Ajv's pass
  * that tidies the generated code: a check compiles both schemas and the subschemas it meets, and

@@ -1,28 +1,28 @@
-/** The worker pool's limits, from the environment: threads, time and memory of costly work. */
+/** The worker pool's limits, from the environment: processes, time and memory of costly work. */
 import { boundedInteger, type Pick } from './config-values.js'
 import { availableParallelism } from 'node:os'
 
 /** Limits of the pool that runs costly user-supplied work off the event loop. */
 export interface CostlyWorkLimits {
-  /** Worker threads, kept once started. */
-  readonly threads: number
-  /** Start the threads with the pool, or at its first task (the default: a server that never needs them never pays for them). */
+  /** Worker processes, kept once started. */
+  readonly processes: number
+  /** Start the processes with the pool, or at its first task (the default: a server that never needs them never pays for them). */
   readonly eager: boolean
   /**
-   * Milliseconds without a task after which the threads stop (each holds tens of MB); the next task
+   * Milliseconds without a task after which the processes stop (each holds tens of MB); the next task
    * starts them again. Infinity keeps them.
    */
   readonly idleMs?: number
-  /** Running time a task may take, in milliseconds (waiting for a thread not counted); past it the worker is replaced. */
+  /** Running time a task may take, in milliseconds (waiting for a process not counted); past it the process is replaced. */
   readonly timeoutMs: number
-  /** Old-generation heap of one worker, in MB; past it the worker dies and is replaced. */
+  /** Old-generation heap of one worker process, in MB; past it the process dies and is replaced. */
   readonly memoryMb: number
-  /** Tasks waiting for a thread, at most; more are answered at once as stopped (queue). */
+  /** Tasks waiting for a process, at most; more are answered at once as stopped (queue). */
   readonly maxQueue: number
 }
 
 export const DEFAULT_COSTLY_WORK_LIMITS: CostlyWorkLimits = {
-  threads: Math.max(1, Math.min(2, availableParallelism())),
+  processes: Math.max(1, Math.min(2, availableParallelism())),
   eager: false,
   idleMs: 30_000,
   timeoutMs: 2_000,
@@ -30,11 +30,22 @@ export const DEFAULT_COSTLY_WORK_LIMITS: CostlyWorkLimits = {
   maxQueue: 1_000,
 }
 
-/** FLOE_WORKER_THREADS, FLOE_WORKER_IDLE_MS, FLOE_WORKER_TIMEOUT_MS, FLOE_WORKER_MEMORY_MB and FLOE_WORKER_QUEUE. */
+/** FLOE_WORKER_PROCESSES (or its older name FLOE_WORKER_THREADS), FLOE_WORKER_IDLE_MS, FLOE_WORKER_TIMEOUT_MS, FLOE_WORKER_MEMORY_MB and FLOE_WORKER_QUEUE. */
 export function parseCostlyWork(pick: Pick, problems: string[]): CostlyWorkLimits {
   const defaults = DEFAULT_COSTLY_WORK_LIMITS
   return {
-    threads: boundedInteger(pick, 'FLOE_WORKER_THREADS', defaults.threads, 1, 64, problems),
+    processes: boundedInteger(
+      pick,
+      // The workers were threads once: a deployment that still names them so keeps its setting.
+      pick(undefined, 'FLOE_WORKER_PROCESSES') === undefined &&
+        pick(undefined, 'FLOE_WORKER_THREADS') !== undefined
+        ? 'FLOE_WORKER_THREADS'
+        : 'FLOE_WORKER_PROCESSES',
+      defaults.processes,
+      1,
+      64,
+      problems,
+    ),
     eager: false,
     idleMs: boundedInteger(
       pick,

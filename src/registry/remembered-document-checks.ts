@@ -26,7 +26,7 @@ function weightOf(check: SchemaDocumentCheck & { kind: 'report' }): number {
 /**
  * `check`, remembering its reports by the request's text: a team's CI validates the same schemas
  * again at every run, and a report is a pure function of the document (the draft-04 meta-schema,
- * Iglu's rules, the linters, whether it compiles), which costs a worker thread milliseconds to
+ * Iglu's rules, the linters, whether it compiles), which costs a worker process milliseconds to
  * compile. Only reports are kept: a refusal for lack of time or of room in the pool is asked again.
  * Keyed by the SHA-256 of the text as sent (or of the parsed document's JSON when there is none),
  * so that two requests share a report only when they sent the same bytes.

@@ -50,7 +50,7 @@ export function createScenarioReferences(deps: {
             : (await deps.compatibility.check(eventSchema, schema)).outcome,
       }
     }
-    // A few checks at once, so that the worker pool's threads share them (one after the other,
+    // A few checks at once, so that the worker pool's processes share them (one after the other,
     // a thousand scenarios took 16–21 s).
     return inBatchesBetweenTurns(scenarios, CHECKS_AT_ONCE, reference)
   }

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CostlyWorkPool } from './costly-work-pool.js'
 import { createPooledCompatibilityChecker } from './pooled-compatibility.js'
@@ -21,7 +22,7 @@ describe('the costly work pool', () => {
 
   it('stops a task past its time limit, replaces the worker, and answers the next task', async () => {
     pool = new CostlyWorkPool({
-      threads: 1,
+      processes: 1,
       eager: false,
       timeoutMs: 300,
       memoryMb: 256,
@@ -51,16 +52,16 @@ describe('the costly work pool', () => {
     })
   })
 
-  it('stops its threads once idle, and starts them again for the next task', async () => {
+  it('stops its processes once idle, and starts them again for the next task', async () => {
     pool = new CostlyWorkPool({
-      threads: 1,
+      processes: 1,
       eager: false,
       idleMs: 200,
       timeoutMs: 10_000,
       memoryMb: 256,
       maxQueue: 10,
     })
-    expect(pool.liveThreads).toBe(0)
+    expect(pool.liveWorkers).toBe(0)
     const task = {
       kind: 'compatibility',
       candidate: { type: 'integer' },
@@ -68,10 +69,10 @@ describe('the costly work pool', () => {
       budget: {},
     } as const
     expect(await pool.run(task)).toMatchObject({ kind: 'finished' })
-    expect(pool.liveThreads).toBe(1)
+    expect(pool.liveWorkers).toBe(1)
     const idlePool = pool
     await pollUntil(
-      async () => idlePool.liveThreads,
+      async () => idlePool.liveWorkers,
       (n) => n === 0,
       'the idle threads to stop',
     )
@@ -83,7 +84,7 @@ describe('the costly work pool', () => {
 
   it('counts only running time against the limit: a task waiting behind a stopped one still finishes', async () => {
     pool = new CostlyWorkPool({
-      threads: 1,
+      processes: 1,
       eager: true,
       timeoutMs: 800,
       memoryMb: 256,
@@ -105,7 +106,7 @@ describe('the costly work pool', () => {
 
   it('stops a task past its memory limit without taking the process down', async () => {
     pool = new CostlyWorkPool({
-      threads: 1,
+      processes: 1,
       eager: false,
       timeoutMs: 120_000,
       memoryMb: 32,
@@ -131,9 +132,27 @@ describe('the costly work pool', () => {
     })
   })
 
+  it('survives a task that makes V8 abort its process, naming the memory limit, and answers the next task', async () => {
+    // The same task in a worker thread aborts the server itself: ~0.3 s of string doubling.
+    pool = new CostlyWorkPool(
+      { processes: 1, eager: false, timeoutMs: 60_000, memoryMb: 64, maxQueue: 10 },
+      fileURLToPath(
+        new URL('../../test/fixtures/workers/doubling-strings.worker.mjs', import.meta.url),
+      ),
+    )
+    const [stopped, queued] = await Promise.all([
+      pool.run({ kind: 'design-schema', schema: {}, field: 'event.schema' }),
+      pool.run({ kind: 'ping' }),
+    ])
+    expect(stopped).toMatchObject({ kind: 'stopped', limit: 'memory' })
+    expect(stopped.kind === 'stopped' && stopped.detail).toContain('64 MB')
+    expect(queued).toEqual({ kind: 'finished', answer: { kind: 'pong' } })
+    expect(pool.liveWorkers).toBe(1)
+  })
+
   it('answers at once, as stopped (queue), past its queue', async () => {
     pool = new CostlyWorkPool({
-      threads: 1,
+      processes: 1,
       eager: false,
       timeoutMs: 300,
       memoryMb: 256,
@@ -156,7 +175,7 @@ describe('the costly work pool', () => {
 describe('compatibility checks in the pool', () => {
   it('turn a stopped check into undecidable with a budget reason, and keep each verdict by content', async () => {
     const pool = new CostlyWorkPool({
-      threads: 1,
+      processes: 1,
       eager: false,
       timeoutMs: 300,
       memoryMb: 256,

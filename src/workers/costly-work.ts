@@ -3,7 +3,7 @@ import type { ValidationVerdict } from '../inspection/index.js'
 import type { SchemaDocumentCheck } from '../registry/index.js'
 import type { DesignSchemaProblem } from '../iglu/index.js'
 
-/** One piece of costly work on user-supplied schemas, as it crosses to a worker thread. */
+/** One piece of costly work on user-supplied schemas, as it crosses to a worker process. */
 export type CostlyTask =
   | {
       readonly kind: 'compatibility'

@@ -1,4 +1,3 @@
-import type { MessagePort } from 'node:worker_threads'
 import { checkCompatibility, ENGINE_AJV_OPTIONS } from '../compatibility/check-compatibility.js'
 import { createAjv, type Ajv } from '../iglu/ajv-factory.js'
 import { exactJsonText, parseJsonExactly, placeValue } from '../iglu/exact-numbers.js'
@@ -6,6 +5,7 @@ import { designSchemaProblem } from '../iglu/design-schema.js'
 import { SchemaTooDeepError } from '../registry/registry.errors.js'
 import { checkSchemaDocument } from '../registry/schema-validation.js'
 import type { CostlyAnswer, CostlyTask, JsonPathFound } from './costly-work.js'
+import { serveTasks } from './process-tasks.js'
 import {
   selectKeepingTexts,
   selectPointers,
@@ -55,16 +55,10 @@ function selections(
   })
 }
 
-// This module runs in the pool's worker threads only.
-
-/** A task as it crosses to a worker, with the port on which the worker says it has started. */
-export interface TaskEnvelope {
-  readonly task: CostlyTask
-  readonly started: MessagePort
-}
+// This module runs in the pool's worker processes only.
 
 /**
- * A validator kept for the thread's next tasks, as long as a task leaves nothing behind in it: user
+ * A validator kept for the process's next tasks, as long as a task leaves nothing behind in it: user
  * schemas may declare ids that must never meet another request's schemas, so an instance that
  * holds more schemas or references after a task than before is dropped. Reuse spares recompiling
  * the meta-schema for every task (about ten times the cost of checking a small schema).
@@ -148,9 +142,4 @@ function answer(task: CostlyTask): CostlyAnswer {
   }
 }
 
-/** The pool's entry point: one task in, one answer out; a throw becomes a rejected task. */
-export default function runCostlyTask(envelope: TaskEnvelope): CostlyAnswer {
-  envelope.started.postMessage('started')
-  envelope.started.close()
-  return answer(envelope.task)
-}
+serveTasks(answer)

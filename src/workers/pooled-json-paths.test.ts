@@ -8,7 +8,7 @@ import { pooledJsonPaths } from './pooled-json-paths.js'
 
 describe('JSONPaths in the worker pool', () => {
   const pool = new CostlyWorkPool({
-    threads: 1,
+    processes: 1,
     eager: false,
     timeoutMs: 30_000,
     memoryMb: 256,

@@ -25,7 +25,7 @@ describe('event data validated in the worker pool', () => {
 
   it('answers as the event loop would, the bounds and the values compared as written', async () => {
     pool = new CostlyWorkPool({
-      threads: 1,
+      processes: 1,
       eager: false,
       timeoutMs: 10_000,
       memoryMb: 256,
@@ -53,7 +53,7 @@ describe('event data validated in the worker pool', () => {
   it('makes the data invalid, naming the limit, when the pool stops the task', async () => {
     // Compiling 1 000 properties takes far longer than a millisecond.
     pool = new CostlyWorkPool({
-      threads: 1,
+      processes: 1,
       eager: false,
       timeoutMs: 1,
       memoryMb: 256,

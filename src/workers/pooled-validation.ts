@@ -12,7 +12,7 @@ import type { CostlyWorkPool } from './costly-work-pool.js'
  * limit: the event becomes a bad row that says why, as when its patterns cost too much to match.
  */
 export function pooledValidation(pool: CostlyWorkPool): OffloadedValidation {
-  // A heavy schema's text is written once: a thread that compiled it recognises it by its text.
+  // A heavy schema's text is written once: a process that compiled it recognises it by its text.
   const schemaTexts = new WeakMap<object, string>()
   return async (schema, data) => {
     let schemaText = schemaTexts.get(schema)
@@ -30,7 +30,7 @@ export function pooledValidation(pool: CostlyWorkPool): OffloadedValidation {
     const why =
       outcome.kind === 'stopped' ? outcome.detail : `unexpected answer ${outcome.answer.kind}`
     return invalidDocument(
-      `$: the data could not be validated in a worker thread (a large schema or document): ${why}`,
+      `$: the data could not be validated in a worker process (a large schema or document): ${why}`,
       UNUSABLE_SCHEMA_KEYWORD,
     )
   }

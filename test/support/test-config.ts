@@ -55,7 +55,7 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
     // Generous, so that a slow CI machine cannot turn a decided check into "undecidable (budget)".
     compatibility: { maxMillis: 60_000 },
     workers: {
-      threads: 2,
+      processes: 2,
       eager: false,
       timeoutMs: 10_000,
       memoryMb: 256,

@@ -32,7 +32,7 @@ export const isUnusableSchemaReport = (report: DataReport) =>
   report.keyword === UNUSABLE_SCHEMA_KEYWORD && report.path === '$'
 
 /**
- * Documents of more nodes than this are validated in a worker thread when one is at hand: with
+ * Documents of more nodes than this are validated in a worker process when one is at hand: with
  * all errors reported, invalid data builds an error per item and branch before the first 50 are
  * kept (an `anyOf` of 50 branches over a 400 kB array: 10 million errors, 1.8 s, 1 GB).
  */

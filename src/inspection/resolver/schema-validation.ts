@@ -34,14 +34,14 @@ const schemaKeyOf = (uri: string) =>
 const MAX_VALIDATORS = 2000
 
 /**
- * Schemas that weigh more (see `schemaWeight`) are compiled and used in a worker thread, when
+ * Schemas that weigh more (see `schemaWeight`) are compiled and used in a worker process, when
  * validation is given one: compiling one on the event loop would hold it for a tenth of a second
  * or more (a schema at the published size limits: 230–420 ms on the 2-core machine). Iglu
  * Central's heaviest schema weighs 989 and compiles in ~30 ms.
  */
 export const MAX_EVENT_LOOP_SCHEMA_WEIGHT = 1_200
 
-/** Data against a schema, in a worker thread: the pool's verdict, or why there is none. */
+/** Data against a schema, in a worker process: the pool's verdict, or why there is none. */
 export type OffloadedValidation = (
   schema: Record<string, unknown>,
   data: unknown,
@@ -102,7 +102,7 @@ class CompileTurns {
 
 /**
  * Validation against schemas from the resolver, with the shared Ajv factory; compiled validators
- * are reused. A schema first met is compiled in a turn of its own, or in a worker thread when it
+ * are reused. A schema first met is compiled in a turn of its own, or in a worker process when it
  * is heavy and `offload` is given.
  */
 export function createSchemaValidation(
@@ -214,7 +214,7 @@ export function createSchemaValidation(
       if (resolution?.kind !== 'found') return undefined
       const already = knownAlready(resolution.schema)
       if (already === undefined || already.kind === 'in-thread') return undefined
-      // A large document goes to a worker thread: not at once.
+      // A large document goes to a worker process: not at once.
       if (already.kind === 'compiled' && options.offload !== undefined && isLargeDocument(data))
         return undefined
       return judged(already, resolution.schema, data) as ValidationVerdict

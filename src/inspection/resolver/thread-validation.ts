@@ -9,9 +9,9 @@ import {
   type Validate,
 } from './validation-verdict.js'
 
-// This module runs in the costly-work pool's worker threads: each keeps the validators it compiled.
+// This module runs in the costly-work pool's worker processes: each keeps the validators it compiled.
 
-/** Validators a thread keeps, by schema text: schemas this heavy are few. */
+/** Validators a process keeps, by schema text: schemas this heavy are few. */
 const KEPT_VALIDATORS = 16
 
 const meter = new PatternCostMeter(PATTERN_WORK_PER_DOCUMENT)

@@ -193,7 +193,7 @@ describe('the entities of an answer', () => {
       `{"schema":"${OUTPUT}","data":12345678901234567890}`,
     ]
     expect(written(answerEntities(config, answer))).toEqual(expected)
-    // As a worker thread's selections arrive: JSON text read back, the items' texts kept by index.
+    // As a worker process's selections arrive: JSON text read back, the items' texts kept by index.
     const crossed = [
       '[9007199254740993]',
       '[1,12345678901234567890]',

@@ -180,7 +180,7 @@ export const CACHED_ANSWERS_MAX_CHARS = 64 * 1_048_576
 
 /**
  * The entities of an answer, one per output; every output that finds nothing is a failure.
- * `selected` gives each output's selection when it was made elsewhere (a worker thread).
+ * `selected` gives each output's selection when it was made elsewhere (a worker process).
  */
 export function answerEntities(
   config: ApiRequestConfig,
@@ -275,7 +275,7 @@ export function requestFor(
 
 /**
  * The step: the outputs' entities go first in derived_contexts; each failing output is a failure.
- * JSONPaths that would walk a large entity or answer run through `offload` (a worker thread).
+ * JSONPaths that would walk a large entity or answer run through `offload` (a worker process).
  */
 export function createApiRequestStep(
   config: ApiRequestConfig,

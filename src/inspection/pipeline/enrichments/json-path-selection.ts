@@ -5,10 +5,10 @@ import { placeValue, RoundedNumberText, writtenNumberAt } from '../../../iglu/in
  * JSONPath as the SQL and API enrichments use it (jsonpath-plus, its safe evaluator), and how its
  * cost is kept off the event loop: a path that only names its way down costs the same whatever
  * the document; any other (`..`, `*`, filters, slices) walks it, so over a document of more than
- * INLINE_VALUES values it runs in a worker thread instead (`OffloadedSelect`).
+ * INLINE_VALUES values it runs in a worker process instead (`OffloadedSelect`).
  */
 
-/** Values a walking JSONPath may visit on the event loop: a larger document goes to a worker thread. */
+/** Values a walking JSONPath may visit on the event loop: a larger document goes to a worker process. */
 export const INLINE_VALUES = 2000
 
 /** Per path, what it selected in the document, or why it could not. */
@@ -84,7 +84,7 @@ export function selectKeepingTexts(path: string, json: unknown): unknown[] {
   )
 }
 
-/** A selection as it crosses threads: its numbers' texts, when written, kept by the array. */
+/** A selection as it crosses to and from a worker process: its numbers' texts, when written, kept by the array. */
 export function selectionKeepingTexts(found: readonly unknown[]): unknown[] {
   return found.map((value, at) => {
     const text = typeof value === 'number' ? writtenNumberAt(found, at) : undefined
