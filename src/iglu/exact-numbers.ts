@@ -237,7 +237,7 @@ export function writtenNumbersIn(value: unknown): WrittenNumber[] {
 
 /**
  * `JSON.stringify(value, null, space)`, with each number kept as written in that form: what
- * {@link parseJsonExactly} reads back into the same value, in a worker thread say.
+ * {@link parseJsonExactly} reads back into the same value, in a worker process say.
  */
 export function exactJsonText(value: unknown, space?: number): string {
   if (writtenNumbersIn(value).length === 0) return JSON.stringify(value, null, space)
