@@ -78,7 +78,11 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
 
   describeEventStoreContract(
     `PostgreSQL (${backend.name}), payloads written together`,
-    (options = {}) => emptyStore({ groupsWrites: true }, options.answerPage),
+    (options = {}) =>
+      emptyStore(
+        { groupsWrites: backend.name === 'postgres' ? 'server' : 'embedded' },
+        options.answerPage,
+      ),
   )
 
   it('reuses the space of deleted events once a cleanup vacuums, where the table grew by every event written', async () => {
@@ -274,7 +278,9 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
   })
 
   it('writes payloads that arrive during a write together after it, in order; a refused one fails alone', async () => {
-    const events = await emptyStore({ groupsWrites: true })
+    const events = await emptyStore({
+      groupsWrites: backend.name === 'postgres' ? 'server' : 'embedded',
+    })
     await whileRowsWithPoisonAreRefused(async () => {
       const payload = (...appIds: string[]) => ({
         good: appIds.map((appId) => aGoodEvent({ appId })),

@@ -59,7 +59,7 @@ export async function openEventStore(
     await own?.close()
   }
   // A database of the events' own is a server's (`storage.url`). PGlite has no autovacuum, and
-  // one connection, on which each write waits for the one before it.
+  // one connection; on either, payloads are written one after the other, those that wait together.
   const embedded = own === null && deps.databaseIsEmbedded === true
   try {
     if (own !== null) await migrateToLatest(own.db)
@@ -67,7 +67,7 @@ export async function openEventStore(
       db: (own?.db ?? deps.database).withTables<InspectionTables>(),
       now: deps.now,
       vacuums: embedded,
-      groupsWrites: embedded,
+      groupsWrites: embedded ? 'embedded' : 'server',
       onWritten: (bytes, written) => retention?.written(bytes, written),
     })
     retention = startEventRetention({
