@@ -65,6 +65,20 @@ describe('the process pool', () => {
     expect(broken.size).toBe(0)
   })
 
+  it('answers a task that arrives while its processes stop, with a new process', async () => {
+    const echo = new ProcessPool({
+      entryPoint: fixture('echo.worker.mjs'),
+      processes: 1,
+      execArgv: [],
+    })
+    pool = echo
+    expect(await echo.run('first', limits)).toEqual({ kind: 'answered', answer: 'first' })
+    const stopping = echo.stopAll()
+    expect(await echo.run('second', limits)).toEqual({ kind: 'answered', answer: 'second' })
+    await stopping
+    expect(echo.size).toBe(1)
+  })
+
   it('ends the tasks running and waiting as closed when it closes', async () => {
     pool = new ProcessPool({ entryPoint: fixture('echo.worker.mjs'), processes: 1, execArgv: [] })
     const running = pool.run('spin', limits)

@@ -48,6 +48,8 @@ interface Worker<T, A> {
   job: Job<T, A> | null
   stderr: string
   gone: boolean
+  /** Stopped by the pool (`stopAll`, `close`), not dead of itself. */
+  stopped: boolean
   readonly exited: Promise<void>
 }
 
@@ -104,7 +106,13 @@ export class ProcessPool<T, A> {
   /** Stops every process (a task still running ends as `died`); the next task starts them again. */
   async stopAll(): Promise<void> {
     const workers = [...this.#workers]
-    for (const worker of workers) worker.child.kill('SIGKILL')
+    // Out of the pool at once: a task that arrives while they exit gets a new process, never one
+    // of these.
+    this.#workers.clear()
+    for (const worker of workers) {
+      worker.stopped = true
+      worker.child.kill('SIGKILL')
+    }
     await Promise.all(workers.map((worker) => worker.exited))
   }
 
@@ -167,6 +175,7 @@ export class ProcessPool<T, A> {
       job: null,
       stderr: '',
       gone: false,
+      stopped: false,
       exited: new Promise((resolve) => (exited = resolve)),
     }
     this.#workers.add(worker)
@@ -224,7 +233,7 @@ export class ProcessPool<T, A> {
     if (worker.job !== null) worker.job.settle(died)
     // A process that died before it could take tasks (its code would not load) fails the oldest
     // waiting task, so that a broken entry point cannot start processes without end.
-    else if (!worker.ready) this.#queue.shift()?.settle(died)
+    else if (!worker.ready && !worker.stopped) this.#queue.shift()?.settle(died)
     worker.job = null
     this.#dispatch()
   }
