@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 
 /** The methods a path may answer, in the order an `Allow` header lists them. */
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
@@ -9,7 +9,7 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
  * `OPTIONS` is listed when another method is, never alone: the collector answers a preflight on
  * any path.
  */
-export function allowedMethods(request: FastifyRequest): string[] {
+function allowedMethods(request: FastifyRequest): string[] {
   const server = request.server
   const url = request.url
   const answers = (method: string) => server.findRoute({ method, url }) !== null
@@ -19,6 +19,21 @@ export function allowedMethods(request: FastifyRequest): string[] {
   return allowed
 }
 
-/** The sentence of a 405: which method the path does not take, and which it does. */
-export const methodNotAllowedMessage = (request: FastifyRequest, allowed: readonly string[]) =>
-  `${request.method} is not allowed on ${request.url.split('?')[0] ?? request.url}: it takes ${allowed.join(', ')}`
+/**
+ * Answers 405 with `Allow` when the path of a request nothing answered takes other methods, the body
+ * made by `bodyOf` from the sentence that says so (each API words its errors its own way); null
+ * when the request is a 404.
+ */
+export function refuseOtherMethod(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  bodyOf: (message: string) => unknown,
+): FastifyReply | null {
+  const allowed = allowedMethods(request)
+  if (allowed.length === 0) return null
+  const path = request.url.split('?')[0] ?? request.url
+  return reply
+    .code(405)
+    .header('allow', allowed.join(', '))
+    .send(bodyOf(`${request.method} is not allowed on ${path}: it takes ${allowed.join(', ')}`))
+}

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
-import { allowedMethods, methodNotAllowedMessage } from './allowed-methods.js'
+import { refuseOtherMethod } from './allowed-methods.js'
 import { allowedValuesIssue } from '../iglu/index.js'
 import { DomainError } from '../shared/index.js'
 import { STATUS_BY_DOMAIN_KIND } from './error-status.js'
@@ -112,23 +112,12 @@ export function registerEnvelopeErrorHandling(
   })
 
   app.setNotFoundHandler((request, reply) => {
-    const allowed = allowedMethods(request)
-    if (allowed.length > 0)
-      return reply
-        .code(405)
-        .header('allow', allowed.join(', '))
-        .send({
-          data: [],
-          includes: [],
-          errors: [
-            {
-              type: 'Error',
-              code: 'MethodNotAllowed',
-              title: methodNotAllowedMessage(request, allowed),
-              source: 'method',
-            },
-          ],
-        })
+    const refused = refuseOtherMethod(request, reply, (title) => ({
+      data: [],
+      includes: [],
+      errors: [{ type: 'Error', code: 'MethodNotAllowed', title, source: 'method' }],
+    }))
+    if (refused !== null) return refused
     const path = request.url.split('?')[0] ?? request.url
     return reply.code(404).send({
       data: [],

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { DomainError } from '../shared/index.js'
 import { allowedValuesIssue, validationIssueText } from '../iglu/index.js'
-import { allowedMethods, methodNotAllowedMessage } from './allowed-methods.js'
+import { refuseOtherMethod } from './allowed-methods.js'
 import type { ErrorBody } from './error-body.schema.js'
 import { codeForClientStatus, STATUS_BY_DOMAIN_KIND } from './error-status.js'
 
@@ -46,15 +46,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
   })
 
   app.setNotFoundHandler((request, reply) => {
-    const allowed = allowedMethods(request)
-    if (allowed.length > 0)
-      return reply
-        .code(405)
-        .header('allow', allowed.join(', '))
-        .send({
-          message: methodNotAllowedMessage(request, allowed),
-          code: 'METHOD_NOT_ALLOWED',
-        } satisfies ErrorBody)
+    const refused = refuseOtherMethod(
+      request,
+      reply,
+      (message) => ({ message, code: 'METHOD_NOT_ALLOWED' }) satisfies ErrorBody,
+    )
+    if (refused !== null) return refused
     const path = request.url.split('?')[0] ?? request.url
     return reply.code(404).send({
       message: `Route ${request.method} ${path} not found`,

@@ -6,6 +6,8 @@ import { ProcessPool } from './process-pool.js'
 const fixture = (name: string) =>
   fileURLToPath(new URL(`../../test/fixtures/workers/${name}`, import.meta.url))
 const limits = { runningMs: 30_000, waitMs: 30_000 }
+const poolOf = (entry: string, processes: number) =>
+  new ProcessPool<unknown, unknown>({ entryPoint: fixture(entry), processes, execArgv: [] })
 
 describe('the process pool', () => {
   let pool: ProcessPool<unknown, unknown> | undefined
@@ -14,11 +16,7 @@ describe('the process pool', () => {
   })
 
   it('answers tasks in arrival order with as many processes as it may start', async () => {
-    const echo = new ProcessPool({
-      entryPoint: fixture('echo.worker.mjs'),
-      processes: 2,
-      execArgv: [],
-    })
+    const echo = poolOf('echo.worker.mjs', 2)
     pool = echo
     const tasks = Array.from({ length: 7 }, (_, i) => ({ i, nested: new Map([[i, [i]]]) }))
     const ends = await Promise.all(tasks.map((task) => echo.run(task, limits)))
@@ -27,7 +25,7 @@ describe('the process pool', () => {
   })
 
   it("answers a task's throw as its failure, and one that cannot cross as a failure too", async () => {
-    pool = new ProcessPool({ entryPoint: fixture('echo.worker.mjs'), processes: 1, execArgv: [] })
+    pool = poolOf('echo.worker.mjs', 1)
     expect(await pool.run('throw', limits)).toEqual({
       kind: 'failed',
       message: 'RangeError: told to throw',
@@ -41,7 +39,7 @@ describe('the process pool', () => {
   })
 
   it('kills a task past its running time, and the next task gets a new process', async () => {
-    pool = new ProcessPool({ entryPoint: fixture('echo.worker.mjs'), processes: 1, execArgv: [] })
+    pool = poolOf('echo.worker.mjs', 1)
     const [spun, next] = await Promise.all([
       pool.run('spin', { runningMs: 200, waitMs: 30_000 }),
       pool.run('next', limits),
@@ -51,11 +49,7 @@ describe('the process pool', () => {
   })
 
   it('fails the tasks of an entry point that cannot load, one start each, without starting processes without end', async () => {
-    const broken = new ProcessPool({
-      entryPoint: fixture('broken.worker.mjs'),
-      processes: 2,
-      execArgv: [],
-    })
+    const broken = poolOf('broken.worker.mjs', 2)
     pool = broken
     const ends = await Promise.all([1, 2, 3].map((task) => broken.run(task, limits)))
     for (const end of ends) {
@@ -66,11 +60,7 @@ describe('the process pool', () => {
   })
 
   it('answers a task that arrives while its processes stop, with a new process', async () => {
-    const echo = new ProcessPool({
-      entryPoint: fixture('echo.worker.mjs'),
-      processes: 1,
-      execArgv: [],
-    })
+    const echo = poolOf('echo.worker.mjs', 1)
     pool = echo
     expect(await echo.run('first', limits)).toEqual({ kind: 'answered', answer: 'first' })
     const stopping = echo.stopAll()
@@ -80,7 +70,7 @@ describe('the process pool', () => {
   })
 
   it('ends the tasks running and waiting as closed when it closes', async () => {
-    pool = new ProcessPool({ entryPoint: fixture('echo.worker.mjs'), processes: 1, execArgv: [] })
+    pool = poolOf('echo.worker.mjs', 1)
     const running = pool.run('spin', limits)
     const waiting = pool.run('waiting', limits)
     // Taken by a process or not yet, both end as closed (the spinning one would never end).
