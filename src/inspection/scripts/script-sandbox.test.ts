@@ -55,6 +55,22 @@ describe('the JavaScript sandbox', () => {
     })
   })
 
+  it('fails an answer past 5 000 000 characters, whether the script returns it or throws it', () => {
+    const returned = scriptOf(`function process() {
+      return [{ schema: 'iglu:com.acme/big/jsonschema/1-0-0', data: { s: 'x'.repeat(5000001) } }]
+    }`)
+    const thrown = scriptOf(`function process() { throw new Error('y'.repeat(5000001)) }`)
+    for (const call of [returned, thrown])
+      expect(sandbox.run(call())).toEqual({
+        kind: 'failed',
+        message:
+          "Error during execution of JavaScript function: [the script's answer is longer than 5000000 characters]",
+      })
+    // The runtime is still of use.
+    const small = scriptOf(`function process() { return [] }`)
+    expect(sandbox.run(small())).toMatchObject({ kind: 'returned', output: '[]' })
+  })
+
   it('drops an event on event.drop(), and keeps globals from one event to the next', () => {
     const call = scriptOf(`let seen = 0
       function process(event) {

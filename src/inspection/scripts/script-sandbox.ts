@@ -25,6 +25,8 @@ export interface ScriptLimits {
 
 /** The largest answer a script may give (its returned entities and the fields it set), as JSON text. */
 const MAX_ANSWER_CHARS = 5_000_000
+/** What the sandbox answers instead of an answer past MAX_ANSWER_CHARS. */
+const TOO_LONG = '{"kind":"too-long"}'
 
 /**
  * What runs inside the sandbox before the script: the event object Enrich gives scripts (a getter
@@ -46,7 +48,10 @@ function prelude(fields: readonly string[]): string {
   };
   const config = JSON.parse(globalThis.__floeConfig);
   delete globalThis.__floeConfig;
-  globalThis.__floeRun = (input) => {
+  // An answer past the bound never leaves the sandbox: copied out, it would fill the host's heap.
+  const bounded = (text) => (text.length > ${MAX_ANSWER_CHARS} ? '{"kind":"too-long"}' : text);
+  globalThis.__floeRun = (input) => bounded(answer(input));
+  const answer = (input) => {
     const call = JSON.parse(input);
     const values = call.fields;
     const changed = {};
@@ -223,7 +228,7 @@ export class ScriptSandbox {
     }
     const text = context.getString(result.value)
     result.value.dispose()
-    if (text.length > MAX_ANSWER_CHARS)
+    if (text.length > MAX_ANSWER_CHARS || text === TOO_LONG)
       return {
         kind: 'failed',
         message: `Error during execution of JavaScript function: [the script's answer is longer than ${MAX_ANSWER_CHARS} characters]`,
