@@ -74,7 +74,7 @@ export function checkCompatibility(
     } catch (error) {
       if (!(error instanceof Error) || !/already exists|more than one schema/.test(error.message))
         throw error
-      return compileSchema(createAjv(), schema)
+      return compileSchema(createAjv(ENGINE_AJV_OPTIONS), schema)
     }
   }
   if (options.identityShortcut !== false && isDeepStrictEqual(candidate, reference))
