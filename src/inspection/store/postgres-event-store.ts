@@ -39,11 +39,7 @@ import {
 
 /** Rows per INSERT: at most 65535 parameters a statement; ~45 ms of PGlite for 250 events of 5 kB. */
 const INSERT_CHUNK = 250
-/**
- * The most events of payloads written together (one payload holds at most 1 000): on PGlite, where
- * each statement crosses threads, a thousand; on a server, one INSERT's worth (a group of 1 000
- * filled ~10% slower there than one of 250, in 100-event payloads from 4 connections).
- */
+/** Events of payloads written together, at most: PGlite's statements cross threads; a server's group is one INSERT. */
 const GROUP_MOST_EVENTS = { embedded: 1000, server: INSERT_CHUNK } as const
 /** Rows per page of a scan. */
 const SCAN_PAGE = 500
@@ -55,7 +51,6 @@ const SCAN_PART_CHARS = 512 * 1024
 type StoredRowsQuery = SelectQueryBuilder<InspectionTables, 'inspected_events', StoredRow>
 /** Rows read for a page, and how many its count found (more than the rows when its size cut it). */
 type RowsRead = { readonly rows: StoredRow[]; readonly fetched: number }
-
 /**
  * Stored text of one page of an answer: 500 rows of events of megabytes each were a gigabyte held
  * at once. A page holds the rows that start within it (at least one).
@@ -64,8 +59,8 @@ const PAGE_TEXT_CHARS = 4 * 1024 * 1024
 
 /**
  * Inspected events in a PostgreSQL database (a server, or embedded PGlite), shared by every Floe
- * instance that uses it: writes go in one transaction per payload, the filters of POST good and bad
- * run in SQL, and reads are newest first by arrival number. There is no capacity here: the
+ * instance that uses it: a payload is written in one transaction (with those waiting, when grouped),
+ * the filters of POST good and bad run in SQL, and reads are newest first by arrival number. There is no capacity here: the
  * retention job ({@link startEventRetention}) expires and trims.
  */
 export class PostgresEventStore implements EventStore {
@@ -81,10 +76,9 @@ export class PostgresEventStore implements EventStore {
       /** Told the size of the events' JSON texts after each write (the retention job cleans up early after a large amount). */
       readonly onWritten?: (bytes: number, events: number) => void
       /**
-       * Whether payloads that arrive while one is written are written together after it, in one
-       * transaction, and how many events a group holds at most (`embedded`: PGlite's, `server`: a
-       * PostgreSQL server's). Payloads are written one after the other in either case, to keep
-       * their order of arrival; together, a commit serves several.
+       * Whether payloads that arrive while one is written are written after it in one transaction
+       * (payloads are written one after the other anyway, in their order of arrival), and how many
+       * events a group holds.
        */
       readonly groupsWrites?: false | keyof typeof GROUP_MOST_EVENTS
     },
