@@ -21,6 +21,13 @@ const workerFile = (): string => {
 /** The V8 stack of a worker process, in KiB: inside the 8 MiB main-thread stack of Linux and macOS. */
 const WORKER_STACK_KIB = 3_900
 
+/**
+ * The young generation as the worker threads had it, an eighth of the heap within 8–64 MB, given
+ * as V8's semi-space (a third of the young generation).
+ */
+const semiSpaceMb = (heapMb: number): number =>
+  Math.floor(Math.min(64, Math.max(8, heapMb / 8)) / 3)
+
 /** How V8 says, as it aborts a process, that the process ran out of memory. */
 const OUT_OF_MEMORY = /out of memory|allocation failed|invalid table size|invalid array length/i
 
@@ -56,8 +63,7 @@ export class CostlyWorkPool {
       processes: this.limits.processes,
       execArgv: [
         `--max-old-space-size=${this.limits.memoryMb}`,
-        // The young generation as the worker threads had it: an eighth of the heap, 8–64 MB.
-        `--max-semi-space-size=${Math.max(1, Math.floor(Math.min(64, Math.max(8, this.limits.memoryMb / 8)) / 3))}`,
+        `--max-semi-space-size=${semiSpaceMb(this.limits.memoryMb)}`,
         `--stack-size=${WORKER_STACK_KIB}`,
       ],
     })
