@@ -8,7 +8,8 @@ import type {
 } from 'kysely'
 import { BUILD_DIR } from '../package-root.js'
 import type { PgliteClusterPlace } from './pglite-cluster.js'
-import type { ClusterErrorFields, ClusterReply, ClusterRequest } from './pglite-thread.worker.js'
+import type { ClusterErrorFields } from './cluster-error-fields.js'
+import type { ClusterReply, ClusterRequest } from './pglite-thread.worker.js'
 
 /**
  * An embedded cluster run in a worker thread of its own. PGlite runs each statement on the thread

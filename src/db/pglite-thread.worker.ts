@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import type { Transaction } from '@electric-sql/pglite'
+import { errorFields, type ClusterErrorFields } from './cluster-error-fields.js'
 import { newPgliteCluster, type PgliteClusterPlace } from './pglite-cluster.js'
 
 // This module runs in the embedded cluster's own thread only (see pglite-thread.ts).
@@ -21,31 +22,10 @@ export type ClusterRequest =
   | { readonly id: number; readonly op: 'end'; readonly tx: number; readonly commit: boolean }
   | { readonly id: number; readonly op: 'close' }
 
-/** A failed statement's error as its fields: its message, name and SQLSTATE `code`, `constraint`… */
-export type ClusterErrorFields = Readonly<Record<string, string | number | boolean | null>>
-
 /** How a request ended; id 0 answers the cluster's start. */
 export type ClusterReply =
   | { readonly id: number; readonly ok: true; readonly value: unknown }
   | { readonly id: number; readonly ok: false; readonly error: ClusterErrorFields }
-
-/** An error's own fields that survive a copy between threads (functions and objects do not). */
-function errorFields(error: unknown): ClusterErrorFields {
-  if (!(error instanceof Error)) return { name: 'Error', message: String(error) }
-  const fields: Record<string, string | number | boolean | null> = {
-    name: error.name,
-    message: error.message,
-  }
-  for (const [key, value] of Object.entries(error))
-    if (
-      value === null ||
-      typeof value === 'string' ||
-      typeof value === 'number' ||
-      typeof value === 'boolean'
-    )
-      fields[key] = value
-  return fields
-}
 
 /** An open transaction: its handle, and how to end it (true: commit). */
 interface OpenTransaction {
