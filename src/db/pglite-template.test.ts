@@ -13,6 +13,8 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { once } from 'node:events'
+import { Worker } from 'node:worker_threads'
 import { sql } from 'kysely'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -116,6 +118,37 @@ describe('a new data directory starts from the migrated template', () => {
     const another = pgliteClusterDir(fresh())
     expect(await seedFromTemplate(another, otherTemplate)).toBe(false)
     expect(existsSync(another)).toBe(false)
+  })
+
+  it('never leaves the cluster folder missing while it puts the copy in place', async () => {
+    // PGlite makes the folder and mounts it while the copy runs; a start that finds no folder
+    // fails (Emscripten's ENOENT). A thread of its own looks at the folder all the while.
+    const cluster = pgliteClusterDir(fresh())
+    mkdirSync(path.join(cluster, 'base', 'left-by-initdb'), { recursive: true })
+    const stop = new Int32Array(new SharedArrayBuffer(4))
+    const watcher = new Worker(
+      `const { lstatSync } = require('node:fs')
+       const { parentPort, workerData } = require('node:worker_threads')
+       let checks = 0, missing = 0
+       parentPort.postMessage('watching')
+       while (Atomics.load(workerData.stop, 0) === 0) {
+         checks++
+         try { lstatSync(workerData.cluster) } catch { missing++ }
+       }
+       parentPort.postMessage({ checks, missing })`,
+      { eval: true, workerData: { cluster, stop } },
+    )
+    await once(watcher, 'message')
+    expect(await seedFromTemplate(cluster)).toBe(true)
+    Atomics.store(stop, 0, 1)
+    const [seen] = (await once(watcher, 'message')) as [{ checks: number; missing: number }]
+    expect(seen.checks).toBeGreaterThan(100)
+    expect(seen.missing).toBe(0)
+    expect(existsSync(path.join(cluster, 'PG_VERSION'))).toBe(true)
+    // What the interrupted start left under `base` is gone; the template's databases are there.
+    expect(readdirSync(path.join(cluster, 'base')).sort()).toEqual(
+      readdirSync(path.join(PGLITE_TEMPLATE_DIR, 'base')).sort(),
+    )
   })
 
   it('copies the write-ahead log as it is, its zero tail left a hole', async () => {

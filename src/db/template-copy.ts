@@ -106,8 +106,32 @@ export async function copyTemplate(clusterDir: string, template: string): Promis
     syncToDisk(path.join(partial, entry)),
   )
   await syncToDisk(partial)
-  // Without PG_VERSION, PGlite would run initdb here: whatever is there is not a cluster.
-  await fsp.rm(clusterDir, { recursive: true, force: true })
-  await fsp.rename(partial, clusterDir)
+  await renameIntoPlace(partial, clusterDir)
   await syncToDisk(path.dirname(clusterDir))
+}
+
+/** Errors of a rename that cannot replace a folder where the system allows no such thing (Windows). */
+const FOLDER_IN_THE_WAY = new Set(['EPERM', 'EEXIST', 'ENOTEMPTY', 'EISDIR', 'EACCES'])
+
+/**
+ * Puts the copy at `clusterDir` in one rename, over the empty folder PGlite made there. PGlite
+ * mounts that folder while the copy runs (it reads it only once the copy is done), and a start
+ * that finds it missing fails: removing it first left a moment without it, which a start under
+ * load met now and then. Whatever an interrupted start left in it (no `PG_VERSION`: not a
+ * cluster) is removed first, the folder itself kept.
+ */
+async function renameIntoPlace(partial: string, clusterDir: string): Promise<void> {
+  const leftovers = await fsp.readdir(clusterDir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return []
+    throw error
+  })
+  for (const entry of leftovers)
+    await fsp.rm(path.join(clusterDir, entry), { recursive: true, force: true })
+  try {
+    await fsp.rename(partial, clusterDir)
+  } catch (error) {
+    if (!FOLDER_IN_THE_WAY.has(String((error as NodeJS.ErrnoException).code))) throw error
+    await fsp.rm(clusterDir, { recursive: true, force: true })
+    await fsp.rename(partial, clusterDir)
+  }
 }
