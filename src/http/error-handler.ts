@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify'
 import { DomainError } from '../shared/index.js'
 import { allowedValuesIssue, validationIssueText } from '../iglu/index.js'
 import { refuseOtherMethod } from './allowed-methods.js'
-import type { ErrorBody } from './error-body.schema.js'
+import { errorBodyFor, type ErrorBody } from './error-body.schema.js'
 import { codeForClientStatus, STATUS_BY_DOMAIN_KIND } from './error-status.js'
 
 /**
@@ -23,21 +23,19 @@ function validationMessage(error: FastifyError): string {
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+    const answer = (status: number, body: ErrorBody) =>
+      reply.code(status).send(errorBodyFor(request.routeOptions.config, body))
     if (error instanceof DomainError) {
       const body: ErrorBody = { message: error.message, code: error.code }
       if (error.details !== undefined) body.details = { ...error.details }
-      return reply.code(STATUS_BY_DOMAIN_KIND[error.kind]).send(body)
+      return answer(STATUS_BY_DOMAIN_KIND[error.kind], body)
     }
     const status = 'statusCode' in error ? error.statusCode : undefined
     if ('validation' in error && error.validation !== undefined) {
-      return reply
-        .code(400)
-        .send({ message: validationMessage(error), code: 'INVALID_REQUEST' } satisfies ErrorBody)
+      return answer(400, { message: validationMessage(error), code: 'INVALID_REQUEST' })
     }
     if (status !== undefined && status >= 400 && status < 500) {
-      return reply
-        .code(status)
-        .send({ message: error.message, code: codeForClientStatus(status) } satisfies ErrorBody)
+      return answer(status, { message: error.message, code: codeForClientStatus(status) })
     }
     request.log.error({ err: error }, 'unhandled error')
     return reply

@@ -51,7 +51,9 @@ export const registryRequestRoutes: FastifyPluginAsyncTypebox<RegistryOptions> =
   )
 
   for (const url of ['/deployment-requests', '/deployment-requests/sync']) {
-    app.post(url, { schema: deploymentSchema }, async (request, reply) => {
+    // A refusal carries `success: false` and `errors`, where snowplow-cli reads why.
+    const config = { refusalsAsResults: true }
+    app.post(url, { schema: deploymentSchema, config }, async (request, reply) => {
       const principal = caller(request.principal)
       // A client expecting the validation's dry run here must not deploy for real.
       if (queryFlag(request.query.dryRun, false)) throw new NoDryRunError()
