@@ -5,6 +5,7 @@ import { DomainError } from './shared/index.js'
 import {
   DatabaseFromNewerVersionError,
   DatabaseUnreachableError,
+  EmbeddedDatabaseStartError,
   DataDirLockedError,
   DataDirUnusableError,
 } from './db/index.js'
@@ -329,6 +330,7 @@ program.parseAsync(process.argv).catch((error: unknown) => {
     error instanceof DataDirLockedError ||
     error instanceof DataDirUnusableError ||
     error instanceof DatabaseUnreachableError ||
+    error instanceof EmbeddedDatabaseStartError ||
     error instanceof DatabaseFromNewerVersionError ||
     error instanceof ConsoleApiError
   process.stderr.write(

@@ -7,7 +7,7 @@ import {
 } from '../config/index.js'
 import { lockDataDir } from './data-dir-lock.js'
 import type { NoTables } from './no-tables.js'
-import { newPgliteCluster } from './pglite-cluster.js'
+import { newPgliteCluster, pgliteClusterDir } from './pglite-cluster.js'
 import { PgliteThread } from './pglite-thread.js'
 import { statementsInTurns } from './pglite-turns.js'
 
@@ -44,6 +44,27 @@ export class DatabaseUnreachableError extends Error {
   }
 }
 
+/**
+ * An embedded cluster that did not start: its folder damaged, made by another PostgreSQL, or a
+ * template's copy that failed. Said in one sentence with what the user can do, not as a stack.
+ */
+export class EmbeddedDatabaseStartError extends Error {
+  constructor(dataDir: string | null, cause: unknown) {
+    const why = cause instanceof Error ? cause.message : String(cause)
+    super(
+      dataDir === null
+        ? `The embedded database (in memory) did not start: ${why}`
+        : `The embedded database in ${pgliteClusterDir(dataDir)} did not start: ${why}. ` +
+            'Its folder may be damaged or made by another version of PostgreSQL: move it aside ' +
+            '(it holds the registry, the tracking plans and the keys) to start with a new one, ' +
+            'choose another data directory with --data-dir or FLOE_DATA_DIR, or use a PostgreSQL ' +
+            'server with DATABASE_URL.',
+      { cause },
+    )
+    this.name = 'EmbeddedDatabaseStartError'
+  }
+}
+
 export async function createDb(config: DatabaseConfig): Promise<Store> {
   switch (config.kind) {
     case 'pglite': {
@@ -69,12 +90,13 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
         await lock?.release()
         throw error
       }
+      const cluster = sayingWhyNotStarted(pglite, config.dataDir)
       return closingOnce(
-        new Kysely<NoTables>({ dialect: new PGliteDialect({ pglite }) }),
+        new Kysely<NoTables>({ dialect: new PGliteDialect({ pglite: cluster }) }),
         'pglite',
         async () => {
           try {
-            if (!pglite.closed) await pglite.close()
+            if (!cluster.closed) await cluster.close()
           } finally {
             await lock?.release()
           }
@@ -104,6 +126,35 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
       const unknown: never = config
       throw new Error(`unknown database kind ${JSON.stringify(unknown)}`)
     }
+  }
+}
+
+/**
+ * The cluster, whose failure to start is an EmbeddedDatabaseStartError: the store's first statement
+ * (the migrations' check at start-up) fails with it. It keeps its start and the rest of start-up
+ * side by side, where waiting for it in `createDb` would not.
+ */
+function sayingWhyNotStarted(pglite: KyselyPGlite, dataDir: string | null): KyselyPGlite {
+  let failed = false
+  const waitReady = pglite.waitReady.catch((error: unknown) => {
+    failed = true
+    throw new EmbeddedDatabaseStartError(dataDir, error)
+  })
+  // Until a statement waits for it, a failed start must not count as unhandled.
+  waitReady.catch(() => undefined)
+  return {
+    get closed() {
+      return pglite.closed
+    },
+    get ready() {
+      return pglite.ready
+    },
+    waitReady,
+    query: (sql, params, options) => pglite.query(sql, params, options),
+    transaction: (callback) => pglite.transaction(callback),
+    // One that never started has nothing to close (PGlite's close repeats why it did not start).
+    close: () =>
+      pglite.close().catch((error: unknown) => (failed ? undefined : Promise.reject(error))),
   }
 }
 

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createDb, DatabaseUnreachableError } from './create-db.js'
+import { createDb, DatabaseUnreachableError, EmbeddedDatabaseStartError } from './create-db.js'
 import { DataDirUnusableError, lockDataDir } from './data-dir-lock.js'
 import { unusedPort } from '../../test/support/ports.js'
 
@@ -40,4 +41,24 @@ describe('a store that cannot be used', () => {
     )
     expect(error.message).not.toContain('s3cret')
   })
+
+  it.each([false, true])(
+    'names an embedded cluster that cannot start, and lets its data directory go (own thread: %s)',
+    async (ownThread) => {
+      const dataDir = path.join(dir, `damaged-${ownThread}`)
+      // A cluster of a PostgreSQL that does not exist: PostgreSQL refuses to start on it.
+      mkdirSync(path.join(dataDir, 'pgdata'), { recursive: true, mode: 0o700 })
+      writeFileSync(path.join(dataDir, 'pgdata', 'PG_VERSION'), '99\n')
+      const store = await createDb({ kind: 'pglite', dataDir, ownThread })
+      const refused = sql`select 1`.execute(store.db)
+      await expect(refused).rejects.toThrow(EmbeddedDatabaseStartError)
+      await expect(refused).rejects.toThrow(
+        `The embedded database in ${path.join(dataDir, 'pgdata')} did not start: `,
+      )
+      // Closing it does not repeat the failure, and the directory is free for the next start.
+      await store.close()
+      const lock = await lockDataDir(dataDir)
+      await lock.release()
+    },
+  )
 })
