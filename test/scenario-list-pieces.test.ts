@@ -61,9 +61,9 @@ describe('a list of scenarios longer than one read, on embedded PGlite', () => {
 
   it("reads every scenario's history, in the order it was written", async () => {
     const ids = created.map((entry) => entry.id)
-    const all = await store.history([...ids].reverse(), { latestOnly: false })
+    const all = await store.history(organizationId, [...ids].reverse(), { latestOnly: false })
     expect(all.map((record) => record.message)).toEqual(ids.map((_, index) => `created ${index}`))
-    const latest = await store.history(ids, { latestOnly: true })
+    const latest = await store.history(organizationId, ids, { latestOnly: true })
     expect(new Set(latest.map((record) => record.scenarioId))).toEqual(new Set(ids))
   })
 })

@@ -98,7 +98,7 @@ describe.each(backends)('the tracking scenarios store on $name', (backend) => {
     ])
     expect(missing).toEqual({ kind: 'refused', index: 1, outcome: { kind: 'not-found' } })
     expect(await store.find(ORG, a.id)).toMatchObject({ version: 0, status: 'draft' })
-    expect(await store.keptVersions(a.id)).toEqual([{ version: 0, status: 'draft' }])
+    expect(await store.keptVersions(ORG, a.id)).toEqual([{ version: 0, status: 'draft' }])
 
     expect(
       await store.editAll(ORG, [
@@ -107,7 +107,7 @@ describe.each(backends)('the tracking scenarios store on $name', (backend) => {
       ]),
     ).toEqual({ kind: 'written' })
     for (const id of [a.id, b.id])
-      expect(await store.keptVersions(id)).toEqual([
+      expect(await store.keptVersions(ORG, id)).toEqual([
         { version: 0, status: 'draft' },
         { version: 1, status: 'published' },
       ])
@@ -151,7 +151,7 @@ describe.each(backends)('the tracking scenarios store on $name', (backend) => {
       index: 1,
       outcome: { kind: 'source-applications-gone', ids: [gone] },
     })
-    expect(await store.keptVersions(a.id)).toEqual([{ version: 0, status: 'draft' }])
+    expect(await store.keptVersions(ORG, a.id)).toEqual([{ version: 0, status: 'draft' }])
     // An edit must hold every application its new version lists.
     await expect(
       store.edit(ORG, { id: b.id, sourceApplications: [], decide: listingGone }),

@@ -94,6 +94,7 @@ describe('long tracking plan lists at once, on embedded PGlite', () => {
         .insertInto('tracking_scenario_history')
         .values(
           scenarios.map((scenario) => ({
+            organization_id: organizationId,
             scenario_id: scenario.id,
             version: 0,
             status: 'draft' as const,

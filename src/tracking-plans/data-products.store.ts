@@ -61,12 +61,16 @@ export function createDataProductsStore(
   db: Kysely<TrackingPlanTables>,
   links: SourceApplicationLinks,
 ) {
-  async function linksOf(productIds: readonly string[]): Promise<Map<string, string[]>> {
+  async function linksOf(
+    organizationId: string,
+    productIds: readonly string[],
+  ): Promise<Map<string, string[]>> {
     const links = new Map<string, string[]>()
     if (productIds.length === 0) return links
     const rows = await db
       .selectFrom('data_product_source_applications')
       .select(['data_product_id', 'source_application_id'])
+      .where('organization_id', '=', organizationId)
       .where('data_product_id', 'in', productIds)
       .orderBy('data_product_id')
       .orderBy('position')
@@ -86,7 +90,10 @@ export function createDataProductsStore(
       .where('organization_id', '=', organizationId)
     if (id !== undefined) query = query.where('id', '=', id)
     const rows = await query.orderBy('created_at').orderBy('id').execute()
-    const links = await linksOf(rows.map((row) => row.id))
+    const links = await linksOf(
+      organizationId,
+      rows.map((row) => row.id),
+    )
     return rows.map((row) => ({
       id: row.id,
       organizationId: row.organization_id,
@@ -158,6 +165,7 @@ export function createDataProductsStore(
           createdAt = updated.created_at
           await tx
             .deleteFrom('data_product_source_applications')
+            .where('organization_id', '=', product.organizationId)
             .where('data_product_id', '=', product.id)
             .execute()
         }
@@ -166,6 +174,7 @@ export function createDataProductsStore(
             .insertInto('data_product_source_applications')
             .values(
               product.sourceApplications.map((sourceApplicationId, position) => ({
+                organization_id: product.organizationId,
                 data_product_id: product.id,
                 source_application_id: sourceApplicationId,
                 position,

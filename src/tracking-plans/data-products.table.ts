@@ -49,6 +49,7 @@ export interface SourceApplicationsTable {
 }
 
 export interface DataProductSourceApplicationsTable {
+  organization_id: string
   data_product_id: string
   source_application_id: string
   position: number

@@ -77,10 +77,11 @@ async function metadataOf(scenario: Scenario, resolve: SourceResolver): Promise<
 }
 
 /** Scenarios as event specifications, each with its latest history record (author, message, date). */
-async function specViews(store: ScenariosStore, list: readonly Scenario[]) {
+async function specViews(store: ScenariosStore, organizationId: string, list: readonly Scenario[]) {
   const records = new Map(
     (
       await store.history(
+        organizationId,
         list.map((s) => s.id),
         { latestOnly: true },
       )
@@ -94,7 +95,7 @@ export function createLinkedEventSpecs(store: ScenariosStore): LinkedEventSpecs 
   return {
     async forDataProducts(organizationId, dataProductIds) {
       const found = await store.listForDataProducts(organizationId, dataProductIds)
-      const specs = await specViews(store, found)
+      const specs = await specViews(store, organizationId, found)
       return found.map((scenario, index) => ({
         id: scenario.id,
         dataProductId: scenario.dataProductId ?? '',
@@ -122,8 +123,6 @@ export function createEventSpecs(deps: {
 }) {
   const { store, catalog, scenarios } = deps
 
-  const views = (list: readonly Scenario[]) => specViews(store, list)
-
   /** A scenario as its specification, with its latest history record: checked, with snowtype's metadata. */
   async function found(
     organizationId: string,
@@ -148,7 +147,7 @@ export function createEventSpecs(deps: {
     async get(organizationId: string, id: string): Promise<EventSpecFound> {
       const scenario = await store.find(organizationId, id.toLowerCase())
       if (scenario === null) throw new EventSpecNotFoundError(id)
-      const [record] = await store.history([scenario.id], { latestOnly: true })
+      const [record] = await store.history(organizationId, [scenario.id], { latestOnly: true })
       return found(organizationId, scenario, record)
     },
 
@@ -183,7 +182,7 @@ export function createEventSpecs(deps: {
         resolve,
         EVENT_SPECIFICATION_SUBJECT,
       )
-      return { specs: await views(found), problems }
+      return { specs: await specViews(store, organizationId, found), problems }
     },
   }
 }

@@ -108,6 +108,7 @@ export async function editIn(
   const kept = await tx
     .selectFrom('tracking_scenario_history')
     .select(['version', 'status'])
+    .where('organization_id', '=', organizationId)
     .where('scenario_id', '=', id)
     .orderBy('version')
     .execute()
@@ -124,17 +125,20 @@ export async function editIn(
   await tx
     .updateTable('tracking_scenarios')
     .set({ ...columnsOf(scenario, placement), updated_at: record.date })
+    .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .execute()
   if (discard.length > 0)
     await tx
       .deleteFrom('tracking_scenario_history')
+      .where('organization_id', '=', organizationId)
       .where('scenario_id', '=', id)
       .where('version', 'in', discard)
       .execute()
   await tx
     .insertInto('tracking_scenario_history')
     .values({
+      organization_id: organizationId,
       scenario_id: id,
       version: scenario.version,
       status: scenario.status,
@@ -181,6 +185,7 @@ export async function forgetSourceApplication(
     await tx
       .updateTable('tracking_scenarios')
       .set({ document: JSON.stringify(document) })
+      .where('organization_id', '=', organizationId)
       .where('id', '=', row.id)
       .execute()
   }

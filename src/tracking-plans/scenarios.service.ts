@@ -158,6 +158,7 @@ export function createScenariosService(deps: ScenariosDeps) {
       })
       const history = flagIsSet(query.withLatestHistory)
         ? await store.history(
+            organizationId,
             scenarios.map((s) => s.id),
             { latestOnly: true },
           )
@@ -182,7 +183,7 @@ export function createScenariosService(deps: ScenariosDeps) {
         : await store.snapshotWithStatus(organizationId, scenarioId, query.status, version)
       if (scenario === null) throw new ScenarioNotFoundError(id, query.status, version)
       const history = flagIsSet(query.withHistory)
-        ? await store.history([scenarioId], { latestOnly: false })
+        ? await store.history(organizationId, [scenarioId], { latestOnly: false })
         : []
       return {
         scenarios: [scenario],
@@ -244,7 +245,7 @@ export function createScenariosService(deps: ScenariosDeps) {
       if (current === null) throw new ScenarioNotFoundError(id)
       const problems = [
         ...statusProblems(input.status),
-        ...editVersionProblems(input.version, await store.keptVersions(scenarioId)),
+        ...editVersionProblems(input.version, await store.keptVersions(organizationId, scenarioId)),
       ]
       if (input.id !== undefined && input.id.toLowerCase() !== scenarioId)
         problems.push(

@@ -84,12 +84,16 @@ export function createScenariosStore(
   const historyColumns = ['scenario_id', 'version', 'status', 'author', 'message', 'date'] as const
 
   /** The scenarios of these ids, in their order, read a piece at a time (one deleted since is left out). */
-  async function scenariosInOrder(ids: readonly string[]): Promise<Scenario[]> {
+  async function scenariosInOrder(
+    organizationId: string,
+    ids: readonly string[],
+  ): Promise<Scenario[]> {
     const byId = new Map<string, Scenario>()
     for await (const piece of piecesOf(ids))
       for (const row of await db
         .selectFrom('tracking_scenarios')
         .selectAll()
+        .where('organization_id', '=', organizationId)
         .where('id', 'in', piece)
         .execute())
         byId.set(row.id, toScenario(row))
@@ -111,7 +115,10 @@ export function createScenariosStore(
         query = query.where('data_structure_version', '=', filter.dataStructureVersion)
       if (filter.status !== undefined) query = query.where('status', '=', filter.status)
       const ids = await query.orderBy('created_at').orderBy('id').execute()
-      return scenariosInOrder(ids.map((row) => row.id))
+      return scenariosInOrder(
+        organizationId,
+        ids.map((row) => row.id),
+      )
     },
 
     async listForDataProducts(
@@ -127,7 +134,10 @@ export function createScenariosStore(
         .orderBy('created_at')
         .orderBy('id')
         .execute()
-      return scenariosInOrder(ids.map((row) => row.id))
+      return scenariosInOrder(
+        organizationId,
+        ids.map((row) => row.id),
+      )
     },
 
     async find(organizationId: string, id: string): Promise<Scenario | null> {
@@ -140,10 +150,11 @@ export function createScenariosStore(
       return row === undefined ? null : toScenario(row)
     },
 
-    async keptVersions(scenarioId: string): Promise<KeptVersion[]> {
+    async keptVersions(organizationId: string, scenarioId: string): Promise<KeptVersion[]> {
       return db
         .selectFrom('tracking_scenario_history')
         .select(['version', 'status'])
+        .where('organization_id', '=', organizationId)
         .where('scenario_id', '=', scenarioId)
         .orderBy('version')
         .execute()
@@ -151,6 +162,7 @@ export function createScenariosStore(
 
     /** Every record of these scenarios in write order, or only the latest of each. */
     async history(
+      organizationId: string,
       scenarioIds: readonly string[],
       options: { latestOnly: boolean },
     ): Promise<HistoryRecord[]> {
@@ -159,6 +171,7 @@ export function createScenariosStore(
         const base = db
           .selectFrom('tracking_scenario_history')
           .select([...historyColumns, 'seq'])
+          .where('organization_id', '=', organizationId)
           .where('scenario_id', 'in', piece)
         rows.push(
           ...(options.latestOnly
@@ -188,10 +201,14 @@ export function createScenariosStore(
     ): Promise<Scenario | null> {
       let query = db
         .selectFrom('tracking_scenario_history')
-        .innerJoin(
-          'tracking_scenarios',
-          'tracking_scenarios.id',
-          'tracking_scenario_history.scenario_id',
+        .innerJoin('tracking_scenarios', (join) =>
+          join
+            .onRef(
+              'tracking_scenarios.organization_id',
+              '=',
+              'tracking_scenario_history.organization_id',
+            )
+            .onRef('tracking_scenarios.id', '=', 'tracking_scenario_history.scenario_id'),
         )
         .select('tracking_scenario_history.snapshot')
         .where('tracking_scenarios.organization_id', '=', organizationId)
@@ -247,6 +264,7 @@ export function createScenariosStore(
           await tx
             .insertInto('tracking_scenario_history')
             .values({
+              organization_id: organizationId,
               scenario_id: scenario.id,
               version: scenario.version,
               status: scenario.status,

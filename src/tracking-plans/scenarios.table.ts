@@ -26,6 +26,7 @@ export interface TrackingScenariosTable {
 }
 
 export interface TrackingScenarioHistoryTable {
+  organization_id: string
   scenario_id: string
   version: number
   status: ScenarioStatus

@@ -11,7 +11,8 @@ const WHOLE_WRITE_RULES: Readonly<Record<string, RawBuilder<unknown>>> = {
     select s.id, s.version from tracking_scenarios s
     where not exists (
       select 1 from tracking_scenario_history h
-      where h.scenario_id = s.id and h.version = s.version and h.status = s.status
+      where h.organization_id = s.organization_id and h.scenario_id = s.id
+        and h.version = s.version and h.status = s.status
         and h.snapshot->>'name' = s.name and (h.snapshot->>'version')::int = s.version)`,
   'data structure with no deployed version': sql`
     select ds.hash from data_structures ds

@@ -19,6 +19,7 @@ import * as rehashRequestContent from './2026-11-29-17-rehash-request-content.js
 import * as countInspectedEvents from './2026-11-29-18-count-inspected-events.js'
 import * as keepInspectedEventVerdicts from './2026-11-30-19-keep-inspected-event-verdicts.js'
 import * as writeContextIndexDirectly from './2026-11-30-20-write-context-index-directly.js'
+import * as scopePlanIdsToOrganizations from './2026-11-30-21-scope-plan-ids-to-organizations.js'
 
 /**
  * Every migration by name. Names sort by date, and a migration is never edited once merged.
@@ -45,4 +46,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-29-18-count-inspected-events': countInspectedEvents,
   '2026-11-30-19-keep-inspected-event-verdicts': keepInspectedEventVerdicts,
   '2026-11-30-20-write-context-index-directly': writeContextIndexDirectly,
+  '2026-11-30-21-scope-plan-ids-to-organizations': scopePlanIdsToOrganizations,
 }
