@@ -109,6 +109,11 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
       const pool = new pg.Pool({ connectionString: config.url, max: 10 })
       // An idle client losing its connection must not crash the process; the next query reconnects.
       pool.on('error', () => undefined)
+      // Nor may one that is checked out between two statements (a transaction's JavaScript, or a
+      // query answered but not yet released): the pool listens to its clients only while they are
+      // idle, and an 'error' no one listens to is thrown. Its next statement fails instead, and the
+      // pool drops it when it comes back.
+      pool.on('connect', (client) => client.on('error', () => undefined))
       // Reached once now: a start with a server it cannot use stops here, saying which and why.
       try {
         ;(await pool.connect()).release()

@@ -3,6 +3,7 @@ import { refuseOtherMethod } from './allowed-methods.js'
 import { allowedValuesIssue } from '../iglu/index.js'
 import { DomainError } from '../shared/index.js'
 import { STATUS_BY_DOMAIN_KIND } from './error-status.js'
+import { answersStoreUnavailable, STORE_UNAVAILABLE_MESSAGE } from './store-unavailable-answer.js'
 
 /** One item of an envelope's `errors`. */
 interface EnvelopeErrorItem {
@@ -105,6 +106,15 @@ export function registerEnvelopeErrorHandling(
         },
       ])
     }
+    if (answersStoreUnavailable(error, request, reply))
+      return envelope(503, [
+        {
+          type: 'Error',
+          code: 'ServiceUnavailable',
+          title: STORE_UNAVAILABLE_MESSAGE,
+          source: 'request',
+        },
+      ])
     request.log.error({ err: error }, 'unhandled error')
     return envelope(500, [
       { type: 'Error', code: 'InternalError', title: 'Internal server error', source: 'request' },

@@ -104,6 +104,8 @@ export async function openSqlDatabase(
   })
   // An idle connection that drops must not crash the process; the next lookup reconnects.
   pool.on('error', () => undefined)
+  // Nor one checked out when it drops: the pool listens to its clients only while they are idle.
+  pool.on('connect', (client) => client.on('error', () => undefined))
   return {
     query: async (sql, values) => {
       const client = await pool.connect()

@@ -1,0 +1,44 @@
+import { EmbeddedDatabaseStartError } from './create-db.js'
+
+/**
+ * Whether a statement failed because the database could not be reached or has stopped, not
+ * because of the statement: the request may succeed once it is back, so it is answered 503, not
+ * as a fault of the server's own (500).
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  if (error instanceof EmbeddedDatabaseStartError) return true
+  if (typeof error !== 'object' || error === null) return false
+  const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown }
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || isConnectionState(code))) return true
+  // Emscripten's answer when PostgreSQL in PGlite exits.
+  if (name === 'ExitStatus') return true
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((text) => message.includes(text))
+}
+
+/** A server that cannot be reached, or a connection lost midway (Node's codes). */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+])
+
+/**
+ * SQLSTATEs of a server that is not answering statements: class 08 (connection exception), a
+ * server shutting down, crashed or starting (57P01–57P03), and no connection slots left (53300).
+ */
+const isConnectionState = (code: string) =>
+  /^08[0-9A-Z]{3}$/.test(code) || ['57P01', '57P02', '57P03', '53300'].includes(code)
+
+/** Errors without a code: node-postgres's lost connections and pool waits, the embedded cluster's. */
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+  "the embedded database's thread stopped",
+  'PGlite is closed',
+]
