@@ -1,10 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
-import { Migrator } from 'kysely/migration'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createDb } from '../src/db/create-db.js'
 import { migrateToLatest } from '../src/db/migrate.js'
-import { migrations } from '../src/db/migrations/index.js'
+import { storeMigratedTo as migrated } from './support/migrated-store.js'
 import { backends } from './support/test-databases.js'
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
@@ -15,19 +13,7 @@ describe.each(backends)('content hashes stored before snowplow-cli’s form, on 
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
 
-  /** A new database of the backend, migrated up to `migration` and no further. */
-  async function storeMigratedTo(migration: string) {
-    const database = await backend.create({ unmigrated: true })
-    cleanups.push(() => database.drop())
-    const store = await createDb(database.config)
-    cleanups.push(() => store.close())
-    const migrator = new Migrator({
-      db: store.db,
-      provider: { getMigrations: async () => migrations },
-    })
-    expect((await migrator.migrateTo(migration)).error).toBeUndefined()
-    return store
-  }
+  const storeMigratedTo = (migration: string) => migrated(backend, migration, cleanups)
 
   it('are rewritten in the new form wherever their content is stored; others are kept', async () => {
     const store = await storeMigratedTo('2026-11-28-10-mark-events-keeping-written-numbers')

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
-import { Migrator } from 'kysely/migration'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createDb } from '../src/db/create-db.js'
 import { migrateToLatest } from '../src/db/migrate.js'
-import { migrations } from '../src/db/migrations/index.js'
+import { storeMigratedTo } from './support/migrated-store.js'
 import { backends } from './support/test-databases.js'
 
 // Migration 21 keys data products, source applications and tracking scenarios by organization and
@@ -19,18 +17,11 @@ describe.each(backends)(
     })
 
     it('keeps every record, link and version, and lets another organization take the same ids', async () => {
-      const database = await backend.create({ unmigrated: true })
-      cleanups.push(() => database.drop())
-      const store = await createDb(database.config)
-      cleanups.push(() => store.close())
-      const migrator = new Migrator({
-        db: store.db,
-        provider: { getMigrations: async () => migrations },
-      })
-      expect(
-        (await migrator.migrateTo('2026-11-30-20-write-context-index-directly')).error,
-      ).toBeUndefined()
-
+      const store = await storeMigratedTo(
+        backend,
+        '2026-11-30-20-write-context-index-directly',
+        cleanups,
+      )
       const [org, other, product, application, scenario] = Array.from({ length: 5 }, () =>
         randomUUID(),
       )
