@@ -75,7 +75,13 @@ describe.each(backends)(
           db,
         ),
       ).rejects.toThrow(/foreign key/)
-      // Deleting a product unlinks its own organization's scenarios only, and keeps them.
+      // A product still linked cannot go (the store unlinks its scenarios first, in the same
+      // transaction); the other organization's link to its own product of that id is kept.
+      await expect(
+        sql`delete from data_products where organization_id = ${other}`.execute(db),
+      ).rejects.toThrow(/foreign key/)
+      await sql`update tracking_scenarios set data_product_id = null
+        where organization_id = ${other}`.execute(db)
       await sql`delete from data_products where organization_id = ${other}`.execute(db)
       const after = await sql<{ organization_id: string; data_product_id: string | null }>`
       select organization_id, data_product_id from tracking_scenarios order by organization_id = ${org}`.execute(

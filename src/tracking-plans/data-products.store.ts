@@ -186,13 +186,31 @@ export function createDataProductsStore(
       })
     },
 
+    /** Deletes a product and its links; its scenarios stay, unlinked, in the same transaction. */
     async deleteProduct(organizationId: string, id: string): Promise<boolean> {
-      const deleted = await db
-        .deleteFrom('data_products')
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', id)
-        .executeTakeFirst()
-      return deleted.numDeletedRows > 0n
+      return db.transaction().execute(async (tx) => {
+        // Locked first: a scenario linked to it meanwhile waits, and is then unlinked too.
+        const held = await tx
+          .selectFrom('data_products')
+          .select('id')
+          .where('organization_id', '=', organizationId)
+          .where('id', '=', id)
+          .forUpdate()
+          .executeTakeFirst()
+        if (held === undefined) return false
+        await tx
+          .updateTable('tracking_scenarios')
+          .set({ data_product_id: null })
+          .where('organization_id', '=', organizationId)
+          .where('data_product_id', '=', id)
+          .execute()
+        const deleted = await tx
+          .deleteFrom('data_products')
+          .where('organization_id', '=', organizationId)
+          .where('id', '=', id)
+          .executeTakeFirst()
+        return deleted.numDeletedRows > 0n
+      })
     },
 
     async insertSourceApplication(

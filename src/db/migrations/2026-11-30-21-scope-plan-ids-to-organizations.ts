@@ -5,7 +5,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Data products, source applications and tracking scenarios were keyed by their id alone, and a
   // client chooses that id (snowplow-cli publishes the ids of its files): a second organization
   // publishing the same files was refused with 409. Each is now keyed by its organization and id,
-  // and what refers to one names its organization too.
+  // and what refers to one names its organization too. A scenario's link to its data product is
+  // unset by the product's deletion itself (data-products.store.ts): `on delete set null` of one
+  // column of a key needs PostgreSQL 15, and setting both would unset the organization.
   await run(
     db,
     `
@@ -46,7 +48,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     alter table tracking_scenarios
       add constraint tracking_scenarios_data_product_fkey
         foreign key (organization_id, data_product_id)
-        references data_products (organization_id, id) on delete set null (data_product_id);
+        references data_products (organization_id, id);
     alter table tracking_scenario_history
       add constraint tracking_scenario_history_pk primary key (organization_id, scenario_id, version),
       add constraint tracking_scenario_history_scenario_fkey
