@@ -7,7 +7,7 @@ import { loopDuring } from '../../test/support/event-loop-watch.js'
 import { violatedUniqueConstraint } from './constraint-violation.js'
 import { createDb, type Store } from './create-db.js'
 import { migrateToLatest } from './migrate.js'
-import { PgliteThread } from './pglite-thread.js'
+import { EmbeddedDatabaseStoppedError, PgliteThread } from './pglite-thread.js'
 
 // The embedded cluster in a thread of its own (the build's worker: `npm run build` after changes).
 
@@ -122,6 +122,7 @@ describe("an embedded cluster's thread, driven directly", () => {
     // What a crash of PGlite's WebAssembly does to the thread, without one.
     await (cluster as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate()
     await expect(waiting).rejects.toThrow(/the embedded database's thread stopped/)
+    await expect(waiting).rejects.toBeInstanceOf(EmbeddedDatabaseStoppedError)
     await expect(cluster.query('select 1')).rejects.toThrow(/thread stopped/)
     expect(cluster.closed).toBe(true)
     await cluster.close()

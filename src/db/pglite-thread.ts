@@ -34,6 +34,14 @@ function errorOf(fields: ClusterErrorFields): Error {
   return error
 }
 
+/** The cluster's thread is gone (it exited, or threw outside a statement): no statement will run. */
+export class EmbeddedDatabaseStoppedError extends Error {
+  constructor(why: string, cause?: unknown) {
+    super(`the embedded database's thread stopped (${why})`, { cause })
+    this.name = 'EmbeddedDatabaseStoppedError'
+  }
+}
+
 export class PgliteThread implements KyselyPGlite {
   private readonly worker: Worker
   private readonly pending = new Map<number, Pending>()
@@ -61,9 +69,11 @@ export class PgliteThread implements KyselyPGlite {
       if (reply.ok) waiting.resolve(reply.value)
       else waiting.reject(errorOf(reply.error))
     })
-    this.worker.on('error', (error) => this.stop(error))
+    this.worker.on('error', (error) =>
+      this.stop(new EmbeddedDatabaseStoppedError(error.message, error)),
+    )
     this.worker.on('exit', (code) =>
-      this.stop(new Error(`the embedded database's thread stopped (exit code ${code})`)),
+      this.stop(new EmbeddedDatabaseStoppedError(`exit code ${code}`)),
     )
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { EmbeddedDatabaseStartError } from './create-db.js'
+import { EmbeddedDatabaseStoppedError } from './pglite-thread.js'
 import { isStoreUnavailable } from './store-unavailable.js'
 
 const withFields = (message: string, fields: Record<string, unknown>) =>
@@ -16,7 +17,7 @@ describe('a statement that failed because the database is not there', () => {
       withFields('the database system is starting up', { code: '57P03' }),
       withFields('sorry, too many clients already', { code: '53300' }),
       withFields('connection failure', { code: '08006' }),
-      new Error("the embedded database's thread stopped (exit code 1)"),
+      new EmbeddedDatabaseStoppedError('exit code 1'),
       { name: 'ExitStatus', message: 'Program terminated with exit(1)', status: 1 },
       new EmbeddedDatabaseStartError('/data', new Error('PGlite failed to initialize properly')),
     ]

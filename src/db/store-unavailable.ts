@@ -1,4 +1,5 @@
 import { EmbeddedDatabaseStartError } from './create-db.js'
+import { EmbeddedDatabaseStoppedError } from './pglite-thread.js'
 
 /**
  * Whether a statement failed because the database could not be reached or has stopped, not
@@ -6,7 +7,8 @@ import { EmbeddedDatabaseStartError } from './create-db.js'
  * as a fault of the server's own (500).
  */
 export function isStoreUnavailable(error: unknown): boolean {
-  if (error instanceof EmbeddedDatabaseStartError) return true
+  if (error instanceof EmbeddedDatabaseStartError || error instanceof EmbeddedDatabaseStoppedError)
+    return true
   if (typeof error !== 'object' || error === null) return false
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown }
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || isConnectionState(code))) return true
@@ -34,11 +36,10 @@ const NETWORK_CODES = new Set([
 const isConnectionState = (code: string) =>
   /^08[0-9A-Z]{3}$/.test(code) || ['57P01', '57P02', '57P03', '53300'].includes(code)
 
-/** Errors without a code: node-postgres's lost connections and pool waits, the embedded cluster's. */
+/** Errors without a code, as the libraries word them: node-postgres's lost connections and pool waits, PGlite's. */
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error',
-  "the embedded database's thread stopped",
   'PGlite is closed',
 ]

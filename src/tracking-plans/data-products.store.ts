@@ -123,21 +123,26 @@ export function createDataProductsStore(
     }))
   }
 
+  /** The id of an organization's product, when it has one of that id. */
+  const productRow = (
+    on: Kysely<TrackingPlanTables> | Transaction<TrackingPlanTables>,
+    organizationId: string,
+    id: string,
+  ) =>
+    on
+      .selectFrom('data_products')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+
   return {
     products,
     sourceApplications,
 
     async productExists(organizationId: string, id: string): Promise<boolean> {
-      const row = await db
-        .selectFrom('data_products')
-        .select('id')
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', id)
-        .executeTakeFirst()
-      return row !== undefined
+      return (await productRow(db, organizationId, id).executeTakeFirst()) !== undefined
     },
 
-    /** Writes a product and replaces its links in one transaction; false when the product is not there to update. */
     /** Writes the product; the creation time of the row written (kept by an update), null when there is none to update. */
     async saveProduct(product: StoredDataProduct, mode: 'insert' | 'update'): Promise<Date | null> {
       return db.transaction().execute(async (tx) => {
@@ -190,13 +195,7 @@ export function createDataProductsStore(
     async deleteProduct(organizationId: string, id: string): Promise<boolean> {
       return db.transaction().execute(async (tx) => {
         // Locked first: a scenario linked to it meanwhile waits, and is then unlinked too.
-        const held = await tx
-          .selectFrom('data_products')
-          .select('id')
-          .where('organization_id', '=', organizationId)
-          .where('id', '=', id)
-          .forUpdate()
-          .executeTakeFirst()
+        const held = await productRow(tx, organizationId, id).forUpdate().executeTakeFirst()
         if (held === undefined) return false
         await tx
           .updateTable('tracking_scenarios')
