@@ -26,6 +26,7 @@ import {
   type SecureListener,
 } from './http/index.js'
 import {
+  INSPECTION_ANSWER_SCHEMAS,
   inspectionRoutes,
   openInspection,
   readsRawQuery,
@@ -164,6 +165,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
         `applied ${migrated.length} database migration(s) in ${migrationMs} ms`,
       )
     auth.decorate(http)
+    // The inspection API's answers, by name in the API document (its routes refer to them).
+    for (const schema of INSPECTION_ANSWER_SCHEMAS) http.addSchema(schema)
     const background = new BackgroundTasks((error) =>
       http.log.error({ err: error }, 'background task failed'),
     )

@@ -37,7 +37,9 @@ export async function registerApiDocs(app: FastifyInstance, version: string): Pr
     // operations a client calls: OpenAPI 3.0 has no path without a leading `/`, no wildcard and
     // no QUERY method, and a generator fails on the document that lists them.
     transform: ({ schema, url, route }) => ({
-      schema: isOperation(url, route.method) ? withBodyRefusals(schema) : { ...schema, hide: true },
+      schema: isOperation(url, route.method)
+        ? withBodyRefusals(schema, route.config?.bodyOfAnyMediaType === true)
+        : { ...schema, hide: true },
       url,
     }),
     refResolver: {
@@ -69,18 +71,25 @@ function isOperation(url: string, method: string | readonly string[]): boolean {
   return url.startsWith('/') && !url.includes('*') && methods.every((m) => OPENAPI_METHODS.has(m))
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route reads its body whatever its media type (the inspection API, as Micro): no 415. */
+    readonly bodyOfAnyMediaType?: boolean
+  }
+}
+
 /**
  * A route that reads a JSON body answers 413 past its size limit and 415 for another media type,
  * as every route does (the error handler's): said in its document unless it says otherwise.
  */
-function withBodyRefusals(schema: FastifySchema): FastifySchema {
+function withBodyRefusals(schema: FastifySchema, anyMediaType: boolean): FastifySchema {
   // A route declared without a schema has none here (undefined, whatever the types say).
   const given = schema as FastifySchema | undefined
   const response = given?.response as Record<string, unknown> | undefined
   if (given?.body === undefined || response === undefined) return schema
   return {
     ...schema,
-    response: { 413: ErrorBodyRef, 415: ErrorBodyRef, ...response },
+    response: { 413: ErrorBodyRef, ...(anyMediaType ? {} : { 415: ErrorBodyRef }), ...response },
   }
 }
 

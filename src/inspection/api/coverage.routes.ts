@@ -3,7 +3,8 @@ import type { InspectionService } from '../inspection.service.js'
 import { unmetExpectations, type CoverageExpectations } from './coverage-assertions.js'
 import { boundInstant } from '../store/event-store.js'
 import { badInScope, coverageReport, isUnbounded, type CoverageScope } from './coverage.js'
-import { CoverageQuery, validateAssert } from './micro.schemas.js'
+import { validateAssert } from './micro.schemas.js'
+import { MICRO_OPERATIONS } from './micro-operations.js'
 import { fail, readBody } from './request-bodies.js'
 
 const EMPTY_RANGE = 'must be before end: the range [start, end) holds no event'
@@ -30,7 +31,7 @@ export const coverageRoutes: FastifyPluginAsync<{ inspection: InspectionService 
 
   app.get<{ Querystring: { start?: string; end?: string; appId?: string } }>(
     '/coverage',
-    { schema: { querystring: CoverageQuery } },
+    MICRO_OPERATIONS.coverage,
     async (request, reply) => {
       const { start, end, appId } = request.query
       const scope = { start: boundInstant(start), end: boundInstant(end), appId: appId ?? null }
@@ -40,7 +41,7 @@ export const coverageRoutes: FastifyPluginAsync<{ inspection: InspectionService 
     },
   )
 
-  app.post('/assert', async (request: FastifyRequest, reply) => {
+  app.post('/assert', MICRO_OPERATIONS.assert, async (request: FastifyRequest, reply) => {
     const reading = readBody<CoverageExpectations>(request.body, validateAssert)
     if (!reading.ok) return fail(reply, reading)
     const expectations = reading.filter

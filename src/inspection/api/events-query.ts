@@ -323,7 +323,8 @@ export async function timeline(
       return {
         validEvents: valid.countIn(start, end),
         failedEvents: failed.countIn(start, end),
-        bucket,
+        // The bucket as asked, without whatever else its object held.
+        bucket: { start: bucket.start, end: bucket.end },
       }
     }),
   }

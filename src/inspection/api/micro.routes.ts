@@ -45,6 +45,7 @@ import {
   withLimitTextAsNumber,
 } from './request-bodies.js'
 import { coverageRoutes } from './coverage.routes.js'
+import { MICRO_OPERATIONS } from './micro-operations.js'
 import { mayInspect } from './api-origins.js'
 import type { InspectionApiOrigins } from '../../config/index.js'
 
@@ -105,17 +106,17 @@ export const microRoutes: FastifyPluginAsync<{
   })
 
   const counts = async () => store.counts()
-  app.get('/all', counts)
-  app.post('/all', counts)
-  app.options('/all', counts)
+  app.get('/all', MICRO_OPERATIONS.counts, counts)
+  app.post('/all', MICRO_OPERATIONS.counts, counts)
+  app.options('/all', MICRO_OPERATIONS.counts, counts)
   const reset = async () => {
     await inspection.reset()
     return store.counts()
   }
   // GET and POST only: Fastify would answer HEAD with the GET handler, and a link checker's or a
   // monitor's HEAD would empty the store (Micro answers HEAD here with its 404).
-  app.get('/reset', { exposeHeadRoute: false }, reset)
-  app.post('/reset', reset)
+  app.get('/reset', { ...MICRO_OPERATIONS.reset, exposeHeadRoute: false }, reset)
+  app.post('/reset', MICRO_OPERATIONS.reset, reset)
 
   // Answers go out as the store's JSON texts (a store that keeps JSON, PostgreSQL, is not made to
   // parse it), streamed a page at a time when there is more than one page: a large store's answer
@@ -128,8 +129,8 @@ export const microRoutes: FastifyPluginAsync<{
       reply,
       store.goodJsonPages(filter === undefined ? filter : withEnrichedEventType(filter)),
     )
-  app.get('/good', async (_request, reply) => sendGood(reply))
-  app.post('/good', async (request: FastifyRequest, reply) => {
+  app.get('/good', MICRO_OPERATIONS.good, async (_request, reply) => sendGood(reply))
+  app.post('/good', MICRO_OPERATIONS.goodFiltered, async (request: FastifyRequest, reply) => {
     const reading = readBody<GoodEventFilter>(
       request.body,
       validateGoodFilter,
@@ -145,8 +146,8 @@ export const microRoutes: FastifyPluginAsync<{
   })
   const sendBad = (reply: FastifyReply, filter?: BadEventFilter) =>
     sendJsonArray(reply, store.badJsonPages(filter))
-  app.get('/bad', async (_request, reply) => sendBad(reply))
-  app.post('/bad', async (request: FastifyRequest, reply) => {
+  app.get('/bad', MICRO_OPERATIONS.bad, async (_request, reply) => sendBad(reply))
+  app.post('/bad', MICRO_OPERATIONS.badFiltered, async (request: FastifyRequest, reply) => {
     const reading = readBody<BadEventFilter>(request.body, validateBadFilter, withLimitTextAsNumber)
     if (!reading.ok) return failAsMicro(reply, reading)
     const unstorable = unstorableFilter(reading.filter)
@@ -162,6 +163,7 @@ export const microRoutes: FastifyPluginAsync<{
   // Server-sent events of every good and bad event as it arrives, with the filters of POST good/bad in the query string.
   app.get<{ Querystring: Record<string, string | string[] | undefined> }>(
     '/stream',
+    MICRO_OPERATIONS.stream,
     (request, reply) => {
       const one = (name: string) => {
         const value = request.query[name]
@@ -239,8 +241,10 @@ export const microRoutes: FastifyPluginAsync<{
   )
 
   // The events query of Micro 3.0 (GET) and 4.x (POST, columns, columnStats, timeline): good and incomplete events, flattened.
-  app.get('/events', async (_request, reply) => sendJsonArray(reply, allEventsJson(store.scan())))
-  app.post('/events', async (request: FastifyRequest, reply) => {
+  app.get('/events', MICRO_OPERATIONS.events, async (_request, reply) =>
+    sendJsonArray(reply, allEventsJson(store.scan())),
+  )
+  app.post('/events', MICRO_OPERATIONS.eventsQuery, async (request: FastifyRequest, reply) => {
     const reading = readBody<EventsQuery>(request.body, validateEventsQuery)
     if (!reading.ok) return fail(reply, reading)
     const unknown = unknownColumns(reading.filter)
@@ -258,12 +262,12 @@ export const microRoutes: FastifyPluginAsync<{
     // Sent a part at a time: a page of 10 000 events is tens of megabytes.
     return reply.type(json).send(Readable.from(await eventsPageJson(page)))
   })
-  app.get('/columns', async () => eventColumns(store.scan()))
-  app.post('/columnStats', async (request: FastifyRequest, reply) => {
+  app.get('/columns', MICRO_OPERATIONS.columns, async () => eventColumns(store.scan()))
+  app.post('/columnStats', MICRO_OPERATIONS.columnStats, async (request: FastifyRequest, reply) => {
     const reading = readBody<{ columns: string[] }>(request.body, validateColumnStats)
     return reading.ok ? columnStats(store.scan(), reading.filter.columns) : fail(reply, reading)
   })
-  app.post('/timeline', async (request: FastifyRequest, reply) => {
+  app.post('/timeline', MICRO_OPERATIONS.timeline, async (request: FastifyRequest, reply) => {
     const reading = readBody<{ buckets: { start: string; end: string }[] }>(
       request.body,
       validateTimeline,
@@ -275,6 +279,7 @@ export const microRoutes: FastifyPluginAsync<{
 
   app.get<{ Params: { vendor: string; name: string; version: string } }>(
     '/iglu/:vendor/:name/jsonschema/:version',
+    MICRO_OPERATIONS.schemaLookup,
     async (request, reply) => {
       const { vendor, name, version } = request.params
       const key = SCHEMA_VERSION.test(version)
@@ -295,7 +300,12 @@ export const microRoutes: FastifyPluginAsync<{
   await app.register(coverageRoutes, { inspection })
   await app.register(inspectorUiRoutes)
   // Micro 4.x's answer when it runs without authentication, as the inspection API here always does.
-  app.get('/auth-config', async () => ({ domain: '', audience: '', clientId: '', enabled: false }))
+  app.get('/auth-config', MICRO_OPERATIONS.authConfig, async () => ({
+    domain: '',
+    audience: '',
+    clientId: '',
+    enabled: false,
+  }))
   const unknownPath = async (request: FastifyRequest, reply: FastifyReply) => {
     // A browser's preflight must succeed; any other unknown path is Micro's 404 text.
     if (request.method === 'OPTIONS') return reply.code(200).send('')

@@ -35,7 +35,16 @@ function pageFiles(): ReadonlyMap<string, { readonly type: string; readonly body
  */
 export const inspectorUiRoutes: FastifyPluginAsync = async (app) => {
   const served = pageFiles()
-  app.get('/ui', async (request, reply) => {
+  const toPage = {
+    schema: {
+      tags: ['Event inspection'],
+      summary: 'The event inspector, a page for people (its files are under …/ui/)',
+      response: { 302: { description: 'To the page, …/ui/', type: 'null' } },
+    },
+    // Documents only: the answer is a redirect, with no body to shape.
+    serializerCompiler: () => () => '',
+  }
+  app.get('/ui', toPage, async (request, reply) => {
     const query = request.url.indexOf('?')
     return reply.redirect(
       `${request.url.slice(0, query === -1 ? undefined : query)}/${query === -1 ? '' : request.url.slice(query)}`,

@@ -1,0 +1,87 @@
+import { createAjv } from '../../src/iglu/index.js'
+
+/**
+ * Holds real answers to the API document a server serves (`/openapi.json`): each answer's body
+ * must fit the schema the document gives for its operation, status and media type. The document's
+ * schemas are OpenAPI 3.0 (`nullable`), read here as the JSON Schema they stand for, and checked
+ * with the project's validator.
+ */
+
+interface MediaType {
+  readonly schema?: unknown
+}
+interface Operation {
+  readonly responses?: Record<string, { readonly content?: Record<string, MediaType> }>
+}
+export interface ApiDocument {
+  readonly paths: Record<string, Record<string, Operation>>
+  readonly components?: { readonly schemas?: Record<string, unknown> }
+}
+
+/** OpenAPI 3.0's `nullable: true` as JSON Schema: null is one more value the schema accepts. */
+export function asJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(asJsonSchema)
+  if (node === null || typeof node !== 'object') return node
+  const { nullable, ...rest } = node as Record<string, unknown>
+  const converted = Object.fromEntries(
+    Object.entries(rest).map(([key, value]) => [key, asJsonSchema(value)]),
+  )
+  if (nullable !== true) return converted
+  if (Array.isArray(converted.enum) && !converted.enum.includes(null))
+    converted.enum = [...converted.enum, null]
+  if (typeof converted.type === 'string') return { ...converted, type: [converted.type, 'null'] }
+  return { anyOf: [converted, { type: 'null' }] }
+}
+
+export interface AnswerCheck {
+  /** What does not fit, or null when the answer fits its documented schema. */
+  readonly problem: string | null
+}
+
+/** The checker of one document: `check` judges an answer; `checked` lists what was judged. */
+export function documentContract(document: ApiDocument) {
+  const ajv = createAjv({ allErrors: true })
+  const components = asJsonSchema(document.components ?? {})
+  const validators = new Map<string, ReturnType<typeof ajv.compile>>()
+  const checked = new Set<string>()
+
+  const check = (
+    method: string,
+    path: string,
+    status: number,
+    contentType: string | null,
+    body: unknown,
+  ): AnswerCheck => {
+    const operation = document.paths[path]?.[method.toLowerCase()]
+    if (operation === undefined) return { problem: `${method} ${path} is not in the document` }
+    const response = operation.responses?.[String(status)]
+    if (response === undefined)
+      return { problem: `${method} ${path} answered ${status}, which the document does not list` }
+    const mediaType = (contentType ?? '').split(';')[0]?.trim() ?? ''
+    if (response.content === undefined) {
+      checked.add(`${method.toUpperCase()} ${path} ${status}`)
+      return {
+        problem:
+          body === '' ? null : `${method} ${path} ${status}: a body where the document says none`,
+      }
+    }
+    const content = response.content?.[mediaType]
+    if (content === undefined)
+      return {
+        problem: `${method} ${path} answered ${status} as ${mediaType || 'nothing'}; the document lists ${Object.keys(response.content ?? {}).join(', ') || 'no content'}`,
+      }
+    checked.add(`${method.toUpperCase()} ${path} ${status}`)
+    const key = `${method} ${path} ${status} ${mediaType}`
+    let validate = validators.get(key)
+    if (validate === undefined) {
+      validate = ajv.compile({ ...(asJsonSchema(content.schema) as object), components })
+      validators.set(key, validate)
+    }
+    if (validate(body)) return { problem: null }
+    const errors = (validate.errors ?? [])
+      .slice(0, 5)
+      .map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`)
+    return { problem: `${method} ${path} ${status}: ${errors.join('; ')}` }
+  }
+  return { check, checked }
+}
