@@ -9,6 +9,7 @@ import {
   type ApiClient,
 } from './support/api-client.js'
 import { apiRequest, type FuzzTargets } from './support/api-fuzz-requests.js'
+import { documentContract, documentedPath, type ApiDocument } from './support/openapi-contract.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { startAdminApp } from './support/admin-app.js'
 import { backends } from './support/test-databases.js'
@@ -106,6 +107,8 @@ describe.each(backends)(
         `API fuzz on ${backend.name}: seed ${SEED}, ${RUNS} requests (replay with FLOE_FUZZ_SEED=${SEED})`,
       )
       const requests = fc.sample(apiRequest(targets), { seed: SEED, numRuns: RUNS })
+      const document = (await requestJson(`${server.baseUrl}/openapi.json`)).body as ApiDocument
+      const contract = documentContract(document)
       const problems: string[] = []
       const statuses = new Map<number, number>()
       let before = await snapshot()
@@ -117,6 +120,18 @@ describe.each(backends)(
         })
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
         const where = `${request.method} ${request.path.slice(0, 150)} ${request.body?.slice(0, 150) ?? ''}`
+        // Every answer of an operation the API document lists is one it describes.
+        const operation = documentedPath(document, request.method, request.path)
+        if (operation !== null) {
+          const { problem } = contract.check(
+            request.method,
+            operation,
+            response.status,
+            response.headers.get('content-type'),
+            response.body,
+          )
+          if (problem !== null) problems.push(`${problem} for ${where}`)
+        }
         if (response.status >= 500 || response.status < 200)
           problems.push(`${response.status} for ${where}`)
         if (response.status === 202) {
@@ -142,12 +157,17 @@ describe.each(backends)(
           if (after !== before) problems.push(`${response.status} changed the store for ${where}`)
         }
         before = after
-        if (problems.length >= 10) break
+        if (problems.length >= 40) break
       }
       console.info(
         `API fuzz on ${backend.name} statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`,
       )
+      console.info(
+        `API fuzz on ${backend.name}: ${contract.checked.size} operation answers held to the API document`,
+      )
       expect(problems).toEqual([])
+      // The document's check ran: at least the seeded GETs' answers were held to it.
+      expect(contract.checked.size).toBeGreaterThan(5)
       expect((await requestJson(`${server.baseUrl}/health`)).status).toBe(200)
     }, 600_000)
   },

@@ -33,6 +33,29 @@ export function asJsonSchema(node: unknown): unknown {
   return { anyOf: [converted, { type: 'null' }] }
 }
 
+/**
+ * The document's path of the operation that a request's path reaches: an exact path first, else
+ * the template (`/things/{id}`) with the most literal segments. Null when none does.
+ */
+export function documentedPath(document: ApiDocument, method: string, url: string): string | null {
+  const path = url.split('?')[0] ?? url
+  const segments = path.split('/')
+  let best: { path: string; literal: number } | null = null
+  for (const [template, operations] of Object.entries(document.paths)) {
+    if (operations[method.toLowerCase()] === undefined) continue
+    const parts = template.split('/')
+    if (parts.length !== segments.length) continue
+    let literal = 0
+    const fits = parts.every((part, i) => {
+      if (/^\{[^}]+\}$/.test(part)) return (segments[i] ?? '') !== ''
+      literal += 1
+      return part === segments[i]
+    })
+    if (fits && (best === null || literal > best.literal)) best = { path: template, literal }
+  }
+  return best?.path ?? null
+}
+
 export interface AnswerCheck {
   /** What does not fit, or null when the answer fits its documented schema. */
   readonly problem: string | null
