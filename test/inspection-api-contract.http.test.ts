@@ -106,7 +106,14 @@ async function sendEvents(): Promise<void> {
 
 beforeAll(async () => {
   // The origins a server allows by default: the 403 of a page elsewhere is one of its answers.
-  floe = await startTestApp(testConfig({ inspection: { apiOrigins: { any: false, origins: [] } } }))
+  floe = await startTestApp(
+    testConfig({
+      inspection: {
+        apiOrigins: { any: false, origins: [] },
+        redirects: { enabled: true, domains: ['shop.example'] },
+      },
+    }),
+  )
   admin = await bootstrapAdmin(floe)
   const search = objectSchema('com.acme', 'search', '1-0-0', {
     term: { type: 'string', maxLength: 50 },
@@ -251,6 +258,42 @@ describe.each(['/local', '/micro'])('the inspection API at %s', (prefix) => {
       .filter((answer) => !contract.checked.has(answer))
     expect(unmetStatuses).toEqual([])
   })
+})
+
+it('answers trackers as its document says, for every status it lists', async () => {
+  problems.length = 0
+  const pixel = await call('GET', '/i', { url: '/i?e=pv&p=web&tv=t' })
+  expect(pixel.status).toBe(200)
+  await call('GET', '/ice.png', { url: '/ice.png?e=pv&p=web&tv=t' })
+  const tracker = '/{vendor}/{version}'
+  const tp2 = '/com.snowplowanalytics.snowplow/tp2'
+  await call('GET', tracker, { url: `${tp2}?e=pv&p=web&tv=t` })
+  const payload = {
+    schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+    data: [{ e: 'pv', p: 'web', tv: 't' }],
+  }
+  expect((await call('POST', tracker, { url: tp2, body: payload })).body).toBe('ok')
+  const huge = 'x'.repeat(11 * 1024 * 1024)
+  expect((await call('POST', tracker, { url: tp2, body: huge })).status).toBe(413)
+  const redirect = (query: string) => ({ url: `/r/tp2?e=pp&p=web&tv=t&${query}` })
+  expect((await call('GET', tracker, redirect('u=https://shop.example/a'))).status).toBe(302)
+  expect((await call('GET', tracker, redirect('u=https://elsewhere.example/'))).status).toBe(400)
+  expect((await call('POST', tracker, { url: '/r/tp2', body: '' })).status).toBe(404)
+  expect(await (await call('GET', '/sink-health')).body).toBe('ok')
+  await call('GET', '/robots.txt')
+  expect(problems).toEqual([])
+  const unmet = ['/i', '/ice.png', tracker, '/sink-health', '/robots.txt'].flatMap((path) =>
+    Object.entries(document.paths[path] ?? {}).flatMap(([method, operation]) =>
+      Object.keys(operation.responses ?? {})
+        // 500 and 503: a store in memory neither refuses a write nor goes away; GET 404: this
+        // server follows redirects (POST's 404 is the same words' answer).
+        .filter((status) => !['500', '503'].includes(status))
+        .filter((status) => !(method === 'get' && status === '404'))
+        .map((status) => `${method.toUpperCase()} ${path} ${status}`)
+        .filter((answer) => !contract.checked.has(answer)),
+    ),
+  )
+  expect(unmet).toEqual([])
 })
 
 it('documents the events it keeps by name, each shared by /local and /micro', () => {

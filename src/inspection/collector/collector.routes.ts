@@ -4,6 +4,13 @@ import type { Collected, InspectionService } from '../inspection.service.js'
 import type { CollectorPathAlias, CookieConfig, RedirectsConfig } from '../../config/index.js'
 import { SNOWPLOW_VENDOR } from '../pipeline/adapt-payload.js'
 import { createNuidCookie } from './nuid-cookie.js'
+import { COLLECTOR_OPERATIONS } from './collector-operations.js'
+
+/** The path of a tracker or webhook: `/{vendor}/{version}`. */
+interface TrackerPath {
+  readonly vendor: string
+  readonly version: string
+}
 
 const PIXEL = Buffer.from('R0lGODlhAQABAPAAAP///wAAACH5BAUAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64')
 const COLLECTOR_NAME = 'floe-collector'
@@ -163,23 +170,22 @@ export const collectorRoutes: FastifyPluginAsync<{
     app.route({
       method: 'GET',
       url,
+      ...COLLECTOR_OPERATIONS.pixel,
       handler: (request, reply) => collect(request, reply, SNOWPLOW_VENDOR, 'tp1'),
     })
   }
-  app.route<{ Params: { vendor: string; version: string } }>({
-    method: ['GET', 'POST'],
-    url: '/:vendor/:version',
-    handler: (request, reply) => {
-      const alias =
-        aliases.size === 0
-          ? undefined
-          : aliases.get(`${request.params.vendor}/${request.params.version}`)
-      const [vendor, version] = alias ?? [request.params.vendor, request.params.version]
-      return vendor === 'r'
-        ? redirect(request, reply, version)
-        : collect(request, reply, vendor, version)
-    },
-  })
+  const tracker = (request: FastifyRequest<{ Params: TrackerPath }>, reply: FastifyReply) => {
+    const alias =
+      aliases.size === 0
+        ? undefined
+        : aliases.get(`${request.params.vendor}/${request.params.version}`)
+    const [vendor, version] = alias ?? [request.params.vendor, request.params.version]
+    return vendor === 'r'
+      ? redirect(request, reply, version)
+      : collect(request, reply, vendor, version)
+  }
+  app.get<{ Params: TrackerPath }>('/:vendor/:version', COLLECTOR_OPERATIONS.trackerGet, tracker)
+  app.post<{ Params: TrackerPath }>('/:vendor/:version', COLLECTOR_OPERATIONS.trackerPost, tracker)
   app.all<{ Params: { '*': string } }>('/r/*', async (request, reply) =>
     redirect(request, reply, request.params['*'].split('/')[0] ?? ''),
   )
@@ -207,10 +213,10 @@ export const collectorRoutes: FastifyPluginAsync<{
       .redirect(target.location, 302)
   }
   // As the reference collector: its sink is this process, healthy while it answers; no crawling.
-  app.get('/sink-health', async (_request, reply) =>
+  app.get('/sink-health', COLLECTOR_OPERATIONS.sinkHealth, async (_request, reply) =>
     reply.type('text/plain; charset=utf-8').send('ok'),
   )
-  app.get('/robots.txt', async (_request, reply) =>
+  app.get('/robots.txt', COLLECTOR_OPERATIONS.robots, async (_request, reply) =>
     reply.type('text/plain; charset=utf-8').send('User-agent: *\nDisallow: /\n'),
   )
   app.options('*', async (request, reply) => {
