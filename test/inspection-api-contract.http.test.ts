@@ -296,6 +296,32 @@ it('answers trackers as its document says, for every status it lists', async () 
   expect(unmet).toEqual([])
 })
 
+it('answers as its document says on the pages, Iglu health checks and MCP', async () => {
+  problems.length = 0
+  expect((await call('GET', '/')).status).toBe(200)
+  const asset = '/console-assets/{file}'
+  expect((await call('GET', asset, { url: '/console-assets/none.js' })).status).toBe(404)
+  const html = (await (await fetch(`${floe.baseUrl}/`)).text()).match(/console-assets\/[^"]+\.js/)
+  expect((await call('GET', asset, { url: `/${html?.[0] ?? 'none'}` })).status).toBe(200)
+  const health = '/iglu/{organizationId}/{env}/api/meta/health'
+  const igluAt = `/iglu/${admin.organizationId}/dev/api/meta/health`
+  expect((await call('GET', health, { url: igluAt })).body).toBe('OK')
+  expect((await call('GET', `${health}/db`, { url: `${igluAt}/db` })).body).toBe('OK')
+  const mcp = (body: string, headers: Record<string, string>) =>
+    call('POST', '/mcp', { body, headers: { 'content-type': 'application/json', ...headers } })
+  const signedIn = { authorization: `Bearer ${admin.accessToken}` }
+  const accepts = { accept: 'application/json, text/event-stream' }
+  const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })
+  expect((await mcp(ping, { ...signedIn, ...accepts })).status).toBe(200)
+  const notification = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })
+  expect((await mcp(notification, { ...signedIn, ...accepts })).status).toBe(202)
+  expect((await mcp('[]', { ...signedIn, ...accepts })).status).toBe(400)
+  expect((await mcp('{', { ...signedIn, ...accepts })).status).toBe(400)
+  expect((await mcp(ping, { ...signedIn, accept: 'text/html' })).status).toBe(406)
+  expect((await mcp(ping, accepts)).status).toBe(401)
+  expect(problems).toEqual([])
+})
+
 it('documents the events it keeps by name, each shared by /local and /micro', () => {
   const names = Object.keys(document.components?.schemas ?? {})
   expect(names).toEqual(

@@ -58,6 +58,22 @@ it('serves an API document of operations OpenAPI 3.0 can describe, and describes
       .map((key) => `${path}: method ${key}`),
   ])
   expect(faults).toEqual([])
+  // Every operation says what it answers: a body's media type, or a status that has none.
+  const unsaid = Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => methods.includes(method))
+      .flatMap(([method, operation]) => {
+        const answers = Object.entries(operation.responses ?? {})
+        const bodiless = (status: string) => ['202', '204'].includes(status) || status[0] === '3'
+        const undescribed = answers.filter(
+          ([status, answer]) => answer.content === undefined && !bodiless(status),
+        )
+        return answers.length === 0
+          ? [`${method} ${path}: no answer`]
+          : undescribed.map(([status]) => `${method} ${path} ${status}: no media type`)
+      }),
+  )
+  expect(unsaid).toEqual([])
   // The operations a client calls are still there.
   expect(document.paths['/micro/all']?.get).toBeDefined()
   expect(document.paths['/i']?.get).toBeDefined()

@@ -1,6 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { FastifyPluginAsync } from 'fastify'
+import { Type } from 'typebox'
+import { documentedOnly, textAnswer } from '../http/index.js'
 
 /** Where the console's page and its hashed assets are written by `vite build`. */
 export interface ConsoleFilesOptions {
@@ -70,7 +72,33 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleFilesOptions> = async (app
     return build
   }
 
-  app.get('/', async (_request, reply) => {
+  const tags = ['Web console']
+  const page = {
+    schema: {
+      tags,
+      summary: 'The web console, a page for people',
+      response: {
+        200: { description: 'The page', content: { 'text/html': { schema: Type.String() } } },
+        503: textAnswer('The console is not built (npm run build)'),
+      },
+    },
+    ...documentedOnly,
+  }
+  const asset = {
+    schema: {
+      tags,
+      summary: "A file of the web console's page (scripts, styles, images)",
+      response: {
+        200: {
+          description: 'The file, by the type of its name',
+          content: { '*/*': { schema: Type.String({ format: 'binary' }) } },
+        },
+        404: textAnswer('No such file: an empty text'),
+      },
+    },
+    ...documentedOnly,
+  }
+  app.get('/', page, async (_request, reply) => {
     const page = (await files())?.get('index.html')
     if (page === undefined)
       return reply
@@ -85,13 +113,17 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleFilesOptions> = async (app
       .send(page.body)
   })
 
-  app.get<{ Params: { file: string } }>(`/${ASSETS_FOLDER}/:file`, async (request, reply) => {
-    const file = (await files())?.get(`${ASSETS_FOLDER}/${request.params.file}`)
-    if (file === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('')
-    return reply
-      .type(file.type)
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .send(file.body)
-  })
+  app.get<{ Params: { file: string } }>(
+    `/${ASSETS_FOLDER}/:file`,
+    asset,
+    async (request, reply) => {
+      const file = (await files())?.get(`${ASSETS_FOLDER}/${request.params.file}`)
+      if (file === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('')
+      return reply
+        .type(file.type)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(file.body)
+    },
+  )
 }

@@ -6,7 +6,8 @@ import type {
   FastifyRequest,
   InjectOptions,
 } from 'fastify'
-import { INVALID_JSON_BODY } from '../http/index.js'
+import { Type } from 'typebox'
+import { documentedOnly, ErrorBodyRef, INVALID_JSON_BODY } from '../http/index.js'
 import { organizationPath, requestText, type FloeApi } from './floe-api.js'
 
 export interface McpRoutesOptions {
@@ -63,6 +64,13 @@ function jsonRpcParseError(
   })
 }
 
+/** A JSON-RPC error answer, as the API document shows it. */
+const JsonRpcError = Type.Object({
+  jsonrpc: Type.Literal('2.0'),
+  error: Type.Object({ code: Type.Integer(), message: Type.String() }),
+  id: Type.Null(),
+})
+
 /** The most messages one request to `/mcp` may carry: each tool answer may be a megabyte. */
 export const MAX_MCP_BATCH = 10
 
@@ -76,59 +84,79 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, optio
       'Floe’s MCP server (streamable HTTP, stateless): JSON-RPC messages, at most 10 a batch (docs/mcp.md)',
     tags: ['mcp'],
     security: [{ bearer: [] }],
-  }
-  app.post('/mcp', { schema, errorHandler: jsonRpcParseError }, async (request, reply) => {
-    const { organizationId } = await options.principalOf(request)
-    const batchProblem = !Array.isArray(request.body)
-      ? null
-      : request.body.length === 0
-        ? 'An empty batch is no request (JSON-RPC 2.0: a batch holds at least one message)'
-        : request.body.length > MAX_MCP_BATCH
-          ? `A batch may hold at most ${MAX_MCP_BATCH} messages; this one holds ${request.body.length}`
-          : null
-    if (batchProblem !== null)
-      return reply.code(400).send({
-        jsonrpc: '2.0',
-        error: { code: -32600, message: batchProblem },
-        id: null,
-      })
-    const [{ createFloeMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
-      import('./floe-mcp-server.js'),
-      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
-    ])
-    const authorization = request.headers.authorization ?? ''
-    const api: FloeApi = {
-      call: async (method, path, body) => {
-        if (!path.startsWith('{org}') && organizationId !== options.inspectedOrganizationId)
-          return notInspected(organizationId)
-        const injected: InjectOptions = {
-          method,
-          url: organizationPath(organizationId, path),
-          // The caller's host, so that the links an answer makes point where the caller sent it.
-          headers: {
-            authorization,
-            ...forwardedHeaders(request),
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          ...(body === undefined ? {} : { payload: requestText(body) }),
-        }
-        const response = await options.inject(injected)
-        return { status: response.statusCode, text: response.body }
+    response: {
+      200: {
+        description: 'The JSON-RPC answer, or the batch of answers',
+        content: { 'application/json': { schema: {} } },
       },
-    }
-    const server = await createFloeMcpServer(api, options.version)
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    })
-    reply.hijack()
-    reply.raw.on('close', () => {
-      void transport.close()
-      void server.close()
-    })
-    await server.connect(transport)
-    await transport.handleRequest(request.raw, reply.raw, request.body)
-  })
+      202: { description: 'Notifications only: nothing to answer', type: 'null' },
+      400: {
+        description: 'Not JSON, or a batch that is empty or too large: a JSON-RPC error',
+        content: { 'application/json': { schema: JsonRpcError } },
+      },
+      401: ErrorBodyRef,
+      406: {
+        description: 'The request does not accept both application/json and text/event-stream',
+        content: { 'application/json': { schema: JsonRpcError } },
+      },
+    },
+  }
+  app.post(
+    '/mcp',
+    { schema, errorHandler: jsonRpcParseError, ...documentedOnly },
+    async (request, reply) => {
+      const { organizationId } = await options.principalOf(request)
+      const batchProblem = !Array.isArray(request.body)
+        ? null
+        : request.body.length === 0
+          ? 'An empty batch is no request (JSON-RPC 2.0: a batch holds at least one message)'
+          : request.body.length > MAX_MCP_BATCH
+            ? `A batch may hold at most ${MAX_MCP_BATCH} messages; this one holds ${request.body.length}`
+            : null
+      if (batchProblem !== null)
+        return reply.code(400).send({
+          jsonrpc: '2.0',
+          error: { code: -32600, message: batchProblem },
+          id: null,
+        })
+      const [{ createFloeMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+        import('./floe-mcp-server.js'),
+        import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      ])
+      const authorization = request.headers.authorization ?? ''
+      const api: FloeApi = {
+        call: async (method, path, body) => {
+          if (!path.startsWith('{org}') && organizationId !== options.inspectedOrganizationId)
+            return notInspected(organizationId)
+          const injected: InjectOptions = {
+            method,
+            url: organizationPath(organizationId, path),
+            // The caller's host, so that the links an answer makes point where the caller sent it.
+            headers: {
+              authorization,
+              ...forwardedHeaders(request),
+              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+            ...(body === undefined ? {} : { payload: requestText(body) }),
+          }
+          const response = await options.inject(injected)
+          return { status: response.statusCode, text: response.body }
+        },
+      }
+      const server = await createFloeMcpServer(api, options.version)
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      })
+      reply.hijack()
+      reply.raw.on('close', () => {
+        void transport.close()
+        void server.close()
+      })
+      await server.connect(transport)
+      await transport.handleRequest(request.raw, reply.raw, request.body)
+    },
+  )
 
   // Stateless: there is no stream to open and no session to end.
   const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>

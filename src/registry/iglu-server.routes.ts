@@ -2,7 +2,7 @@ import { setImmediate as otherWork } from 'node:timers/promises'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { Principal } from '../auth/index.js'
-import { ErrorBodyRef, jsonBody } from '../http/index.js'
+import { ErrorBodyRef, jsonBody, textAnswer } from '../http/index.js'
 import { objectMembers, objectText, parseSchemaVer } from '../iglu/index.js'
 import type { IgluRepository, PublishedKey, PublishedSchema } from './iglu-repository.js'
 import { SchemaNotFoundError } from './registry.errors.js'
@@ -71,6 +71,7 @@ export const igluHealthRoutes: FastifyPluginAsyncTypebox<{
         summary: 'Iglu Server health (no credentials needed)',
         tags: IGLU_TAGS,
         params: Type.Object(RepoParams),
+        response: { 200: textAnswer('OK') },
       },
     },
     async (_request, reply) => reply.type('text/plain').send('OK'),
@@ -82,6 +83,10 @@ export const igluHealthRoutes: FastifyPluginAsyncTypebox<{
         summary: 'Iglu Server health of the database (no credentials needed)',
         tags: IGLU_TAGS,
         params: Type.Object(RepoParams),
+        response: {
+          200: textAnswer('OK, once the database answered a query'),
+          503: textAnswer('The database does not answer'),
+        },
       },
     },
     async (request, reply) => {

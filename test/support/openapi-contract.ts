@@ -88,7 +88,11 @@ export function documentContract(document: ApiDocument) {
           body === '' ? null : `${method} ${path} ${status}: a body where the document says none`,
       }
     }
-    const content = response.content?.[mediaType]
+    // The exact media type, else a range that holds it (`text/*`, `*/*`).
+    const content =
+      response.content?.[mediaType] ??
+      response.content?.[`${mediaType.split('/')[0] ?? ''}/*`] ??
+      (mediaType === '' ? undefined : response.content?.['*/*'])
     if (content === undefined)
       return {
         problem: `${method} ${path} answered ${status} as ${mediaType || 'nothing'}; the document lists ${Object.keys(response.content ?? {}).join(', ') || 'no content'}`,

@@ -11,7 +11,7 @@ import { DOUBLE_FIELDS } from '../pipeline/java-doubles.js'
 /**
  * What the inspection API (`/local`, `/micro`) answers, as its API document describes it. These
  * schemas document; they do not shape the answers, which are written from the store's JSON texts
- * (see `documentedOnly` in micro.routes.ts). `test/inspection-api-contract.http.test.ts` holds
+ * (`documentedOnly`, src/http/documented-answers.ts). `test/inspection-api-contract.http.test.ts` holds
  * every answer of a real server to them, so that the document stays true. Objects Floe writes
  * whole say `additionalProperties: false`: a field added to an answer must be documented here.
  */
@@ -224,12 +224,6 @@ export const AuthConfigJson = Type.Object(
   },
   Closed,
 )
-
-/** A refusal of Micro's: text such as `The request body was malformed.` */
-export const MicroRefusalText = {
-  content: { 'text/plain': { schema: Type.String() } },
-  description: "Micro's words, as plain text",
-} as const
 
 const Tally = {
   eventsSeen: Type.Integer({ minimum: 0 }),

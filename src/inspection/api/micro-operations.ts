@@ -1,13 +1,12 @@
 import type { FastifySchema, RouteShorthandOptions } from 'fastify'
 import { Type } from 'typebox'
-import { ErrorBodyRef } from '../../http/index.js'
+import { documentedOnly, ErrorBodyRef, textAnswer } from '../../http/index.js'
 import {
   AssertionResultJson,
   AuthConfigJson,
   BadEventJson,
   ColumnStatsJson,
   EventsPageJson,
-  MicroRefusalText,
   SchemaLookupFailureJson,
   TimelineJson,
 } from './inspection-answers.schema.js'
@@ -26,15 +25,9 @@ import {
  *
  * Their bodies are read by the routes themselves, whatever their media type, with Micro's
  * statuses and words (request-bodies.ts), and their answers are mostly the store's JSON texts:
- * so the schemas here document only. `documentedOnly` gives a route compilers that neither check
- * a request nor shape an answer; `test/inspection-api-contract.http.test.ts` holds the answers of
- * a real server to the document.
+ * so the schemas here document only (`documentedOnly`), and
+ * `test/inspection-api-contract.http.test.ts` holds the answers of a real server to the document.
  */
-
-const documentedOnly = {
-  validatorCompiler: () => () => true,
-  serializerCompiler: () => (data: unknown) => JSON.stringify(data),
-} as const
 
 const tags = ['Event inspection']
 const GoodEventList = Type.Array(Type.Ref('GoodEvent'))
@@ -46,7 +39,8 @@ const refusals = {
   503: { ...ErrorBodyRef, description: 'The event store is a database that cannot be reached' },
 }
 const invalid = { 400: ErrorBodyRef, 422: ErrorBodyRef }
-const asMicro = { 400: MicroRefusalText, 422: MicroRefusalText }
+const microRefusal = textAnswer("Micro's words, as plain text: The request body was malformed.")
+const asMicro = { 400: microRefusal, 422: microRefusal }
 
 function operation(
   summary: string,

@@ -1,6 +1,6 @@
 import type { RouteShorthandOptions } from 'fastify'
 import { Type } from 'typebox'
-import { ErrorBodyRef } from '../../http/index.js'
+import { documentedOnly, ErrorBodyRef, textAnswer } from '../../http/index.js'
 
 /**
  * The collector's operations as the API document describes them. Trackers read nothing of the
@@ -10,15 +10,7 @@ import { ErrorBodyRef } from '../../http/index.js'
  */
 
 const tags = ['Collector']
-const documentedOnly = {
-  validatorCompiler: () => () => true,
-  serializerCompiler: () => (data: unknown) => JSON.stringify(data),
-} as const
 
-const text = (description: string) => ({
-  description,
-  content: { 'text/plain': { schema: Type.String() } },
-})
 const pixel = {
   description: 'A 1×1 transparent GIF, not to be cached',
   content: { 'image/gif': { schema: Type.String({ format: 'binary' }) } },
@@ -58,21 +50,23 @@ export const COLLECTOR_OPERATIONS = {
     {
       200: pixel,
       302: { description: 'r/tp2 with --redirects: to the target, u', type: 'null' },
-      400: text('r/tp2: a target that cannot be followed, and why'),
-      404: text('r/tp2 without --redirects'),
+      400: textAnswer('r/tp2: a target that cannot be followed, and why'),
+      404: textAnswer('r/tp2 without --redirects'),
     },
   ),
   trackerPost: operation('Record a POST request to a tracker or webhook path', TRACKER_PATHS, {
-    200: text('ok'),
-    404: text('r/tp2, which takes GET requests'),
+    200: textAnswer('ok'),
+    404: textAnswer('r/tp2, which takes GET requests'),
     413: { ...ErrorBodyRef, description: 'A body past 10 MiB, not recorded' },
   }),
   sinkHealth: operation(
     'Whether the collector stores what it takes',
     'Always ok while it answers.',
     {
-      200: text('ok'),
+      200: textAnswer('ok'),
     },
   ),
-  robots: operation('No crawling', 'Disallows every path.', { 200: text('The robots rules') }),
+  robots: operation('No crawling', 'Disallows every path.', {
+    200: textAnswer('The robots rules'),
+  }),
 } satisfies Record<string, RouteShorthandOptions>
