@@ -4,6 +4,7 @@ import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { collectorRequest, type FuzzRequest } from './support/collector-fuzz-requests.js'
 import { requestJson } from './support/api-client.js'
+import { documentContract, documentedPath, type ApiDocument } from './support/openapi-contract.js'
 import { storageModes } from './support/storage-modes.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
@@ -19,9 +20,19 @@ const CONCURRENCY = 16
 
 const eventId = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
 
-/** Sends one generated request; resolves with the status, or 0 when the connection ended without one. */
-function send(target: URL, agent: http.Agent, request: FuzzRequest): Promise<number> {
-  if (request.raw !== undefined) return sendRaw(target, request.raw)
+interface Answer {
+  readonly status: number
+  readonly contentType: string | null
+  readonly body: string
+}
+
+/**
+ * Sends one generated request; resolves with its answer, status 0 when the connection ended
+ * without one (and no content type, for a request of raw bytes).
+ */
+function send(target: URL, agent: http.Agent, request: FuzzRequest): Promise<Answer> {
+  if (request.raw !== undefined)
+    return sendRaw(target, request.raw).then((status) => ({ status, contentType: null, body: '' }))
   return new Promise((resolve) => {
     const body =
       request.items !== undefined
@@ -45,13 +56,20 @@ function send(target: URL, agent: http.Agent, request: FuzzRequest): Promise<num
         },
       },
       (response) => {
-        response.resume()
-        response.on('end', () => resolve(response.statusCode ?? 0))
-        response.on('error', () => resolve(response.statusCode ?? 0))
+        const chunks: Buffer[] = []
+        const answer = () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            contentType: response.headers['content-type'] ?? null,
+            body: Buffer.concat(chunks).toString('latin1'),
+          })
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', answer)
+        response.on('error', answer)
       },
     )
     // A refused upload (413) may reset the connection while the body is still going out.
-    outgoing.on('error', () => resolve(0))
+    outgoing.on('error', () => resolve({ status: 0, contentType: null, body: '' }))
     outgoing.end(body ?? undefined)
   })
 }
@@ -117,6 +135,8 @@ describe.each(storageModes)('the collector under fuzzed requests, on $name stora
     for (const request of requests)
       for (const item of request.items ?? []) batchIds.push((item.eid = eventId(nextId++)))
 
+    const document = (await requestJson(`${server.baseUrl}/openapi.json`)).body as ApiDocument
+    const contract = documentContract(document)
     const target = new URL(server.baseUrl)
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
     const failures: string[] = []
@@ -127,7 +147,16 @@ describe.each(storageModes)('the collector under fuzzed requests, on $name stora
       while (cursor < requests.length) {
         const request = requests[cursor++]!
         const t0 = performance.now()
-        const status = await send(target, agent, request)
+        const { status, contentType, body } = await send(target, agent, request)
+        // An answer of an operation the API document lists is one it describes.
+        const operation =
+          request.raw === undefined ? documentedPath(document, request.method, request.path) : null
+        if (operation !== null && status !== 0) {
+          const parsed = contentType?.includes('json') === true ? JSON.parse(body) : body
+          const { problem } = contract.check(request.method, operation, status, contentType, parsed)
+          if (problem !== null)
+            failures.push(`${problem} for ${request.kind} ${request.path.slice(0, 120)}`)
+        }
         const tally = byKind.get(request.kind) ?? { sent: 0, accepted: 0, ms: 0 }
         byKind.set(request.kind, {
           sent: tally.sent + 1,
@@ -159,10 +188,21 @@ describe.each(storageModes)('the collector under fuzzed requests, on $name stora
     const seen = new Map<string, number>()
     const note = (eid: unknown) =>
       typeof eid === 'string' && seen.set(eid, (seen.get(eid) ?? 0) + 1)
-    for (const event of (await requestJson(`${server.baseUrl}/local/good`)).body)
-      note(event.rawEvent.parameters.eid)
-    for (const event of (await requestJson(`${server.baseUrl}/local/bad`)).body)
-      note(event.rawEvent?.parameters?.eid)
+    // Every kept event, of every fuzzed request, has the shape the API document gives it.
+    const kept = async (path: string) => {
+      const answer = await requestJson(`${server.baseUrl}${path}`)
+      const { problem } = contract.check(
+        'GET',
+        path,
+        answer.status,
+        answer.headers.get('content-type'),
+        answer.body,
+      )
+      expect(problem).toBeNull()
+      return answer.body as { rawEvent: { parameters: Record<string, unknown> } | null }[]
+    }
+    for (const event of await kept('/local/good')) note(event.rawEvent?.parameters.eid)
+    for (const event of await kept('/local/bad')) note(event.rawEvent?.parameters?.eid)
     const lostOrDoubled = batchIds.filter((id) => seen.get(id) !== 1)
     expect(lostOrDoubled.slice(0, 10)).toEqual([])
     console.info(
