@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { requestJson } from './support/api-client.js'
+import { requestDocumented } from './support/openapi-contract.js'
 import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
@@ -80,10 +80,10 @@ describeWithSharedData('the real @snowplow/browser-tracker in headless chromium'
     await tab.goto(siteUrl)
     await sent
 
-    const all = await requestJson(`${floe.baseUrl}/local/all`)
+    const all = await requestDocumented(floe.baseUrl, '/local/all')
     expect(all.body).toEqual({ total: 3, good: 3, bad: 0 })
     const [pageView] = (
-      await requestJson(`${floe.baseUrl}/local/good`, {
+      await requestDocumented(floe.baseUrl, '/local/good', {
         method: 'POST',
         body: { event_type: 'page_view' },
       })

@@ -5,7 +5,7 @@ import {
   newTracker,
 } from '@snowplow/node-tracker'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { requestJson } from './support/api-client.js'
+import { requestDocumented } from './support/openapi-contract.js'
 import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
@@ -61,9 +61,9 @@ describeWithSharedData.each(['post', 'get'] as const)(
       )
       await tracker.flush()
 
-      const all = await requestJson(`${server.baseUrl}/local/all`)
+      const all = await requestDocumented(server.baseUrl, '/local/all')
       expect(all.body).toEqual({ total: 4, good: 3, bad: 1 })
-      const good = (await requestJson(`${server.baseUrl}/local/good`)).body
+      const good = (await requestDocumented(server.baseUrl, '/local/good')).body
       const pageView = good.find((e: { eventType: string }) => e.eventType === 'page_view')
       expect(pageView.event).toMatchObject({
         app_id: 'floe-test',
@@ -91,7 +91,7 @@ describeWithSharedData.each(['post', 'get'] as const)(
         se_value: 2,
       })
       const click = (
-        await requestJson(`${server.baseUrl}/local/good`, {
+        await requestDocumented(server.baseUrl, '/local/good', {
           method: 'POST',
           body: { schema: LINK_CLICK },
         })
@@ -100,7 +100,7 @@ describeWithSharedData.each(['post', 'get'] as const)(
       expect(click[0].event.unstruct_event.data.data).toEqual({
         targetUrl: 'http://shop.test/checkout',
       })
-      const [bad] = (await requestJson(`${server.baseUrl}/local/bad`)).body
+      const [bad] = (await requestDocumented(server.baseUrl, '/local/bad')).body
       expect(bad.errors[0]).toBe('Error while validating the event.')
       expect(JSON.parse(bad.errors[1]).data.failure.messages[0]).toMatchObject({
         schemaKey: LINK_CLICK,

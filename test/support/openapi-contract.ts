@@ -1,4 +1,5 @@
 import { createAjv } from '../../src/iglu/index.js'
+import { requestJson, type JsonResponse } from './api-client.js'
 
 /**
  * Holds real answers to the API document a server serves (`/openapi.json`): each answer's body
@@ -110,5 +111,39 @@ export function documentContract(document: ApiDocument) {
       .map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`)
     return { problem: `${method} ${path} ${status}: ${errors.join('; ')}` }
   }
-  return { check, checked }
+  return { check, checked, document }
+}
+
+const contracts = new Map<string, Promise<ReturnType<typeof documentContract>>>()
+
+/**
+ * `requestJson`'s answer to a request of an operation of the API document the server at `baseUrl`
+ * serves, once it is held to that document: a problem is thrown, naming what does not fit.
+ */
+export async function requestDocumented(
+  baseUrl: string,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<JsonResponse> {
+  let contract = contracts.get(baseUrl)
+  if (contract === undefined) {
+    contract = requestJson(`${baseUrl}/openapi.json`).then(({ body }) =>
+      documentContract(body as ApiDocument),
+    )
+    contracts.set(baseUrl, contract)
+  }
+  const method = init.method ?? 'GET'
+  const answer = await requestJson(`${baseUrl}${path}`, init)
+  const document = (await contract).document
+  const operation = documentedPath(document, method, path)
+  if (operation === null) throw new Error(`${method} ${path} is no operation of the API document`)
+  const { problem } = (await contract).check(
+    method,
+    operation,
+    answer.status,
+    answer.headers.get('content-type'),
+    answer.body,
+  )
+  if (problem !== null) throw new Error(`the answer is not as documented: ${problem}`)
+  return answer
 }
