@@ -1,3 +1,4 @@
+import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
@@ -36,6 +37,16 @@ it('serves the API page at /docs, made at its first request, with its files and 
   const missing = await fetch(`${server.baseUrl}/docs/no-such-file`)
   expect(missing.status).toBe(404)
   expect(await missing.json()).toMatchObject({ code: 'NOT_FOUND' })
+})
+
+// Checked against the OpenAPI Initiative's own schema of 3.0 documents.
+it('serves an API document that is valid OpenAPI 3.0', async () => {
+  const document = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as Parameters<
+    Validator['validate']
+  >[0]
+  const result = await new Validator().validate(document)
+  expect(result.errors ?? []).toEqual([])
+  expect(result.valid).toBe(true)
 })
 
 // A client generator reads the document: it must be valid OpenAPI 3.0, whatever catch-alls the
