@@ -165,6 +165,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
         `applied ${migrated.length} database migration(s) in ${migrationMs} ms`,
       )
     auth.decorate(http)
+    // An embedded cluster lost and opened again is told in the server's log.
+    store.onNotice((notice) => http.log[notice.level](notice.message))
     // The inspection API's answers, by name in the API document (its routes refer to them).
     for (const schema of INSPECTION_ANSWER_SCHEMAS) http.addSchema(schema)
     const background = new BackgroundTasks((error) =>

@@ -1,3 +1,4 @@
+import { statfs } from 'node:fs/promises'
 import v8 from 'node:v8'
 import { Kysely, PGliteDialect, PostgresDialect, type PGlite as KyselyPGlite } from 'kysely'
 import {
@@ -10,10 +11,13 @@ import type { NoTables } from './no-tables.js'
 import { newPgliteCluster, pgliteClusterDir } from './pglite-cluster.js'
 import { PgliteThread } from './pglite-thread.js'
 import { statementsInTurns } from './pglite-turns.js'
+import { ReopeningCluster, type ClusterNotice } from './reopening-cluster.js'
 
 export interface Store {
   readonly db: Kysely<NoTables>
   readonly kind: DatabaseConfig['kind']
+  /** Where the store's notices go (an embedded cluster lost and opened again): the server's log. */
+  onNotice(listener: (notice: ClusterNotice) => void): void
   /** Flushes and closes the store; safe to call twice. */
   close(): Promise<void>
 }
@@ -65,9 +69,44 @@ export class EmbeddedDatabaseStartError extends Error {
   }
 }
 
+/** How long after a reopening of a lost cluster failed (or had no room) the next may be tried. */
+const REOPEN_RETRY_MS = 5_000
+/**
+ * The free space a lost cluster is opened again with at least: recovery replays the WAL and ends
+ * with a checkpoint, which may start a new 16 MB segment. Opened on a full disk, it could lose its
+ * backend again while starting.
+ */
+const REOPEN_MIN_FREE_BYTES = 32 * 1024 * 1024
+
+/** Why a lost cluster in `folder` is not opened again now, or null: its disk has room. */
+async function noRoomToRecover(folder: string): Promise<string | null> {
+  try {
+    const { bavail, bsize } = await statfs(folder)
+    const free = bavail * bsize
+    return free >= REOPEN_MIN_FREE_BYTES
+      ? null
+      : `its disk has ${Math.floor(free / 1024 / 1024)} MB free (${folder}); at least ${REOPEN_MIN_FREE_BYTES / 1024 / 1024} MB are needed to recover it`
+  } catch (error) {
+    return `its folder cannot be read (${folder}): ${(error as Error).message}`
+  }
+}
+
+/** The store's notices, to whoever listens (the server's log, once it exists); stderr until then. */
+class NoticeRelay {
+  #listener: ((notice: ClusterNotice) => void) | null = null
+  listen(listener: (notice: ClusterNotice) => void): void {
+    this.#listener = listener
+  }
+  notify(notice: ClusterNotice): void {
+    if (this.#listener !== null) this.#listener(notice)
+    else process.stderr.write(`${notice.message}\n`)
+  }
+}
+
 export async function createDb(config: DatabaseConfig): Promise<Store> {
   switch (config.kind) {
     case 'pglite': {
+      const notices = new NoticeRelay()
       // One process per data directory: the lock is taken before the cluster is opened.
       const lock = config.dataDir === null ? null : await lockDataDir(config.dataDir)
       let pglite: KyselyPGlite
@@ -78,14 +117,22 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
           dataDir: config.dataDir,
           sharedBuffersMb: config.sharedBuffersMb ?? DEFAULT_PGLITE_SHARED_BUFFERS_MB,
         }
-        pglite =
+        const open = () =>
           config.ownThread === true
             ? new PgliteThread(place)
-            : statementsInTurns(
-                config.lease !== undefined && config.dataDir === null
-                  ? lentCluster(await config.lease())
-                  : newPgliteCluster(place),
-              )
+            : statementsInTurns(newPgliteCluster(place))
+        const { dataDir } = config
+        pglite =
+          dataDir !== null
+            ? new ReopeningCluster({
+                open,
+                whyNotReopen: () => noRoomToRecover(pgliteClusterDir(dataDir)),
+                retryMs: REOPEN_RETRY_MS,
+                notify: (notice) => notices.notify(notice),
+              })
+            : config.lease !== undefined
+              ? statementsInTurns(lentCluster(await config.lease()))
+              : open()
       } catch (error) {
         await lock?.release()
         throw error
@@ -94,6 +141,7 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
       return closingOnce(
         new Kysely<NoTables>({ dialect: new PGliteDialect({ pglite: cluster }) }),
         'pglite',
+        notices,
         async () => {
           try {
             if (!cluster.closed) await cluster.close()
@@ -124,6 +172,7 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
       return closingOnce(
         new Kysely<NoTables>({ dialect: new PostgresDialect({ pool }) }),
         'postgres',
+        new NoticeRelay(),
         async () => undefined,
       )
     }
@@ -193,12 +242,14 @@ function lentCluster(lease: ClusterLease): KyselyPGlite {
 function closingOnce(
   db: Kysely<NoTables>,
   kind: Store['kind'],
+  notices: NoticeRelay,
   afterDestroy: () => Promise<void>,
 ): Store {
   let closing: Promise<void> | null = null
   return {
     db,
     kind,
+    onNotice: (listener) => notices.listen(listener),
     close: () => {
       closing ??= db.destroy().then(afterDestroy)
       return closing

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
 import { NodeFS } from '@electric-sql/pglite/nodefs'
+import { refusingAfterBackendLoss } from './backend-loss.js'
 import { seedFromTemplate } from './pglite-template.js'
 
 /**
@@ -97,10 +98,14 @@ export interface PgliteClusterPlace {
 
 /**
  * A new PGlite cluster, starting. A new data directory starts from the migrated template, copied
- * while PGlite compiles its WebAssembly (see DurableNodeFS); in memory there is nothing to copy or sync.
+ * while PGlite compiles its WebAssembly (see DurableNodeFS); in memory there is nothing to copy or
+ * sync. Once its backend is lost it refuses every message (backend-loss.ts).
  */
 export function newPgliteCluster({ dataDir, sharedBuffersMb }: PgliteClusterPlace): PGlite {
-  if (dataDir === null) return new PGlite({ startParams: memorySettings(sharedBuffersMb) })
+  if (dataDir === null)
+    return refusingAfterBackendLoss(new PGlite({ startParams: memorySettings(sharedBuffersMb) }))
   const clusterDir = pgliteClusterDir(dataDir)
-  return new PGlite(durablePgliteOptions(clusterDir, seedFromTemplate(clusterDir), sharedBuffersMb))
+  return refusingAfterBackendLoss(
+    new PGlite(durablePgliteOptions(clusterDir, seedFromTemplate(clusterDir), sharedBuffersMb)),
+  )
 }

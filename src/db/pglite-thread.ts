@@ -147,6 +147,16 @@ export class PgliteThread implements KyselyPGlite {
     return result
   }
 
+  /**
+   * Ends the thread without asking its cluster anything: a lost cluster (backend-loss.ts) may hold
+   * a transaction's lock that its close would wait for. Statements waiting fail.
+   */
+  async abandon(): Promise<void> {
+    this.stop(new EmbeddedDatabaseStoppedError('let go after its backend was lost'))
+    this.closed = true
+    await this.worker.terminate()
+  }
+
   async close(): Promise<void> {
     if (this.closed) return
     try {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { EmbeddedDatabaseStartError } from './create-db.js'
 import { EmbeddedDatabaseStoppedError } from './pglite-thread.js'
-import { isStoreUnavailable } from './store-unavailable.js'
+import { isDiskFull, isStoreUnavailable } from './store-unavailable.js'
+import { EmbeddedDatabaseLostError } from './backend-loss.js'
 
 const withFields = (message: string, fields: Record<string, unknown>) =>
   Object.assign(new Error(message), fields)
@@ -20,6 +21,14 @@ describe('a statement that failed because the database is not there', () => {
       new EmbeddedDatabaseStoppedError('exit code 1'),
       { name: 'ExitStatus', message: 'Program terminated with exit(1)', status: 1 },
       new EmbeddedDatabaseStartError('/data', new Error('PGlite failed to initialize properly')),
+      withFields('could not extend file "base/5/16723": No space left on device', {
+        code: '53100',
+        severity: 'ERROR',
+      }),
+      withFields('could not write to log file', { code: '53100', severity: 'PANIC' }),
+      new EmbeddedDatabaseLostError(new Error('could not write to log file')),
+      // From the cluster's own thread: its fields only.
+      withFields('the embedded database stopped: …', { name: 'EmbeddedDatabaseLostError' }),
     ]
     for (const error of unavailable) expect(isStoreUnavailable(error), String(error)).toBe(true)
 
@@ -32,5 +41,13 @@ describe('a statement that failed because the database is not there', () => {
       null,
     ]
     for (const error of faults) expect(isStoreUnavailable(error), String(error)).toBe(false)
+  })
+
+  it('is told a full disk, by its SQLSTATE or that of the error that caused it', () => {
+    const full = withFields('could not write to log file', { code: '53100', severity: 'PANIC' })
+    expect(isDiskFull(full)).toBe(true)
+    expect(isDiskFull(new EmbeddedDatabaseLostError(full))).toBe(true)
+    expect(isDiskFull(withFields('connection failure', { code: '08006' }))).toBe(false)
+    expect(isDiskFull(new EmbeddedDatabaseLostError(new Error('exit')))).toBe(false)
   })
 })

@@ -1,3 +1,4 @@
+import { EmbeddedDatabaseLostError, isBackendLost } from './backend-loss.js'
 import { EmbeddedDatabaseStartError } from './create-db.js'
 import { EmbeddedDatabaseStoppedError } from './pglite-thread.js'
 
@@ -7,14 +8,37 @@ import { EmbeddedDatabaseStoppedError } from './pglite-thread.js'
  * as a fault of the server's own (500).
  */
 export function isStoreUnavailable(error: unknown): boolean {
-  if (error instanceof EmbeddedDatabaseStartError || error instanceof EmbeddedDatabaseStoppedError)
+  if (
+    error instanceof EmbeddedDatabaseStartError ||
+    error instanceof EmbeddedDatabaseStoppedError ||
+    error instanceof EmbeddedDatabaseLostError ||
+    // The statement that lost the embedded cluster's backend (a PANIC: a disk full, say).
+    isBackendLost(error)
+  )
     return true
   if (typeof error !== 'object' || error === null) return false
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown }
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || isConnectionState(code))) return true
-  // Emscripten's answer when PostgreSQL in PGlite exits.
-  if (name === 'ExitStatus') return true
+  // A disk or a memory with no room left: the statement may succeed once there is.
+  if (code === DISK_FULL || code === OUT_OF_MEMORY) return true
+  // Emscripten's answer when PostgreSQL in PGlite exits; a lost cluster's, from its own thread.
+  if (name === 'ExitStatus' || name === 'EmbeddedDatabaseLostError') return true
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((text) => message.includes(text))
+}
+
+const DISK_FULL = '53100'
+const OUT_OF_MEMORY = '53200'
+
+/**
+ * Whether a statement failed because the database's disk is full (SQLSTATE 53100, on the error
+ * or the error it caused): what a client is told then, as the one thing that makes it succeed.
+ */
+export function isDiskFull(error: unknown): boolean {
+  for (let at = error, depth = 0; typeof at === 'object' && at !== null && depth < 5; depth++) {
+    if ((at as { code?: unknown }).code === DISK_FULL) return true
+    at = (at as { cause?: unknown }).cause
+  }
+  return false
 }
 
 /** A server that cannot be reached, or a connection lost midway (Node's codes). */

@@ -3,7 +3,7 @@ import { refuseOtherMethod } from './allowed-methods.js'
 import { allowedValuesIssue } from '../iglu/index.js'
 import { DomainError } from '../shared/index.js'
 import { STATUS_BY_DOMAIN_KIND } from './error-status.js'
-import { answersStoreUnavailable, STORE_UNAVAILABLE_MESSAGE } from './store-unavailable-answer.js'
+import { storeUnavailableAnswer } from './store-unavailable-answer.js'
 
 /** One item of an envelope's `errors`. */
 interface EnvelopeErrorItem {
@@ -106,14 +106,10 @@ export function registerEnvelopeErrorHandling(
         },
       ])
     }
-    if (answersStoreUnavailable(error, request, reply))
+    const unavailable = storeUnavailableAnswer(error, request, reply)
+    if (unavailable !== null)
       return envelope(503, [
-        {
-          type: 'Error',
-          code: 'ServiceUnavailable',
-          title: STORE_UNAVAILABLE_MESSAGE,
-          source: 'request',
-        },
+        { type: 'Error', code: 'ServiceUnavailable', title: unavailable, source: 'request' },
       ])
     request.log.error({ err: error }, 'unhandled error')
     return envelope(500, [

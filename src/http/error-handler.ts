@@ -4,7 +4,7 @@ import { allowedValuesIssue, validationIssueText } from '../iglu/index.js'
 import { refuseOtherMethod } from './allowed-methods.js'
 import { errorBodyFor, type ErrorBody } from './error-body.schema.js'
 import { codeForClientStatus, STATUS_BY_DOMAIN_KIND } from './error-status.js'
-import { answersStoreUnavailable, STORE_UNAVAILABLE_MESSAGE } from './store-unavailable-answer.js'
+import { storeUnavailableAnswer } from './store-unavailable-answer.js'
 
 /**
  * The request's first problem, as Fastify words one (`querystring/size must match pattern …`), with
@@ -38,8 +38,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status !== undefined && status >= 400 && status < 500) {
       return answer(status, { message: error.message, code: codeForClientStatus(status) })
     }
-    if (answersStoreUnavailable(error, request, reply))
-      return answer(503, { message: STORE_UNAVAILABLE_MESSAGE, code: 'DATABASE_UNAVAILABLE' })
+    const unavailable = storeUnavailableAnswer(error, request, reply)
+    if (unavailable !== null)
+      return answer(503, { message: unavailable, code: 'DATABASE_UNAVAILABLE' })
     request.log.error({ err: error }, 'unhandled error')
     return reply
       .code(500)

@@ -1,0 +1,140 @@
+import type { PGlite as KyselyPGlite, PGliteTransaction } from 'kysely'
+import { EmbeddedDatabaseLostError, isBackendLost } from './backend-loss.js'
+
+/** What the store says of its cluster's loss and reopening, for the server's log. */
+export interface ClusterNotice {
+  readonly level: 'error' | 'warn' | 'info'
+  readonly message: string
+}
+
+export interface ReopeningOptions {
+  /** A new cluster on the same folder, starting. */
+  readonly open: () => KyselyPGlite
+  /** Null when a reopening may be tried now; else why not (a disk with no room to recover on). */
+  readonly whyNotReopen: () => Promise<string | null>
+  /** How long after a failed or refused reopening the next may be tried, in ms. */
+  readonly retryMs: number
+  readonly notify: (notice: ClusterNotice) => void
+}
+
+const lostBackend = (error: unknown) =>
+  isBackendLost(error) || (error as { name?: unknown } | null)?.name === 'EmbeddedDatabaseLostError'
+
+/**
+ * An embedded cluster that is opened again on its folder once its backend was lost (a PANIC, see
+ * backend-loss.ts): the lost one is never sent another statement, statements are refused with an
+ * EmbeddedDatabaseLostError (503) meanwhile, and the first statement after it starts a reopening
+ * that it and those after it wait for. PostgreSQL recovers the folder from its WAL as after a
+ * crash: every committed transaction is kept. A reopening that fails, or that the disk has no
+ * room for, is tried again `retryMs` later.
+ */
+export class ReopeningCluster implements KyselyPGlite {
+  #current: KyselyPGlite
+  #lost: EmbeddedDatabaseLostError | null = null
+  #reopening: Promise<KyselyPGlite> | null = null
+  #nextAttemptAt = 0
+
+  constructor(private readonly options: ReopeningOptions) {
+    this.#current = options.open()
+  }
+
+  get closed(): boolean {
+    return this.#current.closed
+  }
+  get ready(): boolean {
+    return this.#lost === null && this.#current.ready
+  }
+  get waitReady(): Promise<void> {
+    return this.#current.waitReady
+  }
+
+  query<T>(sql: string, params?: unknown[], options?: Parameters<KyselyPGlite['query']>[2]) {
+    return this.#on((cluster) => cluster.query<T>(sql, params, options))
+  }
+
+  async transaction<T>(callback: (tx: PGliteTransaction) => Promise<T>): Promise<T> {
+    let cluster: KyselyPGlite
+    try {
+      cluster = await this.#cluster()
+    } catch (error) {
+      // Kysely's transaction waits for its callback to be called, then for its first statement:
+      // refused there, the transaction ends as any failed one does (not called, it waited forever).
+      return callback({ query: () => Promise.reject(error), rollback: async () => undefined })
+    }
+    return this.#run(cluster, () => cluster.transaction(callback))
+  }
+
+  async close(): Promise<void> {
+    // A lost backend is not closed: its shutdown checkpoint would be a message to it.
+    if (this.#lost === null) await this.#current.close()
+  }
+
+  async #on<T>(run: (cluster: KyselyPGlite) => Promise<T>): Promise<T> {
+    const cluster = await this.#cluster()
+    return this.#run(cluster, () => run(cluster))
+  }
+
+  /** The cluster to run on: the current one, or the one opened again after a loss. */
+  #cluster(): Promise<KyselyPGlite> {
+    return this.#lost === null ? Promise.resolve(this.#current) : this.#reopen()
+  }
+
+  /** Runs `work` on `cluster`, noting its loss when the work is what lost it. */
+  async #run<T>(cluster: KyselyPGlite, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (error) {
+      if (cluster === this.#current && this.#lost === null && lostBackend(error)) {
+        this.#lost =
+          error instanceof EmbeddedDatabaseLostError ? error : new EmbeddedDatabaseLostError(error)
+        this.options.notify({
+          level: 'error',
+          message: `${this.#lost.message}; its statements are refused (503) until it is opened again, at the next statement`,
+        })
+      }
+      throw error
+    }
+  }
+
+  #reopen(): Promise<KyselyPGlite> {
+    if (this.#reopening !== null) return this.#reopening
+    const lost = this.#lost as EmbeddedDatabaseLostError
+    if (Date.now() < this.#nextAttemptAt) return Promise.reject(lost)
+    this.#reopening = this.#attempt(lost).finally(() => {
+      this.#reopening = null
+    })
+    return this.#reopening
+  }
+
+  async #attempt(lost: EmbeddedDatabaseLostError): Promise<KyselyPGlite> {
+    const refused = (why: string) => {
+      this.#nextAttemptAt = Date.now() + this.options.retryMs
+      this.options.notify({
+        level: 'warn',
+        message: `the embedded database was not opened again: ${why}`,
+      })
+      return new EmbeddedDatabaseLostError(`${lost.message}; not opened again: ${why}`)
+    }
+    const why = await this.options.whyNotReopen()
+    if (why !== null) throw refused(why)
+    // The lost cluster is let go, sent no statement: its thread ended as it is (its close could
+    // wait for a lock a failed transaction holds there), its WebAssembly closed without a checkpoint.
+    const lostCluster = this.#current as KyselyPGlite & { abandon?: () => Promise<void> }
+    await (lostCluster.abandon?.() ?? lostCluster.close()).catch(() => undefined)
+    const started = performance.now()
+    const next = this.options.open()
+    try {
+      await next.waitReady
+    } catch (error) {
+      await next.close().catch(() => undefined)
+      throw refused(error instanceof Error ? error.message : String(error))
+    }
+    this.#current = next
+    this.#lost = null
+    this.options.notify({
+      level: 'info',
+      message: `the embedded database was opened again in ${Math.round(performance.now() - started)} ms, its committed transactions recovered`,
+    })
+    return next
+  }
+}
