@@ -21,6 +21,16 @@ const lostBackend = (error: unknown) =>
   isBackendLost(error) || (error as { name?: unknown } | null)?.name === 'EmbeddedDatabaseLostError'
 
 /**
+ * A lost cluster let go without a message to its backend: its thread ended as it is (its close
+ * could wait for a lock that a failed transaction holds there), or its WebAssembly closed, which
+ * sends nothing once lost (no shutdown checkpoint).
+ */
+async function letGo(cluster: KyselyPGlite): Promise<void> {
+  const lost = cluster as KyselyPGlite & { abandon?: () => Promise<void> }
+  await (lost.abandon?.() ?? lost.close()).catch(() => undefined)
+}
+
+/**
  * An embedded cluster that is opened again on its folder once its backend was lost (a PANIC, see
  * backend-loss.ts): the lost one is never sent another statement, statements are refused with an
  * EmbeddedDatabaseLostError (503) meanwhile, and the first statement after it starts a reopening
@@ -65,8 +75,8 @@ export class ReopeningCluster implements KyselyPGlite {
   }
 
   async close(): Promise<void> {
-    // A lost backend is not closed: its shutdown checkpoint would be a message to it.
     if (this.#lost === null) await this.#current.close()
+    else await letGo(this.#current)
   }
 
   async #on<T>(run: (cluster: KyselyPGlite) => Promise<T>): Promise<T> {
@@ -89,7 +99,7 @@ export class ReopeningCluster implements KyselyPGlite {
           error instanceof EmbeddedDatabaseLostError ? error : new EmbeddedDatabaseLostError(error)
         this.options.notify({
           level: 'error',
-          message: `${this.#lost.message}; its statements are refused (503) until it is opened again, at the next statement`,
+          message: `${this.#lost.message}; its statements are answered 503 until it is opened again, which the next statement tries once its disk has room`,
         })
       }
       throw error
@@ -117,10 +127,7 @@ export class ReopeningCluster implements KyselyPGlite {
     }
     const why = await this.options.whyNotReopen()
     if (why !== null) throw refused(why)
-    // The lost cluster is let go, sent no statement: its thread ended as it is (its close could
-    // wait for a lock a failed transaction holds there), its WebAssembly closed without a checkpoint.
-    const lostCluster = this.#current as KyselyPGlite & { abandon?: () => Promise<void> }
-    await (lostCluster.abandon?.() ?? lostCluster.close()).catch(() => undefined)
+    await letGo(this.#current)
     const started = performance.now()
     const next = this.options.open()
     try {
