@@ -18,6 +18,14 @@ const FULL_TIER_ONLY = [
   'test/iglu-central.http.test.ts',
   'test/compatibility-corpora.test.ts',
   'test/core-schemas-differential.test.ts',
+]
+
+/**
+ * Full-tier files that measure the event loop's stalls, run after every other file, one at a time
+ * (as ALONE below in the fast tier): beside the browsers and servers of the end-to-end files, a
+ * turn of 2–3 ms measured 238 ms in CI once, the main thread waiting for a core.
+ */
+const FULL_TIER_ALONE = [
   // Tens of thousands of events written to PGlite, to time what walks them.
   'test/pglite-event-store-turns.test.ts',
 ]
@@ -77,7 +85,13 @@ export default defineConfig({
           // instance), so a file cannot see another's.
           isolate: false,
           include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
-          exclude: [...FULL_TIER_ONLY, ...ALONE, ...OWN_PROCESS, ...RUN_ALIKE_IN_BOTH_TIERS],
+          exclude: [
+            ...FULL_TIER_ONLY,
+            ...FULL_TIER_ALONE,
+            ...ALONE,
+            ...OWN_PROCESS,
+            ...RUN_ALIKE_IN_BOTH_TIERS,
+          ],
         },
       },
       {
@@ -111,6 +125,15 @@ export default defineConfig({
           // A browser page updates on its own clock (the console reloads live events at most once
           // a second): `expect.poll` waits up to 15 s for what the page must come to show.
           expect: { poll: { timeout: 15_000, interval: 50 } },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'full-alone',
+          include: FULL_TIER_ALONE,
+          sequence: { groupOrder: 3 },
+          maxWorkers: 1,
         },
       },
     ],
