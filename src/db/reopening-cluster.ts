@@ -80,7 +80,8 @@ export class ReopeningCluster implements KyselyPGlite {
   }
 
   async #on<T>(run: (cluster: KyselyPGlite) => Promise<T>): Promise<T> {
-    const cluster = await this.#cluster()
+    // Every statement comes here: one not waiting for a reopening waits for nothing else.
+    const cluster = this.#lost === null ? this.#current : await this.#reopen()
     return this.#run(cluster, () => run(cluster))
   }
 

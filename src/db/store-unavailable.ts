@@ -1,4 +1,4 @@
-import { EmbeddedDatabaseLostError, isBackendLost } from './backend-loss.js'
+import { isBackendLost } from './backend-loss.js'
 import { EmbeddedDatabaseStartError } from './create-db.js'
 import { EmbeddedDatabaseStoppedError } from './pglite-thread.js'
 
@@ -11,7 +11,6 @@ export function isStoreUnavailable(error: unknown): boolean {
   if (
     error instanceof EmbeddedDatabaseStartError ||
     error instanceof EmbeddedDatabaseStoppedError ||
-    error instanceof EmbeddedDatabaseLostError ||
     // The statement that lost the embedded cluster's backend (a PANIC: a disk full, say).
     isBackendLost(error)
   )
@@ -21,7 +20,8 @@ export function isStoreUnavailable(error: unknown): boolean {
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || isConnectionState(code))) return true
   // A disk or a memory with no room left: the statement may succeed once there is.
   if (code === DISK_FULL || code === OUT_OF_MEMORY) return true
-  // Emscripten's answer when PostgreSQL in PGlite exits; a lost cluster's, from its own thread.
+  // Emscripten's answer when PostgreSQL in PGlite exits; a lost cluster's (EmbeddedDatabaseLostError),
+  // in this thread or from the cluster's own, where only its fields cross.
   if (name === 'ExitStatus' || name === 'EmbeddedDatabaseLostError') return true
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((text) => message.includes(text))
 }

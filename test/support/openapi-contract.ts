@@ -12,7 +12,10 @@ interface MediaType {
   readonly schema?: unknown
 }
 interface Operation {
-  readonly responses?: Record<string, { readonly content?: Record<string, MediaType> }>
+  readonly responses?: Record<
+    string,
+    { readonly content?: Record<string, MediaType>; readonly description?: string }
+  >
 }
 export interface ApiDocument {
   readonly paths: Record<string, Record<string, Operation>>
@@ -82,23 +85,22 @@ export function documentContract(document: ApiDocument) {
     if (response === undefined)
       return { problem: `${method} ${path} answered ${status}, which the document does not list` }
     const mediaType = (contentType ?? '').split(';')[0]?.trim() ?? ''
-    if (response.content === undefined) {
-      checked.add(`${method.toUpperCase()} ${path} ${status}`)
+    const listed = response.content
+    // The exact media type, else a range that holds it (`text/*`, `*/*`).
+    const content =
+      listed?.[mediaType] ??
+      listed?.[`${mediaType.split('/')[0] ?? ''}/*`] ??
+      (mediaType === '' ? undefined : listed?.['*/*'])
+    if (listed !== undefined && content === undefined)
+      return {
+        problem: `${method} ${path} answered ${status} as ${mediaType || 'nothing'}; the document lists ${Object.keys(listed).join(', ')}`,
+      }
+    checked.add(`${method.toUpperCase()} ${path} ${status}`)
+    if (content === undefined)
       return {
         problem:
           body === '' ? null : `${method} ${path} ${status}: a body where the document says none`,
       }
-    }
-    // The exact media type, else a range that holds it (`text/*`, `*/*`).
-    const content =
-      response.content?.[mediaType] ??
-      response.content?.[`${mediaType.split('/')[0] ?? ''}/*`] ??
-      (mediaType === '' ? undefined : response.content?.['*/*'])
-    if (content === undefined)
-      return {
-        problem: `${method} ${path} answered ${status} as ${mediaType || 'nothing'}; the document lists ${Object.keys(response.content ?? {}).join(', ') || 'no content'}`,
-      }
-    checked.add(`${method.toUpperCase()} ${path} ${status}`)
     const key = `${method} ${path} ${status} ${mediaType}`
     let validate = validators.get(key)
     if (validate === undefined) {

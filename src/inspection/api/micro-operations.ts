@@ -36,7 +36,10 @@ const BadEventList = Type.Array(BadEventJson)
 /** Answers every route here may give: a page of a site that may not inspect; a store away. */
 const refusals = {
   403: { ...ErrorBodyRef, description: 'A browser page of an origin that may not inspect events' },
-  503: { ...ErrorBodyRef, description: 'The event store is a database that cannot be reached' },
+  503: {
+    ...ErrorBodyRef,
+    description: 'The event store is a database that cannot be reached or whose disk is full',
+  },
 }
 const invalid = { 400: ErrorBodyRef, 422: ErrorBodyRef }
 const microRefusal = textAnswer("Micro's words, as plain text: The request body was malformed.")

@@ -21,7 +21,10 @@ const storeRefusals = {
     ...ErrorBodyRef,
     description: 'The event store, a database, refused the write (the tracker sends it again)',
   },
-  503: { ...ErrorBodyRef, description: 'The event store, a database, cannot be reached' },
+  503: {
+    ...ErrorBodyRef,
+    description: 'The event store, a database, cannot be reached or its disk is full',
+  },
 }
 
 function operation(
