@@ -122,3 +122,59 @@ it('answers a statement with the lost error, not the backend, while it is not op
     await store.close()
   }
 })
+
+it('waits twice as long after each reopening that fails to start, and starts afresh once one opens', async () => {
+  let full = false
+  walOnAFullDisk(() => full)
+  const store = await createDb({ kind: 'pglite', dataDir: path.join(dir, 'quota') })
+  const notices: ClusterNotice[] = []
+  store.onNotice((notice) => notices.push(notice))
+  // The clock the reopenings are timed by, moved by the test.
+  const start = Date.now()
+  let elapsedMs = 0
+  vi.spyOn(Date, 'now').mockImplementation(() => start + elapsedMs)
+  const tried = () => notices.filter((notice) => notice.level === 'warn').length
+  const refusedAt = async (ms: number) => {
+    elapsedMs = ms
+    const refused = await sql`select 1`.execute(store.db).catch((error: unknown) => error)
+    expect(isStoreUnavailable(refused)).toBe(true)
+  }
+  try {
+    await sql`create table kept (n int)`.execute(store.db)
+    await sql`insert into kept values (1)`.execute(store.db)
+    full = true
+    await expect(
+      sql`insert into kept select g from generate_series(2, 100000) g`.execute(store.db),
+    ).rejects.toBeInstanceOf(EmbeddedDatabaseLostError)
+    // A disk that says it has room but refuses writes (a quota): each reopening fails to start.
+    await refusedAt(0)
+    expect(tried()).toBe(1)
+    expect(notices.at(-1)?.message).toMatch(/next try in 5 s at the earliest$/)
+    await refusedAt(4_900)
+    expect(tried()).toBe(1)
+    await refusedAt(5_000)
+    expect(tried()).toBe(2)
+    expect(notices.at(-1)?.message).toMatch(/next try in 10 s at the earliest$/)
+    await refusedAt(14_900)
+    expect(tried()).toBe(2)
+    await refusedAt(15_000)
+    expect(tried()).toBe(3)
+    expect(notices.at(-1)?.message).toMatch(/next try in 20 s at the earliest$/)
+    // Writes succeed again: the next reopening, when due, opens it, and the waits start afresh.
+    full = false
+    await refusedAt(34_900)
+    elapsedMs = 35_000
+    const { rows } = await sql<{ n: number }>`select n from kept`.execute(store.db)
+    expect(rows).toEqual([{ n: 1 }])
+    expect(notices.at(-1)?.level).toBe('info')
+    full = true
+    await expect(
+      sql`insert into kept select g from generate_series(2, 100000) g`.execute(store.db),
+    ).rejects.toBeInstanceOf(EmbeddedDatabaseLostError)
+    await refusedAt(36_000)
+    expect(notices.at(-1)?.message).toMatch(/next try in 5 s at the earliest$/)
+  } finally {
+    full = false
+    await store.close()
+  }
+})

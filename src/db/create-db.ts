@@ -69,8 +69,12 @@ export class EmbeddedDatabaseStartError extends Error {
   }
 }
 
-/** How long after a reopening of a lost cluster failed (or had no room) the next may be tried. */
+/**
+ * How long after a reopening of a lost cluster had no room the next may be tried; after failed
+ * ones, the wait doubles up to REOPEN_RETRY_MAX_MS.
+ */
 const REOPEN_RETRY_MS = 5_000
+const REOPEN_RETRY_MAX_MS = 80_000
 /**
  * The free space a lost cluster is opened again with at least: recovery replays the WAL and ends
  * with a checkpoint, which may start a new 16 MB segment. Opened on a full disk, it could lose its
@@ -128,6 +132,7 @@ export async function createDb(config: DatabaseConfig): Promise<Store> {
                 open,
                 whyNotReopen: () => noRoomToRecover(pgliteClusterDir(dataDir)),
                 retryMs: REOPEN_RETRY_MS,
+                maxRetryMs: REOPEN_RETRY_MAX_MS,
                 notify: (notice) => notices.notify(notice),
               })
             : config.lease !== undefined

@@ -12,8 +12,12 @@ export interface ReopeningOptions {
   readonly open: () => KyselyPGlite
   /** Null when a reopening may be tried now; else why not (a disk with no room to recover on). */
   readonly whyNotReopen: () => Promise<string | null>
-  /** How long after a failed or refused reopening the next may be tried, in ms. */
+  /**
+   * How long after a refused reopening (no room) the next may be tried, in ms; after a failed one
+   * (the cluster did not start), twice as long as after the failure before it, up to `maxRetryMs`.
+   */
   readonly retryMs: number
+  readonly maxRetryMs: number
   readonly notify: (notice: ClusterNotice) => void
 }
 
@@ -35,14 +39,18 @@ async function letGo(cluster: KyselyPGlite): Promise<void> {
  * backend-loss.ts): the lost one is never sent another statement, statements are refused with an
  * EmbeddedDatabaseLostError (503) meanwhile, and the first statement after it starts a reopening
  * that it and those after it wait for. PostgreSQL recovers the folder from its WAL as after a
- * crash: every committed transaction is kept. A reopening that fails, or that the disk has no
- * room for, is tried again `retryMs` later.
+ * crash: every committed transaction is kept. A reopening that the disk has no room for is tried
+ * again `retryMs` later; one that fails (a disk that says it has room but refuses writes, such as
+ * a quota) after a wait that doubles with each failure in a row: a failed start costs its thread
+ * a few hundred milliseconds, and a disk that refuses writes now likely refuses them a minute later.
  */
 export class ReopeningCluster implements KyselyPGlite {
   #current: KyselyPGlite
   #lost: EmbeddedDatabaseLostError | null = null
   #reopening: Promise<KyselyPGlite> | null = null
   #nextAttemptAt = 0
+  /** Reopenings in a row that failed to start a cluster. */
+  #failures = 0
 
   constructor(private readonly options: ReopeningOptions) {
     this.#current = options.open()
@@ -118,16 +126,16 @@ export class ReopeningCluster implements KyselyPGlite {
   }
 
   async #attempt(lost: EmbeddedDatabaseLostError): Promise<KyselyPGlite> {
-    const refused = (why: string) => {
-      this.#nextAttemptAt = Date.now() + this.options.retryMs
+    const refused = (why: string, waitMs: number) => {
+      this.#nextAttemptAt = Date.now() + waitMs
       this.options.notify({
         level: 'warn',
-        message: `the embedded database was not opened again: ${why}`,
+        message: `the embedded database was not opened again: ${why}; next try in ${Math.round(waitMs / 1000)} s at the earliest`,
       })
       return new EmbeddedDatabaseLostError(`${lost.message}; not opened again: ${why}`)
     }
     const why = await this.options.whyNotReopen()
-    if (why !== null) throw refused(why)
+    if (why !== null) throw refused(why, this.options.retryMs)
     await letGo(this.#current)
     const started = performance.now()
     const next = this.options.open()
@@ -135,10 +143,13 @@ export class ReopeningCluster implements KyselyPGlite {
       await next.waitReady
     } catch (error) {
       await next.close().catch(() => undefined)
-      throw refused(error instanceof Error ? error.message : String(error))
+      const waitMs = Math.min(this.options.retryMs * 2 ** this.#failures, this.options.maxRetryMs)
+      this.#failures++
+      throw refused(error instanceof Error ? error.message : String(error), waitMs)
     }
     this.#current = next
     this.#lost = null
+    this.#failures = 0
     this.options.notify({
       level: 'info',
       message: `the embedded database was opened again in ${Math.round(performance.now() - started)} ms, its committed transactions recovered`,
