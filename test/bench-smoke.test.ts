@@ -316,3 +316,28 @@ it('the scenario list benchmark runs at a tiny size: every scenario listed, chec
   expect(report.baselineP50Ms).toBeGreaterThan(0)
   expect(report.met).toBe(report.warmP50Ms < 1000)
 }, 120_000)
+
+it('the worker-store prototype runs at a tiny size: every event handed over, processed and good', () => {
+  const report = runBench([
+    'bench/worker-store.mjs',
+    '--warmup',
+    '0.25',
+    '--mode',
+    'post',
+    '--duration',
+    '1',
+    '--rounds',
+    '1',
+    '--connections',
+    '2',
+  ])
+  expect(report).toMatchObject({ scenario: 'worker-store', mode: 'post', allGood: true, target: 3 })
+  expect(report.eventsPerSecond).toBeGreaterThan(0)
+  expect(report.baselineRequestsPerSecond).toBeGreaterThan(0)
+  expect(report.requestsHandedOver).toBeGreaterThan(0)
+  // The worker stored every event it was handed, ten a request (short of its store's bound, ~78 000
+  // of these events, it keeps them all).
+  const handed = report.requestsHandedOver * 10
+  if (handed < 50_000) expect(report.storedAtEnd).toBe(handed)
+  else expect(report.storedAtEnd).toBeGreaterThan(50_000)
+}, 120_000)
