@@ -341,3 +341,12 @@ it('the worker-store prototype runs at a tiny size: every event handed over, pro
   if (handed < 50_000) expect(report.storedAtEnd).toBe(handed)
   else expect(report.storedAtEnd).toBeGreaterThan(50_000)
 }, 120_000)
+
+it('the worker round-trip benchmark runs at a tiny size, each answer costlier than a number', () => {
+  const report = runBench(['bench/worker-round-trip.mjs', '--asks', '50', '--bytes', '1000000'])
+  expect(report).toMatchObject({ scenario: 'worker-round-trip', asks: 50, bytes: 1_000_000 })
+  expect(report.numberP50Micros).toBeGreaterThan(0)
+  // A megabyte cloned costs more than a number's round trip on any machine.
+  expect(report.cloneP50Micros).toBeGreaterThan(report.numberP50Micros)
+  expect(report.transferP50Micros).toBeGreaterThan(0)
+}, 120_000)
