@@ -9,6 +9,11 @@ function gate() {
   return { opened, open }
 }
 
+/** Resolves once `turns` turns of the event loop have run. */
+async function turnsLater(turns: number): Promise<void> {
+  for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setImmediate(resolve))
+}
+
 describe('ProcessingQueue', () => {
   it('runs work after the current turn, in the order it was added, and settles once all of it is done', async () => {
     const queue = new ProcessingQueue(() => undefined, 1000)
@@ -35,7 +40,8 @@ describe('ProcessingQueue', () => {
       done.push('first')
     })
     const beforeLater = queue.settled()
-    await new Promise((resolve) => setImmediate(resolve))
+    // The first piece has started (the turn after the next), and waits for its gate.
+    await turnsLater(2)
     queue.add(async () => {
       await later.opened
       done.push('later')
@@ -52,6 +58,18 @@ describe('ProcessingQueue', () => {
     later.open()
     await afterLater
     expect([beforeLaterSettled, afterLaterSettled, done]).toEqual([true, true, ['first', 'later']])
+  })
+
+  it('waits for the next turn, so that the work read then joins the work read before it', async () => {
+    const queue = new ProcessingQueue(() => undefined, 1000)
+    const log: string[] = []
+    queue.add(() => void log.push('read in the first turn'))
+    await turnsLater(1)
+    log.push('the next turn')
+    queue.add(() => void log.push('read in the next turn'))
+    await queue.settled()
+    // Both in one batch, after the next turn: the first was not processed alone before it.
+    expect(log).toEqual(['the next turn', 'read in the first turn', 'read in the next turn'])
   })
 
   it('runs work that needs no I/O one piece after the other, not interleaved', async () => {
