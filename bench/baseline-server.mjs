@@ -3,12 +3,12 @@
 // collector reads it) and a fixed JSON document (env BENCH_BASELINE_JSON) at GET /json, without auth.
 // Usage: node bench/baseline-server.mjs --port 9191 [--log-level info]
 import Fastify from 'fastify'
+import { PIXEL, readBodiesAsText } from './support/bare-collector.mjs'
 
 const option = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`)
   return at >= 0 ? process.argv[at + 1] : fallback
 }
-const PIXEL = Buffer.from('R0lGODlhAQABAPAAAP///wAAACH5BAUAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64')
 const json = JSON.parse(process.env.BENCH_BASELINE_JSON ?? '{}')
 
 const app = Fastify({
@@ -23,12 +23,7 @@ const app = Fastify({
 app.get('/health', async (_request, reply) => reply.type('text/plain; charset=utf-8').send('ok'))
 app.get('/json', async () => json)
 await app.register(async (collector) => {
-  collector.removeAllContentTypeParsers()
-  collector.addContentTypeParser(
-    '*',
-    { parseAs: 'string', bodyLimit: 10 * 1024 * 1024 },
-    (_request, body, done) => done(null, body),
-  )
+  readBodiesAsText(collector)
   collector.get('/i', async (_request, reply) =>
     reply
       .header('Cache-Control', 'no-cache, no-store, must-revalidate')

@@ -7,9 +7,9 @@
 // Usage: node bench/support/worker-store-server.mjs --port N [--max-pending 200]
 import { Worker } from 'node:worker_threads'
 import Fastify from 'fastify'
+import { PIXEL, readBodiesAsText } from './bare-collector.mjs'
 import { option } from './load.mjs'
 
-const PIXEL = Buffer.from('R0lGODlhAQABAPAAAP///wAAACH5BAUAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64')
 const MAX_PENDING = option('max-pending', 200)
 
 const worker = new Worker(new URL('./worker-store-worker.mjs', import.meta.url))
@@ -63,12 +63,7 @@ app.get(
     }),
 )
 await app.register(async (collector) => {
-  collector.removeAllContentTypeParsers()
-  collector.addContentTypeParser(
-    '*',
-    { parseAs: 'string', bodyLimit: 10 * 1024 * 1024 },
-    (_request, body, done) => done(null, body),
-  )
+  readBodiesAsText(collector)
   collector.get('/i', async (request, reply) => {
     await hand(request, null)
     return reply

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { sql } from 'kysely'
 import { afterAll, afterEach, expect, it, vi } from 'vitest'
 import { EmbeddedDatabaseLostError, isBackendLost } from './backend-loss.js'
-import { createDb } from './create-db.js'
+import { createDb, type Store } from './create-db.js'
 import { isStoreUnavailable } from './store-unavailable.js'
 import type { ClusterNotice } from './reopening-cluster.js'
 
@@ -45,21 +45,30 @@ function walOnAFullDisk(full: () => boolean) {
   syncBuiltinESMExports()
 }
 
-it('refuses statements after a PANIC, then opens the cluster again with its committed data', async () => {
-  // Installed first: the cluster opens its WAL file as it starts.
-  let full = false
-  walOnAFullDisk(() => full)
-  const store = await createDb({ kind: 'pglite', dataDir: path.join(dir, 'data') })
+/**
+ * An embedded store on folder `name` whose WAL writes fail while `disk.full` (installed before the
+ * store opens: the cluster opens its WAL file as it starts), with the notices the store gave.
+ */
+async function storeOnAFillingDisk(name: string) {
+  const disk = { full: false }
+  walOnAFullDisk(() => disk.full)
+  const store = await createDb({ kind: 'pglite', dataDir: path.join(dir, name) })
   const notices: ClusterNotice[] = []
   store.onNotice((notice) => notices.push(notice))
+  return { disk, store, notices }
+}
+
+/** Enough WAL that it must be written out, in one statement: on a full disk, PostgreSQL's PANIC. */
+const walFlood = (store: Store) =>
+  sql`insert into kept select g from generate_series(1000, 100000) g`.execute(store.db)
+
+it('refuses statements after a PANIC, then opens the cluster again with its committed data', async () => {
+  const { disk, store, notices } = await storeOnAFillingDisk('data')
   try {
     await sql`create table kept (n int)`.execute(store.db)
     await sql`insert into kept values (1), (2)`.execute(store.db)
-    full = true
-    // Enough WAL that it must be written out, in one statement.
-    const panic = await sql`insert into kept select g from generate_series(3, 100000) g`
-      .execute(store.db)
-      .catch((error: unknown) => error)
+    disk.full = true
+    const panic = await walFlood(store).catch((error: unknown) => error)
     // PostgreSQL's PANIC, kept as the cause (PGlite's next message for the statement is refused).
     expect(panic).toBeInstanceOf(EmbeddedDatabaseLostError)
     const { cause } = panic as Error
@@ -70,7 +79,7 @@ it('refuses statements after a PANIC, then opens the cluster again with its comm
     expect(notices.map((notice) => notice.level)).toEqual(['error'])
 
     // The disk has room again: the next statement opens the cluster again, then runs.
-    full = false
+    disk.full = false
     const { rows } = await sql<{ n: number }>`select n from kept order by n`.execute(store.db)
     expect(rows.map((row) => row.n)).toEqual([1, 2])
     expect(notices.map((notice) => notice.level)).toEqual(['error', 'info'])
@@ -94,16 +103,11 @@ it('refuses statements after a PANIC, then opens the cluster again with its comm
 })
 
 it('answers a statement with the lost error, not the backend, while it is not opened again', async () => {
-  let full = false
-  walOnAFullDisk(() => full)
-  const store = await createDb({ kind: 'pglite', dataDir: path.join(dir, 'lost') })
-  store.onNotice(() => undefined)
+  const { disk, store } = await storeOnAFillingDisk('lost')
   try {
     await sql`create table kept (n int)`.execute(store.db)
-    full = true
-    await expect(
-      sql`insert into kept select g from generate_series(1, 100000) g`.execute(store.db),
-    ).rejects.toBeInstanceOf(EmbeddedDatabaseLostError)
+    disk.full = true
+    await expect(walFlood(store)).rejects.toBeInstanceOf(EmbeddedDatabaseLostError)
     // Still full: the reopening is tried (this disk's free space is fine), and fails to recover;
     // each statement meanwhile is answered at once, never sent to the lost backend.
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -118,17 +122,13 @@ it('answers a statement with the lost error, not the backend, while it is not op
       expect((transaction as Error).message).toMatch(/^the embedded database stopped: (?!the)/)
     }
   } finally {
-    full = false
+    disk.full = false
     await store.close()
   }
 })
 
 it('waits twice as long after each reopening that fails to start, and starts afresh once one opens', async () => {
-  let full = false
-  walOnAFullDisk(() => full)
-  const store = await createDb({ kind: 'pglite', dataDir: path.join(dir, 'quota') })
-  const notices: ClusterNotice[] = []
-  store.onNotice((notice) => notices.push(notice))
+  const { disk, store, notices } = await storeOnAFillingDisk('quota')
   // The clock the reopenings are timed by, moved by the test.
   const start = Date.now()
   let elapsedMs = 0
@@ -142,10 +142,8 @@ it('waits twice as long after each reopening that fails to start, and starts afr
   try {
     await sql`create table kept (n int)`.execute(store.db)
     await sql`insert into kept values (1)`.execute(store.db)
-    full = true
-    await expect(
-      sql`insert into kept select g from generate_series(2, 100000) g`.execute(store.db),
-    ).rejects.toBeInstanceOf(EmbeddedDatabaseLostError)
+    disk.full = true
+    await expect(walFlood(store)).rejects.toBeInstanceOf(EmbeddedDatabaseLostError)
     // A disk that says it has room but refuses writes (a quota): each reopening fails to start.
     await refusedAt(0)
     expect(tried()).toBe(1)
@@ -161,20 +159,18 @@ it('waits twice as long after each reopening that fails to start, and starts afr
     expect(tried()).toBe(3)
     expect(notices.at(-1)?.message).toMatch(/next try in 20 s at the earliest$/)
     // Writes succeed again: the next reopening, when due, opens it, and the waits start afresh.
-    full = false
+    disk.full = false
     await refusedAt(34_900)
     elapsedMs = 35_000
     const { rows } = await sql<{ n: number }>`select n from kept`.execute(store.db)
     expect(rows).toEqual([{ n: 1 }])
     expect(notices.at(-1)?.level).toBe('info')
-    full = true
-    await expect(
-      sql`insert into kept select g from generate_series(2, 100000) g`.execute(store.db),
-    ).rejects.toBeInstanceOf(EmbeddedDatabaseLostError)
+    disk.full = true
+    await expect(walFlood(store)).rejects.toBeInstanceOf(EmbeddedDatabaseLostError)
     await refusedAt(36_000)
     expect(notices.at(-1)?.message).toMatch(/next try in 5 s at the earliest$/)
   } finally {
-    full = false
+    disk.full = false
     await store.close()
   }
 })

@@ -24,7 +24,9 @@ export type QueuedWork = () => void | Promise<void>
  * more, and tp2's batches, ten events a request, were as fast either way.
  *
  * `settled()` is the read barrier: it resolves once every piece of work added before the call is
- * done, and does not wait for work added later (a reader under a steady flood is not starved).
+ * done. Of the work added later it waits only for what joins the same batch before that batch
+ * starts (at most the next turn's), never for a later batch: a reader under a steady flood is not
+ * starved.
  */
 export class ProcessingQueue {
   private waiting: QueuedWork[] = []
