@@ -21,7 +21,6 @@ export function specificationVerdictOf(event: GoodEvent): StoredVerdict | null {
   return null
 }
 
-/** Whether the event's specification verdict meets the filter's criteria on it. */
 /** Whether the filter asks about the event's specification (which no index of a store holds). */
 export function filtersBySpecification(filter: GoodEventFilter): boolean {
   return (
@@ -31,6 +30,7 @@ export function filtersBySpecification(filter: GoodEventFilter): boolean {
   )
 }
 
+/** Whether the event's specification verdict meets the filter's criteria on it. */
 function keepBySpecification(event: GoodEvent, filter: GoodEventFilter): boolean {
   if (!filtersBySpecification(filter)) return true
   const verdict = specificationVerdictOf(event)
@@ -90,8 +90,27 @@ export interface BadEventFilter {
 export function withEnrichedEventType(filter: GoodEventFilter): GoodEventFilter {
   const code = filter.event_type
   return code != null && Object.hasOwn(EVENT_TYPES, code)
-    ? { ...filter, event_type: EVENT_TYPES[code] ?? code }
+    ? withEventType(filter, EVENT_TYPES[code] ?? code)
     : filter
+}
+
+/**
+ * The filter's criteria with another event type, as a new object of the known fields only (the
+ * body's unknown fields, which Micro ignores, are left behind). Not a spread: V8 copies an object
+ * that `JSON.parse` made through its slow path, ~0.6 µs against ~0.02 µs for this literal, on every
+ * filtered read; and not `Object.assign`, which would take a `__proto__` key of the body as the
+ * copy's prototype.
+ */
+function withEventType(filter: GoodEventFilter, eventType: string): GoodEventFilter {
+  return {
+    event_type: eventType,
+    schema: filter.schema,
+    contexts: filter.contexts,
+    event_specification: filter.event_specification,
+    specification_verdict: filter.specification_verdict,
+    violation: filter.violation,
+    limit: filter.limit,
+  }
 }
 
 /**
@@ -102,7 +121,7 @@ export function withEnrichedEventType(filter: GoodEventFilter): GoodEventFilter 
 export function withSchemaImplyingUnstruct(filter: GoodEventFilter): GoodEventFilter | null {
   if (filter.schema == null) return filter
   const eventType = withEnrichedEventType(filter).event_type
-  if (eventType == null) return { ...filter, event_type: 'unstruct' }
+  if (eventType == null) return withEventType(filter, 'unstruct')
   // Another event type beside a schema: no event is both (null: nothing matches).
   return eventType === 'unstruct' ? filter : null
 }
