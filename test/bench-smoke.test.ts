@@ -4,11 +4,15 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, it } from 'vitest'
 
+/** Runs `node bench/<script> --<name> <value>…` and reads its report, the last line of its output. */
+const runBench = (script: string, options: Record<string, string | number> = {}) => {
+  const args = Object.entries(options).flatMap(([name, value]) => [`--${name}`, String(value)])
+  const output = execFileSync(process.execPath, [`bench/${script}`, ...args], { encoding: 'utf8' })
+  return JSON.parse(output.trim().split('\n').pop()!)
+}
+
 it('the compatibility benchmark runs at a tiny size and reports its figures', () => {
-  const output = execFileSync(process.execPath, ['bench/compatibility.mjs', '--limit', '5'], {
-    encoding: 'utf8',
-  })
-  const report = JSON.parse(output.trim().split('\n').pop()!)
+  const report = runBench('compatibility.mjs', { limit: 5 })
   expect(report).toMatchObject({ scenario: 'compatibility', pairs: 5 })
   expect(report.decidedShare).toBeGreaterThan(0)
   expect(report.decidedShare).toBeLessThanOrEqual(1)
@@ -17,12 +21,7 @@ it('the compatibility benchmark runs at a tiny size and reports its figures', ()
 })
 
 it('the memory flood benchmark runs at a tiny size, keeping exactly the newest events', () => {
-  const output = execFileSync(
-    process.execPath,
-    ['bench/memory-flood.mjs', '--events', '3000', '--max-events', '500', '--batch', '50'],
-    { encoding: 'utf8' },
-  )
-  const report = JSON.parse(output.trim().split('\n').pop()!)
+  const report = runBench('memory-flood.mjs', { events: 3000, 'max-events': 500, batch: 50 })
   expect(report).toMatchObject({
     scenario: 'memory-flood',
     events: 3000,
@@ -33,26 +32,16 @@ it('the memory flood benchmark runs at a tiny size, keeping exactly the newest e
   expect(report.rssEndMb).toBeGreaterThan(0)
 }, 120_000)
 
-const lastJsonLine = (output: string) => JSON.parse(output.trim().split('\n').pop()!)
-const runBench = (args: string[]) =>
-  lastJsonLine(execFileSync(process.execPath, args, { encoding: 'utf8' }))
-
 it.each(['get', 'post'])(
   'the ingest benchmark (%s) runs at a tiny size, with every event good, and reports events/s against its baseline',
   (mode) => {
-    const report = runBench([
-      'bench/ingest.mjs',
-      '--warmup',
-      '0.25',
-      '--mode',
+    const report = runBench('ingest.mjs', {
+      warmup: 0.25,
       mode,
-      '--duration',
-      '1',
-      '--rounds',
-      '1',
-      '--connections',
-      '2',
-    ])
+      duration: 1,
+      rounds: 1,
+      connections: 2,
+    })
     expect(report).toMatchObject({
       scenario: `ingest-${mode}`,
       eventsPerRequest: mode === 'get' ? 1 : 10,
@@ -74,7 +63,7 @@ it.each(['get', 'post'])(
 )
 
 it('the start-up benchmark runs a round: first start, restart and idle memory, against a bare server', () => {
-  const report = runBench(['bench/startup.mjs', '--rounds', '1'])
+  const report = runBench('startup.mjs', { rounds: 1 })
   expect(report).toMatchObject({ scenario: 'startup', rounds: 1 })
   for (const figure of [
     'firstStartMs',
@@ -90,7 +79,7 @@ it('the start-up benchmark runs a round: first start, restart and idle memory, a
 }, 120_000)
 
 it('the pipeline profile runs at a tiny size, and its parts add up to the time per event', () => {
-  const report = runBench(['bench/pipeline-profile.mjs', '--events', '2000', '--top', '5'])
+  const report = runBench('pipeline-profile.mjs', { events: 2000, top: 5 })
   expect(report).toMatchObject({ scenario: 'pipeline-profile', mode: 'get' })
   expect(report.microsPerEvent).toBeGreaterThan(0)
   const parts = (report.parts as { microsPerEvent: number }[]).reduce(
@@ -103,17 +92,12 @@ it('the pipeline profile runs at a tiny size, and its parts add up to the time p
 
 it('the scaling benchmark runs at two tiny sizes on both stores, each against the smallest, and keeps its run with a chart', () => {
   const resultsDir = mkdtempSync(path.join(tmpdir(), 'floe-scaling-'))
-  const report = runBench([
-    'bench/scaling.mjs',
-    '--sizes',
-    '500,1000',
-    '--duration',
-    '1',
-    '--queries',
-    '3',
-    '--results-dir',
-    resultsDir,
-  ])
+  const report = runBench('scaling.mjs', {
+    sizes: '500,1000',
+    duration: 1,
+    queries: 3,
+    'results-dir': resultsDir,
+  })
   // The run is kept as JSON beside its chart, one line per store over four panels.
   const kept = readdirSync(resultsDir).filter((name) => name.endsWith('.json'))
   expect(kept).toHaveLength(1)
@@ -139,17 +123,7 @@ it('the scaling benchmark runs at two tiny sizes on both stores, each against th
 }, 180_000)
 
 it('the query benchmark runs at a tiny size: the indexed answer is the linear scan’s, and memory per event is reported', () => {
-  const report = runBench([
-    'bench/query.mjs',
-    '--warmup',
-    '0.25',
-    '--events',
-    '600',
-    '--duration',
-    '1',
-    '--rounds',
-    '1',
-  ])
+  const report = runBench('query.mjs', { warmup: 0.25, events: 600, duration: 1, rounds: 1 })
   expect(report).toMatchObject({
     scenario: 'query',
     events: 600,
@@ -169,17 +143,7 @@ it('the query benchmark runs at a tiny size: the indexed answer is the linear sc
 }, 120_000)
 
 it('the registry benchmark runs at a tiny size: authorized reads and validations all succeed', () => {
-  const report = runBench([
-    'bench/registry.mjs',
-    '--warmup',
-    '0.25',
-    '--duration',
-    '1',
-    '--rounds',
-    '1',
-    '--connections',
-    '2',
-  ])
+  const report = runBench('registry.mjs', { warmup: 0.25, duration: 1, rounds: 1, connections: 2 })
   expect(report).toMatchObject({ scenario: 'registry', allOk: true, target: 0.8 })
   expect(report.requestsPerSecond).toBeGreaterThan(0)
   expect(report.baselineRequestsPerSecond).toBeGreaterThan(0)
@@ -193,17 +157,7 @@ it('the registry benchmark runs at a tiny size: authorized reads and validations
 it.each(['get', 'post'])(
   'the pipeline stages diagnostic (%s) runs at a tiny size: every event good and stored, each stage timed',
   (mode) => {
-    const report = runBench([
-      'bench/pipeline-stages.mjs',
-      '--mode',
-      mode,
-      '--events',
-      '200',
-      '--rounds',
-      '1',
-      '--capacity',
-      '1000',
-    ])
+    const report = runBench('pipeline-stages.mjs', { mode, events: 200, rounds: 1, capacity: 1000 })
     expect(report).toMatchObject({
       scenario: 'pipeline-stages',
       mode,
@@ -226,17 +180,12 @@ it.each(['get', 'post'])(
 )
 
 it('the pipeline comparison runs at a tiny size, this build against itself, reporting both and their ratios', () => {
-  const report = runBench([
-    'bench/pipeline-compare.mjs',
-    '--other',
-    '.',
-    '--mode',
-    'get',
-    '--rounds',
-    '3',
-    '--events',
-    '100',
-  ])
+  const report = runBench('pipeline-compare.mjs', {
+    other: '.',
+    mode: 'get',
+    rounds: 3,
+    events: 100,
+  })
   expect(report).toMatchObject({
     scenario: 'pipeline-compare',
     mode: 'get',
@@ -257,19 +206,13 @@ it('the pipeline comparison runs at a tiny size, this build against itself, repo
 }, 120_000)
 
 it('the ingest comparison runs at a tiny size, this build against itself, reporting each server’s CPU time per event', () => {
-  const report = runBench([
-    'bench/ingest-compare.mjs',
-    '--other',
-    '.',
-    '--mode',
-    'get',
-    '--rounds',
-    '2',
-    '--seconds',
-    '1',
-    '--connections',
-    '2',
-  ])
+  const report = runBench('ingest-compare.mjs', {
+    other: '.',
+    mode: 'get',
+    rounds: 2,
+    seconds: 1,
+    connections: 2,
+  })
   expect(report).toMatchObject({ scenario: 'ingest-compare', mode: 'get', rounds: 2, seconds: 1 })
   for (const build of [report.this, report.other]) {
     expect(build.cpuMicrosPerEvent).toBeGreaterThan(0)
@@ -286,19 +229,13 @@ it('the ingest comparison runs at a tiny size, this build against itself, report
 }, 120_000)
 
 it('the garbage-collection cost benchmark runs at a tiny size and reads the collections of its load from the trace', () => {
-  const report = runBench([
-    'bench/gc-cost.mjs',
-    '--mode',
-    'post',
-    '--fill',
-    '1',
-    '--seconds',
-    '2',
-    '--connections',
-    '2',
-    '--max-events',
-    '500',
-  ])
+  const report = runBench('gc-cost.mjs', {
+    mode: 'post',
+    fill: 1,
+    seconds: 2,
+    connections: 2,
+    'max-events': 500,
+  })
   expect(report).toMatchObject({ scenario: 'gc-cost', mode: 'post', maxEvents: 500, seconds: 2 })
   expect(report.events).toBeGreaterThan(0)
   expect(report.cpuMicrosPerEvent).toBeGreaterThan(0)
@@ -309,7 +246,7 @@ it('the garbage-collection cost benchmark runs at a tiny size and reads the coll
 }, 120_000)
 
 it('the scenario list benchmark runs at a tiny size: every scenario listed, checked and without warnings, warm and after a restart', () => {
-  const report = runBench(['bench/scenario-list.mjs', '--scenarios', '20', '--reads', '2'])
+  const report = runBench('scenario-list.mjs', { scenarios: 20, reads: 2 })
   expect(report).toMatchObject({ scenario: 'scenario-list', scenarios: 20, reads: 2, warnings: 0 })
   expect(report.warmP50Ms).toBeGreaterThan(0)
   expect(report.coldMs).toBeGreaterThan(0)
@@ -318,19 +255,13 @@ it('the scenario list benchmark runs at a tiny size: every scenario listed, chec
 }, 120_000)
 
 it('the worker-store prototype runs at a tiny size: every event handed over, processed and good', () => {
-  const report = runBench([
-    'bench/worker-store.mjs',
-    '--warmup',
-    '0.25',
-    '--mode',
-    'post',
-    '--duration',
-    '1',
-    '--rounds',
-    '1',
-    '--connections',
-    '2',
-  ])
+  const report = runBench('worker-store.mjs', {
+    warmup: 0.25,
+    mode: 'post',
+    duration: 1,
+    rounds: 1,
+    connections: 2,
+  })
   expect(report).toMatchObject({ scenario: 'worker-store', mode: 'post', allGood: true, target: 3 })
   expect(report.eventsPerSecond).toBeGreaterThan(0)
   expect(report.baselineRequestsPerSecond).toBeGreaterThan(0)
@@ -343,7 +274,7 @@ it('the worker-store prototype runs at a tiny size: every event handed over, pro
 }, 120_000)
 
 it('the worker round-trip benchmark runs at a tiny size, each answer costlier than a number', () => {
-  const report = runBench(['bench/worker-round-trip.mjs', '--asks', '50', '--bytes', '1000000'])
+  const report = runBench('worker-round-trip.mjs', { asks: 50, bytes: 1000000 })
   expect(report).toMatchObject({ scenario: 'worker-round-trip', asks: 50, bytes: 1_000_000 })
   expect(report.numberP50Micros).toBeGreaterThan(0)
   // A megabyte cloned costs more than a number's round trip on any machine.
