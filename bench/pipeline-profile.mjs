@@ -60,12 +60,23 @@ const partOf = (node) => {
   return PARTS.find(([pattern]) => pattern.test(url))?.[1] ?? 'other JavaScript'
 }
 
+// The profiler's own stop (`session.post`, which the last sample lands in with the whole stop's
+// time as its delta) is not the pipeline's: every node under a frame of node:inspector is left out.
+const byId = new Map(profile.nodes.map((node) => [node.id, node]))
+const inspectorNodes = new Set()
+const leaveOut = (id) => {
+  inspectorNodes.add(id)
+  for (const child of byId.get(id)?.children ?? []) leaveOut(child)
+}
+for (const node of profile.nodes) if (node.callFrame.url === 'node:inspector') leaveOut(node.id)
+
 const selfMicros = new Map()
 for (let i = 0; i < profile.samples.length; i++)
-  selfMicros.set(
-    profile.samples[i],
-    (selfMicros.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0),
-  )
+  if (!inspectorNodes.has(profile.samples[i]))
+    selfMicros.set(
+      profile.samples[i],
+      (selfMicros.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0),
+    )
 const byPart = new Map()
 const byFunction = new Map()
 let sampled = 0
