@@ -4,7 +4,10 @@
 // and handed each event back to the main thread's store, which cost more than it saved; here the
 // events stay in the worker. Figures as bench/ingest.mjs gives them, against the same bare route,
 // with the same page views and the check that every event came out good.
+// --texts: the worker also writes each event's JSON text into memory the main thread reads, and the
+// main thread keeps where each lies (see the server); --worker-capacity: the worker's own store.
 // Usage: node bench/worker-store.mjs [--mode get|post] [--rounds 3] [--duration 5] [--connections 10] [--max-pending 200]
+//   [--texts] [--worker-capacity 100000]
 import { spawn } from 'node:child_process'
 import { alternate, option } from './support/load.mjs'
 import { freePort, serverNodeFlags, startBaseline } from './support/processes.mjs'
@@ -26,6 +29,9 @@ const server = spawn(
     String(port),
     '--max-pending',
     String(option('max-pending', 200)),
+    '--worker-capacity',
+    String(option('worker-capacity', 100_000)),
+    ...(process.argv.includes('--texts') ? ['--texts'] : []),
   ],
   { stdio: ['ignore', 'pipe', 'inherit'] },
 )
@@ -43,12 +49,13 @@ try {
     duration: DURATION,
     connections: CONNECTIONS,
   })
-  const { received, counts } = await (await fetch(`${url}/counts`)).json()
+  const { received, counts, textsPlaced } = await (await fetch(`${url}/counts`)).json()
   const ratio = (subject.requestsPerSecond * perRequest) / baseline.requestsPerSecond
   console.log(
     JSON.stringify({
       scenario: 'worker-store',
       mode,
+      texts: process.argv.includes('--texts'),
       rounds: ROUNDS,
       durationSeconds: DURATION,
       eventsPerSecond: Math.round(subject.requestsPerSecond * perRequest),
@@ -60,6 +67,8 @@ try {
       target: mode === 'get' ? 0.7 : 3,
       requestsHandedOver: received,
       storedAtEnd: counts.good,
+      // With --texts: the good events whose texts the worker wrote and this thread indexed.
+      textsPlaced,
       allGood: counts.bad === 0 && subject.non2xx === 0 && subject.errors === 0,
     }),
   )

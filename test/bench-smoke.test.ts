@@ -4,9 +4,14 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, it } from 'vitest'
 
-/** Runs `node bench/<script> --<name> <value>…` and reads its report, the last line of its output. */
-const runBench = (script: string, options: Record<string, string | number> = {}) => {
-  const args = Object.entries(options).flatMap(([name, value]) => [`--${name}`, String(value)])
+/**
+ * Runs `node bench/<script> --<name> <value>…` (an option given `true` is a bare flag) and reads its
+ * report, the last line of its output.
+ */
+const runBench = (script: string, options: Record<string, string | number | true> = {}) => {
+  const args = Object.entries(options).flatMap(([name, value]) =>
+    value === true ? [`--${name}`] : [`--${name}`, String(value)],
+  )
   const output = execFileSync(process.execPath, [`bench/${script}`, ...args], { encoding: 'utf8' })
   return JSON.parse(output.trim().split('\n').pop()!)
 }
@@ -271,6 +276,29 @@ it('the worker-store prototype runs at a tiny size: every event handed over, pro
   const handed = report.requestsHandedOver * 10
   if (handed < 50_000) expect(report.storedAtEnd).toBe(handed)
   else expect(report.storedAtEnd).toBeGreaterThan(50_000)
+}, 120_000)
+
+it('the worker-store prototype with texts runs at a tiny size: the worker writes them, its own store stays at its bound', () => {
+  const report = runBench('worker-store.mjs', {
+    warmup: 0.25,
+    mode: 'get',
+    duration: 1,
+    rounds: 1,
+    connections: 2,
+    texts: true,
+    'worker-capacity': 300,
+  })
+  expect(report).toMatchObject({
+    scenario: 'worker-store',
+    mode: 'get',
+    texts: true,
+    allGood: true,
+  })
+  expect(report.eventsPerSecond).toBeGreaterThan(0)
+  expect(report.requestsHandedOver).toBeGreaterThan(300)
+  expect(report.storedAtEnd).toBe(300)
+  // Every event's text was written, and its place kept by the main thread: one a page view.
+  expect(report.textsPlaced).toBe(report.requestsHandedOver)
 }, 120_000)
 
 it('the worker round-trip benchmark runs at a tiny size, each answer costlier than a number', () => {

@@ -4,7 +4,11 @@
 // read in one turn of the event loop go over in one message. Backpressure: past --max-pending
 // requests handed over and not yet processed, a route waits before it answers, as Floe's
 // processing queue does (so the figures are what the worker keeps up with, not a growing backlog).
-// Usage: node bench/support/worker-store-server.mjs --port N [--max-pending 200]
+// With --texts the worker also writes each good event's text into memory shared with this thread,
+// which keeps where each lies and a list of arrival numbers per indexed value, as a store read by
+// the main thread would (--worker-capacity sets the worker's own store: small, it stands for a
+// worker that keeps the texts only).
+// Usage: node bench/support/worker-store-server.mjs --port N [--max-pending 200] [--texts] [--worker-capacity 100000]
 import { Worker } from 'node:worker_threads'
 import Fastify from 'fastify'
 import { PIXEL, readBodiesAsText } from './bare-collector.mjs'
@@ -12,14 +16,40 @@ import { option } from './load.mjs'
 
 const MAX_PENDING = option('max-pending', 200)
 
-const worker = new Worker(new URL('./worker-store-worker.mjs', import.meta.url))
+const TEXTS = process.argv.includes('--texts')
+const worker = new Worker(new URL('./worker-store-worker.mjs', import.meta.url), {
+  workerData: { texts: TEXTS, capacity: option('worker-capacity', 100_000) },
+})
 await new Promise((resolve) => worker.once('message', resolve))
+
+/** The texts' places (start, length) by arrival number, and two postings lists, bounded as a store. */
+const INDEXED = 100_000
+const starts = new Int32Array(INDEXED)
+const lengths = new Int32Array(INDEXED)
+const byType = []
+const bySchema = []
+let arrivals = 0
+const keepPlaces = (places) => {
+  for (let i = 0; i < places.length; i += 2) {
+    const slot = arrivals % INDEXED
+    starts[slot] = places[i]
+    lengths[slot] = places[i + 1]
+    byType.push(arrivals)
+    bySchema.push(arrivals)
+    arrivals++
+  }
+  if (byType.length > 2 * INDEXED) {
+    byType.splice(0, INDEXED)
+    bySchema.splice(0, INDEXED)
+  }
+}
 
 let waiting = []
 let pending = 0
 let wakers = []
 worker.on('message', (message) => {
   if (message.kind !== 'processed') return
+  if (message.places !== undefined) keepPlaces(message.places)
   pending -= message.count
   if (pending > MAX_PENDING) return
   const woken = wakers
@@ -56,7 +86,7 @@ app.get(
       const answer = (message) => {
         if (message.kind !== 'counts') return
         worker.off('message', answer)
-        resolve(message)
+        resolve({ ...message, textsPlaced: arrivals })
       }
       worker.on('message', answer)
       worker.postMessage({ kind: 'counts' })
