@@ -16,6 +16,9 @@ const runBench = (script: string, options: Record<string, string | number | true
   return JSON.parse(output.trim().split('\n').pop()!)
 }
 
+/** A load run at the smallest size that still measures: one round of a second, two connections. */
+const TINY_LOAD = { warmup: 0.25, duration: 1, rounds: 1, connections: 2 } as const
+
 it('the compatibility benchmark runs at a tiny size and reports its figures', () => {
   const report = runBench('compatibility.mjs', { limit: 5 })
   expect(report).toMatchObject({ scenario: 'compatibility', pairs: 5 })
@@ -40,13 +43,7 @@ it('the memory flood benchmark runs at a tiny size, keeping exactly the newest e
 it.each(['get', 'post'])(
   'the ingest benchmark (%s) runs at a tiny size, with every event good, and reports events/s against its baseline',
   (mode) => {
-    const report = runBench('ingest.mjs', {
-      warmup: 0.25,
-      mode,
-      duration: 1,
-      rounds: 1,
-      connections: 2,
-    })
+    const report = runBench('ingest.mjs', { ...TINY_LOAD, mode })
     expect(report).toMatchObject({
       scenario: `ingest-${mode}`,
       eventsPerRequest: mode === 'get' ? 1 : 10,
@@ -148,7 +145,7 @@ it('the query benchmark runs at a tiny size: the indexed answer is the linear sc
 }, 120_000)
 
 it('the registry benchmark runs at a tiny size: authorized reads and validations all succeed', () => {
-  const report = runBench('registry.mjs', { warmup: 0.25, duration: 1, rounds: 1, connections: 2 })
+  const report = runBench('registry.mjs', TINY_LOAD)
   expect(report).toMatchObject({ scenario: 'registry', allOk: true, target: 0.8 })
   expect(report.requestsPerSecond).toBeGreaterThan(0)
   expect(report.baselineRequestsPerSecond).toBeGreaterThan(0)
@@ -260,13 +257,7 @@ it('the scenario list benchmark runs at a tiny size: every scenario listed, chec
 }, 120_000)
 
 it('the worker-store prototype runs at a tiny size: every event handed over, processed and good', () => {
-  const report = runBench('worker-store.mjs', {
-    warmup: 0.25,
-    mode: 'post',
-    duration: 1,
-    rounds: 1,
-    connections: 2,
-  })
+  const report = runBench('worker-store.mjs', { ...TINY_LOAD, mode: 'post' })
   expect(report).toMatchObject({ scenario: 'worker-store', mode: 'post', allGood: true, target: 3 })
   expect(report.eventsPerSecond).toBeGreaterThan(0)
   expect(report.baselineRequestsPerSecond).toBeGreaterThan(0)
@@ -280,11 +271,8 @@ it('the worker-store prototype runs at a tiny size: every event handed over, pro
 
 it('the worker-store prototype with texts runs at a tiny size: the worker writes them, its own store stays at its bound', () => {
   const report = runBench('worker-store.mjs', {
-    warmup: 0.25,
+    ...TINY_LOAD,
     mode: 'get',
-    duration: 1,
-    rounds: 1,
-    connections: 2,
     texts: true,
     'worker-capacity': 300,
   })
