@@ -2,16 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { sourceFiles } from './support/source-files.js'
 
 const SRC = fileURLToPath(new URL('../src', import.meta.url))
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name)
-    if (entry.isDirectory()) return sourceFiles(full)
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [full] : []
-  })
-}
 
 const files = sourceFiles(SRC).map((file) => ({
   file: path.relative(SRC, file),

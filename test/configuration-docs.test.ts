@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { sourceFiles } from './support/source-files.js'
 
 // docs/configuration.md is the one table of every setting; these checks keep it whole as settings
 // are added: each flag `floe start` and `floe` take, and each FLOE_ variable the sources read.
@@ -28,16 +29,9 @@ function flagsOf(command: readonly string[]): string[] {
 /** The FLOE_ names written in the sources (tests aside), with a file that writes each. */
 function variablesInSources(): Map<string, string> {
   const found = new Map<string, string>()
-  const visit = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const file = path.join(dir, entry.name)
-      if (entry.isDirectory()) visit(file)
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
-        for (const [name] of readFileSync(file, 'utf8').matchAll(/\bFLOE_[A-Z0-9_]*[A-Z0-9]\b/g))
-          if (!found.has(name)) found.set(name, path.relative(ROOT, file))
-    }
-  }
-  visit(path.join(ROOT, 'src'))
+  for (const file of sourceFiles(path.join(ROOT, 'src')))
+    for (const [name] of readFileSync(file, 'utf8').matchAll(/\bFLOE_[A-Z0-9_]*[A-Z0-9]\b/g))
+      if (!found.has(name)) found.set(name, path.relative(ROOT, file))
   return found
 }
 

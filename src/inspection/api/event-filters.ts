@@ -89,9 +89,13 @@ export interface BadEventFilter {
  */
 export function withEnrichedEventType(filter: GoodEventFilter): GoodEventFilter {
   const code = filter.event_type
-  return code != null && Object.hasOwn(EVENT_TYPES, code)
-    ? withEventType(filter, EVENT_TYPES[code] ?? code)
-    : filter
+  const eventType = enrichedEventType(code)
+  return eventType === code || eventType == null ? filter : withEventType(filter, eventType)
+}
+
+/** An event type as the enriched event names it (a tracker code such as `pv` becomes `page_view`). */
+function enrichedEventType(code: string | null | undefined): string | null | undefined {
+  return code != null && Object.hasOwn(EVENT_TYPES, code) ? (EVENT_TYPES[code] ?? code) : code
 }
 
 /**
@@ -121,7 +125,7 @@ function withEventType(filter: GoodEventFilter, eventType: string): GoodEventFil
  */
 export function withSchemaImplyingUnstruct(filter: GoodEventFilter): GoodEventFilter | null {
   if (filter.schema == null) return filter
-  const eventType = withEnrichedEventType(filter).event_type
+  const eventType = enrichedEventType(filter.event_type)
   if (eventType == null) return withEventType(filter, 'unstruct')
   // Another event type beside a schema: no event is both (null: nothing matches).
   return eventType === 'unstruct' ? filter : null
