@@ -3,7 +3,7 @@
 // event: the main thread's pauses in the young generation's collections (scavenges) and in full
 // collections, the bytes the young generation promoted to the old one, and the server's CPU time.
 // The promoted bytes move less with the machine's other work than a throughput does: they say
-// how much of each stored event the collector copies and then traces (BENCHMARKS.md, seventeenth
+// how much of each stored event the collector copies and then traces (docs/benchmark-passes.md, seventeenth
 // pass). --max-events is passed to the server (a small store keeps few events past the young generation).
 // Usage: node bench/gc-cost.mjs [--mode get|post] [--fill 12] [--seconds 10] [--connections 10] [--max-events N]
 import { readFileSync } from 'node:fs'

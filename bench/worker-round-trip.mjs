@@ -1,4 +1,4 @@
-// What a store held in a worker thread would cost each read (BENCHMARKS.md, thirty-seventh pass):
+// What a store held in a worker thread would cost each read (docs/benchmark-passes.md, thirty-seventh pass):
 // the round trip of one message to a worker thread waiting for messages and its answer, one ask
 // at a time, for three answers: a number, an answer of --bytes written into a new buffer and
 // transferred, and the same answer cloned by postMessage. Each figure is the p50 of --asks asks,

@@ -15,7 +15,7 @@ import { flushLogs, stdoutIsForPrograms } from '../http/index.js'
  * Left to itself, V8 lets a busy server's heap grow to ~4× that: under a steady flood, with the
  * memory store full and dropping its oldest events, Floe's resident memory climbed from ~0.6 to
  * ~1.4 GB before each full collection, for ~0.2 GB of live events. At 100% it stays under ~0.85 GB
- * at the same throughput (measured in BENCHMARKS.md, fifteenth pass; 50% cost ~10% of GET ingest).
+ * at the same throughput (measured in docs/benchmark-passes.md, fifteenth pass; 50% cost ~10% of GET ingest).
  */
 export const HEAP_GROWING_PERCENT = 100
 

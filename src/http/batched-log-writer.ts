@@ -32,7 +32,7 @@ const sleepMs = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffe
  * The lines are encoded straight into one reused buffer and written from it, a batch per write: no
  * string of the batch is built. The event log (a line per event) cost the server ~4.6 µs of CPU per
  * GET event through sonic-boom and a joined string; this way the server spends ~4% less per GET and
- * tp2 event (BENCHMARKS.md, sixteenth pass).
+ * tp2 event (docs/benchmark-passes.md, sixteenth pass).
  * A batch waits at most `LOG_BATCH_MS` (on a timer that does not keep the process alive) or until
  * `LOG_BATCH_BYTES` wait, and what waits is written at exit, however the process ends but for a kill.
  *

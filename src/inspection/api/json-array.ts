@@ -51,7 +51,7 @@ export interface JsonArrayBytes {
  * Why 1 KiB: each buffer handed to the socket costs ~0.15 µs of Node's bookkeeping, and copying
  * 1 KiB costs about as much. A 481 kB answer of 100 events (`bench/query.mjs`) sent as ~100 buffers
  * instead of one joined copy: p50 0.36 → 0.33 ms on an Intel Xeon, against 0.30 ms for the same
- * bytes already in one buffer (see BENCHMARKS.md).
+ * bytes already in one buffer (see docs/benchmark-passes.md).
  */
 const SENT_IN_PLACE_FROM = 1024
 

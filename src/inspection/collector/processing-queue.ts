@@ -16,11 +16,11 @@ export type QueuedWork = () => void | Promise<void>
  *
  * Why: in a running server, processing an event right after Node's HTTP handling costs about three
  * times what it costs right after processing another one (caches and predictors are cold: measured
- * in BENCHMARKS.md, fifth pass), and the answer goes out before the work instead of after it, so
+ * in docs/benchmark-passes.md, fifth pass), and the answer goes out before the work instead of after it, so
  * the client's next request overlaps the processing. Waiting for the next turn makes the batches
  * about twice as large under a load of many connections (18 requests instead of 9.8 under the
  * bench's GET load), and the pipeline's warm-up is paid once for each: GET ingest ran ~5% faster
- * against the same bare route (BENCHMARKS.md, thirty-seventh pass). A third turn gave nothing
+ * against the same bare route (docs/benchmark-passes.md, thirty-seventh pass). A third turn gave nothing
  * more, and tp2's batches, ten events a request, were as fast either way.
  *
  * `settled()` is the read barrier: it resolves once every piece of work added before the call is
