@@ -100,7 +100,7 @@ it('the scaling benchmark runs at two tiny sizes on both stores, each against th
     queries: 3,
     'results-dir': resultsDir,
   })
-  // The run is kept as JSON beside its chart, one line per store over four panels.
+  // The run is kept as JSON beside its chart, one line per store over five panels.
   const kept = readdirSync(resultsDir).filter((name) => name.endsWith('.json'))
   expect(kept).toHaveLength(1)
   expect(JSON.parse(readFileSync(path.join(resultsDir, kept[0]!), 'utf8')).rows).toEqual(
@@ -108,8 +108,8 @@ it('the scaling benchmark runs at two tiny sizes on both stores, each against th
   )
   const chart = readFileSync(path.join(resultsDir, 'scaling.svg'), 'utf8')
   expect(chart.startsWith('<svg')).toBe(true)
-  expect(chart.match(/<polyline/g)).toHaveLength(8)
-  expect(chart.match(/<circle/g)).toHaveLength(16)
+  expect(chart.match(/<polyline/g)).toHaveLength(10)
+  expect(chart.match(/<circle/g)).toHaveLength(20)
   expect(report.rows.map((r: { store: string; size: number }) => [r.store, r.size])).toEqual([
     ['memory', 500],
     ['memory', 1000],
@@ -119,9 +119,15 @@ it('the scaling benchmark runs at two tiny sizes on both stores, each against th
   for (const row of report.rows) {
     expect(row.ingestEventsPerSecond).toBeGreaterThan(0)
     expect(row.indexedQueryP50Ms).toBeGreaterThan(0)
+    expect(row.filteredQueryP50Ms).toBeGreaterThan(0)
     expect(row.scanQueryP50Ms).toBeGreaterThan(0)
   }
-  expect(report.rows[0].relativeToSmallest).toEqual({ ingest: 1, indexedQuery: 1, scanQuery: 1 })
+  expect(report.rows[0].relativeToSmallest).toEqual({
+    ingest: 1,
+    indexedQuery: 1,
+    filteredQuery: 1,
+    scanQuery: 1,
+  })
 }, 180_000)
 
 it('the query benchmark runs at a tiny size: the indexed answer is the linear scan’s, and memory per event is reported', () => {

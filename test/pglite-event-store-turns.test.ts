@@ -118,8 +118,9 @@ describe(`PGlite event storage with ${GOOD} events: no read or write holds the e
   })
 
   it('searches the stored texts for what none holds, and scans them all', async () => {
-    const scanned = async (storedText: string[][]) => {
+    const scanned = async (texts: string[][]) => {
       let count = 0
+      const storedText = texts.map((group) => ({ texts: group, field: null }))
       for await (const page of events.scan({ storedText })) count += page.length
       return count
     }

@@ -53,16 +53,14 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
   describeEventStoreContract(`PostgreSQL (${backend.name})`, fresh)
 
   /**
-   * A store whose rows look as if stored before migration 19, without the verdict and event-id
-   * columns: the filters then read each row's text, and must answer as with the columns.
+   * A store whose rows look as if stored before migration 19, without the verdict, event-id and
+   * filter-field columns: the filters then read each row's text, and must answer as with them.
    */
   class StoreOfOlderRows extends PostgresEventStore {
     override async keep(batch: Parameters<PostgresEventStore['keep']>[0]): Promise<void> {
       await super.keep(batch)
-      await sql`update inspected_events
-        set verdict = null, specification = null, violations = null, event_ids = null`.execute(
-        store.db,
-      )
+      await sql`update inspected_events set verdict = null, specification = null,
+        violations = null, event_ids = null, filter_fields = null`.execute(store.db)
     }
   }
   describeEventStoreContract(
@@ -187,7 +185,8 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     })
     const scanned = async (groups: string[][]) => {
       const out: string[] = []
-      for await (const page of events.scan({ storedText: groups }))
+      const storedText = groups.map((texts) => ({ texts, field: null }))
+      for await (const page of events.scan({ storedText }))
         out.push(...page.map((e) => String(e.event.app_id)))
       return out
     }
@@ -196,6 +195,28 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     expect(await scanned([['key', 'web']])).toEqual(['\u212aey', 'WEB'])
     expect(await scanned([['key']])).toEqual(['\u212aey'])
     expect(await scanned([['web'], ['nothing']])).toEqual([])
+  })
+
+  it("looks for a filter field's values in the row's filter fields, or in the text of an older row", async () => {
+    const events = await fresh()
+    // Its text holds "web" outside app_id (a field the filter fields leave out); app_id is "mob".
+    const event = aGoodEvent({ appId: 'mob' })
+    await events.keep({
+      good: [{ ...event, event: { ...event.event, br_family: 'web' } }],
+      bad: [],
+      incomplete: [],
+    })
+    const found = async (field: 'app_id' | null) => {
+      let count = 0
+      for await (const page of events.scan({ storedText: [{ texts: ['web'], field }] }))
+        count += page.length
+      return count
+    }
+    expect(await found(null)).toBe(1)
+    expect(await found('app_id')).toBe(0)
+    // A row stored before migration 22 has none: its text is looked at.
+    await sql`update inspected_events set filter_fields = null`.execute(store.db)
+    expect(await found('app_id')).toBe(1)
   })
 
   it('marks the events that keep numbers as written, and reads those back exactly', async () => {

@@ -1,5 +1,5 @@
-// The scaling benchmark's figures as an SVG chart: one panel per measure (ingest, indexed query, scan
-// query, resident memory), the stored events on a logarithmic x axis, the figure on a logarithmic y
+// The scaling benchmark's figures as an SVG chart: one panel per measure (ingest, indexed query,
+// filtered query, scan query, resident memory), the stored events on a logarithmic x axis, the figure on a logarithmic y
 // axis, one line per store. Written by bench/scaling.mjs beside its JSON results; no dependency.
 
 const PANEL = { width: 300, height: 230, left: 58, right: 12, top: 34, bottom: 42 }
@@ -10,6 +10,7 @@ const STORE_STYLE = {
 const MEASURES = [
   { key: 'ingestEventsPerSecond', title: 'Ingest (tp2), events/s', unit: '' },
   { key: 'indexedQueryP50Ms', title: 'Indexed query p50, ms', unit: ' ms' },
+  { key: 'filteredQueryP50Ms', title: 'Filtered query p50, ms', unit: ' ms' },
   { key: 'scanQueryP50Ms', title: 'Scan query p50, ms', unit: ' ms' },
   { key: 'rssMb', title: 'Resident memory, MB', unit: ' MB' },
 ]

@@ -358,10 +358,18 @@ export function describeEventStoreContract(
       await store.keep(
         batch({ good: [...holders, 'axb', 'other'].map((appId) => aGoodEvent({ appId })) }),
       )
-      const found = appIds(await scanned(store, { storedText: [['web', 'a_b', 'a%b', 'key']] }))
-      for (const appId of holders) expect(found).toContain(appId)
-      // Two groups: both must be held.
-      expect(appIds(await scanned(store, { storedText: [['web'], ['mob']] }))).toContain('mob web')
+      // Groups of a filter on app_id (a filter field) and of a search (the whole text) alike.
+      for (const field of ['app_id', null] as const) {
+        const groups = (...lists: string[][]) => lists.map((texts) => ({ texts, field }))
+        const found = appIds(
+          await scanned(store, { storedText: groups(['web', 'a_b', 'a%b', 'key']) }),
+        )
+        for (const appId of holders) expect(found).toContain(appId)
+        // Two groups: both must be held.
+        expect(appIds(await scanned(store, { storedText: groups(['web'], ['mob']) }))).toContain(
+          'mob web',
+        )
+      }
     })
 
     it('scans more events than fit one page, newest first, each once', async () => {

@@ -20,6 +20,7 @@ import * as countInspectedEvents from './2026-11-29-18-count-inspected-events.js
 import * as keepInspectedEventVerdicts from './2026-11-30-19-keep-inspected-event-verdicts.js'
 import * as writeContextIndexDirectly from './2026-11-30-20-write-context-index-directly.js'
 import * as scopePlanIdsToOrganizations from './2026-11-30-21-scope-plan-ids-to-organizations.js'
+import * as keepInspectedEventFilterFields from './2026-12-01-22-keep-inspected-event-filter-fields.js'
 
 /**
  * Every migration by name. Names sort by date, and a migration is never edited once merged.
@@ -47,4 +48,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-30-19-keep-inspected-event-verdicts': keepInspectedEventVerdicts,
   '2026-11-30-20-write-context-index-directly': writeContextIndexDirectly,
   '2026-11-30-21-scope-plan-ids-to-organizations': scopePlanIdsToOrganizations,
+  '2026-12-01-22-keep-inspected-event-filter-fields': keepInspectedEventFilterFields,
 }

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest'
 import { aGoodEvent } from '../../../test/support/event-store.contract.js'
 import { fuzzRuns } from '../../../test/support/fuzz-settings.js'
 import { queryEvents, type EventsQuery } from './events-query.js'
-import { storedTextGroups, storedTextHolds } from './stored-text-prefilter.js'
+import {
+  filterFieldsHold,
+  filterFieldsText,
+  storedTextGroups,
+  storedTextHolds,
+  type StoredTextGroups,
+} from './stored-text-prefilter.js'
 import { storedEventJson } from '../pipeline/java-doubles.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 
@@ -52,6 +58,10 @@ const textFrom = (values: readonly unknown[]) =>
     tricky,
   )
 
+/** Groups of texts to look for in the whole stored text (no filter field). */
+const inText = (...lists: string[][]): StoredTextGroups =>
+  lists.map((texts) => ({ texts, field: null }))
+
 const matches = async (event: GoodEvent, query: EventsQuery) =>
   (
     await queryEvents(
@@ -80,8 +90,11 @@ describe('the stored-text prefilter of the events query', () => {
             page: 1,
             pageSize: 10,
           }
-          if (await matches(event, query))
-            expect(storedTextHolds(storedEventJson(event), storedTextGroups(query))).toBe(true)
+          if (!(await matches(event, query))) return
+          const groups = storedTextGroups(query)
+          expect(storedTextHolds(storedEventJson(event), groups)).toBe(true)
+          // A store keeping the filter fields apart looks for a group of them there instead.
+          expect(filterFieldsHold(filterFieldsText(event.event), groups)).toBe(true)
         },
       ),
       { numRuns: fuzzRuns(3000, 30000) },
@@ -96,18 +109,49 @@ describe('the stored-text prefilter of the events query', () => {
       pageSize: 1,
     })
     expect(storedTextGroups(query(['Web', 'MOBILE_app'], 'Check Out'))).toEqual([
-      ['web', 'mobile_app'],
-      ['check out'],
+      { texts: ['web', 'mobile_app'], field: 'app_id' },
+      { texts: ['check out'], field: null },
     ])
     expect(storedTextGroups(query(['web', 'v1'], 'a+b'))).toEqual([])
-    expect(storedTextGroups(query(['no-such-app'], 'a.b'))).toEqual([['no-such-app'], ['a.b']])
+    expect(storedTextGroups(query(['no-such-app'], 'a.b'))).toEqual([
+      { texts: ['no-such-app'], field: 'app_id' },
+      { texts: ['a.b'], field: null },
+    ])
     expect(storedTextGroups(query(['null']))).toEqual([])
     expect(storedTextGroups(query(['say "hi"']))).toEqual([])
-    expect(storedTextHolds('{"app_id":"WEB"}', [['web']])).toBe(true)
-    expect(storedTextHolds('{"app_id":"mobile"}', [['web']])).toBe(false)
-    expect(storedTextHolds('{"app_id":"\u212aEY"}', [['key']])).toBe(true)
-    expect(storedTextHolds('{"app_id":"\u0130d"}', [['id']])).toBe(true)
-    expect(storedTextHolds('{"app_id":"a-b.c"}', [['a.b']])).toBe(false)
+    expect(storedTextHolds('{"app_id":"WEB"}', inText(['web']))).toBe(true)
+    expect(storedTextHolds('{"app_id":"mobile"}', inText(['web']))).toBe(false)
+    expect(storedTextHolds('{"app_id":"\u212aEY"}', inText(['key']))).toBe(true)
+    expect(storedTextHolds('{"app_id":"\u0130d"}', inText(['id']))).toBe(true)
+    expect(storedTextHolds('{"app_id":"a-b.c"}', inText(['a.b']))).toBe(false)
+  })
+
+  it('names the filter field a group reads, and keeps those fields short and apart', () => {
+    const long = 'a'.repeat(200)
+    const groups = storedTextGroups({
+      filters: [
+        { column: 'event_name', values: ['Checkout'] },
+        { column: 'br_family', values: ['chrome'] },
+        { column: 'app_id', values: [long] },
+      ],
+    })
+    expect(groups).toEqual([
+      { texts: ['checkout'], field: 'event_name' },
+      { texts: ['chrome'], field: null },
+      { texts: [long.slice(0, 64)], field: 'app_id' },
+    ])
+    const text = filterFieldsText({
+      app_id: long,
+      event_name: 'checkout',
+      br_family: 'Chrome',
+      user_id: null,
+      se_value: 3,
+    })
+    // Each string cut to 128 characters, null and unlisted fields left out.
+    expect(JSON.parse(text)).toEqual({ app_id: long.slice(0, 128), event_name: 'checkout' })
+    // Only the groups of filter fields are looked for in them.
+    expect(filterFieldsHold(text, groups)).toBe(true)
+    expect(filterFieldsHold(filterFieldsText({ app_id: long }), groups)).toBe(false)
   })
 
   it('asks the database for bounded patterns only, however long or many the values', () => {
@@ -117,13 +161,16 @@ describe('the stored-text prefilter of the events query', () => {
       (_, i) => `${long}${String.fromCharCode(97 + (i % 26))}`,
     )
     // Fifty alternatives: left to the query's own check.
-    expect(storedTextGroups({ filters: [{ values: many }] })).toEqual([])
+    expect(storedTextGroups({ filters: [{ column: 'app_id', values: many }] })).toEqual([])
     // A long text is looked for by its first 64 characters, which a match holds too.
     const search = 'ki'.repeat(500)
-    expect(storedTextGroups({ filters: [], search })).toEqual([[search.slice(0, 64)]])
-    expect(storedTextHolds(`{"page":"${search}"}`, [[search.slice(0, 64)]])).toBe(true)
+    expect(storedTextGroups({ filters: [], search })).toEqual(inText([search.slice(0, 64)]))
+    expect(storedTextHolds(`{"page":"${search}"}`, inText([search.slice(0, 64)]))).toBe(true)
     // At most eight groups.
-    const filters = Array.from({ length: 12 }, (_, i) => ({ values: [`v${'x'.repeat(i)}`] }))
+    const filters = Array.from({ length: 12 }, (_, i) => ({
+      column: 'app_id',
+      values: [`v${'x'.repeat(i)}`],
+    }))
     expect(storedTextGroups({ filters })).toHaveLength(8)
   })
 })

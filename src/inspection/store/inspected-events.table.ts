@@ -25,6 +25,11 @@ export interface InspectedEventsTable {
   violations: string[] | null
   /** A bad row's event ids (migration 19); null in a row stored before them, and in good rows. */
   event_ids: string[] | null
+  /**
+   * A good or incomplete event's filter fields (`filterFieldsText`, migration 22); null in a row
+   * stored before them, and in bad rows.
+   */
+  filter_fields: string | null
 }
 
 /** Changes of the stored events' counts by kind: summed, they are the counts. */

@@ -10,6 +10,7 @@ import { sql, type Compilable, type Insertable, type Kysely } from 'kysely'
 import type { InspectedEventsTable, InspectionTables } from './inspected-events.table.js'
 import { collectorTime } from './event-store.js'
 import { specificationVerdictOf, trackerEventIdOf } from '../api/event-filters.js'
+import { filterFieldsText } from '../api/stored-text-prefilter.js'
 
 /** How the PostgreSQL event store writes an event's filter columns, and reads a stored row back. */
 
@@ -88,6 +89,7 @@ export function goodRow(event: GoodEvent, storedAt: Date): Insertable<InspectedE
     body: storedEventJson(event),
     written_numbers: holdsNumbersAsWritten(event.event),
     ...verdictColumns(event),
+    filter_fields: filterFieldsText(event.event),
   }
 }
 
