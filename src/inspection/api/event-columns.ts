@@ -1,4 +1,4 @@
-import { FLAT_ATOMIC_FIELDS } from '../pipeline/lossy-json.js'
+import { FLAT_ATOMIC_FIELDS, flatFormHoldsText } from '../pipeline/lossy-json.js'
 import type { FlattenedEvent } from './flattened-event.js'
 
 /**
@@ -64,16 +64,8 @@ function someScalarText(value: unknown, test: (text: string) => boolean): boolea
  * Whether any value of a flattened event, in any column and anywhere inside its entities and its
  * self-describing event, contains `needle` (lower-case), ignoring case. Nulls hold no text.
  */
-export function eventHoldsText(event: FlattenedEvent, needle: string): boolean {
-  const stack: unknown[] = event.columnValues()
-  while (stack.length > 0) {
-    const item = stack.pop()
-    if (item === null || item === undefined) continue
-    if (typeof item === 'object') for (const inner of Object.values(item)) stack.push(inner)
-    else if (String(item).toLowerCase().includes(needle)) return true
-  }
-  return false
-}
+export const eventHoldsText = (event: FlattenedEvent, needle: string): boolean =>
+  flatFormHoldsText(event.stored.event, needle)
 
 /**
  * The values of a column (or path) to look for a filter's values in: the scalar itself (null as

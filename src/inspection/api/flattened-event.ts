@@ -43,16 +43,6 @@ export class FlattenedEvent {
     return names
   }
 
-  /** Every top-level column's value, as `Object.values` of the flattened form gives them. */
-  columnValues(): unknown[] {
-    const event = this.fields
-    const values: unknown[] = FLAT_ATOMIC_FIELDS.map((field) => event[field] ?? null)
-    values.push(...this.entityColumns().values())
-    const geoLocation = flatGeoLocation(event)
-    if (geoLocation !== undefined) values.push(geoLocation)
-    return values
-  }
-
   /** The whole flattened form, made anew (to be written out). */
   whole(): Record<string, unknown> {
     return toLossyJson(this.stored.event)

@@ -108,3 +108,55 @@ export function toLossyJson(event: Readonly<Record<string, unknown>>): Record<st
   if (holdsNumbersAsWritten(event)) writeNumbersAsWritten(out)
   return out
 }
+
+/**
+ * Whether the text of a scalar, or of any scalar inside a value (iteratively: depth does not
+ * matter), holds `needle` (lower-case), ignoring case. Nulls hold no text.
+ */
+function holdsText(value: unknown, needle: string): boolean {
+  if (value === null || value === undefined) return false
+  // A scalar, as most values are: no stack to walk.
+  if (typeof value !== 'object') return String(value).toLowerCase().includes(needle)
+  const stack: unknown[] = [value]
+  while (stack.length > 0) {
+    const item = stack.pop()
+    if (item === null || item === undefined) continue
+    if (typeof item === 'object') for (const inner of Object.values(item)) stack.push(inner)
+    else if (String(item).toLowerCase().includes(needle)) return true
+  }
+  return false
+}
+
+/**
+ * Whether any value of the event's flattened form ({@link toLossyJson}) holds `needle`
+ * (lower-case), ignoring case: the same values, read from the event itself. Building the entity
+ * columns to walk them copied every entity of every event a search looked at.
+ */
+export function flatFormHoldsText(
+  event: Readonly<Record<string, unknown>>,
+  needle: string,
+): boolean {
+  for (const field of FLAT_ATOMIC_FIELDS) if (holdsText(event[field], needle)) return true
+  for (const entity of [...entities(event.contexts), ...entities(event.derived_contexts)]) {
+    if (columnOf('contexts', entity.schema) === null) continue
+    const data = entity.data
+    if (!isJsonObject(data)) {
+      if (holdsText(data, needle)) return true
+      continue
+    }
+    // The flattened item is the data with `_schema_version` set to the entity's schema.
+    if (entity.schema.toLowerCase().includes(needle)) return true
+    for (const key of Object.keys(data))
+      if (key !== '_schema_version' && holdsText(data[key], needle)) return true
+  }
+  const unstruct = event.unstruct_event
+  if (
+    isJsonObject(unstruct) &&
+    isJsonObject(unstruct.data) &&
+    typeof unstruct.data.schema === 'string' &&
+    columnOf('unstruct_event', unstruct.data.schema) !== null &&
+    holdsText(unstruct.data.data, needle)
+  )
+    return true
+  return flatGeoLocation(event)?.toLowerCase().includes(needle) ?? false
+}
