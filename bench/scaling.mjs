@@ -76,7 +76,7 @@ async function measure(store, size) {
       : [
           '--storage',
           'postgres',
-          // The default size bound (512 MiB per list) would stop a million 5 kB events at ~100 000.
+          // The default size bound (1 GiB per list) would stop a million 5 kB events at ~200 000.
           '--events-max-bytes',
           '16GiB',
           ...(process.env.BENCH_DATABASE_URL === undefined
