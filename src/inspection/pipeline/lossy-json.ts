@@ -113,7 +113,7 @@ export function toLossyJson(event: Readonly<Record<string, unknown>>): Record<st
  * Whether the text of a scalar, or of any scalar inside a value (iteratively: depth does not
  * matter), holds `needle` (lower-case), ignoring case. Nulls hold no text.
  */
-function holdsText(value: unknown, needle: string): boolean {
+export function holdsText(value: unknown, needle: string): boolean {
   if (value === null || value === undefined) return false
   // A scalar, as most values are: no stack to walk.
   if (typeof value !== 'object') return String(value).toLowerCase().includes(needle)
