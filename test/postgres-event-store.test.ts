@@ -8,6 +8,7 @@ import { migrateToLatest } from '../src/db/migrate.js'
 import { migrations } from '../src/db/migrations/index.js'
 import { startEventRetention } from '../src/inspection/store/event-retention.js'
 import { PostgresEventStore } from '../src/inspection/store/postgres-event-store.js'
+import { storedTextCondition } from '../src/inspection/store/postgres-event-conditions.js'
 import type { GoodEventFilter } from '../src/inspection/api/event-filters.js'
 import {
   aBadEvent,
@@ -217,6 +218,21 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     // A row stored before migration 22 has none: its text is looked at.
     await sql`update inspected_events set filter_fields = null`.execute(store.db)
     expect(await found('app_id')).toBe(1)
+  })
+
+  it('tests the filter fields before the text, which a search decompresses', async () => {
+    await fresh()
+    const condition = storedTextCondition([
+      { texts: ['searched'], field: null },
+      { texts: ['mob'], field: 'app_id' },
+    ])
+    // The planner orders an AND's conditions by its cost estimates: it put the search first.
+    const plan = await sql<{
+      'QUERY PLAN': string
+    }>`explain select seq from inspected_events where ${condition}`.execute(store.db)
+    const text = plan.rows.map((row) => row['QUERY PLAN']).join('\n')
+    expect(text).toContain("filter_fields ~* 'mob'")
+    expect(text.indexOf("filter_fields ~* 'mob'")).toBeLessThan(text.indexOf("body ~* 'searched'"))
   })
 
   it('marks the events that keep numbers as written, and reads those back exactly', async () => {
