@@ -13,6 +13,7 @@ import { failureEntities, withOrigin } from './failure-entities.js'
 import { writeNumbersAsWritten } from './java-doubles.js'
 import { recurringValue } from './recurring-values.js'
 import { checkFieldLengths } from './steps/check-field-lengths.js'
+import type { RepeatedContexts } from './steps/repeated-contexts.js'
 import { runEnrichments, type ChainOutcome } from './enrichment-chain.js'
 import { parseAtomicFields, tsvSafe, type AtomicParseError } from './steps/parse-atomic-fields.js'
 import {
@@ -208,13 +209,14 @@ function specificationFailure(check: SpecificationCheck): unknown[] {
 export function enrichEvent(
   raw: RawEvent,
   deps: PipelineDeps,
+  repeated?: RepeatedContexts,
 ): EventOutcome | Promise<EventOutcome> {
   const event = emptyEvent()
   setUp(event, raw, deps)
   const atomicErrors = parseAtomicFields(event, raw.parameters)
   // A new id only for an event without a valid one of its own (`eid`): trackers send one.
   if (event.fields.event_id === null) event.fields.event_id = deps.newEventId()
-  const checked = validateEntities(event, raw.parameters, deps.iglu)
+  const checked = validateEntities(event, raw.parameters, deps.iglu, repeated)
   const run = { event, raw, deps, atomicErrors }
   return checked instanceof Promise
     ? checked.then((entityMessages) => afterEntities(run, entityMessages))

@@ -1,7 +1,13 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { pipelineDeps, rawEvent } from '../../../test/support/raw-events.js'
 import type { CollectorPayload } from './collector-payload.js'
+import { parsePiiConfig } from './enrichments/pii-config.js'
+import { createPiiPseudonymizationStep } from './enrichments/pii-pseudonymization.js'
 import { EVENTS_PER_TURN, processPayload } from './process-payload.js'
+
+const PII_SCHEMA =
+  'iglu:com.snowplowanalytics.snowplow.enrichments/pii_enrichment_config/jsonschema/2-0-1'
 
 /** A tp2 POST of `count` page views, numbered in their page titles. */
 function tp2Payload(count: number): CollectorPayload {
@@ -40,5 +46,65 @@ describe('a payload of many events on a shared event loop', () => {
   it('answers a tracker-sized payload at once, with no pause', () => {
     const outcome = processPayload(tp2Payload(EVENTS_PER_TURN), pipelineDeps())
     expect(outcome instanceof Promise).toBe(false)
+  })
+})
+
+describe("a batch's events that carry the same entities", () => {
+  const SALT = 'pepper'
+  const USER = 'iglu:com.acme/user/jsonschema/1-0-0'
+  const PAGE = 'iglu:com.snowplowanalytics.snowplow/web_page/jsonschema/1-0-0'
+  const contexts = JSON.stringify({
+    schema: 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0',
+    data: [
+      { schema: PAGE, data: { id: '5a2b1c0e-7d3f-4a8e-9b6c-1d2e3f4a5b6c' } },
+      { schema: USER, data: { email: 'someone@example.com' } },
+    ],
+  })
+
+  function piiStep() {
+    const problems: string[] = []
+    const config = parsePiiConfig(
+      PII_SCHEMA,
+      {
+        vendor: 'com.snowplowanalytics.snowplow.enrichments',
+        name: 'pii_enrichment_config',
+        enabled: true,
+        emitEvent: false,
+        parameters: {
+          pii: [
+            {
+              json: {
+                field: 'contexts',
+                schemaCriterion: 'iglu:com.acme/user/jsonschema/1-*-*',
+                jsonPath: '$.email',
+              },
+            },
+          ],
+          strategy: { pseudonymize: { hashFunction: 'SHA-256', salt: SALT } },
+        },
+      },
+      problems,
+    )
+    expect(problems).toEqual([])
+    return createPiiPseudonymizationStep(config!, PII_SCHEMA)
+  }
+
+  it('share them, and an enrichment that rewrites one rewrites it once in each event', async () => {
+    const payload = tp2Payload(3)
+    const body = JSON.parse(payload.body!) as { data: Record<string, string>[] }
+    for (const event of body.data) event.co = contexts
+    const outcome = await processPayload(
+      { ...payload, body: JSON.stringify(body) },
+      pipelineDeps({ piiPseudonymization: piiStep() }),
+    )
+    expect(outcome.bad).toEqual([])
+    const entities = outcome.good.map(
+      (good) => (good.event.contexts as { data: { data: Record<string, string> }[] }).data,
+    )
+    const hashed = createHash('sha256').update(`someone@example.com${SALT}`).digest('hex')
+    expect(entities.map((list) => list[1]!.data.email)).toEqual([hashed, hashed, hashed])
+    // The entity no enrichment touched is the one object, parsed and validated once.
+    expect(entities[1]![0]).toBe(entities[0]![0])
+    expect(entities[2]![0]).toBe(entities[0]![0])
   })
 })

@@ -14,6 +14,7 @@ import {
   type GoodEvent,
   type PipelineDeps,
 } from './enrich-event.js'
+import { RepeatedContexts } from './steps/repeated-contexts.js'
 
 /** What one collector request produced, in the order the events were sent. */
 export interface PayloadOutcome {
@@ -32,9 +33,13 @@ export interface PayloadOutcome {
  * One event through the pipeline; an unexpected throw (a bug, never a property of the input) becomes
  * an enrichment failure of that event instead of failing the request and its other events.
  */
-function enrichSafely(raw: RawEvent, deps: PipelineDeps): EventOutcome | Promise<EventOutcome> {
+function enrichSafely(
+  raw: RawEvent,
+  deps: PipelineDeps,
+  repeated: RepeatedContexts | undefined,
+): EventOutcome | Promise<EventOutcome> {
   try {
-    const outcome = enrichEvent(raw, deps)
+    const outcome = enrichEvent(raw, deps, repeated)
     return outcome instanceof Promise
       ? outcome.catch((error: unknown) => unexpectedFailure(error, raw, deps))
       : outcome
@@ -96,7 +101,9 @@ function afterAdapter(
     )
     return { good: [], bad: [badEvent('adapter', row, payload, null)], incomplete: [] }
   }
-  return eventsFrom(payload, deps, adapted.events, 0, {
+  // A batch's events often carry the same entities: each text is parsed and validated once.
+  const repeated = adapted.events.length > 1 ? new RepeatedContexts() : undefined
+  return eventsFrom(payload, deps, adapted.events, repeated, 0, {
     good: [],
     bad: [],
     incomplete: [],
@@ -116,18 +123,19 @@ function eventsFrom(
   payload: CollectorPayload,
   deps: PipelineDeps,
   events: readonly RawEvent[],
+  repeated: RepeatedContexts | undefined,
   from: number,
   outcome: PayloadOutcome,
 ): PayloadOutcome | Promise<PayloadOutcome> {
   for (let at = from; at < events.length; at++) {
     // The rest once waiting requests and timers have run.
     if (at - from === EVENTS_PER_TURN)
-      return nextTurn().then(() => eventsFrom(payload, deps, events, at, outcome))
-    const result = enrichSafely(events[at] as RawEvent, deps)
+      return nextTurn().then(() => eventsFrom(payload, deps, events, repeated, at, outcome))
+    const result = enrichSafely(events[at] as RawEvent, deps, repeated)
     if (result instanceof Promise)
       return result.then((settled) => {
         keepResult(payload, outcome, settled)
-        return eventsFrom(payload, deps, events, at + 1, outcome)
+        return eventsFrom(payload, deps, events, repeated, at + 1, outcome)
       })
     keepResult(payload, outcome, result)
   }

@@ -4,6 +4,7 @@ import { configureFuzzSeed, FUZZ_SEED } from '../../../../test/support/fuzz-seed
 import { fuzzRuns } from '../../../../test/support/fuzz-settings.js'
 import { emptyEvent } from '../canonical-event.js'
 import type { IgluValidation, ValidationVerdict } from '../iglu-validation.js'
+import { RepeatedContexts } from './repeated-contexts.js'
 import { validateEntities } from './validate-entities.js'
 
 configureFuzzSeed()
@@ -156,5 +157,106 @@ describe(`validateEntities (seed ${FUZZ_SEED})`, () => {
       },
     ])
     expect(event.unstructEvent).toBeNull()
+  })
+})
+
+describe(`one payload's repeated contexts (seed ${FUZZ_SEED})`, () => {
+  const knownTable = new Map<string, Knowledge>([
+    [CONTEXTS, 'known'],
+    [uriOf('a'), 'known'],
+  ])
+  const contextsOf = (...data: unknown[]) =>
+    new Map([['co', JSON.stringify({ schema: CONTEXTS, data })]])
+
+  it('parses and validates a text once, later events of the payload sharing its entities', () => {
+    const { iglu, lookups } = fakeIglu(knownTable, true)
+    const repeated = new RepeatedContexts()
+    const parameters = contextsOf({ schema: uriOf('a'), data: { ok: true } })
+    const first = emptyEvent()
+    const second = emptyEvent()
+    expect(validateEntities(first, parameters, iglu, repeated)).toEqual([])
+    // Another string of the same text, as each event of a batch has its own.
+    const again = new Map([['co', ` ${parameters.get('co')!}`.slice(1)]])
+    expect(validateEntities(second, again, iglu, repeated)).toEqual([])
+    expect(lookups).toEqual([CONTEXTS, uriOf('a')])
+    expect(second.contexts).toHaveLength(1)
+    expect(second.contexts[0]).toBe(first.contexts[0])
+    // Each event has its own list: an enrichment replacing one event's entity leaves the other's.
+    expect(second.contexts).not.toBe(first.contexts)
+  })
+
+  it('validates again a text that had an invalid entity, and gives the same messages', () => {
+    const { iglu, lookups } = fakeIglu(knownTable, true)
+    const repeated = new RepeatedContexts()
+    const parameters = contextsOf(
+      { schema: uriOf('a'), data: { ok: true } },
+      { schema: uriOf('a'), data: { ok: false } },
+    )
+    const outcomes = [emptyEvent(), emptyEvent()].map((event) => ({
+      messages: validateEntities(event, parameters, iglu, repeated),
+      contexts: event.contexts,
+    }))
+    expect(outcomes[1]).toEqual(outcomes[0])
+    expect(outcomes[0]!.messages).toHaveLength(1)
+    expect(lookups).toHaveLength(6)
+  })
+
+  it('gives each event of a payload what it gets alone, whatever the texts repeat and the schemas', async () => {
+    // A few texts, so that they repeat; each event also draws whether it carries an unstruct event.
+    // One text holds a number a double rounds: its entities keep it as written.
+    const text = fc.oneof(
+      fc.array(entity, { maxLength: 3 }).map((data) => JSON.stringify({ schema: CONTEXTS, data })),
+      fc.constant(
+        `{"schema":"${CONTEXTS}","data":[{"schema":"${uriOf('a')}","data":{"n":12345678901234567891}}]}`,
+      ),
+    )
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(text, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.tuple(fc.nat(), fc.option(entity, { nil: undefined })), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        knowledge,
+        fc.boolean(),
+        async (texts, picks, known, syncAnswers) => {
+          const table = new Map<string, Knowledge>([
+            ...(['a', 'b', 'c', 'd'] as const).map((n): [string, Knowledge] => [
+              uriOf(n),
+              known[n],
+            ]),
+            [CONTEXTS, known.contexts],
+            [UNSTRUCT, known.unstruct],
+          ])
+          const repeated = new RepeatedContexts()
+          for (const [pick, unstruct] of picks) {
+            const parameters = new Map<string, string>([['co', texts[pick % texts.length]!]])
+            if (unstruct !== undefined)
+              parameters.set('ue_pr', JSON.stringify({ schema: UNSTRUCT, data: unstruct }))
+            const shared = emptyEvent()
+            const sharedMessages = await validateEntities(
+              shared,
+              parameters,
+              fakeIglu(table, syncAnswers).iglu,
+              repeated,
+            )
+            const alone = emptyEvent()
+            const aloneMessages = await validateEntities(
+              alone,
+              parameters,
+              fakeIglu(table, syncAnswers).iglu,
+            )
+            const outcome = (event: typeof alone, messages: unknown[]) => ({
+              messages,
+              contexts: event.contexts,
+              unstruct: event.unstructEvent,
+              writtenNumbers: event.entitiesKeepWrittenNumbers,
+            })
+            expect(outcome(shared, sharedMessages)).toEqual(outcome(alone, aloneMessages))
+          }
+        },
+      ),
+      { numRuns: fuzzRuns(300, 3000) },
+    )
   })
 })

@@ -6,6 +6,7 @@ import { noteDocumentText, type IgluValidation } from '../iglu-validation.js'
 import { recurringValue } from '../recurring-values.js'
 import { MAX_BAD_ROW_BYTES } from '../bad-rows.js'
 import { withOrigin } from '../failure-entities.js'
+import type { RepeatedContexts } from './repeated-contexts.js'
 
 const CONTEXTS = /^iglu:com\.snowplowanalytics\.snowplow\/contexts\/jsonschema\/1-0-\d+$/
 const UNSTRUCT = /^iglu:com\.snowplowanalytics\.snowplow\/unstruct_event\/jsonschema\/1-0-\d+$/
@@ -153,19 +154,26 @@ function entity(
  * Contexts (`co`, or base64 `cx`) and the self-describing event (`ue_pr`, or base64 `ue_px`), each
  * validated against its schema. Each context is checked on its own: valid ones are kept. When both
  * forms are sent, the plain one (`co`, `ue_pr`) is used. The messages come at once when every
- * schema was known, else once the missing ones were looked up.
+ * schema was known, else once the missing ones were looked up. With `repeated` (one payload's), a
+ * contexts text that an earlier event of the payload carried, all valid, gives that event's entities.
  */
 export function validateEntities(
   event: EnrichedEvent,
   parameters: ReadonlyMap<string, string | null>,
   iglu: IgluValidation,
+  repeated?: RepeatedContexts,
 ): Eventually<unknown[]> {
   const messages: unknown[] = []
   const co = parameters.get('co') ?? null
   const cx = parameters.get('cx') ?? null
   const contextsText = co ?? (cx === null ? null : fromBase64(cx))
+  const earlier = contextsText === null ? undefined : repeated?.find(contextsText)
+  if (earlier !== undefined) {
+    for (const valid of earlier.entities) event.contexts.push(valid)
+    if (earlier.keepWrittenNumbers) event.entitiesKeepWrittenNumbers = true
+  }
   const contexts =
-    contextsText === null
+    contextsText === null || earlier !== undefined
       ? undefined
       : andThen(
           wrapper(
@@ -178,8 +186,9 @@ export function validateEntities(
           ),
           (envelope) => {
             if (envelope === null || !Array.isArray(envelope.data)) return
-            if (keepsWrittenNumbers(envelope)) event.entitiesKeepWrittenNumbers = true
-            return inTurn(
+            const keepWrittenNumbers = keepsWrittenNumbers(envelope)
+            if (keepWrittenNumbers) event.entitiesKeepWrittenNumbers = true
+            const checked = inTurn(
               envelope.data,
               (item) =>
                 andThen(entity(item, 'contexts', iglu, messages, contextsText.length), (valid) => {
@@ -187,6 +196,11 @@ export function validateEntities(
                 }),
               pastBadRowSize(messages),
             )
+            if (repeated === undefined) return checked
+            return andThen(checked, () => {
+              if (messages.length === 0)
+                repeated.keep(contextsText, { entities: [...event.contexts], keepWrittenNumbers })
+            })
           },
         )
   const unstruct = andThen(contexts, () => {
