@@ -2,8 +2,10 @@
 // environment), validated and enriched by `floe start` in another process.
 //   --mode get:  GET /i, one event per request; baseline: a bare Fastify route returning the same GIF.
 //   --mode post: POST tp2 with --batch events per request; baseline: a bare route answering "ok".
+//     The events of a batch carry the same contexts text, as a page's events do; with
+//     --distinct-entities each carries its own (a web_page id of its own), none repeated.
 // Figures: events/s and latency p50/p99, the baseline's requests/s, and their ratio.
-// Usage: node bench/ingest.mjs --mode get|post [--duration 10] [--rounds 5] [--connections 10] [--batch 10] [--warmup 2]
+// Usage: node bench/ingest.mjs --mode get|post [--distinct-entities] [--duration 10] [--rounds 5] [--connections 10] [--batch 10] [--warmup 2]
 import {
   accessToken,
   deployToDev,
@@ -24,13 +26,15 @@ const DURATION = option('duration', 10)
 const ROUNDS = option('rounds', 5)
 const CONNECTIONS = option('connections', 10)
 const BATCH = option('batch', BENCH_BATCH)
+const DISTINCT = process.argv.includes('--distinct-entities')
 const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info'
 
 const floe = await startFloe({ logLevel })
 const baselineServer = await startBaseline({ logLevel })
 try {
   await deployToDev(floe.url, await accessToken(floe.url), PRODUCT)
-  const request = (url) => benchIngestRequest(mode, url, BATCH)
+  const request = (url) =>
+    benchIngestRequest(mode, url, BATCH, { distinctEntities: DISTINCT && mode === 'post' })
 
   // One request first: the events must come out good, with both contexts, or the figures mean nothing.
   await fetch(request(floe.url).url, request(floe.url))
@@ -63,7 +67,7 @@ try {
   const target = mode === 'get' ? 0.7 : 3
   console.log(
     JSON.stringify({
-      scenario: mode === 'get' ? 'ingest-get' : 'ingest-post',
+      scenario: mode === 'get' ? 'ingest-get' : DISTINCT ? 'ingest-post-distinct' : 'ingest-post',
       eventsPerRequest: perRequest,
       durationSeconds: DURATION,
       rounds: ROUNDS,

@@ -9,7 +9,8 @@
 //   collectInTurns: the same as the server meets it under load: --per-turn requests read in one turn
 //             of the event loop (the ingest scenarios' 10 connections), each with fresh strings
 //   stringify: JSON.stringify of the good event, for scale (what writing it to a client costs)
-// Usage: node bench/pipeline-stages.mjs [--mode get|post] [--events 20000] [--rounds 3] [--capacity 100000] [--per-turn 10]
+// --distinct-entities (post): each event of a batch carries contexts of its own (see benchContextsText).
+// Usage: node bench/pipeline-stages.mjs [--mode get|post] [--distinct-entities] [--events 20000] [--rounds 3] [--capacity 100000] [--per-turn 10]
 import { option } from './support/load.mjs'
 import {
   microsPerEvent,
@@ -27,6 +28,7 @@ const pipeline = await pipelineHarness({
   distRoot: new URL('../dist', import.meta.url).pathname,
   mode,
   capacity: CAPACITY,
+  distinctEntities: process.argv.includes('--distinct-entities'),
 })
 const { eventsPerRequest } = pipeline
 
@@ -54,6 +56,7 @@ console.log(
   JSON.stringify({
     scenario: 'pipeline-stages',
     mode,
+    distinctEntities: process.argv.includes('--distinct-entities'),
     eventsPerRequest,
     events: EVENTS,
     rounds: ROUNDS,

@@ -64,6 +64,29 @@ it.each(['get', 'post'])(
   120_000,
 )
 
+it('the tp2 ingest benchmark with entities of its own in each event runs at a tiny size, every event good', () => {
+  const report = runBench('ingest.mjs', { ...TINY_LOAD, mode: 'post', 'distinct-entities': true })
+  expect(report).toMatchObject({
+    scenario: 'ingest-post-distinct',
+    eventsPerRequest: 10,
+    allGood: true,
+  })
+  expect(report.eventsPerSecond).toBeGreaterThan(0)
+}, 120_000)
+
+it("the server profile runs at a tiny size: each server's CPU per request, by part", () => {
+  const report = runBench('server-profile.mjs', { warmup: 0.25, duration: 1, top: 5 })
+  expect(report).toMatchObject({ scenario: 'server-profile', mode: 'get' })
+  expect(report.busyMicrosPerRequest.floe).toBeGreaterThan(0)
+  expect(report.busyMicrosPerRequest.bare).toBeGreaterThan(0)
+  const part = (name: string) =>
+    (report.parts as [string, number, number][]).find(([each]) => each === name)
+  // Only Floe runs the pipeline; both write their answers.
+  expect(part('the pipeline')?.[1]).toBeGreaterThan(0)
+  expect(part('the pipeline')?.[2]).toBe(0)
+  expect(report.floeFunctions).toHaveLength(5)
+}, 120_000)
+
 it('the start-up benchmark runs a round: first start, restart and idle memory, against a bare server', () => {
   const report = runBench('startup.mjs', { rounds: 1 })
   expect(report).toMatchObject({ scenario: 'startup', rounds: 1 })

@@ -70,10 +70,28 @@ export const BENCH_USER_AGENT =
 export const BENCH_BATCH = 10
 
 /**
- * The ingest scenarios' request to the server at `url`: GET /i with the page view (contexts base64 in
- * `cx`), or a tp2 POST of `batch` page views (contexts in `co`).
+ * The contexts text of event `n` of a batch: with `distinct`, its web_page entity has an id of its
+ * own (as if each event came from another page view), so that no two events of a batch carry the
+ * same text; otherwise every event carries benchContexts, as a page's events carry the same entities.
  */
-export function benchIngestRequest(mode, url, batch = BENCH_BATCH) {
+export function benchContextsText(n, distinct = false) {
+  if (!distinct) return JSON.stringify(benchContexts)
+  const [page, product] = benchContexts.data
+  const id = `5a2b1c0e-7d3f-4a8e-9b6c-${n.toString(16).padStart(12, '0')}`
+  return JSON.stringify({ ...benchContexts, data: [{ ...page, data: { id } }, product] })
+}
+
+/**
+ * The ingest scenarios' request to the server at `url`: GET /i with the page view (contexts base64 in
+ * `cx`), or a tp2 POST of `batch` page views (contexts in `co`; with `distinctEntities`, each event's
+ * own: see benchContextsText).
+ */
+export function benchIngestRequest(
+  mode,
+  url,
+  batch = BENCH_BATCH,
+  { distinctEntities = false } = {},
+) {
   const headers = { 'user-agent': BENCH_USER_AGENT }
   if (mode === 'get') {
     const query = new URLSearchParams({
@@ -86,7 +104,7 @@ export function benchIngestRequest(mode, url, batch = BENCH_BATCH) {
     schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
     data: Array.from({ length: batch }, (_, i) => ({
       ...benchPageView(i),
-      co: JSON.stringify(benchContexts),
+      co: benchContextsText(i, distinctEntities),
     })),
   })
   return {

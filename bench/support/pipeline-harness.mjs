@@ -5,7 +5,13 @@ import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { benchContexts, benchPageView, BENCH_PRODUCT, BENCH_USER_AGENT } from './page-view.mjs'
+import {
+  benchContexts,
+  benchContextsText,
+  benchPageView,
+  BENCH_PRODUCT,
+  BENCH_USER_AGENT,
+} from './page-view.mjs'
 
 export const BATCH = 10
 
@@ -20,7 +26,7 @@ const load = (distRoot, module) => {
   return import(pathToFileURL(found).href)
 }
 
-export async function pipelineHarness({ distRoot, mode, capacity }) {
+export async function pipelineHarness({ distRoot, mode, capacity, distinctEntities = false }) {
   const { readCollectorRequest } = await load(distRoot, 'micro/collector-request.js')
   const { createInspectionService } = await load(distRoot, 'micro/inspection.service.js')
   const { MemoryEventStore } = await load(distRoot, 'micro/memory-event-store.js')
@@ -84,7 +90,7 @@ export async function pipelineHarness({ distRoot, mode, capacity }) {
     schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
     data: Array.from({ length: BATCH }, (_, i) => ({
       ...benchPageView(i),
-      co: JSON.stringify(benchContexts),
+      co: benchContextsText(i, distinctEntities),
     })),
   })
   // A server reads each request's URL and body into new strings (the query a view of its URL): a
