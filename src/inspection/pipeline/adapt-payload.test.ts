@@ -1,4 +1,6 @@
 import fc from 'fast-check'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import { jsonDepthExceeds } from '../../iglu/json-depth.js'
 import { adaptPayload, MAX_JSON_DEPTH, parseJson } from './adapt-payload.js'
@@ -233,5 +235,51 @@ describe("the Iglu webhook adapter (com.snowplowanalytics.iglu/v1), as Enrich's"
         ),
       ),
     ).toEqual([{ p: 'app', ue: { schema: SCHEMA, data: { sku: 'c' } } }])
+  })
+})
+
+describe("a tp2 batch's entities texts", () => {
+  const valid: IgluValidation = {
+    validate: async () => ({ kind: 'valid' }),
+    validateNow: () => ({ kind: 'valid' }),
+    validateWith: () => ({ kind: 'valid' }),
+  }
+  const batch = (texts: readonly string[]) =>
+    payloadOf(
+      { vendor: 'com.snowplowanalytics.snowplow', version: 'tp2' },
+      [],
+      JSON.stringify({
+        schema: 'iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4',
+        data: texts.map((co, i) => ({ e: 'pv', eid: String(i), co })),
+      }),
+      'application/json',
+    )
+  const events = (payload: CollectorPayload) => {
+    const outcome = adaptPayload(payload, valid)
+    if (outcome instanceof Promise || outcome.kind !== 'events') throw new Error('not adapted')
+    return outcome.events
+  }
+
+  it('keeps each event its own text, equal to what it sent', () => {
+    const texts = ['{"a":1}', '{"a":1}', '{"b":2}', '{"a":1}', '{"b":2}', '{"b":2}']
+    expect(events(batch(texts)).map((event) => event.parameters.get('co'))).toEqual(texts)
+  })
+
+  it('holds a text that consecutive events repeat once between them', () => {
+    setFlagsFromString('--expose-gc')
+    const collectGarbage = runInNewContext('gc') as () => void
+    const heapUsed = () => {
+      collectGarbage()
+      return process.memoryUsage().heapUsed
+    }
+    const COUNT = 200
+    const text = JSON.stringify({ data: 'x'.repeat(20_000) })
+    const payload = batch(Array.from({ length: COUNT }, () => text))
+    const before = heapUsed()
+    const kept = events(payload)
+    const held = heapUsed() - before
+    expect(kept).toHaveLength(COUNT)
+    // Each event's own copy would hold 200 × 20 kB; one string and the parameter maps, far less.
+    expect(held).toBeLessThan((COUNT * text.length) / 10)
   })
 })

@@ -96,6 +96,26 @@ function adaptTp2(
     : tp2Events(payload, query, schema, data, verdict)
 }
 
+/** The parameters that carry entities as text. */
+const ENTITY_TEXTS = ['co', 'cx', 'ue_pr', 'ue_px'] as const
+
+/**
+ * A tracker's batch often carries the same entities text in consecutive events (a page's events
+ * share its entities): each event takes the string of the event before it when equal, so that the
+ * stored events hold one string between them.
+ */
+function keepEntityTextsOnce(
+  parameters: Map<string, string | null>,
+  before: ReadonlyMap<string, string | null>,
+): void {
+  for (const name of ENTITY_TEXTS) {
+    const text = parameters.get(name)
+    // Equal texts (JavaScript compares strings by content): the earlier string replaces this one.
+    if (text !== undefined && text !== null && before.get(name) === text)
+      parameters.set(name, before.get(name) as string)
+  }
+}
+
 /** The events of a tp2 body whose payload_data was judged `verdict`. */
 function tp2Events(
   payload: CollectorPayload,
@@ -126,6 +146,8 @@ function tp2Events(
   if (data.length > MAX_EVENTS_PER_PAYLOAD) return { kind: 'too-many-events', count: data.length }
   const events: RawEvent[] = []
   const messages: unknown[] = []
+  // The entities texts of the event before: an equal one is kept once, for every event holding it.
+  let before: ReadonlyMap<string, string | null> | null = null
   for (const item of data) {
     if (!isJsonObject(item)) {
       messages.push({
@@ -148,8 +170,10 @@ function tp2Events(
         })
       else parameters.set(name, parameterValue(name, value))
     }
+    if (before !== null) keepEntityTextsOnce(parameters, before)
     for (const [name, value] of query) parameters.set(name, value)
     events.push(rawEvent(payload, parameters))
+    before = parameters
   }
   return messages.length > 0 ? fail(messages) : { kind: 'events', events }
 }
