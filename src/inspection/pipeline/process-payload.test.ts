@@ -1,13 +1,10 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { PII_SCHEMA, piiConfig } from '../../../test/support/pii-config.js'
 import { pipelineDeps, rawEvent } from '../../../test/support/raw-events.js'
 import type { CollectorPayload } from './collector-payload.js'
-import { parsePiiConfig } from './enrichments/pii-config.js'
 import { createPiiPseudonymizationStep } from './enrichments/pii-pseudonymization.js'
 import { EVENTS_PER_TURN, processPayload } from './process-payload.js'
-
-const PII_SCHEMA =
-  'iglu:com.snowplowanalytics.snowplow.enrichments/pii_enrichment_config/jsonschema/2-0-1'
 
 /** A tp2 POST of `count` page views, numbered in their page titles. */
 function tp2Payload(count: number): CollectorPayload {
@@ -61,33 +58,22 @@ describe("a batch's events that carry the same entities", () => {
     ],
   })
 
-  function piiStep() {
-    const problems: string[] = []
-    const config = parsePiiConfig(
-      PII_SCHEMA,
-      {
-        vendor: 'com.snowplowanalytics.snowplow.enrichments',
-        name: 'pii_enrichment_config',
-        enabled: true,
-        emitEvent: false,
-        parameters: {
-          pii: [
-            {
-              json: {
-                field: 'contexts',
-                schemaCriterion: 'iglu:com.acme/user/jsonschema/1-*-*',
-                jsonPath: '$.email',
-              },
+  const piiStep = () =>
+    createPiiPseudonymizationStep(
+      piiConfig(
+        [
+          {
+            json: {
+              field: 'contexts',
+              schemaCriterion: 'iglu:com.acme/user/jsonschema/1-*-*',
+              jsonPath: '$.email',
             },
-          ],
-          strategy: { pseudonymize: { hashFunction: 'SHA-256', salt: SALT } },
-        },
-      },
-      problems,
+          },
+        ],
+        SALT,
+      ),
+      PII_SCHEMA,
     )
-    expect(problems).toEqual([])
-    return createPiiPseudonymizationStep(config!, PII_SCHEMA)
-  }
 
   it('share them, and an enrichment that rewrites one rewrites it once in each event', async () => {
     const payload = tp2Payload(3)

@@ -5,10 +5,9 @@ import { emptyEvent, type EnrichedEvent } from '../canonical-event.js'
 import type { EnrichmentFailure } from './enrichment-failure.js'
 import { selectPointers, type OffloadedSelect } from './json-path-selection.js'
 import { parsePiiConfig, type PiiConfig } from './pii-config.js'
+import { PII_SCHEMA as SCHEMA, piiConfig } from '../../../../test/support/pii-config.js'
 import { createPiiPseudonymizationStep, pseudonymizer } from './pii-pseudonymization.js'
 
-const SCHEMA =
-  'iglu:com.snowplowanalytics.snowplow.enrichments/pii_enrichment_config/jsonschema/2-0-1'
 const SALT = 'pepper123'
 const sha256 = (text: string) =>
   createHash('sha256')
@@ -16,23 +15,8 @@ const sha256 = (text: string) =>
     .digest('hex')
 const EMAIL = 'iglu:com.acme/email_sent/jsonschema/1-0-0'
 
-function config(pii: unknown[], over: Record<string, unknown> = {}): PiiConfig {
-  const problems: string[] = []
-  const parsed = parsePiiConfig(
-    SCHEMA,
-    {
-      vendor: 'com.snowplowanalytics.snowplow.enrichments',
-      name: 'pii_enrichment_config',
-      enabled: true,
-      emitEvent: false,
-      parameters: { pii, strategy: { pseudonymize: { hashFunction: 'SHA-256', salt: SALT } } },
-      ...over,
-    },
-    problems,
-  )
-  expect(problems).toEqual([])
-  return parsed!
-}
+const config = (pii: unknown[], over: Record<string, unknown> = {}): PiiConfig =>
+  piiConfig(pii, SALT, over)
 
 const json = (field: string, schemaCriterion: string, jsonPath: string) => ({
   json: { field, schemaCriterion, jsonPath },

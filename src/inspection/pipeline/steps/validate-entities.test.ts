@@ -64,6 +64,14 @@ const knowledge = fc.record({
   unstruct: fc.constantFrom<Knowledge>('known', 'looked-up'),
 })
 
+/** The resolver's knowledge of each schema, as drawn. */
+const schemaTable = (known: Record<'a' | 'b' | 'c' | 'd' | 'contexts' | 'unstruct', Knowledge>) =>
+  new Map<string, Knowledge>([
+    ...(['a', 'b', 'c', 'd'] as const).map((n): [string, Knowledge] => [uriOf(n), known[n]]),
+    [CONTEXTS, known.contexts],
+    [UNSTRUCT, known.unstruct],
+  ])
+
 async function check(
   parameters: Map<string, string>,
   table: Map<string, Knowledge>,
@@ -87,14 +95,7 @@ describe(`validateEntities (seed ${FUZZ_SEED})`, () => {
         fc.option(entity, { nil: undefined }),
         knowledge,
         async (contexts, unstruct, known) => {
-          const table = new Map<string, Knowledge>([
-            ...(['a', 'b', 'c', 'd'] as const).map((n): [string, Knowledge] => [
-              uriOf(n),
-              known[n],
-            ]),
-            [CONTEXTS, known.contexts],
-            [UNSTRUCT, known.unstruct],
-          ])
+          const table = schemaTable(known)
           const parameters = new Map<string, string>()
           parameters.set('co', JSON.stringify({ schema: CONTEXTS, data: contexts }))
           if (unstruct !== undefined)
@@ -220,14 +221,7 @@ describe(`one payload's repeated contexts (seed ${FUZZ_SEED})`, () => {
         knowledge,
         fc.boolean(),
         async (texts, picks, known, syncAnswers) => {
-          const table = new Map<string, Knowledge>([
-            ...(['a', 'b', 'c', 'd'] as const).map((n): [string, Knowledge] => [
-              uriOf(n),
-              known[n],
-            ]),
-            [CONTEXTS, known.contexts],
-            [UNSTRUCT, known.unstruct],
-          ])
+          const table = schemaTable(known)
           const repeated = new RepeatedContexts()
           for (const [pick, unstruct] of picks) {
             const parameters = new Map<string, string>([['co', texts[pick % texts.length]!]])
