@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { newUuid } from '../shared/index.js'
 import type { SchemaKey } from '../iglu/index.js'
 import { goodInArrivalOrder, type EventStore } from './store/event-store.js'
 import type { EventOutput } from './event-output.js'
@@ -89,7 +89,7 @@ export function createInspectionService(deps: {
     iglu: deps.iglu,
     processor: deps.processor,
     now: deps.now,
-    newEventId: randomUUID,
+    newEventId: newUuid,
     // The event-specification check is the chain's last step, as Enrich's event-spec enrichment.
     enrichments:
       deps.specifications === undefined

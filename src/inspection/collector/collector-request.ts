@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
 import { isIPv4, isIPv6 } from 'node:net'
 import type {
@@ -9,7 +8,7 @@ import type {
 } from '../pipeline/collector-payload.js'
 import { decodeQueryString } from '../pipeline/query-string.js'
 import { recurringValue } from '../pipeline/recurring-values.js'
-import { BoundedMemo, isUuid, RecentItems, RecentLists } from '../../shared/index.js'
+import { BoundedMemo, isUuid, newUuid, RecentItems, RecentLists } from '../../shared/index.js'
 
 /** The network user id of an anonymous tracker (`SP-Anonymous` header). */
 export const ANONYMOUS_NUID = '00000000-0000-0000-0000-000000000000'
@@ -225,7 +224,7 @@ export function readCollectorRequest(request: CollectorRequest): CollectorReadin
   const fromCookie = cookies.get(request.nuidCookie) ?? null
   const sent = anonymous ? ANONYMOUS_NUID : (fromParameter ?? fromCookie)
   // A new id is a UUID: only one the request sent is checked.
-  const nuid = sent ?? randomUUID()
+  const nuid = sent ?? newUuid()
   if (sent !== null && !isUuid(sent))
     return {
       kind: 'unreadable',
