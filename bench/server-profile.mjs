@@ -97,21 +97,7 @@ const floe = await measure(
   await profiled((nodeFlags) => startFloe({ nodeFlags, main: MAIN_UNBUNDLED }), 'floe'),
   async (url) => deployToDev(url, await accessToken(url), BENCH_PRODUCT),
 )
-const bare = await measure(
-  await profiled((nodeFlags) => withFlags(nodeFlags, () => startBaseline()), 'bare'),
-)
-
-/** startBaseline takes its extra flags from BENCH_NODE_FLAGS only. */
-async function withFlags(flags, start) {
-  const before = process.env.BENCH_NODE_FLAGS
-  process.env.BENCH_NODE_FLAGS = [before ?? '', ...flags].join(' ').trim()
-  try {
-    return await start()
-  } finally {
-    if (before === undefined) delete process.env.BENCH_NODE_FLAGS
-    else process.env.BENCH_NODE_FLAGS = before
-  }
-}
+const bare = await measure(await profiled((nodeFlags) => startBaseline({ nodeFlags }), 'bare'))
 
 const perRequest = (run, micros) => Number((micros / run.requests).toFixed(1))
 const rows = (run, map, n) =>

@@ -164,12 +164,15 @@ async function listeningUrl(child, logFile) {
   throw new Error('the server did not say where it listens within 60 s')
 }
 
-/** The bare Fastify server of `bench/baseline-server.mjs`; `json` is what its JSON route answers. */
-export async function startBaseline({ logLevel = 'info', json = {} } = {}) {
+/**
+ * The bare Fastify server of `bench/baseline-server.mjs`; `json` is what its JSON route answers;
+ * `nodeFlags`: more flags for `node`, as for startFloe.
+ */
+export async function startBaseline({ logLevel = 'info', json = {}, nodeFlags = [] } = {}) {
   const port = await freePort()
   const child = spawn(
     process.execPath,
-    [...serverNodeFlags(), BASELINE, '--port', String(port), '--log-level', logLevel],
+    [...serverNodeFlags(), ...nodeFlags, BASELINE, '--port', String(port), '--log-level', logLevel],
     {
       env: { PATH: process.env.PATH ?? '', BENCH_BASELINE_JSON: JSON.stringify(json) },
       stdio: ['ignore', 'ignore', 'inherit'],

@@ -110,9 +110,9 @@ function keepEntityTextsOnce(
 ): void {
   for (const name of ENTITY_TEXTS) {
     const text = parameters.get(name)
+    const earlier = before.get(name)
     // Equal texts (JavaScript compares strings by content): the earlier string replaces this one.
-    if (text !== undefined && text !== null && before.get(name) === text)
-      parameters.set(name, before.get(name) as string)
+    if (typeof text === 'string' && earlier === text) parameters.set(name, earlier)
   }
 }
 

@@ -137,18 +137,19 @@ export function flatFormHoldsText(
   needle: string,
 ): boolean {
   for (const field of FLAT_ATOMIC_FIELDS) if (holdsText(event[field], needle)) return true
-  for (const entity of [...entities(event.contexts), ...entities(event.derived_contexts)]) {
-    if (columnOf('contexts', entity.schema) === null) continue
-    const data = entity.data
-    if (!isJsonObject(data)) {
-      if (holdsText(data, needle)) return true
-      continue
+  for (const list of [event.contexts, event.derived_contexts])
+    for (const entity of entities(list)) {
+      if (columnOf('contexts', entity.schema) === null) continue
+      const data = entity.data
+      if (!isJsonObject(data)) {
+        if (holdsText(data, needle)) return true
+        continue
+      }
+      // The flattened item is the data with `_schema_version` set to the entity's schema.
+      if (entity.schema.toLowerCase().includes(needle)) return true
+      for (const key of Object.keys(data))
+        if (key !== '_schema_version' && holdsText(data[key], needle)) return true
     }
-    // The flattened item is the data with `_schema_version` set to the entity's schema.
-    if (entity.schema.toLowerCase().includes(needle)) return true
-    for (const key of Object.keys(data))
-      if (key !== '_schema_version' && holdsText(data[key], needle)) return true
-  }
   const unstruct = event.unstruct_event
   if (
     isJsonObject(unstruct) &&
