@@ -4,6 +4,7 @@ import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
 import { NodeFS } from '@electric-sql/pglite/nodefs'
 import { refusingAfterBackendLoss } from './backend-loss.js'
 import { seedFromTemplate } from './pglite-template.js'
+import { PostgresLog } from './postgres-log.js'
 
 /**
  * An embedded PostgreSQL cluster (PGlite), made the same way on the main thread and in the thread
@@ -102,10 +103,28 @@ export interface PgliteClusterPlace {
  * sync. Once its backend is lost it refuses every message (backend-loss.ts).
  */
 export function newPgliteCluster({ dataDir, sharedBuffersMb }: PgliteClusterPlace): PGlite {
-  if (dataDir === null)
-    return refusingAfterBackendLoss(new PGlite({ startParams: memorySettings(sharedBuffersMb) }))
-  const clusterDir = pgliteClusterDir(dataDir)
-  return refusingAfterBackendLoss(
-    new PGlite(durablePgliteOptions(clusterDir, seedFromTemplate(clusterDir), sharedBuffersMb)),
-  )
+  const options =
+    dataDir === null
+      ? { startParams: memorySettings(sharedBuffersMb) }
+      : durablePgliteOptions(
+          pgliteClusterDir(dataDir),
+          seedFromTemplate(pgliteClusterDir(dataDir)),
+          sharedBuffersMb,
+        )
+  return refusingAfterBackendLoss(sayingWhatPostgresSaid(options))
+}
+
+/**
+ * A cluster whose failure to start says what PostgreSQL logged about it (see PostgresLog): PGlite's
+ * own error for it is Emscripten's `Aborted()`, or "PGlite failed to initialize properly".
+ */
+function sayingWhatPostgresSaid(options: PGliteOptions): PGlite {
+  const log = new PostgresLog()
+  const pglite = new PGlite({ ...options, onStderr: log.take })
+  // An own field, which PGlite awaits itself before its first statement (failing with this error).
+  const ready = pglite.waitReady.catch((error: unknown) => {
+    throw log.explain(error)
+  })
+  Object.defineProperty(pglite, 'waitReady', { value: ready })
+  return pglite
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
@@ -55,10 +55,38 @@ describe('a store that cannot be used', () => {
       await expect(refused).rejects.toThrow(
         `The embedded database in ${path.join(dataDir, 'pgdata')} did not start: `,
       )
+      // In PostgreSQL's own words, which PGlite's error ("PGlite failed to initialize properly") leaves out.
+      const said = ((await refused.catch((caught: unknown) => caught)) as Error).message
+      expect(said).toMatch(
+        /did not start: postgres: could not access the server configuration file .*postgresql\.conf.*: No such file or directory \(PGlite failed to initialize properly\)\. /,
+      )
       // Closing it does not repeat the failure, and the directory is free for the next start.
       await store.close()
       const lock = await lockDataDir(dataDir)
       await lock.release()
+    },
+  )
+
+  it.each([false, true])(
+    'says what PostgreSQL said of a cluster whose control file is cut short (own thread: %s)',
+    async (ownThread) => {
+      const dataDir = path.join(dir, `cut-${ownThread}`)
+      const made = await createDb({ kind: 'pglite', dataDir, ownThread })
+      await sql`select 1`.execute(made.db)
+      await made.close()
+      const control = path.join(dataDir, 'pgdata', 'global', 'pg_control')
+      truncateSync(control, 100)
+      const store = await createDb({ kind: 'pglite', dataDir, ownThread })
+      try {
+        const refused = sql`select 1`.execute(store.db)
+        await expect(refused).rejects.toThrow(EmbeddedDatabaseStartError)
+        // PGlite's own error is Emscripten's "Aborted()"; PostgreSQL's PANIC line says why.
+        await expect(refused).rejects.toThrow(
+          /did not start: PANIC: could not read file "global\/pg_control": read 100 of \d+ \(Aborted\(\)/,
+        )
+      } finally {
+        await store.close()
+      }
     },
   )
 })
