@@ -3,7 +3,7 @@
 // load hits them; only the samples taken during the measured load window count (both processes and
 // this one read the same monotonic clock). Self time is grouped by function and by part, in µs of
 // the server's main thread per request.
-// Usage: node bench/server-profile.mjs [--mode get|post] [--duration 8] [--warmup 4] [--top 25]
+// Usage: node bench/server-profile.mjs [--mode get|post] [--duration 8] [--warmup 4] [--top 25] [--part Node] [--callers nextTick]
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -21,6 +21,10 @@ const PART = process.argv.includes('--part')
   ? process.argv[process.argv.indexOf('--part') + 1]
   : null
 const INTERVAL_US = option('interval', 100)
+/** `--callers nextTick` lists, for both servers, the call paths (3 frames up) of that function's samples. */
+const CALLERS = process.argv.includes('--callers')
+  ? process.argv[process.argv.indexOf('--callers') + 1]
+  : null
 
 /** The part of a server a sample's function belongs to, by its file. */
 const PARTS = [
@@ -49,6 +53,12 @@ function selfTimes(profile, from, to) {
   const byPart = new Map()
   const byFunction = new Map()
   const byPartFunction = new Map()
+  const byCallers = new Map()
+  const parents = new Map()
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parents.set(child, node)
+  const frameName = ({ functionName, url, lineNumber }) =>
+    `${functionName || '(anonymous)'} ${url.replace(/.*\/(dist|node_modules)\//, '$1/')}:${lineNumber + 1}`
   let at = profile.startTime
   let busy = 0
   for (let i = 0; i < profile.samples.length; i++) {
@@ -59,13 +69,24 @@ function selfTimes(profile, from, to) {
     const part = partOf(callFrame)
     if (part !== 'idle') busy += delta
     byPart.set(part, (byPart.get(part) ?? 0) + delta)
-    const where = `${callFrame.functionName || '(anonymous)'} ${callFrame.url.replace(/.*\/(dist|node_modules)\//, '$1/')}:${callFrame.lineNumber + 1}`
+    const where = frameName(callFrame)
     byFunction.set(where, (byFunction.get(where) ?? 0) + delta)
+    if (CALLERS !== null && callFrame.functionName === CALLERS) {
+      const path = []
+      for (
+        let up = parents.get(profile.samples[i]);
+        up !== undefined && path.length < 3;
+        up = parents.get(up.id)
+      )
+        path.push(frameName(up.callFrame))
+      const key = path.join(' < ')
+      byCallers.set(key, (byCallers.get(key) ?? 0) + delta)
+    }
     const inPart = byPartFunction.get(part) ?? new Map()
     inPart.set(where, (inPart.get(where) ?? 0) + delta)
     byPartFunction.set(part, inPart)
   }
-  return { byPart, byFunction, byPartFunction, busy }
+  return { byPart, byFunction, byPartFunction, byCallers, busy }
 }
 
 async function profiled(start, name) {
@@ -121,6 +142,12 @@ console.log(
       .sort((a, b) => b[1] - a[1]),
     floeFunctions: rows(floe, floe.byFunction, TOP),
     bareFunctions: rows(bare, bare.byFunction, Math.ceil(TOP / 2)),
+    ...(CALLERS === null
+      ? {}
+      : {
+          floeCallers: rows(floe, floe.byCallers, TOP),
+          bareCallers: rows(bare, bare.byCallers, TOP),
+        }),
     ...(PART === null
       ? {}
       : {

@@ -75,7 +75,12 @@ it('the tp2 ingest benchmark with entities of its own in each event runs at a ti
 }, 120_000)
 
 it("the server profile runs at a tiny size: each server's CPU per request, by part", () => {
-  const report = runBench('server-profile.mjs', { warmup: 0.25, duration: 1, top: 5 })
+  const report = runBench('server-profile.mjs', {
+    warmup: 0.25,
+    duration: 1,
+    top: 5,
+    callers: 'writev',
+  })
   expect(report).toMatchObject({ scenario: 'server-profile', mode: 'get' })
   expect(report.busyMicrosPerRequest.floe).toBeGreaterThan(0)
   expect(report.busyMicrosPerRequest.bare).toBeGreaterThan(0)
@@ -85,6 +90,11 @@ it("the server profile runs at a tiny size: each server's CPU per request, by pa
   expect(part('the pipeline')?.[1]).toBeGreaterThan(0)
   expect(part('the pipeline')?.[2]).toBe(0)
   expect(report.floeFunctions).toHaveLength(5)
+  // The call paths of the socket's write, three frames up: through Node's stream code in both.
+  for (const callers of [report.floeCallers, report.bareCallers] as [string, number][][]) {
+    expect(callers.length).toBeGreaterThan(0)
+    expect(callers[0]?.[0]).toMatch(/^writevGeneric node:internal\/stream_base_commons:\d+ < /)
+  }
 }, 120_000)
 
 it('the start-up benchmark runs a round: first start, restart and idle memory, against a bare server', () => {
