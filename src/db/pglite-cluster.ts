@@ -3,7 +3,7 @@ import path from 'node:path'
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
 import { NodeFS } from '@electric-sql/pglite/nodefs'
 import { refusingAfterBackendLoss } from './backend-loss.js'
-import { seedFromTemplate } from './pglite-template.js'
+import { markOpened, seedFromTemplate } from './pglite-template.js'
 import { PostgresLog } from './postgres-log.js'
 
 /**
@@ -103,28 +103,47 @@ export interface PgliteClusterPlace {
  * sync. Once its backend is lost it refuses every message (backend-loss.ts).
  */
 export function newPgliteCluster({ dataDir, sharedBuffersMb }: PgliteClusterPlace): PGlite {
-  const options =
-    dataDir === null
-      ? { startParams: memorySettings(sharedBuffersMb) }
-      : durablePgliteOptions(
-          pgliteClusterDir(dataDir),
-          seedFromTemplate(pgliteClusterDir(dataDir)),
-          sharedBuffersMb,
-        )
-  return refusingAfterBackendLoss(sayingWhatPostgresSaid(options))
+  if (dataDir === null)
+    return refusingAfterBackendLoss(
+      sayingWhatPostgresSaid(
+        { startParams: memorySettings(sharedBuffersMb) },
+        async () => undefined,
+      ),
+    )
+  const clusterDir = pgliteClusterDir(dataDir)
+  return refusingAfterBackendLoss(
+    sayingWhatPostgresSaid(
+      durablePgliteOptions(clusterDir, seedFromTemplate(clusterDir), sharedBuffersMb),
+      () => markOpened(clusterDir),
+    ),
+  )
 }
 
 /**
  * A cluster whose failure to start says what PostgreSQL logged about it (see PostgresLog): PGlite's
- * own error for it is Emscripten's `Aborted()`, or "PGlite failed to initialize properly".
+ * own error for it is Emscripten's `Aborted()`, or "PGlite failed to initialize properly". Once it
+ * has started, `started` runs before its first statement: until it is done, the cluster is not
+ * `ready` and `waitReady` waits for it (the two a statement's caller goes by; Kysely's driver does).
  */
-function sayingWhatPostgresSaid(options: PGliteOptions): PGlite {
+function sayingWhatPostgresSaid(options: PGliteOptions, started: () => Promise<void>): PGlite {
   const log = new PostgresLog()
   const pglite = new PGlite({ ...options, onStderr: log.take })
-  // An own field, which PGlite awaits itself before its first statement (failing with this error).
-  const ready = pglite.waitReady.catch((error: unknown) => {
-    throw log.explain(error)
-  })
+  const startedReady = Object.getOwnPropertyDescriptor(PGlite.prototype, 'ready')?.get
+  if (startedReady === undefined) throw new Error('PGlite changed: it has no `ready` getter')
+  let done = false
+  const ready = pglite.waitReady.then(
+    async () => {
+      await started()
+      done = true
+    },
+    (error: unknown) => {
+      throw log.explain(error)
+    },
+  )
+  // Own properties over PGlite's (a field and a getter of its prototype).
   Object.defineProperty(pglite, 'waitReady', { value: ready })
+  Object.defineProperty(pglite, 'ready', {
+    get: () => done && (startedReady.call(pglite) as boolean),
+  })
   return pglite
 }

@@ -9,6 +9,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -23,7 +24,7 @@ import { createDb, type Store } from './create-db.js'
 import { pgliteClusterDir } from './pglite-cluster.js'
 import { migrations } from './migrations/index.js'
 import { PGLITE_TEMPLATE_DIR, seedFromTemplate } from './pglite-template.js'
-import { copyWithoutZeroTail } from './template-copy.js'
+import { copyWithoutZeroTail, UNOPENED_MARKER } from './template-copy.js'
 
 configureFuzzSeed()
 
@@ -57,15 +58,38 @@ describe('a new data directory starts from the migrated template', () => {
     // Its owner's only: it holds the token signing secret.
     const modeOf = (dir: string) => statSync(dir).mode & 0o777
     expect(modeOf(cluster)).toBe(0o700)
+    // A copy PGlite has not started on yet is copied again.
+    expect(existsSync(path.join(cluster, UNOPENED_MARKER))).toBe(true)
+    expect(await seedFromTemplate(cluster)).toBe(true)
+    const store = await createDb({ kind: 'pglite', dataDir })
+    try {
+      expect(await appliedMigrations(store.db)).toEqual(Object.keys(migrations).sort())
+      // Started on: before its first statement, the copy became a cluster like any other.
+      expect(existsSync(path.join(cluster, UNOPENED_MARKER))).toBe(false)
+    } finally {
+      await store.close()
+    }
     // A cluster is there: never copied over; one left open to all (by an older copy) is closed.
     chmodSync(cluster, 0o755)
     expect(await seedFromTemplate(cluster)).toBe(false)
     expect(modeOf(cluster)).toBe(0o700)
-    const store = await createDb({ kind: 'pglite', dataDir })
-    try {
-      expect(await appliedMigrations(store.db)).toEqual(Object.keys(migrations).sort())
-    } finally {
-      await store.close()
+  })
+
+  it('copies the template again over a copy PGlite never finished starting on, whatever state it is in', async () => {
+    for (const ownThread of [false, true]) {
+      const dataDir = fresh()
+      const cluster = pgliteClusterDir(dataDir)
+      expect(await seedFromTemplate(cluster)).toBe(true)
+      // As a start killed while PostgreSQL first wrote to the copy might leave it: a control file
+      // cut short does not open (unusable-stores.test.ts), and nothing of the user's is in it yet.
+      truncateSync(path.join(cluster, 'global', 'pg_control'), 100)
+      const store = await createDb({ kind: 'pglite', dataDir, ownThread })
+      try {
+        expect(await appliedMigrations(store.db)).toEqual(Object.keys(migrations).sort())
+        expect(existsSync(path.join(cluster, UNOPENED_MARKER))).toBe(false)
+      } finally {
+        await store.close()
+      }
     }
   })
 

@@ -1,10 +1,11 @@
 import fs from 'node:fs'
+import fsp from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { BUILD_DIR } from '../package-root.js'
 import { migrations } from './migrations/index.js'
-import { STAMP_FILE } from './template-copy.js'
+import { STAMP_FILE, UNOPENED_MARKER } from './template-copy.js'
 import type { TemplateCopyOrder, TemplateCopyOutcome } from './template-copy.worker.js'
 
 /**
@@ -45,10 +46,13 @@ function usableTemplate(template: string): boolean {
 }
 
 /**
- * Puts the template cluster at `clusterDir` when no cluster is there yet (no `PG_VERSION`): copied
- * beside it, synced to disk, then renamed into place, so that a start killed midway leaves either
- * no cluster or a whole one. Resolves whether it did; false also when there is no usable template
- * (a build from another PGlite or other migrations), and PGlite's initdb then makes the cluster.
+ * Puts the template cluster at `clusterDir` when no cluster is there yet (no `PG_VERSION`), or only
+ * a copy that PGlite never finished starting on (its UNOPENED_MARKER still there: it holds nothing
+ * of the user's, and a start killed while PostgreSQL first wrote to it must not leave a folder that
+ * no longer opens): copied beside it, synced to disk, then renamed into place, so that a start
+ * killed midway leaves either no cluster or a whole one. Resolves whether it did; false also when
+ * there is no usable template (a build from another PGlite or other migrations), and PGlite's
+ * initdb then makes the cluster, or opens the copy that is there.
  *
  * Whether to copy is decided before this returns; the copying itself runs in a thread of its own,
  * so that a first start compiles and starts PGlite's WebAssembly meanwhile (see create-db.ts): a
@@ -60,7 +64,8 @@ export function seedFromTemplate(
   clusterDir: string,
   template = PGLITE_TEMPLATE_DIR,
 ): Promise<boolean> {
-  if (fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+  const unopenedCopy = fs.existsSync(path.join(clusterDir, UNOPENED_MARKER))
+  if (fs.existsSync(path.join(clusterDir, 'PG_VERSION')) && !unopenedCopy) {
     keepToOwner(clusterDir)
     return Promise.resolve(false)
   }
@@ -100,4 +105,24 @@ function copyInThread(order: TemplateCopyOrder): Promise<void> {
       )
     })
   })
+}
+
+/**
+ * Says that PGlite has started on the cluster at `clusterDir` (a copy of the template becomes a
+ * cluster like any other: removes its UNOPENED_MARKER, the removal synced to disk before the first
+ * statement can write anything of the user's).
+ */
+export async function markOpened(clusterDir: string): Promise<void> {
+  try {
+    await fsp.unlink(path.join(clusterDir, UNOPENED_MARKER))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw error
+  }
+  const folder = await fsp.open(clusterDir, 'r')
+  try {
+    await folder.sync()
+  } finally {
+    await folder.close()
+  }
 }

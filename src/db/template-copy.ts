@@ -8,6 +8,13 @@ import path from 'node:path'
 /** The name of the template's stamp file, which is not copied. */
 export const STAMP_FILE = 'floe-template.json'
 
+/**
+ * A file put in each copy, removed once PGlite has started on it (pglite-cluster.ts): a cluster
+ * holding it was never opened to the end, so it holds nothing of the user's, and the next start
+ * copies the template over it instead of opening it (see seedFromTemplate).
+ */
+export const UNOPENED_MARKER = 'floe-unopened-copy'
+
 /** Writes a file's or folder's content to disk (a folder: its entries, created or renamed). */
 async function syncToDisk(entry: string): Promise<void> {
   const handle = await fsp.open(entry, 'r')
@@ -102,7 +109,8 @@ export async function copyTemplate(clusterDir: string, template: string): Promis
       ? copyWithoutZeroTail(path.join(template, file), path.join(partial, file))
       : fsp.copyFile(path.join(template, file), path.join(partial, file)),
   )
-  await eachAtMost(FILES_AT_ONCE, [...copied, ...folders], (entry) =>
+  await fsp.writeFile(path.join(partial, UNOPENED_MARKER), '')
+  await eachAtMost(FILES_AT_ONCE, [...copied, UNOPENED_MARKER, ...folders], (entry) =>
     syncToDisk(path.join(partial, entry)),
   )
   await syncToDisk(partial)
