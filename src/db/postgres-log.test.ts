@@ -1,5 +1,14 @@
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import { PostgresLog } from './postgres-log.js'
+
+setFlagsFromString('--expose-gc')
+const collectGarbage = runInNewContext('gc') as () => void
+const heapUsed = () => {
+  collectGarbage()
+  return process.memoryUsage().heapUsed
+}
 
 describe("PostgreSQL's log of an embedded cluster", () => {
   it('gives its PANIC and FATAL lines, without their prefix, before the error it explains', () => {
@@ -31,5 +40,18 @@ describe("PostgreSQL's log of an embedded cluster", () => {
     expect(lines).toHaveLength(PostgresLog.LINES)
     expect(lines[0]).toMatch(/^FATAL: line 9984 x+$/)
     expect(lines.every((line) => line.length <= PostgresLog.LINE_CHARS)).toBe(true)
+  })
+
+  it('keeps no more of a long line than its first characters', () => {
+    const log = new PostgresLog()
+    const before = heapUsed()
+    // A failed statement's text, as PostgreSQL logs it: 16 lines of 4 MB each.
+    for (let line = 0; line < PostgresLog.LINES; line++)
+      log.take(`STATEMENT:  insert into t values ('${String(line).repeat(4_000_000)}')`)
+    // Kept slices of them would hold all 64 MB.
+    expect(heapUsed() - before).toBeLessThan(1_000_000)
+    const words = log.lastWords() ?? ''
+    expect(words).toMatch(/^STATEMENT: insert into t values \('(15)+1?$/)
+    expect(words.length).toBeGreaterThan(PostgresLog.LINE_CHARS - 10)
   })
 })

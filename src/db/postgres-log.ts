@@ -16,7 +16,8 @@ export class PostgresLog {
   readonly take = (text: string): boolean => {
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue
-      this.#lines.push(line.slice(0, PostgresLog.LINE_CHARS))
+      // A copy: a slice of a long line (a failed statement's text) would keep all of it.
+      this.#lines.push(Buffer.from(line.slice(0, PostgresLog.LINE_CHARS)).toString())
       if (this.#lines.length > PostgresLog.LINES) this.#lines.shift()
     }
     return false
