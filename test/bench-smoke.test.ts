@@ -74,6 +74,23 @@ it('the tp2 ingest benchmark with entities of its own in each event runs at a ti
   expect(report.eventsPerSecond).toBeGreaterThan(0)
 }, 120_000)
 
+it("the ingest benchmark over server processes runs at a tiny size: a ratio and the threads' CPU per process", () => {
+  const report = runBench('ingest-processes.mjs', {
+    processes: 2,
+    fill: 0.25,
+    duration: 1,
+    connections: 2,
+  })
+  expect(report).toMatchObject({ scenario: 'ingest-processes', mode: 'get', processes: 2 })
+  expect(report.rounds).toHaveLength(2)
+  for (const round of report.rounds as Record<string, number>[]) {
+    expect(round.ratio).toBeGreaterThan(0)
+    expect(round.mainThreadMicrosPerRequest).toBeGreaterThan(0)
+  }
+  expect(report.ratioSpread.min).toBeLessThanOrEqual(report.ratio)
+  expect(report.ratioSpread.max).toBeGreaterThanOrEqual(report.ratio)
+}, 120_000)
+
 it("the server profile runs at a tiny size: each server's CPU per request, by part", () => {
   const report = runBench('server-profile.mjs', {
     warmup: 0.25,
