@@ -1,14 +1,6 @@
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
+import { heapUsedAfterGc as heapUsed } from '../../test/support/heap-after-gc.js'
 import { PostgresLog } from './postgres-log.js'
-
-setFlagsFromString('--expose-gc')
-const collectGarbage = runInNewContext('gc') as () => void
-const heapUsed = () => {
-  collectGarbage()
-  return process.memoryUsage().heapUsed
-}
 
 describe("PostgreSQL's log of an embedded cluster", () => {
   it('gives its PANIC and FATAL lines, without their prefix, before the error it explains', () => {

@@ -1,14 +1,6 @@
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
+import { heapUsedAfterGc as heapUsed } from '../../test/support/heap-after-gc.js'
 import { isUuid, newUuid } from './uuid.js'
-
-setFlagsFromString('--expose-gc')
-const collectGarbage = runInNewContext('gc') as () => void
-const heapUsed = () => {
-  collectGarbage()
-  return process.memoryUsage().heapUsed
-}
 
 describe('newUuid', () => {
   it('gives distinct version 4 UUIDs', () => {

@@ -1,12 +1,8 @@
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
+import { collectGarbage } from '../../../test/support/heap-after-gc.js'
 import { aGoodEvent } from '../../../test/support/event-store.contract.js'
 import { allEventsJson, columnStats, eventColumns, queryEvents } from './events-query.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
-
-setFlagsFromString('--expose-gc')
-const collectGarbage = runInNewContext('gc') as () => void
 
 const COUNT = 4000
 

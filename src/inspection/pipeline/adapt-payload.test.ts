@@ -1,11 +1,10 @@
 import fc from 'fast-check'
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import { jsonDepthExceeds } from '../../iglu/json-depth.js'
 import { adaptPayload, MAX_JSON_DEPTH, parseJson } from './adapt-payload.js'
 import type { CollectorPayload } from './collector-payload.js'
 import type { IgluValidation } from './iglu-validation.js'
+import { heapUsedAfterGc as heapUsed } from '../../../test/support/heap-after-gc.js'
 
 const nest = (depth: number, inner = '{}') =>
   `${'['.repeat(depth - 1)}${inner}${']'.repeat(depth - 1)}`
@@ -266,12 +265,6 @@ describe("a tp2 batch's entities texts", () => {
   })
 
   it('holds a text that consecutive events repeat once between them', () => {
-    setFlagsFromString('--expose-gc')
-    const collectGarbage = runInNewContext('gc') as () => void
-    const heapUsed = () => {
-      collectGarbage()
-      return process.memoryUsage().heapUsed
-    }
     const COUNT = 200
     const text = JSON.stringify({ data: 'x'.repeat(20_000) })
     const payload = batch(Array.from({ length: COUNT }, () => text))

@@ -1,15 +1,11 @@
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
+import { collectGarbage } from '../../../test/support/heap-after-gc.js'
 import { badEventWeight, goodEventWeight } from './event-weight.js'
 import { createInspectionService } from '../inspection.service.js'
 import { MemoryEventStore } from './memory-event-store.js'
 import { buildResolver } from '../resolver/build-resolver.js'
 import { createSchemaValidation } from '../resolver/schema-validation.js'
 import { OFFLINE_RESOLVER } from '../../../test/support/test-config.js'
-
-setFlagsFromString('--expose-gc')
-const collectGarbage = runInNewContext('gc') as () => void
 
 const SP = 'com.snowplowanalytics.snowplow'
 /** A schema taking any object: entities of any shape are good. */
