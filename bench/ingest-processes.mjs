@@ -6,9 +6,14 @@
 // then measures it and the bare route in turn. Per process: the ratio, and the CPU its main thread
 // and its other threads (V8's helpers) spent per request, from /proc (Linux only).
 // Usage: node bench/ingest-processes.mjs [--mode get|post] [--processes 6] [--fill 10] [--duration 8] [--connections 10]
-import { readdirSync, readFileSync } from 'node:fs'
-import { load, option } from './support/load.mjs'
-import { accessToken, deployToDev, startBaseline, startFloe } from './support/processes.mjs'
+import { load, median, option } from './support/load.mjs'
+import {
+  accessToken,
+  deployToDev,
+  startBaseline,
+  startFloe,
+  threadCpuMillis,
+} from './support/processes.mjs'
 import { benchIngestRequest, BENCH_BATCH, BENCH_PRODUCT } from './support/page-view.mjs'
 
 const mode = process.argv.includes('post') ? 'post' : 'get'
@@ -18,30 +23,6 @@ const DURATION = option('duration', 8)
 const CONNECTIONS = option('connections', 10)
 const perRequest = mode === 'get' ? 1 : BENCH_BATCH
 
-/** CPU milliseconds of the process's main thread (its own id) and of its other threads together. */
-function threadCpu(pid) {
-  let main = 0
-  let others = 0
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    let stat
-    try {
-      stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8')
-    } catch {
-      continue // a thread that ended meanwhile
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    const millis = (Number(fields[11]) + Number(fields[12])) * 10
-    if (Number(task) === pid) main += millis
-    else others += millis
-  }
-  return { main, others }
-}
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
 const round = (value, digits) => Number(value.toFixed(digits))
 
 const baseline = await startBaseline({})
@@ -54,9 +35,9 @@ try {
       await deployToDev(floe.url, await accessToken(floe.url), BENCH_PRODUCT)
       const request = benchIngestRequest(mode, floe.url)
       await load({ ...request, duration: FILL, connections: CONNECTIONS })
-      const before = threadCpu(floe.pid)
+      const before = threadCpuMillis(floe.pid)
       const subject = await load({ ...request, duration: DURATION, connections: CONNECTIONS })
-      const after = threadCpu(floe.pid)
+      const after = threadCpuMillis(floe.pid)
       const bare = await load({ ...baselineRequest, duration: DURATION, connections: CONNECTIONS })
       if (subject.non2xx > 0 || subject.errors > 0)
         throw new Error(`${subject.non2xx} answers not 2xx, ${subject.errors} errors`)

@@ -1,7 +1,15 @@
 // Server processes for the load scenarios: `floe start` from dist and the bare baseline server,
 // each in its own process on loopback, with the same Fastify settings and the same log level.
 import { spawn } from 'node:child_process'
-import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs'
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+} from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -55,11 +63,32 @@ async function waitForHealth(url, child) {
 
 /** The CPU time a process has used so far (user + system), in ms; Linux only (`/proc`). */
 export function cpuMillis(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  return cpuMillisOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+}
+
+/** User and system CPU time in a `/proc/…/stat` text, in milliseconds. */
+function cpuMillisOfStat(stat) {
   // Fields after the command name (which may hold spaces) start at its closing parenthesis.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   const ticksPerSecond = 100
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond
+}
+
+/** CPU milliseconds of a process's main thread (its own id) and of its other threads together; Linux only. */
+export function threadCpuMillis(pid) {
+  let main = 0
+  let others = 0
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    let stat
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8')
+    } catch {
+      continue // a thread that ended meanwhile
+    }
+    if (Number(task) === pid) main += cpuMillisOfStat(stat)
+    else others += cpuMillisOfStat(stat)
+  }
+  return { main, others }
 }
 
 /** A process's resident memory so far, in MB; Linux only (`/proc`). */

@@ -105,14 +105,11 @@ export interface PgliteClusterPlace {
 export function newPgliteCluster({ dataDir, sharedBuffersMb }: PgliteClusterPlace): PGlite {
   if (dataDir === null)
     return refusingAfterBackendLoss(
-      sayingWhatPostgresSaid(
-        { startParams: memorySettings(sharedBuffersMb) },
-        async () => undefined,
-      ),
+      startedCluster({ startParams: memorySettings(sharedBuffersMb) }, async () => undefined),
     )
   const clusterDir = pgliteClusterDir(dataDir)
   return refusingAfterBackendLoss(
-    sayingWhatPostgresSaid(
+    startedCluster(
       durablePgliteOptions(clusterDir, seedFromTemplate(clusterDir), sharedBuffersMb),
       () => markOpened(clusterDir),
     ),
@@ -125,7 +122,7 @@ export function newPgliteCluster({ dataDir, sharedBuffersMb }: PgliteClusterPlac
  * has started, `started` runs before its first statement: until it is done, the cluster is not
  * `ready` and `waitReady` waits for it (the two a statement's caller goes by; Kysely's driver does).
  */
-function sayingWhatPostgresSaid(options: PGliteOptions, started: () => Promise<void>): PGlite {
+function startedCluster(options: PGliteOptions, started: () => Promise<void>): PGlite {
   const log = new PostgresLog()
   const pglite = new PGlite({ ...options, onStderr: log.take })
   const startedReady = Object.getOwnPropertyDescriptor(PGlite.prototype, 'ready')?.get
