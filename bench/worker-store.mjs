@@ -4,13 +4,21 @@
 // and handed each event back to the main thread's store, which cost more than it saved; here the
 // events stay in the worker. Figures as bench/ingest.mjs gives them, against the same bare route,
 // with the same page views and the check that every event came out good.
+// After the rounds, one more round of the prototype alone, with the CPU each of its threads used
+// per request (the main thread, the pipeline's worker, V8's helper threads) and the load
+// generator's (this process, autocannon): where the two cores went.
 // --texts: the worker also writes each event's JSON text into memory the main thread reads, and the
 // main thread keeps where each lies (see the server); --worker-capacity: the worker's own store.
 // Usage: node bench/worker-store.mjs [--mode get|post] [--rounds 3] [--duration 5] [--connections 10] [--max-pending 200]
 //   [--texts] [--worker-capacity 100000]
 import { spawn } from 'node:child_process'
-import { alternate, option } from './support/load.mjs'
-import { freePort, serverNodeFlags, startBaseline } from './support/processes.mjs'
+import { alternate, load, option } from './support/load.mjs'
+import {
+  cpuMillisByThread,
+  freePort,
+  serverNodeFlags,
+  startBaseline,
+} from './support/processes.mjs'
 import { benchIngestRequest, BENCH_BATCH } from './support/page-view.mjs'
 
 const mode = process.argv.includes('post') ? 'post' : 'get'
@@ -49,6 +57,7 @@ try {
     duration: DURATION,
     connections: CONNECTIONS,
   })
+  const threads = await threadSplit(benchIngestRequest(mode, url))
   const { received, counts, textsPlaced } = await (await fetch(`${url}/counts`)).json()
   const ratio = (subject.requestsPerSecond * perRequest) / baseline.requestsPerSecond
   console.log(
@@ -69,10 +78,52 @@ try {
       storedAtEnd: counts.good,
       // With --texts: the good events whose texts the worker wrote and this thread indexed.
       textsPlaced,
-      allGood: counts.bad === 0 && subject.non2xx === 0 && subject.errors === 0,
+      threadMicrosPerRequest: threads.micros,
+      coresBusy: threads.coresBusy,
+      allGood:
+        counts.bad === 0 &&
+        subject.non2xx === 0 &&
+        subject.errors === 0 &&
+        threads.non2xx === 0 &&
+        threads.errors === 0,
     }),
   )
 } finally {
   server.kill()
   await baselineServer.stop()
+}
+
+/**
+ * One round of the prototype alone: CPU µs per request of its main thread, of its busiest other
+ * thread (the pipeline's worker), of its other threads together (V8's helpers, libuv's pool), and of
+ * this process (the load generator); and how many of the machine's cores they kept busy together.
+ */
+async function threadSplit(request) {
+  const before = cpuMillisByThread(server.pid)
+  const loadBefore = process.cpuUsage()
+  const from = performance.now()
+  const result = await load({ ...request, duration: DURATION, connections: CONNECTIONS })
+  const elapsed = performance.now() - from
+  const loadUsage = process.cpuUsage(loadBefore)
+  const used = [...cpuMillisByThread(server.pid)].map(([thread, millis]) => ({
+    thread,
+    millis: millis - (before.get(thread) ?? 0),
+  }))
+  const main = used.find((each) => each.thread === server.pid)?.millis ?? 0
+  const others = used.filter((each) => each.thread !== server.pid).map((each) => each.millis)
+  const worker = Math.max(0, ...others)
+  const rest = others.reduce((sum, millis) => sum + millis, 0) - worker
+  const loadGenerator = (loadUsage.user + loadUsage.system) / 1000
+  const micros = (millis) => Number(((millis * 1000) / result.requests).toFixed(1))
+  return {
+    micros: {
+      main: micros(main),
+      pipelineWorker: micros(worker),
+      otherThreads: micros(rest),
+      loadGenerator: micros(loadGenerator),
+    },
+    coresBusy: Number(((main + worker + rest + loadGenerator) / elapsed).toFixed(2)),
+    non2xx: result.non2xx,
+    errors: result.errors,
+  }
 }

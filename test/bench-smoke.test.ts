@@ -323,6 +323,10 @@ it('the worker-store prototype runs at a tiny size: every event handed over, pro
   const handed = report.requestsHandedOver * 10
   if (handed < 50_000) expect(report.storedAtEnd).toBe(handed)
   else expect(report.storedAtEnd).toBeGreaterThan(50_000)
+  // Where the cores went in its extra round: the worker ran the pipeline, the load generator loaded.
+  expect(report.threadMicrosPerRequest.pipelineWorker).toBeGreaterThan(0)
+  expect(report.threadMicrosPerRequest.loadGenerator).toBeGreaterThan(0)
+  expect(report.coresBusy).toBeGreaterThan(0)
 }, 120_000)
 
 it('the worker-store prototype with texts runs at a tiny size: the worker writes them, its own store stays at its bound', () => {
@@ -352,4 +356,8 @@ it('the worker round-trip benchmark runs at a tiny size, each answer costlier th
   // A megabyte cloned costs more than a number's round trip on any machine.
   expect(report.cloneP50Micros).toBeGreaterThan(report.numberP50Micros)
   expect(report.transferP50Micros).toBeGreaterThan(0)
+  // The parked worker's answers (each checked for its length by the script): a megabyte copied and
+  // transferred costs more than its place in shared memory, which copies nothing.
+  expect(report.parkedNumberP50Micros).toBeGreaterThan(0)
+  expect(report.parkedTransferP50Micros).toBeGreaterThan(report.parkedSharedP50Micros)
 }, 120_000)

@@ -74,19 +74,29 @@ function cpuMillisOfStat(stat) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond
 }
 
+/** CPU milliseconds of each of a process's threads so far, by thread id; Linux only. */
+export function cpuMillisByThread(pid) {
+  const byThread = new Map()
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      byThread.set(
+        Number(task),
+        cpuMillisOfStat(readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8')),
+      )
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+  return byThread
+}
+
 /** CPU milliseconds of a process's main thread (its own id) and of its other threads together; Linux only. */
 export function threadCpuMillis(pid) {
   let main = 0
   let others = 0
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    let stat
-    try {
-      stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8')
-    } catch {
-      continue // a thread that ended meanwhile
-    }
-    if (Number(task) === pid) main += cpuMillisOfStat(stat)
-    else others += cpuMillisOfStat(stat)
+  for (const [thread, millis] of cpuMillisByThread(pid)) {
+    if (thread === pid) main += millis
+    else others += millis
   }
   return { main, others }
 }
