@@ -112,7 +112,7 @@ function parkedP50(what) {
 }
 
 const report = { scenario: 'worker-round-trip', asks: ASKS, bytes: BYTES }
-// The parked worker first, then ended: an idle worker beside the one measured slowed its asks.
+// The parked worker first, then ended, so that one worker at a time shares the machine with this thread.
 report.parkedNumberP50Micros = parkedP50(0)
 report.parkedTransferP50Micros = parkedP50(1)
 report.parkedSharedP50Micros = parkedP50(2)
