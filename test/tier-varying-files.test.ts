@@ -58,6 +58,6 @@ describe('tierInvariantTestFiles', () => {
     expect(alike).toContain('src/db/pglite-template.test.ts')
     expect(alike).not.toContain('test/storage.test.ts')
     expect(alike).not.toContain('test/collector-fuzz.test.ts')
-    expect(alike).not.toContain('test/micro.http.test.ts')
+    expect(alike).not.toContain('test/micro-api.http.test.ts')
   })
 })
