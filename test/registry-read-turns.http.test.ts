@@ -83,13 +83,30 @@ describe('bulk reads of many large schemas, on embedded PGlite', () => {
   afterAll(async () => server?.close())
 
   /**
-   * The longest turn is within the stall bound (200 ms), and a small part of the whole read: read
-   * in one statement, the schemas held the loop for most of it.
+   * Reads `path` while the loop is watched: every read's longest turn within the stall bound (200
+   * ms), and less than a third of the whole read in at least one of three tries. Read in one
+   * statement, the schemas held the loop for 0.46 of the versions' read every time (measured with
+   * a page of a gigabyte); paged, a tenth to a fifth, though a turn that met a full collection
+   * or a busy machine once took 90 ms of 246. The first read's answer is returned.
    */
-  const expectNoLongTurn = (what: string, longestTurnMs: number, totalMs: number) => {
-    console.log(`${what}: longest turn ${longestTurnMs.toFixed(0)} ms of ${totalMs.toFixed(0)} ms`)
-    expect(longestTurnMs).toBeLessThan(200)
-    expect(longestTurnMs).toBeLessThan(totalMs / 3)
+  const readWithShortTurns = async (
+    what: string,
+    path: string,
+    headers: Record<string, string>,
+  ) => {
+    let first: { status: number; bytes: Buffer } | undefined
+    let bestRatio = Infinity
+    for (let attempt = 1; attempt <= 3 && bestRatio >= 1 / 3; attempt++) {
+      const { result, longestTurnMs, totalMs } = await loopDuring(() => answerBytes(path, headers))
+      first ??= result
+      console.log(
+        `${what}: longest turn ${longestTurnMs.toFixed(0)} ms of ${totalMs.toFixed(0)} ms`,
+      )
+      expect(longestTurnMs).toBeLessThan(200)
+      bestRatio = Math.min(bestRatio, longestTurnMs / totalMs)
+    }
+    expect(bestRatio).toBeLessThan(1 / 3)
+    return first as { status: number; bytes: Buffer }
   }
 
   /**
@@ -116,12 +133,13 @@ describe('bulk reads of many large schemas, on embedded PGlite', () => {
   it('lists every schema of an Iglu repository, a page of texts at a time', async () => {
     expect(totalChars).toBeGreaterThan(10_000_000)
     for (const repr of ['canonical', 'meta']) {
-      const { result, longestTurnMs, totalMs } = await loopDuring(() =>
-        answerBytes(`/iglu/${organizationId}/prod/api/schemas?repr=${repr}`, { apikey: apiKey }),
+      const result = await readWithShortTurns(
+        `repr=${repr}`,
+        `/iglu/${organizationId}/prod/api/schemas?repr=${repr}`,
+        { apikey: apiKey },
       )
       expect(result.status).toBe(200)
       expectAllSchemas(parsed(result.bytes), (item) => (item.self as { name: string }).name)
-      expectNoLongTurn(`repr=${repr}`, longestTurnMs, totalMs)
     }
   })
 
@@ -141,14 +159,12 @@ describe('bulk reads of many large schemas, on embedded PGlite', () => {
   })
 
   it("serves snowplow-cli's download of every structure's latest version a page at a time", async () => {
-    const { result, longestTurnMs, totalMs } = await loopDuring(() =>
-      answerBytes(
-        `/api/msc/v1/organizations/${organizationId}/data-structures/v1/schemas/versions?latest=true&env=PROD`,
-        { authorization: `Bearer ${client.accessToken}` },
-      ),
+    const result = await readWithShortTurns(
+      'schemas/versions',
+      `/api/msc/v1/organizations/${organizationId}/data-structures/v1/schemas/versions?latest=true&env=PROD`,
+      { authorization: `Bearer ${client.accessToken}` },
     )
     expect(result.status).toBe(200)
     expectAllSchemas(parsed(result.bytes), (item) => (item.self as { name: string }).name)
-    expectNoLongTurn('schemas/versions', longestTurnMs, totalMs)
   })
 })
