@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { allTables } from './support/all-tables.js'
+import type { ApiClient } from './support/api-client.js'
 import { backends } from './support/test-databases.js'
 import { SEARCH_1, USER_1, useEventSpecsServer } from './support/event-specs-server.js'
 
@@ -7,7 +8,7 @@ describe.each(backends)(
   'event specifications on $name: writes, checks and publishing',
   (backend) => {
     const specsApp = useEventSpecsServer(backend)
-    let admin: ReturnType<typeof useEventSpecsServer>['admin']
+    let admin: ApiClient
     beforeAll(() => {
       admin = specsApp.admin
     })

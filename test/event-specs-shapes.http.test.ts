@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+import type { ApiClient } from './support/api-client.js'
 import { backends } from './support/test-databases.js'
 import { SEARCH_1, USER_1, useEventSpecsServer } from './support/event-specs-server.js'
 
@@ -6,7 +7,7 @@ describe.each(backends)(
   'data products, source applications and event specifications on $name: the shapes snowtype and snowplow-cli use',
   (backend) => {
     const specsApp = useEventSpecsServer(backend)
-    let admin: ReturnType<typeof useEventSpecsServer>['admin']
+    let admin: ApiClient
     beforeAll(() => {
       admin = specsApp.admin
     })
