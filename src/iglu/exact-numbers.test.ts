@@ -54,6 +54,17 @@ describe('exact JSON text', () => {
     ])
   })
 
+  it("finds a long number in an object among a long list's items, by the item's index", () => {
+    const items = Array.from({ length: 5_000 }, (_, at) => `"t${at}"`)
+    const value = parseJsonExactly(
+      `{"list":[${items.join(',')},{"n":12345678901234567890},[9223372036854775807]]}`,
+    )
+    expect(writtenNumbersIn(value)).toEqual([
+      [['list', '5001', '0'], '9223372036854775807'],
+      [['list', '5000', 'n'], '12345678901234567890'],
+    ])
+  })
+
   it('finds a long number at the bottom of a deep document, with its whole path', () => {
     const depth = 2_000
     const value = parseJsonExactly(

@@ -1,6 +1,9 @@
 export { type Inspection, inspectionRoutes, openInspection } from './inspection-context.js'
 export type { SpecificationSource } from './specification-index.js'
-export type { OffloadedSelect } from './pipeline/enrichments/json-path-selection.js'
+export type {
+  OffloadedSelect,
+  OffloadedSelection,
+} from './pipeline/enrichments/json-path-selection.js'
 export { readsRawQuery } from './collector/collector.routes.js'
 export type { ValidationVerdict } from './pipeline/iglu-validation.js'
 export type { OffloadedValidation } from './resolver/schema-validation.js'

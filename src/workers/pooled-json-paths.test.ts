@@ -37,4 +37,17 @@ describe('JSONPaths in the worker pool', () => {
       { ok: true, found: ['/a/record/id'] },
     ])
   })
+
+  it('answers a large selection (read on a turn of its own) whole and in order', async () => {
+    const tags = Array.from({ length: 30_000 }, (_, at) => `tag ${at}`)
+    // A number a double rounds, as written: the values' answer keeps its text.
+    const large = `{"tags":${JSON.stringify(tags)},"n":12345678901234567890}`
+    const [pointers, values] = await Promise.all([
+      select(['$.tags[*]'], large, 'pointers'),
+      select(['$.tags[*]', '$.n'], large),
+    ])
+    expect(pointers).toEqual([{ ok: true, found: tags.map((_, at) => `/tags/${at}`) }])
+    expect(values?.[0]).toEqual({ ok: true, found: tags })
+    expect(exactJsonText(values?.[1]?.ok ? values[1].found : [])).toBe('[12345678901234567890]')
+  })
 })

@@ -60,9 +60,17 @@ export function isLargeDocument(data: unknown): boolean {
     const node = stack.pop()
     if (++nodes > MAX_EVENT_LOOP_DOCUMENT_NODES) return true
     if (node === null || typeof node !== 'object') continue
-    if (Array.isArray(node)) for (const item of node) stack.push(item)
-    else for (const key in node) stack.push((node as Record<string, unknown>)[key])
-    if (stack.length > MAX_EVENT_LOOP_DOCUMENT_NODES) return true
+    // Stops at the limit while pushing: a list of 100 000 items is not copied onto the stack first.
+    if (Array.isArray(node)) {
+      for (const item of node) {
+        stack.push(item)
+        if (stack.length > MAX_EVENT_LOOP_DOCUMENT_NODES) return true
+      }
+    } else
+      for (const key in node) {
+        stack.push((node as Record<string, unknown>)[key])
+        if (stack.length > MAX_EVENT_LOOP_DOCUMENT_NODES) return true
+      }
   }
   return false
 }

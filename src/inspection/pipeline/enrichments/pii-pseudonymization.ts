@@ -242,9 +242,12 @@ export function createPiiPseudonymizationStep(
       const owned = new Set<object>()
       let data = work.entity.data
       for (const { path } of work.locators) {
-        const selected = runsInline(path, data, offload)
+        const inline = runsInline(path, data, offload)
+        const selected = inline
           ? selectPointers(path, data)
           : await offloadedPointers(offload!, path, data)
+        // The hashing starts on a turn of its own, not in the one that read the pool's answer.
+        if (!inline) await nextTurn()
         const texts = textPointers(() => data, selected)
         for (let slice = take(texts); slice.length > 0; slice = take(texts)) {
           data = pseudonymizeAt(data, slice, hash, owned)
