@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bootstrapAdmin, requestJson } from './support/api-client.js'
-import { loopDuring, postTp2 } from './support/event-loop-watch.js'
+import { bodyChunks, loopDuring, postTp2 } from './support/event-loop-watch.js'
 import { pollUntil } from './support/poll-until.js'
 import { deployToDev, objectSchema } from './support/registry-builders.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
@@ -67,8 +67,8 @@ describe('reads of many entities and wide entities, on a shared event loop', () 
   afterAll(async () => server?.close())
 
   /**
-   * Asks `path` of the server while watching the loop. The answer is kept as bytes until the server
-   * has answered and only then decoded: this process is the client too, and decoding megabytes of
+   * Asks `path` of the server while watching the loop. The answer is kept as its chunks until the
+   * server has answered and only then joined and decoded: this process is the client too, and decoding megabytes of
    * JSON here would count in the server's turns.
    */
   const expectNoLongTurn = async (what: string, path: string, body?: object) => {
@@ -79,12 +79,15 @@ describe('reads of many entities and wide entities, on a shared event loop', () 
           ? {}
           : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
       })
-      return { status: answer.status, bytes: Buffer.from(await answer.arrayBuffer()) }
+      return { status: answer.status, chunks: await bodyChunks(answer) }
     })
     console.log(`${what}: longest turn ${longestTurnMs.toFixed(0)} ms of ${totalMs.toFixed(0)} ms`)
     expect(result.status).toBe(200)
     expect(longestTurnMs).toBeLessThan(200)
-    return { status: result.status, body: JSON.parse(result.bytes.toString('utf8')) }
+    return {
+      status: result.status,
+      body: JSON.parse(Buffer.concat(result.chunks).toString('utf8')),
+    }
   }
   const events = (body: object) =>
     ['/micro/events', { filters: [], page: 1, pageSize: 10, ...body }] as const

@@ -3,7 +3,7 @@ import { columnsOf } from '../src/tracking-plans/scenario-rows.js'
 import type { Scenario } from '../src/tracking-plans/scenarios.schemas.js'
 import type { TrackingPlanTables } from '../src/tracking-plans/tracking-plan.tables.js'
 import { apiClient, type ApiClient } from './support/api-client.js'
-import { loopDuring } from './support/event-loop-watch.js'
+import { bodyChunks, loopDuring } from './support/event-loop-watch.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
@@ -114,12 +114,12 @@ describe('long tracking plan lists at once, on embedded PGlite', () => {
       `${server.baseUrl}/api/msc/v1/organizations/${organizationId}${path}`,
       { headers: { authorization: `Bearer ${client.accessToken}` } },
     )
-    // The bytes only: decoding them (this process is the client too) is left until the server
+    // The chunks only: joining and decoding them (this process is the client too) is left until the server
     // has answered, so that the watched loop turns are the server's.
     return {
       status: answer.status,
       type: answer.headers.get('content-type'),
-      bytes: Buffer.from(await answer.arrayBuffer()),
+      chunks: await bodyChunks(answer),
     }
   }
 
@@ -132,9 +132,9 @@ describe('long tracking plan lists at once, on embedded PGlite', () => {
       } = await loopDuring(() =>
         Promise.all(Array.from({ length: CONCURRENT_LISTS }, () => list(path))),
       )
-      const result = answers.map(({ bytes, ...answer }) => ({
+      const result = answers.map(({ chunks, ...answer }) => ({
         ...answer,
-        text: bytes.toString('utf8'),
+        text: Buffer.concat(chunks).toString('utf8'),
       }))
       console.log(
         `${path}: longest turn ${longestTurnMs.toFixed(0)} ms of ${totalMs.toFixed(0)} ms`,

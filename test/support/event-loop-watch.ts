@@ -61,6 +61,19 @@ export function countTurns(): { turns(): number; stop(): void } {
 }
 
 /**
+ * A response's body as the chunks it arrived in, for a test that watches the loop while it reads:
+ * `arrayBuffer()` copies megabytes into one buffer in one turn, which would count as the server's
+ * (this process is the client too). `Buffer.concat` them once the watch is over.
+ */
+export async function bodyChunks(response: Response): Promise<Buffer[]> {
+  const chunks: Buffer[] = []
+  if (response.body === null) return chunks
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>)
+    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+  return chunks
+}
+
+/**
  * Watches this process's event loop (the server runs here) while `work` runs: the longest time
  * between two turns, and the whole time taken.
  */
