@@ -5,7 +5,7 @@ import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { BUILD_DIR } from '../package-root.js'
 import { migrations } from './migrations/index.js'
-import { STAMP_FILE, UNOPENED_MARKER } from './template-copy.js'
+import { STAMP_FILE, syncToDisk, UNOPENED_MARKER } from './template-copy.js'
 import type { TemplateCopyOrder, TemplateCopyOutcome } from './template-copy.worker.js'
 
 /**
@@ -119,10 +119,5 @@ export async function markOpened(clusterDir: string): Promise<void> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
     throw error
   }
-  const folder = await fsp.open(clusterDir, 'r')
-  try {
-    await folder.sync()
-  } finally {
-    await folder.close()
-  }
+  await syncToDisk(clusterDir)
 }

@@ -16,7 +16,7 @@ export const STAMP_FILE = 'floe-template.json'
 export const UNOPENED_MARKER = 'floe-unopened-copy'
 
 /** Writes a file's or folder's content to disk (a folder: its entries, created or renamed). */
-async function syncToDisk(entry: string): Promise<void> {
+export async function syncToDisk(entry: string): Promise<void> {
   const handle = await fsp.open(entry, 'r')
   try {
     await handle.sync()
