@@ -1,12 +1,11 @@
 import { sql } from 'kysely'
+import { createDb } from '../src/db/create-db.js'
 import { exactJsonText, parseJsonExactly } from '../src/iglu/index.js'
 import { writeNumbersAsWritten } from '../src/inspection/pipeline/java-doubles.js'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createDb, type Store } from '../src/db/create-db.js'
+import { describe, expect, it } from 'vitest'
 import { Migrator } from 'kysely/migration'
 import { migrateToLatest } from '../src/db/migrate.js'
 import { migrations } from '../src/db/migrations/index.js'
-import { startEventRetention } from '../src/inspection/store/event-retention.js'
 import { PostgresEventStore } from '../src/inspection/store/postgres-event-store.js'
 import { storedTextCondition } from '../src/inspection/store/postgres-event-conditions.js'
 import type { GoodEventFilter } from '../src/inspection/api/event-filters.js'
@@ -15,41 +14,13 @@ import {
   aGoodEvent,
   describeEventStoreContract,
 } from './support/event-store.contract.js'
-import { backends, type TestDatabase } from './support/test-databases.js'
+import { backends } from './support/test-databases.js'
 import { allTables, type InspectionTables } from './support/all-tables.js'
-import { WAIT_DEADLINE } from './support/poll-until.js'
+import { usePostgresEventStore } from './support/postgres-event-store-setup.js'
 
 describe.each(backends)('PostgresEventStore on $name', (backend) => {
-  let database: TestDatabase
-  let store: Store
-  let now = Date.parse('2026-01-01T00:00:00Z')
-  const clock = () => now
-
-  beforeAll(async () => {
-    database = await backend.create()
-    store = await createDb(database.config)
-    await migrateToLatest(store.db)
-  })
-  afterAll(async () => {
-    await store?.close()
-    await database?.drop()
-  })
-
-  /** No events, and no counts of them. */
-  const emptyEvents = () => sql`truncate inspected_events, inspected_event_counts`.execute(store.db)
-
-  /** A store over the emptied events' table, on the test clock, with these settings. */
-  async function emptyStore(
-    settings: Partial<ConstructorParameters<typeof PostgresEventStore>[0]> = {},
-    answerPage?: number,
-  ): Promise<PostgresEventStore> {
-    await emptyEvents()
-    return new PostgresEventStore(
-      { db: store.db.withTables<InspectionTables>(), now: clock, ...settings },
-      answerPage,
-    )
-  }
-  const fresh = (options: { answerPage?: number } = {}) => emptyStore({}, options.answerPage)
+  const setup = usePostgresEventStore(backend)
+  const { time, clock, emptyEvents, emptyStore, fresh } = setup
 
   describeEventStoreContract(`PostgreSQL (${backend.name})`, fresh)
 
@@ -61,7 +32,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     override async keep(batch: Parameters<PostgresEventStore['keep']>[0]): Promise<void> {
       await super.keep(batch)
       await sql`update inspected_events set verdict = null, specification = null,
-        violations = null, event_ids = null, filter_fields = null`.execute(store.db)
+        violations = null, event_ids = null, filter_fields = null`.execute(setup.store.db)
     }
   }
   describeEventStoreContract(
@@ -69,7 +40,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     async (options = {}) => {
       await emptyEvents()
       return new StoreOfOlderRows(
-        { db: store.db.withTables<InspectionTables>(), now: clock },
+        { db: setup.store.db.withTables<InspectionTables>(), now: clock },
         options.answerPage,
       )
     },
@@ -83,32 +54,6 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
         options.answerPage,
       ),
   )
-
-  it('reuses the space of deleted events once a cleanup vacuums, where the table grew by every event written', async () => {
-    const events = await emptyStore({ vacuums: true })
-    const write = async (count: number) => {
-      for (let from = 0; from < count; from += 500)
-        await events.keep({
-          good: Array.from({ length: Math.min(500, count - from) }, (_, i) =>
-            aGoodEvent({ appId: `app ${from + i} `.repeat(20) }),
-          ),
-          bad: [],
-          incomplete: [],
-        })
-    }
-    const tableBytes = async () => {
-      const { rows } = await sql<{ bytes: string }>`
-        select pg_relation_size('inspected_events')::text as bytes`.execute(store.db)
-      return Number(rows[0]?.bytes)
-    }
-    await write(3000)
-    const full = await tableBytes()
-    expect(await events.trimLists(300, Number.MAX_SAFE_INTEGER)).toBe(2700)
-    await events.reclaimSpace()
-    await write(2700)
-    expect((await events.counts()).good).toBe(3000)
-    expect(await tableBytes()).toBeLessThan(full * 1.2)
-  })
 
   it('lets other work run between the statements of a large payload, whose readers see all of it or none', async () => {
     const events = await fresh()
@@ -146,7 +91,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
       ],
       incomplete: [],
     })
-    const columns = await allTables(store.db)
+    const columns = await allTables(setup.store.db)
       .selectFrom('inspected_events')
       .select(['verdict', 'specification', 'violations', 'event_ids'])
       .orderBy('seq')
@@ -216,7 +161,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     expect(await found(null)).toBe(1)
     expect(await found('app_id')).toBe(0)
     // A row stored before migration 22 has none: its text is looked at.
-    await sql`update inspected_events set filter_fields = null`.execute(store.db)
+    await sql`update inspected_events set filter_fields = null`.execute(setup.store.db)
     expect(await found('app_id')).toBe(1)
   })
 
@@ -229,7 +174,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     // The planner orders an AND's conditions by its cost estimates: it put the search first.
     const plan = await sql<{
       'QUERY PLAN': string
-    }>`explain select seq from inspected_events where ${condition}`.execute(store.db)
+    }>`explain select seq from inspected_events where ${condition}`.execute(setup.store.db)
     const text = plan.rows.map((row) => row['QUERY PLAN']).join('\n')
     expect(text).toContain("filter_fields ~* 'mob'")
     expect(text.indexOf("filter_fields ~* 'mob'")).toBeLessThan(text.indexOf("body ~* 'searched'"))
@@ -244,7 +189,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     )
     writeNumbersAsWritten(canonical)
     await events.keep({ good: [big, aGoodEvent({ appId: 'plain' })], bad: [], incomplete: [] })
-    const marks = await allTables(store.db)
+    const marks = await allTables(setup.store.db)
       .selectFrom('inspected_events')
       .select(['body', 'written_numbers'])
       .orderBy('seq')
@@ -258,7 +203,7 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
   it('marks, when it runs, the events stored before the mark that may keep numbers as written', async () => {
     await fresh()
     const migrator = new Migrator({
-      db: store.db,
+      db: setup.store.db,
       provider: { getMigrations: async () => migrations },
     })
     const down = await migrator.migrateTo('2026-11-26-09-iglu-key-scopes-and-public-schemas')
@@ -269,12 +214,12 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     // Stored as the store wrote them before the mark: one entity number past 2^53, one small.
     const body = (appId: string, id: string) =>
       `{"event":{"app_id":"${appId}","contexts":{"data":[{"schema":"iglu:com.acme/x/jsonschema/1-0-0","data":{"id":${id}}}]}}}`
-    const storedAt = new Date(now)
+    const storedAt = new Date(time.now)
     await sql`insert into inspected_events (kind, stored_at, body) values
       ('good', ${storedAt}, ${body('big', '9007199254740993')}),
-      ('good', ${storedAt}, ${body('plain', '7')})`.execute(store.db)
-    await migrateToLatest(store.db)
-    const marks = await allTables(store.db)
+      ('good', ${storedAt}, ${body('plain', '7')})`.execute(setup.store.db)
+    await migrateToLatest(setup.store.db)
+    const marks = await allTables(setup.store.db)
       .selectFrom('inspected_events')
       .select('written_numbers')
       .orderBy('seq')
@@ -286,16 +231,16 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
   async function whileRowsWithPoisonAreRefused(work: () => Promise<void>): Promise<void> {
     await sql`create function refuse_poison() returns trigger language plpgsql as $$
       begin if new.body like '%poison%' then raise exception 'poisoned row'; end if; return new; end $$`.execute(
-      allTables(store.db),
+      allTables(setup.store.db),
     )
     await sql`create trigger refuse_poison before insert on inspected_events for each row execute function refuse_poison()`.execute(
-      allTables(store.db),
+      allTables(setup.store.db),
     )
     try {
       await work()
     } finally {
-      await sql`drop trigger refuse_poison on inspected_events`.execute(store.db)
-      await sql`drop function refuse_poison()`.execute(store.db)
+      await sql`drop trigger refuse_poison on inspected_events`.execute(setup.store.db)
+      await sql`drop function refuse_poison()`.execute(setup.store.db)
     }
   }
 
@@ -343,65 +288,6 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     })
   })
 
-  it('refreshes the planner statistics at each cleanup, so that a filled store reads as filled', async () => {
-    const events = await fresh()
-    await events.keep({
-      good: Array.from({ length: 500 }, (_, i) => aGoodEvent({ appId: `a${i}` })),
-      bad: [],
-      incomplete: [],
-    })
-    const estimate = async () =>
-      Number(
-        (
-          await sql<{
-            rows: string
-          }>`select reltuples::bigint::text as rows from pg_class where relname = 'inspected_events'`.execute(
-            allTables(store.db),
-          )
-        ).rows[0]?.rows,
-      )
-    const retention = startEventRetention({
-      store: events,
-      ttlSeconds: 3600,
-      intervalSeconds: 3600,
-      maxPerList: 10_000,
-      maxBytesPerList: 2 ** 30,
-      now: clock,
-      onError: (e) => {
-        throw e
-      },
-    })
-    try {
-      await retention.runOnce()
-    } finally {
-      await retention.stop()
-    }
-    expect(await estimate()).toBe(500)
-  })
-
-  it('deletes by the time events were stored, and trims each list to its newest events', async () => {
-    const events = await fresh()
-    now = Date.parse('2026-01-01T00:00:00Z')
-    await events.keep({
-      good: [aGoodEvent({ appId: 'old' })],
-      bad: [aBadEvent('old')],
-      incomplete: [aGoodEvent({ appId: 'old-incomplete', incomplete: true })],
-    })
-    now += 60_000
-    await events.keep({
-      good: [aGoodEvent({ appId: 'new1' }), aGoodEvent({ appId: 'new2' })],
-      bad: [aBadEvent('new1'), aBadEvent('new2')],
-      incomplete: [aGoodEvent({ appId: 'new-incomplete', incomplete: true })],
-    })
-    expect(await events.deleteStoredBefore(new Date(now))).toBe(3)
-    expect(await events.counts()).toEqual({ total: 4, good: 2, bad: 2 })
-    expect(await events.trimLists(2, 2 ** 30)).toBe(1)
-    expect((await events.findGood()).map((e) => e.event.app_id)).toEqual(['new2'])
-    expect(await events.trimLists(1, 2 ** 30)).toBe(2)
-    expect(await events.findBad()).toEqual([aBadEvent('new2')])
-    expect(await events.trimLists(1, 2 ** 30)).toBe(0)
-  })
-
   it('answers events of megabytes each in pages of about 4 MB of text, not 500 rows', async () => {
     const events = await fresh()
     const big = (i: number) => aGoodEvent({ appId: `${i}-${'x'.repeat(1024 * 1024)}` })
@@ -428,200 +314,11 @@ describe.each(backends)('PostgresEventStore on $name', (backend) => {
     expect((await read({ limit: 6 })).sizes).toEqual([4, 2])
   })
 
-  it('keeps its counts equal to the events it holds through writes, trims, expiry, folds and a reset', async () => {
-    const events = await fresh()
-    const counted = async () => {
-      const rows = await sql<{ kind: string; n: string }>`
-        select kind, count(*)::text as n from inspected_events group by kind`.execute(store.db)
-      const n = (kind: string) => Number(rows.rows.find((row) => row.kind === kind)?.n ?? 0)
-      return { total: n('good') + n('bad'), good: n('good'), bad: n('bad') }
-    }
-    const expectCountsTrue = async () => expect(await events.counts()).toEqual(await counted())
-    for (let i = 0; i < 6; i++) {
-      now += 1000
-      await events.keep({
-        good: [aGoodEvent({ appId: `g${i}` }), aGoodEvent({ appId: `h${i}` })],
-        bad: i % 2 === 0 ? [aBadEvent(`b${i}`)] : [],
-        incomplete: [aGoodEvent({ appId: `i${i}`, incomplete: true })],
-      })
-    }
-    await expectCountsTrue()
-    expect((await events.counts()).good).toBe(12)
-    expect(await events.trimLists(7, 2 ** 30)).toBeGreaterThan(0)
-    await expectCountsTrue()
-    await events.foldCounts()
-    await expectCountsTrue()
-    expect(await events.deleteStoredBefore(new Date(now - 1500))).toBeGreaterThan(0)
-    await expectCountsTrue()
-    await events.foldCounts()
-    const changes = await sql<{ n: string }>`
-      select count(*)::text as n from inspected_event_counts`.execute(store.db)
-    // One row a kind once folded.
-    expect(Number(changes.rows[0]?.n)).toBeLessThanOrEqual(3)
-    await events.reset()
-    expect(await events.counts()).toEqual({ total: 0, good: 0, bad: 0 })
-    await events.keep({ good: [aGoodEvent({ appId: 'after' })], bad: [], incomplete: [] })
-    await expectCountsTrue()
-  })
-
-  it('trims each list to the newest events whose JSON texts fit the size bound, and tells what it wrote', async () => {
-    const written: number[] = []
-    const events = await emptyStore({ onWritten: (bytes) => written.push(bytes) })
-    const size = (event: object) => Buffer.byteLength(JSON.stringify(event), 'utf8')
-    // Two-byte characters: the bound counts bytes, not characters.
-    const good = (id: number) => aGoodEvent({ appId: `g${id}-${'é'.repeat(1000 * id)}` })
-    const incomplete = aGoodEvent({ appId: 'i4', incomplete: true })
-    // Good and incomplete events share a list: the newest (i4, g3) fit this bound, g2 would pass it.
-    const bound = size(incomplete) + size(good(3)) + size(good(2)) - 1
-    // Bad events sized so that two of them fit the same bound and three do not.
-    const padding = Math.floor(bound / 2.5) - size(aBadEvent('b0-'))
-    const bad = (id: number) => aBadEvent(`b${id}-${'x'.repeat(padding)}`)
-    expect([2 * size(bad(1)) <= bound, 3 * size(bad(1)) > bound]).toEqual([true, true])
-
-    for (const id of [1, 2, 3])
-      await events.keep({ good: [good(id)], bad: [bad(id)], incomplete: [] })
-    await events.keep({ good: [], bad: [], incomplete: [incomplete] })
-    expect(written).toEqual([
-      ...[1, 2, 3].map((id) => size(good(id)) + size(bad(id))),
-      size(incomplete),
-    ])
-
-    expect(await events.trimLists(1000, bound)).toBe(3)
-    expect((await events.findGood()).map((e) => e.event.app_id)).toEqual([good(3).event.app_id])
-    expect(await events.findBad()).toEqual([bad(3), bad(2)])
-    expect(await events.trimLists(1000, bound)).toBe(0)
-    // A bound below the newest event empties the lists.
-    expect(await events.trimLists(1000, 10)).toBe(4)
-    expect(await events.counts()).toEqual({ total: 0, good: 0, bad: 0 })
-  })
-
-  describe('retention job', () => {
-    afterEach(() => {
-      vi.useRealTimers()
-    })
-
-    it('removes events older than the TTL and keeps newer ones, on its timer and on demand', async () => {
-      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
-      const events = await fresh()
-      now = Date.parse('2026-01-01T00:00:00Z')
-      await events.keep({
-        good: [aGoodEvent({ appId: 'day-old' })],
-        bad: [aBadEvent('day-old')],
-        incomplete: [],
-      })
-      now += 23 * 3600_000
-      await events.keep({ good: [aGoodEvent({ appId: 'recent' })], bad: [], incomplete: [] })
-      const errors: unknown[] = []
-      const retention = startEventRetention({
-        store: events,
-        ttlSeconds: 24 * 3600,
-        intervalSeconds: 60,
-        maxPerList: 1000,
-        maxBytesPerList: 2 ** 30,
-        now: clock,
-        onError: (e) => errors.push(e),
-      })
-      try {
-        expect(await retention.runOnce()).toEqual({ expired: 0, trimmed: 0 })
-        now += 3600_000 + 1
-        await vi.advanceTimersByTimeAsync(60_000)
-        await vi.waitFor(
-          async () => expect(await events.counts()).toEqual({ total: 1, good: 1, bad: 0 }),
-          WAIT_DEADLINE,
-        )
-        expect((await events.findGood()).map((e) => e.event.app_id)).toEqual(['recent'])
-        // The timer's cleanup may still be trimming: joining it (or a new, empty run) settles it,
-        // so the next run is one of its own.
-        await retention.runOnce()
-        now += 23 * 3600_000
-        expect(await retention.runOnce()).toEqual({ expired: 1, trimmed: 0 })
-        expect(errors).toEqual([])
-      } finally {
-        await retention.stop()
-      }
-      expect(vi.getTimerCount()).toBe(0)
-    })
-
-    it('cleans up without waiting for its timer once a quarter of the size bound was written', async () => {
-      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
-      const trims: [number, number][] = []
-      const counting = {
-        deleteStoredBefore: async () => 0,
-        trimLists: async (count: number, bytes: number) => trims.push([count, bytes]),
-        refreshStatistics: async () => undefined,
-        reclaimSpace: async () => undefined,
-        foldCounts: async () => undefined,
-      }
-      const retention = startEventRetention({
-        store: counting,
-        ttlSeconds: 300,
-        intervalSeconds: 60,
-        maxPerList: 10,
-        maxBytesPerList: 4000,
-        now: clock,
-        onError: (e) => {
-          throw e
-        },
-      })
-      try {
-        retention.written(600)
-        retention.written(399)
-        await Promise.resolve()
-        expect(trims).toEqual([])
-        retention.written(1)
-        await vi.waitFor(() => expect(trims).toEqual([[10, 4000]]), WAIT_DEADLINE)
-        // Counted again from the cleanup on.
-        retention.written(999)
-        await Promise.resolve()
-        expect(trims).toHaveLength(1)
-        retention.written(1)
-        await vi.waitFor(() => expect(trims).toHaveLength(2), WAIT_DEADLINE)
-      } finally {
-        await retention.stop()
-      }
-      retention.written(10_000)
-      await Promise.resolve()
-      expect(trims).toHaveLength(2)
-    })
-
-    it('reports a failed cleanup and tries again at the next tick', async () => {
-      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
-      let failures = 1
-      const expired: Date[] = []
-      const flaky = {
-        deleteStoredBefore: async (instant: Date) => {
-          if (failures-- > 0) throw new Error('database away')
-          expired.push(instant)
-          return 0
-        },
-        trimLists: async () => 0,
-        refreshStatistics: async () => undefined,
-        reclaimSpace: async () => undefined,
-        foldCounts: async () => undefined,
-      }
-      const errors: unknown[] = []
-      const retention = startEventRetention({
-        store: flaky,
-        ttlSeconds: 300,
-        intervalSeconds: 60,
-        maxPerList: 10,
-        maxBytesPerList: 2 ** 30,
-        now: clock,
-        onError: (e) => errors.push(e),
-      })
-      await vi.advanceTimersByTimeAsync(60_000)
-      expect(errors).toEqual([new Error('database away')])
-      await vi.advanceTimersByTimeAsync(60_000)
-      expect(expired).toEqual([new Date(now - 300_000)])
-      await retention.stop()
-    })
-  })
-
   it.runIf(backend.name === 'postgres')(
     'shares events between stores on separate connections',
     async () => {
       const first = await fresh()
-      const other = await createDb(database.config)
+      const other = await createDb(setup.database.config)
       try {
         const second = new PostgresEventStore({
           db: other.db.withTables<InspectionTables>(),
