@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDb, type Store } from '../src/db/create-db.js'
-import { migrateToLatest } from '../src/db/migrate.js'
+import { describe, expect, it } from 'vitest'
 import {
   CostlyWorkPool,
   createPooledCompatibilityChecker,
   createVerdictStore,
   engineFingerprint,
 } from '../src/workers/index.js'
-import { backends, type TestDatabase } from './support/test-databases.js'
+import { backends } from './support/test-databases.js'
+import { useMigratedDatabase } from './support/migrated-database.js'
 import type { VerdictTables } from './support/all-tables.js'
 
 // Issue 25, item 2: verdicts outlive the process that computed them (a list of tracking scenarios
@@ -22,22 +21,12 @@ const candidate = {
 const reference = { type: 'object', properties: { a: { type: 'string', maxLength: 10 } } }
 
 describe.each(backends)('kept compatibility verdicts on $name', (backend) => {
-  let database: TestDatabase
-  let store: Store
-  beforeAll(async () => {
-    database = await backend.create()
-    store = await createDb(database.config)
-    await migrateToLatest(store.db)
-  })
-  afterAll(async () => {
-    await store?.close()
-    await database?.drop()
-  })
+  const migrated = useMigratedDatabase(backend)
 
   it('answers from the store after a restart, only for the same engine, and keeps no verdict cut short by the time budget', async () => {
     const errors: unknown[] = []
     const kept = (engine: string) => ({
-      store: createVerdictStore(store.db.withTables<VerdictTables>()),
+      store: createVerdictStore(migrated.store.db.withTables<VerdictTables>()),
       engine,
       onError: (error: unknown) => errors.push(error),
     })

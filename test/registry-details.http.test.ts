@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCredentialsService } from '../src/auth/credentials.service.js'
 import { systemClock } from '../src/auth/clock.js'
 import { dataStructureHash } from '../src/iglu/schema-key.js'
-import { SELF_DESC_METASCHEMA_URI } from '../src/iglu/self-describing.js'
-import { apiClient, type ApiClient } from './support/api-client.js'
-import { deployToDev, objectSchema } from './support/registry-builders.js'
+import { apiClient, nonAdminClient, type ApiClient } from './support/api-client.js'
+import { deployToDev, objectSchema, searchSchema } from './support/registry-builders.js'
 import { backends } from './support/test-databases.js'
 import type { TestApp } from './support/test-app.js'
 import { type AuthTables } from './support/all-tables.js'
@@ -14,15 +13,7 @@ import { startAdminApp } from './support/admin-app.js'
 // The data structures API in detail: bad input, schemas given back as sent, a record's description
 // and current deployments, and who deployed. `registry.http.test.ts` runs the whole flow.
 
-const schema = (version: string, extra: Record<string, unknown> = {}) => ({
-  $schema: SELF_DESC_METASCHEMA_URI,
-  self: { vendor: 'com.acme', name: 'search', format: 'jsonschema', version },
-  description: 'A search',
-  type: 'object',
-  properties: { term: { type: 'string', maxLength: 100, description: 'the term' }, ...extra },
-  required: ['term'],
-  additionalProperties: false,
-})
+const schema = searchSchema
 
 describe.each(backends)('data structures in detail on $name', (backend) => {
   let server: TestApp
@@ -34,15 +25,7 @@ describe.each(backends)('data structures in detail on $name', (backend) => {
   beforeAll(async () => {
     ;({ server, admin, stop } = await startAdminApp(backend))
     // A key that is no administrator's, without a description.
-    const credentials = createCredentialsService({
-      db: server.app.store.db.withTables<AuthTables>(),
-      clock: systemClock,
-    })
-    const plain = await credentials.createApiKey({
-      organizationId: admin.organizationId,
-      isAdmin: false,
-    })
-    user = await apiClient(server, admin.organizationId, plain.key.id, plain.secret)
+    user = await nonAdminClient(server, admin.organizationId)
     hash = dataStructureHash(admin.organizationId, 'com.acme', 'search', 'jsonschema')
     await deployToDev(user, schema('1-0-0'))
   })

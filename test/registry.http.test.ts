@@ -1,24 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCredentialsService } from '../src/auth/credentials.service.js'
-import { systemClock } from '../src/auth/clock.js'
 import { dataStructureHash } from '../src/iglu/schema-key.js'
-import { SELF_DESC_METASCHEMA_URI } from '../src/iglu/self-describing.js'
-import { apiClient, type ApiClient } from './support/api-client.js'
+import {
+  bootstrapAdmin,
+  nonAdminClient,
+  otherOrganizationAdmin,
+  type ApiClient,
+} from './support/api-client.js'
+import { searchSchema } from './support/registry-builders.js'
 import { backends, type TestDatabase } from './support/test-databases.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
-import { type AuthTables } from './support/all-tables.js'
 import { pollUntil } from './support/poll-until.js'
 
-const schema = (version: string, extra: Record<string, unknown> = {}) => ({
-  $schema: SELF_DESC_METASCHEMA_URI,
-  self: { vendor: 'com.acme', name: 'search', format: 'jsonschema', version },
-  description: 'A search',
-  type: 'object',
-  properties: { term: { type: 'string', maxLength: 100, description: 'the term' }, ...extra },
-  required: ['term'],
-  additionalProperties: false,
-})
+const schema = searchSchema
 const deploy = (
   version: string,
   source = 'VALIDATED',
@@ -45,22 +39,10 @@ describe.each(backends)('data structures API on $name', (backend) => {
   beforeAll(async () => {
     database = await backend.create()
     server = await startTestApp(testConfig({ db: database.config }))
-    const startup = server.app.startup
-    if (startup.kind !== 'initial') throw new Error('expected initial credentials')
-    admin = await apiClient(server, startup.organizationId, startup.apiKeyId, startup.apiKey)
-    const credentials = createCredentialsService({
-      db: server.app.store.db.withTables<AuthTables>(),
-      clock: systemClock,
-    })
-    const plain = await credentials.createApiKey({
-      organizationId: startup.organizationId,
-      isAdmin: false,
-    })
-    user = await apiClient(server, startup.organizationId, plain.key.id, plain.secret)
-    const otherOrg = await credentials.createOrganization('other')
-    const otherKey = await credentials.createApiKey({ organizationId: otherOrg.id, isAdmin: true })
-    other = await apiClient(server, otherOrg.id, otherKey.key.id, otherKey.secret)
-    hash = dataStructureHash(startup.organizationId, 'com.acme', 'search', 'jsonschema')
+    admin = await bootstrapAdmin(server)
+    user = await nonAdminClient(server, admin.organizationId)
+    other = await otherOrganizationAdmin(server)
+    hash = dataStructureHash(admin.organizationId, 'com.acme', 'search', 'jsonschema')
   })
   afterAll(async () => {
     await server?.close()

@@ -1,9 +1,8 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll } from 'vitest'
-import { createDb, type Store } from '../../src/db/create-db.js'
-import { migrateToLatest } from '../../src/db/migrate.js'
+import type { Store } from '../../src/db/create-db.js'
 import { PostgresEventStore } from '../../src/inspection/store/postgres-event-store.js'
 import type { InspectionTables } from './all-tables.js'
+import { useMigratedDatabase } from './migrated-database.js'
 import type { Backend, TestDatabase } from './test-databases.js'
 
 export type PostgresEventStoreSettings = Partial<
@@ -16,31 +15,18 @@ export type PostgresEventStoreSettings = Partial<
  * (`time.now`, which the tests move) and stores over its emptied events' table.
  */
 export function usePostgresEventStore(backend: Backend) {
-  let database: TestDatabase | undefined
-  let store: Store | undefined
+  const migrated = useMigratedDatabase(backend)
   const time = { now: Date.parse('2026-01-01T00:00:00Z') }
   const clock = () => time.now
-
-  beforeAll(async () => {
-    database = await backend.create()
-    store = await createDb(database.config)
-    await migrateToLatest(store.db)
-  })
-  afterAll(async () => {
-    await store?.close()
-    await database?.drop()
-  })
 
   const setup = {
     /** The migrated database's connection (once created). */
     get store(): Store {
-      if (store === undefined) throw new Error('the database is not created yet')
-      return store
+      return migrated.store
     },
     /** The database itself (once created). */
     get database(): TestDatabase {
-      if (database === undefined) throw new Error('the database is not created yet')
-      return database
+      return migrated.database
     },
     time,
     clock,

@@ -22,6 +22,17 @@ export function objectSchema(
   }
 }
 
+/** com.acme/search at `version`: a required `term`, and these other properties. */
+export const searchSchema = (version: string, extra: Record<string, unknown> = {}) => ({
+  $schema: SELF_DESC_METASCHEMA_URI,
+  self: { vendor: 'com.acme', name: 'search', format: 'jsonschema', version },
+  description: 'A search',
+  type: 'object',
+  properties: { term: { type: 'string', maxLength: 100, description: 'the term' }, ...extra },
+  required: ['term'],
+  additionalProperties: false,
+})
+
 /** Validates a schema and deploys it to DEV (a patch when `patch` is set); fails loudly if the registry refuses. */
 export async function deployToDev(
   client: ApiClient,
