@@ -1,0 +1,109 @@
+import type { BadEventFilter, GoodEventFilter } from '../api/event-filters.js'
+import { CommaLedJson, type JsonText } from '../api/json-array.js'
+import type { BadEvent } from '../pipeline/bad-rows.js'
+import type { GoodEvent } from '../pipeline/enrich-event.js'
+import { holdsNumbersAsWritten, storedEventJson } from '../pipeline/java-doubles.js'
+import {
+  noteReadCopy,
+  type EventCounts,
+  type EventScope,
+  type EventStore,
+} from '../store/event-store.js'
+import { parseGood } from '../store/postgres-event-rows.js'
+
+/**
+ * How an event store in another thread is asked and answers (see `threaded-event-store.ts`). Events
+ * cross as the JSON texts a store answers with, as the PostgreSQL store keeps them: a structured
+ * clone would lose what is not plain data (the kept parameters' class, the mark of an event whose
+ * numbers are kept as written), and the reader parses them as it parses a database's rows.
+ */
+
+/** A good event as it crosses: its stored JSON text, and whether it keeps numbers as written. */
+export interface WireGood {
+  readonly text: string
+  readonly writtenNumbers: boolean
+}
+
+export const toWireGood = (event: GoodEvent): WireGood => ({
+  text: storedEventJson(event),
+  writtenNumbers: holdsNumbersAsWritten(event.event),
+})
+
+/** The event again, made for its reader (as a database's row is), from its text. */
+export function fromWireGood(wire: WireGood): GoodEvent {
+  const event = parseGood({ body: wire.text, written_numbers: wire.writtenNumbers })
+  noteReadCopy(event, wire.text.length)
+  return event
+}
+
+export const toWireBad = (event: BadEvent): string => JSON.stringify(event)
+export const fromWireBad = (text: string): BadEvent => JSON.parse(text) as BadEvent
+
+/** An answer's item as it crosses: a text, or bytes (led by a comma when `commaLed`). */
+export type WireJsonText = string | { readonly bytes: Uint8Array; readonly commaLed: boolean }
+
+export function toWireJsonText(text: JsonText): WireJsonText {
+  if (typeof text === 'string') return text
+  if (text instanceof CommaLedJson) return { bytes: text.bytes, commaLed: true }
+  return { bytes: text, commaLed: false }
+}
+
+export function fromWireJsonText(wire: WireJsonText): JsonText {
+  if (typeof wire === 'string') return wire
+  // The clone arrives as a plain Uint8Array: the same bytes seen as a Buffer, not copied again.
+  const bytes = Buffer.from(wire.bytes.buffer, wire.bytes.byteOffset, wire.bytes.byteLength)
+  return wire.commaLed ? new CommaLedJson(bytes) : bytes
+}
+
+/** A payload's events as they cross (only tests and tools write from the reader's side). */
+export interface WireBatch {
+  readonly good: readonly WireGood[]
+  readonly bad: readonly string[]
+  readonly incomplete: readonly WireGood[]
+  readonly incompleteBefore?: readonly number[]
+}
+
+/** The reads that answer a page at a time, and what each is given. */
+export type CursorOpening =
+  | { readonly kind: 'scan'; readonly scope: EventScope }
+  | { readonly kind: 'scanBad' }
+  | { readonly kind: 'goodJsonPages'; readonly filter: GoodEventFilter }
+  | { readonly kind: 'badJsonPages'; readonly filter: BadEventFilter }
+
+/** A request to the store's thread; `id` pairs it with its reply. */
+export type StoreRequest =
+  | { readonly id: number; readonly op: 'describe' }
+  | { readonly id: number; readonly op: 'keep'; readonly batch: WireBatch }
+  | { readonly id: number; readonly op: 'counts' }
+  | { readonly id: number; readonly op: 'findGood'; readonly filter: GoodEventFilter }
+  | { readonly id: number; readonly op: 'findBad'; readonly filter: BadEventFilter }
+  | { readonly id: number; readonly op: 'reset' }
+  | { readonly id: number; readonly op: 'open'; readonly cursor: CursorOpening }
+  | { readonly id: number; readonly op: 'next'; readonly cursor: number }
+  | { readonly id: number; readonly op: 'close'; readonly cursor: number }
+
+/** What each request answers. */
+export interface StoreAnswers {
+  readonly describe: Pick<EventStore, 'writesCanFail' | 'keepsCallOrder'>
+  readonly keep: null
+  readonly counts: EventCounts
+  readonly findGood: readonly WireGood[]
+  readonly findBad: readonly string[]
+  readonly reset: null
+  readonly open: number
+  /** The next page (null once the read has no more): wire events or wire texts, by the cursor's kind. */
+  readonly next: readonly (WireGood | WireJsonText)[] | null
+  readonly close: null
+}
+
+/** A reply: the answer, or the error the store threw (its message and name). */
+export type StoreReply =
+  | { readonly id: number; readonly ok: true; readonly value: unknown }
+  | { readonly id: number; readonly ok: false; readonly error: { message: string; name: string } }
+
+/** One end of a channel between threads: a worker's `parentPort`, a `Worker`, a `MessagePort`. */
+export interface MessageEnd {
+  postMessage(message: unknown): void
+  on(event: 'message', listener: (message: unknown) => void): unknown
+  off(event: 'message', listener: (message: unknown) => void): unknown
+}
