@@ -51,8 +51,11 @@ describe('deployed schema cache', () => {
     cache.invalidate()
     expect(cache.peek(key('order'))).toBeUndefined()
     await cache.lookup(key('order'))
+    expect(cache.keptUntil(key('order'))).toBe(1000)
+    expect(cache.keptUntil(key('never'))).toBeUndefined()
     advance(1000)
     expect(cache.peek(key('order'))).toBeUndefined()
+    expect(cache.keptUntil(key('order'))).toBeUndefined()
     expect(calls).toEqual(['order', 'gone', 'order'])
   })
 

@@ -42,6 +42,11 @@ export function createDeployedSchemaCache<
       return cache.get(deps.keyOf(key))?.value
     },
 
+    /** Until when (epoch ms) the answer kept for `key` is kept: undefined when none is. */
+    keptUntil(key: K): number | undefined {
+      return cache.get(deps.keyOf(key))?.expires
+    },
+
     /** Forgets every answer, including the lookups under way. */
     invalidate(): void {
       cache.forgetAll()

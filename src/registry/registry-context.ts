@@ -40,6 +40,8 @@ export interface Registry {
   readonly published: {
     lookup(key: SchemaKey): Promise<Schema | null>
     peek(key: SchemaKey): Schema | null | undefined
+    /** Until when (epoch ms) the kept answer for `key` is kept (for a copy kept in another thread). */
+    keptUntil(key: SchemaKey): number | undefined
   }
 }
 
@@ -116,6 +118,10 @@ export function createRegistry(deps: {
         deps.sharedWithOtherInstances === true ? crossInstanceLock(deps.db) : undefined,
     }),
     catalog: createDataStructureCatalog(deps.db),
-    published: { lookup: (key) => published.lookup(key), peek: (key) => published.peek(key) },
+    published: {
+      lookup: (key) => published.lookup(key),
+      peek: (key) => published.peek(key),
+      keptUntil: (key) => published.keptUntil(key),
+    },
   }
 }

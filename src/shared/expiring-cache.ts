@@ -35,10 +35,11 @@ export class ExpiringCache<V> {
     return undefined
   }
 
-  set(key: string, value: V, askedInGeneration: number): void {
+  /** Keeps `value` for the cache's time, or until `expires` (epoch ms) when given. */
+  set(key: string, value: V, askedInGeneration: number, expires?: number): void {
     if (askedInGeneration !== this.currentGeneration) return
     this.entries.delete(key)
-    this.entries.set(key, { value, expires: this.options.now() + this.options.ttlMs })
+    this.entries.set(key, { value, expires: expires ?? this.options.now() + this.options.ttlMs })
     if (this.entries.size > this.options.maxEntries)
       this.entries.delete(this.entries.keys().next().value as string)
   }
