@@ -3,7 +3,13 @@ import type { SchemaKey } from '../iglu/index.js'
 import { goodInArrivalOrder, type EventStore } from './store/event-store.js'
 import type { EventOutput } from './event-output.js'
 import type { Enrichments } from './pipeline/enrichments/enrichments.js'
-import { type CollectorRequest, readCollectorRequest } from './collector/collector-request.js'
+import type { CollectorRequest } from './collector/collector-request.js'
+import {
+  readForAnswer,
+  workOutcome,
+  type Collected,
+  type CollectorWork,
+} from './collector/collector-work.js'
 import type { BadEvent, Processor } from './pipeline/bad-rows.js'
 import {
   createEventSpecificationStep,
@@ -11,12 +17,7 @@ import {
   type PipelineDeps,
 } from './pipeline/enrich-event.js'
 import type { IgluValidation } from './pipeline/iglu-validation.js'
-import {
-  formatViolation,
-  processPayload,
-  sizeViolation,
-  type PayloadOutcome,
-} from './pipeline/process-payload.js'
+import type { PayloadOutcome } from './pipeline/process-payload.js'
 import type { IgluResolver } from './resolver/iglu-resolver.js'
 import { ProcessingQueue } from './collector/processing-queue.js'
 import {
@@ -24,21 +25,12 @@ import {
   type SpecificationIndex,
 } from './pipeline/steps/check-event-specification.js'
 
+export type { Collected } from './collector/collector-work.js'
+
 /** One stored event, for live subscribers. */
 export type Arrival =
   | { readonly kind: 'good'; readonly event: GoodEvent }
   | { readonly kind: 'bad'; readonly event: BadEvent }
-
-/** What the collector answers need to know after an event was stored. */
-export interface Collected {
-  readonly nuid: string | null
-  readonly anonymous: boolean
-  /** Whether the request carried the nuid cookie (an anonymous request then expires it). */
-  readonly hadNuidCookie: boolean
-}
-
-/** The answer to a request whose events could not be read: no network user to remember. */
-const NO_USER: Collected = Object.freeze({ nuid: null, anonymous: false, hadNuidCookie: false })
 
 /**
  * Payloads answered and not yet stored, at most, before the collector stores before answering (a
@@ -218,6 +210,13 @@ export function createInspectionService(deps: {
     return queue.backlogged ? queue.settled() : null
   }
 
+  /**
+   * Has the events of a request's work stored, as `collect` does once it has read the request
+   * (another thread may have): null when its answer need not wait, else a promise of when.
+   */
+  const processWork = (work: CollectorWork): Promise<void> | null =>
+    storeEvents(inArrivalOrder(() => workOutcome(work, pipeline)))
+
   /** The answer's figures once the request's events are stored, or at once when it need not wait. */
   const after = (waiting: Promise<void> | null, collected: Collected) =>
     waiting === null ? collected : waiting.then(() => collected)
@@ -230,33 +229,11 @@ export function createInspectionService(deps: {
      * answer: the answer's figures at once, or a promise of them when the answer has to wait.
      */
     collect(request: CollectorRequest): Collected | Promise<Collected> {
-      if (request.body !== null && Buffer.byteLength(request.body, 'utf8') > deps.maxPayloadBytes) {
-        const body = request.body
-        const waiting = storeEvents(
-          inArrivalOrder(() => sizeViolation(pipeline, body, deps.maxPayloadBytes)),
-        )
-        return after(waiting, NO_USER)
-      }
-      const reading = readCollectorRequest(request)
-      if (reading.kind === 'unreadable') {
-        const waiting = storeEvents(
-          inArrivalOrder(() =>
-            formatViolation(
-              pipeline,
-              `${request.method} /${request.api.vendor}/${request.api.version}?${request.rawQuery}`,
-              reading.message,
-            ),
-          ),
-        )
-        return after(waiting, NO_USER)
-      }
-      const waiting = storeEvents(inArrivalOrder(() => processPayload(reading.payload, pipeline)))
-      return after(waiting, {
-        nuid: reading.nuid,
-        anonymous: reading.anonymous,
-        hadNuidCookie: reading.hadNuidCookie,
-      })
+      const { collected, work } = readForAnswer(request, deps.maxPayloadBytes)
+      return after(processWork(work), collected)
     },
+
+    processWork,
 
     /**
      * Null when every request answered so far is stored; else a promise resolved once they are (not
