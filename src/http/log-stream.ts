@@ -28,22 +28,42 @@ export function stdoutIsForPrograms(config: Config): boolean {
 export async function logStream(
   config: Config,
 ): Promise<{ stream: NodeJS.WritableStream | LogWriter }> {
+  return { stream: await logStreamOf(logChoice(config)) }
+}
+
+/** How the server logs, decided once on the main thread: another thread logs the same way. */
+export interface LogChoice {
+  /** 1 (stdout) or 2 (stderr). */
+  readonly fd: 1 | 2
+  /** Lines for people rather than JSON. */
+  readonly pretty: boolean
+  /** Colours, on a terminal. */
+  readonly colorize: boolean
+}
+
+export function logChoice(config: Config): LogChoice {
   const destination = logDestination(config)
-  const terminal = destination.isTTY === true
-  if (logsForPeople(config)) {
+  return {
+    fd: destination === process.stdout ? 1 : 2,
+    pretty: logsForPeople(config),
+    colorize: destination.isTTY === true,
+  }
+}
+
+/** The stream a logger writes to, as `choice` says. */
+export async function logStreamOf(choice: LogChoice): Promise<NodeJS.WritableStream | LogWriter> {
+  if (choice.pretty) {
     // Loaded only for people: a server logging JSON never loads it.
     const { default: pinoPretty } = await import('pino-pretty')
-    return {
-      stream: pinoPretty({
-        destination: destination === process.stdout ? 1 : 2,
-        sync: true,
-        colorize: terminal,
-        singleLine: true,
-        translateTime: 'SYS:HH:MM:ss.l',
-        ignore: 'pid,hostname',
-      }),
-    }
+    return pinoPretty({
+      destination: choice.fd,
+      sync: true,
+      colorize: choice.colorize,
+      singleLine: true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname',
+    })
   }
   // JSON: written in batches (see batchedLogWriter).
-  return { stream: batchedLogWriter(destination === process.stdout ? 1 : 2) }
+  return batchedLogWriter(choice.fd)
 }

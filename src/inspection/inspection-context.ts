@@ -48,7 +48,7 @@ export async function openInspection(
   deps: {
     readonly registrySchemas: RegistrySchemas
     /** The registry's database, where PostgreSQL event storage keeps events unless given its own. */
-    readonly database: Kysely<NoTables>
+    readonly database?: Kysely<NoTables>
     /** Whether that database is embedded PGlite, which runs no autovacuum. */
     readonly databaseIsEmbedded?: boolean
     /** With PostgreSQL event storage in a database of its own: that database, opened; closed with the service. */
@@ -114,7 +114,7 @@ export async function openInspection(
       : `Enabled enrichments: ${optional.enabled.join(', ')}`,
   )
   const events = await openEventStore(config, {
-    database: deps.database,
+    ...(deps.database === undefined ? {} : { database: deps.database }),
     databaseIsEmbedded: deps.databaseIsEmbedded ?? false,
     eventsDatabase: deps.eventsDatabase ?? null,
     now,

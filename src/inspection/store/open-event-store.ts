@@ -24,7 +24,8 @@ export interface OpenEventStore {
 export async function openEventStore(
   config: InspectionConfig,
   deps: {
-    database: Kysely<NoTables>
+    /** The registry's database, where PostgreSQL storage keeps events without a database of their own. */
+    database?: Kysely<NoTables>
     /** Whether `database` is embedded PGlite, which runs no autovacuum: the cleanups vacuum. */
     databaseIsEmbedded?: boolean
     /** The events' own database (`storage.url`), opened already; it is opened here when not. */
@@ -61,10 +62,15 @@ export async function openEventStore(
   // A database of the events' own is a server's (`storage.url`). PGlite has no autovacuum, and
   // one connection; on either, payloads are written one after the other, those that wait together.
   const embedded = own === null && deps.databaseIsEmbedded === true
+  const database = own?.db ?? deps.database
+  if (database === undefined)
+    throw new Error(
+      "events kept in PostgreSQL need a database: the registry's, or --events-database-url",
+    )
   try {
     if (own !== null) await migrateToLatest(own.db)
     const events = new PostgresEventStore({
-      db: (own?.db ?? deps.database).withTables<InspectionTables>(),
+      db: database.withTables<InspectionTables>(),
       now: deps.now,
       vacuums: embedded,
       groupsWrites: embedded ? 'embedded' : 'server',

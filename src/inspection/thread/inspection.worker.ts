@@ -1,0 +1,88 @@
+import type { MessagePort } from 'node:worker_threads'
+import { parentPort, workerData } from 'node:worker_threads'
+import { pino } from 'pino'
+import type { InspectionConfig } from '../../config/index.js'
+import { flushLogs, logStreamOf, type LogChoice } from '../../http/index.js'
+import type { CollectorWork } from '../collector/collector-work.js'
+import { openInspection } from '../inspection-context.js'
+import { sendArrivals } from './arrivals-bridge.js'
+import { hostEventStore } from './event-store-host.js'
+import { receiveHandOver } from './hand-over.js'
+import { bridgedRegistrySchemas } from './registry-schemas-bridge.js'
+
+/**
+ * The inspection thread (docs/inspection-thread.md): event inspection opened here, with the
+ * registry's schemas asked of the main thread, the collector's work received from it, and the
+ * store served to it. In progress: events are kept in memory only, and neither event
+ * specifications nor the worker pools of the main thread are reached from here yet.
+ */
+
+/** What the main thread starts the inspection thread with. */
+export interface InspectionThreadData {
+  readonly config: InspectionConfig
+  readonly log: LogChoice & { readonly level: string }
+  readonly processor: { readonly artifact: string; readonly version: string }
+  /** One channel per protocol. */
+  readonly ports: {
+    readonly store: MessagePort
+    readonly schemas: MessagePort
+    readonly work: MessagePort
+    readonly arrivals: MessagePort
+  }
+}
+
+/** What the inspection thread tells the main thread on its own channel. */
+export type InspectionThreadMessage =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'failed'; readonly message: string }
+  | { readonly kind: 'closed' }
+
+const data = workerData as InspectionThreadData
+const control = parentPort as NonNullable<typeof parentPort>
+
+try {
+  const log = pino({ level: data.log.level }, await logStreamOf(data.log))
+  const schemas = bridgedRegistrySchemas(data.ports.schemas, Date.now)
+  const inspection = await openInspection(data.config, {
+    registrySchemas: schemas,
+    now: Date.now,
+    log,
+    stdout: process.stdout,
+    processor: data.processor,
+  })
+  const { service } = inspection
+  const host = hostEventStore(service.store, data.ports.store)
+  const stopWork = receiveHandOver<CollectorWork>(
+    data.ports.work,
+    async (items) => {
+      // A failure is a bad event, not an error: one that is anyway is said, and the others go on.
+      for (const work of items)
+        service
+          .processWork(work)
+          ?.catch((error: unknown) => log.error({ err: error }, 'storing collector events failed'))
+      await service.settled()
+    },
+    (error) => log.error({ err: error }, 'processing collector requests failed'),
+  )
+  const stopArrivals = sendArrivals((listener) => service.subscribe(listener), data.ports.arrivals)
+  control.on('message', (message: { kind: 'close' }) => {
+    if (message.kind !== 'close') return
+    void (async () => {
+      stopWork()
+      stopArrivals()
+      await inspection.close()
+      await host.stop()
+      schemas.stop()
+      flushLogs()
+      control.postMessage({ kind: 'closed' } satisfies InspectionThreadMessage)
+      for (const port of Object.values(data.ports)) port.close()
+      control.close()
+    })()
+  })
+  control.postMessage({ kind: 'ready' } satisfies InspectionThreadMessage)
+} catch (error) {
+  control.postMessage({
+    kind: 'failed',
+    message: error instanceof Error ? error.message : String(error),
+  } satisfies InspectionThreadMessage)
+}
