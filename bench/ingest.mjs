@@ -5,7 +5,8 @@
 //     The events of a batch carry the same contexts text, as a page's events do; with
 //     --distinct-entities each carries its own (a web_page id of its own), none repeated.
 // Figures: events/s and latency p50/p99, the baseline's requests/s, and their ratio.
-// Usage: node bench/ingest.mjs --mode get|post [--distinct-entities] [--duration 10] [--rounds 5] [--connections 10] [--batch 10] [--warmup 2]
+//   --thread: event inspection in a thread of its own (FLOE_INSPECTION_THREAD=on, experimental).
+// Usage: node bench/ingest.mjs --mode get|post [--distinct-entities] [--thread] [--duration 10] [--rounds 5] [--connections 10] [--batch 10] [--warmup 2]
 import {
   accessToken,
   deployToDev,
@@ -27,9 +28,13 @@ const ROUNDS = option('rounds', 5)
 const CONNECTIONS = option('connections', 10)
 const BATCH = option('batch', BENCH_BATCH)
 const DISTINCT = process.argv.includes('--distinct-entities')
+const THREAD = process.argv.includes('--thread')
 const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info'
 
-const floe = await startFloe({ logLevel })
+const floe = await startFloe({
+  logLevel,
+  env: THREAD ? { FLOE_INSPECTION_THREAD: 'on' } : {},
+})
 const baselineServer = await startBaseline({ logLevel })
 try {
   await deployToDev(floe.url, await accessToken(floe.url), PRODUCT)
@@ -68,6 +73,7 @@ try {
   console.log(
     JSON.stringify({
       scenario: mode === 'get' ? 'ingest-get' : DISTINCT ? 'ingest-post-distinct' : 'ingest-post',
+      thread: THREAD,
       eventsPerRequest: perRequest,
       durationSeconds: DURATION,
       rounds: ROUNDS,

@@ -19,6 +19,7 @@ import {
   createHttpServer,
   createSecureListener,
   DeferredCompilers,
+  logChoice,
   MAX_HEADER_BYTES,
   readUntypedBodiesAsJson,
   rejectUnstorableInput,
@@ -29,6 +30,7 @@ import {
   INSPECTION_ANSWER_SCHEMAS,
   inspectionRoutes,
   openInspection,
+  openThreadedInspection,
   readsRawQuery,
   type Inspection,
 } from './inspection/index.js'
@@ -276,24 +278,43 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       repository: registry.repository,
     })
 
-    const opened = await openInspection(config.inspection, {
-      registrySchemas: registry.published,
-      database: store.db,
-      databaseIsEmbedded: store.kind === 'pglite',
-      eventsDatabase,
-      now: nowMillis,
-      log: http.log,
-      stdout: deps.stdout ?? process.stdout,
-      processor: { artifact: 'floe', version: packageVersion() },
-      offloadJsonPaths: pooledJsonPaths(costlyWork),
-      offloadValidation: pooledValidation(costlyWork),
-      specifications: {
-        list: async () =>
-          inspectedOrganizationId === null ? [] : plans.specificationRules(inspectedOrganizationId),
-        revision: plans.revision,
-        sharedWithOtherInstances: store.kind !== 'pglite',
-      },
-    })
+    const specifications = {
+      list: async () =>
+        inspectedOrganizationId === null ? [] : plans.specificationRules(inspectedOrganizationId),
+      revision: plans.revision,
+      sharedWithOtherInstances: store.kind !== 'pglite',
+    }
+    const processor = { artifact: 'floe', version: packageVersion() }
+    const threaded = config.inspection.thread
+      ? await openThreadedInspection(config.inspection, {
+          registrySchemas: registry.published,
+          specifications,
+          now: nowMillis,
+          log: http.log,
+          logChoice: logChoice(config),
+          processor,
+        })
+      : null
+    // The inspection thread keeps its own copies: it is told when they change.
+    if (threaded !== null) {
+      registry.published.onForgotten(threaded.forgetSchemas)
+      plans.onWrite(threaded.specificationsChanged)
+    }
+    const opened =
+      threaded ??
+      (await openInspection(config.inspection, {
+        registrySchemas: registry.published,
+        database: store.db,
+        databaseIsEmbedded: store.kind === 'pglite',
+        eventsDatabase,
+        now: nowMillis,
+        log: http.log,
+        stdout: deps.stdout ?? process.stdout,
+        processor,
+        offloadJsonPaths: pooledJsonPaths(costlyWork),
+        offloadValidation: pooledValidation(costlyWork),
+        specifications,
+      }))
     inspection = opened
     await http.register(inspectionRoutes, {
       config: config.inspection,

@@ -134,6 +134,7 @@ export async function startFloe({
   args = [],
   main = MAIN,
   nodeFlags = [],
+  env = {},
 } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-'))
   const logDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-log-'))
@@ -165,6 +166,7 @@ export async function startFloe({
         FLOE_BOOTSTRAP_ORG_ID: BOOTSTRAP.organizationId,
         FLOE_BOOTSTRAP_API_KEY_ID: BOOTSTRAP.apiKeyId,
         FLOE_BOOTSTRAP_API_KEY: BOOTSTRAP.apiKey,
+        ...env,
       },
       stdio: ['ignore', output, output],
     },

@@ -78,6 +78,11 @@ export interface InspectionConfig {
    */
   readonly specViolationsBad: boolean
   /**
+   * Experimental (FLOE_INSPECTION_THREAD=on, docs/inspection-thread.md): the collector's pipeline
+   * and the event store run in a worker thread of their own. Memory storage only.
+   */
+  readonly thread: boolean
+  /**
    * The budget of a JavaScript enrichment script for one event: its running time
    * (FLOE_SCRIPT_TIMEOUT_MS, 100 by default) and its runtime's memory (FLOE_SCRIPT_MEMORY_MB, 32).
    */
@@ -230,6 +235,14 @@ export function parseInspection(
     problems.push(
       `FLOE_SPEC_VIOLATIONS_BAD must be on or off (got "${specViolationsRaw.slice(0, 100)}")`,
     )
+  const threadRaw = (pick(undefined, 'FLOE_INSPECTION_THREAD') ?? 'off').toLowerCase()
+  if (!['on', 'off', 'true', 'false'].includes(threadRaw))
+    problems.push(`FLOE_INSPECTION_THREAD must be on or off (got "${threadRaw.slice(0, 100)}")`)
+  const thread = threadRaw === 'on' || threadRaw === 'true'
+  if (thread && storage.kind !== 'memory')
+    problems.push(
+      'FLOE_INSPECTION_THREAD=on keeps events in memory only, for now: it cannot be used with --storage postgres',
+    )
   return {
     redirects: parseRedirects(flags, env, problems),
     collectorPaths: parseCollectorPaths(flags, env, problems),
@@ -258,6 +271,7 @@ export function parseInspection(
       flags.specViolationsBad === true ||
       specViolationsRaw === 'on' ||
       specViolationsRaw === 'true',
+    thread,
     scripts: {
       timeoutMs: boundedInteger(pick, 'FLOE_SCRIPT_TIMEOUT_MS', 100, 1, 10_000, problems),
       memoryMb: boundedInteger(pick, 'FLOE_SCRIPT_MEMORY_MB', 32, 4, 1024, problems),

@@ -42,6 +42,8 @@ export interface Registry {
     peek(key: SchemaKey): Schema | null | undefined
     /** Until when (epoch ms) the kept answer for `key` is kept (for a copy kept in another thread). */
     keptUntil(key: SchemaKey): number | undefined
+    /** Calls `listener` whenever a deployment here forgets every kept answer; returns its removal. */
+    onForgotten(listener: () => void): () => void
   }
 }
 
@@ -96,6 +98,7 @@ export function createRegistry(deps: {
     ttlMs: DEPLOYED_SCHEMA_TTL_MS,
     now: deps.now,
   })
+  const forgottenListeners = new Set<() => void>()
   const service = createRegistryService({
     db: deps.db,
     checkDocument: deps.checkDocument,
@@ -106,7 +109,10 @@ export function createRegistry(deps: {
     clock: deps.clock,
     background: deps.background,
     versionCacheTtlMs: DEPLOYED_SCHEMA_TTL_MS,
-    onDeployed: () => published.invalidate(),
+    onDeployed: () => {
+      published.invalidate()
+      for (const listener of forgottenListeners) listener()
+    },
   })
   return {
     service,
@@ -122,6 +128,10 @@ export function createRegistry(deps: {
       lookup: (key) => published.lookup(key),
       peek: (key) => published.peek(key),
       keptUntil: (key) => published.keptUntil(key),
+      onForgotten(listener) {
+        forgottenListeners.add(listener)
+        return () => forgottenListeners.delete(listener)
+      },
     },
   }
 }

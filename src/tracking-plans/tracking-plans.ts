@@ -34,6 +34,8 @@ export interface TrackingPlans {
   readonly revision: () => number
   /** Called by the routes after each successful write. */
   readonly noteWrite: () => void
+  /** Calls `listener` after each write noted; returns its removal. */
+  readonly onWrite: (listener: () => void) => () => void
   /** The sources specifications may name: the registry's data structures, and public schemas. */
   readonly sources: SourceCatalog
 }
@@ -69,6 +71,7 @@ export function createTrackingPlans(deps: {
     designSchema: deps.designSchema,
   })
   let revision = 0
+  const writeListeners = new Set<() => void>()
   return {
     scenarios,
     dataProducts,
@@ -77,6 +80,11 @@ export function createTrackingPlans(deps: {
     revision: () => revision,
     noteWrite: () => {
       revision += 1
+      for (const listener of writeListeners) listener()
+    },
+    onWrite: (listener) => {
+      writeListeners.add(listener)
+      return () => writeListeners.delete(listener)
     },
     eventSpecs: createEventSpecs({ store: scenariosStore, catalog, scenarios }),
     eventSpecWrites: createEventSpecWrites({ store: scenariosStore, catalog, scenarios }),

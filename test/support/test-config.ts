@@ -79,6 +79,11 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
       // (its own and loopback origins only) is tested on its own.
       apiOrigins: { any: true, origins: [] },
       specViolationsBad: false,
+      // FLOE_TEST_INSPECTION_THREAD=on runs the tests with event inspection in its own thread
+      // (which keeps events in memory only).
+      thread:
+        process.env.FLOE_TEST_INSPECTION_THREAD === 'on' &&
+        (overrides.inspection?.storage?.kind ?? 'memory') === 'memory',
       scripts: { timeoutMs: 100, memoryMb: 32 },
       sqlEnrichmentTimeoutMs: 5000,
       currencyRatesUrl: 'http://127.0.0.1:9/',

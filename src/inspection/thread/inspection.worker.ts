@@ -9,12 +9,13 @@ import { sendArrivals } from './arrivals-bridge.js'
 import { hostEventStore } from './event-store-host.js'
 import { receiveHandOver } from './hand-over.js'
 import { bridgedRegistrySchemas } from './registry-schemas-bridge.js'
+import { bridgedSpecifications } from './specifications-bridge.js'
 
 /**
  * The inspection thread (docs/inspection-thread.md): event inspection opened here, with the
  * registry's schemas asked of the main thread, the collector's work received from it, and the
- * store served to it. In progress: events are kept in memory only, and neither event
- * specifications nor the worker pools of the main thread are reached from here yet.
+ * store served to it, the event specifications read from it. In progress: events are kept in
+ * memory only, and the worker pools of the main thread are not reached from here yet.
  */
 
 /** What the main thread starts the inspection thread with. */
@@ -22,12 +23,15 @@ export interface InspectionThreadData {
   readonly config: InspectionConfig
   readonly log: LogChoice & { readonly level: string }
   readonly processor: { readonly artifact: string; readonly version: string }
+  /** Whether events are checked against the inspected organization's event specifications. */
+  readonly specifications: { readonly sharedWithOtherInstances: boolean } | null
   /** One channel per protocol. */
   readonly ports: {
     readonly store: MessagePort
     readonly schemas: MessagePort
     readonly work: MessagePort
     readonly arrivals: MessagePort
+    readonly specifications: MessagePort
   }
 }
 
@@ -43,8 +47,13 @@ const control = parentPort as NonNullable<typeof parentPort>
 try {
   const log = pino({ level: data.log.level }, await logStreamOf(data.log))
   const schemas = bridgedRegistrySchemas(data.ports.schemas, Date.now)
+  const specifications =
+    data.specifications === null
+      ? null
+      : bridgedSpecifications(data.ports.specifications, data.specifications)
   const inspection = await openInspection(data.config, {
     registrySchemas: schemas,
+    ...(specifications === null ? {} : { specifications }),
     now: Date.now,
     log,
     stdout: process.stdout,
@@ -73,6 +82,7 @@ try {
       await inspection.close()
       await host.stop()
       schemas.stop()
+      specifications?.stop()
       flushLogs()
       control.postMessage({ kind: 'closed' } satisfies InspectionThreadMessage)
       for (const port of Object.values(data.ports)) port.close()

@@ -10,18 +10,19 @@ import type { Inspection } from '../inspection-context.js'
 import type { InspectionService } from '../inspection.service.js'
 import { indexSpecifications } from '../pipeline/steps/check-event-specification.js'
 import { buildResolver } from '../resolver/build-resolver.js'
+import { cachedSpecificationIndex, type SpecificationSource } from '../specification-index.js'
 import { receiveArrivals } from './arrivals-bridge.js'
 import { HandOver } from './hand-over.js'
 import type { InspectionThreadData, InspectionThreadMessage } from './inspection.worker.js'
 import { serveRegistrySchemas, type ServedSchemas } from './registry-schemas-bridge.js'
+import { serveSpecifications } from './specifications-bridge.js'
 import { EventStoreThreadGoneError, ThreadedEventStore } from './threaded-event-store.js'
 
 /**
  * Event inspection in a thread of its own (docs/inspection-thread.md), as the main thread sees it:
  * the same `Inspection` as `openInspection` gives, its collector reading each request for its answer
  * and handing the rest over, its store read across the threads. In progress, and not used by the
- * server yet: events are kept in memory only, and events are not checked against event
- * specifications.
+ * server by default (FLOE_INSPECTION_THREAD=on chooses it): events are kept in memory only.
  */
 
 /** Collector requests handed over and not yet processed past which answers wait (as in process). */
@@ -32,12 +33,16 @@ const workerFile = () => path.join(BUILD_DIR, 'inspection', 'thread', 'inspectio
 export interface ThreadedInspection extends Inspection {
   /** Tells the thread to forget the registry's schemas it keeps (call it on every deployment). */
   forgetSchemas(): void
+  /** Tells the thread the tracking plans changed (call it after each write to them). */
+  specificationsChanged(): void
 }
 
 export async function openThreadedInspection(
   config: InspectionConfig,
   deps: {
     readonly registrySchemas: ServedSchemas
+    /** The inspected organization's event specifications; events are not checked without them. */
+    readonly specifications?: SpecificationSource
     readonly now: () => number
     readonly log: FastifyBaseLogger
     readonly logChoice: LogChoice
@@ -51,16 +56,22 @@ export async function openThreadedInspection(
     schemas: new MessageChannel(),
     work: new MessageChannel(),
     arrivals: new MessageChannel(),
+    specifications: new MessageChannel(),
   }
   const data: InspectionThreadData = {
     config,
     log: { ...deps.logChoice, level: deps.log.level },
     processor: deps.processor,
+    specifications:
+      deps.specifications === undefined
+        ? null
+        : { sharedWithOtherInstances: deps.specifications.sharedWithOtherInstances ?? false },
     ports: {
       store: channels.store.port2,
       schemas: channels.schemas.port2,
       work: channels.work.port2,
       arrivals: channels.arrivals.port2,
+      specifications: channels.specifications.port2,
     },
   }
   const worker = new Worker(workerFile(), {
@@ -68,6 +79,16 @@ export async function openThreadedInspection(
     transferList: Object.values(data.ports),
   })
   const served = serveRegistrySchemas(deps.registrySchemas, channels.schemas.port1, deps.now)
+  const specifications =
+    deps.specifications === undefined
+      ? null
+      : {
+          served: serveSpecifications(deps.specifications, channels.specifications.port1),
+          // The coverage API's index, read on this thread as the inspection thread reads its own.
+          index: cachedSpecificationIndex(deps.specifications, deps.now, (error) =>
+            deps.log.warn({ err: error }, 'reading the event specifications failed'),
+          ),
+        }
   const started = await new Promise<InspectionThreadMessage>((resolve, reject) => {
     worker.once('message', resolve)
     worker.once('error', reject)
@@ -119,7 +140,8 @@ export async function openThreadedInspection(
     processWork: (work: CollectorWork) => handOver.hand(work),
     settled: () => handOver.settled(),
     resolveSchema: (key) => resolver.resolve(key),
-    specificationIndex: async () => indexSpecifications([]),
+    specificationIndex: async () =>
+      specifications === null ? indexSpecifications([]) : specifications.index.current(),
     subscribe: (listener) => arrivals.subscribe(listener),
     async reset() {
       await store.reset()
@@ -139,6 +161,7 @@ export async function openThreadedInspection(
     service,
     publicSchema: (key) => resolver.resolveOutsideRegistry(key),
     forgetSchemas: () => served.forget(),
+    specificationsChanged: () => specifications?.served.changed(),
     async close() {
       await handOver.settled()
       closing = true
@@ -152,6 +175,7 @@ export async function openThreadedInspection(
       await closed
       await worker.terminate()
       served.stop()
+      specifications?.served.stop()
       arrivals.stop()
       for (const channel of Object.values(channels)) channel.port1.close()
     },
