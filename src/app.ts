@@ -285,6 +285,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       sharedWithOtherInstances: store.kind !== 'pglite',
     }
     const processor = { artifact: 'floe', version: packageVersion() }
+    const stdout = deps.stdout ?? process.stdout
     const threaded = config.inspection.thread
       ? await openThreadedInspection(config.inspection, {
           registrySchemas: registry.published,
@@ -293,6 +294,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
           log: http.log,
           logChoice: logChoice(config),
           processor,
+          stdout,
         })
       : null
     // The inspection thread keeps its own copies: it is told when they change.
@@ -309,7 +311,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
         eventsDatabase,
         now: nowMillis,
         log: http.log,
-        stdout: deps.stdout ?? process.stdout,
+        stdout,
         processor,
         offloadJsonPaths: pooledJsonPaths(costlyWork),
         offloadValidation: pooledValidation(costlyWork),

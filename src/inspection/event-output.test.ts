@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { PassThrough } from 'node:stream'
+import { PassThrough, Writable } from 'node:stream'
 import { describe, expect, it, vi } from 'vitest'
 import { aGoodEvent } from '../../test/support/event-store.contract.js'
 import { countTurns } from '../../test/support/event-loop-watch.js'
@@ -38,7 +38,7 @@ describe('forwarding to a destination that does not keep up', () => {
       const batchBytes = Buffer.byteLength(line.trimEnd())
       const output = createEventOutput({
         format: 'json',
-        stream: new PassThrough(),
+        stream: new Writable({ write: (_chunk, _encoding, done) => done() }),
         destination: url,
         onError: (error) => errors.push(String(error)),
         forwardingBytes: 3 * batchBytes,

@@ -58,7 +58,13 @@ export function createEventOutput(options: {
 
   async function print(events: readonly GoodEvent[]): Promise<void> {
     const lines = await mapBetweenTurns(events, render)
-    options.stream.write(`${lines.join('\n')}\n`)
+    // Done once written (at once for a file or pipe on Linux; once the main thread has written it
+    // when printed from the inspection thread), so that a reader who waited finds the lines.
+    await new Promise<void>((resolve, reject) =>
+      options.stream.write(`${lines.join('\n')}\n`, (error) =>
+        error === null || error === undefined ? resolve() : reject(error),
+      ),
+    )
     const destination = options.destination
     if (destination === null) return
     const body = Buffer.from(lines.join('\n'), 'utf8')

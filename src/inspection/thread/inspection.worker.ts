@@ -4,10 +4,12 @@ import { pino } from 'pino'
 import type { InspectionConfig } from '../../config/index.js'
 import { flushLogs, logStreamOf, type LogChoice } from '../../http/index.js'
 import type { CollectorWork } from '../collector/collector-work.js'
+import { ConfigError } from '../../config/index.js'
 import { openInspection } from '../inspection-context.js'
 import { sendArrivals } from './arrivals-bridge.js'
 import { hostEventStore } from './event-store-host.js'
 import { receiveHandOver } from './hand-over.js'
+import { bridgedOutput } from './output-bridge.js'
 import { bridgedRegistrySchemas } from './registry-schemas-bridge.js'
 import { bridgedSpecifications } from './specifications-bridge.js'
 
@@ -32,13 +34,19 @@ export interface InspectionThreadData {
     readonly work: MessagePort
     readonly arrivals: MessagePort
     readonly specifications: MessagePort
+    readonly output: MessagePort
   }
 }
 
 /** What the inspection thread tells the main thread on its own channel. */
 export type InspectionThreadMessage =
   | { readonly kind: 'ready' }
-  | { readonly kind: 'failed'; readonly message: string }
+  | {
+      readonly kind: 'failed'
+      readonly message: string
+      /** A configuration's problems, when that is what failed. */
+      readonly problems: readonly string[] | null
+    }
   | { readonly kind: 'closed' }
 
 const data = workerData as InspectionThreadData
@@ -51,12 +59,13 @@ try {
     data.specifications === null
       ? null
       : bridgedSpecifications(data.ports.specifications, data.specifications)
+  const output = bridgedOutput(data.ports.output)
   const inspection = await openInspection(data.config, {
     registrySchemas: schemas,
     ...(specifications === null ? {} : { specifications }),
     now: Date.now,
     log,
-    stdout: process.stdout,
+    stdout: output,
     processor: data.processor,
   })
   const { service } = inspection
@@ -83,6 +92,7 @@ try {
       await host.stop()
       schemas.stop()
       specifications?.stop()
+      output.stop()
       flushLogs()
       control.postMessage({ kind: 'closed' } satisfies InspectionThreadMessage)
       for (const port of Object.values(data.ports)) port.close()
@@ -94,5 +104,6 @@ try {
   control.postMessage({
     kind: 'failed',
     message: error instanceof Error ? error.message : String(error),
+    problems: error instanceof ConfigError ? error.problems : null,
   } satisfies InspectionThreadMessage)
 }

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testConfig } from '../../../test/support/test-config.js'
@@ -67,6 +68,7 @@ describe('event inspection in a thread of its own', () => {
       log: pino({ level: 'silent' }),
       logChoice: { fd: 2, pretty: false, colorize: false },
       processor: { artifact: 'floe', version: 'test' },
+      stdout: new Writable({ write: (_chunk, _encoding, done) => done() }),
     })
   })
   afterAll(async () => inspection?.close())

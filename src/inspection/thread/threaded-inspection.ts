@@ -1,7 +1,8 @@
 import path from 'node:path'
 import { MessageChannel, Worker } from 'node:worker_threads'
+import type { Writable } from 'node:stream'
 import type { FastifyBaseLogger } from 'fastify'
-import type { InspectionConfig } from '../../config/index.js'
+import { ConfigError, type InspectionConfig } from '../../config/index.js'
 import { BODY_LIMITS, type LogChoice } from '../../http/index.js'
 import { BUILD_DIR } from '../../package-root.js'
 import type { CollectorRequest } from '../collector/collector-request.js'
@@ -14,6 +15,7 @@ import { cachedSpecificationIndex, type SpecificationSource } from '../specifica
 import { receiveArrivals } from './arrivals-bridge.js'
 import { HandOver } from './hand-over.js'
 import type { InspectionThreadData, InspectionThreadMessage } from './inspection.worker.js'
+import { serveOutput } from './output-bridge.js'
 import { serveRegistrySchemas, type ServedSchemas } from './registry-schemas-bridge.js'
 import { serveSpecifications } from './specifications-bridge.js'
 import { EventStoreThreadGoneError, ThreadedEventStore } from './threaded-event-store.js'
@@ -47,6 +49,8 @@ export async function openThreadedInspection(
     readonly log: FastifyBaseLogger
     readonly logChoice: LogChoice
     readonly processor: { readonly artifact: string; readonly version: string }
+    /** Where `--output-tsv`/`--output-json` print. */
+    readonly stdout: Writable
   },
 ): Promise<ThreadedInspection> {
   if (config.storage.kind !== 'memory')
@@ -57,6 +61,7 @@ export async function openThreadedInspection(
     work: new MessageChannel(),
     arrivals: new MessageChannel(),
     specifications: new MessageChannel(),
+    output: new MessageChannel(),
   }
   const data: InspectionThreadData = {
     config,
@@ -72,12 +77,14 @@ export async function openThreadedInspection(
       work: channels.work.port2,
       arrivals: channels.arrivals.port2,
       specifications: channels.specifications.port2,
+      output: channels.output.port2,
     },
   }
   const worker = new Worker(workerFile(), {
     workerData: data,
     transferList: Object.values(data.ports),
   })
+  const stopOutput = serveOutput(deps.stdout, channels.output.port1)
   const served = serveRegistrySchemas(deps.registrySchemas, channels.schemas.port1, deps.now)
   const specifications =
     deps.specifications === undefined
@@ -96,6 +103,12 @@ export async function openThreadedInspection(
   }).finally(() => worker.removeAllListeners())
   if (started.kind !== 'ready') {
     await worker.terminate()
+    stopOutput()
+    served.stop()
+    specifications?.served.stop()
+    for (const channel of Object.values(channels)) channel.port1.close()
+    if (started.kind === 'failed' && started.problems !== null)
+      throw new ConfigError(started.problems)
     throw new Error(`the inspection thread did not start: ${JSON.stringify(started)}`)
   }
   const store = await ThreadedEventStore.open(channels.store.port1)
@@ -176,6 +189,7 @@ export async function openThreadedInspection(
       await worker.terminate()
       served.stop()
       specifications?.served.stop()
+      stopOutput()
       arrivals.stop()
       for (const channel of Object.values(channels)) channel.port1.close()
     },
