@@ -316,15 +316,6 @@ describe('loadConfig', () => {
     expect(problems({}, { FLOE_REDIRECTS: 'yes' })).toEqual([
       'FLOE_REDIRECTS must be on or off (got "yes")',
     ])
-    // The inspection thread (experimental): off by default, memory storage only.
-    expect(loadConfig({}, {}).inspection.thread).toBe(false)
-    expect(loadConfig({}, { FLOE_INSPECTION_THREAD: 'on' }).inspection.thread).toBe(true)
-    expect(problems({}, { FLOE_INSPECTION_THREAD: 'both' })).toEqual([
-      'FLOE_INSPECTION_THREAD must be on or off (got "both")',
-    ])
-    expect(problems({ storage: 'postgres' }, { FLOE_INSPECTION_THREAD: 'on' })).toEqual([
-      'FLOE_INSPECTION_THREAD=on keeps events in memory only, for now: it cannot be used with --storage postgres',
-    ])
     // Custom collector paths, as the collector's paths setting.
     expect(
       loadConfig(
