@@ -3,7 +3,8 @@
 // same one (a restart); then its resident memory once idle. Baseline, in the same run and
 // alternately: the bare Fastify server of bench/baseline-server.mjs, started and measured the same way.
 // Each figure is the median of --rounds rounds (default 5), with the spread (min–max).
-// Usage: node bench/startup.mjs [--rounds 5]
+// --thread: event inspection in a thread of its own (FLOE_INSPECTION_THREAD=on, experimental).
+// Usage: node bench/startup.mjs [--rounds 5] [--thread]
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,6 +13,8 @@ import { median, option } from './support/load.mjs'
 import { cpuMillis, freePort, residentMb, serverNodeFlags } from './support/processes.mjs'
 
 const ROUNDS = option('rounds', 5)
+const THREAD = process.argv.includes('--thread')
+const floeEnv = THREAD ? { FLOE_INSPECTION_THREAD: 'on' } : {}
 const MAIN = new URL('../dist/floe.mjs', import.meta.url).pathname
 const BASELINE = new URL('./baseline-server.mjs', import.meta.url).pathname
 
@@ -75,8 +78,8 @@ for (let round = 0; round < ROUNDS; round++) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'floe-bench-startup-'))
   try {
     runs.baseline.push(await measure([BASELINE, '--log-level', 'warn'], {}))
-    runs.first.push(await measure(floeArgs, { FLOE_DATA_DIR: dataDir }))
-    runs.restart.push(await measure(floeArgs, { FLOE_DATA_DIR: dataDir }))
+    runs.first.push(await measure(floeArgs, { ...floeEnv, FLOE_DATA_DIR: dataDir }))
+    runs.restart.push(await measure(floeArgs, { ...floeEnv, FLOE_DATA_DIR: dataDir }))
   } finally {
     rmSync(dataDir, { recursive: true, force: true })
   }
@@ -92,6 +95,7 @@ console.log(
   JSON.stringify({
     scenario: 'startup',
     rounds: ROUNDS,
+    thread: THREAD,
     firstStartMs: of(runs.first, 'ms'),
     restartMs: of(runs.restart, 'ms'),
     firstStartIdleRssMb: of(runs.first, 'rssMb'),

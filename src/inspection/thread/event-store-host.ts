@@ -1,4 +1,3 @@
-import type { JsonText } from '../api/json-array.js'
 import type { BadEvent } from '../pipeline/bad-rows.js'
 import type { GoodEvent } from '../pipeline/enrich-event.js'
 import type { EventStore } from '../store/event-store.js'
@@ -7,9 +6,10 @@ import {
   fromWireGood,
   toWireBad,
   toWireGood,
-  toWireJsonText,
+  toWireJsonPage,
   type CursorOpening,
   type MessageEnd,
+  type ReadPage,
   type StoreReply,
   type StoreRequest,
   type WireGood,
@@ -22,7 +22,10 @@ import {
  */
 export const MAX_OPEN_CURSORS = 256
 
-type WirePage = readonly (WireGood | WireJsonText)[]
+type WirePage = {
+  readonly items: readonly (WireGood | WireJsonText)[]
+  readonly packed: ArrayBuffer | null
+}
 
 /** A store served to another thread. */
 export interface EventStoreHost {
@@ -37,19 +40,17 @@ async function* wirePages(store: EventStore, opening: CursorOpening): AsyncGener
   switch (opening.kind) {
     case 'scan':
       for await (const page of store.scan(opening.scope))
-        yield page.map((event: GoodEvent) => toWireGood(event))
+        yield { items: page.map((event: GoodEvent) => toWireGood(event)), packed: null }
       return
     case 'scanBad':
       for await (const page of store.scanBad())
-        yield page.map((event: BadEvent) => toWireBad(event))
+        yield { items: page.map((event: BadEvent) => toWireBad(event)), packed: null }
       return
     case 'goodJsonPages':
-      for await (const page of store.goodJsonPages(opening.filter))
-        yield page.map((text: JsonText) => toWireJsonText(text))
+      for await (const page of store.goodJsonPages(opening.filter)) yield toWireJsonPage(page)
       return
     case 'badJsonPages':
-      for await (const page of store.badJsonPages(opening.filter))
-        yield page.map((text: JsonText) => toWireJsonText(text))
+      for await (const page of store.badJsonPages(opening.filter)) yield toWireJsonPage(page)
       return
   }
 }
@@ -60,8 +61,21 @@ async function* wirePages(store: EventStore, opening: CursorOpening): AsyncGener
  * how many reads are open, and the function that stops serving (open reads are closed).
  */
 export function hostEventStore(store: EventStore, end: MessageEnd): EventStoreHost {
-  const cursors = new Map<number, AsyncGenerator<WirePage>>()
+  /** Each open read: its pages, and the next one, read ahead (not done, or it would be closed). */
+  const cursors = new Map<number, { readonly pages: AsyncGenerator<WirePage>; ahead: WirePage }>()
   let nextCursor = 1
+
+  /** A page read, and the one after it read ahead: the read is kept open only if there is one. */
+  async function pageAndAhead(
+    id: number,
+    pages: AsyncGenerator<WirePage>,
+    page: WirePage,
+  ): Promise<ReadPage> {
+    const ahead = await pages.next()
+    if (ahead.done === true) cursors.delete(id)
+    else cursors.set(id, { pages, ahead: ahead.value })
+    return { page: page.items, packed: page.packed, more: ahead.done !== true }
+  }
 
   async function answer(request: StoreRequest): Promise<unknown> {
     switch (request.op) {
@@ -88,26 +102,30 @@ export function hostEventStore(store: EventStore, end: MessageEnd): EventStoreHo
         return null
       case 'open': {
         const id = nextCursor++
-        cursors.set(id, wirePages(store, request.cursor))
+        const pages = wirePages(store, request.cursor)
+        const first = await pages.next()
+        if (first.done === true) return { cursor: id, page: null, packed: null, more: false }
+        const read = await pageAndAhead(id, pages, first.value)
         if (cursors.size > MAX_OPEN_CURSORS) {
-          const [oldest, pages] = cursors.entries().next().value as [number, AsyncGenerator]
+          const [oldest, { pages: oldestPages }] = cursors.entries().next().value as [
+            number,
+            { pages: AsyncGenerator },
+          ]
           cursors.delete(oldest)
-          await pages.return(undefined)
+          await oldestPages.return(undefined)
         }
-        return id
+        return { ...read, cursor: id }
       }
       case 'next': {
-        const pages = cursors.get(request.cursor)
-        if (pages === undefined)
+        const read = cursors.get(request.cursor)
+        if (read === undefined)
           throw new Error(`read ${request.cursor} is closed (more than ${MAX_OPEN_CURSORS} open)`)
-        const page = await pages.next()
-        if (page.done === true) cursors.delete(request.cursor)
-        return page.done === true ? null : page.value
+        return pageAndAhead(request.cursor, read.pages, read.ahead)
       }
       case 'close': {
-        const pages = cursors.get(request.cursor)
+        const read = cursors.get(request.cursor)
         cursors.delete(request.cursor)
-        await pages?.return(undefined)
+        await read?.pages.return(undefined)
         return null
       }
     }
@@ -125,7 +143,9 @@ export function hostEventStore(store: EventStore, end: MessageEnd): EventStoreHo
         const { message, name } = error instanceof Error ? error : new Error(String(error))
         reply = { id: request.id, ok: false, error: { message, name } }
       }
-      end.postMessage(reply)
+      // A page of JSON texts packed in a buffer of its own goes with it, not copied.
+      const packed = reply.ok ? (reply.value as Partial<ReadPage> | null)?.packed : undefined
+      end.postMessage(reply, packed instanceof ArrayBuffer ? [packed] : [])
     })
   }
   end.on('message', listener)
@@ -134,7 +154,7 @@ export function hostEventStore(store: EventStore, end: MessageEnd): EventStoreHo
     async stop() {
       end.off('message', listener)
       await queue
-      for (const pages of cursors.values()) await pages.return(undefined)
+      for (const { pages } of cursors.values()) await pages.return(undefined)
       cursors.clear()
     },
   }

@@ -48,6 +48,34 @@ export function toWireJsonText(text: JsonText): WireJsonText {
   return { bytes: text, commaLed: false }
 }
 
+/**
+ * A page of JSON texts as it crosses: each text's bytes copied into one buffer of the page's own,
+ * which is transferred rather than cloned. The store's texts are views of its large blocks, and a
+ * clone of a view copies the whole block it views.
+ */
+export function toWireJsonPage(texts: readonly JsonText[]): {
+  readonly items: readonly WireJsonText[]
+  readonly packed: ArrayBuffer | null
+} {
+  let total = 0
+  for (const text of texts) if (typeof text !== 'string') total += bytesOf(text).byteLength
+  if (total === 0) return { items: texts.map(toWireJsonText), packed: null }
+  const packed = Buffer.allocUnsafeSlow(total)
+  let offset = 0
+  const items = texts.map((text): WireJsonText => {
+    if (typeof text === 'string') return text
+    const bytes = bytesOf(text)
+    bytes.copy(packed, offset)
+    const view = packed.subarray(offset, offset + bytes.byteLength)
+    offset += bytes.byteLength
+    return { bytes: view, commaLed: text instanceof CommaLedJson }
+  })
+  return { items, packed: packed.buffer as ArrayBuffer }
+}
+
+const bytesOf = (text: Exclude<JsonText, string>): Buffer =>
+  text instanceof CommaLedJson ? text.bytes : text
+
 export function fromWireJsonText(wire: WireJsonText): JsonText {
   if (typeof wire === 'string') return wire
   // The clone arrives as a plain Uint8Array: the same bytes seen as a Buffer, not copied again.
@@ -90,10 +118,22 @@ export interface StoreAnswers {
   readonly findGood: readonly WireGood[]
   readonly findBad: readonly string[]
   readonly reset: null
-  readonly open: number
-  /** The next page (null once the read has no more): wire events or wire texts, by the cursor's kind. */
-  readonly next: readonly (WireGood | WireJsonText)[] | null
+  /** The read's first page, and its cursor when more follow (a read of one page is over at once). */
+  readonly open: ReadPage & { readonly cursor: number }
+  readonly next: ReadPage
   readonly close: null
+}
+
+/**
+ * A page of a read (null when the read has none): wire events or wire texts, by the cursor's kind,
+ * and whether more follow. The store's thread reads one page ahead, so that the last page says it is
+ * the last and its reader need not ask again to learn it.
+ */
+export interface ReadPage {
+  readonly page: readonly (WireGood | WireJsonText)[] | null
+  readonly more: boolean
+  /** The buffer a page of JSON texts is packed in (see toWireJsonPage), transferred with it. */
+  readonly packed: ArrayBuffer | null
 }
 
 /** A reply: the answer, or the error the store threw (its message and name). */
@@ -103,7 +143,7 @@ export type StoreReply =
 
 /** One end of a channel between threads: a worker's `parentPort`, a `Worker`, a `MessagePort`. */
 export interface MessageEnd {
-  postMessage(message: unknown): void
+  postMessage(message: unknown, transfer?: ArrayBuffer[]): void
   on(event: 'message', listener: (message: unknown) => void): unknown
   off(event: 'message', listener: (message: unknown) => void): unknown
 }

@@ -11,6 +11,7 @@ import {
   toWireGood,
   type CursorOpening,
   type MessageEnd,
+  type ReadPage,
   type StoreAnswers,
   type StoreReply,
   type StoreRequest,
@@ -139,26 +140,24 @@ export class ThreadedEventStore implements EventStore {
   }
 
   /**
-   * A read of pages in the other thread, opened when first read: each page is asked for when it is
-   * read, and a read left before its end is closed there.
+   * A read of pages in the other thread, opened when first read: its first page comes with the
+   * opening, each next one is asked for when it is read (the other thread reads one ahead, so that
+   * the last says it is), and a read left before its end is closed there.
    */
   private async *pages<T extends GoodEvent | BadEvent | JsonText>(
     opening: CursorOpening,
     fromWire: (item: WireGood | WireJsonText) => T,
   ): AsyncGenerator<readonly T[]> {
-    const cursor = await this.ask({ op: 'open', cursor: opening })
-    let finished = false
+    const opened = await this.ask({ op: 'open', cursor: opening })
+    let read: ReadPage = opened
     try {
       for (;;) {
-        const page = await this.ask({ op: 'next', cursor })
-        if (page === null) {
-          finished = true
-          return
-        }
-        yield page.map(fromWire)
+        if (read.page !== null) yield read.page.map(fromWire)
+        if (!read.more) return
+        read = await this.ask({ op: 'next', cursor: opened.cursor })
       }
     } finally {
-      if (!finished && this.gone === null) await this.ask({ op: 'close', cursor })
+      if (read.more && this.gone === null) await this.ask({ op: 'close', cursor: opened.cursor })
     }
   }
 }
