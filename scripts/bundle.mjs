@@ -91,3 +91,16 @@ await build({
   outdir: new URL('../dist', import.meta.url).pathname,
   outExtension: { '.js': '.mjs' },
 })
+
+// The inspection thread (FLOE_INSPECTION_THREAD=on, docs/inspection-thread.md), one file too, for the
+// same reason: the thread starts while the server does.
+await build({
+  ...common,
+  entryPoints: {
+    'inspection.worker': new URL('../dist/inspection/thread/inspection.worker.js', import.meta.url)
+      .pathname,
+  },
+  outdir: new URL('../dist', import.meta.url).pathname,
+  outExtension: { '.js': '.mjs' },
+  external,
+})

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { MessageChannel, Worker } from 'node:worker_threads'
 import type { Writable } from 'node:stream'
@@ -30,7 +31,13 @@ import { EventStoreThreadGoneError, ThreadedEventStore } from './threaded-event-
 /** Collector requests handed over and not yet processed past which answers wait (as in process). */
 const MAX_PENDING_REQUESTS = 1000
 
-const workerFile = () => path.join(BUILD_DIR, 'inspection', 'thread', 'inspection.worker.js')
+/** The thread's code: bundled into one file by `npm run build` (tsc's output alone serves as well). */
+const workerFile = () => {
+  const bundled = path.join(BUILD_DIR, 'inspection.worker.mjs')
+  return existsSync(bundled)
+    ? bundled
+    : path.join(BUILD_DIR, 'inspection', 'thread', 'inspection.worker.js')
+}
 
 export interface ThreadedInspection extends Inspection {
   /** Tells the thread to forget the registry's schemas it keeps (call it on every deployment). */
