@@ -12,6 +12,7 @@ import Fastify from 'fastify'
 import { createApp } from '../dist/app.js'
 import { loadConfig } from '../dist/config/config.js'
 import { MemoryEventStore } from '../dist/inspection/store/memory-event-store.js'
+import { AnswerRememberingStore } from '../dist/inspection/thread/remembered-answers.js'
 
 const option = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`)
@@ -33,6 +34,15 @@ const SCATTERED = process.argv.includes('--scattered')
  * no heap per event: the events are in the other thread's heap).
  */
 const THREAD = process.argv.includes('--thread')
+/**
+ * With --unremembered (and --thread), the main thread remembers no answer of the inspection
+ * thread's: each read crosses to the thread and back, as when the store changes between two reads.
+ */
+const UNREMEMBERED = process.argv.includes('--unremembered')
+if (UNREMEMBERED)
+  AnswerRememberingStore.prototype.remembering = function (_key, ask) {
+    return ask()
+  }
 const BATCH = 100
 /** One event in ten is a link click: the filtered schema. */
 const LINK_CLICK = 'iglu:com.snowplowanalytics.snowplow/link_click/jsonschema/1-0-1'
@@ -216,6 +226,7 @@ console.log(
     limit: LIMIT,
     events: EVENTS,
     scattered: SCATTERED,
+    unremembered: UNREMEMBERED,
     thread: THREAD,
     stored: counts.good,
     bytesPerEvent: THREAD ? null : (after - before) / EVENTS,

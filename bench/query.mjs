@@ -3,7 +3,7 @@
 // (filter the whole list by schema, take 100) served by a bare Fastify route; the same comparison
 // in-process (the store's lookup against the scan); and the heap the stored events take, per event.
 // The floor (the same answer pre-serialized by a bare route) bounds the ratio any server could reach.
-// Usage: node bench/query.mjs [--events 100000] [--duration 10] [--rounds 5] [--connections 1] [--scattered] [--thread] [--warmup 1]
+// Usage: node bench/query.mjs [--events 100000] [--duration 10] [--rounds 5] [--connections 1] [--scattered] [--thread [--unremembered]] [--warmup 1]
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { interleave, option } from './support/load.mjs'
@@ -25,6 +25,7 @@ const harness = spawn(
     String(EVENTS),
     ...(process.argv.includes('--scattered') ? ['--scattered'] : []),
     ...(process.argv.includes('--thread') ? ['--thread'] : []),
+    ...(process.argv.includes('--unremembered') ? ['--unremembered'] : []),
   ],
   { stdio: ['ignore', 'pipe', 'inherit'], env: process.env },
 )
@@ -68,6 +69,8 @@ try {
       scattered: ready.scattered,
       // Event inspection in a thread of its own: no scan baseline (it reads no events), floors only.
       thread: ready.thread,
+      // With --thread: every answer asked of the inspection thread, none remembered.
+      unremembered: ready.unremembered,
       stored: ready.stored,
       limit: ready.limit,
       connections: CONNECTIONS,

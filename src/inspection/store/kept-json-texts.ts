@@ -2,6 +2,13 @@ import { CommaLedJson } from '../api/json-array.js'
 
 /** Where kept texts are written, one after another: a text longer than a quarter of it gets its own. */
 const BLOCK_BYTES = 1024 * 1024
+
+/**
+ * A block of shared memory: a page of texts read from it crosses to another thread (the inspection
+ * thread's answers) as views, not copies. A block's written bytes are never written again (a new
+ * block is begun instead), so a view stays true for as long as it is held.
+ */
+const newBlock = (): Buffer => Buffer.from(new SharedArrayBuffer(BLOCK_BYTES))
 /** An answer asked twice in a row that comes out in more runs than this is laid out again. */
 const RUNS_LAID_OUT_AGAIN = 8
 
@@ -27,7 +34,8 @@ export interface KeptJsonTextsLimits {
  * asked in turn are left as they are, so that they do not copy each other's texts back and forth.
  *
  * Bounded: past `limits`, every kept text is forgotten at once and keeping starts again in a new
- * block (an answer being sent keeps the blocks it reads until it is written).
+ * block (an answer being sent keeps the blocks it reads until it is written). The blocks are shared
+ * memory (see `newBlock`).
  */
 export class KeptJsonTexts {
   /** The slot of each kept item's text, by the item's key. */
@@ -37,7 +45,7 @@ export class KeptJsonTexts {
   private readonly starts: Int32Array
   private readonly ends: Int32Array
   private heldBytes = 0
-  private block = Buffer.alloc(0)
+  private block: Buffer = Buffer.alloc(0)
   private used = 0
   /** What the last answer of many runs asked for (its keys' count, ends and sum), or ''. */
   private lastScattered = ''
@@ -109,7 +117,7 @@ export class KeptJsonTexts {
       const size = (this.ends[slot] ?? 0) - start
       if (size > BLOCK_BYTES / 4) continue
       if (this.used + size > this.block.length) {
-        this.block = Buffer.allocUnsafeSlow(BLOCK_BYTES)
+        this.block = newBlock()
         this.used = 0
       }
       memory.copy(this.block, this.used, start, start + size)
@@ -141,7 +149,7 @@ export class KeptJsonTexts {
       this.place(slot, own, 0, own.length)
     } else {
       if (this.used + size > this.block.length) {
-        this.block = Buffer.allocUnsafeSlow(BLOCK_BYTES)
+        this.block = newBlock()
         this.used = 0
       }
       const start = this.used

@@ -34,6 +34,33 @@ describe('a page of JSON texts as it crosses', () => {
     }
   })
 
+  it('sends texts in shared memory as views of it, copying only the others', async () => {
+    const shared = Buffer.from(new SharedArrayBuffer(1024 * 1024))
+    const kept = new CommaLedJson(shared.subarray(100, 100 + shared.write(',{"k":1}', 100)))
+    const own = Buffer.from('{"o":2}')
+    const { items, packed } = toWireJsonPage([kept, own])
+    expect(packed?.byteLength).toBe(own.byteLength)
+
+    const channel = new MessageChannel()
+    try {
+      const received = new Promise<readonly WireJsonText[]>((resolve) =>
+        channel.port2.once('message', resolve),
+      )
+      channel.port1.postMessage(items, packed === null ? [] : [packed])
+      const texts = (await received).map(fromWireJsonText)
+      const keptThere = texts[0] as CommaLedJson
+      expect(keptThere.bytes.toString()).toBe(',{"k":1}')
+      expect((texts[1] as Buffer).toString()).toBe('{"o":2}')
+      // The same memory, not a copy: a byte written here is seen there.
+      expect(keptThere.bytes.buffer).toBeInstanceOf(SharedArrayBuffer)
+      shared[101] = 0x5b // '['
+      expect(keptThere.bytes.toString()).toBe(',["k":1}')
+    } finally {
+      channel.port1.close()
+      channel.port2.close()
+    }
+  })
+
   it('packs nothing for a page of strings only', () => {
     expect(toWireJsonPage(['{"a":1}'])).toEqual({ items: ['{"a":1}'], packed: null })
   })

@@ -49,28 +49,36 @@ export function toWireJsonText(text: JsonText): WireJsonText {
 }
 
 /**
- * A page of JSON texts as it crosses: each text's bytes copied into one buffer of the page's own,
- * which is transferred rather than cloned. The store's texts are views of its large blocks, and a
- * clone of a view copies the whole block it views.
+ * A page of JSON texts as it crosses. Texts in shared memory (the memory store's kept texts) cross
+ * as views of it, not copied. Every other text's bytes are copied into one buffer of the page's
+ * own, which is transferred rather than cloned: the store's other texts are views of larger
+ * buffers, and a clone of a view copies the whole buffer it views.
  */
 export function toWireJsonPage(texts: readonly JsonText[]): {
   readonly items: readonly WireJsonText[]
   readonly packed: ArrayBuffer | null
 } {
   let total = 0
-  for (const text of texts) if (typeof text !== 'string') total += bytesOf(text).byteLength
-  if (total === 0) return { items: texts.map(toWireJsonText), packed: null }
-  const packed = Buffer.allocUnsafeSlow(total)
+  for (const text of texts) if (typeof text !== 'string') total += unsharedBytes(text)
+  const packed = total === 0 ? null : Buffer.allocUnsafeSlow(total)
   let offset = 0
   const items = texts.map((text): WireJsonText => {
     if (typeof text === 'string') return text
     const bytes = bytesOf(text)
+    const commaLed = text instanceof CommaLedJson
+    if (bytes.buffer instanceof SharedArrayBuffer) return { bytes, commaLed }
+    if (packed === null) return { bytes: new Uint8Array(0), commaLed } // an empty text
     bytes.copy(packed, offset)
     const view = packed.subarray(offset, offset + bytes.byteLength)
     offset += bytes.byteLength
-    return { bytes: view, commaLed: text instanceof CommaLedJson }
+    return { bytes: view, commaLed }
   })
-  return { items, packed: packed.buffer as ArrayBuffer }
+  return { items, packed: packed === null ? null : (packed.buffer as ArrayBuffer) }
+}
+
+const unsharedBytes = (text: Exclude<JsonText, string>): number => {
+  const bytes = bytesOf(text)
+  return bytes.buffer instanceof SharedArrayBuffer ? 0 : bytes.byteLength
 }
 
 const bytesOf = (text: Exclude<JsonText, string>): Buffer =>

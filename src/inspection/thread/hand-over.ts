@@ -73,6 +73,11 @@ export class HandOver<T> {
     return new Promise((resolve, reject) => this.waiters.push({ count, resolve, reject }))
   }
 
+  /** Items the other thread has said it processed, in all (it only grows). */
+  get processedSoFar(): number {
+    return this.processed
+  }
+
   /** Items handed over and not yet processed. */
   get pending(): number {
     return this.handed - this.processed

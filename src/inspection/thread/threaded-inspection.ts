@@ -17,6 +17,7 @@ import { receiveArrivals } from './arrivals-bridge.js'
 import { HandOver } from './hand-over.js'
 import type { InspectionThreadData, InspectionThreadMessage } from './inspection.worker.js'
 import { serveOutput } from './output-bridge.js'
+import { AnswerRememberingStore } from './remembered-answers.js'
 import { serveRegistrySchemas, type ServedSchemas } from './registry-schemas-bridge.js'
 import { serveSpecifications } from './specifications-bridge.js'
 import { EventStoreThreadGoneError, ThreadedEventStore } from './threaded-event-store.js'
@@ -118,8 +119,10 @@ export async function openThreadedInspection(
       throw new ConfigError(started.problems)
     throw new Error(`the inspection thread did not start: ${JSON.stringify(started)}`)
   }
-  const store = await ThreadedEventStore.open(channels.store.port1)
+  const threadStore = await ThreadedEventStore.open(channels.store.port1)
   const handOver = new HandOver<CollectorWork>(channels.work.port1, MAX_PENDING_REQUESTS)
+  // Only this server writes the thread's store (kept in its memory): its answers can be remembered.
+  const store = new AnswerRememberingStore(threadStore, () => handOver.processedSoFar)
   const arrivals = receiveArrivals(channels.arrivals.port1, (error) =>
     deps.log.error(
       { err: error },
@@ -130,7 +133,7 @@ export async function openThreadedInspection(
   worker.on('error', (error) => deps.log.error({ err: error }, 'the inspection thread failed'))
   worker.on('exit', (code) => {
     const gone = new EventStoreThreadGoneError(`exit code ${code}`)
-    store.stop(gone)
+    threadStore.stop(gone)
     handOver.stop(gone)
     if (!closing) deps.log.error(`the inspection thread stopped (exit code ${code})`)
   })
