@@ -30,7 +30,7 @@ import {
   INSPECTION_ANSWER_SCHEMAS,
   inspectionRoutes,
   openInspection,
-  openThreadedInspection,
+  startInspectionThread,
   readsRawQuery,
   type Inspection,
 } from './inspection/index.js'
@@ -128,7 +128,20 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
           config.http.tls,
           { maxHeaderBytes: MAX_HEADER_BYTES, graceMs: SHUTDOWN_GRACE_MS },
         )
-  const store = await createDb(config.db)
+  const processor = { artifact: 'floe', version: packageVersion() }
+  // The inspection thread loads its code while the database opens (docs/inspection-thread.md).
+  const inspectionThread = config.inspection.thread
+    ? startInspectionThread(config.inspection, {
+        logChoice: logChoice(config),
+        logLevel: config.log.level,
+        processor,
+        specifications: { sharedWithOtherInstances: config.db.kind !== 'pglite' },
+      })
+    : null
+  const store = await createDb(config.db).catch(async (error: unknown) => {
+    await inspectionThread?.abandon()
+    throw error
+  })
   let inspection: Inspection | null = null
   let eventsDatabase: Store | null = null
   // A server starts its worker processes with itself, so the first costly request pays no start-up.
@@ -284,19 +297,17 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       revision: plans.revision,
       sharedWithOtherInstances: store.kind !== 'pglite',
     }
-    const processor = { artifact: 'floe', version: packageVersion() }
     const stdout = deps.stdout ?? process.stdout
-    const threaded = config.inspection.thread
-      ? await openThreadedInspection(config.inspection, {
-          registrySchemas: registry.published,
-          specifications,
-          now: nowMillis,
-          log: http.log,
-          logChoice: logChoice(config),
-          processor,
-          stdout,
-        })
-      : null
+    const threaded =
+      inspectionThread === null
+        ? null
+        : await inspectionThread.attach({
+            registrySchemas: registry.published,
+            specifications,
+            now: nowMillis,
+            log: http.log,
+            stdout,
+          })
     // The inspection thread keeps its own copies: it is told when they change.
     if (threaded !== null) {
       registry.published.onForgotten(threaded.forgetSchemas)
@@ -374,6 +385,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
       close,
     }
   } catch (error) {
+    if (inspection === null) await inspectionThread?.abandon()
     await inspection?.close()
     await eventsDatabase?.close()
     await store.close()

@@ -29,6 +29,7 @@ const CODE_BY_STATUS: Readonly<Record<number, string>> = {
   406: 'NotAcceptable',
   413: 'PayloadTooLarge',
   415: 'UnsupportedMediaType',
+  503: 'ServiceUnavailable',
 }
 
 /** `/scenario/entities/tracked/0/source` → `entities.tracked[0].source`, below `root` when given. */

@@ -4,7 +4,7 @@ import { allowedValuesIssue, validationIssueText } from '../iglu/index.js'
 import { refuseOtherMethod } from './allowed-methods.js'
 import { errorBodyFor, type ErrorBody } from './error-body.schema.js'
 import { codeForClientStatus, STATUS_BY_DOMAIN_KIND } from './error-status.js'
-import { storeUnavailableAnswer } from './store-unavailable-answer.js'
+import { RETRY_AFTER_SECONDS, storeUnavailableAnswer } from './store-unavailable-answer.js'
 
 /**
  * The request's first problem, as Fastify words one (`querystring/size must match pattern …`), with
@@ -29,6 +29,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof DomainError) {
       const body: ErrorBody = { message: error.message, code: error.code }
       if (error.details !== undefined) body.details = { ...error.details }
+      if (error.kind === 'unavailable') reply.header('retry-after', String(RETRY_AFTER_SECONDS))
       return answer(STATUS_BY_DOMAIN_KIND[error.kind], body)
     }
     const status = 'statusCode' in error ? error.statusCode : undefined

@@ -9,6 +9,7 @@ export const STATUS_BY_DOMAIN_KIND: Readonly<Record<DomainErrorKind, number>> = 
   conflict: 409,
   rejected: 422,
   overloaded: 429,
+  unavailable: 503,
 }
 
 /** Codes for the framework's own client errors (bad JSON, too large, unsupported media type...). */

@@ -1,6 +1,6 @@
 export { type Inspection, inspectionRoutes, openInspection } from './inspection-context.js'
 export type { SpecificationSource } from './specification-index.js'
-export { openThreadedInspection } from './thread/threaded-inspection.js'
+export { openThreadedInspection, startInspectionThread } from './thread/threaded-inspection.js'
 export type {
   OffloadedSelect,
   OffloadedSelection,

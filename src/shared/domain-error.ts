@@ -16,6 +16,8 @@ export type DomainErrorKind =
   | 'rejected'
   /** Too many requests, or no capacity left right now: try again later. */
   | 'overloaded'
+  /** A part of the server is down or starting again: the same request may succeed shortly. */
+  | 'unavailable'
 
 /**
  * Base of every error a bounded context raises on purpose. It carries a stable code, its kind and

@@ -38,10 +38,21 @@ export class AnswerRememberingStore implements EventStore {
   private writes = 0
 
   constructor(
-    private readonly store: EventStore,
-    private readonly processed: () => number,
+    private store: EventStore,
+    private processed: () => number,
     private readonly limits: RememberedAnswersLimits = REMEMBERED_ANSWERS,
   ) {}
+
+  /**
+   * Reads and writes `store` from now on (the thread's store, when a new thread replaced the one
+   * that stopped), its processed requests counted by `processed`; every answer is forgotten.
+   */
+  moveTo(store: EventStore, processed: () => number): void {
+    this.store = store
+    this.processed = processed
+    this.writes++ // no revision of the old store's can be the new one's
+    for (const key of [...this.answers.keys()]) this.forget(key)
+  }
 
   get writesCanFail(): boolean {
     return this.store.writesCanFail
@@ -55,8 +66,19 @@ export class AnswerRememberingStore implements EventStore {
     return `${this.processed()}:${this.writes}`
   }
 
-  /** Counts a write once it is done, or failed: either way the store may have changed. */
-  private written<T>(result: T | Promise<T>): T | Promise<T> {
+  /**
+   * Makes a write, counted as under way while it runs (no answer asked during it is remembered as
+   * before it) and once more when it is done, or failed: either way the store may have changed.
+   */
+  private write<T>(act: () => T | Promise<T>): T | Promise<T> {
+    this.writes++
+    let result: T | Promise<T>
+    try {
+      result = act()
+    } catch (error) {
+      this.writes++
+      throw error
+    }
     if (!(result instanceof Promise)) {
       this.writes++
       return result
@@ -67,17 +89,11 @@ export class AnswerRememberingStore implements EventStore {
   }
 
   keep(batch: EventBatch): void | Promise<void> {
-    this.writes++ // a write under way: no answer asked during it is remembered as before it
-    return this.written(this.store.keep(batch))
+    return this.write(() => this.store.keep(batch))
   }
 
   async reset(): Promise<void> {
-    this.writes++
-    try {
-      await this.store.reset()
-    } finally {
-      this.writes++
-    }
+    await this.write(() => this.store.reset())
   }
 
   counts(): Promise<EventCounts> {

@@ -100,7 +100,7 @@ describe('an event store in another thread', () => {
       const waiting = threaded.findBad()
       await worker.terminate()
       await expect(waiting).rejects.toThrow(EventStoreThreadGoneError)
-      await expect(threaded.findGood()).rejects.toThrow(/thread is gone \(exit code 1\)/)
+      await expect(threaded.findGood()).rejects.toThrow(/thread stopped \(exit code 1\)/)
     } finally {
       await worker.terminate()
     }

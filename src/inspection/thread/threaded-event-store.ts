@@ -1,3 +1,4 @@
+import { DomainError } from '../../shared/index.js'
 import type { BadEventFilter, GoodEventFilter } from '../api/event-filters.js'
 import type { JsonPages, JsonText } from '../api/json-array.js'
 import type { BadEvent } from '../pipeline/bad-rows.js'
@@ -21,11 +22,15 @@ import {
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void }
 
-/** The store's thread is gone, or stopped serving: no request will be answered. */
-export class EventStoreThreadGoneError extends Error {
+/**
+ * The store's thread is gone, or stopped serving: no request to it will be answered. Event
+ * inspection starts a new thread when its own stops (a request then may succeed shortly).
+ */
+export class EventStoreThreadGoneError extends DomainError<'INSPECTION_UNAVAILABLE'> {
+  readonly code = 'INSPECTION_UNAVAILABLE'
+  readonly kind = 'unavailable'
   constructor(why: string) {
-    super(`the event store's thread is gone (${why})`)
-    this.name = 'EventStoreThreadGoneError'
+    super(`Event inspection's thread stopped (${why}); retry shortly`)
   }
 }
 

@@ -109,4 +109,24 @@ describe('event inspection in a thread of its own', () => {
     expect(resets).toBe(1)
     expect(await service.store.counts()).toEqual({ total: 0, good: 0, bad: 0 })
   })
+
+  it('starts a new thread when its own stops: the events kept there are lost, subscribers are told of the new ones', async () => {
+    const { service } = inspection
+    const arrivals: Arrival[] = []
+    const unsubscribe = service.subscribe((arrival) => arrivals.push(arrival))
+    await service.collect(searches('pre'))
+    await service.settled()
+    expect(await service.store.counts()).toEqual({ total: 1, good: 1, bad: 0 })
+    await inspection.stopThreadAbruptly()
+    expect(await service.store.counts()).toEqual({ total: 0, good: 0, bad: 0 })
+    await service.collect(searches('post', 'way too long'))
+    await service.settled()
+    expect(await service.store.counts()).toEqual({ total: 2, good: 1, bad: 1 })
+    const good = await service.store.findGood()
+    expect(JSON.stringify(good[0]?.event.unstruct_event)).toContain('"post"')
+    await expect
+      .poll(() => arrivals.map((arrival) => arrival.kind))
+      .toEqual(['good', 'good', 'bad'])
+    unsubscribe()
+  })
 })
