@@ -5,8 +5,9 @@
 //     The events of a batch carry the same contexts text, as a page's events do; with
 //     --distinct-entities each carries its own (a web_page id of its own), none repeated.
 // Figures: events/s and latency p50/p99, the baseline's requests/s, and their ratio.
-//   --thread: event inspection in a thread of its own (FLOE_INSPECTION_THREAD=on, experimental).
-// Usage: node bench/ingest.mjs --mode get|post [--distinct-entities] [--thread] [--duration 10] [--rounds 5] [--connections 10] [--batch 10] [--warmup 2]
+//   --in-process: event inspection on the main thread (FLOE_INSPECTION_THREAD=off); by default in a
+//   thread of its own, as Floe runs it.
+// Usage: node bench/ingest.mjs --mode get|post [--distinct-entities] [--in-process] [--duration 10] [--rounds 5] [--connections 10] [--batch 10] [--warmup 2]
 import {
   accessToken,
   deployToDev,
@@ -14,7 +15,7 @@ import {
   startBaseline,
   startFloe,
 } from './support/processes.mjs'
-import { alternate, option } from './support/load.mjs'
+import { alternate, inspectionThreadOption, option } from './support/load.mjs'
 import {
   benchContexts as contexts,
   benchIngestRequest,
@@ -28,12 +29,12 @@ const ROUNDS = option('rounds', 5)
 const CONNECTIONS = option('connections', 10)
 const BATCH = option('batch', BENCH_BATCH)
 const DISTINCT = process.argv.includes('--distinct-entities')
-const THREAD = process.argv.includes('--thread')
+const { thread: THREAD, env: threadEnv } = inspectionThreadOption()
 const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info'
 
 const floe = await startFloe({
   logLevel,
-  env: THREAD ? { FLOE_INSPECTION_THREAD: 'on' } : {},
+  env: threadEnv,
 })
 const baselineServer = await startBaseline({ logLevel })
 try {

@@ -13,6 +13,7 @@ import { createApp } from '../dist/app.js'
 import { loadConfig } from '../dist/config/config.js'
 import { MemoryEventStore } from '../dist/inspection/store/memory-event-store.js'
 import { AnswerRememberingStore } from '../dist/inspection/thread/remembered-answers.js'
+import { inspectionThreadOption } from './support/load.mjs'
 
 const option = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`)
@@ -29,13 +30,14 @@ const LIMIT = option('limit', 100)
  */
 const SCATTERED = process.argv.includes('--scattered')
 /**
- * With --thread, event inspection runs in a thread of its own (FLOE_INSPECTION_THREAD=on): its store
- * is not in this thread, so only the floors are measured (no scan baseline, no in-process figures,
- * no heap per event: the events are in the other thread's heap).
+ * Event inspection runs in a thread of its own, as Floe's default: its store is not in this
+ * thread, so only the floors are measured (no scan baseline, no in-process figures, no heap per
+ * event: the events are in the other thread's heap, which Node 20 cannot measure from here). With
+ * --in-process (FLOE_INSPECTION_THREAD=off) it runs on the main thread, and all are measured.
  */
-const THREAD = process.argv.includes('--thread')
+const { thread: THREAD, env: threadEnv } = inspectionThreadOption()
 /**
- * With --unremembered (and --thread), the main thread remembers no answer of the inspection
+ * With --unremembered (and the thread), the main thread remembers no answer of the inspection
  * thread's: each read crosses to the thread and back, as when the store changes between two reads.
  */
 const UNREMEMBERED = process.argv.includes('--unremembered')
@@ -73,7 +75,7 @@ const app = await createApp(
       host: '127.0.0.1',
       port: '0',
     },
-    { PATH: process.env.PATH ?? '', ...(THREAD ? { FLOE_INSPECTION_THREAD: 'on' } : {}) },
+    { PATH: process.env.PATH ?? '', ...threadEnv },
   ),
 )
 const context = JSON.stringify({

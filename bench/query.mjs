@@ -3,10 +3,10 @@
 // (filter the whole list by schema, take 100) served by a bare Fastify route; the same comparison
 // in-process (the store's lookup against the scan); and the heap the stored events take, per event.
 // The floor (the same answer pre-serialized by a bare route) bounds the ratio any server could reach.
-// Usage: node bench/query.mjs [--events 100000] [--duration 10] [--rounds 5] [--connections 1] [--scattered] [--thread [--unremembered]] [--warmup 1]
+// Usage: node bench/query.mjs [--events 100000] [--duration 10] [--rounds 5] [--connections 1] [--scattered] [--in-process | --unremembered] [--warmup 1]
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { interleave, option } from './support/load.mjs'
+import { inspectionThreadOption, interleave, option } from './support/load.mjs'
 
 const EVENTS = option('events', 100_000)
 const DURATION = option('duration', 10)
@@ -24,7 +24,7 @@ const harness = spawn(
     '--events',
     String(EVENTS),
     ...(process.argv.includes('--scattered') ? ['--scattered'] : []),
-    ...(process.argv.includes('--thread') ? ['--thread'] : []),
+    ...inspectionThreadOption().args,
     ...(process.argv.includes('--unremembered') ? ['--unremembered'] : []),
   ],
   { stdio: ['ignore', 'pipe', 'inherit'], env: process.env },
@@ -69,7 +69,7 @@ try {
       scattered: ready.scattered,
       // Event inspection in a thread of its own: no scan baseline (it reads no events), floors only.
       thread: ready.thread,
-      // With --thread: every answer asked of the inspection thread, none remembered.
+      // With --unremembered: every answer asked of the inspection thread, none remembered.
       unremembered: ready.unremembered,
       stored: ready.stored,
       limit: ready.limit,
@@ -108,7 +108,7 @@ try {
         baseline.non2xx === 0 &&
         floor.non2xx === 0 &&
         floorCopy.non2xx === 0,
-      // The scan baseline reads no events with --thread: what compares with it means nothing then.
+      // The scan baseline reads no events with the thread (all but --in-process): what compares with it means nothing then.
       ...(ready.thread
         ? {
             baselineP50Ms: null,

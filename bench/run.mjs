@@ -17,7 +17,10 @@ const scenarios = [
   ['ingest.mjs', '--mode', 'get', ...load],
   ['ingest.mjs', '--mode', 'post', ...load],
   ['ingest.mjs', '--mode', 'post', '--distinct-entities', ...load],
+  // Floe's default (event inspection in its own thread) against the floor; then in process, where
+  // the store's lookup, the scan baseline and the heap per stored event can be measured.
   ['query.mjs', ...load, ...passed('events')],
+  ['query.mjs', '--in-process', ...load, ...passed('events')],
   ['registry.mjs', ...load],
   ['compatibility.mjs'],
   ['scenario-list.mjs'],
@@ -44,7 +47,8 @@ const startup = byName('startup')
 const get = byName('ingest-get')
 const post = byName('ingest-post')
 const distinct = byName('ingest-post-distinct')
-const query = byName('query')
+const query = results.find((r) => r.scenario === 'query' && r.thread)
+const queryInProcess = results.find((r) => r.scenario === 'query' && !r.thread)
 const registry = byName('registry')
 const compat = byName('compatibility')
 const list = byName('scenario-list')
@@ -52,9 +56,10 @@ const rows = [
   `| 1. Ingest, GET /i (page view, 2 contexts) | ${get.eventsPerSecond} events/s; p50 ${get.p50Ms} ms, p99 ${get.p99Ms} ms; resident memory at most ${get.peakRssMb ?? '—'} MB (${get.storedAtEnd ?? '—'} events stored at the end) | bare GIF route: ${get.baselineRequestsPerSecond} req/s; p50 ${get.baselineP50Ms} ms, p99 ${get.baselineP99Ms} ms | ${get.ratio.toFixed(2)} | ≥ 0.7 | ${yes(get.met)} |`,
   `| 2. Ingest, POST tp2 (${post.eventsPerRequest} events/request) | ${post.eventsPerSecond} events/s (${post.requestsPerSecond} req/s); p50 ${post.p50Ms} ms, p99 ${post.p99Ms} ms; resident memory at most ${post.peakRssMb ?? '—'} MB | bare "ok" route: ${post.baselineRequestsPerSecond} req/s | ${post.ratio.toFixed(2)} events per baseline request | ≥ 3 | ${yes(post.met)} |`,
   `| 2. Ingest, POST tp2 as above, each event's contexts its own (no text repeated in a batch) | ${distinct.eventsPerSecond} events/s (${distinct.requestsPerSecond} req/s); p50 ${distinct.p50Ms} ms, p99 ${distinct.p99Ms} ms | bare "ok" route: ${distinct.baselineRequestsPerSecond} req/s | ${distinct.ratio.toFixed(2)} events per baseline request (${distinct.ratioSpread.min.toFixed(2)}–${distinct.ratioSpread.max.toFixed(2)}) | — | — |`,
-  `| 3. Query, POST /local/good (schema, limit ${query.limit}) over ${query.stored} events | HTTP p50 ${query.p50Ms} ms (${query.requestsPerSecond} req/s); lookup alone p50 ${ms(query.lookupP50Ms)} | linear scan: HTTP p50 ${query.baselineP50Ms} ms (${query.baselineRequestsPerSecond} req/s); scan alone p50 ${ms(query.scanP50Ms)} | ${query.speedup.toFixed(1)}× over HTTP (${query.throughputSpeedup.toFixed(1)}× req/s); ${query.lookupSpeedup.toFixed(0)}× lookup alone | ≥ 20× | ${yes(query.speedup >= 20)} over HTTP, ${yes(query.lookupSpeedup >= 20)} lookup alone |`,
-  `| 3. Query, the floor: the same answer (${(query.answerBytes / 1000).toFixed(0)} kB) pre-serialized by a bare route | mean ${ms(query.floorMeanMs)} (subject mean ${ms(query.meanMs)}) | linear scan: mean ${ms(query.baselineMeanMs)} | ${query.floorSpeedup.toFixed(1)}×: the most any server could reach here (subject ${query.meanSpeedup.toFixed(1)}× by the mean) | — | — |`,
-  `| 3. Query, memory | ${query.bytesPerEvent} bytes per stored event (heap delta ${query.heapDeltaMb} MB ÷ ${query.events}) | — | — | ≤ 4096 bytes | ${yes(query.bytesPerEvent <= 4096)} |`,
+  `| 3. Query, POST /local/good (schema, limit ${query.limit}) over ${query.stored} events, event inspection in its own thread (the default) | HTTP p50 ${query.p50Ms} ms (${query.requestsPerSecond} req/s) | the floor: p50 ${query.floorP50Ms} ms | ${query.floorRatio.toFixed(2)} of the floor | ≥ 0.9 | ${yes(query.floorRatio >= 0.9)} |`,
+  `| 3. Query, as above with event inspection in process (\`--in-process\`), over ${queryInProcess.stored} events | HTTP p50 ${queryInProcess.p50Ms} ms (${queryInProcess.requestsPerSecond} req/s); lookup alone p50 ${ms(queryInProcess.lookupP50Ms)} | linear scan: HTTP p50 ${queryInProcess.baselineP50Ms} ms (${queryInProcess.baselineRequestsPerSecond} req/s); scan alone p50 ${ms(queryInProcess.scanP50Ms)} | ${queryInProcess.speedup.toFixed(1)}× over HTTP (${queryInProcess.throughputSpeedup.toFixed(1)}× req/s); ${queryInProcess.lookupSpeedup.toFixed(0)}× lookup alone; ${queryInProcess.floorRatio.toFixed(2)} of the floor | ≥ 20× | ${yes(queryInProcess.speedup >= 20)} over HTTP, ${yes(queryInProcess.lookupSpeedup >= 20)} lookup alone |`,
+  `| 3. Query, the floor: the same answer (${(queryInProcess.answerBytes / 1000).toFixed(0)} kB) pre-serialized by a bare route | mean ${ms(queryInProcess.floorMeanMs)} (subject in process: mean ${ms(queryInProcess.meanMs)}) | linear scan: mean ${ms(queryInProcess.baselineMeanMs)} | ${queryInProcess.floorSpeedup.toFixed(1)}×: the most any server could reach here (subject ${queryInProcess.meanSpeedup.toFixed(1)}× by the mean) | — | — |`,
+  `| 3. Query, memory (the store measured in process: a thread's heap cannot be read from outside it on Node 20) | ${queryInProcess.bytesPerEvent} bytes per stored event (heap delta ${queryInProcess.heapDeltaMb} MB ÷ ${queryInProcess.events}) | — | — | ≤ 4096 bytes | ${yes(queryInProcess.bytesPerEvent <= 4096)} |`,
   `| 4. Registry, GET …/versions/{v} with a bearer token | ${registry.requestsPerSecond} req/s; p50 ${registry.p50Ms} ms, p99 ${registry.p99Ms} ms | bare JSON route, no auth: ${registry.baselineRequestsPerSecond} req/s; p50 ${registry.baselineP50Ms} ms | ${registry.ratio.toFixed(2)} | ≥ 0.8 | ${yes(registry.met)} |`,
   `| 4. Registry, validation request (50-property schema, 1 connection) | a new document each request: p50 ${registry.validationP50Ms} ms, p99 ${registry.validationP99Ms} ms (${registry.validationRequestsPerSecond} req/s); the same document again (its report remembered): p50 ${registry.repeatedValidationP50Ms} ms, p99 ${registry.repeatedValidationP99Ms} ms | — | — | — | — |`,
   `| 5. Compatibility, ${compat.pairs} consecutive Iglu Central pairs | median ${ms(compat.medianMs)}, p99 ${ms(compat.p99Ms)}; ${(compat.decidedShare * 100).toFixed(1)}% decided | Ajv compiles both schemas: median ${ms(compat.baselineMedianMs)} | ${compat.ratioToBaseline.toFixed(2)}× the baseline's time | — | — |`,
@@ -116,10 +121,10 @@ const targets = [
   ],
   [
     'Heap per stored event (5 kB canonical event)',
-    `${(query.bytesPerEvent / 1000).toFixed(1)} kB`,
+    `${(queryInProcess.bytesPerEvent / 1000).toFixed(1)} kB (the memory store, measured in process)`,
     '—',
     '≤ 2.4 kB',
-    query.bytesPerEvent <= 2400,
+    queryInProcess.bytesPerEvent <= 2400,
   ],
 ]
 // The newest earlier run kept in bench/results/, shown beside this one so that a regression shows.

@@ -3,18 +3,18 @@
 // same one (a restart); then its resident memory once idle. Baseline, in the same run and
 // alternately: the bare Fastify server of bench/baseline-server.mjs, started and measured the same way.
 // Each figure is the median of --rounds rounds (default 5), with the spread (min–max).
-// --thread: event inspection in a thread of its own (FLOE_INSPECTION_THREAD=on, experimental).
-// Usage: node bench/startup.mjs [--rounds 5] [--thread]
+// --in-process: event inspection on the main thread (FLOE_INSPECTION_THREAD=off); by default in a
+// thread of its own, as Floe runs it.
+// Usage: node bench/startup.mjs [--rounds 5] [--in-process]
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { median, option } from './support/load.mjs'
+import { inspectionThreadOption, median, option } from './support/load.mjs'
 import { cpuMillis, freePort, residentMb, serverNodeFlags } from './support/processes.mjs'
 
 const ROUNDS = option('rounds', 5)
-const THREAD = process.argv.includes('--thread')
-const floeEnv = THREAD ? { FLOE_INSPECTION_THREAD: 'on' } : {}
+const { thread: THREAD, env: floeEnv } = inspectionThreadOption()
 const MAIN = new URL('../dist/floe.mjs', import.meta.url).pathname
 const BASELINE = new URL('./baseline-server.mjs', import.meta.url).pathname
 

@@ -134,6 +134,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
     ? startInspectionThread(config.inspection, {
         logChoice: logChoice(config),
         logLevel: config.log.level,
+        logForwarded: deps.logStream !== undefined,
         processor,
         specifications: { sharedWithOtherInstances: config.db.kind !== 'pglite' },
       })
@@ -307,6 +308,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Flo
             now: nowMillis,
             log: http.log,
             stdout,
+            logStream: deps.logStream,
           })
     // The inspection thread keeps its own copies: it is told when they change.
     if (threaded !== null) {

@@ -109,6 +109,8 @@ beforeAll(async () => {
   floe = await startTestApp(
     testConfig({
       inspection: {
+        // Event inspection in its own thread, as Floe runs it by default with events in memory.
+        thread: true,
         apiOrigins: { any: false, origins: [] },
         redirects: { enabled: true, domains: ['shop.example'] },
       },

@@ -6,6 +6,9 @@ import { testConfig } from './support/test-config.js'
 import { postTp2 } from './support/event-loop-watch.js'
 import { WAIT_DEADLINE } from './support/poll-until.js'
 
+/** Event inspection in its own thread, as Floe runs it by default with events in memory. */
+const IN_THREAD = { inspection: { thread: true } }
+
 // The live stream of `GET /local/stream`: every event as it arrives, and a client that stops
 // reading. `micro-events.http.test.ts` has the events query API.
 
@@ -27,7 +30,7 @@ async function pausedBadStream(baseUrl: string) {
 
 describe('the live stream', () => {
   it('sends every good and bad event as it arrives, filtered like POST good/bad', async () => {
-    const server = await startTestApp(testConfig())
+    const server = await startTestApp(testConfig(IN_THREAD))
     const controller = new AbortController()
     try {
       const response = await fetch(
@@ -74,7 +77,7 @@ describe('the live stream', () => {
   })
 
   it('ends the stream of a client that stops reading, with an overflow event, instead of holding every event for it', async () => {
-    const server = await startTestApp(testConfig())
+    const server = await startTestApp(testConfig(IN_THREAD))
     const { socket, received } = await pausedBadStream(server.baseUrl)
     try {
       // 40 bad events of ~1.8 MB each (an unreadable 900 kB body, escaped twice in the bad row): far
@@ -113,7 +116,7 @@ describe('the live stream', () => {
   }, 60_000)
 
   it('ends an overflowing stream once, while the rest of the same payload is still offered to it', async () => {
-    const server = await startTestApp(testConfig())
+    const server = await startTestApp(testConfig(IN_THREAD))
     const { socket, received } = await pausedBadStream(server.baseUrl)
     try {
       // One payload of 1000 events (under 1 MB), each a bad row (an entity of no known schema)
@@ -153,7 +156,7 @@ describe('the live stream', () => {
   }, 60_000)
 
   it('carries a large body in the first bad event of its payload only', async () => {
-    const server = await startTestApp(testConfig())
+    const server = await startTestApp(testConfig(IN_THREAD))
     try {
       const contexts = JSON.stringify({
         schema: 'iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-0',
@@ -201,7 +204,7 @@ describe('the live stream', () => {
   })
 
   it('refuses a live stream of a kind of event there is not, naming it', async () => {
-    const server = await startTestApp(testConfig())
+    const server = await startTestApp(testConfig(IN_THREAD))
     try {
       const answer = await fetch(`${server.baseUrl}/local/stream?kind=good,zzz`)
       expect(answer.status).toBe(400)

@@ -137,3 +137,19 @@ export const option = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`)
   return at >= 0 ? Number(process.argv[at + 1]) : fallback
 }
+
+/**
+ * Where a bench's server runs event inspection: in a thread of its own, Floe's default with events
+ * in memory (`--thread` asks for it explicitly: FLOE_INSPECTION_THREAD=on), or with
+ * `--in-process` on the main thread (FLOE_INSPECTION_THREAD=off), as Floe did before 2026-12-02.
+ */
+export function inspectionThreadOption() {
+  if (process.argv.includes('--in-process'))
+    return { thread: false, env: { FLOE_INSPECTION_THREAD: 'off' }, args: ['--in-process'] }
+  const asked = process.argv.includes('--thread')
+  return {
+    thread: true,
+    env: asked ? { FLOE_INSPECTION_THREAD: 'on' } : {},
+    args: asked ? ['--thread'] : [],
+  }
+}

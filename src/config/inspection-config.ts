@@ -78,8 +78,9 @@ export interface InspectionConfig {
    */
   readonly specViolationsBad: boolean
   /**
-   * Experimental (FLOE_INSPECTION_THREAD=on, docs/inspection-thread.md): the collector's pipeline
-   * and the event store run in a worker thread of their own. Memory storage only.
+   * The collector's pipeline and the event store run in a worker thread of their own
+   * (FLOE_INSPECTION_THREAD: auto, the default, when events are kept in memory; on; off;
+   * docs/inspection-thread.md). Memory storage only, for now.
    */
   readonly thread: boolean
   /**
@@ -235,10 +236,16 @@ export function parseInspection(
     problems.push(
       `FLOE_SPEC_VIOLATIONS_BAD must be on or off (got "${specViolationsRaw.slice(0, 100)}")`,
     )
-  const threadRaw = (pick(undefined, 'FLOE_INSPECTION_THREAD') ?? 'off').toLowerCase()
-  if (!['on', 'off', 'true', 'false'].includes(threadRaw))
-    problems.push(`FLOE_INSPECTION_THREAD must be on or off (got "${threadRaw.slice(0, 100)}")`)
-  const thread = threadRaw === 'on' || threadRaw === 'true'
+  const threadRaw = (pick(undefined, 'FLOE_INSPECTION_THREAD') ?? 'auto').toLowerCase()
+  if (!['on', 'off', 'auto', 'true', 'false'].includes(threadRaw))
+    problems.push(
+      `FLOE_INSPECTION_THREAD must be auto, on or off (got "${threadRaw.slice(0, 100)}")`,
+    )
+  // auto: in a thread of its own when events are kept in memory (the only store it keeps, for now).
+  const thread =
+    threadRaw === 'on' ||
+    threadRaw === 'true' ||
+    (threadRaw === 'auto' && storage.kind === 'memory')
   if (thread && storage.kind !== 'memory')
     problems.push(
       'FLOE_INSPECTION_THREAD=on keeps events in memory only, for now: it cannot be used with --storage postgres',

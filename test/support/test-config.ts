@@ -79,11 +79,6 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
       // (its own and loopback origins only) is tested on its own.
       apiOrigins: { any: true, origins: [] },
       specViolationsBad: false,
-      // FLOE_TEST_INSPECTION_THREAD=on runs the tests with event inspection in its own thread
-      // (which keeps events in memory only).
-      thread:
-        process.env.FLOE_TEST_INSPECTION_THREAD === 'on' &&
-        (overrides.inspection?.storage?.kind ?? 'memory') === 'memory',
       scripts: { timeoutMs: 100, memoryMb: 32 },
       sqlEnrichmentTimeoutMs: 5000,
       currencyRatesUrl: 'http://127.0.0.1:9/',
@@ -99,9 +94,25 @@ export function testConfig(overrides: TestConfigOverrides = {}): Config {
         sameSite: 'None',
       },
       ...overrides.inspection,
+      thread: inspectionThreadForTests(overrides.inspection),
       storage: overrides.inspection?.storage ?? { kind: 'memory' },
     },
   }
+}
+
+/**
+ * Whether a test's server runs event inspection in a thread of its own. Floe's default with events
+ * in memory, it costs each server a thread's start (~0.2 s of CPU): the fast tier's files run in
+ * process unless they ask for it (the inspection files of `storageModes` do), within its 4 minutes.
+ * FLOE_TEST_INSPECTION_THREAD=on runs every file with events in memory in the thread, and `off`
+ * none.
+ */
+function inspectionThreadForTests(inspection: TestConfigOverrides['inspection']): boolean {
+  if ((inspection?.storage?.kind ?? 'memory') !== 'memory') return false
+  const forced = process.env.FLOE_TEST_INSPECTION_THREAD
+  if (forced === 'on') return true
+  if (forced === 'off') return false
+  return inspection?.thread ?? false
 }
 
 /** A secret given as text, as the configuration holds it: the base64url of its UTF-8 bytes. */

@@ -18,6 +18,8 @@ const workerFile = () => {
 export interface InspectionThreadStartOptions {
   readonly logChoice: LogChoice
   readonly logLevel: string
+  /** Whether the thread's log lines are sent to the main thread (a server embedded with a log stream). */
+  readonly logForwarded: boolean
   readonly processor: { readonly artifact: string; readonly version: string }
   /**
    * Whether events are checked against the inspected organization's event specifications (null:
@@ -57,10 +59,11 @@ export function spawnInspectionThread(
     arrivals: new MessageChannel(),
     specifications: new MessageChannel(),
     output: new MessageChannel(),
+    log: new MessageChannel(),
   }
   const data: InspectionThreadData = {
     config,
-    log: { ...options.logChoice, level: options.logLevel },
+    log: { ...options.logChoice, level: options.logLevel, forwarded: options.logForwarded },
     processor: options.processor,
     specifications: options.specifications,
     ports: {
@@ -70,6 +73,7 @@ export function spawnInspectionThread(
       arrivals: channels.arrivals.port2,
       specifications: channels.specifications.port2,
       output: channels.output.port2,
+      log: channels.log.port2,
     },
   }
   const worker = new Worker(workerFile(), {
@@ -103,6 +107,7 @@ export function spawnInspectionThread(
     arrivals: channels.arrivals.port1,
     specifications: channels.specifications.port1,
     output: channels.output.port1,
+    log: channels.log.port1,
   }
   const closePorts = () => {
     for (const port of Object.values(ports)) port.close()

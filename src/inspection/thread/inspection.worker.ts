@@ -22,7 +22,8 @@ import { bridgedSpecifications } from './specifications-bridge.js'
 /** What the main thread starts the inspection thread with. */
 export interface InspectionThreadData {
   readonly config: InspectionConfig
-  readonly log: LogChoice & { readonly level: string }
+  /** How it logs; `forwarded`: its lines go to the main thread, which writes them to its log stream. */
+  readonly log: LogChoice & { readonly level: string; readonly forwarded: boolean }
   readonly processor: { readonly artifact: string; readonly version: string }
   /** Whether events are checked against the inspected organization's event specifications. */
   readonly specifications: { readonly sharedWithOtherInstances: boolean } | null
@@ -34,6 +35,7 @@ export interface InspectionThreadData {
     readonly arrivals: MessagePort
     readonly specifications: MessagePort
     readonly output: MessagePort
+    readonly log: MessagePort
   }
 }
 
@@ -52,7 +54,8 @@ const data = workerData as InspectionThreadData
 const control = parentPort as NonNullable<typeof parentPort>
 
 try {
-  const log = pino({ level: data.log.level }, await logStreamOf(data.log))
+  const forwardedLog = data.log.forwarded ? bridgedOutput(data.ports.log) : null
+  const log = pino({ level: data.log.level }, forwardedLog ?? (await logStreamOf(data.log)))
   const schemas = bridgedRegistrySchemas(data.ports.schemas, Date.now)
   const specifications =
     data.specifications === null
@@ -93,6 +96,7 @@ try {
       specifications?.stop()
       output.stop()
       flushLogs()
+      forwardedLog?.stop()
       control.postMessage({ kind: 'closed' } satisfies InspectionThreadMessage)
       for (const port of Object.values(data.ports)) port.close()
       control.close()

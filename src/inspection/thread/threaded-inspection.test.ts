@@ -130,3 +130,33 @@ describe('event inspection in a thread of its own', () => {
     unsubscribe()
   })
 })
+
+describe('event inspection in a thread of its own, embedded with a log stream', () => {
+  it("writes the thread's log lines (the event log) to the server's log stream", async () => {
+    const lines: string[] = []
+    const logStream = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        lines.push(chunk.toString('utf8'))
+        done()
+      },
+    })
+    const inspection = await openThreadedInspection(testConfig().inspection, {
+      registrySchemas: registry,
+      now: Date.now,
+      log: pino({ level: 'info' }, logStream),
+      logStream,
+      logChoice: { fd: 2, pretty: false, colorize: false },
+      processor: { artifact: 'floe', version: 'test' },
+      stdout: new Writable({ write: (_chunk, _encoding, done) => done() }),
+    })
+    try {
+      await inspection.service.collect(searches('logs'))
+      await inspection.service.settled()
+      await expect.poll(() => lines.filter((line) => line.includes('GOOD id:')).length).toBe(1)
+      const line = JSON.parse(lines.find((text) => text.includes('GOOD id:'))!) as { msg: string }
+      expect(line.msg).toContain('app_id:threaded type:unstruct (iglu:com.acme/search/')
+    } finally {
+      await inspection.close()
+    }
+  })
+})

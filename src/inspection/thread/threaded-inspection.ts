@@ -58,6 +58,8 @@ export interface InspectionThreadDeps {
   readonly log: FastifyBaseLogger
   /** Where `--output-tsv`/`--output-json` print. */
   readonly stdout: Writable
+  /** The server's own log stream, when it has one (embedded): the thread's log lines go there. */
+  readonly logStream?: Writable | undefined
 }
 
 /**
@@ -86,11 +88,13 @@ export function startInspectionThread(
 /** Starts the thread and attaches it at once (tests, and tools). */
 export async function openThreadedInspection(
   config: InspectionConfig,
-  deps: InspectionThreadDeps & Omit<InspectionThreadStartOptions, 'specifications' | 'logLevel'>,
+  deps: InspectionThreadDeps &
+    Omit<InspectionThreadStartOptions, 'specifications' | 'logLevel' | 'logForwarded'>,
 ): Promise<ThreadedInspection> {
   const thread = startInspectionThread(config, {
     logChoice: deps.logChoice,
     logLevel: deps.log.level,
+    logForwarded: deps.logStream !== undefined,
     processor: deps.processor,
     specifications:
       deps.specifications === undefined
@@ -126,6 +130,7 @@ async function connect(
 ): Promise<Connection> {
   const { ports } = thread
   const stopOutput = serveOutput(deps.stdout, ports.output)
+  const stopLog = deps.logStream === undefined ? null : serveOutput(deps.logStream, ports.log)
   const served = serveRegistrySchemas(deps.registrySchemas, ports.schemas, deps.now)
   const specifications =
     deps.specifications === undefined
@@ -133,6 +138,7 @@ async function connect(
       : serveSpecifications(deps.specifications, ports.specifications)
   const stopServing = () => {
     stopOutput()
+    stopLog?.()
     served.stop()
     specifications?.stop()
   }
