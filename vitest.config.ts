@@ -18,6 +18,10 @@ const FULL_TIER_ONLY = [
   'test/iglu-central.http.test.ts',
   'test/compatibility-corpora.test.ts',
   'test/core-schemas-differential.test.ts',
+  // The embedded cluster's failures and its template's copies, at ~10–12 s each: what a crash, a
+  // full disk or an interrupted first start leaves (the end-to-end crash and kill tests' kin).
+  'src/db/backend-loss.test.ts',
+  'src/db/pglite-template.test.ts',
 ]
 
 /**

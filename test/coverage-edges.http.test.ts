@@ -12,7 +12,7 @@ import { testConfig } from './support/test-config.js'
 describe('coverage time ranges', () => {
   let floe: TestApp
   beforeAll(async () => {
-    floe = await startTestApp(testConfig({ inspection: { thread: true } }))
+    floe = await startTestApp(testConfig())
   })
   afterAll(async () => floe?.close())
 

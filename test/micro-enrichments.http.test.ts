@@ -8,35 +8,15 @@ import { requestJson } from './support/api-client.js'
 import { writeTestGeoDatabases } from './support/geoip-databases.js'
 import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'
 import { startTestApp, type TestApp } from './support/test-app.js'
-import { testConfig, type TestConfigOverrides } from './support/test-config.js'
+import { testConfig } from './support/test-config.js'
 import { CORE_SCHEMAS } from '../src/inspection/resolver/core-schemas.js'
-
-const SP = 'com.snowplowanalytics.snowplow'
-const config = (schema: string, name: string, parameters: object, enabled = true) =>
-  JSON.stringify({ schema, data: { name, vendor: SP, enabled, parameters } })
-const CHROME =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.130 Safari/537.36'
-const LONDON = {
-  geo_country: 'GB',
-  geo_region: 'ENG',
-  geo_city: 'London',
-  geo_zipcode: 'EC1A',
-  geo_latitude: 51.5142,
-  geo_longitude: -0.0931,
-  geo_region_name: 'England',
-  geo_timezone: 'Europe/London',
-}
-
-/** The start-up error of an app with this configuration, or null when it starts. */
-async function startupError(inspection: TestConfigOverrides['inspection']): Promise<unknown> {
-  return startTestApp(testConfig({ inspection })).then(
-    async (started) => {
-      await started.close()
-      return null
-    },
-    (error: unknown) => error,
-  )
-}
+import {
+  CHROME,
+  enrichmentConfig,
+  LONDON,
+  SP,
+  startupError,
+} from './support/enrichment-fixtures.js'
 
 describeWithSharedData(
   'optional enrichments from a directory of Snowplow configuration files',
@@ -50,24 +30,28 @@ describeWithSharedData(
       writeTestGeoDatabases(path.join(dir, 'geoip'))
       writeFileSync(
         path.join(dir, 'anon_ip.json'),
-        config(`iglu:${SP}/anon_ip/jsonschema/1-0-1`, 'anon_ip', { anonOctets: 2 }),
+        enrichmentConfig(`iglu:${SP}/anon_ip/jsonschema/1-0-1`, 'anon_ip', { anonOctets: 2 }),
       )
       writeFileSync(
         path.join(dir, 'campaign_attribution.json'),
-        config(`iglu:${SP}/campaign_attribution/jsonschema/1-0-1`, 'campaign_attribution', {
-          mapping: 'static',
-          fields: {
-            mktMedium: ['utm_medium'],
-            mktSource: ['utm_source'],
-            mktTerm: ['utm_term'],
-            mktContent: ['utm_content'],
-            mktCampaign: ['utm_campaign'],
+        enrichmentConfig(
+          `iglu:${SP}/campaign_attribution/jsonschema/1-0-1`,
+          'campaign_attribution',
+          {
+            mapping: 'static',
+            fields: {
+              mktMedium: ['utm_medium'],
+              mktSource: ['utm_source'],
+              mktTerm: ['utm_term'],
+              mktContent: ['utm_content'],
+              mktCampaign: ['utm_campaign'],
+            },
           },
-        }),
+        ),
       )
       writeFileSync(
         path.join(dir, 'referer_parser.json'),
-        config(`iglu:${SP}/referer_parser/jsonschema/2-0-0`, 'referer_parser', {
+        enrichmentConfig(`iglu:${SP}/referer_parser/jsonschema/2-0-0`, 'referer_parser', {
           internalDomains: [],
           database: 'referers-latest.json',
           uri: 'https://example.test/',
@@ -75,14 +59,18 @@ describeWithSharedData(
       )
       writeFileSync(
         path.join(dir, 'event_fingerprint_config.json'),
-        config(`iglu:${SP}/event_fingerprint_config/jsonschema/1-0-1`, 'event_fingerprint_config', {
-          excludeParameters: ['eid', 'stm', 'nuid', 'cv'],
-          hashAlgorithm: 'SHA256',
-        }),
+        enrichmentConfig(
+          `iglu:${SP}/event_fingerprint_config/jsonschema/1-0-1`,
+          'event_fingerprint_config',
+          {
+            excludeParameters: ['eid', 'stm', 'nuid', 'cv'],
+            hashAlgorithm: 'SHA256',
+          },
+        ),
       )
       writeFileSync(
         path.join(dir, 'cookie_extractor_config.json'),
-        config(
+        enrichmentConfig(
           `iglu:${SP}/cookie_extractor_config/jsonschema/1-0-0`,
           'cookie_extractor_config',
           { cookies: ['_ga'] },
@@ -91,7 +79,7 @@ describeWithSharedData(
       )
       writeFileSync(
         path.join(dir, 'ua_parser_config.json'),
-        config(`iglu:${SP}/ua_parser_config/jsonschema/1-0-1`, 'ua_parser_config', {}),
+        enrichmentConfig(`iglu:${SP}/ua_parser_config/jsonschema/1-0-1`, 'ua_parser_config', {}),
       )
       // A file: URI relative to the enrichments directory; the ISP database by absolute file:// URI.
       const geo = { database: 'GeoIP2-City.mmdb', uri: 'file:geoip' }
@@ -101,7 +89,7 @@ describeWithSharedData(
       }
       writeFileSync(
         path.join(dir, 'ip_lookups.json'),
-        config(`iglu:${SP}/ip_lookups/jsonschema/2-0-1`, 'ip_lookups', {
+        enrichmentConfig(`iglu:${SP}/ip_lookups/jsonschema/2-0-1`, 'ip_lookups', {
           geo,
           isp,
           domain: { database: 'GeoIP2-Domain.mmdb', uri: 'file:geoip' },
@@ -204,16 +192,20 @@ describeWithSharedData(
       try {
         writeFileSync(
           path.join(bad, 'anon_ip.json'),
-          config(`iglu:${SP}/anon_ip/jsonschema/1-0-1`, 'anon_ip', { anonOctets: 9 }),
+          enrichmentConfig(`iglu:${SP}/anon_ip/jsonschema/1-0-1`, 'anon_ip', { anonOctets: 9 }),
         )
         // Without emitEvent: invalid against the schema Floe bundles.
         writeFileSync(
           path.join(bad, 'pii.json'),
-          config(`iglu:${SP}.enrichments/pii_enrichment_config/jsonschema/2-0-0`, 'pii', {}),
+          enrichmentConfig(
+            `iglu:${SP}.enrichments/pii_enrichment_config/jsonschema/2-0-0`,
+            'pii',
+            {},
+          ),
         )
         writeFileSync(
           path.join(bad, 'weather.json'),
-          config(
+          enrichmentConfig(
             `iglu:${SP}.enrichments/weather_enrichment_config/jsonschema/1-0-0`,
             'weather_enrichment_config',
             {},
@@ -246,11 +238,11 @@ describeWithSharedData(
         }
         writeFileSync(
           path.join(bad, 'ip_lookups.json'),
-          config(`iglu:${SP}/ip_lookups/jsonschema/2-0-1`, 'ip_lookups', { geo: remote }),
+          enrichmentConfig(`iglu:${SP}/ip_lookups/jsonschema/2-0-1`, 'ip_lookups', { geo: remote }),
         )
         writeFileSync(
           path.join(bad, 'ua_parser_config.json'),
-          config(`iglu:${SP}/ua_parser_config/jsonschema/1-0-1`, 'ua_parser_config', {
+          enrichmentConfig(`iglu:${SP}/ua_parser_config/jsonschema/1-0-1`, 'ua_parser_config', {
             database: 'regexes.yaml',
             uri: 'file:absent',
           }),
@@ -271,114 +263,6 @@ describeWithSharedData(
     })
   },
 )
-
-describeWithSharedData('optional enrichments from flags', () => {
-  let dir: string
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'floe-enrich-flags-'))
-    writeTestGeoDatabases(dir)
-  })
-  afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-  it('enables enrichments with their typical configuration, and ip_lookups from --geo-db, offline', async () => {
-    const server = await startTestApp(
-      testConfig({
-        inspection: {
-          enrich: [
-            'ua_parser_config',
-            'anon_ip',
-            'campaign_attribution',
-            'event_fingerprint_config',
-          ],
-          geoDatabase: path.join(dir, 'GeoIP2-City.mmdb'),
-        },
-      }),
-    )
-    try {
-      await fetch(
-        `${server.baseUrl}/i?e=pv&p=web&url=${encodeURIComponent('http://shop.test/?utm_source=flyer')}`,
-        { headers: { 'x-forwarded-for': '203.0.113.9', 'user-agent': CHROME } },
-      )
-      const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
-      expect(event.event).toMatchObject({
-        user_ipaddress: '203.0.113.x',
-        ...LONDON,
-        ip_isp: null,
-        mkt_source: 'flyer',
-        event_fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
-      })
-      expect(event.event.derived_contexts.data).toEqual([
-        {
-          schema: `iglu:${SP}/ua_parser_context/jsonschema/1-0-0`,
-          data: expect.objectContaining({ useragentFamily: 'Chrome' }),
-        },
-      ])
-    } finally {
-      await server.close()
-    }
-  })
-
-  it('lets the enrichments directory win over a flag for the same enrichment', async () => {
-    const configs = mkdtempSync(path.join(tmpdir(), 'floe-enrich-both-'))
-    writeFileSync(
-      path.join(configs, 'anon_ip.json'),
-      config(`iglu:${SP}/anon_ip/jsonschema/1-0-1`, 'anon_ip', { anonOctets: 3 }),
-    )
-    const server = await startTestApp(
-      testConfig({
-        inspection: { igluDirs: [IGLU_CENTRAL], enrichmentsDir: configs, enrich: ['anon_ip'] },
-      }),
-    )
-    try {
-      await fetch(`${server.baseUrl}/i?e=pv&p=web&ip=203.0.113.9`)
-      const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
-      expect(event.event.user_ipaddress).toBe('203.x.x.x')
-    } finally {
-      await server.close()
-      rmSync(configs, { recursive: true, force: true })
-    }
-  })
-
-  it('reads a configuration written in HOCON, as Micro does', async () => {
-    const configs = mkdtempSync(path.join(tmpdir(), 'floe-enrich-hocon-'))
-    writeFileSync(
-      path.join(configs, 'anon_ip.hocon'),
-      [
-        `schema = "iglu:${SP}/anon_ip/jsonschema/1-0-1"`,
-        'data {',
-        '  name = anon_ip, vendor = "com.snowplowanalytics.snowplow", enabled = true',
-        '  parameters { anonOctets = 3 }  # as Snowplow writes them',
-        '}',
-      ].join('\n'),
-    )
-    const server = await startTestApp(
-      testConfig({ inspection: { igluDirs: [IGLU_CENTRAL], enrichmentsDir: configs } }),
-    )
-    try {
-      await fetch(`${server.baseUrl}/i?e=pv&p=web&ip=203.0.113.9`)
-      const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
-      expect(event.event.user_ipaddress).toBe('203.x.x.x')
-    } finally {
-      await server.close()
-      rmSync(configs, { recursive: true, force: true })
-    }
-  })
-
-  it('refuses unknown names and a geo database that cannot be read', async () => {
-    const failure = await startupError({
-      enrich: ['ua_parser_config', 'yauaa', 'cookie_extractor_config'],
-      geoDatabase: path.join(dir, 'absent.mmdb'),
-    })
-    expect(failure).toBeInstanceOf(ConfigError)
-    const problems = (failure as ConfigError).problems
-    expect(problems).toHaveLength(3)
-    expect(problems[0]).toMatch(
-      /^--enrich yauaa: not an enrichment Floe can enable with defaults \(one of campaign_attribution, referer_parser, ua_parser_config, event_fingerprint_config, anon_ip/,
-    )
-    expect(problems[1]).toMatch(/^--enrich cookie_extractor_config: /)
-    expect(problems[2]).toMatch(/^--geo-db .*absent\.mmdb: geo database .*absent\.mmdb/)
-  })
-})
 
 describe('derived entities are validated against their schemas (enrich phase 3)', () => {
   let dir: string

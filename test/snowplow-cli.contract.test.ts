@@ -1,29 +1,21 @@
-import { createHash, randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createHash } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
 import { objectSchema } from './support/registry-builders.js'
-import { cliRequest, RawBody, type WireAnswer } from './support/snowplow-cli-wire.js'
-import { startTestApp, type TestApp } from './support/test-app.js'
-import { testConfig } from './support/test-config.js'
+import { MANAGED_FROM, useCliSession } from './support/snowplow-cli-session.js'
+import { cliRequest, RawBody } from './support/snowplow-cli-wire.js'
 
 // Replays, in order, the requests snowplow-cli makes for each command (headers, compact bodies in
 // Go struct order, no Content-Type), as ../shared/reference/snowplow-cli.md lists them, and checks
-// what the tool reads back. The tool itself cannot be built here (no Go module proxy).
-
-const MANAGED_FROM = 'https://github.com/acme/tracking-plans'
+// what the tool reads back. The tool itself cannot be built here (no Go module proxy). Its data
+// products' commands (`dp`) are in snowplow-cli-dp.contract.test.ts.
 
 /** The tool's own hash of a data structure: hex SHA-256 of `{org}-{vendor}-{name}-{format}`. */
 const toolHash = (org: string, vendor: string, name: string, format: string) =>
   createHash('sha256').update(`${org}-${vendor}-${name}-${format}`).digest('hex')
 
 describe('snowplow-cli on the wire', () => {
-  let server: TestApp
-  let org: string
-  let token: string
-  const call = (method: string, path: string, body?: unknown): Promise<WireAnswer> =>
-    cliRequest(server.baseUrl, method, `/api/msc/v1/organizations/${org}${path}`, {
-      token,
-      body,
-    })
+  const cli = useCliSession()
+  const call = (method: string, path: string, body?: unknown) => cli().call(method, path, body)
 
   /** The local data structure file, as `ds validate` sends it whole. */
   const localFile = (version: string, properties: Record<string, object>) => ({
@@ -42,31 +34,13 @@ describe('snowplow-cli on the wire', () => {
     version,
   })
 
-  beforeAll(async () => {
-    server = await startTestApp(testConfig())
-    const startup = server.app.startup
-    if (startup.kind !== 'initial') throw new Error('expected first-start credentials')
-    org = startup.organizationId
-    // setup / any command: the token, with the tool's header names.
-    const answer = await cliRequest(
-      server.baseUrl,
-      'GET',
-      `/api/msc/v1/organizations/${org}/credentials/v3/token`,
-      { headers: { 'X-API-KEY-ID': startup.apiKeyId, 'X-API-KEY': startup.apiKey } },
-    )
-    expect(answer.status).toBe(200)
-    token = answer.body.accessToken
-    expect(typeof token).toBe('string')
-  })
-  afterAll(async () => server?.close())
-
   it('takes a host configured with a trailing slash, whose paths begin with //', async () => {
-    const startup = server.app.startup
+    const startup = cli().server.app.startup
     if (startup.kind !== 'initial') throw new Error('expected first-start credentials')
     const answer = await cliRequest(
-      `${server.baseUrl}/`,
+      `${cli().server.baseUrl}/`,
       'GET',
-      `/api/msc/v1/organizations/${org}/credentials/v3/token`,
+      `/api/msc/v1/organizations/${cli().org}/credentials/v3/token`,
       { headers: { 'X-API-KEY-ID': startup.apiKeyId, 'X-API-KEY': startup.apiKey } },
     )
     expect(answer.status).toBe(200)
@@ -74,9 +48,11 @@ describe('snowplow-cli on the wire', () => {
   })
 
   it('status: the organizations of the token include the configured one', async () => {
-    const answer = await cliRequest(server.baseUrl, 'GET', '/api/msc/v1/organizations', { token })
+    const answer = await cliRequest(cli().server.baseUrl, 'GET', '/api/msc/v1/organizations', {
+      token: cli().token,
+    })
     expect(answer.status).toBe(200)
-    expect(answer.body).toEqual([{ id: org, name: expect.any(String) }])
+    expect(answer.body).toEqual([{ id: cli().org, name: expect.any(String) }])
   })
 
   it('ds validate: validation 201 with success and findings, list, deployments, destinations', async () => {
@@ -112,7 +88,7 @@ describe('snowplow-cli on the wire', () => {
     )
     expect(deployed.status).toBe(201)
     expect(deployed.body.success).toBe(true)
-    const hash = toolHash(org, 'com.acme', 'checkout', 'jsonschema')
+    const hash = toolHash(cli().org, 'com.acme', 'checkout', 'jsonschema')
     const locked = await call('PATCH', `/data-structures/v1/${hash}/meta`, {
       lockStatus: 'locked',
       managedFrom: MANAGED_FROM,
@@ -211,7 +187,7 @@ describe('snowplow-cli on the wire', () => {
   })
 
   it('ds publish prod: lock the metadata, then deploy DEV → PROD', async () => {
-    const hash = toolHash(org, 'com.acme', 'checkout', 'jsonschema')
+    const hash = toolHash(cli().org, 'com.acme', 'checkout', 'jsonschema')
     expect(
       (
         await call('PATCH', `/data-structures/v1/${hash}/meta`, {
@@ -245,273 +221,6 @@ describe('snowplow-cli on the wire', () => {
     expect(drafts.body).toEqual([])
   })
 
-  describe('dp', () => {
-    const appId = randomUUID()
-    const productId = randomUUID()
-    const specId = randomUUID()
-    const entity = (source: string) => ({ source, minCardinality: null, maxCardinality: null })
-    const sourceApp = (name: string) => ({
-      id: appId,
-      name,
-      appIds: ['web'],
-      entities: { tracked: [], enriched: [] },
-      lockStatus: 'locked',
-      managedFrom: MANAGED_FROM,
-    })
-    const product = (name: string) => ({
-      id: productId,
-      name,
-      status: 'draft',
-      sourceApplications: [appId],
-      domain: 'Checkout',
-      owner: 'web@acme.com',
-      description: 'Checkout events',
-      eventSpecs: [],
-      lockStatus: 'locked',
-      managedFrom: MANAGED_FROM,
-    })
-    const spec = (status: string, version: number, description: string) => ({
-      id: specId,
-      sourceApplications: [appId],
-      name: 'Checkout completed',
-      description,
-      triggers: [{ description: 'On the thank-you page', appIds: ['web'] }],
-      status,
-      version,
-      event: { source: 'iglu:com.acme/checkout/jsonschema/1-0-0' },
-      entities: { tracked: [], enriched: [] },
-      dataProductId: productId,
-      lockStatus: 'locked',
-      managedFrom: MANAGED_FROM,
-    })
-
-    it('dp publish: reads everything, then creates and updates apps, products and specs, and publishes', async () => {
-      const before = await call('GET', '/data-products/v2')
-      expect(before.status).toBe(200)
-      expect(Array.isArray(before.body.data)).toBe(true)
-      expect(Array.isArray(before.body.includes.eventSpecs)).toBe(true)
-      expect(Array.isArray((await call('GET', '/source-apps/v1')).body.data)).toBe(true)
-      const images = await call('GET', '/images/v1')
-      expect(images.body).toEqual({ items: [] })
-
-      expect((await call('POST', '/source-apps/v1', sourceApp('Web'))).status).toBe(201)
-      expect((await call('PUT', `/source-apps/v1/${appId}`, sourceApp('Website'))).status).toBe(200)
-      expect((await call('POST', '/data-products/v2', product('Checkout'))).status).toBe(201)
-      expect(
-        (await call('PUT', `/data-products/v2/${productId}`, product('Checkout flow'))).status,
-      ).toBe(200)
-      const created = await call('POST', '/event-specs/v1', {
-        spec: spec('draft', 0, 'First'),
-        message: 'created by snowplow-cli',
-      })
-      expect(created.status).toBe(201)
-      const read = await call('GET', `/event-specs/v1/${specId}`)
-      expect(read.status).toBe(200)
-      expect(read.body.data[0]).toMatchObject({
-        id: specId,
-        name: 'Checkout completed',
-        status: 'draft',
-        version: 0,
-        dataProductId: productId,
-        sourceApplications: [appId],
-      })
-      const updated = await call('PUT', `/event-specs/v1/${specId}`, {
-        spec: spec('published', 1, 'Second'),
-        message: 'published by snowplow-cli',
-      })
-      expect(updated.status).toBe(200)
-      const published = await call('POST', '/event-specs/v1/publish', { eventSpecIds: [specId] })
-      expect(published.status).toBe(202)
-      expect(typeof published.body.message).toBe('string')
-    })
-
-    it('dp download: the data products with their specs included, and the source apps, as the tool reads them', async () => {
-      const products = await call('GET', '/data-products/v2')
-      const found = products.body.data.find((p: { id: string }) => p.id === productId)
-      expect(found).toMatchObject({
-        id: productId,
-        name: 'Checkout flow',
-        sourceApplications: [appId],
-        domain: 'Checkout',
-        eventSpecs: [expect.objectContaining({ id: specId })],
-        lockStatus: 'locked',
-        managedFrom: MANAGED_FROM,
-      })
-      const included = products.body.includes.eventSpecs.find(
-        (s: { id: string }) => s.id === specId,
-      )
-      expect(included).toMatchObject({
-        id: specId,
-        dataProductId: productId,
-        status: 'published',
-        version: 1,
-        description: 'Second',
-        lockStatus: 'locked',
-        managedFrom: MANAGED_FROM,
-      })
-      const apps = await call('GET', '/source-apps/v1')
-      expect(apps.body.data).toEqual([
-        expect.objectContaining({
-          id: appId,
-          name: 'Website',
-          appIds: ['web'],
-          entities: { tracked: [], enriched: [] },
-          lockStatus: 'locked',
-          managedFrom: MANAGED_FROM,
-        }),
-      ])
-    })
-
-    it('dp publish with a trigger image: link, upload (no token), confirm, spec; dp download reads it back', async () => {
-      const image = Buffer.from(
-        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-        'base64',
-      )
-      const hash = createHash('sha256').update(image).digest('hex')
-      // createImageUploadLink: POST with no body; only 200 is success.
-      const link = await call('POST', '/images/v1')
-      expect(link.status).toBe(200)
-      const { id: imageId, uploadURL } = link.body as { id: string; uploadURL: string }
-      // uploadImage: Go's multipart writer, the file as `{org}_{id}_{name}`, and no console headers.
-      const boundary = randomUUID().replace(/-/g, '').slice(0, 30)
-      const form = Buffer.concat([
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${org}_${imageId}_checkout.png"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-        ),
-        image,
-        Buffer.from(`\r\n--${boundary}--\r\n`),
-      ])
-      const uploaded = await fetch(uploadURL, {
-        method: 'POST',
-        headers: {
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          'user-agent': 'Go-http-client/1.1',
-        },
-        body: form,
-      })
-      const cloudflareShape = (await uploaded.json()) as { success: boolean; errors: unknown[] }
-      expect(cloudflareShape).toMatchObject({ success: true, errors: [] })
-      // confirmImage: a JSON body with no Content-Type; the tool reads `variantUrls`.
-      const confirmed = await call('POST', `/images/v1/${imageId}/confirm-upload`, { hash })
-      expect(confirmed.status).toBe(200)
-      const variantUrls = confirmed.body.variantUrls as Record<string, string>
-      expect(variantUrls.original).toMatch(new RegExp(`/images/v1/${imageId}/original$`))
-
-      const imageSpecId = randomUUID()
-      const withImage = {
-        ...spec('draft', 0, 'With an image'),
-        id: imageSpecId,
-        name: 'Checkout with an image',
-        triggers: [{ id: randomUUID(), description: 'The button', appIds: ['web'], variantUrls }],
-      }
-      expect((await call('POST', '/event-specs/v1', { spec: withImage, message: '' })).status).toBe(
-        201,
-      )
-
-      // The next dp publish: the remote trigger's image id is the 36 characters before
-      // "/original", and its hash is the listing's; the same hash means no upload.
-      const read = await call('GET', `/event-specs/v1/${imageSpecId}`)
-      const remoteUrl = read.body.data[0].triggers[0].variantUrls.original as string
-      const remoteId = remoteUrl.replace(/\/original$/, '').slice(-36)
-      const listing = await call('GET', '/images/v1')
-      const hashById = new Map(
-        (listing.body.items as { id: string; hash: string }[]).map((item) => [item.id, item.hash]),
-      )
-      expect(hashById.get(remoteId)).toBe(hash)
-
-      // dp download: GetImage on the variant's URL with the console headers.
-      const downloaded = await fetch(remoteUrl, {
-        headers: { authorization: `Bearer ${token}`, 'X-SNOWPLOW-CLI': '0.13.0' },
-      })
-      expect(downloaded.status).toBe(200)
-      expect(downloaded.headers.get('content-type')).toBe('image/png')
-      expect(Buffer.from(await downloaded.arrayBuffer()).equals(image)).toBe(true)
-      expect((await call('DELETE', `/event-specs/v1/${imageSpecId}`)).status).toBe(204)
-    })
-
-    it('dp validate: the compatibility of a changed spec, version given as a string', async () => {
-      const answer = await call('POST', '/event-specs/v1/compatibility', {
-        spec: {
-          event: {
-            source: 'iglu:com.acme/checkout/jsonschema/1-0-0',
-            schema: {
-              type: 'object',
-              properties: { total: { type: 'number', maximum: 500 } },
-              additionalProperties: false,
-            },
-          },
-          entities: { tracked: [] },
-          id: '312d3987-4874-498d-af6c-162ce0da39d7',
-          name: 'cli-compat-check',
-          status: 'draft',
-          version: '0',
-        },
-      })
-      expect(answer.status).toBe(200)
-      expect(answer.body).toMatchObject({
-        status: 'compatible',
-        sources: [
-          expect.objectContaining({
-            source: 'iglu:com.acme/checkout/jsonschema/1-0-0',
-            status: 'compatible',
-          }),
-        ],
-      })
-      expect(typeof answer.body.message).toBe('string')
-    })
-
-    it('dp purge: deletes what is gone locally, each 204', async () => {
-      expect((await call('DELETE', `/event-specs/v1/${specId}`)).status).toBe(204)
-      expect((await call('DELETE', `/data-products/v2/${productId}`)).status).toBe(204)
-      expect((await call('DELETE', `/source-apps/v1/${appId}`)).status).toBe(204)
-      expect((await call('GET', `/event-specs/v1/${specId}`)).status).toBe(404)
-    })
-
-    it('keeps entities with null cardinalities, as Go writes an unset *int', async () => {
-      const id = randomUUID()
-      const app = {
-        ...sourceApp('Nulls'),
-        id,
-        entities: { tracked: [entity('iglu:com.acme/checkout/jsonschema/1-0-0')], enriched: [] },
-      }
-      expect((await call('POST', '/source-apps/v1', app)).status).toBe(201)
-      const read = await call('GET', `/source-apps/v1/${id}`)
-      expect(read.body.data[0].entities.tracked[0].source).toBe(
-        'iglu:com.acme/checkout/jsonschema/1-0-0',
-      )
-    })
-
-    it('takes Go\'s unset status, "", as a draft on creation and as no change on an update', async () => {
-      const ids = { app: randomUUID(), product: randomUUID(), spec: randomUUID() }
-      await call('POST', '/source-apps/v1', { ...sourceApp('Unset status'), id: ids.app })
-      const unsetProduct = {
-        ...product('Unset status'),
-        id: ids.product,
-        sourceApplications: [ids.app],
-        status: '',
-      }
-      expect((await call('POST', '/data-products/v2', unsetProduct)).status).toBe(201)
-      const readProduct = await call('GET', `/data-products/v2/${ids.product}`)
-      expect(readProduct.body.data[0].status).toBe('draft')
-
-      const unsetSpec = {
-        ...spec('', 0, 'Unset'),
-        id: ids.spec,
-        sourceApplications: [ids.app],
-        dataProductId: ids.product,
-      }
-      const created = await call('POST', '/event-specs/v1', { spec: unsetSpec, message: '' })
-      expect(created.status).toBe(201)
-      expect((await call('GET', `/event-specs/v1/${ids.spec}`)).body.data[0].status).toBe('draft')
-      const publish = { spec: { ...unsetSpec, status: 'published', version: 1 }, message: '' }
-      expect((await call('PUT', `/event-specs/v1/${ids.spec}`, publish)).status).toBe(200)
-      const unsetAgain = { spec: { ...unsetSpec, version: 2, description: 'Again' }, message: '' }
-      expect((await call('PUT', `/event-specs/v1/${ids.spec}`, unsetAgain)).status).toBe(200)
-      const read = (await call('GET', `/event-specs/v1/${ids.spec}`)).body.data[0]
-      expect(read).toMatchObject({ status: 'published', version: 2, description: 'Again' })
-    })
-  })
-
   it('refuses a body that is not JSON with 400, saying where, whatever its content type', async () => {
     const answer = await call(
       'POST',
@@ -525,10 +234,10 @@ describe('snowplow-cli on the wire', () => {
 
   it('refuses a body of another media type with 415, still naming the problem', async () => {
     const answer = await cliRequest(
-      server.baseUrl,
+      cli().server.baseUrl,
       'POST',
-      `/api/msc/v1/organizations/${org}/data-structures/v1/validation-requests`,
-      { token, headers: { 'Content-Type': 'application/xml' }, body: {} },
+      `/api/msc/v1/organizations/${cli().org}/data-structures/v1/validation-requests`,
+      { token: cli().token, headers: { 'Content-Type': 'application/xml' }, body: {} },
     )
     expect(answer.status).toBe(415)
     expect(typeof answer.body.message).toBe('string')

@@ -25,8 +25,7 @@ interface Verdict {
 
 /** A Floe whose registry holds add_to_cart and product, with an event specification of the cart. */
 async function shop(options: { specViolationsBad?: boolean } = {}) {
-  // Event inspection in its own thread, as Floe runs it by default with events in memory.
-  const base = testConfig({ inspection: { thread: true } })
+  const base = testConfig()
   const floe = await startTestApp({
     ...base,
     inspection: { ...base.inspection, specViolationsBad: options.specViolationsBad ?? false },
