@@ -22,6 +22,9 @@ const FULL_TIER_ONLY = [
   // full disk or an interrupted first start leaves (the end-to-end crash and kill tests' kin).
   'src/db/backend-loss.test.ts',
   'src/db/pglite-template.test.ts',
+  // Run by the full tier anyway, on PGlite and on PostgreSQL (their runs vary with the tier).
+  'test/event-storage.http.test.ts',
+  'test/compatibility-directed.test.ts',
 ]
 
 /**
