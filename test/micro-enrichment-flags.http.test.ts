@@ -13,11 +13,23 @@ import {
 } from './support/enrichment-fixtures.js'
 import { writeTestGeoDatabases } from './support/geoip-databases.js'
 import { describeWithSharedData, IGLU_CENTRAL } from './support/shared-data.js'
-import { startTestApp } from './support/test-app.js'
+import { startTestApp, type TestApp } from './support/test-app.js'
 import { testConfig } from './support/test-config.js'
 
 // Enrichments turned on by flags (`--enrich`, `--geo-db`), as Micro's options do; the enrichments
 // directory's own are in micro-enrichments.http.test.ts.
+
+/** A page view's IP address arrives with its last octets hidden (anon_ip); then the server closes. */
+async function expectIpAnonymized(server: TestApp, configs: string): Promise<void> {
+  try {
+    await fetch(`${server.baseUrl}/i?e=pv&p=web&ip=203.0.113.9`)
+    const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
+    expect(event.event.user_ipaddress).toBe('203.x.x.x')
+  } finally {
+    await server.close()
+    rmSync(configs, { recursive: true, force: true })
+  }
+}
 
 describeWithSharedData('optional enrichments from flags', () => {
   let dir: string
@@ -76,14 +88,7 @@ describeWithSharedData('optional enrichments from flags', () => {
         inspection: { igluDirs: [IGLU_CENTRAL], enrichmentsDir: configs, enrich: ['anon_ip'] },
       }),
     )
-    try {
-      await fetch(`${server.baseUrl}/i?e=pv&p=web&ip=203.0.113.9`)
-      const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
-      expect(event.event.user_ipaddress).toBe('203.x.x.x')
-    } finally {
-      await server.close()
-      rmSync(configs, { recursive: true, force: true })
-    }
+    await expectIpAnonymized(server, configs)
   })
 
   it('reads a configuration written in HOCON, as Micro does', async () => {
@@ -101,14 +106,7 @@ describeWithSharedData('optional enrichments from flags', () => {
     const server = await startTestApp(
       testConfig({ inspection: { igluDirs: [IGLU_CENTRAL], enrichmentsDir: configs } }),
     )
-    try {
-      await fetch(`${server.baseUrl}/i?e=pv&p=web&ip=203.0.113.9`)
-      const [event] = (await requestJson(`${server.baseUrl}/local/good`)).body
-      expect(event.event.user_ipaddress).toBe('203.x.x.x')
-    } finally {
-      await server.close()
-      rmSync(configs, { recursive: true, force: true })
-    }
+    await expectIpAnonymized(server, configs)
   })
 
   it('refuses unknown names and a geo database that cannot be read', async () => {

@@ -1,7 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { objectSchema } from './support/registry-builders.js'
-import { MANAGED_FROM, useCliSession } from './support/snowplow-cli-session.js'
+import {
+  checkoutDeployment,
+  checkoutFile,
+  MANAGED_FROM,
+  useCliSession,
+} from './support/snowplow-cli-session.js'
 
 // Replays, in order, the requests snowplow-cli's data products' commands (`dp`) make, as
 // ../shared/reference/snowplow-cli.md lists them, and checks what the tool reads back; the data
@@ -14,29 +18,17 @@ describe('snowplow-cli on the wire: dp', () => {
   // The event the specifications name: com.acme/checkout 1-0-0, published to DEV and PROD as
   // `ds publish dev` and `ds publish prod` do.
   beforeAll(async () => {
-    const data = objectSchema('com.acme', 'checkout', '1-0-0', {
-      total: { type: 'number', maximum: 100000 },
-    })
-    const validated = await call('POST', '/data-structures/v1/validation-requests', {
-      apiVersion: 'v1',
-      resourceType: 'data-structure',
-      meta: { hidden: false, schemaType: 'event', customData: { team: 'web' } },
-      data,
-    })
-    expect(validated.status).toBe(201)
+    const file = checkoutFile('1-0-0', { total: { type: 'number', maximum: 100000 } })
+    expect((await call('POST', '/data-structures/v1/validation-requests', file)).status).toBe(201)
     for (const [source, target] of [
       ['VALIDATED', 'DEV'],
       ['DEV', 'PROD'],
     ] as const) {
-      const deployed = await call('POST', '/data-structures/v1/deployment-requests', {
-        format: 'jsonschema',
-        message: '',
-        name: 'checkout',
-        source,
-        target,
-        vendor: 'com.acme',
-        version: '1-0-0',
-      })
+      const deployed = await call(
+        'POST',
+        '/data-structures/v1/deployment-requests',
+        checkoutDeployment('1-0-0', source, target),
+      )
       expect(deployed.status).toBe(201)
     }
   })

@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { objectSchema } from './support/registry-builders.js'
-import { MANAGED_FROM, useCliSession } from './support/snowplow-cli-session.js'
+import {
+  checkoutDeployment,
+  checkoutFile,
+  MANAGED_FROM,
+  useCliSession,
+} from './support/snowplow-cli-session.js'
 import { cliRequest, RawBody } from './support/snowplow-cli-wire.js'
 
 // Replays, in order, the requests snowplow-cli makes for each command (headers, compact bodies in
@@ -16,23 +20,6 @@ const toolHash = (org: string, vendor: string, name: string, format: string) =>
 describe('snowplow-cli on the wire', () => {
   const cli = useCliSession()
   const call = (method: string, path: string, body?: unknown) => cli().call(method, path, body)
-
-  /** The local data structure file, as `ds validate` sends it whole. */
-  const localFile = (version: string, properties: Record<string, object>) => ({
-    apiVersion: 'v1',
-    resourceType: 'data-structure',
-    meta: { hidden: false, schemaType: 'event', customData: { team: 'web' } },
-    data: objectSchema('com.acme', 'checkout', version, properties),
-  })
-  const deploymentBody = (version: string, source: string, target: string) => ({
-    format: 'jsonschema',
-    message: '',
-    name: 'checkout',
-    source,
-    target,
-    vendor: 'com.acme',
-    version,
-  })
 
   it('takes a host configured with a trailing slash, whose paths begin with //', async () => {
     const startup = cli().server.app.startup
@@ -59,7 +46,7 @@ describe('snowplow-cli on the wire', () => {
     const validation = await call(
       'POST',
       '/data-structures/v1/validation-requests',
-      localFile('1-0-0', { total: { type: 'number', maximum: 100000 } }),
+      checkoutFile('1-0-0', { total: { type: 'number', maximum: 100000 } }),
     )
     expect(validation.status).toBe(201)
     expect(validation.body).toMatchObject({ success: true, message: expect.any(String) })
@@ -77,14 +64,14 @@ describe('snowplow-cli on the wire', () => {
         await call(
           'POST',
           '/data-structures/v1/validation-requests',
-          localFile('1-0-0', { total: { type: 'number', maximum: 100000 } }),
+          checkoutFile('1-0-0', { total: { type: 'number', maximum: 100000 } }),
         )
       ).status,
     ).toBe(201)
     const deployed = await call(
       'POST',
       '/data-structures/v1/deployment-requests',
-      deploymentBody('1-0-0', 'VALIDATED', 'DEV'),
+      checkoutDeployment('1-0-0', 'VALIDATED', 'DEV'),
     )
     expect(deployed.status).toBe(201)
     expect(deployed.body.success).toBe(true)
@@ -126,7 +113,7 @@ describe('snowplow-cli on the wire', () => {
         sourceSchemaKey: { vendor: 'com.acme', name, format: 'jsonschema', version: '1-0-0' },
         targetSchema,
       })
-    const next = localFile('1-0-1', {
+    const next = checkoutFile('1-0-1', {
       total: { type: 'number', maximum: 100000 },
       coupon: { type: 'string', maxLength: 20 },
     })
@@ -136,7 +123,7 @@ describe('snowplow-cli on the wire', () => {
     const wide = Object.fromEntries(
       Array.from({ length: 1001 }, (_, i) => [`p${i}`, { type: 'string', maxLength: 8 }]),
     )
-    const tooLarge = await migrationTo(localFile('1-0-1', wide).data)
+    const tooLarge = await migrationTo(checkoutFile('1-0-1', wide).data)
     expect(tooLarge.status).toBe(422)
     expect(tooLarge.body.message).toMatch(/^targetSchema: properties has 1001 properties/)
     expect(migration.body).toEqual({
@@ -151,7 +138,7 @@ describe('snowplow-cli on the wire', () => {
       ],
     })
     const retyped = await migrationTo(
-      localFile('2-0-0', { total: { type: 'string', maxLength: 10 } }).data,
+      checkoutFile('2-0-0', { total: { type: 'string', maxLength: 10 } }).data,
     )
     expect(retyped.body.changeType).toBe('major')
     expect(retyped.body.migrations[0]).toMatchObject({
@@ -159,7 +146,7 @@ describe('snowplow-cli on the wire', () => {
       path: '/properties/total',
     })
     const unchanged = await migrationTo(
-      localFile('1-0-0', { total: { type: 'number', maximum: 100000 } }).data,
+      checkoutFile('1-0-0', { total: { type: 'number', maximum: 100000 } }).data,
     )
     expect(unchanged.body).toEqual({ changeType: 'no-change', migrations: [] })
     // A target that is not a JSON Schema has no migration: refused, naming the field and where.
@@ -202,7 +189,7 @@ describe('snowplow-cli on the wire', () => {
     const promoted = await call(
       'POST',
       '/data-structures/v1/deployment-requests',
-      deploymentBody('1-0-0', 'DEV', 'PROD'),
+      checkoutDeployment('1-0-0', 'DEV', 'PROD'),
     )
     expect(promoted.status).toBe(201)
     expect(promoted.body.success).toBe(true)

@@ -1,10 +1,30 @@
 import { afterAll, beforeAll, expect } from 'vitest'
+import { objectSchema } from './registry-builders.js'
 import { cliRequest, type WireAnswer } from './snowplow-cli-wire.js'
 import { startTestApp, type TestApp } from './test-app.js'
 import { testConfig } from './test-config.js'
 
 /** Where the replayed tool says the local files it publishes are kept (`managedFrom`). */
 export const MANAGED_FROM = 'https://github.com/acme/tracking-plans'
+
+/** The local data structure file of com.acme/checkout, as `ds validate` sends it whole. */
+export const checkoutFile = (version: string, properties: Record<string, object>) => ({
+  apiVersion: 'v1',
+  resourceType: 'data-structure',
+  meta: { hidden: false, schemaType: 'event', customData: { team: 'web' } },
+  data: objectSchema('com.acme', 'checkout', version, properties),
+})
+
+/** `ds publish`'s deployment request of com.acme/checkout, from one environment to the next. */
+export const checkoutDeployment = (version: string, source: string, target: string) => ({
+  format: 'jsonschema',
+  message: '',
+  name: 'checkout',
+  source,
+  target,
+  vendor: 'com.acme',
+  version,
+})
 
 /** A Floe that snowplow-cli's replayed requests go to, and the token the tool's `setup` got. */
 export interface CliSession {
