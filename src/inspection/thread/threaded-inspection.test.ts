@@ -98,11 +98,16 @@ describe('event inspection in a thread of its own', () => {
     const { service } = inspection
     const arrivals: Arrival[] = []
     let resets = 0
+    // A subscriber that throws is said in the log; the others are told all the same.
+    const unsubscribeFailing = service.subscribe(() => {
+      throw new Error('a failing subscriber')
+    })
     const unsubscribe = service.subscribe((arrival) => arrivals.push(arrival))
     const stopResets = service.onReset(() => resets++)
     await service.collect(searches('boots'))
     await service.settled()
     await expect.poll(() => arrivals.map((a) => a.kind)).toEqual(['good'])
+    unsubscribeFailing()
     unsubscribe()
     await service.reset()
     stopResets()

@@ -194,7 +194,15 @@ async function attach(
   // Subscribers to stored events, told through whichever thread is serving.
   const listeners = new Set<(arrival: Arrival) => void>()
   const tellListeners = (arrival: Arrival) => {
-    for (const listener of listeners) listener(arrival)
+    for (const listener of listeners)
+      try {
+        listener(arrival)
+      } catch (error) {
+        deps.log.error(
+          { err: error },
+          'a subscriber to stored events (event log or live stream) failed',
+        )
+      }
   }
   let unsubscribeCurrent: (() => void) | null = null
   let closing = false
