@@ -9,23 +9,11 @@ import {
   DataDirLockedError,
   DataDirUnusableError,
 } from './db/index.js'
-import {
-  createKeyCommand,
-  type CreateKeyOptions,
-  createOrganizationCommand,
-  listKeysCommand,
-  listOrganizationsCommand,
-  revokeKeyCommand,
-  runStart,
-  lintSchemasCommand,
-  diffSchemasCommand,
-  pushSchemasCommand,
-  pullSchemasCommand,
-  type SchemasPushOptions,
-  type SchemasPullOptions,
-  runMcpCommand,
-  ConsoleApiError,
-  type CommandOutcome,
+import type {
+  CreateKeyOptions,
+  SchemasPushOptions,
+  SchemasPullOptions,
+  CommandOutcome,
 } from './cli/index.js'
 import { packageVersion } from './package-version.js'
 
@@ -33,6 +21,12 @@ function storeFlags(command: Command): ConfigFlags {
   const { dataDir } = command.optsWithGlobals<{ dataDir?: string }>()
   return { dataDir }
 }
+
+/**
+ * The commands, loaded when one runs: `floe --help` or `--version` parses none of them (~0.2 s of
+ * the ~0.4 s they took on a slow machine), and only `floe start` loads the server (app.ts).
+ */
+const commands = () => import('./cli/index.js')
 
 function print(output: Promise<string>): Promise<void> {
   return output.then((text) => void process.stdout.write(text))
@@ -199,6 +193,7 @@ program
     const words = process.argv.slice(2)
     if (words.includes('--no-storage') && words.some((w) => /^--storage(=|$)/.test(w)))
       throw new ConfigError(['--no-storage and --storage contradict each other: give one'])
+    const { runStart } = await commands()
     return runStart({ ...options, ...storeFlags(command) })
   })
 
@@ -207,13 +202,13 @@ orgs
   .command('create <name>')
   .description('create an organization and print its id')
   .action((name: string, _options: unknown, command: Command) =>
-    print(createOrganizationCommand(name, storeFlags(command))),
+    print(commands().then((c) => c.createOrganizationCommand(name, storeFlags(command)))),
   )
 orgs
   .command('list')
   .description('list organizations')
   .action((_options: unknown, command: Command) =>
-    print(listOrganizationsCommand(storeFlags(command))),
+    print(commands().then((c) => c.listOrganizationsCommand(storeFlags(command)))),
   )
 
 const keys = program
@@ -235,20 +230,20 @@ keys
       .default('read'),
   )
   .action((options: CreateKeyOptions, command: Command) =>
-    print(createKeyCommand(options, storeFlags(command))),
+    print(commands().then((c) => c.createKeyCommand(options, storeFlags(command)))),
   )
 keys
   .command('list')
   .description('list API keys, without their secrets')
   .option('--org <uuid>', 'only the keys of this organization')
   .action((options: { org?: string }, command: Command) =>
-    print(listKeysCommand(options, storeFlags(command))),
+    print(commands().then((c) => c.listKeysCommand(options, storeFlags(command)))),
   )
 keys
   .command('revoke <id>')
   .description('revoke an API key; tokens issued for it stop working')
   .action((id: string, _options: unknown, command: Command) =>
-    print(revokeKeyCommand(id, storeFlags(command))),
+    print(commands().then((c) => c.revokeKeyCommand(id, storeFlags(command)))),
   )
 
 /** A command's report on stdout, what went wrong on stderr, and its exit code. */
@@ -269,7 +264,7 @@ schemas
   .option('--format <format>', 'text (file:line: severity rule message) or json', 'text')
   .option('--strict', 'exit with 1 on warnings too')
   .action(async (directory: string, options: { format?: string; strict?: boolean }) => {
-    report(await lintSchemasCommand(directory, options))
+    report(await (await commands()).lintSchemasCommand(directory, options))
   })
 
 schemas
@@ -279,7 +274,7 @@ schemas
   )
   .option('--format <format>', 'text or json', 'text')
   .action(async (before: string, after: string, options: { format?: string }) => {
-    report(await diffSchemasCommand(before, after, options))
+    report(await (await commands()).diffSchemasCommand(before, after, options))
   })
 
 /** The server and key of `push` and `pull`: flags, else snowtype's variables. */
@@ -300,7 +295,7 @@ withServer(
     .option('--dry-run', 'print the plan and push nothing')
     .option('--patch', 'replace a DEV version whose content differs'),
 ).action(async (directory: string, options: SchemasPushOptions) =>
-  report(await pushSchemasCommand(directory, options)),
+  report(await (await commands()).pushSchemasCommand(directory, options)),
 )
 withServer(
   schemas
@@ -310,7 +305,7 @@ withServer(
     )
     .option('--env <env>', 'dev or prod', 'dev'),
 ).action(async (directory: string, options: SchemasPullOptions) =>
-  report(await pullSchemasCommand(directory, options)),
+  report(await (await commands()).pullSchemasCommand(directory, options)),
 )
 
 withServer(
@@ -319,9 +314,9 @@ withServer(
     .description(
       "Floe's MCP server over stdio for coding assistants: the registry, the tracking plan and the inspected events of the Floe the flags (or snowtype's variables) name",
     ),
-).action(async (options: ConsoleClientFlags) => runMcpCommand(options))
+).action(async (options: ConsoleClientFlags) => (await commands()).runMcpCommand(options))
 
-program.parseAsync(process.argv).catch((error: unknown) => {
+program.parseAsync(process.argv).catch(async (error: unknown) => {
   // Commander has said what it had to (help, the version, or the usage problem) on its own.
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2)
   const expected =
@@ -332,7 +327,8 @@ program.parseAsync(process.argv).catch((error: unknown) => {
     error instanceof DatabaseUnreachableError ||
     error instanceof EmbeddedDatabaseStartError ||
     error instanceof DatabaseFromNewerVersionError ||
-    error instanceof ConsoleApiError
+    // Only a command loaded already throws it: its module is at hand.
+    error instanceof (await commands()).ConsoleApiError
   process.stderr.write(
     `floe: ${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`,
   )

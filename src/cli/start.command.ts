@@ -1,5 +1,5 @@
 import v8 from 'node:v8'
-import { createApp, type FloeApp } from '../app.js'
+import type { FloeApp } from '../app.js'
 import type { StartupCredentials } from '../auth/index.js'
 import {
   ConfigError,
@@ -36,6 +36,8 @@ export async function runStart(flags: ConfigFlags & { collectorConfig?: string }
   if (heapGrowth !== null) v8.setFlagsFromString(heapGrowth)
   const file = collectorConfig === undefined ? null : await readCollectorConfigFile(collectorConfig)
   const config = loadConfig(file === null ? rest : withCollectorFile(rest, file.settings))
+  // The server's code (~3 MB of it) is loaded by this command only: the others do without.
+  const { createApp } = await import('../app.js')
   const app = await createApp(config)
   if (file !== null && file.ignored.length > 0)
     app.http.log.info(
