@@ -50,7 +50,7 @@ describe('the event inspector page', () => {
       expect(index.status).toBe(200)
       expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8')
       expect(index.headers.get('content-security-policy')).toContain("script-src 'self'")
-      expect(await index.text()).toContain('<script src="inspector.js"></script>')
+      expect(await index.text()).toContain('<script type="module" src="inspector.js"></script>')
       expect(
         (await fetch(`${floe.baseUrl}${prefix}/ui/inspector.js`)).headers.get('content-type'),
       ).toBe('text/javascript; charset=utf-8')

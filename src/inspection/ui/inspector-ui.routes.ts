@@ -8,6 +8,7 @@ const ASSETS = path.join(MODULES_DIR, 'inspection', 'ui', 'inspector-ui')
 const FILES = {
   'index.html': 'text/html; charset=utf-8',
   'inspector.js': 'text/javascript; charset=utf-8',
+  'inspector-entries.js': 'text/javascript; charset=utf-8',
   'inspector.css': 'text/css; charset=utf-8',
 } as const
 
