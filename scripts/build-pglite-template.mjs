@@ -4,6 +4,7 @@
 // migrations or PGlite changed since the last build.
 import {
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -26,9 +27,31 @@ const stamp = templateStamp()
 const stampFile = path.join(PGLITE_TEMPLATE_DIR, 'floe-template.json')
 if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) process.exit(0)
 
+/**
+ * The cluster as initdb left it, before any migration, dumped where the tests' global setup looks
+ * for it (test/support/pglite-template.ts, `bareClusterCache`): a fresh clone's first test run
+ * then starts its stores without an initdb of its own (~5–6 s before any test could start).
+ */
+async function keepBareClusterForTests(pglite) {
+  const { version } = JSON.parse(
+    readFileSync(new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url)),
+  )
+  const cache = fileURLToPath(
+    new URL(`../node_modules/.cache/floe/pglite-bare-${version}.tar`, import.meta.url),
+  )
+  if (existsSync(cache)) return
+  await pglite.waitReady
+  const dump = Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer())
+  mkdirSync(path.dirname(cache), { recursive: true })
+  const partial = `${cache}.${process.pid}`
+  writeFileSync(partial, dump)
+  renameSync(partial, cache)
+}
+
 const started = Date.now()
 const work = mkdtempSync(path.join(dist, '.pgdata-template-'))
 const pglite = new PGlite({ fs: new NodeFS(work) })
+await keepBareClusterForTests(pglite)
 const db = new Kysely({ dialect: new PGliteDialect({ pglite }) })
 await migrateToLatest(db)
 // Floe uses PGlite's `postgres` database only: the two template databases (600 of the cluster's

@@ -22,7 +22,8 @@ declare module 'vitest' {
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 
 /**
- * Where the dump of a cluster as initdb leaves it is kept between runs: initdb takes ~5 s (~6 s
+ * Where the dump of a cluster as initdb leaves it is kept between runs (the build writes it too,
+ * scripts/build-pglite-template.mjs): initdb takes ~5 s (~6 s
  * on a slow machine), before any test can start, and gives the same cluster for one PGlite.
  */
 function bareClusterCache(): string {
@@ -50,24 +51,51 @@ async function bareCluster(): Promise<{ pglite: PGlite; file: string }> {
   return { pglite, file: cache }
 }
 
+/** The dumps every test store starts from: the cluster as initdb leaves it, and migrated. */
+interface TemplateFiles {
+  readonly bareFile: string
+  readonly templateFile: string
+}
+
+async function prepareTemplates(): Promise<TemplateFiles> {
+  // The cluster before any migration: the stores of the tests that migrate from scratch.
+  const { pglite, file: bareFile } = await bareCluster()
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
+  await migrateToLatest(db)
+  const dump = await pglite.dumpDataDir('none')
+  await db.destroy()
+  const templateFile = path.join(tmpdir(), `floe-test-template-${process.pid}.tar`)
+  writeFileSync(templateFile, Buffer.from(await dump.arrayBuffer()))
+  return { bareFile, templateFile }
+}
+
+/**
+ * Vitest runs the global setup once per project of the run (`npm test` runs three), in its own
+ * process: they share one preparation (~5 s each before any test could start), kept on
+ * `globalThis`, and the last teardown removes the migrated dump.
+ */
+const shared = globalThis as typeof globalThis & {
+  floeTestTemplates?: { readonly prepared: Promise<TemplateFiles>; projects: number }
+}
+
 /**
  * vitest's global setup: prints the run's fuzz seed, and migrates one empty PGlite cluster, once per run, and dumps it to a file
  * that every in-memory test store loads (initdb and migrations took ~1–3 s per store).
  */
 export default async function setup(project: TestProject): Promise<() => void> {
+  const first = shared.floeTestTemplates === undefined
   // Once per run: the seed every property and fuzz test uses (see fuzz-seed.ts).
-  console.info(`fuzz seed ${FUZZ_SEED} (FLOE_FUZZ_SEED picks another)`)
-  // The cluster before any migration: the stores of the tests that migrate from scratch.
-  const { pglite, file: bareFile } = await bareCluster()
+  if (first) console.info(`fuzz seed ${FUZZ_SEED} (FLOE_FUZZ_SEED picks another)`)
+  const templates = (shared.floeTestTemplates ??= { prepared: prepareTemplates(), projects: 0 })
+  templates.projects++
+  const { bareFile, templateFile } = await templates.prepared
   project.provide('pgliteBareCluster', bareFile)
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
-  await migrateToLatest(db)
-  const dump = await pglite.dumpDataDir('none')
-  await db.destroy()
-  const file = path.join(tmpdir(), `floe-test-template-${process.pid}.tar`)
-  writeFileSync(file, Buffer.from(await dump.arrayBuffer()))
-  project.provide('pgliteTemplate', file)
-  return () => rmSync(file, { force: true })
+  project.provide('pgliteTemplate', templateFile)
+  return () => {
+    if (--templates.projects > 0) return
+    shared.floeTestTemplates = undefined
+    rmSync(templateFile, { force: true })
+  }
 }
 
 let image: Blob | null = null
