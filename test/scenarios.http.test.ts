@@ -2,22 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestJson, type ApiClient } from './support/api-client.js'
 import { deployToDev, objectSchema, promoteToProd } from './support/registry-builders.js'
 import { startAdminApp } from './support/admin-app.js'
+import { SEARCH_1, searchSchema } from './support/scenario-lifecycle-app.js'
 import { backends } from './support/test-databases.js'
 import type { TestApp } from './support/test-app.js'
 
-const SEARCH_1 = 'iglu:com.acme/search/jsonschema/1-0-0'
 const ISO_WITH_FRACTION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z$/
-const searchSchema = (version: string, termLength: number) =>
-  objectSchema(
-    'com.acme',
-    'search',
-    version,
-    {
-      term: { type: 'string', maxLength: termLength },
-      page: { type: ['integer', 'null'], minimum: 0, maximum: 1000 },
-    },
-    { required: ['term'] },
-  )
 
 describe.each(backends)('tracking scenarios on $name', (backend) => {
   let server: TestApp

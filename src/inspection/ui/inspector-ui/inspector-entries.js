@@ -12,18 +12,18 @@ const VERDICT_SCHEMA =
   'iglu:com.snowplowanalytics.snowplow/event_specification_validation/jsonschema/1-0-0'
 
 /** The entities of an event's contexts or derived contexts: [{schema, data}]. */
-export const entitiesOf = (contexts) =>
+const entitiesOf = (contexts) =>
   contexts && Array.isArray(contexts.data) ? contexts.data.filter((c) => c && c.schema) : []
 
 /** The entity or event name of a schema URI: `iglu:com.shop/product/jsonschema/1-0-0` → product. */
-export const schemaName = (uri) => (/^iglu:[^/]+\/([^/]+)\//.exec(text(uri)) || [])[1] || ''
+const schemaName = (uri) => (/^iglu:[^/]+\/([^/]+)\//.exec(text(uri)) || [])[1] || ''
 
 /**
  * Every property of an event as [path, lower-case value]: the atomic fields by name, and each
  * entity's and the self-describing event's properties under its name (`product.sku`), nested
  * properties and array items included. What `field = value` searches.
  */
-export function propertiesOf(event) {
+function propertiesOf(event) {
   const found = []
   const roots = Object.entries(event)
     .filter(([, value]) => value === null || typeof value !== 'object')
@@ -44,24 +44,12 @@ export function propertiesOf(event) {
 }
 
 /** A search `path = value` (the path's end is enough: `sku = abc` finds `product.sku`), or null. */
-export function propertySearch(wanted) {
+function propertySearch(wanted) {
   const parts = /^([\w.-]+)\s*=\s*(.*)$/.exec(wanted)
   return parts === null ? null : { path: parts[1], value: parts[2].trim() }
 }
 
-export function entry(
-  kind,
-  data,
-  key,
-  time,
-  type,
-  schema,
-  appId,
-  details,
-  extra,
-  schemas,
-  properties,
-) {
+function entry(kind, data, key, time, type, schema, appId, details, extra, schemas, properties) {
   const fields = [type, schema, appId, details].map(text)
   return {
     kind,
@@ -126,7 +114,7 @@ export function goodEntry(good) {
 }
 
 /** The failure messages of a bad row, as short texts. */
-export function failureMessages(row) {
+function failureMessages(row) {
   const failure = row && row.data && row.data.failure
   if (!failure || typeof failure !== 'object') return []
   const listed = Array.isArray(failure.messages)
@@ -148,7 +136,7 @@ export function failureMessages(row) {
 }
 
 /** The schemas a bad row's messages name (not the atomic fields', which no repository serves). */
-export function failedSchemas(row) {
+function failedSchemas(row) {
   const messages =
     row && row.data && row.data.failure && Array.isArray(row.data.failure.messages)
       ? row.data.failure.messages
